@@ -1,0 +1,103 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { HTTPException } from "hono/http-exception";
+import { requestId } from "hono/request-id";
+import { ConfigError, loadConfig } from "./config/load";
+import type { AppEnv } from "./env";
+import { invalidRequest, notFound, RelayError } from "./errors";
+import { createRouter } from "./http/router";
+import { allowedMethods } from "./http/routes-table";
+import { configRoutes } from "./routes/config";
+import { executionRoutes } from "./routes/executions";
+import { quoteRoutes } from "./routes/quotes";
+import { jsonContent } from "./schemas/common";
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const openApiInfo = {
+  openapi: "3.1.0",
+  info: {
+    title: "Relay",
+    version: "1.0.0",
+    description: "RFQ swap relay: quotes from competing resolvers, gasless settlement by a keeper.",
+  },
+};
+
+/** The Worker's HTTP app: shared middleware, every route, one error shape. */
+export function createApp() {
+  const app = createRouter();
+
+  app.use(requestId());
+  app.use(
+    cors({
+      origin: "*",
+      allowMethods: ["GET", "POST", "PUT", "OPTIONS"],
+      allowHeaders: ["Content-Type", "Idempotency-Key", "Authorization"],
+      exposeHeaders: ["X-Request-Id", "Retry-After"],
+      maxAge: 86_400,
+    }),
+  );
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new RelayError(413, "payload_too_large", `The body is over ${MAX_BODY_BYTES} bytes.`);
+      },
+    }),
+  );
+  app.use(async (c, next) => {
+    c.set("config", loadConfig(c.env.RELAY_CONFIG));
+    await next();
+  });
+
+  app.route("/", configRoutes);
+  app.route("/", quoteRoutes);
+  app.route("/", executionRoutes);
+
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/openapi.json",
+      tags: ["meta"],
+      summary: "This document",
+      responses: { 200: jsonContent(z.object({ openapi: z.string() }).passthrough(), "OpenAPI 3.1 document") },
+    }),
+    (c) => c.json(app.getOpenAPI31Document(openApiInfo), 200),
+  );
+
+  app.notFound((c) => {
+    const allowed = allowedMethods(app.routes, c.req.path);
+    if (allowed.length > 0) {
+      return errorResponse(
+        c,
+        new RelayError(405, "method_not_allowed", `${c.req.method} is not allowed here; use ${allowed.join(", ")}.`),
+        { Allow: allowed.join(", ") },
+      );
+    }
+    return errorResponse(c, notFound(`No route for ${c.req.method} ${c.req.path}.`));
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof RelayError) return errorResponse(c, err);
+    if (err instanceof HTTPException && err.status === 400) {
+      // Hono's JSON body parser: malformed JSON or a body that is not JSON.
+      return errorResponse(c, invalidRequest([{ path: "", message: err.message }], "The body is not valid JSON."));
+    }
+    if (err instanceof ConfigError) {
+      console.error(JSON.stringify({ requestId: c.get("requestId"), error: err.message }));
+      return errorResponse(c, new RelayError(500, "config_invalid", err.message));
+    }
+    console.error(JSON.stringify({ requestId: c.get("requestId"), error: String(err), stack: (err as Error)?.stack }));
+    return errorResponse(c, new RelayError(500, "internal_error", "Something went wrong on our side."));
+  });
+
+  return app;
+}
+
+function errorResponse(c: Context<AppEnv>, err: RelayError, headers: Record<string, string> = {}) {
+  const retryAfter = err.extras.retryAfter;
+  if (typeof retryAfter === "number") headers["Retry-After"] = String(retryAfter);
+  return c.json(err.body(), err.status, headers);
+}

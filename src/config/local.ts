@@ -1,0 +1,61 @@
+import type { RelayConfig } from "./schema";
+
+/**
+ * The embedded default: the local stack of `npm start`, anvil on 8545 and the LiteSVM harness on 8899.
+ *
+ * The EVM addresses are where anvil's first dev account deploys its first seven contracts, in the order
+ * Permit2, cNGN, USDC, validation, fee controller, executor, reactor (`scripts/deploy` keeps that order).
+ * The Solana addresses are derived from fixed seeds by the local harness. None of them holds value.
+ */
+const SPL_TOKEN = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
+const LOCAL_USDC_MINT = "949zbbi2MjwtY4Nbi8utygHdMt4ba9P4DhTHBfAChJWa";
+const LOCAL_CNGN_MINT = "AXLg9aTFvYX1JHwxVdjDUzcLxPV4bJCKkWXNXC4GsuTb";
+
+export const localConfig: RelayConfig = {
+  chains: [
+    {
+      kind: "evm",
+      chainId: 31337,
+      name: "anvil",
+      rpcUrl: "http://127.0.0.1:8545",
+      permit2: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      validation: "0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9",
+      feeController: "0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9",
+      executor: "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707",
+      reactor: "0x0165878A594ca255338adfa4d48449f69242Eb8F",
+      tokens: [
+        { symbol: "cNGN", address: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", decimals: 6, minimum: "1000000000" },
+        { symbol: "USDC", address: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0", decimals: 6, minimum: "1000000" },
+      ],
+      gasFee: { fixed: "50000", token: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0" },
+      feeBps: 10,
+      finalityConfirmations: 2,
+    },
+    {
+      kind: "solana",
+      chainId: 103,
+      name: "solana-local",
+      cluster: "devnet",
+      rpcUrl: "http://127.0.0.1:8899",
+      program: "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr",
+      treasury: "9J7NJUkANRnZxTEEAnxRsLuuVZ9SvZF7QzwN2TCWXhcJ",
+      keeper: "9fUf8HiiK8xkTWzgmcFJLsqv8Kz1y1JjbHsc5Vzw6BjF",
+      tokens: [
+        { symbol: "USDC", address: LOCAL_USDC_MINT, tokenProgram: SPL_TOKEN, decimals: 6, minimum: "1000000" },
+        { symbol: "cNGN", address: LOCAL_CNGN_MINT, tokenProgram: SPL_TOKEN, decimals: 6, minimum: "1000000000" },
+      ],
+      fee: { tokens: [LOCAL_USDC_MINT], bps: 10 },
+      computeUnitLimit: 200_000,
+      computeUnitPrice: "1000",
+      gasFee: { fixed: "5000", token: LOCAL_USDC_MINT },
+      pairs: [[LOCAL_USDC_MINT, LOCAL_CNGN_MINT]],
+    },
+  ],
+  rfqWindowMs: 1500,
+  requireTakerProof: false,
+  requireRegistration: false,
+  maxOutstandingRfqs: 3,
+  quoteTtlSeconds: 30,
+  bandGuardBps: 300,
+  limitOrders: { minExpirySeconds: 300, maxExpirySeconds: 2_592_000, maxOpenPerTaker: 10 },
+};

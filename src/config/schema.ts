@@ -1,0 +1,140 @@
+import { z } from "zod";
+
+/** Shared field shapes. Amounts are decimal strings in base units, never JS numbers. */
+export const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
+export const solanaAddress = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, "must be a base58 Solana public key");
+export const baseUnits = z
+  .string()
+  .regex(/^(0|[1-9]\d*)$/, "must be a non-negative integer in base units, as a string");
+const bps = z.number().int().min(0).max(10_000);
+const chainId = z.number().int().positive();
+
+const gasFee = <T extends z.ZodType>(token: T) =>
+  z.object({
+    /** The fallback gas fee charged on each settlement, in base units of `token`. */
+    fixed: baseUnits,
+    /** The token the gas fee is charged in; null means the buy token of each quote. */
+    token: token.nullable(),
+  });
+
+export const evmTokenSchema = z.object({
+  symbol: z.string().min(1).max(16),
+  address: evmAddress,
+  decimals: z.number().int().min(0).max(36),
+  minimum: baseUnits.nullable(),
+});
+
+export const evmChainSchema = z.object({
+  kind: z.literal("evm"),
+  chainId,
+  name: z.string().min(1),
+  /** JSON-RPC endpoint the keeper and indexer use. Not published. */
+  rpcUrl: z.url(),
+  executor: evmAddress,
+  reactor: evmAddress,
+  validation: evmAddress,
+  permit2: evmAddress,
+  feeController: evmAddress,
+  tokens: z.array(evmTokenSchema).min(2),
+  gasFee: gasFee(evmAddress),
+  /** Protocol fee in basis points of the resolver's output. Not published; quotes show the amount. */
+  feeBps: bps,
+  /** Confirmations after which a settlement is final. */
+  finalityConfirmations: z.number().int().min(1).max(1_000),
+});
+
+export const solanaTokenSchema = z.object({
+  symbol: z.string().min(1).max(16),
+  address: solanaAddress,
+  tokenProgram: solanaAddress,
+  decimals: z.number().int().min(0).max(18),
+  minimum: baseUnits.nullable(),
+});
+
+export const solanaChainSchema = z.object({
+  kind: z.literal("solana"),
+  chainId,
+  name: z.string().min(1),
+  cluster: z.enum(["devnet", "testnet", "mainnet-beta"]),
+  rpcUrl: z.url(),
+  program: solanaAddress,
+  treasury: solanaAddress,
+  keeper: solanaAddress,
+  tokens: z.array(solanaTokenSchema).min(2),
+  fee: z.object({ tokens: z.array(solanaAddress).min(1), bps }),
+  computeUnitLimit: z.number().int().min(1).max(1_400_000),
+  computeUnitPrice: baseUnits,
+  gasFee: gasFee(solanaAddress),
+  pairs: z.array(z.tuple([solanaAddress, solanaAddress])).min(1),
+});
+
+export const chainSchema = z.discriminatedUnion("kind", [evmChainSchema, solanaChainSchema]);
+
+export const limitOrdersSchema = z.object({
+  minExpirySeconds: z.number().int().min(300).max(2_592_000),
+  maxExpirySeconds: z.number().int().min(300).max(2_592_000),
+  maxOpenPerTaker: z.number().int().min(1).max(1_000),
+});
+
+export const relayConfigSchema = z
+  .object({
+    chains: z.array(chainSchema).min(1),
+    rfqWindowMs: z.number().int().min(50).max(10_000).default(1500),
+    requireTakerProof: z.boolean().default(false),
+    requireRegistration: z.boolean().default(false),
+    maxOutstandingRfqs: z.number().int().min(1).max(100).default(3),
+    quoteTtlSeconds: z.number().int().min(5).max(3_600).default(30),
+    bandGuardBps: bps.default(300),
+    limitOrders: limitOrdersSchema.nullable().default(null),
+  })
+  .superRefine((config, ctx) => {
+    const seen = new Set<number>();
+    config.chains.forEach((chain, i) => {
+      if (seen.has(chain.chainId)) {
+        ctx.addIssue({ code: "custom", path: ["chains", i, "chainId"], message: "duplicate chainId" });
+      }
+      seen.add(chain.chainId);
+      checkChainTokens(chain, (path, message) =>
+        ctx.addIssue({ code: "custom", path: ["chains", i, ...path], message }),
+      );
+    });
+    if (!config.chains.some((c) => c.kind === "evm")) {
+      ctx.addIssue({ code: "custom", path: ["chains"], message: "at least one EVM chain is required" });
+    }
+    const lo = config.limitOrders;
+    if (lo && lo.minExpirySeconds > lo.maxExpirySeconds) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["limitOrders", "minExpirySeconds"],
+        message: "must not exceed maxExpirySeconds",
+      });
+    }
+  });
+
+type Chain = z.infer<typeof chainSchema>;
+
+/** Every token a chain names elsewhere (gas fee, fee mints, pairs) must be one of its configured tokens. */
+function checkChainTokens(chain: Chain, issue: (path: (string | number)[], message: string) => void): void {
+  const known = new Set(chain.tokens.map((t) => t.address.toLowerCase()));
+  if (known.size !== chain.tokens.length) issue(["tokens"], "duplicate token address");
+  const symbols = new Set(chain.tokens.map((t) => t.symbol));
+  if (symbols.size !== chain.tokens.length) issue(["tokens"], "duplicate token symbol");
+  const isKnown = (a: string) => known.has(a.toLowerCase());
+  if (chain.gasFee.token !== null && !isKnown(chain.gasFee.token)) {
+    issue(["gasFee", "token"], "is not one of the chain's tokens");
+  }
+  if (chain.kind === "solana") {
+    chain.fee.tokens.forEach((t, j) => {
+      if (!isKnown(t)) issue(["fee", "tokens", j], "is not one of the chain's tokens");
+    });
+    chain.pairs.forEach(([a, b], j) => {
+      if (!isKnown(a) || !isKnown(b)) issue(["pairs", j], "names a token the chain does not configure");
+      else if (a === b) issue(["pairs", j], "pairs a token with itself");
+    });
+  }
+}
+
+export type RelayConfig = z.infer<typeof relayConfigSchema>;
+export type EvmChain = z.infer<typeof evmChainSchema>;
+export type SolanaChain = z.infer<typeof solanaChainSchema>;
+export type ChainConfig = EvmChain | SolanaChain;

@@ -1,0 +1,85 @@
+import type { ExecutionRecord, ExecutionStatus } from "../schemas/quote";
+import { readQuoteRecord } from "./quotes";
+
+export interface ExecutionRow {
+  executionId: string;
+  quoteId: string;
+  status: ExecutionStatus;
+  reason: string | null;
+  txHash: string | null;
+  submitter: string | null;
+  gasUsed: string | null;
+  resolver: string | null;
+  proceeds: string | null;
+  takerPays: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface ExecutionDbRow {
+  execution_id: string;
+  quote_id: string;
+  status: ExecutionStatus;
+  reason: string | null;
+  tx_hash: string | null;
+  submitter: string | null;
+  gas_used: string | null;
+  resolver: string | null;
+  proceeds: string | null;
+  taker_pays: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function insertExecutionStatement(db: D1Database, e: ExecutionRow): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO executions (execution_id, quote_id, status, reason, tx_hash, submitter, gas_used, resolver,
+         proceeds, taker_pays, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(
+      e.executionId,
+      e.quoteId,
+      e.status,
+      e.reason,
+      e.txHash,
+      e.submitter,
+      e.gasUsed,
+      e.resolver,
+      e.proceeds,
+      e.takerPays,
+      e.createdAt,
+      e.updatedAt,
+    );
+}
+
+export async function readExecutionRow(db: D1Database, executionId: string): Promise<ExecutionRow | null> {
+  const r = await db
+    .prepare("SELECT * FROM executions WHERE execution_id = ?")
+    .bind(executionId)
+    .first<ExecutionDbRow>();
+  if (!r) return null;
+  return {
+    executionId: r.execution_id,
+    quoteId: r.quote_id,
+    status: r.status,
+    reason: r.reason,
+    txHash: r.tx_hash,
+    submitter: r.submitter,
+    gasUsed: r.gas_used,
+    resolver: r.resolver,
+    proceeds: r.proceeds,
+    takerPays: r.taker_pays,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** Record 2.1 with its quote's lifecycle; null when there is no such execution. */
+export async function readExecutionRecord(db: D1Database, executionId: string): Promise<ExecutionRecord | null> {
+  const row = await readExecutionRow(db, executionId);
+  if (!row) return null;
+  const { createdAt: _createdAt, ...execution } = row;
+  return { ...execution, lifecycle: await readQuoteRecord(db, row.quoteId) };
+}

@@ -1,0 +1,255 @@
+import type {
+  BandValue,
+  Fill,
+  Offer,
+  QuoteRecord,
+  QuoteStatus,
+  Replies,
+  Settlement,
+  Steering,
+  TimelineEntry,
+} from "../schemas/quote";
+import { parseJson, toJson } from "./json";
+
+/** The stored part of a quote: the record without the lists kept in their own tables. */
+export type QuoteRow = Omit<QuoteRecord, "offers" | "executions" | "fills" | "timeline"> & {
+  /** What the taker signs and the order terms behind it (chain-specific), kept for submission. */
+  signing: unknown;
+};
+
+interface QuoteDbRow {
+  quote_id: string;
+  rfq_id: string;
+  chain_id: number;
+  status: QuoteStatus;
+  final: number;
+  taker: string;
+  recipient: string;
+  sell_token: string;
+  buy_token: string;
+  sell_amount: string;
+  received: string;
+  fee_token: string;
+  fee_amount: string;
+  gas_fee_token: string;
+  gas_fee_amount: string;
+  taker_pays: string;
+  proceeds: string;
+  offers_hash: string;
+  band: string | null;
+  quoted_at: string;
+  expires_at: string;
+  resolver: string | null;
+  resolver_name: string | null;
+  replies: string;
+  steering: string | null;
+  settlement: string | null;
+  signing: string | null;
+}
+
+interface OfferDbRow {
+  resolver: string;
+  name: string;
+  output_amount: string;
+  rank: number;
+  status: Offer["status"];
+  latency_ms: number;
+  won: number;
+}
+
+interface TimelineDbRow {
+  at: string;
+  event: TimelineEntry["event"];
+  detail: string | null;
+}
+
+interface QuoteExecutionDbRow {
+  execution_id: string;
+  status: QuoteRecord["executions"][number]["status"];
+  reason: string | null;
+  tx_hash: string | null;
+  submitter: string | null;
+  gas_used: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface FillDbRow {
+  order_hash: string;
+  resolver: string;
+  filler: string;
+  log_index: number;
+}
+
+/** Statements that store a new quote with its offers and first timeline events; run them in one batch. */
+export function insertQuoteStatements(
+  db: D1Database,
+  quote: QuoteRow,
+  offers: (Offer & { signature?: string | null })[],
+  timeline: TimelineEntry[],
+): D1PreparedStatement[] {
+  const q = quote;
+  const statements = [
+    db
+      .prepare(
+        `INSERT INTO quotes (quote_id, rfq_id, chain_id, status, final, taker, recipient, sell_token, buy_token,
+           sell_amount, received, fee_token, fee_amount, gas_fee_token, gas_fee_amount, taker_pays, proceeds,
+           offers_hash, band, quoted_at, expires_at, resolver, resolver_name, replies, steering, settlement,
+           signing, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
+           ?22, ?23, ?24, ?25, ?26, ?27, ?20)`,
+      )
+      .bind(
+        q.quoteId,
+        q.rfqId,
+        q.chainId,
+        q.status,
+        q.final ? 1 : 0,
+        q.taker,
+        q.recipient,
+        q.sellToken,
+        q.buyToken,
+        q.sellAmount,
+        q.received,
+        q.fee.token,
+        q.fee.amount,
+        q.gasFee.token,
+        q.gasFee.amount,
+        q.takerPays,
+        q.proceeds,
+        q.offersHash,
+        toJson(q.band),
+        q.quotedAt,
+        q.expiresAt,
+        q.resolver?.address ?? null,
+        q.resolver?.name ?? null,
+        JSON.stringify(q.replies),
+        toJson(q.steering),
+        toJson(q.settlement),
+        toJson(q.signing),
+      ),
+  ];
+  for (const o of offers) {
+    statements.push(
+      db
+        .prepare(
+          `INSERT INTO offers (quote_id, rank, resolver, name, output_amount, status, latency_ms, won, signature)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .bind(
+          q.quoteId,
+          o.rank,
+          o.resolver,
+          o.name,
+          o.outputAmount,
+          o.status,
+          o.latencyMs,
+          o.won ? 1 : 0,
+          o.signature ?? null,
+        ),
+    );
+  }
+  for (const t of timeline) statements.push(timelineStatement(db, q.quoteId, t));
+  return statements;
+}
+
+export function timelineStatement(db: D1Database, quoteId: string, entry: TimelineEntry): D1PreparedStatement {
+  return db
+    .prepare("INSERT INTO timeline_events (quote_id, at, event, detail) VALUES (?, ?, ?, ?)")
+    .bind(quoteId, entry.at, entry.event, toJson(entry.detail));
+}
+
+export async function readQuoteRow(db: D1Database, quoteId: string): Promise<QuoteRow | null> {
+  const row = await db.prepare("SELECT * FROM quotes WHERE quote_id = ?").bind(quoteId).first<QuoteDbRow>();
+  return row ? toQuoteRow(row) : null;
+}
+
+/** Record 2.2, read in one round trip; null when there is no such quote. */
+export async function readQuoteRecord(db: D1Database, quoteId: string): Promise<QuoteRecord | null> {
+  const [quotes, offers, timeline, executions, fills] = await db.batch([
+    db.prepare("SELECT * FROM quotes WHERE quote_id = ?").bind(quoteId),
+    db
+      .prepare(
+        "SELECT resolver, name, output_amount, rank, status, latency_ms, won FROM offers WHERE quote_id = ? ORDER BY rank",
+      )
+      .bind(quoteId),
+    db.prepare("SELECT at, event, detail FROM timeline_events WHERE quote_id = ? ORDER BY id").bind(quoteId),
+    db
+      .prepare(
+        `SELECT execution_id, status, reason, tx_hash, submitter, gas_used, created_at, updated_at
+         FROM executions WHERE quote_id = ? ORDER BY created_at, execution_id`,
+      )
+      .bind(quoteId),
+    db
+      .prepare(
+        "SELECT order_hash, resolver, filler, log_index FROM fills WHERE quote_id = ? ORDER BY tx_hash, log_index",
+      )
+      .bind(quoteId),
+  ]);
+  const row = rows<QuoteDbRow>(quotes)[0];
+  if (!row) return null;
+  const { signing: _signing, ...quote } = toQuoteRow(row);
+  return {
+    ...quote,
+    offers: rows<OfferDbRow>(offers).map((o) => ({
+      resolver: o.resolver,
+      name: o.name,
+      outputAmount: o.output_amount,
+      rank: o.rank,
+      status: o.status,
+      latencyMs: o.latency_ms,
+      won: o.won === 1,
+    })),
+    executions: rows<QuoteExecutionDbRow>(executions).map((e) => ({
+      executionId: e.execution_id,
+      status: e.status,
+      reason: e.reason,
+      txHash: e.tx_hash,
+      submitter: e.submitter,
+      gasUsed: e.gas_used,
+      createdAt: e.created_at,
+      updatedAt: e.updated_at,
+    })),
+    fills: rows<FillDbRow>(fills).map(
+      (f): Fill => ({ orderHash: f.order_hash, resolver: f.resolver, filler: f.filler, logIndex: f.log_index }),
+    ),
+    timeline: rows<TimelineDbRow>(timeline).map((t) => ({
+      at: t.at,
+      event: t.event,
+      detail: parseJson<Record<string, unknown>>(t.detail),
+    })),
+  };
+}
+
+function rows<T>(result: D1Result | undefined): T[] {
+  return (result?.results ?? []) as T[];
+}
+
+function toQuoteRow(r: QuoteDbRow): QuoteRow {
+  return {
+    quoteId: r.quote_id,
+    rfqId: r.rfq_id,
+    chainId: r.chain_id,
+    status: r.status,
+    final: r.final === 1,
+    taker: r.taker,
+    recipient: r.recipient,
+    sellToken: r.sell_token,
+    buyToken: r.buy_token,
+    sellAmount: r.sell_amount,
+    received: r.received,
+    fee: { token: r.fee_token, amount: r.fee_amount },
+    gasFee: { token: r.gas_fee_token, amount: r.gas_fee_amount },
+    takerPays: r.taker_pays,
+    proceeds: r.proceeds,
+    offersHash: r.offers_hash,
+    band: parseJson<BandValue>(r.band),
+    quotedAt: r.quoted_at,
+    expiresAt: r.expires_at,
+    resolver: r.resolver === null ? null : { address: r.resolver, name: r.resolver_name ?? "" },
+    replies: JSON.parse(r.replies) as Replies,
+    steering: parseJson<Steering>(r.steering),
+    settlement: parseJson<Settlement>(r.settlement),
+    signing: parseJson<unknown>(r.signing),
+  };
+}

@@ -1,0 +1,42 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { z } from "zod";
+
+export type Extras = Record<string, unknown>;
+
+/**
+ * The one error type of the relay. `app.onError` turns it into
+ * `{ "error": code, "message": message, ...extras }` with `status`.
+ */
+export class RelayError extends Error {
+  override readonly name = "RelayError";
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+    readonly extras: Extras = {},
+  ) {
+    super(message);
+  }
+
+  body(): Extras {
+    return { error: this.code, message: this.message, ...this.extras };
+  }
+}
+
+export interface Issue {
+  path: string;
+  message: string;
+}
+
+export function zodIssues(error: z.ZodError): Issue[] {
+  return error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+}
+
+export const invalidRequest = (issues: Issue[], message = "The request is malformed.") =>
+  new RelayError(400, "invalid_request", message, { issues });
+
+export const notFound = (message = "Nothing is here.") => new RelayError(404, "not_found", message);
+
+/** A 429 or 503 the caller should retry: `retryAfter` also becomes the `Retry-After` header. */
+export const retryLater = (status: 429 | 503, code: string, message: string, retryAfter: number, extras: Extras = {}) =>
+  new RelayError(status, code, message, { ...extras, retryAfter });

@@ -1,0 +1,14 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../env";
+import { invalidRequest, zodIssues } from "../errors";
+
+/** A router whose failed validations all answer 400 `invalid_request` with the list of issues. */
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw invalidRequest(zodIssues(result.error), "The request failed validation.");
+    },
+  });
+}
+
+export type Router = ReturnType<typeof createRouter>;

@@ -1,0 +1,8 @@
+import { createApp } from "./app";
+import type { Env } from "./env";
+
+const app = createApp();
+
+export default {
+  fetch: (request, env, ctx) => app.fetch(request, env, ctx),
+} satisfies ExportedHandler<Env>;

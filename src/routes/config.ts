@@ -1,0 +1,16 @@
+import { createRoute } from "@hono/zod-openapi";
+import { configRecord } from "../config/record";
+import { createRouter } from "../http/router";
+import { errorResponses, jsonContent } from "../schemas/common";
+import { ConfigRecord } from "../schemas/config";
+
+export const configRoutes = createRouter().openapi(
+  createRoute({
+    method: "get",
+    path: "/v1/config",
+    tags: ["config"],
+    summary: "The relay configuration (record 2.6)",
+    responses: { 200: jsonContent(ConfigRecord, "The configuration record"), ...errorResponses(500) },
+  }),
+  (c) => c.json(configRecord(c.get("config")), 200),
+);

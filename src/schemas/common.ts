@@ -1,0 +1,43 @@
+import { z } from "@hono/zod-openapi";
+
+export const Amount = z
+  .string()
+  .regex(/^(0|[1-9]\d*)$/)
+  .openapi({ description: "Base units, decimal string", example: "1000000" });
+export const Timestamp = z.string().openapi({ description: "ISO 8601", example: "2026-11-22T10:00:00.000Z" });
+export const Address = z.string().openapi({ description: "0x address on EVM, base58 on Solana" });
+
+export const ErrorBody = z
+  .object({
+    error: z.string().openapi({ example: "not_found" }),
+    message: z.string(),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    retryAfter: z.number().optional(),
+  })
+  .catchall(z.unknown())
+  .openapi("Error");
+
+/** The error responses a route can give, for the OpenAPI document. */
+export function errorResponses(...statuses: number[]) {
+  const described: Record<number, string> = {
+    400: "Invalid request",
+    401: "Missing or wrong credentials",
+    404: "Not found",
+    409: "Conflict with the resource's state",
+    413: "Body over 64 KiB",
+    429: "Too many requests; see Retry-After",
+    500: "Internal error",
+    503: "Unavailable; see Retry-After",
+  };
+  return Object.fromEntries(
+    statuses.map((s) => [
+      s,
+      { description: described[s] ?? "Error", content: { "application/json": { schema: ErrorBody } } },
+    ]),
+  );
+}
+
+export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});

@@ -1,0 +1,69 @@
+import { z } from "@hono/zod-openapi";
+import { Address, Amount } from "./common";
+
+const GasFee = z.object({ fixed: Amount, token: Address.nullable() });
+
+const EvmChainRecord = z.object({
+  kind: z.literal("evm"),
+  chainId: z.number().int(),
+  name: z.string(),
+  executor: Address,
+  reactor: Address,
+  validation: Address,
+  permit2: Address,
+  feeController: Address,
+  tokens: z.array(
+    z.object({ symbol: z.string(), address: Address, decimals: z.number().int(), minimum: Amount.nullable() }),
+  ),
+  gasFee: GasFee,
+});
+
+const SolanaChainRecord = z.object({
+  kind: z.literal("solana"),
+  chainId: z.number().int(),
+  name: z.string(),
+  cluster: z.enum(["devnet", "testnet", "mainnet-beta"]),
+  program: Address,
+  executor: Address,
+  treasury: Address,
+  keeper: Address,
+  tokens: z.array(
+    z.object({
+      symbol: z.string(),
+      address: Address,
+      tokenProgram: Address,
+      decimals: z.number().int(),
+      minimum: Amount.nullable(),
+    }),
+  ),
+  fee: z.object({ token: Address, tokens: z.array(Address), bps: z.number().int() }),
+  computeUnitLimit: z.number().int(),
+  computeUnitPrice: Amount,
+  gasFee: GasFee,
+  pairs: z.array(z.array(Address)),
+});
+
+export const ConfigRecord = z
+  .object({
+    chains: z.array(z.discriminatedUnion("kind", [EvmChainRecord, SolanaChainRecord])),
+    chainId: z.number().int(),
+    executor: Address,
+    reactor: Address,
+    validation: Address,
+    permit2: Address,
+    feeController: Address,
+    tokens: EvmChainRecord.shape.tokens,
+    gasFee: GasFee,
+    rfqWindowMs: z.number().int(),
+    requireTakerProof: z.boolean(),
+    requireRegistration: z.boolean(),
+    maxOutstandingRfqs: z.number().int(),
+    limitOrders: z
+      .object({
+        minExpirySeconds: z.number().int(),
+        maxExpirySeconds: z.number().int(),
+        maxOpenPerTaker: z.number().int(),
+      })
+      .nullable(),
+  })
+  .openapi("Config");

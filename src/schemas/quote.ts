@@ -1,0 +1,157 @@
+import { z } from "@hono/zod-openapi";
+import { Address, Amount, Timestamp } from "./common";
+
+export const QuoteStatus = z.enum(["quoted", "signed", "submitted", "settled", "failed", "expired", "cancelled"]);
+export const ExecutionStatus = z.enum(["submitted", "settled", "failed", "requote"]);
+export const TimelineEventName = z.enum([
+  "requested",
+  "quoted",
+  "signed",
+  "submitted",
+  "requote",
+  "failed",
+  "settled",
+  "final",
+  "expired",
+]);
+
+const TokenAmount = z.object({ token: Address, amount: Amount });
+
+export const Band = z
+  .object({
+    base: z.string(),
+    quote: z.string(),
+    mid: z.number(),
+    low: z.number(),
+    high: z.number(),
+    sources: z.number(),
+    at: z.number(),
+  })
+  .openapi("Band");
+
+export const Replies = z.object({
+  valid: z.number().int(),
+  rejected: z.number().int(),
+  declined: z.number().int(),
+  noReply: z.number().int(),
+  late: z.number().int(),
+});
+
+export const Offer = z.object({
+  resolver: Address,
+  name: z.string(),
+  outputAmount: Amount,
+  rank: z.number().int(),
+  status: z.enum(["won", "lost", "outside_band", "demoted"]),
+  latencyMs: z.number(),
+  won: z.boolean(),
+});
+
+export const Steering = z
+  .object({
+    bandGuardBps: z.number().int(),
+    minOutput: Amount.nullable(),
+    outsideBand: z.array(Address),
+    demoted: z.array(Address),
+  })
+  .openapi({ description: "The steering that applied to the auction" });
+
+export const QuoteExecution = z.object({
+  executionId: z.string(),
+  status: ExecutionStatus,
+  reason: z.string().nullable(),
+  txHash: z.string().nullable(),
+  submitter: z.string().nullable(),
+  gasUsed: Amount.nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const Settlement = z.object({
+  txHash: z.string(),
+  block: z.number().int(),
+  blockTime: Timestamp.nullable(),
+  confirmed: z.boolean(),
+  confirmedAt: Timestamp.nullable(),
+  takerPays: Amount,
+  proceeds: Amount,
+  gasFee: TokenAmount,
+  submitter: z.string(),
+});
+
+export const Fill = z.object({
+  orderHash: z.string(),
+  resolver: Address,
+  filler: Address,
+  logIndex: z.number().int(),
+});
+
+export const TimelineEntry = z.object({
+  at: Timestamp,
+  event: TimelineEventName,
+  detail: z.record(z.string(), z.unknown()).nullable(),
+});
+
+export const QuoteRecord = z
+  .object({
+    quoteId: z.string(),
+    rfqId: z.string(),
+    chainId: z.number().int(),
+    status: QuoteStatus,
+    final: z.boolean(),
+    taker: Address,
+    recipient: Address,
+    sellToken: Address,
+    buyToken: Address,
+    sellAmount: Amount,
+    received: Amount,
+    fee: TokenAmount,
+    gasFee: TokenAmount,
+    takerPays: Amount,
+    proceeds: Amount,
+    offersHash: z.string(),
+    band: Band.nullable(),
+    quotedAt: Timestamp,
+    expiresAt: Timestamp,
+    resolver: z.object({ address: Address, name: z.string() }).nullable(),
+    replies: Replies,
+    offers: z.array(Offer),
+    steering: Steering.nullable(),
+    executions: z.array(QuoteExecution),
+    settlement: Settlement.nullable(),
+    fills: z.array(Fill),
+    timeline: z.array(TimelineEntry),
+  })
+  .openapi("Quote");
+
+export type QuoteRecord = z.infer<typeof QuoteRecord>;
+export type QuoteStatus = z.infer<typeof QuoteStatus>;
+export type ExecutionStatus = z.infer<typeof ExecutionStatus>;
+export type TimelineEntry = z.infer<typeof TimelineEntry>;
+export type Offer = z.infer<typeof Offer>;
+export type Replies = z.infer<typeof Replies>;
+export type Steering = z.infer<typeof Steering>;
+export type Settlement = z.infer<typeof Settlement>;
+export type Fill = z.infer<typeof Fill>;
+export type BandValue = z.infer<typeof Band>;
+
+export const ExecutionRecord = z
+  .object({
+    executionId: z.string(),
+    quoteId: z.string(),
+    status: ExecutionStatus,
+    reason: z.string().nullable(),
+    txHash: z.string().nullable(),
+    submitter: z.string().nullable(),
+    gasUsed: Amount.nullable(),
+    resolver: Address.nullable(),
+    proceeds: Amount.nullable(),
+    takerPays: Amount.nullable(),
+    updatedAt: Timestamp,
+    lifecycle: QuoteRecord.nullable(),
+  })
+  .openapi("Execution");
+
+export type ExecutionRecord = z.infer<typeof ExecutionRecord>;
+
+export const IdParam = z.object({ id: z.string().openapi({ param: { name: "id", in: "path" } }) });

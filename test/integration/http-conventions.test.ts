@@ -1,0 +1,151 @@
+import { env } from "cloudflare:test";
+import { createRoute, z } from "@hono/zod-openapi";
+import { describe, expect, it } from "vitest";
+import { createApp, MAX_BODY_BYTES } from "../../src/app";
+import { localConfig } from "../../src/config/local";
+import { configRecord } from "../../src/config/record";
+
+/** The real app plus two probe routes that exercise the shared validation and error handling. */
+function appWithProbes() {
+  const app = createApp();
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/probe/echo",
+      request: {
+        body: {
+          required: true,
+          content: { "application/json": { schema: z.object({ amount: z.string().regex(/^\d+$/), n: z.number() }) } },
+        },
+      },
+      responses: { 200: { description: "echo" } },
+    }),
+    (c) => c.json(c.req.valid("json"), 200),
+  );
+  app.get("/probe/crash", () => {
+    throw new Error("secret internals");
+  });
+  return app;
+}
+
+const app = appWithProbes();
+const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+  app.request(path, { method: "POST", body, headers: { "content-type": "application/json", ...headers } }, env);
+
+describe("GET /v1/config", () => {
+  it("returns record 2.6 for the configuration in force", async () => {
+    const res = await app.request("/v1/config", {}, env);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toStrictEqual(configRecord(localConfig));
+  });
+
+  it("fails with a message naming the bad field when the configuration is invalid", async () => {
+    const bad = structuredClone(localConfig);
+    (bad.chains[0] as { executor: string }).executor = "nope";
+    const res = await app.request("/v1/config", {}, { ...env, RELAY_CONFIG: JSON.stringify(bad) });
+    expect(res.status).toBe(500);
+    const body = (await res.json()) as { error: string; message: string };
+    expect(body.error).toBe("config_invalid");
+    expect(body.message).toContain("chains.0.executor");
+  });
+});
+
+describe("HTTP conventions", () => {
+  it("answers an unknown path with 404 not_found", async () => {
+    const res = await app.request("/v1/nothing-here", {}, env);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toStrictEqual({ error: "not_found", message: "No route for GET /v1/nothing-here." });
+  });
+
+  it("answers a wrong method with 405 and Allow", async () => {
+    const res = await post("/v1/config", "{}");
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET, HEAD");
+    expect(await res.json()).toMatchObject({ error: "method_not_allowed" });
+  });
+
+  it("refuses a body over 64 KiB with 413", async () => {
+    const res = await post("/probe/echo", JSON.stringify({ amount: "1", n: 1, pad: "x".repeat(MAX_BODY_BYTES) }));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: "payload_too_large" });
+  });
+
+  it("answers malformed JSON with 400 invalid_request", async () => {
+    const res = await post("/probe/echo", "{not json");
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: string; issues: unknown[] };
+    expect(body.error).toBe("invalid_request");
+    expect(body.issues).toHaveLength(1);
+  });
+
+  it("answers a body that fails validation with the list of issues", async () => {
+    const res = await post("/probe/echo", JSON.stringify({ amount: "1.5" }));
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: string; issues: { path: string; message: string }[] };
+    expect(body.error).toBe("invalid_request");
+    expect(body.issues.map((i) => i.path).sort()).toEqual(["amount", "n"]);
+  });
+
+  it("answers a missing body with 400 invalid_request", async () => {
+    const res = await app.request("/probe/echo", { method: "POST" }, env);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "invalid_request" });
+  });
+
+  it("passes a valid body through", async () => {
+    const res = await post("/probe/echo", JSON.stringify({ amount: "15", n: 2 }));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toStrictEqual({ amount: "15", n: 2 });
+  });
+
+  it("answers anything unexpected with 500 internal_error and no internals", async () => {
+    const res = await app.request("/probe/crash", {}, env);
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(JSON.parse(text)).toStrictEqual({ error: "internal_error", message: "Something went wrong on our side." });
+    expect(text).not.toContain("secret");
+    expect(text).not.toContain("at ");
+  });
+
+  it("gives every response an x-request-id, keeping the caller's", async () => {
+    const fresh = await app.request("/v1/config", {}, env);
+    expect(fresh.headers.get("x-request-id")).toMatch(/.{8,}/);
+    const kept = await app.request("/nowhere", { headers: { "x-request-id": "abc-123" } }, env);
+    expect(kept.headers.get("x-request-id")).toBe("abc-123");
+  });
+
+  it("allows cross-origin GET and JSON POST", async () => {
+    const preflight = await app.request(
+      "/v1/config",
+      {
+        method: "OPTIONS",
+        headers: {
+          origin: "https://wallet.example",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type",
+        },
+      },
+      env,
+    );
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    expect(preflight.headers.get("access-control-allow-methods")).toContain("POST");
+    const res = await app.request("/v1/config", { headers: { origin: "https://wallet.example" } }, env);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  });
+});
+
+describe("GET /v1/openapi.json", () => {
+  it("is an OpenAPI 3 document listing every route of the app", async () => {
+    const real = createApp();
+    const res = await real.request("/v1/openapi.json", {}, env);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(doc.openapi).toMatch(/^3\.\d+\.\d+$/);
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`),
+    );
+    const routed = real.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`);
+    expect(documented.sort()).toEqual([...new Set(routed)].sort());
+  });
+});
