@@ -1,0 +1,139 @@
+import { type Address, type Hex, pad } from "viem";
+
+/**
+ * What gets signed on EVM chains. The executor contract verifies exactly these types, so any change
+ * here is a change of the contract (contracts/src/RfqExecutor.sol) too.
+ *
+ * - The taker signs a Permit2 `PermitWitnessTransferFrom` whose witness is the `RfqOrder`: Permit2 lets
+ *   the executor pull `takerPays` of the sell token once, for this order only.
+ * - The resolver signs an `RfqFill` under the executor's own EIP-712 domain: its commitment to deliver
+ *   `outputAmount` of the buy token for `sellAmount` of the sell token before `deadline`.
+ */
+
+export const RFQ_ORDER_TYPE = [
+  { name: "quoteId", type: "bytes32" },
+  { name: "resolver", type: "address" },
+  { name: "recipient", type: "address" },
+  { name: "buyToken", type: "address" },
+  { name: "received", type: "uint256" },
+  { name: "fee", type: "uint256" },
+  { name: "gasFeeToken", type: "address" },
+  { name: "gasFee", type: "uint256" },
+  { name: "deadline", type: "uint256" },
+] as const;
+
+export const PERMIT_WITNESS_TYPES = {
+  PermitWitnessTransferFrom: [
+    { name: "permitted", type: "TokenPermissions" },
+    { name: "spender", type: "address" },
+    { name: "nonce", type: "uint256" },
+    { name: "deadline", type: "uint256" },
+    { name: "witness", type: "RfqOrder" },
+  ],
+  TokenPermissions: [
+    { name: "token", type: "address" },
+    { name: "amount", type: "uint256" },
+  ],
+  RfqOrder: RFQ_ORDER_TYPE,
+} as const;
+
+/** Permit2's `witnessTypeString` for the RfqOrder witness (the tail of the full type string). */
+export const RFQ_WITNESS_TYPE_STRING =
+  "RfqOrder witness)RfqOrder(bytes32 quoteId,address resolver,address recipient,address buyToken,uint256 received,uint256 fee,address gasFeeToken,uint256 gasFee,uint256 deadline)TokenPermissions(address token,uint256 amount)";
+
+export const RFQ_FILL_TYPES = {
+  RfqFill: [
+    { name: "quoteId", type: "bytes32" },
+    { name: "taker", type: "address" },
+    { name: "sellToken", type: "address" },
+    { name: "sellAmount", type: "uint256" },
+    { name: "buyToken", type: "address" },
+    { name: "outputAmount", type: "uint256" },
+    { name: "deadline", type: "uint256" },
+  ],
+} as const;
+
+export const EXECUTOR_DOMAIN_NAME = "Relay Executor";
+export const EXECUTOR_DOMAIN_VERSION = "1";
+
+export interface RfqOrder {
+  quoteId: Hex;
+  resolver: Address;
+  recipient: Address;
+  buyToken: Address;
+  received: bigint;
+  fee: bigint;
+  gasFeeToken: Address;
+  gasFee: bigint;
+  deadline: bigint;
+}
+
+export interface RfqFill {
+  quoteId: Hex;
+  taker: Address;
+  sellToken: Address;
+  sellAmount: bigint;
+  buyToken: Address;
+  outputAmount: bigint;
+  deadline: bigint;
+}
+
+/** A quote id (`q_` + 16 bytes hex) as the bytes32 the contracts see: the 16 bytes, right-padded. */
+export function quoteIdToBytes32(quoteId: string): Hex {
+  const hex = quoteId.slice(2);
+  if (!/^[0-9a-f]{32}$/.test(hex)) throw new Error(`not a quote id: ${quoteId}`);
+  return pad(`0x${hex}`, { dir: "right", size: 32 });
+}
+
+/** The Permit2 nonce of a quote: its 128 random bits, so each quote can be settled once. */
+export function quoteNonce(quoteId: string): bigint {
+  return BigInt(`0x${quoteId.slice(2)}`);
+}
+
+export function permit2Domain(chainId: number, permit2: Address) {
+  return { name: "Permit2", chainId, verifyingContract: permit2 } as const;
+}
+
+export function executorDomain(chainId: number, executor: Address) {
+  return {
+    name: EXECUTOR_DOMAIN_NAME,
+    version: EXECUTOR_DOMAIN_VERSION,
+    chainId,
+    verifyingContract: executor,
+  } as const;
+}
+
+/** The typed data the taker signs with eth_signTypedData_v4. */
+export function takerTypedData(args: {
+  chainId: number;
+  permit2: Address;
+  executor: Address;
+  sellToken: Address;
+  takerPays: bigint;
+  nonce: bigint;
+  deadline: bigint;
+  order: RfqOrder;
+}) {
+  return {
+    domain: permit2Domain(args.chainId, args.permit2),
+    types: PERMIT_WITNESS_TYPES,
+    primaryType: "PermitWitnessTransferFrom" as const,
+    message: {
+      permitted: { token: args.sellToken, amount: args.takerPays },
+      spender: args.executor,
+      nonce: args.nonce,
+      deadline: args.deadline,
+      witness: args.order,
+    },
+  };
+}
+
+/** The typed data a resolver signs for its bid. */
+export function fillTypedData(args: { chainId: number; executor: Address; fill: RfqFill }) {
+  return {
+    domain: executorDomain(args.chainId, args.executor),
+    types: RFQ_FILL_TYPES,
+    primaryType: "RfqFill" as const,
+    message: args.fill,
+  };
+}

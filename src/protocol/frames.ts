@@ -1,0 +1,175 @@
+import { z } from "zod";
+
+/**
+ * The resolver WebSocket protocol (docs/resolver-protocol.md): JSON text frames, each with a `type`.
+ * Amounts are decimal strings in base units; times are unix milliseconds unless named `deadline`
+ * (unix seconds, as the contracts see it).
+ */
+
+const amount = z.string().regex(/^(0|[1-9]\d*)$/);
+const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
+const nodeState = z.enum(["quoting", "degraded", "paused"]);
+
+export const bandFrameBody = z.object({
+  base: z.string(),
+  quote: z.string(),
+  mid: z.number(),
+  low: z.number(),
+  high: z.number(),
+  sources: z.number(),
+  at: z.number(),
+});
+
+// Node → relay
+
+export const authFrame = z.object({
+  type: z.literal("auth"),
+  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+  /** EIP-191 signature over `relay-node-auth|<corridor>|<nonce>`. */
+  signature: hex,
+  name: z.string().min(1).max(64),
+  version: z.string().min(1).max(32),
+  region: z.string().max(32).nullish(),
+  signerType: z.string().max(32).nullish(),
+  /** Optional proof of a Solana key: ed25519 signature (base58) over the same text. */
+  solana: z.object({ address: z.string().min(32).max(44), signature: z.string().min(64).max(100) }).optional(),
+});
+
+export const inventoryEntry = z.object({
+  chainId: z.number().int(),
+  token: z.string().min(1).max(64),
+  balance: amount,
+  allowance: amount,
+});
+
+export const heartbeatFrame = z.object({
+  type: z.literal("heartbeat"),
+  state: nodeState,
+  degraded: z.string().max(200).nullish(),
+  inventory: z.array(inventoryEntry).max(200),
+  chains: z
+    .array(z.object({ chainId: z.number().int(), state: nodeState, degraded: z.string().max(200).nullish() }))
+    .max(50)
+    .optional(),
+});
+
+export const bidFrame = z.object({
+  type: z.literal("bid"),
+  rfqId: z.string(),
+  outputAmount: amount,
+  /** Signature over the rfq's `toSign` with `outputAmount` filled in. */
+  signature: z.string().min(1).max(200),
+  expiresAt: z.number().optional(),
+});
+
+export const declineFrame = z.object({
+  type: z.literal("decline"),
+  rfqId: z.string(),
+  reason: z.string().max(200),
+});
+
+export const signedFrame = z.object({
+  type: z.literal("signed"),
+  rfqId: z.string(),
+  signature: z.string(),
+});
+
+export const nodeFrame = z.discriminatedUnion("type", [authFrame, heartbeatFrame, bidFrame, declineFrame, signedFrame]);
+
+export type NodeFrame = z.infer<typeof nodeFrame>;
+export type AuthFrame = z.infer<typeof authFrame>;
+export type HeartbeatFrame = z.infer<typeof heartbeatFrame>;
+export type BidFrame = z.infer<typeof bidFrame>;
+export type DeclineFrame = z.infer<typeof declineFrame>;
+export type InventoryEntry = z.infer<typeof inventoryEntry>;
+export type NodeState = z.infer<typeof nodeState>;
+
+// Relay → node
+
+export const challengeFrame = z.object({ type: z.literal("challenge"), nonce: z.string(), corridor: z.string() });
+
+export const welcomeFrame = z.object({
+  type: z.literal("welcome"),
+  address: z.string(),
+  corridor: z.string(),
+  rfqWindowMs: z.number(),
+  band: bandFrameBody.nullable(),
+});
+
+export const rfqFrame = z.object({
+  type: z.literal("rfq"),
+  rfqId: z.string(),
+  quoteId: z.string(),
+  chainId: z.number().int(),
+  sellToken: z.string(),
+  buyToken: z.string(),
+  sellAmount: amount,
+  taker: z.string(),
+  recipient: z.string(),
+  /** Unix seconds: the fill must settle before it. */
+  deadline: z.number().int(),
+  /** Protocol fee, in bps of the output, charged in `token`. */
+  fee: z.object({ token: z.string(), bps: z.number().int() }),
+  gasFee: z.object({ token: z.string(), amount }),
+  band: bandFrameBody.nullable(),
+  /** What the bid signs, with `message.outputAmount` null for the resolver to fill in. */
+  toSign: z.object({
+    domain: z.record(z.string(), z.unknown()),
+    types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+    primaryType: z.string(),
+    message: z.record(z.string(), z.unknown()),
+  }),
+});
+
+export const resultFrame = z.object({
+  type: z.literal("result"),
+  rfqId: z.string(),
+  won: z.boolean(),
+  rank: z.number().int().nullable(),
+});
+
+export const bandFrame = bandFrameBody.extend({ type: z.literal("band") });
+
+export const executionFrame = z.object({
+  type: z.literal("execution"),
+  quoteId: z.string(),
+  status: z.string(),
+  txHash: z.string().nullable(),
+});
+
+export const errorFrame = z.object({ type: z.literal("error"), code: z.string(), message: z.string() });
+
+export const relayFrame = z.discriminatedUnion("type", [
+  challengeFrame,
+  welcomeFrame,
+  rfqFrame,
+  resultFrame,
+  bandFrame,
+  executionFrame,
+  errorFrame,
+]);
+
+export type RelayFrame = z.infer<typeof relayFrame>;
+export type RfqFrame = z.infer<typeof rfqFrame>;
+export type WelcomeFrame = z.infer<typeof welcomeFrame>;
+
+/** Limits of DESIGN §4. */
+export const MAX_FRAME_BYTES = 64 * 1024;
+export const MAX_FRAMES_PER_SECOND = 50;
+export const AUTH_TIMEOUT_MS = 5_000;
+export const STALE_AFTER_MS = 35_000;
+export const HEARTBEAT_EVERY_MS = 10_000;
+
+/** The text a node signs to authenticate on a corridor. */
+export const authMessage = (corridor: string, nonce: string) => `relay-node-auth|${corridor}|${nonce}`;
+
+/** WebSocket close codes and reasons. */
+export const CLOSE_POLICY = 1008;
+export const CLOSE_REASONS = {
+  badSignature: "bad_signature",
+  notRegistered: "not_registered",
+  timeout: "timeout",
+  frameTooLarge: "frame_too_large",
+  rateLimited: "rate_limited",
+  badFrame: "bad_frame",
+} as const;
