@@ -44,7 +44,9 @@ export function allCorridors(config: RelayConfig): Corridor[] {
     const pairs: [string, string][] =
       chain.kind === "solana"
         ? chain.pairs.map(([a, b]) => [a, b])
-        : chain.tokens.flatMap((t, i) => chain.tokens.slice(i + 1).map((u): [string, string] => [t.address, u.address]));
+        : chain.tokens.flatMap((t, i) =>
+            chain.tokens.slice(i + 1).map((u): [string, string] => [t.address, u.address]),
+          );
     for (const [a, b] of pairs) {
       const corridor = findCorridor(config, chain.chainId, a, b);
       if (corridor) out.push(corridor);

@@ -1,6 +1,8 @@
 import { createApp } from "./app";
 import type { Env } from "./env";
 
+export { CorridorDO } from "../durable-objects/corridor";
+
 const app = createApp();
 
 export default {
