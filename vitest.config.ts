@@ -1,5 +1,25 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import { defineConfig } from "vitest/config";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
+import { localConfig } from "./src/config/local";
+
+/** A project whose tests run inside workerd with the Worker's bindings, D1 migrated before each file. */
+function workersProject(name: string, bindings: Record<string, string>): TestProjectInlineConfiguration {
+  return {
+    plugins: [
+      cloudflareTest(async () => ({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: await readD1Migrations("migrations"),
+            ADMIN_TOKEN: "test-admin-token",
+            ...bindings,
+          },
+        },
+      })),
+    ],
+    test: { name, include: [`test/${name}/**/*.test.ts`], setupFiles: ["test/integration/apply-migrations.ts"] },
+  };
+}
 
 export default defineConfig({
   test: {
@@ -8,21 +28,11 @@ export default defineConfig({
       {
         test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },
       },
-      {
-        plugins: [
-          cloudflareTest(async () => ({
-            wrangler: { configPath: "./wrangler.toml" },
-            miniflare: {
-              bindings: { TEST_MIGRATIONS: await readD1Migrations("migrations"), ADMIN_TOKEN: "test-admin-token" },
-            },
-          })),
-        ],
-        test: {
-          name: "integration",
-          include: ["test/integration/**/*.test.ts"],
-          setupFiles: ["test/integration/apply-migrations.ts"],
-        },
-      },
+      workersProject("integration", {}),
+      // A relay that admits only registered resolvers and requires taker proofs.
+      workersProject("integration-strict", {
+        RELAY_CONFIG: JSON.stringify({ ...localConfig, requireRegistration: true, requireTakerProof: true }),
+      }),
       {
         test: {
           name: "e2e",

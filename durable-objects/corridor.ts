@@ -1,13 +1,321 @@
 import { DurableObject } from "cloudflare:workers";
+import { loadConfig } from "../src/config/load";
+import { isRegistered, recordNodeSeen, touchResolver } from "../src/db/resolvers";
 import type { Env } from "../src/env";
+import {
+  AUTH_TIMEOUT_MS,
+  type AuthFrame,
+  CLOSE_POLICY,
+  CLOSE_REASONS,
+  type HeartbeatFrame,
+  MAX_FRAME_BYTES,
+  nodeFrame,
+  type RelayFrame,
+} from "../src/protocol/frames";
+import { verifyNodeAuth } from "../src/resolvers/auth";
+import { FrameLimiter } from "../src/resolvers/frame-limiter";
+import type { AdvertisedCorridor, NodeSession } from "../src/resolvers/nodes";
 import type { BandValue } from "../src/schemas/quote";
+
+/** Headers the Worker sets when it hands a connect request to the corridor. */
+export const CORRIDOR_KEY_HEADER = "x-relay-corridor";
+export const CORRIDOR_ADVERTISED_HEADER = "x-relay-advertised";
+
+/** How often a node's heartbeats may refresh its directory entry in D1. */
+const DIRECTORY_WRITE_EVERY_MS = 60_000;
+
+/** Per-socket state kept in the socket's attachment, so it survives hibernation (under 2 KiB). */
+interface Attachment {
+  corridorKey: string;
+  advertised: AdvertisedCorridor;
+  nonce: string;
+  connectedAt: number;
+  authDeadline: number;
+  node: AuthedNode | null;
+}
+
+interface AuthedNode {
+  address: string;
+  name: string;
+  version: string;
+  region: string | null;
+  signerType: string | null;
+  solanaAddress: string | null;
+  lastHeartbeat: number | null;
+  state: NodeSession["state"];
+  degraded: string | null;
+  lastDirectoryWrite: number;
+}
+
+/** Inventory and chain reports can outgrow an attachment; they live in the object's storage by socket. */
+interface HeartbeatDetail {
+  inventory: NodeSession["inventory"];
+  chains: NodeSession["chains"];
+}
+
+interface Socket {
+  attachment: Attachment;
+  detail: HeartbeatDetail;
+  limiter: FrameLimiter;
+  storageKey: string;
+}
+
+const emptyDetail = (): HeartbeatDetail => ({ inventory: [], chains: [] });
 
 /** One per corridor: holds the resolver WebSockets of the corridor and runs its RFQ auctions. */
 export class CorridorDO extends DurableObject<Env> {
+  private readonly sockets = new Map<WebSocket, Socket>();
   private band: BandValue | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    // Protocol pings are answered by the runtime, so idle nodes never wake the object.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
+    for (const ws of ctx.getWebSockets()) {
+      const attachment = ws.deserializeAttachment() as Attachment | null;
+      if (!attachment) continue;
+      const storageKey = storageKeyOf(attachment);
+      const detail = ctx.storage.kv.get<HeartbeatDetail>(storageKey) ?? emptyDetail();
+      this.sockets.set(ws, { attachment, detail, limiter: new FrameLimiter(), storageKey });
+    }
+    this.band = ctx.storage.kv.get<BandValue>("band") ?? null;
+  }
+
+  /** A resolver's connect request, already routed to this corridor by the Worker. */
+  override async fetch(request: Request): Promise<Response> {
+    const corridorKey = request.headers.get(CORRIDOR_KEY_HEADER);
+    const advertised = request.headers.get(CORRIDOR_ADVERTISED_HEADER);
+    if (!corridorKey || !advertised) return new Response("corridor missing", { status: 400 });
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    this.ctx.acceptWebSocket(server);
+    const now = Date.now();
+    const attachment: Attachment = {
+      corridorKey,
+      advertised: JSON.parse(advertised) as AdvertisedCorridor,
+      nonce: crypto.randomUUID(),
+      connectedAt: now,
+      authDeadline: now + AUTH_TIMEOUT_MS,
+      node: null,
+    };
+    server.serializeAttachment(attachment);
+    this.sockets.set(server, {
+      attachment,
+      detail: emptyDetail(),
+      limiter: new FrameLimiter(),
+      storageKey: storageKeyOf(attachment),
+    });
+    send(server, { type: "challenge", nonce: attachment.nonce, corridor: corridorKey });
+    await this.armAlarm(attachment.authDeadline);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    const socket = this.sockets.get(ws);
+    if (!socket) return;
+    const size = typeof message === "string" ? message.length : message.byteLength;
+    if (size > MAX_FRAME_BYTES)
+      return this.reject(ws, CLOSE_REASONS.frameTooLarge, `frames are limited to ${MAX_FRAME_BYTES} bytes`);
+    if (!socket.limiter.allow(Date.now()))
+      return this.reject(ws, CLOSE_REASONS.rateLimited, "over 50 frames per second");
+    const parsed = parseFrame(message);
+    if (!parsed.ok) return this.reject(ws, CLOSE_REASONS.badFrame, parsed.message);
+    const frame = parsed.frame;
+    if (!socket.attachment.node) {
+      if (frame.type !== "auth") return this.reject(ws, CLOSE_REASONS.badFrame, "the first frame must be auth");
+      return this.authenticate(ws, socket, frame);
+    }
+    switch (frame.type) {
+      case "auth":
+        return send(ws, { type: "error", code: "already_authenticated", message: "this socket is authenticated" });
+      case "heartbeat":
+        return this.heartbeat(ws, socket, frame);
+      default:
+        return send(ws, { type: "error", code: "unknown_rfq", message: `no live rfq ${frame.rfqId}` });
+    }
+  }
+
+  override async webSocketClose(ws: WebSocket): Promise<void> {
+    this.forget(ws);
+  }
+
+  override async webSocketError(ws: WebSocket): Promise<void> {
+    this.forget(ws);
+  }
+
+  /** Closes sockets that did not authenticate in time; re-arms for the next deadline. */
+  override async alarm(): Promise<void> {
+    const now = Date.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const [ws, socket] of this.sockets) {
+      if (socket.attachment.node) continue;
+      if (socket.attachment.authDeadline <= now) this.reject(ws, CLOSE_REASONS.timeout, "no auth within 5 seconds");
+      else next = Math.min(next, socket.attachment.authDeadline);
+    }
+    if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next);
+  }
+
+  /** The authenticated nodes of this corridor, as the relay's in-memory view shows them. */
+  async nodes(): Promise<NodeSession[]> {
+    const out: NodeSession[] = [];
+    for (const { attachment, detail } of this.sockets.values()) {
+      const node = attachment.node;
+      if (!node) continue;
+      out.push({
+        address: node.address,
+        name: node.name,
+        version: node.version,
+        region: node.region,
+        signerType: node.signerType,
+        solanaAddress: node.solanaAddress,
+        corridor: attachment.advertised,
+        connectedAt: attachment.connectedAt,
+        lastHeartbeat: node.lastHeartbeat,
+        state: node.state,
+        degraded: node.degraded,
+        inventory: detail.inventory,
+        chains: detail.chains,
+      });
+    }
+    return out;
+  }
 
   /** The oracle's latest band for this corridor; sent on to every authenticated node. */
   async publishBand(band: BandValue): Promise<void> {
     this.band = band;
+    this.ctx.storage.kv.put("band", band);
+    for (const [ws, socket] of this.sockets) if (socket.attachment.node) send(ws, { type: "band", ...band });
+  }
+
+  private async authenticate(ws: WebSocket, socket: Socket, frame: AuthFrame): Promise<void> {
+    const { attachment } = socket;
+    const result = await verifyNodeAuth(frame, attachment.corridorKey, attachment.nonce);
+    if (!result.ok) return this.reject(ws, result.reason, "the auth signature does not match the address");
+    const config = loadConfig(this.env.RELAY_CONFIG);
+    if (config.requireRegistration && !(await isRegistered(this.env.DB, result.address))) {
+      return this.reject(ws, CLOSE_REASONS.notRegistered, "this relay only accepts registered resolvers");
+    }
+    if (!this.sockets.has(ws)) return; // closed while we checked
+    const now = Date.now();
+    // One socket per node per corridor: a reconnecting node replaces its old socket.
+    for (const [other, s] of this.sockets) {
+      if (other !== ws && s.attachment.node?.address === result.address) {
+        close(other, 1000, "replaced");
+        this.forget(other);
+      }
+    }
+    attachment.node = {
+      address: result.address,
+      name: frame.name,
+      version: frame.version,
+      region: frame.region ?? null,
+      signerType: frame.signerType ?? null,
+      solanaAddress: result.solanaAddress,
+      lastHeartbeat: null,
+      state: "paused",
+      degraded: null,
+      lastDirectoryWrite: now,
+    };
+    ws.serializeAttachment(attachment);
+    send(ws, {
+      type: "welcome",
+      address: result.address,
+      corridor: attachment.corridorKey,
+      rfqWindowMs: config.rfqWindowMs,
+      band: this.band,
+    });
+    this.ctx.waitUntil(
+      recordNodeSeen(this.env.DB, {
+        address: result.address,
+        name: frame.name,
+        version: frame.version,
+        region: frame.region ?? null,
+        signerType: frame.signerType ?? null,
+        solanaAddress: result.solanaAddress,
+        corridor: attachment.advertised,
+        state: null,
+        degraded: null,
+        at: new Date(now).toISOString(),
+      }),
+    );
+  }
+
+  private heartbeat(ws: WebSocket, socket: Socket, frame: HeartbeatFrame): void {
+    const node = socket.attachment.node as AuthedNode;
+    const now = Date.now();
+    node.lastHeartbeat = now;
+    node.state = frame.state;
+    node.degraded = frame.state === "degraded" ? (frame.degraded ?? null) : null;
+    socket.detail = {
+      inventory: frame.inventory,
+      chains: (frame.chains ?? []).map((c) => ({ chainId: c.chainId, state: c.state, degraded: c.degraded ?? null })),
+    };
+    this.ctx.storage.kv.put(socket.storageKey, socket.detail);
+    if (now - node.lastDirectoryWrite >= DIRECTORY_WRITE_EVERY_MS) {
+      node.lastDirectoryWrite = now;
+      this.ctx.waitUntil(
+        touchResolver(this.env.DB, node.address, node.state, node.degraded, new Date(now).toISOString()),
+      );
+    }
+    ws.serializeAttachment(socket.attachment);
+  }
+
+  /** Policy violation: an `error` frame with the reason, then close 1008 with the same reason. */
+  private reject(ws: WebSocket, reason: string, message: string): void {
+    send(ws, { type: "error", code: reason, message });
+    close(ws, CLOSE_POLICY, reason);
+    this.forget(ws);
+  }
+
+  private forget(ws: WebSocket): void {
+    const socket = this.sockets.get(ws);
+    if (!socket) return;
+    this.sockets.delete(ws);
+    this.ctx.storage.kv.delete(socket.storageKey);
+  }
+
+  private async armAlarm(at: number): Promise<void> {
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+  }
+}
+
+const storageKeyOf = (attachment: Attachment) => `socket:${attachment.nonce}`;
+
+type Parsed = { ok: true; frame: ReturnType<typeof nodeFrame.parse> } | { ok: false; message: string };
+
+function parseFrame(message: string | ArrayBuffer): Parsed {
+  if (typeof message !== "string") return { ok: false, message: "frames are JSON text" };
+  let json: unknown;
+  try {
+    json = JSON.parse(message);
+  } catch {
+    return { ok: false, message: "frames are JSON text" };
+  }
+  const result = nodeFrame.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    return {
+      ok: false,
+      message: `bad frame: ${issue ? `${issue.path.join(".") || "type"}: ${issue.message}` : "invalid"}`,
+    };
+  }
+  return { ok: true, frame: result.data };
+}
+
+/** Sends a frame; a socket that is closing is skipped, never thrown from. */
+export function send(ws: WebSocket, frame: RelayFrame): void {
+  try {
+    ws.send(JSON.stringify(frame));
+  } catch {
+    // The node is gone; its close event cleans up.
+  }
+}
+
+function close(ws: WebSocket, code: number, reason: string): void {
+  try {
+    ws.close(code, reason);
+  } catch {
+    // already closed
   }
 }

@@ -9,9 +9,12 @@ import type { AppEnv } from "./env";
 import { invalidRequest, notFound, RelayError } from "./errors";
 import { createRouter } from "./http/router";
 import { allowedMethods } from "./http/routes-table";
+import { adminRoutes } from "./routes/admin";
 import { configRoutes } from "./routes/config";
+import { corridorRoutes } from "./routes/corridors";
 import { executionRoutes } from "./routes/executions";
 import { quoteRoutes } from "./routes/quotes";
+import { resolverRoutes } from "./routes/resolvers";
 import { jsonContent } from "./schemas/common";
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -55,6 +58,9 @@ export function createApp() {
   app.route("/", configRoutes);
   app.route("/", quoteRoutes);
   app.route("/", executionRoutes);
+  app.route("/", resolverRoutes);
+  app.route("/", corridorRoutes);
+  app.route("/", adminRoutes);
 
   app.openapi(
     createRoute({

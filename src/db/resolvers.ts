@@ -1,0 +1,219 @@
+import type { NodeState } from "../protocol/frames";
+import type { AdvertisedCorridor } from "../resolvers/nodes";
+import { parseJson } from "./json";
+
+export interface ResolverRow {
+  address: string;
+  name: string;
+  region: string | null;
+  signerType: string | null;
+  version: string | null;
+  registered: boolean;
+  registeredAt: string | null;
+  demotedUntil: string | null;
+  demotionReason: string | null;
+  demotions: number;
+  state: NodeState | null;
+  degraded: string | null;
+  solanaAddress: string | null;
+  corridors: AdvertisedCorridor[];
+  firstSeen: string | null;
+  lastSeen: string | null;
+}
+
+interface ResolverDbRow {
+  address: string;
+  name: string;
+  region: string | null;
+  signer_type: string | null;
+  version: string | null;
+  registered: number;
+  registered_at: string | null;
+  demoted_until: string | null;
+  demotion_reason: string | null;
+  demotions: number;
+  state: NodeState | null;
+  degraded: string | null;
+  solana_address: string | null;
+  corridors: string;
+  first_seen: string | null;
+  last_seen: string | null;
+}
+
+function toRow(r: ResolverDbRow): ResolverRow {
+  return {
+    address: r.address,
+    name: r.name,
+    region: r.region,
+    signerType: r.signer_type,
+    version: r.version,
+    registered: r.registered === 1,
+    registeredAt: r.registered_at,
+    demotedUntil: r.demoted_until,
+    demotionReason: r.demotion_reason,
+    demotions: r.demotions,
+    state: r.state,
+    degraded: r.degraded,
+    solanaAddress: r.solana_address,
+    corridors: parseJson<AdvertisedCorridor[]>(r.corridors) ?? [],
+    firstSeen: r.first_seen,
+    lastSeen: r.last_seen,
+  };
+}
+
+const key = (address: string) => address.toLowerCase();
+
+export async function readResolver(db: D1Database, address: string): Promise<ResolverRow | null> {
+  const r = await db.prepare("SELECT * FROM resolvers WHERE address = ?").bind(key(address)).first<ResolverDbRow>();
+  return r ? toRow(r) : null;
+}
+
+export async function listResolvers(db: D1Database): Promise<ResolverRow[]> {
+  const { results } = await db.prepare("SELECT * FROM resolvers ORDER BY name, address").all<ResolverDbRow>();
+  return results.map(toRow);
+}
+
+export async function isRegistered(db: D1Database, address: string): Promise<boolean> {
+  const r = await db
+    .prepare("SELECT 1 AS ok FROM resolvers WHERE address = ? AND registered = 1")
+    .bind(key(address))
+    .first<{ ok: number }>();
+  return r !== null;
+}
+
+export interface SeenNode {
+  address: string;
+  name: string;
+  version: string;
+  region: string | null;
+  signerType: string | null;
+  solanaAddress: string | null;
+  corridor: AdvertisedCorridor;
+  state: NodeState | null;
+  degraded: string | null;
+  at: string;
+}
+
+/**
+ * A node authenticated on a corridor: creates its directory entry or refreshes it, adding the corridor
+ * to those it advertised. One statement, so concurrent corridors cannot lose each other's corridor.
+ */
+export async function recordNodeSeen(db: D1Database, n: SeenNode): Promise<void> {
+  const corridor = JSON.stringify(n.corridor);
+  await db
+    .prepare(
+      `INSERT INTO resolvers (address, name, region, signer_type, version, solana_address, corridors, state, degraded,
+         first_seen, last_seen, updated_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, json_array(json(?7)), ?8, ?9, ?10, ?10, ?10)
+       ON CONFLICT (address) DO UPDATE SET
+         name = CASE WHEN resolvers.registered = 1 THEN resolvers.name ELSE excluded.name END,
+         region = CASE WHEN resolvers.registered = 1 AND resolvers.region IS NOT NULL THEN resolvers.region
+                       ELSE excluded.region END,
+         signer_type = excluded.signer_type,
+         version = excluded.version,
+         solana_address = COALESCE(excluded.solana_address, resolvers.solana_address),
+         corridors = CASE
+           WHEN EXISTS (SELECT 1 FROM json_each(resolvers.corridors) WHERE json(value) = json(?7))
+             THEN resolvers.corridors
+           ELSE json_insert(resolvers.corridors, '$[#]', json(?7)) END,
+         state = excluded.state,
+         degraded = excluded.degraded,
+         first_seen = COALESCE(resolvers.first_seen, excluded.first_seen),
+         last_seen = excluded.last_seen,
+         updated_at = excluded.updated_at`,
+    )
+    .bind(
+      key(n.address),
+      n.name,
+      n.region,
+      n.signerType,
+      n.version,
+      n.solanaAddress,
+      corridor,
+      n.state,
+      n.degraded,
+      n.at,
+    )
+    .run();
+}
+
+/** Heartbeats refresh `last_seen` and the state, throttled by the caller to one write a minute per node. */
+export async function touchResolver(
+  db: D1Database,
+  address: string,
+  state: NodeState,
+  degraded: string | null,
+  at: string,
+): Promise<void> {
+  await db
+    .prepare("UPDATE resolvers SET last_seen = ?2, state = ?3, degraded = ?4, updated_at = ?2 WHERE address = ?1")
+    .bind(key(address), at, state, degraded)
+    .run();
+}
+
+export interface RegistrationInput {
+  name?: string | undefined;
+  region?: string | null | undefined;
+  registered?: boolean | undefined;
+}
+
+/** Admin: create or update a directory entry. Registering stamps `registered_at` the first time. */
+export async function upsertRegistration(
+  db: D1Database,
+  address: string,
+  input: RegistrationInput,
+  at: string,
+): Promise<void> {
+  const registered = input.registered === undefined ? null : input.registered ? 1 : 0;
+  await db
+    .prepare(
+      `INSERT INTO resolvers (address, name, region, registered, registered_at, updated_at)
+       VALUES (?1, COALESCE(?2, ''), ?3, COALESCE(?4, 1), CASE WHEN COALESCE(?4, 1) = 1 THEN ?6 END, ?6)
+       ON CONFLICT (address) DO UPDATE SET
+         name = COALESCE(?2, resolvers.name),
+         region = CASE WHEN ?5 THEN ?3 ELSE resolvers.region END,
+         registered = COALESCE(?4, resolvers.registered),
+         registered_at = CASE
+           WHEN COALESCE(?4, resolvers.registered) = 1 THEN COALESCE(resolvers.registered_at, ?6)
+           ELSE NULL END,
+         updated_at = ?6`,
+    )
+    .bind(key(address), input.name ?? null, input.region ?? null, registered, input.region !== undefined ? 1 : 0, at)
+    .run();
+}
+
+/** Admin: demote until `until`; returns false when the resolver is unknown. */
+export async function demoteResolver(
+  db: D1Database,
+  address: string,
+  until: string,
+  reason: string,
+  at: string,
+): Promise<boolean> {
+  const r = await db
+    .prepare(
+      `UPDATE resolvers SET demoted_until = ?2, demotion_reason = ?3, demotions = demotions + 1, updated_at = ?4
+       WHERE address = ?1`,
+    )
+    .bind(key(address), until, reason, at)
+    .run();
+  return r.meta.changes > 0;
+}
+
+/** Admin: lift a demotion; returns false when the resolver is unknown. */
+export async function reinstateResolver(db: D1Database, address: string, at: string): Promise<boolean> {
+  const r = await db
+    .prepare("UPDATE resolvers SET demoted_until = NULL, demotion_reason = NULL, updated_at = ?2 WHERE address = ?1")
+    .bind(key(address), at)
+    .run();
+  return r.meta.changes > 0;
+}
+
+/** Resolvers demoted at `at`, for the auction's steering. */
+export async function demotedAddresses(db: D1Database, at: string): Promise<Set<string>> {
+  const { results } = await db
+    .prepare("SELECT address FROM resolvers WHERE demoted_until > ?")
+    .bind(at)
+    .all<{ address: string }>();
+  return new Set(results.map((r) => r.address));
+}

@@ -1,0 +1,82 @@
+import { getAddress } from "viem";
+import type { ResolverRow } from "../db/resolvers";
+import type { NodeState } from "../protocol/frames";
+import type { NodeRecord } from "./nodes";
+
+/** Offline for longer than this hides a resolver from the directory unless `include=inactive`. */
+export const INACTIVE_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/** Record 2.4. */
+export interface ResolverRecord {
+  address: string;
+  name: string;
+  region: string | null;
+  signerType: string | null;
+  version: string | null;
+  registered: boolean;
+  registeredAt: string | null;
+  reliability: number | null;
+  reliabilityDetail: Record<string, unknown> | null;
+  badges: string[];
+  demoted: boolean;
+  demotedUntil: string | null;
+  demotionReason: string | null;
+  online: boolean;
+  state: NodeState | null;
+  degraded: string | null;
+  firstSeen: string | null;
+  lastSeen: string | null;
+  corridors: ResolverRow["corridors"];
+}
+
+const latest = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a > b ? a : b);
+
+/**
+ * The directory: D1's entries brought up to date by the live view. A connected node's heartbeat is
+ * newer than what D1 holds (D1 is written at most once a minute per node), so it wins for `lastSeen`,
+ * state and corridors.
+ */
+export function buildDirectory(
+  rows: readonly ResolverRow[],
+  live: readonly NodeRecord[],
+  now: number,
+  includeInactive: boolean,
+): { resolvers: ResolverRecord[]; inactive: number } {
+  const liveByAddress = new Map(live.map((n) => [n.address.toLowerCase(), n]));
+  const resolvers: ResolverRecord[] = [];
+  let inactive = 0;
+  for (const row of rows) {
+    const node = liveByAddress.get(row.address.toLowerCase());
+    const online = node?.fresh ?? false;
+    const lastSeen = latest(row.lastSeen, node?.lastHeartbeat ?? null);
+    const demoted = row.demotedUntil !== null && Date.parse(row.demotedUntil) > now;
+    const activeSince = lastSeen ?? row.registeredAt;
+    const isInactive = !online && (activeSince === null || now - Date.parse(activeSince) > INACTIVE_AFTER_MS);
+    if (isInactive && !includeInactive) {
+      inactive++;
+      continue;
+    }
+    resolvers.push({
+      address: getAddress(row.address),
+      name: row.name || node?.name || "",
+      region: row.region ?? node?.region ?? null,
+      signerType: node?.signerType ?? row.signerType,
+      version: node?.version ?? row.version,
+      registered: row.registered,
+      registeredAt: row.registeredAt,
+      reliability: null,
+      reliabilityDetail: null,
+      badges: [],
+      demoted,
+      demotedUntil: demoted ? row.demotedUntil : null,
+      demotionReason: demoted ? row.demotionReason : null,
+      online,
+      state: node?.state ?? row.state,
+      degraded: node ? node.degraded : row.degraded,
+      firstSeen: row.firstSeen,
+      lastSeen,
+      corridors: node?.corridors ?? row.corridors,
+    });
+  }
+  return { resolvers, inactive };
+}

@@ -1,0 +1,100 @@
+import { timingSafeEqual } from "node:crypto";
+import { createRoute } from "@hono/zod-openapi";
+import { createMiddleware } from "hono/factory";
+import { demoteResolver, readResolver, reinstateResolver, upsertRegistration } from "../db/resolvers";
+import type { AppEnv } from "../env";
+import { notFound, RelayError } from "../errors";
+import { createRouter } from "../http/router";
+import { buildDirectory, type ResolverRecord as DirectoryEntry } from "../resolvers/directory";
+import { errorResponses, jsonContent } from "../schemas/common";
+import { DemoteBody, EvmAddressParam, RegistrationBody, ResolverRecord } from "../schemas/resolvers";
+
+/** Bearer `ADMIN_TOKEN`; without the secret set, the admin API is closed. */
+const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
+  const expected = c.env.ADMIN_TOKEN;
+  const given = c.req.header("authorization")?.match(/^Bearer (.+)$/)?.[1];
+  if (!expected || !given || !sameSecret(given, expected)) {
+    throw new RelayError(401, "unauthorized", "The admin API needs the admin bearer token.");
+  }
+  await next();
+});
+
+function sameSecret(a: string, b: string): boolean {
+  const [x, y] = [new TextEncoder().encode(a), new TextEncoder().encode(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+const security = [{ bearerAuth: [] }];
+
+async function resolverRecord(db: D1Database, address: string): Promise<DirectoryEntry> {
+  const row = await readResolver(db, address);
+  if (!row) throw notFound(`No resolver has the address ${address}.`);
+  return buildDirectory([row], [], Date.now(), true).resolvers[0] as DirectoryEntry;
+}
+
+const adminRouter = createRouter();
+adminRouter.use("/v1/admin/*", requireAdmin);
+adminRouter.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer" });
+
+export const adminRoutes = adminRouter
+  .openapi(
+    createRoute({
+      method: "put",
+      path: "/v1/admin/resolvers/{address}",
+      tags: ["admin"],
+      summary: "Register or update a resolver",
+      security,
+      request: {
+        params: EvmAddressParam,
+        body: { required: true, content: { "application/json": { schema: RegistrationBody } } },
+      },
+      responses: { 200: jsonContent(ResolverRecord, "The resolver"), ...errorResponses(400, 401) },
+    }),
+    async (c) => {
+      const { address } = c.req.valid("param");
+      await upsertRegistration(c.env.DB, address, c.req.valid("json"), new Date().toISOString());
+      return c.json(await resolverRecord(c.env.DB, address), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/admin/resolvers/{address}/demote",
+      tags: ["admin"],
+      summary: "Demote a resolver: it is still asked, but cannot win",
+      security,
+      request: {
+        params: EvmAddressParam,
+        body: { required: true, content: { "application/json": { schema: DemoteBody } } },
+      },
+      responses: { 200: jsonContent(ResolverRecord, "The resolver"), ...errorResponses(400, 401, 404) },
+    }),
+    async (c) => {
+      const { address } = c.req.valid("param");
+      const { minutes, reason } = c.req.valid("json");
+      const now = Date.now();
+      const until = new Date(now + minutes * 60_000).toISOString();
+      if (!(await demoteResolver(c.env.DB, address, until, reason, new Date(now).toISOString()))) {
+        throw notFound(`No resolver has the address ${address}.`);
+      }
+      return c.json(await resolverRecord(c.env.DB, address), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/admin/resolvers/{address}/reinstate",
+      tags: ["admin"],
+      summary: "Lift a resolver's demotion",
+      security,
+      request: { params: EvmAddressParam },
+      responses: { 200: jsonContent(ResolverRecord, "The resolver"), ...errorResponses(401, 404) },
+    }),
+    async (c) => {
+      const { address } = c.req.valid("param");
+      if (!(await reinstateResolver(c.env.DB, address, new Date().toISOString()))) {
+        throw notFound(`No resolver has the address ${address}.`);
+      }
+      return c.json(await resolverRecord(c.env.DB, address), 200);
+    },
+  );

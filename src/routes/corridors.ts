@@ -1,0 +1,52 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { CORRIDOR_ADVERTISED_HEADER, CORRIDOR_KEY_HEADER } from "../../durable-objects/corridor";
+import { findCorridor } from "../corridors";
+import { RelayError } from "../errors";
+import { createRouter } from "../http/router";
+import { CLOSE_POLICY } from "../protocol/frames";
+import { corridorStub } from "../resolvers/live";
+import { errorResponses } from "../schemas/common";
+
+export const corridorRoutes = createRouter().openapi(
+  createRoute({
+    method: "get",
+    path: "/v1/corridors/{chainId}/{tokenA}/{tokenB}/connect",
+    tags: ["resolvers"],
+    summary: "Resolver WebSocket (see docs/resolver-protocol.md)",
+    request: {
+      params: z.object({
+        chainId: z.coerce
+          .number()
+          .int()
+          .positive()
+          .openapi({ param: { name: "chainId", in: "path" } }),
+        tokenA: z.string().openapi({ param: { name: "tokenA", in: "path" } }),
+        tokenB: z.string().openapi({ param: { name: "tokenB", in: "path" } }),
+      }),
+    },
+    responses: { 101: { description: "Switching protocols: the resolver socket" }, ...errorResponses(400, 426) },
+  }),
+  async (c) => {
+    if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
+      throw new RelayError(426, "upgrade_required", "This endpoint only speaks WebSocket.");
+    }
+    const { chainId, tokenA, tokenB } = c.req.valid("param");
+    const corridor = findCorridor(c.get("config"), chainId, tokenA, tokenB);
+    if (!corridor)
+      return refuseSocket("unsupported_corridor", `the relay does not serve ${chainId}/${tokenA}/${tokenB}`);
+    const headers = new Headers(c.req.raw.headers);
+    headers.set(CORRIDOR_KEY_HEADER, corridor.key);
+    headers.set(CORRIDOR_ADVERTISED_HEADER, JSON.stringify({ chainId, baseToken: tokenA, quoteToken: tokenB }));
+    return corridorStub(c.env, corridor.key).fetch(new Request(c.req.raw, { headers }));
+  },
+);
+
+/** Completes the upgrade only to say why, so a resolver sees a readable error frame and close reason. */
+function refuseSocket(code: string, message: string): Response {
+  const pair = new WebSocketPair();
+  const server = pair[1];
+  server.accept();
+  server.send(JSON.stringify({ type: "error", code, message }));
+  server.close(CLOSE_POLICY, code);
+  return new Response(null, { status: 101, webSocket: pair[0] });
+}

@@ -1,0 +1,43 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { listResolvers } from "../db/resolvers";
+import { createRouter } from "../http/router";
+import { buildDirectory } from "../resolvers/directory";
+import { liveNodes } from "../resolvers/live";
+import { jsonContent } from "../schemas/common";
+import { NodeRecord, ResolverRecord } from "../schemas/resolvers";
+
+export const resolverRoutes = createRouter()
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/nodes",
+      tags: ["resolvers"],
+      summary: "Connected resolver nodes: the relay's in-memory view from their last heartbeats",
+      responses: { 200: jsonContent(z.object({ nodes: z.array(NodeRecord) }), "Connected nodes") },
+    }),
+    async (c) => c.json({ nodes: await liveNodes(c.env, c.get("config")) }, 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/resolvers",
+      tags: ["resolvers"],
+      summary: "The resolver directory",
+      request: {
+        query: z.object({
+          include: z.enum(["inactive"]).optional().openapi({ description: "`inactive` lists every resolver" }),
+        }),
+      },
+      responses: {
+        200: jsonContent(
+          z.object({ resolvers: z.array(ResolverRecord), inactive: z.number().int() }),
+          "Resolvers, and how many inactive ones were left out",
+        ),
+      },
+    }),
+    async (c) => {
+      const now = Date.now();
+      const [rows, live] = await Promise.all([listResolvers(c.env.DB), liveNodes(c.env, c.get("config"), now)]);
+      return c.json(buildDirectory(rows, live, now, c.req.valid("query").include === "inactive"), 200);
+    },
+  );

@@ -1,0 +1,70 @@
+import { z } from "@hono/zod-openapi";
+import { Address, Amount, Timestamp } from "./common";
+
+const NodeState = z.enum(["quoting", "degraded", "paused"]);
+const AdvertisedCorridor = z.object({ chainId: z.number().int(), baseToken: Address, quoteToken: Address });
+
+export const NodeRecord = z
+  .object({
+    address: Address,
+    name: z.string(),
+    version: z.string(),
+    state: NodeState,
+    degraded: z.string().nullable(),
+    region: z.string().nullable(),
+    signerType: z.string().nullable(),
+    fresh: z.boolean(),
+    corridors: z.array(AdvertisedCorridor),
+    inventory: z.array(z.object({ chainId: z.number().int(), token: Address, balance: Amount, allowance: Amount })),
+    connectedAt: Timestamp,
+    lastHeartbeat: Timestamp.nullable(),
+    solanaAddress: z.string().optional().openapi({ description: "present once the node proved a Solana key" }),
+    chains: z.array(z.object({ chainId: z.number().int(), state: NodeState, degraded: z.string().nullable() })),
+  })
+  .openapi("Node");
+
+export const ResolverRecord = z
+  .object({
+    address: Address,
+    name: z.string(),
+    region: z.string().nullable(),
+    signerType: z.string().nullable(),
+    version: z.string().nullable(),
+    registered: z.boolean(),
+    registeredAt: Timestamp.nullable(),
+    reliability: z.number().min(0).max(1).nullable(),
+    reliabilityDetail: z.record(z.string(), z.unknown()).nullable(),
+    badges: z.array(z.string()),
+    demoted: z.boolean(),
+    demotedUntil: Timestamp.nullable(),
+    demotionReason: z.string().nullable(),
+    online: z.boolean(),
+    state: NodeState.nullable(),
+    degraded: z.string().nullable(),
+    firstSeen: Timestamp.nullable(),
+    lastSeen: Timestamp.nullable(),
+    corridors: z.array(AdvertisedCorridor),
+  })
+  .openapi("Resolver");
+
+export const EvmAddressParam = z.object({
+  address: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x address")
+    .openapi({ param: { name: "address", in: "path" } }),
+});
+
+export const RegistrationBody = z
+  .object({
+    name: z.string().min(1).max(64).optional(),
+    region: z.string().max(32).nullable().optional(),
+    registered: z.boolean().optional(),
+  })
+  .strict();
+
+export const DemoteBody = z
+  .object({
+    minutes: z.number().int().min(1).max(525_600).default(15),
+    reason: z.string().min(1).max(200),
+  })
+  .strict();

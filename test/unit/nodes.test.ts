@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { FrameLimiter } from "../../src/resolvers/frame-limiter";
+import { isFresh, mergeNodes, type NodeSession } from "../../src/resolvers/nodes";
+
+const base = (over: Partial<NodeSession>): NodeSession => ({
+  address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+  name: "alpha",
+  version: "1.0.0",
+  region: null,
+  signerType: "keyfile",
+  solanaAddress: null,
+  corridor: { chainId: 1, baseToken: "a", quoteToken: "b" },
+  connectedAt: 1_000,
+  lastHeartbeat: 5_000,
+  state: "quoting",
+  degraded: null,
+  inventory: [],
+  chains: [],
+  ...over,
+});
+
+describe("isFresh", () => {
+  it("holds for 35 s after a heartbeat, and never without one", () => {
+    expect(isFresh(0, 35_000)).toBe(true);
+    expect(isFresh(0, 35_001)).toBe(false);
+    expect(isFresh(null, 0)).toBe(false);
+  });
+});
+
+describe("mergeNodes", () => {
+  it("makes one entry per address across corridors, newest heartbeat winning", () => {
+    const [node, ...rest] = mergeNodes(
+      [
+        base({
+          corridor: { chainId: 2, baseToken: "c", quoteToken: "d" },
+          lastHeartbeat: 9_000,
+          state: "degraded",
+          degraded: "slow",
+          connectedAt: 3_000,
+        }),
+        base({ address: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8", solanaAddress: "Sol1111" }),
+      ],
+      10_000,
+    );
+    expect(rest).toEqual([]);
+    expect(node).toMatchObject({
+      state: "degraded",
+      degraded: "slow",
+      fresh: true,
+      solanaAddress: "Sol1111",
+      connectedAt: new Date(1_000).toISOString(),
+      lastHeartbeat: new Date(9_000).toISOString(),
+    });
+    expect(node?.corridors.map((c) => c.chainId)).toEqual([1, 2]);
+  });
+
+  it("merges inventory per chain and token, the newest report first", () => {
+    const [node] = mergeNodes(
+      [
+        base({ lastHeartbeat: 1, inventory: [{ chainId: 1, token: "0xAA", balance: "1", allowance: "1" }] }),
+        base({
+          lastHeartbeat: 2,
+          corridor: { chainId: 1, baseToken: "x", quoteToken: "y" },
+          inventory: [
+            { chainId: 1, token: "0xaa", balance: "2", allowance: "2" },
+            { chainId: 1, token: "0xbb", balance: "3", allowance: "3" },
+          ],
+        }),
+      ],
+      10,
+    );
+    expect(node?.inventory.map((i) => i.balance)).toEqual(["2", "3"]);
+  });
+
+  it("leaves solanaAddress out until a key was proved", () => {
+    const [node] = mergeNodes([base({})], 6_000);
+    expect(node && "solanaAddress" in node).toBe(false);
+  });
+});
+
+describe("FrameLimiter", () => {
+  it("allows 50 frames a second and refuses the 51st", () => {
+    const limiter = new FrameLimiter();
+    for (let i = 0; i < 50; i++) expect(limiter.allow(1_000)).toBe(true);
+    expect(limiter.allow(1_999)).toBe(false);
+    expect(limiter.allow(2_000)).toBe(true);
+  });
+});
