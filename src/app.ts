@@ -14,6 +14,7 @@ import { configRoutes } from "./routes/config";
 import { corridorRoutes } from "./routes/corridors";
 import { executionRoutes } from "./routes/executions";
 import { quoteRoutes } from "./routes/quotes";
+import { rateRoutes } from "./routes/rates";
 import { resolverRoutes } from "./routes/resolvers";
 import { jsonContent } from "./schemas/common";
 
@@ -61,6 +62,7 @@ export function createApp() {
   app.route("/", resolverRoutes);
   app.route("/", corridorRoutes);
   app.route("/", adminRoutes);
+  app.route("/", rateRoutes);
 
   app.openapi(
     createRoute({

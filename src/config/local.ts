@@ -1,3 +1,4 @@
+import { publicRateSources } from "../oracle/sources";
 import type { RelayConfig } from "./schema";
 
 /**
@@ -58,4 +59,15 @@ export const localConfig: RelayConfig = {
   quoteTtlSeconds: 30,
   bandGuardBps: 300,
   limitOrders: { minExpirySeconds: 300, maxExpirySeconds: 2_592_000, maxOpenPerTaker: 10 },
+  // The local tokens stand for real ones, so their band comes from the real public NGN/USD sources.
+  oracle: {
+    sources: publicRateSources.map((s) => ({ ...s, base: "USD", quote: "NGN" })),
+    timeoutMs: 3_000,
+    maxAgeSeconds: 60,
+    outlierBps: 1_000,
+    corridors: [
+      { chainId: 31337, base: "USDC", quote: "cNGN", baseAsset: "USD", quoteAsset: "NGN" },
+      { chainId: 103, base: "USDC", quote: "cNGN", baseAsset: "USD", quoteAsset: "NGN" },
+    ],
+  },
 };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { checkOracleConfig, oracleSchema } from "./oracle";
 
 /** Shared field shapes. Amounts are decimal strings in base units, never JS numbers. */
 export const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
@@ -86,6 +87,8 @@ export const relayConfigSchema = z
     quoteTtlSeconds: z.number().int().min(5).max(3_600).default(30),
     bandGuardBps: bps.default(300),
     limitOrders: limitOrdersSchema.nullable().default(null),
+    /** Advisory rate bands (src/config/oracle.ts); internal, not in record 2.6. */
+    oracle: oracleSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     const seen = new Set<number>();
@@ -109,6 +112,7 @@ export const relayConfigSchema = z
         message: "must not exceed maxExpirySeconds",
       });
     }
+    checkOracleConfig(config, (path, message) => ctx.addIssue({ code: "custom", path, message }));
   });
 
 type Chain = z.infer<typeof chainSchema>;

@@ -5,6 +5,8 @@ declare global {
   namespace Cloudflare {
     interface Env extends RelayEnv {
       TEST_MIGRATIONS: D1Migration[];
+      /** Base URL of the stand-in rate sources (oracle-server.global.ts). */
+      ORACLE_FIXTURES_URL: string;
     }
   }
 }

@@ -1,0 +1,180 @@
+import { DurableObject } from "cloudflare:workers";
+import { loadConfig } from "../src/config/load";
+import type { RelayConfig } from "../src/config/schema";
+import type { Env } from "../src/env";
+import { oracleCorridor, oracleCorridors } from "../src/oracle/corridors";
+import { pollSources, rateSources } from "../src/oracle/poll";
+import {
+  type Activity,
+  afterRead,
+  afterSubscribe,
+  isActive,
+  isDue,
+  isFresh,
+  nextRunAt,
+  noActivity,
+  prune,
+  subscribers,
+} from "../src/oracle/schedule";
+import { buildSnapshot, type Snapshot } from "../src/oracle/snapshot";
+import { type Band, pairKey, type SourceRate } from "../src/oracle/types";
+
+/** A band in `GET /v1/rates`: which corridor it is for, since several corridors can share a pair. */
+export type CorridorBand = Band & { corridor: string };
+
+export interface Rates {
+  bands: CorridorBand[];
+  sources: SourceRate[];
+  unavailable: string[];
+}
+
+/** Storage keys: the last round, and who is using the oracle. */
+export const SNAPSHOT_KEY = "snapshot";
+export const ACTIVITY_KEY = "activity";
+
+/**
+ * The singleton oracle (`ORACLE`, name "oracle"): polls the configured rate sources every 10 s while
+ * someone uses it and pushes each corridor's advisory band to the corridors that subscribed. The last
+ * round and who is using it live in storage, so eviction loses nothing; the maths is in src/oracle/.
+ */
+export class OracleDO extends DurableObject<Env> {
+  /** The round being polled, shared by every caller that needs it, so a burst of reads polls once. */
+  private inFlight: Promise<{ snapshot: Snapshot; pushed: Promise<unknown> }> | null = null;
+
+  /** Every corridor's band, every source and which are failing (`GET /v1/rates`). */
+  async rates(): Promise<Rates> {
+    const config = this.config();
+    this.noteRead();
+    const snapshot = await this.current();
+    await this.ensureAlarm();
+    const bands: CorridorBand[] = [];
+    for (const c of oracleCorridors(config)) {
+      const band = snapshot.bands[pairKey(c.pair)];
+      if (band) bands.push({ corridor: c.key, ...band });
+    }
+    return { bands, sources: snapshot.sources, unavailable: snapshot.unavailable };
+  }
+
+  /** The band of one corridor now, for a quote; null when the corridor has none or no source is usable. */
+  async band(corridorKey: string): Promise<Band | null> {
+    const corridor = oracleCorridor(this.config(), corridorKey);
+    if (!corridor) return null;
+    this.noteRead();
+    const snapshot = await this.current();
+    await this.ensureAlarm();
+    return snapshot.bands[pairKey(corridor.pair)] ?? null;
+  }
+
+  /**
+   * A corridor with resolver sockets asks for each new band (`CorridorDO.publishBand`) for the next two
+   * minutes; it renews by calling again. Returns the band now.
+   */
+  async subscribe(corridorKey: string): Promise<Band | null> {
+    const corridor = oracleCorridor(this.config(), corridorKey);
+    if (!corridor) return null;
+    this.saveActivity(afterSubscribe(this.activity(), corridorKey, Date.now()));
+    const snapshot = await this.current();
+    await this.ensureAlarm();
+    return snapshot.bands[pairKey(corridor.pair)] ?? null;
+  }
+
+  /** One round while someone uses the oracle; otherwise the loop ends here by not re-arming. */
+  override async alarm(): Promise<void> {
+    const now = Date.now();
+    const before = this.activity();
+    const activity = prune(before, now);
+    if (activity !== before) this.saveActivity(activity);
+    if (!isActive(activity, now)) return;
+    const last = this.snapshot();
+    // At-least-once delivery, or a read that already polled: a round that is not due is not repeated.
+    if (this.inFlight || isDue(last?.at ?? null, now)) {
+      const { pushed } = await this.recompute();
+      await pushed;
+    }
+    await this.ctx.storage.setAlarm(nextRunAt(this.snapshot()?.at ?? null, Date.now()));
+  }
+
+  private config(): RelayConfig {
+    return loadConfig(this.env.RELAY_CONFIG);
+  }
+
+  private snapshot(): Snapshot | null {
+    return this.ctx.storage.kv.get<Snapshot>(SNAPSHOT_KEY) ?? null;
+  }
+
+  private activity(): Activity {
+    return this.ctx.storage.kv.get<Activity>(ACTIVITY_KEY) ?? noActivity();
+  }
+
+  private saveActivity(next: Activity): void {
+    this.ctx.storage.kv.put(ACTIVITY_KEY, next);
+  }
+
+  private noteRead(): void {
+    const before = this.activity();
+    const after = afterRead(before, Date.now());
+    if (after !== before) this.saveActivity(after);
+  }
+
+  /** The last round if it is under 10 s old, else a new one. */
+  private async current(): Promise<Snapshot> {
+    const last = this.snapshot();
+    if (!this.inFlight && last && isFresh(last.at, Date.now())) return last;
+    const { snapshot, pushed } = await this.recompute();
+    this.ctx.waitUntil(pushed);
+    return snapshot;
+  }
+
+  /** Restarts the loop after it stopped; a running loop already has its next alarm. */
+  private async ensureAlarm(): Promise<void> {
+    if ((await this.ctx.storage.getAlarm()) !== null) return;
+    await this.ctx.storage.setAlarm(nextRunAt(this.snapshot()?.at ?? null, Date.now()));
+  }
+
+  private recompute(): Promise<{ snapshot: Snapshot; pushed: Promise<unknown> }> {
+    this.inFlight ??= this.poll().finally(() => {
+      this.inFlight = null;
+    });
+    return this.inFlight;
+  }
+
+  private async poll(): Promise<{ snapshot: Snapshot; pushed: Promise<unknown> }> {
+    const { oracle } = this.config();
+    const sources = rateSources(oracle.sources, oracle.maxAgeSeconds);
+    const outcomes = await pollSources(sources, oracle.timeoutMs);
+    const snapshot = buildSnapshot(sources, outcomes, oracle.outlierBps, Date.now());
+    logChanges(this.snapshot(), snapshot, [...new Set(sources.map((s) => pairKey(s.pair)))]);
+    this.ctx.storage.kv.put(SNAPSHOT_KEY, snapshot);
+    return { snapshot, pushed: this.push(snapshot) };
+  }
+
+  /** Sends each subscribed corridor its band; a corridor that fails is logged and the others still get theirs. */
+  private push(snapshot: Snapshot): Promise<unknown> {
+    const config = this.config();
+    const keys = subscribers(this.activity(), snapshot.at);
+    const sends = keys.flatMap((key) => {
+      const corridor = oracleCorridor(config, key);
+      const band = corridor ? snapshot.bands[pairKey(corridor.pair)] : undefined;
+      if (!band) return [];
+      const stub = this.env.CORRIDOR.get(this.env.CORRIDOR.idFromName(key));
+      return [stub.publishBand(band).catch((e: unknown) => Promise.reject({ corridor: key, error: String(e) }))];
+    });
+    return Promise.allSettled(sends).then((results) => {
+      const failed = results.flatMap((r) => (r.status === "rejected" ? [r.reason] : []));
+      if (failed.length > 0) console.error(JSON.stringify({ oracle: "push_failed", failed }));
+    });
+  }
+}
+
+/**
+ * One log line when the set of failing sources or of pairs without a band changes, rather than one
+ * every 10 s. A pair without a band means every source for it is in `unavailable`; the reasons say why.
+ */
+function logChanges(previous: Snapshot | null, next: Snapshot, pairs: string[]): void {
+  const withoutBand = pairs.filter((p) => !next.bands[p]);
+  const summary = (s: Snapshot) => JSON.stringify([s.unavailable, pairs.filter((p) => !s.bands[p])]);
+  if (previous && summary(previous) === summary(next)) return;
+  const line = JSON.stringify({ oracle: "sources_changed", unavailable: next.reasons, withoutBand });
+  if (withoutBand.length > 0) console.error(line);
+  else console.warn(line);
+}

@@ -1,0 +1,39 @@
+import type { RelayConfig } from "../config/schema";
+import { findCorridor } from "../corridors";
+import type { AssetPair } from "./types";
+
+/** A corridor the oracle serves: which of its tokens tracks which asset of the band. */
+export interface OracleCorridor {
+  /** The canonical corridor key (src/corridors.ts). */
+  key: string;
+  chainId: number;
+  /** Token addresses as the chain spells them. */
+  baseToken: string;
+  quoteToken: string;
+  pair: AssetPair;
+}
+
+/** Every corridor `oracle.corridors` maps, in configuration order. */
+export function oracleCorridors(config: RelayConfig): OracleCorridor[] {
+  const out: OracleCorridor[] = [];
+  for (const c of config.oracle.corridors) {
+    const chain = config.chains.find((ch) => ch.chainId === c.chainId);
+    const base = chain?.tokens.find((t) => t.symbol === c.base);
+    const quote = chain?.tokens.find((t) => t.symbol === c.quote);
+    if (!base || !quote) continue; // the schema refuses such a configuration
+    const corridor = findCorridor(config, c.chainId, base.address, quote.address);
+    if (!corridor) continue;
+    out.push({
+      key: corridor.key,
+      chainId: c.chainId,
+      baseToken: base.address,
+      quoteToken: quote.address,
+      pair: { base: c.baseAsset, quote: c.quoteAsset },
+    });
+  }
+  return out;
+}
+
+export function oracleCorridor(config: RelayConfig, key: string): OracleCorridor | null {
+  return oracleCorridors(config).find((c) => c.key === key) ?? null;
+}

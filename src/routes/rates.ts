@@ -1,0 +1,16 @@
+import { createRoute } from "@hono/zod-openapi";
+import { createRouter } from "../http/router";
+import { oracleStub } from "../oracle/stub";
+import { errorResponses, jsonContent } from "../schemas/common";
+import { Rates } from "../schemas/rates";
+
+export const rateRoutes = createRouter().openapi(
+  createRoute({
+    method: "get",
+    path: "/v1/rates",
+    tags: ["rates"],
+    summary: "Reference rates: the advisory band of each corridor and every source behind it (2.5)",
+    responses: { 200: jsonContent(Rates, "Bands, sources and the sources failing now"), ...errorResponses(500) },
+  }),
+  async (c) => c.json(await oracleStub(c.env).rates(), 200),
+);

@@ -1,0 +1,50 @@
+import { z } from "@hono/zod-openapi";
+
+/** Rates are JS numbers (spec 2.5), unlike amounts: naira per dollar, quote units per base unit. */
+const rate = (description: string, example: number) => z.number().openapi({ description, example });
+
+/** The advisory band of spec 2.5 (the `Band` of quotes and resolver frames), plus the corridor it is for. */
+export const RateBand = z
+  .object({
+    corridor: z.string().openapi({
+      description: "The corridor key `<chainId>:<tokenA>:<tokenB>`; corridors of one asset pair share a band",
+      example: "31337:0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0:0xe7f1725e7734ce288f8367e1bb143e90bb3f0512",
+    }),
+    base: z.string().openapi({ description: "Base asset symbol", example: "USD" }),
+    quote: z.string().openapi({ description: "Quote asset symbol", example: "NGN" }),
+    mid: rate("Median of the usable sources' values", 1454),
+    low: rate("Lowest usable source value", 1447.66),
+    high: rate("Highest usable source value", 1456),
+    sources: z.number().int().openapi({ description: "How many sources made the band", example: 5 }),
+    at: z
+      .number()
+      .int()
+      .openapi({ description: "When the band was computed, unix milliseconds", example: 1763726400000 }),
+  })
+  .openapi("RateBand");
+
+export const RateSource = z
+  .object({
+    name: z.string().openapi({ example: "quidax" }),
+    value: rate("The mid of bid and ask, or the one number the source publishes", 1454),
+    bid: rate("Best bid; null for a source that publishes one number", 1452.1).nullable(),
+    ask: rate("Best ask; null for a source that publishes one number", 1455.9).nullable(),
+    ageSeconds: z
+      .number()
+      .int()
+      .openapi({ description: "Age of the figure by the source's own clock; 0 when it has none", example: 2 }),
+  })
+  .openapi("RateSource");
+
+export const Rates = z
+  .object({
+    bands: z.array(RateBand).openapi({ description: "One per corridor that has a band; advisory, never a price" }),
+    sources: z
+      .array(RateSource)
+      .openapi({ description: "Every source whose last answer was plausible, stale ones included" }),
+    unavailable: z.array(z.string()).openapi({
+      description:
+        "Sources failing right now (error, timeout, malformed, implausible, stale or outlier), left out of every band",
+    }),
+  })
+  .openapi("Rates");

@@ -1,0 +1,101 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { OracleSourceConfig } from "../../src/config/oracle";
+import { pollSources, rateSources } from "../../src/oracle/poll";
+import { buildSnapshot } from "../../src/oracle/snapshot";
+import { type AdapterName, publicRateSources } from "../../src/oracle/sources";
+import { TEST_TIMEOUT_MS } from "./oracle-config";
+import { failing, healthy, oracleNamed, snapshotOf } from "./oracle-helpers";
+
+const USD_NGN = { base: "USD", quote: "NGN" } as const;
+const daily = new Set<AdapterName>(["open-er-api", "currency-api"]);
+
+/** One source served by the fixture server with the given behaviour, with its adapter's usual age limit. */
+function served(name: string, adapter: AdapterName, path: string): OracleSourceConfig {
+  return {
+    name,
+    adapter,
+    url: `${env.ORACLE_FIXTURES_URL}/${path}/${adapter}`,
+    ...USD_NGN,
+    ...(daily.has(adapter) ? { maxAgeSeconds: 172_800 } : {}),
+  };
+}
+
+/** One real round, fetched from inside workerd: three healthy sources and the one under test. */
+async function roundWith(source: OracleSourceConfig) {
+  const sources = rateSources(
+    [served("quidax", "quidax", "ok"), served("luno", "luno", "ok"), served("er", "open-er-api", "ok"), source],
+    60,
+  );
+  const outcomes = await pollSources(sources, TEST_TIMEOUT_MS);
+  return buildSnapshot(sources, outcomes, 1_000, Date.now());
+}
+
+describe("a failing source is left out and listed in unavailable", () => {
+  it.each([
+    ["answers 500", "status/500", "HTTP 500"],
+    ["answers 429", "status/429", "HTTP 429"],
+    ["never answers within the timeout", "slow", `no answer within ${TEST_TIMEOUT_MS} ms`],
+    ["answers a page that is not JSON", "garbled", "malformed: not JSON"],
+  ])("when it %s", async (_, path, reason) => {
+    const round = await roundWith(served("bad", "luno", path));
+    expect(round.unavailable).toEqual(["bad"]);
+    expect(round.reasons.bad).toBe(reason);
+    expect(round.sources.map((s) => s.name)).toEqual(["quidax", "luno", "er"]);
+    expect(round.bands["USD/NGN"]?.sources).toBe(3);
+  });
+
+  it.each(["quidax", "luno", "open-er-api"] as const)(
+    "when %s answers 200 with its own error body",
+    async (adapter) => {
+      const round = await roundWith(served("bad", adapter, "refused"));
+      expect(round.unavailable).toEqual(["bad"]);
+      expect(round.reasons.bad).toMatch(/^(malformed|source error)/);
+    },
+  );
+
+  it.each(["quidax", "luno", "open-er-api", "currency-api"] as const)(
+    "when %s's own timestamp is past its age limit, still showing its figure and age",
+    async (adapter) => {
+      const round = await roundWith(served("old", adapter, "stale"));
+      expect(round.unavailable).toEqual(["old"]);
+      expect(round.reasons.old).toMatch(/^stale: \d+ s old$/);
+      const shown = round.sources.find((s) => s.name === "old");
+      expect(shown?.ageSeconds).toBeGreaterThan(daily.has(adapter) ? 172_800 : 60);
+      expect(round.bands["USD/NGN"]?.sources).toBe(3);
+    },
+  );
+
+  it("when it is an outlier against the others", async () => {
+    const round = await roundWith(served("wild", "remitano", "outlier"));
+    expect(round.unavailable).toEqual(["wild"]);
+    expect(round.reasons.wild).toMatch(/^outlier/);
+    expect(round.bands["USD/NGN"]?.high).toBeLessThan(1_500);
+  });
+
+  it("and with every source failing there is no band, and every source is listed", async () => {
+    const sources = rateSources(
+      [served("a", "quidax", "status/503"), served("b", "luno", "slow"), served("c", "remitano", "garbled")],
+      60,
+    );
+    const round = buildSnapshot(sources, await pollSources(sources, TEST_TIMEOUT_MS), 1_000, Date.now());
+    expect(round.bands).toStrictEqual({});
+    expect(round.unavailable).toEqual(["a", "b", "c"]);
+    expect(round.sources).toEqual([]);
+  });
+
+  it("through the oracle, each failure's reason is kept for the logs, and the band comes from the rest", async () => {
+    const oracle = oracleNamed("unavailable-reasons");
+    const rates = await oracle.rates();
+    expect(rates.unavailable).toEqual(failing);
+    expect(rates.bands.every((b) => b.sources === healthy.length)).toBe(true);
+    expect((await snapshotOf(oracle))?.reasons).toStrictEqual({
+      "quidax-down": "HTTP 500",
+      "luno-slow": `no answer within ${TEST_TIMEOUT_MS} ms`,
+      "remitano-garbled": "malformed: not JSON",
+      "luno-stale": expect.stringMatching(/^stale: \d+ s old$/),
+      "quidax-outlier": expect.stringMatching(/^outlier: \d+ bps from the median$/),
+    });
+    expect(publicRateSources.every((s) => !rates.unavailable.includes(s.name))).toBe(true);
+  });
+});
