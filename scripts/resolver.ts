@@ -1,0 +1,139 @@
+import { readFileSync } from "node:fs";
+import { formatUnits } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import pkg from "../package.json" with { type: "json" };
+import {
+  buildInventory,
+  buildPricer,
+  CliError,
+  type CliOptions,
+  parseCliOptions,
+  resolveCorridors,
+  USAGE,
+} from "../src/resolver/cli";
+import { ResolverClient } from "../src/resolver/client";
+import { anvilAccount, parseSolanaSecret, solanaSigner } from "../src/resolver/keys";
+import { sameToken } from "../src/resolver/pricing";
+import { type ChainInfo, chainsFromRecord, fetchRelayConfig } from "../src/resolver/relay-config";
+
+// The reference resolver: `npm run resolver -- --index 1 --name alpha --rate 0.000633`.
+// See docs/reference-resolver.md.
+
+async function main(): Promise<void> {
+  let options: CliOptions;
+  try {
+    options = parseCliOptions(process.argv.slice(2), process.env);
+  } catch (e) {
+    if (!(e instanceof CliError)) throw e;
+    console.error(`${e.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (options.help) {
+    console.log(USAGE);
+    return;
+  }
+  const account = options.privateKey ? privateKeyToAccount(options.privateKey) : anvilAccount(options.index);
+  const solanaKey = options.solanaKey;
+  const solana = solanaKey
+    ? solanaSigner(parseSolanaSecret("path" in solanaKey ? readFileSync(solanaKey.path, "utf8") : solanaKey.text))
+    : null;
+  const record = await fetchRelayConfig(options.relayUrl);
+  const chains = chainsFromRecord(record);
+  const corridors = resolveCorridors(options.corridors, record, chains);
+  const client = new ResolverClient({
+    relayUrl: options.relayUrl,
+    account,
+    name: options.name ?? `resolver-${options.index}`,
+    version: `reference-${pkg.version}`,
+    region: options.region,
+    signerType: options.signerType,
+    solana,
+    chains,
+    corridors,
+    pricer: buildPricer(options.pricing),
+    inventory: buildInventory(options, record, chains, account.address),
+    latencyMs: options.latencyMs,
+    declineRate: options.declineRate,
+  });
+  log("-", `node ${account.address}${solana ? ` solana ${solana.address}` : ""} on ${corridors.length} corridor(s)`);
+  attachLog(client, chains);
+  client.start();
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log("-", `${signal}: closing`);
+    await client.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+/** One line per connection, auth, rfq and reply; the corridor by chain and symbols. */
+function attachLog(client: ResolverClient, chains: ChainInfo[]): void {
+  const label = (key: string) => {
+    const [chainId, a, b] = key.split(":");
+    const chain = chains.find((c) => String(c.chainId) === chainId);
+    const symbol = (t = "") => chain?.tokens.find((x) => sameToken(x.address, t))?.symbol ?? t;
+    return `${chainId} ${symbol(a)}/${symbol(b)}`;
+  };
+  const tokenOf = (chainId: number, address: string) =>
+    chains.find((c) => c.chainId === chainId)?.tokens.find((x) => sameToken(x.address, address));
+  const amount = (chainId: number, token: string, value: string) => {
+    const t = tokenOf(chainId, token);
+    return t ? `${formatUnits(BigInt(value), t.decimals)} ${t.symbol}` : `${value} ${token}`;
+  };
+  client.on("connecting", ({ corridor, url, attempt }) =>
+    log(label(corridor), `connecting to ${url}${attempt ? ` (attempt ${attempt + 1})` : ""}`),
+  );
+  client.on("close", ({ corridor, code, reason }) =>
+    log(label(corridor), `closed ${code}${reason ? ` ${reason}` : ""}`),
+  );
+  client.on("reconnect", ({ corridor, delayMs }) => log(label(corridor), `reconnecting in ${delayMs} ms`));
+  client.on("error", ({ corridor, error }) => log(label(corridor), `error: ${error.message}`));
+  client.on("sent", ({ corridor, frame }) => {
+    if (frame.type === "auth") log(label(corridor), `auth as ${frame.address}`);
+  });
+  client.on("frame", ({ corridor, frame }) => {
+    const at = label(corridor);
+    switch (frame.type) {
+      case "welcome":
+        return log(at, `welcome: ${frame.rfqWindowMs} ms window, band ${frame.band ? frame.band.mid : "none"}`);
+      case "rfq":
+        return log(
+          at,
+          `rfq ${frame.rfqId}: sell ${amount(frame.chainId, frame.sellToken, frame.sellAmount)} for ${tokenOf(frame.chainId, frame.buyToken)?.symbol ?? frame.buyToken}`,
+        );
+      case "result":
+        return log(
+          at,
+          `result ${frame.rfqId}: ${frame.won ? "won" : "lost"}${frame.rank ? ` (rank ${frame.rank})` : ""}`,
+        );
+      case "execution":
+        return log(at, `execution ${frame.quoteId}: ${frame.status}${frame.txHash ? ` ${frame.txHash}` : ""}`);
+      case "error":
+        return log(at, `relay error ${frame.code}: ${frame.message}`);
+      default:
+        return;
+    }
+  });
+  client.on("answer", ({ corridor, rfq, reply, elapsedMs }) =>
+    log(
+      label(corridor),
+      reply.type === "bid"
+        ? `bid ${rfq.rfqId}: ${amount(rfq.chainId, rfq.buyToken, reply.outputAmount)} (${elapsedMs} ms)`
+        : `decline ${rfq.rfqId}: ${reply.reason} (${elapsedMs} ms)`,
+    ),
+  );
+}
+
+function log(where: string, message: string): void {
+  console.log(`${new Date().toISOString()} [${where}] ${message}`);
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

@@ -1,0 +1,83 @@
+import type { z } from "zod";
+import { corridorKey } from "../corridors";
+import { ConfigRecord } from "../schemas/config";
+import type { TokenInfo } from "./pricing";
+
+export type RelayConfigRecord = z.infer<typeof ConfigRecord>;
+
+/** What the resolver needs of a chain: how to address its tokens, price them, and whom to approve. */
+export interface ChainInfo {
+  kind: "evm" | "solana";
+  chainId: number;
+  name: string;
+  /** The contract (EVM) or program (Solana) that settles fills: the spender of the resolver's tokens. */
+  executor: string;
+  tokens: TokenInfo[];
+}
+
+/** A corridor as the resolver connects to it: the token order of its connect URL. */
+export interface CorridorTarget {
+  chainId: number;
+  tokenA: string;
+  tokenB: string;
+}
+
+/** The relay's configuration record (`GET /v1/config`, record 2.6), validated. */
+export async function fetchRelayConfig(relayUrl: string, fetchImpl: typeof fetch = fetch): Promise<RelayConfigRecord> {
+  const url = new URL(`${basePath(relayUrl)}/v1/config`, httpOrigin(relayUrl));
+  let response: Response;
+  try {
+    response = await fetchImpl(url);
+  } catch (e) {
+    throw new Error(`cannot reach the relay at ${url}: ${(e as Error).message}`);
+  }
+  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
+  return ConfigRecord.parse(await response.json());
+}
+
+export function chainsFromRecord(record: RelayConfigRecord): ChainInfo[] {
+  return record.chains.map((c) => ({
+    kind: c.kind,
+    chainId: c.chainId,
+    name: c.name,
+    executor: c.executor,
+    tokens: c.tokens.map((t) => ({ symbol: t.symbol, address: t.address, decimals: t.decimals })),
+  }));
+}
+
+/** Every corridor the relay serves: on EVM each pair of configured tokens, on Solana the configured pairs. */
+export function corridorsFromRecord(record: RelayConfigRecord): CorridorTarget[] {
+  return record.chains.flatMap((c): CorridorTarget[] => {
+    if (c.kind === "solana") {
+      return c.pairs.flatMap(([a, b]) => (a && b ? [{ chainId: c.chainId, tokenA: a, tokenB: b }] : []));
+    }
+    return c.tokens.flatMap((t, i) =>
+      c.tokens.slice(i + 1).map((u) => ({ chainId: c.chainId, tokenA: t.address, tokenB: u.address })),
+    );
+  });
+}
+
+/** The canonical corridor key the relay's challenge names, so events can be matched to it. */
+export function targetKey(chain: ChainInfo, target: CorridorTarget): string {
+  const norm = (t: string) => (chain.kind === "evm" ? t.toLowerCase() : t);
+  return corridorKey(target.chainId, norm(target.tokenA), norm(target.tokenB));
+}
+
+/** `ws(s)://<relay>/v1/corridors/{chainId}/{tokenA}/{tokenB}/connect`, from an http(s) or ws(s) relay URL. */
+export function connectUrl(relayUrl: string, target: CorridorTarget): string {
+  const url = new URL(relayUrl);
+  const secure = url.protocol === "https:" || url.protocol === "wss:";
+  const path = [target.chainId, target.tokenA, target.tokenB].map((p) => encodeURIComponent(String(p))).join("/");
+  return `${secure ? "wss" : "ws"}://${url.host}${basePath(relayUrl)}/v1/corridors/${path}/connect`;
+}
+
+function httpOrigin(relayUrl: string): string {
+  const url = new URL(relayUrl);
+  const secure = url.protocol === "https:" || url.protocol === "wss:";
+  return `${secure ? "https" : "http"}://${url.host}`;
+}
+
+/** A relay mounted under a path prefix keeps it. */
+function basePath(relayUrl: string): string {
+  return new URL(relayUrl).pathname.replace(/\/+$/, "");
+}

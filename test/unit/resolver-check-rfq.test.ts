@@ -1,0 +1,66 @@
+import type { Address } from "viem";
+import { describe, expect, it } from "vitest";
+import { fillTypedData, quoteIdToBytes32 } from "../../src/chains/evm/typed-data";
+import type { RfqFrame } from "../../src/protocol/frames";
+import { toSignMismatch } from "../../src/resolver/check-rfq";
+
+const executor: Address = "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707";
+const quoteId = "q_0123456789abcdef0123456789abcdef";
+const taker: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+const sellToken: Address = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
+const buyToken: Address = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
+
+function rfq(): RfqFrame {
+  const typed = fillTypedData({
+    chainId: 31337,
+    executor,
+    fill: {
+      quoteId: quoteIdToBytes32(quoteId),
+      taker,
+      sellToken,
+      sellAmount: 5n,
+      buyToken,
+      outputAmount: 0n,
+      deadline: 100n,
+    },
+  });
+  const message = Object.fromEntries(
+    Object.entries(typed.message).map(([k, v]) => [k, k === "outputAmount" ? null : String(v)]),
+  );
+  return {
+    type: "rfq",
+    rfqId: "r_1",
+    quoteId,
+    chainId: 31337,
+    sellToken: sellToken.toLowerCase(),
+    buyToken,
+    sellAmount: "5",
+    taker,
+    recipient: taker,
+    deadline: 100,
+    fee: { token: buyToken, bps: 10 },
+    gasFee: { token: buyToken, amount: "0" },
+    band: null,
+    toSign: JSON.parse(JSON.stringify({ ...typed, message })),
+  };
+}
+
+describe("toSignMismatch", () => {
+  it("accepts a toSign that describes the rfq, addresses in any case", () => {
+    expect(toSignMismatch(rfq(), executor.toLowerCase())).toBeNull();
+  });
+
+  it.each([
+    ["domain.chainId", (r: RfqFrame) => ({ ...r, chainId: 1 })],
+    ["domain.verifyingContract", (r: RfqFrame) => r, "0x0000000000000000000000000000000000000001"],
+    ["quoteId", (r: RfqFrame) => ({ ...r, quoteId: "q_ffffffffffffffffffffffffffffffff" })],
+    ["quoteId", (r: RfqFrame) => ({ ...r, quoteId: "nonsense" })],
+    ["taker", (r: RfqFrame) => ({ ...r, taker: buyToken })],
+    ["sellToken", (r: RfqFrame) => ({ ...r, sellToken: buyToken })],
+    ["sellAmount", (r: RfqFrame) => ({ ...r, sellAmount: "6" })],
+    ["buyToken", (r: RfqFrame) => ({ ...r, buyToken: sellToken })],
+    ["deadline", (r: RfqFrame) => ({ ...r, deadline: 101 })],
+  ] as const)("names %s when it differs", (field, change, otherExecutor: string = executor) => {
+    expect(toSignMismatch(change(rfq()), otherExecutor)).toBe(field);
+  });
+});

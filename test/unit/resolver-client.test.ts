@@ -1,0 +1,419 @@
+import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
+import { ed25519 } from "@noble/curves/ed25519";
+import { base58 } from "@scure/base";
+import { type Address, type Hex, recoverMessageAddress, recoverTypedDataAddress } from "viem";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type WebSocket from "ws";
+import { fillTypedData, quoteIdToBytes32 } from "../../src/chains/evm/typed-data";
+import { corridorKey } from "../../src/corridors";
+import {
+  authFrame,
+  authMessage,
+  bidFrame,
+  declineFrame,
+  heartbeatFrame,
+  type RelayFrame,
+  type RfqFrame,
+} from "../../src/protocol/frames";
+import { completeToSign } from "../../src/protocol/to-sign";
+import { backoffDelay, ResolverClient, type ResolverClientOptions } from "../../src/resolver/client";
+import { staticInventory } from "../../src/resolver/inventory";
+import { anvilAccount, solanaSigner } from "../../src/resolver/keys";
+import { type Band, bandSpreadPricer, fixedRatePricer, parseDecimal } from "../../src/resolver/pricing";
+import type { ChainInfo } from "../../src/resolver/relay-config";
+
+// A relay stand-in on a loopback port (the `ws` package arrives with wrangler): it records what the
+// resolver sends and lets each test script the relay's side of the protocol. The installed `ws` types
+// are v7's, which know the server only as `WebSocket.Server`, and only the CommonJS entry still has it.
+const { Server: WebSocketServer } = createRequire(import.meta.url)("ws") as typeof WebSocket;
+
+const CNGN: Address = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
+const USDC: Address = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
+const EXECUTOR: Address = "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707";
+const CORRIDOR = corridorKey(31337, CNGN.toLowerCase(), USDC.toLowerCase());
+const chain: ChainInfo = {
+  kind: "evm",
+  chainId: 31337,
+  name: "anvil",
+  executor: EXECUTOR,
+  tokens: [
+    { symbol: "cNGN", address: CNGN, decimals: 6 },
+    { symbol: "USDC", address: USDC, decimals: 6 },
+  ],
+};
+const band: Band = { base: "USD", quote: "NGN", mid: 1600, low: 1590, high: 1610, sources: 3, at: 0 };
+
+interface Received {
+  type: string;
+  [key: string]: unknown;
+}
+
+class RelaySocket {
+  private readonly frames: Received[] = [];
+  private readonly waiters: { match: (f: Received) => boolean; resolve: (f: Received) => void }[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+
+  constructor(
+    readonly socket: WebSocket,
+    readonly path: string,
+  ) {
+    socket.on("message", (data) => {
+      const frame = JSON.parse(String(data)) as Received;
+      const waiter = this.waiters.findIndex((w) => w.match(frame));
+      if (waiter >= 0) this.waiters.splice(waiter, 1)[0]?.resolve(frame);
+      else this.frames.push(frame);
+    });
+    this.closed = new Promise((resolve) =>
+      socket.on("close", (code, reason) => resolve({ code, reason: String(reason) })),
+    );
+  }
+
+  send(frame: RelayFrame): void {
+    this.socket.send(JSON.stringify(frame));
+  }
+
+  /** The next frame of `type` the resolver sends (or already sent and nobody took). */
+  next(type: string, timeoutMs = 2_000): Promise<Received> {
+    const match = (f: Received) => f.type === type;
+    const queued = this.frames.findIndex(match);
+    if (queued >= 0) return Promise.resolve(this.frames.splice(queued, 1)[0] as Received);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${type} frame within ${timeoutMs} ms`)), timeoutMs);
+      this.waiters.push({
+        match,
+        resolve: (f) => {
+          clearTimeout(timer);
+          resolve(f);
+        },
+      });
+    });
+  }
+
+  /** Challenge, check the auth, welcome: what the relay does with every new socket. */
+  async handshake(nonce: string, welcomeBand: Band | null = band): Promise<Received> {
+    this.send({ type: "challenge", nonce, corridor: CORRIDOR });
+    const auth = await this.next("auth");
+    this.send({
+      type: "welcome",
+      address: String(auth.address),
+      corridor: CORRIDOR,
+      rfqWindowMs: 1500,
+      band: welcomeBand,
+    });
+    return auth;
+  }
+}
+
+class FakeRelay {
+  private readonly server: WebSocket.Server;
+  private readonly pending: RelaySocket[] = [];
+  private readonly waiters: ((s: RelaySocket) => void)[] = [];
+  connections = 0;
+
+  constructor() {
+    this.server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+    this.server.on("connection", (socket, request) => {
+      this.connections += 1;
+      const relaySocket = new RelaySocket(socket, request.url ?? "");
+      const waiter = this.waiters.shift();
+      if (waiter) waiter(relaySocket);
+      else this.pending.push(relaySocket);
+    });
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  listening(): Promise<void> {
+    return new Promise((resolve) => (this.server.address() ? resolve() : this.server.once("listening", resolve)));
+  }
+
+  nextConnection(timeoutMs = 2_000): Promise<RelaySocket> {
+    const queued = this.pending.shift();
+    if (queued) return Promise.resolve(queued);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("no connection")), timeoutMs);
+      this.waiters.push((s) => {
+        clearTimeout(timer);
+        resolve(s);
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    for (const client of this.server.clients) client.terminate();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** An rfq as the relay sends it: fillTypedData with integers as strings and outputAmount left null. */
+function rfqFor(
+  sellToken: Address,
+  buyToken: Address,
+  sellAmount: bigint,
+  overrides: Partial<RfqFrame> = {},
+): RfqFrame {
+  const quoteId = `q_${crypto.randomUUID().replaceAll("-", "")}`;
+  const taker: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+  const deadline = 1_900_000_000;
+  const typed = fillTypedData({
+    chainId: 31337,
+    executor: EXECUTOR,
+    fill: {
+      quoteId: quoteIdToBytes32(quoteId),
+      taker,
+      sellToken,
+      sellAmount,
+      buyToken,
+      outputAmount: 0n,
+      deadline: BigInt(deadline),
+    },
+  });
+  const message = Object.fromEntries(
+    Object.entries(typed.message).map(([k, v]) => [k, k === "outputAmount" ? null : String(v)]),
+  );
+  return {
+    type: "rfq",
+    rfqId: `r_${quoteId.slice(2)}`,
+    quoteId,
+    chainId: 31337,
+    sellToken,
+    buyToken,
+    sellAmount: sellAmount.toString(),
+    taker,
+    recipient: taker,
+    deadline,
+    fee: { token: buyToken, bps: 10 },
+    gasFee: { token: USDC, amount: "50000" },
+    band: null,
+    toSign: JSON.parse(JSON.stringify({ ...typed, message })),
+    ...overrides,
+  };
+}
+
+const account = anvilAccount(1);
+const solana = solanaSigner(new Uint8Array(32).fill(7));
+let relay: FakeRelay;
+let client: ResolverClient | null = null;
+
+function startClient(overrides: Partial<ResolverClientOptions> = {}): ResolverClient {
+  client = new ResolverClient({
+    relayUrl: relay.url,
+    account,
+    name: "alpha",
+    version: "test",
+    region: "lagos",
+    signerType: "keyfile",
+    solana,
+    chains: [chain],
+    corridors: [{ chainId: 31337, tokenA: CNGN, tokenB: USDC }],
+    pricer: fixedRatePricer({ rate: parseDecimal("0.000625"), sellSymbol: "cNGN" }),
+    inventory: staticInventory([
+      { chainId: 31337, token: USDC, balance: "10000000", allowance: "10000000" },
+      { chainId: 31337, token: CNGN, balance: "50000000000", allowance: "50000000000" },
+    ]),
+    backoff: { initialMs: 20, maxMs: 100 },
+    ...overrides,
+  });
+  client.start();
+  return client;
+}
+
+beforeEach(async () => {
+  relay = new FakeRelay();
+  await relay.listening();
+});
+
+afterEach(async () => {
+  await client?.stop();
+  client = null;
+  await relay.close();
+});
+
+describe("resolver client against a relay", () => {
+  it("authenticates with an EIP-191 signature and a Solana proof over the challenge text", async () => {
+    startClient();
+    const socket = await relay.nextConnection();
+    expect(socket.path).toBe(`/v1/corridors/31337/${CNGN}/${USDC}/connect`);
+    socket.send({ type: "challenge", nonce: "n-1", corridor: CORRIDOR });
+    const auth = authFrame.parse(await socket.next("auth"));
+    const text = authMessage(CORRIDOR, "n-1");
+    expect(await recoverMessageAddress({ message: text, signature: auth.signature as Hex })).toBe(account.address);
+    expect(auth).toMatchObject({ address: account.address, name: "alpha", version: "test", region: "lagos" });
+    const proof = auth.solana;
+    expect(proof?.address).toBe(solana.address);
+    expect(
+      ed25519.verify(
+        base58.decode(proof?.signature ?? ""),
+        new TextEncoder().encode(text),
+        base58.decode(proof?.address ?? ""),
+      ),
+    ).toBe(true);
+  });
+
+  it("heartbeats at once after welcome and then on schedule, with the corridor's inventory", async () => {
+    const c = startClient({ heartbeatEveryMs: 60 });
+    const socket = await relay.nextConnection();
+    await socket.handshake("n-1");
+    const first = heartbeatFrame.parse(await socket.next("heartbeat", 500));
+    expect(first.state).toBe("quoting");
+    expect(first.inventory.map((i) => [i.token, i.balance])).toEqual([
+      [USDC, "10000000"],
+      [CNGN, "50000000000"],
+    ]);
+    heartbeatFrame.parse(await socket.next("heartbeat", 500));
+    expect(c.status()[0]).toMatchObject({ corridor: CORRIDOR, authenticated: true, band });
+  });
+
+  it("reports a state change at once and declines rfqs while paused", async () => {
+    const c = startClient();
+    const socket = await relay.nextConnection();
+    await socket.handshake("n-1");
+    await socket.next("heartbeat");
+    c.setState("degraded", "rpc lagging");
+    expect(heartbeatFrame.parse(await socket.next("heartbeat", 200))).toMatchObject({
+      state: "degraded",
+      degraded: "rpc lagging",
+    });
+    c.setState("paused");
+    expect(await socket.next("heartbeat", 200)).toMatchObject({ state: "paused", degraded: null });
+    const rfq = rfqFor(CNGN, USDC, 1_000_000_000n);
+    socket.send(rfq);
+    expect(await socket.next("decline")).toEqual({ type: "decline", rfqId: rfq.rfqId, reason: "paused" });
+  });
+
+  it("bids the priced amount with a signature the relay verifies over the completed toSign", async () => {
+    const c = startClient();
+    const socket = await relay.nextConnection();
+    await socket.handshake("n-1");
+    const rfq = rfqFor(CNGN, USDC, 1_600_000_000n);
+    const answered = new Promise((resolve) => c.on("answer", resolve));
+    socket.send(rfq);
+    const bid = bidFrame.parse(await socket.next("bid"));
+    expect(await answered).toMatchObject({ corridor: CORRIDOR, rfq: { rfqId: rfq.rfqId }, reply: bid });
+    expect(bid).toMatchObject({ rfqId: rfq.rfqId, outputAmount: "1000000" });
+    const signer = await recoverTypedDataAddress({
+      ...completeToSign(rfq.toSign, BigInt(bid.outputAmount)),
+      signature: bid.signature as Hex,
+    });
+    expect(signer).toBe(account.address);
+  });
+
+  it("reports itself degraded while its inventory cannot be read", async () => {
+    let fail = true;
+    const errors: string[] = [];
+    const c = startClient({
+      inventory: {
+        read: async (_, tokens) => {
+          if (fail) throw new Error("rpc down");
+          return tokens.map((token) => ({ chainId: 31337, token, balance: "1", allowance: "1" }));
+        },
+      },
+    });
+    c.on("error", ({ error }) => errors.push(error.message));
+    const socket = await relay.nextConnection();
+    await socket.handshake("n-1");
+    expect(await socket.next("heartbeat")).toMatchObject({
+      state: "degraded",
+      degraded: "inventory_unavailable",
+      inventory: [],
+    });
+    expect(errors).toEqual(["rpc down"]);
+    fail = false;
+    c.setState("quoting");
+    expect(await socket.next("heartbeat")).toMatchObject({ state: "quoting", degraded: null });
+  });
+
+  it("prices off the latest band when the rfq carries none", async () => {
+    startClient({ pricer: bandSpreadPricer({ spreadBps: 0 }) });
+    const socket = await relay.nextConnection();
+    await socket.handshake("n-1", null);
+    socket.send(rfqFor(USDC, CNGN, 1_000_000n));
+    expect(await socket.next("decline")).toMatchObject({ reason: "no_band" });
+    socket.send({ type: "band", ...band, mid: 1500 });
+    socket.send(rfqFor(USDC, CNGN, 1_000_000n));
+    expect(await socket.next("bid")).toMatchObject({ outputAmount: "1500000000" });
+  });
+
+  it("declines every rfq at a decline rate of 1", async () => {
+    startClient({ declineRate: 1 });
+    const socket = await relay.nextConnection();
+    await socket.handshake("n-1");
+    for (let i = 0; i < 3; i++) {
+      const rfq = rfqFor(CNGN, USDC, 1_000_000_000n);
+      socket.send(rfq);
+      expect(declineFrame.parse(await socket.next("decline"))).toEqual({
+        type: "decline",
+        rfqId: rfq.rfqId,
+        reason: "random_decline",
+      });
+    }
+  });
+
+  it("declines an output its inventory cannot cover, and a toSign that differs from the rfq", async () => {
+    startClient();
+    const socket = await relay.nextConnection();
+    await socket.handshake("n-1");
+    socket.send(rfqFor(CNGN, USDC, 16_000_000_000n));
+    expect(await socket.next("bid")).toMatchObject({ outputAmount: "10000000" });
+    socket.send(rfqFor(CNGN, USDC, 16_000_000_001n + 1_600n));
+    expect(await socket.next("decline")).toMatchObject({ reason: "insufficient_inventory" });
+    const honest = rfqFor(CNGN, USDC, 1_000_000_000n);
+    socket.send({ ...honest, toSign: { ...honest.toSign, message: { ...honest.toSign.message, sellAmount: "1" } } });
+    expect(await socket.next("decline")).toMatchObject({ reason: "to_sign_mismatch:sellAmount" });
+  });
+
+  it("waits out the configured reply latency", async () => {
+    startClient({ latencyMs: { min: 150, max: 150 } });
+    const socket = await relay.nextConnection();
+    await socket.handshake("n-1");
+    const sentAt = Date.now();
+    socket.send(rfqFor(CNGN, USDC, 1_000_000_000n));
+    await socket.next("bid");
+    expect(Date.now() - sentAt).toBeGreaterThanOrEqual(140);
+  });
+
+  it("reconnects after the relay drops the socket and authenticates again", async () => {
+    const c = startClient();
+    const closes: number[] = [];
+    c.on("close", ({ code }) => closes.push(code));
+    const first = await relay.nextConnection();
+    await first.handshake("n-1");
+    await first.next("heartbeat");
+    first.socket.terminate();
+    const second = await relay.nextConnection(1_000);
+    second.send({ type: "challenge", nonce: "n-2", corridor: CORRIDOR });
+    const auth = authFrame.parse(await second.next("auth"));
+    const signer = await recoverMessageAddress({
+      message: authMessage(CORRIDOR, "n-2"),
+      signature: auth.signature as Hex,
+    });
+    expect(signer).toBe(account.address);
+    expect(closes).toHaveLength(1);
+  });
+
+  it("stops for good: closes with 1000 and does not come back", async () => {
+    const c = startClient();
+    const socket = await relay.nextConnection();
+    const welcomed = c.waitFor("welcome");
+    await socket.handshake("n-1");
+    expect((await welcomed).address).toBe(account.address);
+    await c.stop();
+    expect(await socket.closed).toEqual({ code: 1000, reason: "stopped" });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(relay.connections).toBe(1);
+  });
+});
+
+describe("backoffDelay", () => {
+  it("doubles from the initial delay up to the cap, keeping at least half of each step", () => {
+    const low = () => 0;
+    const high = () => 1;
+    expect([0, 1, 2, 3].map((a) => backoffDelay(a, high))).toEqual([250, 500, 1000, 2000]);
+    expect([0, 1, 2, 3].map((a) => backoffDelay(a, low))).toEqual([125, 250, 500, 1000]);
+    expect(backoffDelay(10, high)).toBe(15_000);
+    expect(backoffDelay(1_000, low)).toBe(7_500);
+  });
+});
