@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
+import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
+import {FeeController} from "./FeeController.sol";
+import {ISignatureTransfer} from "./interfaces/ISignatureTransfer.sol";
+import {Validation} from "./Validation.sol";
+
+/// @title RfqExecutor
+/// @notice Settles one RFQ fill atomically: the taker's sell tokens to the resolver, the resolver's buy
+/// tokens to the recipient, the protocol fee to the fee controller and the gas fee to the keeper, or
+/// nothing at all. Two signatures authorise it: the taker's Permit2 permit, whose witness is the
+/// RfqOrder (what the taker gets), and the resolver's RfqFill (what the resolver gives). Their types
+/// are defined once, in src/chains/evm/typed-data.ts; this contract hashes exactly those.
+contract RfqExecutor is EIP712, Ownable {
+    using SafeERC20 for IERC20;
+
+    /// @notice What the taker agrees to, signed as the Permit2 witness. The sell side is in the permit.
+    struct RfqOrder {
+        bytes32 quoteId;
+        address resolver;
+        address recipient;
+        address buyToken;
+        uint256 received;
+        uint256 fee;
+        address gasFeeToken;
+        uint256 gasFee;
+        uint256 deadline;
+    }
+
+    /// @notice An EIP-2612 approval of Permit2 by the taker, carried along when the taker has none yet.
+    struct Erc2612Permit {
+        uint256 value;
+        uint256 deadline;
+        uint8 v;
+        bytes32 r;
+        bytes32 s;
+    }
+
+    bytes32 public constant RFQ_ORDER_TYPEHASH = keccak256(
+        "RfqOrder(bytes32 quoteId,address resolver,address recipient,address buyToken,uint256 received,uint256 fee,"
+        "address gasFeeToken,uint256 gasFee,uint256 deadline)"
+    );
+
+    string public constant RFQ_WITNESS_TYPE_STRING =
+        "RfqOrder witness)RfqOrder(bytes32 quoteId,address resolver,address recipient,address buyToken,"
+        "uint256 received,uint256 fee,address gasFeeToken,uint256 gasFee,uint256 deadline)"
+        "TokenPermissions(address token,uint256 amount)";
+
+    bytes32 public constant RFQ_FILL_TYPEHASH = keccak256(
+        "RfqFill(bytes32 quoteId,address taker,address sellToken,uint256 sellAmount,address buyToken,"
+        "uint256 outputAmount,uint256 deadline)"
+    );
+
+    ISignatureTransfer public immutable PERMIT2;
+    Validation public immutable VALIDATION;
+    FeeController public immutable FEE_CONTROLLER;
+
+    mapping(address keeper => bool) public keepers;
+
+    /// @param orderHash The EIP-712 digest of the resolver's RfqFill (the indexer's key for the fill).
+    /// @param filler The keeper that submitted the fill and was paid the gas fee.
+    event RfqFilled(
+        bytes32 indexed orderHash,
+        bytes32 indexed quoteId,
+        address indexed resolver,
+        address filler,
+        address taker,
+        address sellToken,
+        uint256 sellAmount,
+        address buyToken,
+        uint256 outputAmount,
+        uint256 received,
+        uint256 fee,
+        uint256 gasFee
+    );
+    event KeeperSet(address indexed keeper, bool allowed);
+
+    error NotKeeper(address caller);
+    error OrderExpired(uint256 deadline);
+    error NonceMismatch(uint256 expected, uint256 actual);
+    error GasFeeTokenNotInPair(address gasFeeToken);
+    error GasFeeExceedsTakerPays(uint256 gasFee, uint256 takerPays);
+    error FeeMismatch(uint256 expected, uint256 actual);
+    error InvalidResolverSignature();
+
+    modifier onlyKeeper() {
+        if (!keepers[msg.sender]) revert NotKeeper(msg.sender);
+        _;
+    }
+
+    /// @dev Takes the keeper list so a fresh deployment needs no setup transaction (see docs/contracts.md).
+    constructor(
+        address initialOwner,
+        ISignatureTransfer permit2,
+        Validation validation,
+        FeeController feeController,
+        address[] memory initialKeepers
+    ) EIP712("Relay Executor", "1") Ownable(initialOwner) {
+        PERMIT2 = permit2;
+        VALIDATION = validation;
+        FEE_CONTROLLER = feeController;
+        for (uint256 i = 0; i < initialKeepers.length; i++) {
+            _setKeeper(initialKeepers[i], true);
+        }
+    }
+
+    function setKeeper(address keeper, bool allowed) external onlyOwner {
+        _setKeeper(keeper, allowed);
+    }
+
+    /// @notice Settles the order. `permit` is the Permit2 message exactly as the taker signed it:
+    /// permitted = (sell token, takerPays), nonce = the quote's nonce, and its deadline.
+    function fill(
+        RfqOrder calldata order,
+        ISignatureTransfer.PermitTransferFrom calldata permit,
+        address taker,
+        bytes calldata takerSignature,
+        bytes calldata resolverSignature
+    ) external onlyKeeper {
+        _fill(order, permit, taker, takerSignature, resolverSignature);
+    }
+
+    /// @notice As {fill}, first applying the taker's EIP-2612 approval of Permit2. A permit that fails
+    /// (most often because it was already used, by a front-runner or an earlier attempt) is ignored: if
+    /// the allowance it granted is there, the fill goes through; if not, Permit2's transfer reverts.
+    function fillWithPermit(
+        RfqOrder calldata order,
+        ISignatureTransfer.PermitTransferFrom calldata permit,
+        address taker,
+        bytes calldata takerSignature,
+        bytes calldata resolverSignature,
+        Erc2612Permit calldata erc2612
+    ) external onlyKeeper {
+        try IERC20Permit(permit.permitted.token).permit(
+            taker, address(PERMIT2), erc2612.value, erc2612.deadline, erc2612.v, erc2612.r, erc2612.s
+        ) {} catch {}
+        _fill(order, permit, taker, takerSignature, resolverSignature);
+    }
+
+    /// @notice The EIP-712 digest the resolver signs for `order`, given the sell side of the permit; the
+    /// `orderHash` of {RfqFilled}.
+    function fillHash(RfqOrder calldata order, address taker, address sellToken, uint256 sellAmount)
+        public
+        view
+        returns (bytes32)
+    {
+        return _hashTypedDataV4(
+            keccak256(
+                abi.encode(
+                    RFQ_FILL_TYPEHASH,
+                    order.quoteId,
+                    taker,
+                    sellToken,
+                    sellAmount,
+                    order.buyToken,
+                    outputAmount(order),
+                    order.deadline
+                )
+            )
+        );
+    }
+
+    /// @notice What the resolver delivers: the recipient's amount, the fee, and the gas fee when it is
+    /// charged in the buy token.
+    function outputAmount(RfqOrder calldata order) public pure returns (uint256) {
+        return order.received + order.fee + (order.gasFeeToken == order.buyToken ? order.gasFee : 0);
+    }
+
+    /// @notice The EIP-712 struct hash of the order, the witness of the taker's Permit2 signature.
+    /// @dev Encoding the struct whole is EIP-712's encodeData because every field is a static 32-byte word.
+    function witnessHash(RfqOrder calldata order) public pure returns (bytes32) {
+        return keccak256(abi.encode(RFQ_ORDER_TYPEHASH, order));
+    }
+
+    function _fill(
+        RfqOrder calldata order,
+        ISignatureTransfer.PermitTransferFrom calldata permit,
+        address taker,
+        bytes calldata takerSignature,
+        bytes calldata resolverSignature
+    ) private {
+        if (block.timestamp > order.deadline) revert OrderExpired(order.deadline);
+        // The quote id's first 16 bytes are its Permit2 nonce, so each resolver bid settles at most once.
+        uint256 nonce = uint256(order.quoteId) >> 128;
+        if (permit.nonce != nonce) revert NonceMismatch(nonce, permit.nonce);
+
+        address sellToken = permit.permitted.token;
+        uint256 takerPays = permit.permitted.amount;
+        VALIDATION.validate(sellToken, order.buyToken);
+        bool gasInSellToken = order.gasFeeToken == sellToken;
+        if (!gasInSellToken && order.gasFeeToken != order.buyToken) revert GasFeeTokenNotInPair(order.gasFeeToken);
+        if (gasInSellToken && order.gasFee > takerPays) revert GasFeeExceedsTakerPays(order.gasFee, takerPays);
+        uint256 sellAmount = gasInSellToken ? takerPays - order.gasFee : takerPays;
+
+        uint256 output = outputAmount(order);
+        uint256 expectedFee = FEE_CONTROLLER.feeFor(order.buyToken, output);
+        if (order.fee != expectedFee) revert FeeMismatch(expectedFee, order.fee);
+
+        bytes32 orderHash = fillHash(order, taker, sellToken, sellAmount);
+        if (!SignatureChecker.isValidSignatureNow(order.resolver, orderHash, resolverSignature)) {
+            revert InvalidResolverSignature();
+        }
+
+        // Permit2 checks the taker's signature over this order and spends the quote's nonce.
+        PERMIT2.permitWitnessTransferFrom(
+            permit,
+            ISignatureTransfer.SignatureTransferDetails({to: address(this), requestedAmount: takerPays}),
+            taker,
+            witnessHash(order),
+            RFQ_WITNESS_TYPE_STRING,
+            takerSignature
+        );
+        IERC20(sellToken).safeTransfer(order.resolver, sellAmount);
+        _pay(IERC20(order.buyToken), order.resolver, order.recipient, order.received);
+        _pay(IERC20(order.buyToken), order.resolver, address(FEE_CONTROLLER), order.fee);
+        if (gasInSellToken) {
+            if (order.gasFee > 0) IERC20(sellToken).safeTransfer(msg.sender, order.gasFee);
+        } else {
+            _pay(IERC20(order.buyToken), order.resolver, msg.sender, order.gasFee);
+        }
+
+        emit RfqFilled(
+            orderHash,
+            order.quoteId,
+            order.resolver,
+            msg.sender,
+            taker,
+            sellToken,
+            sellAmount,
+            order.buyToken,
+            output,
+            order.received,
+            order.fee,
+            order.gasFee
+        );
+    }
+
+    /// @dev From the resolver, who approves this contract once; zero amounts are skipped.
+    function _pay(IERC20 token, address from, address to, uint256 amount) private {
+        if (amount > 0) token.safeTransferFrom(from, to, amount);
+    }
+
+    function _setKeeper(address keeper, bool allowed) private {
+        keepers[keeper] = allowed;
+        emit KeeperSet(keeper, allowed);
+    }
+}

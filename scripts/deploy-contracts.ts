@@ -1,0 +1,35 @@
+/**
+ * Deploys the settlement contracts onto a fresh anvil at the addresses of the local configuration.
+ *
+ *   npx tsx scripts/deploy-contracts.ts [--rpc-url http://127.0.0.1:8545] [--fund]
+ *
+ * `--fund` then mints 1,000,000 of each test token to anvil's accounts 1–4 and makes accounts 3 and 4
+ * (the local resolvers) approve the executor.
+ */
+import { parseArgs } from "node:util";
+import { parseUnits } from "viem";
+import { anvilAccount, deployContracts, fund } from "../src/chains/evm/deploy";
+import { localConfig } from "../src/config/local";
+
+const { values } = parseArgs({
+  options: {
+    "rpc-url": { type: "string", default: localConfig.chains.find((c) => c.kind === "evm")?.rpcUrl },
+    fund: { type: "boolean", default: false },
+  },
+});
+const rpcUrl = values["rpc-url"];
+if (!rpcUrl) throw new Error("--rpc-url is required");
+
+const deployment = await deployContracts(rpcUrl);
+for (const [name, address] of Object.entries(deployment)) console.log(`${name.padEnd(14)}${address}`);
+if (values.fund) {
+  const takers = [anvilAccount(1), anvilAccount(2)];
+  const resolvers = [anvilAccount(3), anvilAccount(4)];
+  await fund(rpcUrl, deployment, {
+    takers: takers.map((t) => t.address),
+    resolvers,
+    amount: parseUnits("1000000", 6),
+  });
+  console.log(`funded takers ${takers.map((t) => t.address).join(", ")}`);
+  console.log(`funded resolvers ${resolvers.map((r) => r.address).join(", ")} (executor approved)`);
+}

@@ -1,0 +1,212 @@
+/**
+ * Deploys the settlement contracts onto a local anvil and funds test accounts. Node only (scripts and
+ * tests): it carries the contracts' bytecode, which the worker never needs.
+ */
+import {
+  type Account,
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  getAddress,
+  type Hex,
+  http,
+  maxUint256,
+} from "viem";
+import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
+import { anvil } from "viem/chains";
+import { feeControllerBytecode } from "../../../contracts/out/fee-controller";
+import { permit2Bytecode } from "../../../contracts/out/permit2";
+import { rfqExecutorBytecode } from "../../../contracts/out/rfq-executor";
+import { testTokenBytecode } from "../../../contracts/out/test-token";
+import { validationBytecode } from "../../../contracts/out/validation";
+import { localConfig } from "../../config/local";
+import type { EvmChain } from "../../config/schema";
+import { feeControllerAbi } from "./abi/fee-controller";
+import { permit2Abi } from "./abi/permit2";
+import { rfqExecutorAbi } from "./abi/rfq-executor";
+import { testTokenAbi } from "./abi/test-token";
+import { validationAbi } from "./abi/validation";
+
+const ANVIL_MNEMONIC = "test test test test test test test test test test test junk";
+
+/** Anvil's dev account `index` (0–9 are funded with ETH at start). */
+export function anvilAccount(index: number) {
+  return mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: index });
+}
+
+/** Anvil's first dev account: every address in the local configuration is one of its deployments. */
+export const ANVIL_DEPLOYER_KEY: Hex = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+/** Anvil's dev account #9, the keeper the executor allows out of the box. */
+export const ANVIL_KEEPER: Address = "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720";
+
+export interface Deployment {
+  permit2: Address;
+  cngn: Address;
+  usdc: Address;
+  validation: Address;
+  feeController: Address;
+  executor: Address;
+}
+
+export interface DeployOptions {
+  /** Who may call the executor; default anvil's account #9. */
+  keepers?: Address[];
+  /** The fee controller's default bps; default the local configuration's `feeBps`. */
+  feeBps?: number;
+  /** Where forwarded fees go; default the deployer. */
+  treasury?: Address;
+}
+
+function localEvmChain(): EvmChain {
+  const chain = localConfig.chains.find((c) => c.kind === "evm");
+  if (chain?.kind !== "evm") throw new Error("the local configuration has no EVM chain");
+  return chain;
+}
+
+/** Where the local configuration expects each contract. */
+export function expectedDeployment(): Deployment {
+  const chain = localEvmChain();
+  const token = (symbol: string) => {
+    const found = chain.tokens.find((t) => t.symbol === symbol);
+    if (!found) throw new Error(`the local configuration has no ${symbol}`);
+    return getAddress(found.address);
+  };
+  return {
+    permit2: getAddress(chain.permit2),
+    cngn: token("cNGN"),
+    usdc: token("USDC"),
+    validation: getAddress(chain.validation),
+    feeController: getAddress(chain.feeController),
+    executor: getAddress(chain.executor),
+  };
+}
+
+function clients(rpcUrl: string, account: Account) {
+  const transport = http(rpcUrl);
+  return {
+    publicClient: createPublicClient({ chain: anvil, transport }),
+    walletClient: createWalletClient({ account, chain: anvil, transport }),
+  };
+}
+
+/**
+ * Deploys Permit2, cNGN, USDC, validation, fee controller and executor from anvil's first account at
+ * its nonces 0–5, the addresses `src/config/local.ts` names, and throws if any differs. Every setting
+ * goes through a constructor, so no other transaction is sent and nonce 6 stays free for the
+ * limit-order reactor.
+ */
+export async function deployContracts(rpcUrl: string, options: DeployOptions = {}): Promise<Deployment> {
+  const deployer = privateKeyToAccount(ANVIL_DEPLOYER_KEY);
+  const { publicClient, walletClient } = clients(rpcUrl, deployer);
+  const sent = await publicClient.getTransactionCount({ address: deployer.address });
+  if (sent !== 0) {
+    throw new Error(`the deployer has already sent ${sent} transactions; deploy onto a fresh anvil`);
+  }
+  const expected = expectedDeployment();
+  const keepers = options.keepers ?? [ANVIL_KEEPER];
+  const feeBps = options.feeBps ?? localEvmChain().feeBps;
+  const treasury = options.treasury ?? deployer.address;
+
+  const deployed = async (name: keyof Deployment, hash: Promise<Hex>): Promise<Address> => {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash: await hash });
+    const address = receipt.contractAddress ? getAddress(receipt.contractAddress) : undefined;
+    if (receipt.status !== "success" || !address) throw new Error(`deploying ${name} failed`);
+    if (address !== expected[name]) {
+      throw new Error(`${name} deployed at ${address}, but the local configuration expects ${expected[name]}`);
+    }
+    return address;
+  };
+  const token = (nonce: number, name: string, symbol: string) =>
+    walletClient.deployContract({
+      abi: testTokenAbi,
+      bytecode: testTokenBytecode,
+      args: [name, symbol, 6, deployer.address],
+      nonce,
+    });
+
+  const permit2 = await deployed(
+    "permit2",
+    walletClient.deployContract({ abi: permit2Abi, bytecode: permit2Bytecode, nonce: 0 }),
+  );
+  const cngn = await deployed("cngn", token(1, "Test cNGN", "cNGN"));
+  const usdc = await deployed("usdc", token(2, "Test USDC", "USDC"));
+  const validation = await deployed(
+    "validation",
+    walletClient.deployContract({
+      abi: validationAbi,
+      bytecode: validationBytecode,
+      args: [deployer.address, [cngn, usdc]],
+      nonce: 3,
+    }),
+  );
+  const feeController = await deployed(
+    "feeController",
+    walletClient.deployContract({
+      abi: feeControllerAbi,
+      bytecode: feeControllerBytecode,
+      args: [deployer.address, treasury, feeBps],
+      nonce: 4,
+    }),
+  );
+  const executor = await deployed(
+    "executor",
+    walletClient.deployContract({
+      abi: rfqExecutorAbi,
+      bytecode: rfqExecutorBytecode,
+      args: [deployer.address, permit2, validation, feeController, keepers],
+      nonce: 5,
+    }),
+  );
+  return { permit2, cngn, usdc, validation, feeController, executor };
+}
+
+export interface FundArgs {
+  /** Each gets `amount` of every token. */
+  takers?: Address[];
+  /** Each gets `amount` of every token and approves the executor for all of it, once and for good. */
+  resolvers?: Account[];
+  /** Per token, in base units. */
+  amount: bigint;
+}
+
+/**
+ * Mints test tokens (as their owner, the deployer) and makes resolvers approve the executor. It spends
+ * deployer nonces, so on a chain that will also get the limit-order reactor, deploy that first.
+ */
+export async function fund(rpcUrl: string, deployment: Deployment, args: FundArgs): Promise<void> {
+  const deployer = privateKeyToAccount(ANVIL_DEPLOYER_KEY);
+  const { publicClient, walletClient } = clients(rpcUrl, deployer);
+  const tokens = [deployment.cngn, deployment.usdc];
+  const resolvers = args.resolvers ?? [];
+  const holders = [...(args.takers ?? []), ...resolvers.map((r) => r.address)];
+  const hashes: Hex[] = [];
+  for (const holder of holders) {
+    for (const token of tokens) {
+      hashes.push(
+        await walletClient.writeContract({
+          address: token,
+          abi: testTokenAbi,
+          functionName: "mint",
+          args: [holder, args.amount],
+        }),
+      );
+    }
+  }
+  for (const resolver of resolvers) {
+    const wallet = clients(rpcUrl, resolver).walletClient;
+    for (const token of tokens) {
+      hashes.push(
+        await wallet.writeContract({
+          address: token,
+          abi: testTokenAbi,
+          functionName: "approve",
+          args: [deployment.executor, maxUint256],
+        }),
+      );
+    }
+  }
+  for (const hash of hashes) {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== "success") throw new Error(`funding transaction ${hash} failed`);
+  }
+}

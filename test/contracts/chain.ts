@@ -1,0 +1,188 @@
+import { randomBytes } from "node:crypto";
+import {
+  type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  type Hex,
+  http,
+  type LocalAccount,
+  maxUint256,
+} from "viem";
+import { anvil } from "viem/chains";
+import { permit2Abi } from "../../src/chains/evm/abi/permit2";
+import { rfqExecutorAbi } from "../../src/chains/evm/abi/rfq-executor";
+import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
+import { validationAbi } from "../../src/chains/evm/abi/validation";
+import { deployContracts } from "../../src/chains/evm/deploy";
+import {
+  fillTypedData,
+  quoteIdToBytes32,
+  quoteNonce,
+  type RfqFill,
+  type RfqOrder,
+  takerTypedData,
+} from "../../src/chains/evm/typed-data";
+import { localConfig } from "../../src/config/local";
+import { startAnvil } from "../support/anvil";
+
+/** Every custom error a fill can revert with, wherever it is raised, so reverts decode by name. */
+export const fillAbi = [
+  ...rfqExecutorAbi,
+  ...permit2Abi.filter((item) => item.type === "error"),
+  ...validationAbi.filter((item) => item.type === "error"),
+  ...testTokenAbi.filter((item) => item.type === "error"),
+] as const;
+
+/** The fee rate the deployment starts with, the local configuration's. */
+export const FEE_BPS = BigInt(localConfig.chains.find((c) => c.kind === "evm")?.feeBps ?? Number.NaN);
+
+/** A fresh anvil with the contracts deployed as in the local stack. */
+export async function startChain() {
+  const node = await startAnvil();
+  try {
+    const transport = http(node.rpcUrl);
+    const deployment = await deployContracts(node.rpcUrl);
+    return {
+      rpcUrl: node.rpcUrl,
+      chainId: node.chainId,
+      deployment,
+      publicClient: createPublicClient({ chain: anvil, transport }),
+      testClient: createTestClient({ chain: anvil, mode: "anvil", transport }),
+      wallet: (account: LocalAccount) => createWalletClient({ account, chain: anvil, transport }),
+      stop: () => node.stop(),
+    };
+  } catch (e) {
+    await node.stop();
+    throw e;
+  }
+}
+
+export type Chain = Awaited<ReturnType<typeof startChain>>;
+
+/** The name of the custom error a call reverted with; throws if it did not revert. */
+export async function revertName(call: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await call;
+  } catch (e) {
+    if (!(e instanceof BaseError)) throw e;
+    const reverted = e.walk((cause) => cause instanceof ContractFunctionRevertedError);
+    if (reverted instanceof ContractFunctionRevertedError) return reverted.data?.errorName ?? reverted.reason;
+    throw e;
+  }
+  throw new Error("the call did not revert");
+}
+
+export async function balanceOf(chain: Chain, token: Address, holder: Address): Promise<bigint> {
+  return chain.publicClient.readContract({
+    address: token,
+    abi: testTokenAbi,
+    functionName: "balanceOf",
+    args: [holder],
+  });
+}
+
+export async function approvePermit2(chain: Chain, owner: LocalAccount, token: Address): Promise<void> {
+  const hash = await chain.wallet(owner).writeContract({
+    address: token,
+    abi: testTokenAbi,
+    functionName: "approve",
+    args: [chain.deployment.permit2, maxUint256],
+  });
+  await chain.publicClient.waitForTransactionReceipt({ hash });
+}
+
+export function newQuoteId(): string {
+  return `q_${randomBytes(16).toString("hex")}`;
+}
+
+export interface QuoteTerms {
+  taker: LocalAccount;
+  resolver: LocalAccount;
+  recipient: Address;
+  sellToken: Address;
+  buyToken: Address;
+  sellAmount: bigint;
+  /** What the resolver bids to deliver. */
+  outputAmount: bigint;
+  gasFeeToken: Address;
+  gasFee: bigint;
+  deadline: bigint;
+  /** The fee rate the relay applies; default the deployment's. */
+  feeBps?: bigint;
+}
+
+/**
+ * A quote as the relay would build it from a winning bid: the amounts split as DESIGN §3 says,
+ * the order, the Permit2 message, and both parties' signatures made with the shared typed data.
+ */
+export async function signedQuote(chain: Chain, terms: QuoteTerms) {
+  const quoteId = newQuoteId();
+  const gasInBuy = terms.gasFeeToken === terms.buyToken;
+  const fee = (terms.outputAmount * (terms.feeBps ?? FEE_BPS)) / 10_000n;
+  const order: RfqOrder = {
+    quoteId: quoteIdToBytes32(quoteId),
+    resolver: terms.resolver.address,
+    recipient: terms.recipient,
+    buyToken: terms.buyToken,
+    received: terms.outputAmount - fee - (gasInBuy ? terms.gasFee : 0n),
+    fee,
+    gasFeeToken: terms.gasFeeToken,
+    gasFee: terms.gasFee,
+    deadline: terms.deadline,
+  };
+  const takerPays = terms.sellAmount + (terms.gasFeeToken === terms.sellToken ? terms.gasFee : 0n);
+  const permit = {
+    permitted: { token: terms.sellToken, amount: takerPays },
+    nonce: quoteNonce(quoteId),
+    deadline: terms.deadline,
+  };
+  const fill: RfqFill = {
+    quoteId: order.quoteId,
+    taker: terms.taker.address,
+    sellToken: terms.sellToken,
+    sellAmount: terms.sellAmount,
+    buyToken: terms.buyToken,
+    outputAmount: terms.outputAmount,
+    deadline: terms.deadline,
+  };
+  return {
+    quoteId,
+    order,
+    permit,
+    fill,
+    takerPays,
+    takerSignature: await signTaker(chain, terms.taker, order, permit),
+    resolverSignature: await signResolver(chain, terms.resolver, fill),
+  };
+}
+
+export function signTaker(
+  chain: Chain,
+  taker: LocalAccount,
+  order: RfqOrder,
+  permit: { permitted: { token: Address; amount: bigint }; nonce: bigint; deadline: bigint },
+): Promise<Hex> {
+  return taker.signTypedData(
+    takerTypedData({
+      chainId: chain.chainId,
+      permit2: chain.deployment.permit2,
+      executor: chain.deployment.executor,
+      sellToken: permit.permitted.token,
+      takerPays: permit.permitted.amount,
+      nonce: permit.nonce,
+      deadline: permit.deadline,
+      order,
+    }),
+  );
+}
+
+export function signResolver(chain: Chain, resolver: LocalAccount, fill: RfqFill): Promise<Hex> {
+  return resolver.signTypedData(fillTypedData({ chainId: chain.chainId, executor: chain.deployment.executor, fill }));
+}
+
+export async function latestTimestamp(chain: Chain): Promise<bigint> {
+  return (await chain.publicClient.getBlock()).timestamp;
+}
