@@ -1,6 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
+import { AuctionHouse, type AuctionNode, type CorridorPort, type QuoteOutcome } from "../src/auction/house";
+import type { QuoteInput } from "../src/auction/quote-input";
+import { adapterFor } from "../src/chains";
 import { loadConfig } from "../src/config/load";
-import { isRegistered, recordNodeSeen, touchResolver } from "../src/db/resolvers";
+import { findCorridor } from "../src/corridors";
+import { demotedAddresses, isRegistered, recordNodeSeen, touchResolver } from "../src/db/resolvers";
 import type { Env } from "../src/env";
 import {
   AUTH_TIMEOUT_MS,
@@ -14,7 +18,7 @@ import {
 } from "../src/protocol/frames";
 import { verifyNodeAuth } from "../src/resolvers/auth";
 import { FrameLimiter } from "../src/resolvers/frame-limiter";
-import type { AdvertisedCorridor, NodeSession } from "../src/resolvers/nodes";
+import { type AdvertisedCorridor, isFresh, type NodeSession } from "../src/resolvers/nodes";
 import type { BandValue } from "../src/schemas/quote";
 
 /** Headers the Worker sets when it hands a connect request to the corridor. */
@@ -23,6 +27,8 @@ export const CORRIDOR_ADVERTISED_HEADER = "x-relay-advertised";
 
 /** How often a node's heartbeats may refresh its directory entry in D1. */
 const DIRECTORY_WRITE_EVERY_MS = 60_000;
+/** How long the demoted set read from D1 serves auctions before it is read again. */
+const DEMOTED_TTL_MS = 10_000;
 
 /** Per-socket state kept in the socket's attachment, so it survives hibernation (under 2 KiB). */
 interface Attachment {
@@ -66,6 +72,8 @@ const emptyDetail = (): HeartbeatDetail => ({ inventory: [], chains: [] });
 export class CorridorDO extends DurableObject<Env> {
   private readonly sockets = new Map<WebSocket, Socket>();
   private band: BandValue | null = null;
+  private readonly house = new AuctionHouse<WebSocket>();
+  private demotedCache: { at: number; set: Promise<ReadonlySet<string>> } | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -116,10 +124,25 @@ export class CorridorDO extends DurableObject<Env> {
     const size = typeof message === "string" ? message.length : message.byteLength;
     if (size > MAX_FRAME_BYTES)
       return this.reject(ws, CLOSE_REASONS.frameTooLarge, `frames are limited to ${MAX_FRAME_BYTES} bytes`);
-    if (!socket.limiter.allow(Date.now()))
-      return this.reject(ws, CLOSE_REASONS.rateLimited, "over 50 frames per second");
     const parsed = parseFrame(message);
-    if (!parsed.ok) return this.reject(ws, CLOSE_REASONS.badFrame, parsed.message);
+    // Replies to rfqs the node was asked are solicited: an auction rate above 50/s must not close its
+    // resolvers. Everything else counts toward the flood limit.
+    const solicited =
+      parsed.ok &&
+      (parsed.frame.type === "bid" || parsed.frame.type === "decline") &&
+      socket.attachment.node !== null &&
+      this.house.asked(parsed.frame.rfqId, socket.attachment.node.address);
+    if (!solicited && !socket.limiter.allow(Date.now())) {
+      return this.reject(ws, CLOSE_REASONS.rateLimited, "over 50 frames per second");
+    }
+    if (!parsed.ok) {
+      // A malformed reply to a live rfq counts as a rejected bid; the node stays connected.
+      if (socket.attachment.node && parsed.rfqId) {
+        const port = this.port(socket.attachment.corridorKey);
+        return this.house.onMalformed(port, auctionNode(ws, socket), parsed.rfqId, parsed.message);
+      }
+      return this.reject(ws, CLOSE_REASONS.badFrame, parsed.message);
+    }
     const frame = parsed.frame;
     if (!socket.attachment.node) {
       if (frame.type !== "auth") return this.reject(ws, CLOSE_REASONS.badFrame, "the first frame must be auth");
@@ -130,13 +153,19 @@ export class CorridorDO extends DurableObject<Env> {
         return send(ws, { type: "error", code: "already_authenticated", message: "this socket is authenticated" });
       case "heartbeat":
         return this.heartbeat(ws, socket, frame);
-      default:
-        return send(ws, { type: "error", code: "unknown_rfq", message: `no live rfq ${frame.rfqId}` });
+      case "bid":
+        return this.house.onBid(this.port(socket.attachment.corridorKey), auctionNode(ws, socket), frame);
+      case "decline":
+        return this.house.onDecline(this.port(socket.attachment.corridorKey), auctionNode(ws, socket), frame);
+      case "signed":
+        return send(ws, { type: "error", code: "unknown_rfq", message: `no rfq ${frame.rfqId} awaits a signature` });
     }
   }
 
-  override async webSocketClose(ws: WebSocket): Promise<void> {
+  override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
     this.forget(ws);
+    // Complete the closing handshake, so the node sees its close acknowledged (1005/1006 cannot be sent).
+    close(ws, code === 1005 || code === 1006 ? 1000 : code, reason);
   }
 
   override async webSocketError(ws: WebSocket): Promise<void> {
@@ -178,6 +207,14 @@ export class CorridorDO extends DurableObject<Env> {
       });
     }
     return out;
+  }
+
+  /** Runs an RFQ auction for a quote request the Worker validated; stores and returns the quote. */
+  async requestQuote(input: QuoteInput): Promise<QuoteOutcome> {
+    const config = loadConfig(this.env.RELAY_CONFIG);
+    const corridor = findCorridor(config, input.chainId, input.sellToken, input.buyToken);
+    if (!corridor) throw new Error(`not a corridor: ${input.chainId}/${input.sellToken}/${input.buyToken}`);
+    return this.house.requestQuote(this.port(corridor.key), input);
   }
 
   /** The oracle's latest band for this corridor; sent on to every authenticated node. */
@@ -267,6 +304,44 @@ export class CorridorDO extends DurableObject<Env> {
     this.forget(ws);
   }
 
+  private port(corridorKey: string): CorridorPort<WebSocket> {
+    const config = loadConfig(this.env.RELAY_CONFIG);
+    const [chainId, a, b] = corridorKey.split(":") as [string, string, string];
+    const corridor = findCorridor(config, Number(chainId), a, b);
+    if (!corridor) throw new Error(`not a corridor: ${corridorKey}`);
+    return {
+      config,
+      corridor,
+      adapter: adapterFor(corridor.chain),
+      band: this.band,
+      assetOf: () => null,
+      nodes: () => {
+        const out: AuctionNode<WebSocket>[] = [];
+        for (const [ws, socket] of this.sockets) if (socket.attachment.node) out.push(auctionNode(ws, socket));
+        return out;
+      },
+      send,
+      demoted: () => this.demoted(),
+      db: this.env.DB,
+      waitUntil: (p) => this.ctx.waitUntil(p),
+    };
+  }
+
+  /** An admin changed a demotion: the next auction reads demotions afresh. */
+  async forgetDemotions(): Promise<void> {
+    this.demotedCache = null;
+  }
+
+  /** Demotions change rarely; auctions read them from a short-lived cache instead of D1 each time. */
+  private demoted(): Promise<ReadonlySet<string>> {
+    const now = Date.now();
+    if (!this.demotedCache || now - this.demotedCache.at > DEMOTED_TTL_MS) {
+      const set = demotedAddresses(this.env.DB, new Date(now).toISOString()).catch(() => new Set<string>());
+      this.demotedCache = { at: now, set };
+    }
+    return this.demotedCache.set;
+  }
+
   private forget(ws: WebSocket): void {
     const socket = this.sockets.get(ws);
     if (!socket) return;
@@ -280,24 +355,40 @@ export class CorridorDO extends DurableObject<Env> {
   }
 }
 
+function auctionNode(ws: WebSocket, socket: Socket): AuctionNode<WebSocket> {
+  const node = socket.attachment.node as AuthedNode;
+  return {
+    socket: ws,
+    address: node.address,
+    name: node.name,
+    fresh: isFresh(node.lastHeartbeat, Date.now()),
+    state: node.state,
+    inventory: socket.detail.inventory,
+  };
+}
+
 const storageKeyOf = (attachment: Attachment) => `socket:${attachment.nonce}`;
 
-type Parsed = { ok: true; frame: ReturnType<typeof nodeFrame.parse> } | { ok: false; message: string };
+type Parsed =
+  | { ok: true; frame: ReturnType<typeof nodeFrame.parse> }
+  | { ok: false; message: string; rfqId: string | null };
 
 function parseFrame(message: string | ArrayBuffer): Parsed {
-  if (typeof message !== "string") return { ok: false, message: "frames are JSON text" };
+  if (typeof message !== "string") return { ok: false, message: "frames are JSON text", rfqId: null };
   let json: unknown;
   try {
     json = JSON.parse(message);
   } catch {
-    return { ok: false, message: "frames are JSON text" };
+    return { ok: false, message: "frames are JSON text", rfqId: null };
   }
   const result = nodeFrame.safeParse(json);
   if (!result.success) {
     const issue = result.error.issues[0];
+    const { type, rfqId } = (typeof json === "object" && json !== null ? json : {}) as Record<string, unknown>;
     return {
       ok: false,
       message: `bad frame: ${issue ? `${issue.path.join(".") || "type"}: ${issue.message}` : "invalid"}`,
+      rfqId: (type === "bid" || type === "decline") && typeof rfqId === "string" ? rfqId : null,
     };
   }
   return { ok: true, frame: result.data };

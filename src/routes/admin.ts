@@ -1,11 +1,14 @@
 import { timingSafeEqual } from "node:crypto";
 import { createRoute } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
+import type { RelayConfig } from "../config/schema";
+import { allCorridors } from "../corridors";
 import { demoteResolver, readResolver, reinstateResolver, upsertRegistration } from "../db/resolvers";
-import type { AppEnv } from "../env";
+import type { AppEnv, Env } from "../env";
 import { notFound, RelayError } from "../errors";
 import { createRouter } from "../http/router";
 import { buildDirectory, type ResolverRecord as DirectoryEntry } from "../resolvers/directory";
+import { corridorStub } from "../resolvers/live";
 import { errorResponses, jsonContent } from "../schemas/common";
 import { DemoteBody, EvmAddressParam, RegistrationBody, ResolverRecord } from "../schemas/resolvers";
 
@@ -25,6 +28,11 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 const security = [{ bearerAuth: [] }];
+
+/** Corridors cache demotions for their auctions; an admin change applies to the next auction at once. */
+async function forgetDemotions(env: Env, config: RelayConfig): Promise<void> {
+  await Promise.all(allCorridors(config).map((c) => corridorStub(env, c.key).forgetDemotions()));
+}
 
 async function resolverRecord(db: D1Database, address: string): Promise<DirectoryEntry> {
   const row = await readResolver(db, address);
@@ -77,6 +85,7 @@ export const adminRoutes = adminRouter
       if (!(await demoteResolver(c.env.DB, address, until, reason, new Date(now).toISOString()))) {
         throw notFound(`No resolver has the address ${address}.`);
       }
+      await forgetDemotions(c.env, c.get("config"));
       return c.json(await resolverRecord(c.env.DB, address), 200);
     },
   )
@@ -95,6 +104,7 @@ export const adminRoutes = adminRouter
       if (!(await reinstateResolver(c.env.DB, address, new Date().toISOString()))) {
         throw notFound(`No resolver has the address ${address}.`);
       }
+      await forgetDemotions(c.env, c.get("config"));
       return c.json(await resolverRecord(c.env.DB, address), 200);
     },
   );

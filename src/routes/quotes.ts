@@ -1,24 +1,157 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
+import type { QuoteOutcome } from "../auction/house";
+import type { QuoteInput } from "../auction/quote-input";
+import { primaryEvmChain } from "../config/record";
+import type { ChainConfig } from "../config/schema";
+import { findCorridor } from "../corridors";
+import { cancelQuote, expireIfDue, quoteStatus } from "../db/quote-status";
 import { readQuoteRecord } from "../db/quotes";
-import { notFound } from "../errors";
+import { type Issue, invalidRequest, notFound, RelayError } from "../errors";
 import { createRouter } from "../http/router";
 import { isId } from "../ids";
+import { cancelQuoteMessage, signedBy, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } from "../quotes/messages";
+import { isOpen } from "../quotes/states";
+import { corridorStub } from "../resolvers/live";
 import { errorResponses, jsonContent } from "../schemas/common";
 import { IdParam, QuoteRecord } from "../schemas/quote";
+import { CancelRequest, QuoteRequest } from "../schemas/quote-request";
 
-export const quoteRoutes = createRouter().openapi(
-  createRoute({
-    method: "get",
-    path: "/v1/quotes/{id}",
-    tags: ["quotes"],
-    summary: "One quote's full lifecycle (record 2.2)",
-    request: { params: IdParam },
-    responses: { 200: jsonContent(QuoteRecord, "The quote record"), ...errorResponses(404) },
-  }),
-  async (c) => {
-    const { id } = c.req.valid("param");
-    const quote = isId("q", id) ? await readQuoteRecord(c.env.DB, id) : null;
-    if (!quote) throw notFound(`No quote has the id ${JSON.stringify(id)}.`);
-    return c.json(quote, 200);
-  },
-);
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+/** The addresses of a request must be addresses of the chain asked for. */
+function addressIssues(chain: ChainConfig, fields: Record<string, string | undefined>): Issue[] {
+  const shape = chain.kind === "evm" ? EVM_ADDRESS : SOLANA_ADDRESS;
+  return Object.entries(fields)
+    .filter(([, v]) => v !== undefined && !shape.test(v))
+    .map(([path]) => ({ path, message: `must be ${chain.kind === "evm" ? "a 0x address" : "a base58 address"}` }));
+}
+
+async function readFresh(db: D1Database, id: string) {
+  let quote = await readQuoteRecord(db, id);
+  const now = new Date().toISOString();
+  if (quote && isOpen(quote.status) && quote.expiresAt <= now) {
+    await expireIfDue(db, id, now);
+    quote = await readQuoteRecord(db, id);
+  }
+  return quote;
+}
+
+export const quoteRoutes = createRouter()
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/quotes",
+      tags: ["quotes"],
+      summary: "Ask for a quote: runs an RFQ auction among the corridor's resolvers",
+      request: { body: { required: true, content: { "application/json": { schema: QuoteRequest } } } },
+      responses: {
+        200: jsonContent(
+          QuoteRecord.extend({ typedData: z.record(z.string(), z.unknown()).optional() }),
+          "The quote, and what the taker signs",
+        ),
+        ...errorResponses(400, 404, 429),
+      },
+    }),
+    async (c) => {
+      const requestedAt = Date.now();
+      const body = c.req.valid("json");
+      const config = c.get("config");
+      const chainId = body.chainId ?? primaryEvmChain(config).chainId;
+      const chain = config.chains.find((ch) => ch.chainId === chainId);
+      if (!chain) throw new RelayError(400, "unsupported_pair", `The relay does not serve chain ${chainId}.`);
+      const issues = addressIssues(chain, {
+        sellToken: body.sellToken,
+        buyToken: body.buyToken,
+        taker: body.taker,
+        recipient: body.recipient,
+      });
+      if (issues.length) throw invalidRequest(issues, "The request failed validation.");
+      const corridor = findCorridor(config, chainId, body.sellToken, body.buyToken);
+      if (!corridor) {
+        throw new RelayError(
+          400,
+          "unsupported_pair",
+          `The relay does not quote ${body.sellToken} for ${body.buyToken}.`,
+        );
+      }
+      if (chain.kind !== "evm") {
+        throw new RelayError(400, "unsupported_pair", "Quotes on Solana corridors are not served yet.");
+      }
+      const sellToken = chain.tokens.find((t) => t.address.toLowerCase() === body.sellToken.toLowerCase());
+      if (sellToken?.minimum && BigInt(body.sellAmount) < BigInt(sellToken.minimum)) {
+        throw new RelayError(400, "below_minimum", `The least ${sellToken.symbol} sold is ${sellToken.minimum}.`, {
+          minimum: sellToken.minimum,
+        });
+      }
+      if (config.requireTakerProof) await checkTakerProof(chainId, body);
+      const input: QuoteInput = {
+        chainId,
+        sellToken: body.sellToken,
+        buyToken: body.buyToken,
+        sellAmount: body.sellAmount,
+        taker: body.taker,
+        recipient: body.recipient ?? body.taker,
+        requestedAt,
+      };
+      // RPC typing cannot express the JSON objects inside a quote (`unknown` values), so it is restated.
+      const outcome = (await corridorStub(c.env, corridor.key).requestQuote(input)) as unknown as QuoteOutcome;
+      if (!outcome.ok) throw new RelayError(outcome.status, outcome.code, outcome.message, outcome.extras);
+      return c.json({ ...outcome.quote, ...outcome.signing }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/quotes/{id}",
+      tags: ["quotes"],
+      summary: "One quote's full lifecycle (record 2.2)",
+      request: { params: IdParam },
+      responses: { 200: jsonContent(QuoteRecord, "The quote record"), ...errorResponses(404) },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const quote = isId("q", id) ? await readFresh(c.env.DB, id) : null;
+      if (!quote) throw notFound(`No quote has the id ${JSON.stringify(id)}.`);
+      return c.json(quote, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/quotes/{id}/cancel",
+      tags: ["quotes"],
+      summary: "Cancel an open quote with the taker's signature over relay-cancel-quote|<chainId>|<quoteId>",
+      request: {
+        params: IdParam,
+        body: { required: true, content: { "application/json": { schema: CancelRequest } } },
+      },
+      responses: { 200: jsonContent(QuoteRecord, "The cancelled quote"), ...errorResponses(400, 404, 409) },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { signature } = c.req.valid("json");
+      const current = isId("q", id) ? await quoteStatus(c.env.DB, id) : null;
+      if (!current) throw notFound(`No quote has the id ${JSON.stringify(id)}.`);
+      if (!(await signedBy(current.taker, cancelQuoteMessage(current.chainId, id), signature))) {
+        throw new RelayError(400, "bad_signature", "The signature is not the taker's over the cancel message.");
+      }
+      if (!(await cancelQuote(c.env.DB, id, new Date().toISOString()))) {
+        const quote = await readFresh(c.env.DB, id);
+        throw new RelayError(409, "quote_not_open", `The quote is ${quote?.status}.`, { status: quote?.status });
+      }
+      return c.json((await readQuoteRecord(c.env.DB, id)) as z.infer<typeof QuoteRecord>, 200);
+    },
+  );
+
+async function checkTakerProof(chainId: number, body: z.infer<typeof QuoteRequest>): Promise<void> {
+  const proof = body.takerProof;
+  if (!proof) throw new RelayError(400, "bad_taker_proof", "This relay needs a taker proof with each quote request.");
+  if (Math.abs(Date.now() / 1000 - proof.timestamp) > TAKER_PROOF_MAX_AGE_SECONDS) {
+    throw new RelayError(400, "bad_taker_proof", "The taker proof is more than 60 seconds old.");
+  }
+  const text = takerProofMessage({ chainId, ...body, timestamp: proof.timestamp });
+  if (!(await signedBy(body.taker, text, proof.signature))) {
+    throw new RelayError(400, "bad_taker_proof", "The taker proof is not the taker's signature.");
+  }
+}

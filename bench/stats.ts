@@ -1,0 +1,16 @@
+/** Percentile of a sample (nearest rank); NaN for an empty one. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank] as number;
+}
+
+export const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+
+/** `figure  target  ok|MISSED`, for the summary table. */
+export function verdict(name: string, value: number, target: number, better: "lower" | "higher", unit: string): string {
+  const ok = better === "lower" ? value <= target : value >= target;
+  const sign = better === "lower" ? "≤" : "≥";
+  return `${name.padEnd(44)} ${value.toFixed(1).padStart(8)} ${unit.padEnd(8)} target ${sign} ${target} ${unit}  ${ok ? "ok" : "MISSED"}`;
+}

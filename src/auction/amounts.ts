@@ -1,0 +1,67 @@
+/**
+ * The money of a quote, all in base units as bigint (docs/api.md, "Amounts"):
+ * - the winning resolver delivers `outputAmount` of the buy token;
+ * - `fee` is the protocol fee, `feeBps` of the output, in the buy token (rounded down);
+ * - `gasFee` is the keeper's charge, in the configured gas token (null = the buy token);
+ * - `received = outputAmount - fee - gasFee` when the gas fee is in the buy token, else `outputAmount - fee`;
+ * - `takerPays = sellAmount`, plus the gas fee when it is charged in the sell token;
+ * - `proceeds = sellAmount`, what the resolver gets.
+ */
+
+const BPS = 10_000n;
+
+export interface GasCharge {
+  token: string;
+  amount: bigint;
+  /** Which side of the swap the gas fee is taken from. */
+  side: "buy" | "sell";
+}
+
+/**
+ * Where a quote's gas fee is charged. A configured gas token that is neither side of the swap cannot
+ * be collected from it, so the fee falls to the buy token (docs/configuration.md says to avoid that).
+ */
+export function gasChargeFor(
+  gasFee: { fixed: string; token: string | null },
+  sellToken: string,
+  buyToken: string,
+  sameToken: (a: string, b: string) => boolean,
+): GasCharge {
+  const amount = BigInt(gasFee.fixed);
+  if (gasFee.token !== null && sameToken(gasFee.token, sellToken)) return { token: sellToken, amount, side: "sell" };
+  return { token: buyToken, amount, side: "buy" };
+}
+
+export interface QuoteAmounts {
+  outputAmount: bigint;
+  fee: bigint;
+  gasFee: bigint;
+  received: bigint;
+  takerPays: bigint;
+  proceeds: bigint;
+}
+
+export function protocolFee(outputAmount: bigint, feeBps: number): bigint {
+  return (outputAmount * BigInt(feeBps)) / BPS;
+}
+
+/** The amounts of a quote for one bid; null when the bid does not cover the fees (nothing would be received). */
+export function quoteAmounts(args: {
+  sellAmount: bigint;
+  outputAmount: bigint;
+  feeBps: number;
+  gas: GasCharge;
+}): QuoteAmounts | null {
+  const fee = protocolFee(args.outputAmount, args.feeBps);
+  const gasFromOutput = args.gas.side === "buy" ? args.gas.amount : 0n;
+  const received = args.outputAmount - fee - gasFromOutput;
+  if (received <= 0n) return null;
+  return {
+    outputAmount: args.outputAmount,
+    fee,
+    gasFee: args.gas.amount,
+    received,
+    takerPays: args.sellAmount + (args.gas.side === "sell" ? args.gas.amount : 0n),
+    proceeds: args.sellAmount,
+  };
+}

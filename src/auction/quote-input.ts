@@ -1,0 +1,19 @@
+/** A quote request as the Worker hands it to the corridor, already validated. */
+export interface QuoteInput {
+  chainId: number;
+  sellToken: string;
+  buyToken: string;
+  sellAmount: string;
+  taker: string;
+  recipient: string;
+  /** When the request reached the relay (ms), for the quote's latency. */
+  requestedAt: number;
+}
+
+export interface QuoteFailure {
+  ok: false;
+  status: 404 | 400 | 429;
+  code: string;
+  message: string;
+  extras: Record<string, unknown>;
+}

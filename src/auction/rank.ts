@@ -1,0 +1,85 @@
+import type { Offer, Steering } from "../schemas/quote";
+
+/** A bid that passed validation, with the amount the taker would receive from it. */
+export interface ValidBid {
+  resolver: string;
+  name: string;
+  outputAmount: bigint;
+  received: bigint;
+  latencyMs: number;
+  /** 0..1, or null while the resolver has too few samples. */
+  reliability: number | null;
+  demoted: boolean;
+  signature: string;
+}
+
+export interface RankedOffer extends Offer {
+  bid: ValidBid;
+}
+
+export interface Ranking {
+  offers: RankedOffer[];
+  winner: RankedOffer | null;
+  steering: Steering | null;
+}
+
+/** Best first: most received, then the more reliable resolver (unknown counts as least), then the faster. */
+export function compareBids(a: ValidBid, b: ValidBid): number {
+  if (a.received !== b.received) return a.received > b.received ? -1 : 1;
+  const ra = a.reliability ?? -1;
+  const rb = b.reliability ?? -1;
+  if (ra !== rb) return rb - ra;
+  return a.latencyMs - b.latencyMs;
+}
+
+/**
+ * Ranks every valid bid and picks the winner: the best bid that steering lets win. A bid whose output is
+ * under `minOutput` (the oracle band guard) is shown as `outside_band`; a demoted resolver's bid as
+ * `demoted`. Steering is recorded whenever a band guard was in force or a demoted resolver bid.
+ */
+export function rankBids(
+  bids: readonly ValidBid[],
+  guard: { bandGuardBps: number; minOutput: bigint | null },
+): Ranking {
+  const sorted = [...bids].sort(compareBids);
+  const outsideBand: string[] = [];
+  const demoted: string[] = [];
+  let winner: RankedOffer | null = null;
+  const offers = sorted.map((bid, i): RankedOffer => {
+    let status: Offer["status"] = "lost";
+    if (guard.minOutput !== null && bid.outputAmount < guard.minOutput) {
+      status = "outside_band";
+      outsideBand.push(bid.resolver);
+    } else if (bid.demoted) {
+      status = "demoted";
+      demoted.push(bid.resolver);
+    } else if (!winner) {
+      status = "won";
+    }
+    const offer: RankedOffer = {
+      resolver: bid.resolver,
+      name: bid.name,
+      outputAmount: bid.outputAmount.toString(),
+      rank: i + 1,
+      status,
+      latencyMs: bid.latencyMs,
+      won: status === "won",
+      bid,
+    };
+    if (status === "won") winner = offer;
+    return offer;
+  });
+  const steered = guard.minOutput !== null || demoted.length > 0;
+  return {
+    offers,
+    winner,
+    steering: steered
+      ? {
+          bandGuardBps: guard.bandGuardBps,
+          minOutput: guard.minOutput === null ? null : guard.minOutput.toString(),
+          outsideBand,
+          demoted,
+        }
+      : null,
+  };
+}

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { ResolverClient } from "../../src/resolver/client";
+import type { QuoteRecord } from "../../src/schemas/quote";
+import { startResolverFleet, stopFleet } from "../support/reference-resolvers";
+
+const base = inject("relayUrl");
+const CNGN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
+const USDC = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
+const TAKER = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
+
+let fleet: ResolverClient[] = [];
+beforeAll(async () => {
+  fleet = await startResolverFleet(base, { count: 3, latencyMs: 10 });
+});
+afterAll(() => stopFleet(fleet));
+
+describe("quotes with reference resolvers over real sockets (wrangler dev)", () => {
+  it("shows the three resolvers in /v1/nodes and /v1/resolvers", async () => {
+    const { nodes } = (await (await fetch(`${base}/v1/nodes`)).json()) as {
+      nodes: { address: string; fresh: boolean; name: string }[];
+    };
+    for (const c of fleet) expect(nodes).toContainEqual(expect.objectContaining({ address: c.address, fresh: true }));
+    const { resolvers } = (await (await fetch(`${base}/v1/resolvers`)).json()) as {
+      resolvers: { address: string; online: boolean }[];
+    };
+    for (const c of fleet)
+      expect(resolvers).toContainEqual(expect.objectContaining({ address: c.address, online: true }));
+  });
+
+  it("runs an auction and stores the quote the best resolver won", async () => {
+    const res = await fetch(`${base}/v1/quotes`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ sellToken: CNGN, buyToken: USDC, sellAmount: "1580000000", taker: TAKER }),
+    });
+    expect(res.status).toBe(200);
+    const quote = (await res.json()) as QuoteRecord & { typedData: unknown };
+    expect(quote.replies).toEqual({ valid: 3, rejected: 0, declined: 0, noReply: 0, late: 0 });
+    expect(quote.resolver?.name).toBe("ref-1");
+    // 1,580 cNGN at 0.000633 USDC/cNGN is 1.00014 USDC; less the 10 bps fee and the 0.05 USDC gas fee.
+    expect(quote.offers[0]?.outputAmount).toBe("1000140");
+    expect(quote.received).toBe(String(1_000_140 - 1_000 - 50_000));
+    const { typedData: _t, ...record } = quote;
+    expect(await (await fetch(`${base}/v1/quotes/${quote.quoteId}`)).json()).toStrictEqual(record);
+  });
+});

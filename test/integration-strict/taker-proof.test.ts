@@ -1,0 +1,56 @@
+import { env } from "cloudflare:test";
+import { privateKeyToAccount } from "viem/accounts";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { takerProofMessage } from "../../src/quotes/messages";
+import { EVM } from "../integration/ws-client";
+
+const app = createApp();
+const taker = privateKeyToAccount("0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbac7f7fa5c");
+const body = { sellToken: EVM.cngn, buyToken: EVM.usdc, sellAmount: "1580000000", taker: taker.address };
+
+async function proof(timestamp: number, signer = taker) {
+  const signature = await signer.signMessage({
+    message: takerProofMessage({ chainId: EVM.chainId, ...body, timestamp }),
+  });
+  return { signature, timestamp };
+}
+
+const ask = async (extra: Record<string, unknown>) => {
+  const res = await app.request(
+    "/v1/quotes",
+    { method: "POST", body: JSON.stringify({ ...body, ...extra }), headers: { "content-type": "application/json" } },
+    env,
+  );
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+
+const now = () => Math.floor(Date.now() / 1000);
+
+describe("requireTakerProof", () => {
+  it("lets a fresh proof through to the auction (no nodes here, so no_offers)", async () => {
+    const { status, body: res } = await ask({ takerProof: await proof(now()) });
+    expect(status).toBe(404);
+    expect(res.error).toBe("no_offers");
+  });
+
+  it.each([
+    ["missing", async () => ({})],
+    ["stale", async () => ({ takerProof: await proof(now() - 61) })],
+    ["from the future", async () => ({ takerProof: await proof(now() + 120) })],
+    [
+      "forged",
+      async () => ({
+        takerProof: await proof(
+          now(),
+          privateKeyToAccount("0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e"),
+        ),
+      }),
+    ],
+    ["over other terms", async () => ({ takerProof: await proof(now()), sellAmount: "1580000001" })],
+  ])("refuses a %s proof with bad_taker_proof", async (_what, extra) => {
+    const { status, body: res } = await ask(await extra());
+    expect(status).toBe(400);
+    expect(res.error).toBe("bad_taker_proof");
+  });
+});

@@ -1,0 +1,266 @@
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import type { QuoteRecord } from "../../src/schemas/quote";
+import { type Bidder, bidder, quoteBody, signBid } from "./bidder";
+import { eventually, nodeAccount } from "./ws-client";
+
+const app = createApp();
+type QuoteResponse = QuoteRecord & { typedData: Record<string, unknown> };
+
+const requestQuote = async (body: Record<string, unknown> = quoteBody()) => {
+  const res = await app.request(
+    "/v1/quotes",
+    { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } },
+    env,
+  );
+  return { status: res.status, body: (await res.json()) as QuoteResponse & Record<string, unknown> };
+};
+const getQuote = async (id: string) => (await (await app.request(`/v1/quotes/${id}`, {}, env)).json()) as QuoteRecord;
+
+let open: Bidder[] = [];
+async function nodes(...names: string[]): Promise<Bidder[]> {
+  open = await Promise.all(names.map((n, i) => bidder(i, n)));
+  // The heartbeats must land before the quote request asks who is eligible.
+  await eventually(async () => {
+    const res = await app.request("/v1/nodes", {}, env);
+    const { nodes: list } = (await res.json()) as { nodes: { fresh: boolean; name: string }[] };
+    expect(list.filter((n) => names.includes(n.name) && n.fresh)).toHaveLength(names.length);
+  });
+  return open;
+}
+
+afterEach(() => {
+  for (const b of open) b.socket.close();
+  open = [];
+});
+
+describe("POST /v1/quotes: the auction", () => {
+  it("closes as soon as every node answered, best bid winning", async () => {
+    const [a, b] = await nodes("alpha", "beta");
+    const pending = requestQuote();
+    const [ra, rb] = await Promise.all([a?.nextRfq(), b?.nextRfq()]);
+    if (!a || !b || !ra || !rb) throw new Error("no rfq");
+    expect(ra.quoteId).toBe(rb.quoteId);
+    expect(ra.toSign.message.outputAmount).toBeNull();
+    await a.bid(ra, 1_000_000n);
+    await b.bid(rb, 999_000n);
+    const started = Date.now();
+    const { status, body } = await pending;
+    expect(status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(body.resolver).toEqual({ address: a.account.address, name: "alpha" });
+    expect(body.replies).toEqual({ valid: 2, rejected: 0, declined: 0, noReply: 0, late: 0 });
+    expect(body.offers.map((o) => [o.name, o.rank, o.status, o.won])).toEqual([
+      ["alpha", 1, "won", true],
+      ["beta", 2, "lost", false],
+    ]);
+    // fee 10 bps of the output, gas fee 0.05 USDC, both in the buy token.
+    expect(body.fee).toEqual({ token: quoteBody().buyToken, amount: "1000" });
+    expect(body.gasFee).toEqual({ token: quoteBody().buyToken, amount: "50000" });
+    expect(body.received).toBe(String(1_000_000 - 1_000 - 50_000));
+    expect(body.takerPays).toBe("1580000000");
+    expect(body.proceeds).toBe("1580000000");
+    expect(body.status).toBe("quoted");
+    expect(body.timeline.map((t) => t.event)).toEqual(["requested", "quoted"]);
+    expect(body.timeline[1]?.detail).toMatchObject({ latencyMs: expect.any(Number) });
+    expect(await a.socket.next("result")).toMatchObject({ rfqId: ra.rfqId, won: true, rank: 1 });
+    expect(await b.socket.next("result")).toMatchObject({ rfqId: rb.rfqId, won: false, rank: 2 });
+    const { typedData, ...record } = body;
+    expect(typedData).toMatchObject({ primaryType: "PermitWitnessTransferFrom" });
+    expect(await getQuote(body.quoteId)).toStrictEqual(record);
+  });
+
+  it("waits the full window when a node stays silent, and counts it", async () => {
+    const [a] = await nodes("alpha", "silent");
+    const started = Date.now();
+    const pending = requestQuote();
+    const rfq = await a?.nextRfq();
+    if (!a || !rfq) throw new Error("no rfq");
+    await a.bid(rfq, 1_000_000n);
+    const { status, body } = await pending;
+    expect(status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+    expect(body.replies).toEqual({ valid: 1, rejected: 0, declined: 0, noReply: 1, late: 0 });
+  });
+
+  it("counts a bid after the close as late on the stored quote", async () => {
+    const [a, late] = await nodes("alpha", "slowpoke");
+    const pending = requestQuote();
+    const [ra, rl] = await Promise.all([a?.nextRfq(), late?.nextRfq()]);
+    if (!a || !late || !ra || !rl) throw new Error("no rfq");
+    await a.bid(ra, 1_000_000n);
+    const { body } = await pending;
+    await late.bid(rl, 2_000_000n);
+    expect(await late.socket.next("error")).toMatchObject({ code: "late_bid" });
+    await eventually(async () =>
+      expect((await getQuote(body.quoteId)).replies).toEqual({
+        valid: 1,
+        rejected: 0,
+        declined: 0,
+        noReply: 0,
+        late: 1,
+      }),
+    );
+  });
+
+  it.each([
+    [
+      "unsigned",
+      async (n: Bidder, rfq: import("../../src/protocol/frames").RfqFrame) =>
+        n.socket.send({ type: "bid", rfqId: rfq.rfqId, outputAmount: "1000000", signature: "0x" }),
+      "bad_signature",
+    ],
+    [
+      "wrong-signer",
+      async (n: Bidder, rfq: import("../../src/protocol/frames").RfqFrame) =>
+        n.socket.send({
+          type: "bid",
+          rfqId: rfq.rfqId,
+          outputAmount: "1000000",
+          signature: await signBid(nodeAccount(3), rfq, 1_000_000n),
+        }),
+      "bad_signature",
+    ],
+    [
+      "signed-for-another-amount",
+      async (n: Bidder, rfq: import("../../src/protocol/frames").RfqFrame) =>
+        n.socket.send({
+          type: "bid",
+          rfqId: rfq.rfqId,
+          outputAmount: "1000001",
+          signature: await signBid(n.account, rfq, 1_000_000n),
+        }),
+      "bad_signature",
+    ],
+    [
+      "over-inventory",
+      async (n: Bidder, rfq: import("../../src/protocol/frames").RfqFrame) => n.bid(rfq, 6_000_000_000n),
+      "insufficient_inventory",
+    ],
+    [
+      "below-fees",
+      async (n: Bidder, rfq: import("../../src/protocol/frames").RfqFrame) => n.bid(rfq, 50_000n),
+      "below_fees",
+    ],
+    [
+      "malformed",
+      async (n: Bidder, rfq: import("../../src/protocol/frames").RfqFrame) =>
+        n.socket.send({ type: "bid", rfqId: rfq.rfqId, outputAmount: "12.5", signature: "0x00" }),
+      "bad_frame",
+    ],
+  ])("rejects a %s bid, tells the node why, and counts it", async (_kind, send, code) => {
+    const [good, bad] = await nodes("alpha", "mallory");
+    const pending = requestQuote();
+    const [rg, rb] = await Promise.all([good?.nextRfq(), bad?.nextRfq()]);
+    if (!good || !bad || !rg || !rb) throw new Error("no rfq");
+    await good.bid(rg, 900_000n);
+    await send(bad, rb);
+    expect(await bad.socket.next("error")).toMatchObject({ code });
+    const { status, body } = await pending;
+    expect(status).toBe(200);
+    expect(body.replies).toEqual({ valid: 1, rejected: 1, declined: 0, noReply: 0, late: 0 });
+    expect(body.offers.map((o) => o.name)).toEqual(["alpha"]);
+  });
+
+  it("keeps the first of two bids from one node", async () => {
+    const [a, b] = await nodes("alpha", "twice");
+    const pending = requestQuote();
+    const [ra, rb] = await Promise.all([a?.nextRfq(), b?.nextRfq()]);
+    if (!a || !b || !ra || !rb) throw new Error("no rfq");
+    await b.bid(rb, 950_000n);
+    await b.bid(rb, 2_000_000n);
+    expect(await b.socket.next("error")).toMatchObject({ code: "duplicate_bid" });
+    await a.bid(ra, 1_000_000n);
+    const { body } = await pending;
+    expect(body.offers.map((o) => [o.name, o.outputAmount])).toEqual([
+      ["alpha", "1000000"],
+      ["twice", "950000"],
+    ]);
+  });
+
+  it("answers 404 no_offers with the replies when every node declines", async () => {
+    const [a, b] = await nodes("alpha", "beta");
+    const pending = requestQuote();
+    const [ra, rb] = await Promise.all([a?.nextRfq(), b?.nextRfq()]);
+    a?.socket.send({ type: "decline", rfqId: ra?.rfqId, reason: "no_inventory" });
+    b?.socket.send({ type: "decline", rfqId: rb?.rfqId, reason: "paused" });
+    const { status, body } = await pending;
+    expect(status).toBe(404);
+    expect(body).toMatchObject({
+      error: "no_offers",
+      replies: { valid: 0, rejected: 0, declined: 2, noReply: 0, late: 0 },
+      nodesOnline: 2,
+    });
+  });
+
+  it("breaks a tie by latency: the faster node wins", async () => {
+    const [a, b] = await nodes("alpha", "beta");
+    const pending = requestQuote();
+    const [ra, rb] = await Promise.all([a?.nextRfq(), b?.nextRfq()]);
+    if (!a || !b || !ra || !rb) throw new Error("no rfq");
+    await b.bid(rb, 1_000_000n);
+    await new Promise((r) => setTimeout(r, 30));
+    await a.bid(ra, 1_000_000n);
+    const { body } = await pending;
+    expect(body.offers.map((o) => o.name)).toEqual(["beta", "alpha"]);
+    expect(body.resolver?.name).toBe("beta");
+  });
+
+  it("lets a demoted resolver bid but not win", async () => {
+    const [a, b] = await nodes("alpha", "demoted");
+    // The directory entry is written as the node authenticates; demote it once it is there.
+    await eventually(async () => {
+      const demote = await app.request(
+        `/v1/admin/resolvers/${b?.account.address}/demote`,
+        {
+          method: "POST",
+          body: JSON.stringify({ minutes: 5, reason: "missed fills" }),
+          headers: { "content-type": "application/json", authorization: "Bearer test-admin-token" },
+        },
+        env,
+      );
+      expect(demote.status).toBe(200);
+    });
+    const pending = requestQuote();
+    const [ra, rb] = await Promise.all([a?.nextRfq(), b?.nextRfq()]);
+    if (!a || !b || !ra || !rb) throw new Error("no rfq");
+    await b.bid(rb, 2_000_000n);
+    await a.bid(ra, 1_000_000n);
+    const { body } = await pending;
+    expect(body.resolver?.name).toBe("alpha");
+    expect(body.offers.map((o) => [o.name, o.status])).toEqual([
+      ["demoted", "demoted"],
+      ["alpha", "won"],
+    ]);
+    expect(body.steering).toMatchObject({ demoted: [b.account.address] });
+  });
+
+  it("answers 404 no_offers with nodesOnline 0 when no node is connected", async () => {
+    const { status, body } = await requestQuote();
+    expect(status).toBe(404);
+    expect(body).toMatchObject({ error: "no_offers", nodesOnline: 0, replies: { valid: 0 } });
+  });
+});
+
+describe("auction rate", () => {
+  it("keeps a node that answers more than 50 rfqs in a second: replies are solicited", async () => {
+    const [a] = await nodes("busy");
+    if (!a) throw new Error("no node");
+    let answered = 0;
+    const answering = (async () => {
+      while (answered < 60) {
+        const rfq = await a.nextRfq();
+        await a.bid(rfq, 1_000_000n);
+        answered++;
+      }
+    })();
+    const takers = Array.from({ length: 60 }, (_, i) => `0x${(0xb000 + i).toString(16).padStart(40, "0")}`);
+    const results = await Promise.all(takers.map((taker) => requestQuote(quoteBody({ taker }))));
+    await answering;
+    expect(results.filter((r) => r.status === 200)).toHaveLength(60);
+    a.socket.send({ type: "heartbeat", state: "quoting", inventory: [] });
+    await a.socket.next("rfq", 200).catch(() => undefined);
+    expect(await Promise.race([a.socket.closed, new Promise((r) => setTimeout(() => r("open"), 100))])).toBe("open");
+  });
+});

@@ -1,0 +1,134 @@
+import { env } from "cloudflare:test";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterEach, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { cancelQuoteMessage } from "../../src/quotes/messages";
+import type { QuoteRecord } from "../../src/schemas/quote";
+import { seedQuote } from "../support/records";
+import { type Bidder, bidder, quoteBody } from "./bidder";
+import { EVM, eventually, SOL } from "./ws-client";
+
+const app = createApp();
+const post = async (path: string, body: unknown) => {
+  const res = await app.request(
+    path,
+    { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } },
+    env,
+  );
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+};
+
+describe("POST /v1/quotes: refusals before any auction", () => {
+  it.each([
+    ["a missing field", { sellToken: EVM.cngn, buyToken: EVM.usdc, taker: quoteBody().taker }, "sellAmount"],
+    ["a fractional amount", quoteBody({ sellAmount: "1.5" }), "sellAmount"],
+    ["a zero amount", quoteBody({ sellAmount: "0" }), "sellAmount"],
+    ["a taker that is not an address", quoteBody({ taker: "alice" }), "taker"],
+    ["a recipient that is not an address", quoteBody({ recipient: "0x12" }), "recipient"],
+  ])("answers invalid_request for %s", async (_what, body, path) => {
+    const { status, body: err } = await post("/v1/quotes", body);
+    expect(status).toBe(400);
+    expect(err.error).toBe("invalid_request");
+    expect((err.issues as { path: string }[]).map((i) => i.path)).toContain(path);
+  });
+
+  it("answers below_minimum with the minimum", async () => {
+    const { status, body } = await post("/v1/quotes", quoteBody({ sellAmount: "999999999" }));
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ error: "below_minimum", minimum: "1000000000" });
+  });
+
+  it.each([
+    ["an unknown token", quoteBody({ buyToken: `0x${"11".repeat(20)}` })],
+    ["a token against itself", quoteBody({ buyToken: EVM.cngn })],
+    ["an unknown chain", quoteBody({ chainId: 999 })],
+  ])("answers unsupported_pair for %s", async (_what, body) => {
+    const { status, body: err } = await post("/v1/quotes", body);
+    expect(status).toBe(400);
+    expect(err.error).toBe("unsupported_pair");
+  });
+
+  it("says plainly that Solana quotes are not served yet", async () => {
+    const taker = "9J7NJUkANRnZxTEEAnxRsLuuVZ9SvZF7QzwN2TCWXhcJ";
+    const { status, body } = await post("/v1/quotes", {
+      chainId: SOL.chainId,
+      sellToken: SOL.cngn,
+      buyToken: SOL.usdc,
+      sellAmount: "1000000000",
+      taker,
+    });
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ error: "unsupported_pair", message: expect.stringContaining("Solana") });
+  });
+});
+
+describe("POST /v1/quotes: in-flight limit", () => {
+  let node: Bidder | undefined;
+  afterEach(() => node?.socket.close());
+
+  it("answers 429 too_many_rfqs past maxOutstandingRfqs for one taker, with Retry-After", async () => {
+    node = await bidder(0, "slow");
+    await eventually(async () => {
+      const res = await app.request("/v1/nodes", {}, env);
+      expect(((await res.json()) as { nodes: { fresh: boolean }[] }).nodes[0]?.fresh).toBe(true);
+    });
+    const inFlight = [
+      post("/v1/quotes", quoteBody()),
+      post("/v1/quotes", quoteBody()),
+      post("/v1/quotes", quoteBody()),
+    ];
+    await Promise.all([node.nextRfq(), node.nextRfq(), node.nextRfq()]);
+    const over = await post("/v1/quotes", quoteBody());
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ error: "too_many_rfqs", retryAfter: 2 });
+    expect(over.headers.get("retry-after")).toBe("2");
+    const other = post("/v1/quotes", quoteBody({ taker: "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955" }));
+    expect((await node.nextRfq()).taker).toBe("0x14dC79964da2C08b23698B3D3cc7Ca32193d9955");
+    await Promise.all([...inFlight, other]);
+  });
+});
+
+describe("quote expiry and cancel", () => {
+  const taker = privateKeyToAccount("0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbac7f7fa5c");
+
+  it("reads a quote past its expiry as expired, with an expired event, once", async () => {
+    const { quote } = await seedQuote(env.DB, { expiresAt: new Date(Date.now() - 1_000).toISOString() });
+    const first = (await (await app.request(`/v1/quotes/${quote.quoteId}`, {}, env)).json()) as QuoteRecord;
+    expect(first.status).toBe("expired");
+    expect(first.timeline.map((t) => t.event)).toEqual(["requested", "quoted", "expired"]);
+    const again = (await (await app.request(`/v1/quotes/${quote.quoteId}`, {}, env)).json()) as QuoteRecord;
+    expect(again.timeline.filter((t) => t.event === "expired")).toHaveLength(1);
+  });
+
+  it("cancels an open quote with the taker's signature", async () => {
+    const { quote } = await seedQuote(env.DB, { taker: taker.address });
+    const signature = await taker.signMessage({ message: cancelQuoteMessage(quote.chainId, quote.quoteId) });
+    const { status, body } = await post(`/v1/quotes/${quote.quoteId}/cancel`, { signature });
+    expect(status).toBe(200);
+    expect(body.status).toBe("cancelled");
+    const again = await post(`/v1/quotes/${quote.quoteId}/cancel`, { signature });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ error: "quote_not_open", status: "cancelled" });
+  });
+
+  it("refuses a cancel signed by someone else, or for another quote", async () => {
+    const { quote } = await seedQuote(env.DB, { taker: taker.address });
+    const stranger = privateKeyToAccount("0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e");
+    const forged = await stranger.signMessage({ message: cancelQuoteMessage(quote.chainId, quote.quoteId) });
+    expect((await post(`/v1/quotes/${quote.quoteId}/cancel`, { signature: forged })).body.error).toBe("bad_signature");
+    const other = await taker.signMessage({ message: cancelQuoteMessage(quote.chainId, `q_${"0".repeat(32)}`) });
+    expect((await post(`/v1/quotes/${quote.quoteId}/cancel`, { signature: other })).body.error).toBe("bad_signature");
+  });
+
+  it("answers quote_not_open for an expired quote and not_found for an unknown one", async () => {
+    const { quote } = await seedQuote(env.DB, {
+      taker: taker.address,
+      expiresAt: new Date(Date.now() - 1_000).toISOString(),
+    });
+    const signature = await taker.signMessage({ message: cancelQuoteMessage(quote.chainId, quote.quoteId) });
+    const res = await post(`/v1/quotes/${quote.quoteId}/cancel`, { signature });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ error: "quote_not_open", status: "expired" });
+    expect((await post(`/v1/quotes/q_${"1".repeat(32)}/cancel`, { signature })).status).toBe(404);
+  });
+});

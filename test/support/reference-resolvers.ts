@@ -1,0 +1,98 @@
+import { type Latency, ResolverClient } from "../../src/resolver/client";
+import { staticInventory } from "../../src/resolver/inventory";
+import { anvilAccount } from "../../src/resolver/keys";
+import { fixedRatePricer, parseDecimal } from "../../src/resolver/pricing";
+import {
+  type CorridorTarget,
+  chainsFromRecord,
+  corridorsFromRecord,
+  fetchRelayConfig,
+} from "../../src/resolver/relay-config";
+
+export interface ResolverFleetOptions {
+  count: number;
+  /** Reply delay of every resolver. */
+  latencyMs?: Latency;
+  /** USDC per cNGN; each resolver shades it a little so the auction has a ranking. */
+  rate?: string;
+  /** Which corridors to serve; default every EVM corridor of the relay. */
+  corridors?: (targets: CorridorTarget[]) => CorridorTarget[];
+  /** First anvil account to use (1 = the first after the deployer). */
+  firstIndex?: number;
+}
+
+/**
+ * Reference resolvers (the real `src/resolver` client over real sockets), authenticated and
+ * heartbeating on the relay's EVM corridors before this resolves.
+ */
+export async function startResolverFleet(relayUrl: string, options: ResolverFleetOptions): Promise<ResolverClient[]> {
+  const record = await fetchRelayConfig(relayUrl);
+  const chains = chainsFromRecord(record);
+  const evm = chains.filter((c) => c.kind === "evm");
+  const all = corridorsFromRecord(record).filter((t) => evm.some((c) => c.chainId === t.chainId));
+  const corridors = options.corridors ? options.corridors(all) : all;
+  const inventory = staticInventory(
+    evm.flatMap((c) =>
+      c.tokens.map((t) => ({
+        chainId: c.chainId,
+        token: t.address,
+        balance: 10n ** 18n + "",
+        allowance: 10n ** 18n + "",
+      })),
+    ),
+  );
+  const base = parseDecimal(options.rate ?? "0.000633");
+  const clients = Array.from({ length: options.count }, (_, i) => {
+    // Resolver i quotes i bps under the base rate.
+    const rate = { num: base.num * BigInt(10_000 - i), den: base.den * 10_000n };
+    return new ResolverClient({
+      relayUrl,
+      account: anvilAccount((options.firstIndex ?? 1) + i),
+      name: `ref-${i + 1}`,
+      version: "bench",
+      chains,
+      corridors,
+      pricer: fixedRatePricer({ rate, sellSymbol: "cNGN" }),
+      inventory,
+      latencyMs: options.latencyMs ?? 0,
+    });
+  });
+  // Ready once every client has sent its first heartbeat on every corridor.
+  const heartbeating = clients.map(
+    (c) =>
+      new Promise<void>((resolve) => {
+        const seen = new Set<string>();
+        const off = c.on("sent", ({ corridor, frame }) => {
+          if (frame.type !== "heartbeat") return;
+          seen.add(corridor);
+          if (seen.size === corridors.length) {
+            off();
+            resolve();
+          }
+        });
+      }),
+  );
+  for (const c of clients) c.start();
+  await Promise.all(heartbeating);
+  await waitForFresh(
+    relayUrl,
+    clients.map((c) => c.address),
+  );
+  return clients;
+}
+
+async function waitForFresh(relayUrl: string, addresses: string[]): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const { nodes } = (await (await fetch(`${relayUrl}/v1/nodes`)).json()) as {
+      nodes: { address: string; fresh: boolean }[];
+    };
+    if (addresses.every((a) => nodes.some((n) => n.address === a && n.fresh))) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("the resolvers did not show as fresh within 10 s");
+}
+
+export async function stopFleet(clients: readonly ResolverClient[]): Promise<void> {
+  await Promise.all(clients.map((c) => c.stop()));
+}

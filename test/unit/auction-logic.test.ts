@@ -1,0 +1,172 @@
+import { describe, expect, it } from "vitest";
+import { gasChargeFor, protocolFee, quoteAmounts } from "../../src/auction/amounts";
+import { Auction } from "../../src/auction/auction";
+import { minOutputFromBand } from "../../src/auction/band-guard";
+import { rankBids, type ValidBid } from "../../src/auction/rank";
+
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+describe("amounts", () => {
+  it("takes fee and a buy-token gas fee out of the output", () => {
+    const gas = gasChargeFor({ fixed: "50000", token: null }, "0xSELL", "0xBUY", same);
+    expect(gas).toEqual({ token: "0xBUY", amount: 50_000n, side: "buy" });
+    expect(quoteAmounts({ sellAmount: 1_580_000_000n, outputAmount: 1_000_000n, feeBps: 10, gas })).toEqual({
+      outputAmount: 1_000_000n,
+      fee: 1_000n,
+      gasFee: 50_000n,
+      received: 949_000n,
+      takerPays: 1_580_000_000n,
+      proceeds: 1_580_000_000n,
+    });
+  });
+
+  it("adds a sell-token gas fee to what the taker pays", () => {
+    const gas = gasChargeFor({ fixed: "70", token: "0xsell" }, "0xSELL", "0xBUY", same);
+    expect(gas.side).toBe("sell");
+    expect(quoteAmounts({ sellAmount: 1_000n, outputAmount: 5_000n, feeBps: 30, gas })).toMatchObject({
+      fee: 15n,
+      received: 4_985n,
+      takerPays: 1_070n,
+      proceeds: 1_000n,
+    });
+  });
+
+  it("charges a gas token outside the pair in the buy token", () => {
+    expect(gasChargeFor({ fixed: "9", token: "0xOTHER" }, "0xSELL", "0xBUY", same)).toMatchObject({ token: "0xBUY" });
+  });
+
+  it("rounds the fee down and refuses an output that does not cover the fees", () => {
+    expect(protocolFee(9_999n, 10)).toBe(9n);
+    const gas = { token: "b", amount: 100n, side: "buy" as const };
+    expect(quoteAmounts({ sellAmount: 1n, outputAmount: 100n, feeBps: 0, gas })).toBeNull();
+    expect(quoteAmounts({ sellAmount: 1n, outputAmount: 101n, feeBps: 0, gas })?.received).toBe(1n);
+  });
+});
+
+const bid = (over: Partial<ValidBid>): ValidBid => ({
+  resolver: "0xA",
+  name: "a",
+  outputAmount: 100n,
+  received: 100n,
+  latencyMs: 10,
+  reliability: null,
+  demoted: false,
+  signature: "0x",
+  ...over,
+});
+
+describe("rankBids", () => {
+  it("ranks by received, then reliability, then latency", () => {
+    const { offers, winner } = rankBids(
+      [
+        bid({ resolver: "slow", received: 100n, latencyMs: 50 }),
+        bid({ resolver: "fast", received: 100n, latencyMs: 5 }),
+        bid({ resolver: "reliable", received: 100n, latencyMs: 90, reliability: 0.9 }),
+        bid({ resolver: "rich", received: 101n, latencyMs: 99 }),
+      ],
+      { bandGuardBps: 300, minOutput: null },
+    );
+    expect(offers.map((o) => [o.resolver, o.rank])).toEqual([
+      ["rich", 1],
+      ["reliable", 2],
+      ["fast", 3],
+      ["slow", 4],
+    ]);
+    expect(winner?.resolver).toBe("rich");
+    expect(offers.filter((o) => o.won)).toHaveLength(1);
+  });
+
+  it("steers away from bids under the band guard and from demoted resolvers", () => {
+    const { offers, winner, steering } = rankBids(
+      [
+        bid({ resolver: "cheap", outputAmount: 10n, received: 10n }),
+        bid({ resolver: "demoted", outputAmount: 500n, received: 500n, demoted: true }),
+        bid({ resolver: "lowball", outputAmount: 50n, received: 50n }),
+        bid({ resolver: "fair", outputAmount: 300n, received: 300n }),
+      ],
+      { bandGuardBps: 300, minOutput: 100n },
+    );
+    expect(offers.map((o) => [o.resolver, o.status])).toEqual([
+      ["demoted", "demoted"],
+      ["fair", "won"],
+      ["lowball", "outside_band"],
+      ["cheap", "outside_band"],
+    ]);
+    expect(winner?.resolver).toBe("fair");
+    expect(steering).toEqual({
+      bandGuardBps: 300,
+      minOutput: "100",
+      outsideBand: ["lowball", "cheap"],
+      demoted: ["demoted"],
+    });
+  });
+
+  it("has no winner when steering excludes every bid, and no steering when none applied", () => {
+    expect(rankBids([bid({ outputAmount: 1n })], { bandGuardBps: 300, minOutput: 2n }).winner).toBeNull();
+    expect(rankBids([bid({})], { bandGuardBps: 300, minOutput: null }).steering).toBeNull();
+  });
+});
+
+describe("minOutputFromBand", () => {
+  const band = { base: "USD", quote: "NGN", mid: 1580, low: 1570, high: 1590, sources: 4, at: 0 };
+  const args = { band, sellDecimals: 6, buyDecimals: 6, bandGuardBps: 300 };
+
+  it("prices naira sold for dollars at 1/mid, less the guard", () => {
+    // 1,580 NGN at 1,580 NGN/USD is 1 USD; 3% under is 0.97 USD.
+    expect(minOutputFromBand({ ...args, sellAsset: "NGN", buyAsset: "USD", sellAmount: 1_580_000_000n })).toBe(
+      970_000n,
+    );
+  });
+
+  it("prices dollars sold for naira at mid, across decimals", () => {
+    expect(
+      minOutputFromBand({ ...args, sellAsset: "USD", buyAsset: "NGN", sellAmount: 2_000_000n, buyDecimals: 2 }),
+    ).toBe(306_520n);
+  });
+
+  it("has no guard without a band or for a pair the band does not price", () => {
+    expect(minOutputFromBand({ ...args, band: null, sellAsset: "NGN", buyAsset: "USD", sellAmount: 1n })).toBeNull();
+    expect(minOutputFromBand({ ...args, sellAsset: "EUR", buyAsset: "USD", sellAmount: 1n })).toBeNull();
+    expect(minOutputFromBand({ ...args, sellAsset: null, buyAsset: null, sellAmount: 1n })).toBeNull();
+  });
+});
+
+describe("Auction", () => {
+  it("closes early once every asked node has answered and every bid is checked", async () => {
+    const auction = new Auction(
+      "r",
+      new Map([
+        ["a", 0],
+        ["b", 0],
+      ]),
+      1_500,
+    );
+    expect(auction.claim("a", 10)).toBe("ok");
+    auction.decline();
+    expect(auction.claim("b", 20)).toBe("ok");
+    let release: (b: ValidBid) => void = () => {};
+    auction.checking("b", new Promise((r) => (release = r)));
+    expect(auction.isOpen).toBe(true);
+    release(bid({ resolver: "b" }));
+    await auction.done;
+    expect(auction.replies()).toEqual({ valid: 1, rejected: 0, declined: 1, noReply: 0, late: 0 });
+  });
+
+  it("refuses replies from nodes not asked, second replies, and counts late ones", async () => {
+    const auction = new Auction(
+      "r",
+      new Map([
+        ["a", 0],
+        ["b", 0],
+      ]),
+      1_500,
+    );
+    expect(auction.claim("z", 1)).toBe("not_asked");
+    expect(auction.claim("a", 1)).toBe("ok");
+    auction.reject("a");
+    expect(auction.claim("a", 2)).toBe("duplicate");
+    await auction.close();
+    expect(auction.claim("b", 1_600)).toBe("late");
+    expect(auction.replies()).toEqual({ valid: 0, rejected: 1, declined: 0, noReply: 0, late: 1 });
+  });
+});
