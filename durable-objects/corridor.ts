@@ -6,6 +6,8 @@ import { loadConfig } from "../src/config/load";
 import { findCorridor } from "../src/corridors";
 import { demotedAddresses, isRegistered, recordNodeSeen, touchResolver } from "../src/db/resolvers";
 import type { Env } from "../src/env";
+import { oracleCorridor } from "../src/oracle/corridors";
+import { oracleStub } from "../src/oracle/stub";
 import {
   AUTH_TIMEOUT_MS,
   type AuthFrame,
@@ -29,6 +31,8 @@ export const CORRIDOR_ADVERTISED_HEADER = "x-relay-advertised";
 const DIRECTORY_WRITE_EVERY_MS = 60_000;
 /** How long the demoted set read from D1 serves auctions before it is read again. */
 const DEMOTED_TTL_MS = 10_000;
+/** Subscriptions to the oracle's band pushes lapse after two minutes; renewed while nodes heartbeat. */
+const ORACLE_RENEW_MS = 60_000;
 
 /** Per-socket state kept in the socket's attachment, so it survives hibernation (under 2 KiB). */
 interface Attachment {
@@ -74,6 +78,7 @@ export class CorridorDO extends DurableObject<Env> {
   private band: BandValue | null = null;
   private readonly house = new AuctionHouse<WebSocket>();
   private demotedCache: { at: number; set: Promise<ReadonlySet<string>> } | null = null;
+  private oracleSubscribedAt = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -137,7 +142,7 @@ export class CorridorDO extends DurableObject<Env> {
     }
     if (!parsed.ok) {
       // A malformed reply to a live rfq counts as a rejected bid; the node stays connected.
-      if (socket.attachment.node && parsed.rfqId) {
+      if (socket.attachment.node && parsed.rfqId && this.house.isLive(parsed.rfqId)) {
         const port = this.port(socket.attachment.corridorKey);
         return this.house.onMalformed(port, auctionNode(ws, socket), parsed.rfqId, parsed.message);
       }
@@ -154,9 +159,15 @@ export class CorridorDO extends DurableObject<Env> {
       case "heartbeat":
         return this.heartbeat(ws, socket, frame);
       case "bid":
-        return this.house.onBid(this.port(socket.attachment.corridorKey), auctionNode(ws, socket), frame);
-      case "decline":
-        return this.house.onDecline(this.port(socket.attachment.corridorKey), auctionNode(ws, socket), frame);
+      case "decline": {
+        // Auctions run only on corridors the relay quotes; anything else names no live rfq.
+        if (!this.house.isLive(frame.rfqId)) {
+          return send(ws, { type: "error", code: "unknown_rfq", message: `no live rfq ${frame.rfqId}` });
+        }
+        const port = this.port(socket.attachment.corridorKey);
+        if (frame.type === "bid") return this.house.onBid(port, auctionNode(ws, socket), frame);
+        return this.house.onDecline(port, auctionNode(ws, socket), frame);
+      }
       case "signed":
         return send(ws, { type: "error", code: "unknown_rfq", message: `no rfq ${frame.rfqId} awaits a signature` });
     }
@@ -217,6 +228,15 @@ export class CorridorDO extends DurableObject<Env> {
     return this.house.requestQuote(this.port(corridor.key), input);
   }
 
+  /** Tells a quote's winning resolver how its fill is going (`execution` frame), if it is connected. */
+  async notifyExecution(resolver: string, update: { quoteId: string; status: string; txHash: string | null }) {
+    for (const [ws, socket] of this.sockets) {
+      if (socket.attachment.node?.address.toLowerCase() === resolver.toLowerCase()) {
+        send(ws, { type: "execution", ...update });
+      }
+    }
+  }
+
   /** The oracle's latest band for this corridor; sent on to every authenticated node. */
   async publishBand(band: BandValue): Promise<void> {
     this.band = band;
@@ -275,6 +295,7 @@ export class CorridorDO extends DurableObject<Env> {
         at: new Date(now).toISOString(),
       }),
     );
+    this.subscribeToOracle(attachment.corridorKey, now);
   }
 
   private heartbeat(ws: WebSocket, socket: Socket, frame: HeartbeatFrame): void {
@@ -288,6 +309,7 @@ export class CorridorDO extends DurableObject<Env> {
       chains: (frame.chains ?? []).map((c) => ({ chainId: c.chainId, state: c.state, degraded: c.degraded ?? null })),
     };
     this.ctx.storage.kv.put(socket.storageKey, socket.detail);
+    this.subscribeToOracle(socket.attachment.corridorKey, now);
     if (now - node.lastDirectoryWrite >= DIRECTORY_WRITE_EVERY_MS) {
       node.lastDirectoryWrite = now;
       this.ctx.waitUntil(
@@ -309,12 +331,18 @@ export class CorridorDO extends DurableObject<Env> {
     const [chainId, a, b] = corridorKey.split(":") as [string, string, string];
     const corridor = findCorridor(config, Number(chainId), a, b);
     if (!corridor) throw new Error(`not a corridor: ${corridorKey}`);
+    const adapter = adapterFor(corridor.chain);
     return {
       config,
       corridor,
-      adapter: adapterFor(corridor.chain),
+      adapter,
       band: this.band,
-      assetOf: () => null,
+      assetOf: (token) => {
+        const mapped = oracleCorridor(config, corridor.key);
+        if (!mapped) return null;
+        if (adapter.sameAddress(token, mapped.baseToken)) return mapped.pair.base;
+        return adapter.sameAddress(token, mapped.quoteToken) ? mapped.pair.quote : null;
+      },
       nodes: () => {
         const out: AuctionNode<WebSocket>[] = [];
         for (const [ws, socket] of this.sockets) if (socket.attachment.node) out.push(auctionNode(ws, socket));
@@ -325,6 +353,31 @@ export class CorridorDO extends DurableObject<Env> {
       db: this.env.DB,
       waitUntil: (p) => this.ctx.waitUntil(p),
     };
+  }
+
+  /**
+   * While this corridor has nodes, the oracle keeps computing its band and pushes each update here
+   * (`publishBand`); the subscription lapses on its own once nodes stop heartbeating.
+   */
+  private subscribeToOracle(corridorKey: string, now: number): void {
+    if (now - this.oracleSubscribedAt < ORACLE_RENEW_MS) return;
+    const config = loadConfig(this.env.RELAY_CONFIG);
+    if (!oracleCorridor(config, corridorKey)) return;
+    this.oracleSubscribedAt = now;
+    this.ctx.waitUntil(
+      oracleStub(this.env)
+        .subscribe(corridorKey)
+        .then((band) => {
+          if (band && (!this.band || band.at >= this.band.at)) {
+            this.band = band;
+            this.ctx.storage.kv.put("band", band);
+          }
+        })
+        .catch((e: unknown) => {
+          this.oracleSubscribedAt = 0;
+          console.error(JSON.stringify({ corridor: corridorKey, error: `oracle subscribe failed: ${String(e)}` }));
+        }),
+    );
   }
 
   /** An admin changed a demotion: the next auction reads demotions afresh. */

@@ -234,6 +234,11 @@ export class AuctionHouse<S> {
     };
   }
 
+  /** Whether `rfqId` is an auction of this corridor, open or recently closed. */
+  isLive(rfqId: string): boolean {
+    return this.live.has(rfqId);
+  }
+
   /** Whether `node` was asked in the live auction `rfqId`. */
   asked(rfqId: string, node: string): boolean {
     return this.live.get(rfqId)?.auction.asked.has(lower(node)) ?? false;

@@ -1,4 +1,5 @@
 import type { TestProject } from "vitest/node";
+import { localConfig } from "../../src/config/local";
 import { startRelay } from "./harness";
 
 declare module "vitest" {
@@ -9,7 +10,9 @@ declare module "vitest" {
 
 /** One relay for the whole e2e project, started fresh and stopped at the end. */
 export default async function setup(project: TestProject) {
-  const relay = await startRelay();
+  // No corridor asks the oracle for a band, so the e2e relay never polls the public rate sources.
+  const config = { ...localConfig, oracle: { ...localConfig.oracle, corridors: [] } };
+  const relay = await startRelay({ vars: { RELAY_CONFIG: JSON.stringify(config) } });
   project.provide("relayUrl", relay.url);
   return () => relay.stop();
 }

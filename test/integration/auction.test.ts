@@ -1,11 +1,17 @@
 import { env } from "cloudflare:test";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import type { QuoteRecord } from "../../src/schemas/quote";
-import { type Bidder, bidder, quoteBody, signBid } from "./bidder";
+import { type Bidder, quoteBody as baseBody, bidder, marketSellAmount, signBid } from "./bidder";
 import { eventually, nodeAccount } from "./ws-client";
 
 const app = createApp();
+/** Sold at the band's mid, 1 USDC; bids from 0.97 USDC are inside the band guard. */
+let sellAmount = "";
+beforeAll(async () => {
+  sellAmount = await marketSellAmount((path) => app.request(path, {}, env));
+});
+const quoteBody = (over: Record<string, unknown> = {}) => baseBody({ sellAmount, ...over });
 type QuoteResponse = QuoteRecord & { typedData: Record<string, unknown> };
 
 const requestQuote = async (body: Record<string, unknown> = quoteBody()) => {
@@ -59,8 +65,8 @@ describe("POST /v1/quotes: the auction", () => {
     expect(body.fee).toEqual({ token: quoteBody().buyToken, amount: "1000" });
     expect(body.gasFee).toEqual({ token: quoteBody().buyToken, amount: "50000" });
     expect(body.received).toBe(String(1_000_000 - 1_000 - 50_000));
-    expect(body.takerPays).toBe("1580000000");
-    expect(body.proceeds).toBe("1580000000");
+    expect(body.takerPays).toBe(sellAmount);
+    expect(body.proceeds).toBe(sellAmount);
     expect(body.status).toBe("quoted");
     expect(body.timeline.map((t) => t.event)).toEqual(["requested", "quoted"]);
     expect(body.timeline[1]?.detail).toMatchObject({ latencyMs: expect.any(Number) });
@@ -154,7 +160,7 @@ describe("POST /v1/quotes: the auction", () => {
     const pending = requestQuote();
     const [rg, rb] = await Promise.all([good?.nextRfq(), bad?.nextRfq()]);
     if (!good || !bad || !rg || !rb) throw new Error("no rfq");
-    await good.bid(rg, 900_000n);
+    await good.bid(rg, 990_000n);
     await send(bad, rb);
     expect(await bad.socket.next("error")).toMatchObject({ code });
     const { status, body } = await pending;
@@ -168,14 +174,14 @@ describe("POST /v1/quotes: the auction", () => {
     const pending = requestQuote();
     const [ra, rb] = await Promise.all([a?.nextRfq(), b?.nextRfq()]);
     if (!a || !b || !ra || !rb) throw new Error("no rfq");
-    await b.bid(rb, 950_000n);
+    await b.bid(rb, 990_000n);
     await b.bid(rb, 2_000_000n);
     expect(await b.socket.next("error")).toMatchObject({ code: "duplicate_bid" });
     await a.bid(ra, 1_000_000n);
     const { body } = await pending;
     expect(body.offers.map((o) => [o.name, o.outputAmount])).toEqual([
       ["alpha", "1000000"],
-      ["twice", "950000"],
+      ["twice", "990000"],
     ]);
   });
 
@@ -262,5 +268,35 @@ describe("auction rate", () => {
     a.socket.send({ type: "heartbeat", state: "quoting", inventory: [] });
     await a.socket.next("rfq", 200).catch(() => undefined);
     expect(await Promise.race([a.socket.closed, new Promise((r) => setTimeout(() => r("open"), 100))])).toBe("open");
+  });
+});
+
+describe("band guard", () => {
+  it("shows the band on the quote and steers away from a bid too far under its mid", async () => {
+    const [fair, low] = await nodes("fair", "lowball");
+    const pending = requestQuote();
+    const [rf, rl] = await Promise.all([fair?.nextRfq(), low?.nextRfq()]);
+    if (!fair || !low || !rf || !rl) throw new Error("no rfq");
+    expect(rf.band).toMatchObject({ base: "USD", quote: "NGN" });
+    // Sold at the band's mid, the implied output is 1 USDC; 300 bps under it is 0.97 USDC.
+    await fair.bid(rf, 980_000n);
+    await low.bid(rl, 960_000n);
+    const { body } = await pending;
+    expect(body.band).toEqual(rf.band);
+    expect(body.resolver?.name).toBe("fair");
+    expect(body.offers.map((o) => [o.name, o.status])).toEqual([
+      ["fair", "won"],
+      ["lowball", "outside_band"],
+    ]);
+    expect(body.steering).toMatchObject({ bandGuardBps: 300, outsideBand: [low.account.address], demoted: [] });
+    expect(Math.abs(Number(body.steering?.minOutput) - 970_000)).toBeLessThanOrEqual(1);
+  });
+
+  it("passes each band the oracle publishes on to the corridor's nodes", async () => {
+    const [node] = await nodes("listener");
+    const band = { base: "USD", quote: "NGN", mid: 1500, low: 1490, high: 1510, sources: 3, at: Date.now() };
+    const key = `31337:${baseBody().buyToken.toLowerCase()}:${baseBody().sellToken.toLowerCase()}`;
+    await env.CORRIDOR.get(env.CORRIDOR.idFromName(key)).publishBand(band);
+    expect(await node?.socket.next("band")).toEqual({ type: "band", ...band });
   });
 });

@@ -14,6 +14,17 @@ export const quoteBody = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
+/**
+ * A cNGN amount the oracle band (served by the fixture sources) prices at 1 USDC, so bids near
+ * 1 USDC stand inside the band guard whatever the recorded rates are.
+ */
+export async function marketSellAmount(request: (path: string) => Response | Promise<Response>): Promise<string> {
+  const { bands } = (await (await request("/v1/rates")).json()) as { bands: { corridor: string; mid: number }[] };
+  const band = bands.find((b) => b.corridor.startsWith(`${EVM.chainId}:`));
+  if (!band) throw new Error("no band for the EVM corridor");
+  return String(Math.round(band.mid * 1e6));
+}
+
 export async function signBid(account: PrivateKeyAccount, rfq: RfqFrame, outputAmount: bigint): Promise<string> {
   const typed = completeToSign(rfq.toSign, outputAmount);
   return account.signTypedData(typed as Parameters<PrivateKeyAccount["signTypedData"]>[0]);
