@@ -5,12 +5,12 @@
  * Overhead of a quote = its wall-clock latency at the taker minus the slowest asked resolver's reply
  * latency as the relay measured it (the largest `offers[].latencyMs`): what the relay itself adds.
  */
+
+import { Worker } from "node:worker_threads";
 import { localConfig } from "../src/config/local";
 import type { RelayConfig } from "../src/config/schema";
-import type { ResolverClient } from "../src/resolver/client";
 import type { QuoteRecord } from "../src/schemas/quote";
 import { startRelay } from "../test/e2e/harness";
-import { startResolverFleet, stopFleet } from "../test/support/reference-resolvers";
 import { fmt, percentile, verdict } from "./stats";
 
 const REPLY_LATENCY_MS = 20;
@@ -86,17 +86,33 @@ async function throughput(base: string, corridors: string[]): Promise<number> {
   return done / THROUGHPUT_SECONDS;
 }
 
+/** Reference resolvers in their own thread; resolves once they are all fresh on the relay. */
+async function startFleet(relayUrl: string, count: number): Promise<{ stop(): Promise<void> }> {
+  const worker = new Worker(new URL("./fleet-worker.ts", import.meta.url), {
+    workerData: { relayUrl, count, latencyMs: REPLY_LATENCY_MS, token: CNGN },
+    execArgv: ["--import", "tsx"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    worker.once("message", () => resolve());
+    worker.once("error", reject);
+  });
+  return {
+    async stop() {
+      const stopped = new Promise((r) => worker.once("message", r));
+      worker.postMessage("stop");
+      await stopped;
+      await worker.terminate();
+    },
+  };
+}
+
 async function main() {
   const relay = await startRelay({ vars: { RELAY_CONFIG: JSON.stringify(benchConfig()) } });
   const summary: string[] = [];
-  let fleet: ResolverClient[] = [];
+  let fleet: { stop(): Promise<void> } | null = null;
   try {
     for (const count of [1, 5, 20]) {
-      fleet = await startResolverFleet(relay.url, {
-        count,
-        latencyMs: REPLY_LATENCY_MS,
-        corridors: (all) => all.filter((t) => [t.tokenA, t.tokenB].includes(CNGN)),
-      });
+      fleet = await startFleet(relay.url, count);
       const { latencies, overheads, relayOverheads } = await sequential(relay.url, SEQUENTIAL_QUOTES);
       const one = await throughput(relay.url, USD_TOKENS.slice(0, 1));
       const four = await throughput(relay.url, USD_TOKENS);
@@ -111,12 +127,12 @@ async function main() {
         summary.push(verdict("overhead p99, 20 resolvers", percentile(overheads, 99), 25, "lower", "ms"));
       }
       if (count === 1) summary.push(verdict("quotes/s on one corridor, 1 resolver", one, 200, "higher", "q/s"));
-      await stopFleet(fleet);
-      fleet = [];
+      await fleet.stop();
+      fleet = null;
     }
     console.log(`\n${summary.join("\n")}`);
   } finally {
-    await stopFleet(fleet);
+    await fleet?.stop();
     await relay.stop();
   }
 }

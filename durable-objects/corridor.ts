@@ -46,6 +46,8 @@ interface Attachment {
 
 interface AuthedNode {
   address: string;
+  /** Uncompressed secp256k1 key (0x04…), recovered from the auth signature. */
+  publicKey: string;
   name: string;
   version: string;
   region: string | null;
@@ -263,6 +265,7 @@ export class CorridorDO extends DurableObject<Env> {
     }
     attachment.node = {
       address: result.address,
+      publicKey: result.publicKey,
       name: frame.name,
       version: frame.version,
       region: frame.region ?? null,
@@ -413,6 +416,7 @@ function auctionNode(ws: WebSocket, socket: Socket): AuctionNode<WebSocket> {
   return {
     socket: ws,
     address: node.address,
+    publicKey: node.publicKey,
     name: node.name,
     fresh: isFresh(node.lastHeartbeat, Date.now()),
     state: node.state,

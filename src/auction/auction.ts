@@ -3,13 +3,12 @@ import type { ValidBid } from "./rank";
 
 /**
  * One RFQ's reply book: who was asked, who answered how, and when it may close (at the window or as
- * soon as every asked node has answered and every bid is checked). No I/O: the corridor feeds it.
+ * soon as every asked node has answered). No I/O: the corridor feeds it checked replies.
  */
 export class Auction {
   readonly bids: ValidBid[] = [];
   readonly bidders = new Set<string>();
   private readonly answered = new Set<string>();
-  private readonly pending = new Set<Promise<void>>();
   private rejected = 0;
   private declined = 0;
   private late = 0;
@@ -54,16 +53,11 @@ export class Auction {
     return now - (this.asked.get(node) ?? now);
   }
 
-  /** A claimed bid still being checked (its signature); the auction waits for it before closing. */
-  checking(node: string, check: Promise<ValidBid | string>): void {
+  /** A claimed bid that passed every check. */
+  accept(node: string, bid: ValidBid): void {
     this.bidders.add(node);
-    const p = check.then((outcome) => {
-      if (typeof outcome === "string") this.rejected++;
-      else this.bids.push(outcome);
-      this.pending.delete(p);
-      this.maybeFinish();
-    });
-    this.pending.add(p);
+    this.bids.push(bid);
+    this.maybeFinish();
   }
 
   reject(node: string): void {
@@ -77,11 +71,10 @@ export class Auction {
     this.maybeFinish();
   }
 
-  /** The window ran out: close once the bids in hand are checked. */
-  async close(): Promise<void> {
+  /** The window ran out, or every asked node has answered. */
+  close(): void {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([...this.pending]);
     this.resolveDone();
   }
 
@@ -96,6 +89,6 @@ export class Auction {
   }
 
   private maybeFinish(): void {
-    if (!this.closed && this.answered.size === this.asked.size && this.pending.size === 0) void this.close();
+    if (this.answered.size === this.asked.size) this.close();
   }
 }

@@ -10,7 +10,7 @@ import { type GasCharge, gasChargeFor, quoteAmounts } from "./amounts";
 import { Auction } from "./auction";
 import { minOutputFromBand } from "./band-guard";
 import type { QuoteFailure, QuoteInput } from "./quote-input";
-import { type RankedOffer, rankBids, type ValidBid } from "./rank";
+import { type RankedOffer, rankBids } from "./rank";
 
 /** How long a closed auction is remembered, so that its late replies are counted on the quote. */
 const REMEMBER_CLOSED_MS = 30_000;
@@ -21,6 +21,8 @@ const DEADLINE_GRACE_SECONDS = 60;
 export interface AuctionNode<S> {
   socket: S;
   address: string;
+  /** The key the node proved at auth; bids are verified against it. */
+  publicKey: string;
   name: string;
   fresh: boolean;
   state: "quoting" | "degraded" | "paused";
@@ -147,7 +149,7 @@ export class AuctionHouse<S> {
       toSign: adapter.bidToSign(terms),
     };
     for (const n of eligible) port.send(n.socket, frame);
-    const timer = setTimeout(() => void auction.close(), config.rfqWindowMs);
+    const timer = setTimeout(() => auction.close(), config.rfqWindowMs);
     await auction.done;
     clearTimeout(timer);
     live.closedAt = Date.now();
@@ -272,31 +274,23 @@ export class AuctionHouse<S> {
           : !hasInventory(node, chain.chainId, live.terms.buyToken, outputAmount)
             ? "insufficient_inventory"
             : null;
-    if (reason || !amounts) {
-      const code = reason ?? "below_fees";
+    const signed = !reason && amounts && port.adapter.verifyBid(live.terms, outputAmount, node, frame.signature);
+    if (!signed || !amounts) {
+      const code = reason ?? "bad_signature";
       live.auction.reject(address);
       port.send(node.socket, errorFrame(code, rejectMessage[code]));
       return;
     }
-    live.auction.checking(
-      address,
-      port.adapter.verifyBid(live.terms, outputAmount, node.address, frame.signature).then((ok) => {
-        if (ok) {
-          return {
-            resolver: node.address,
-            name: node.name,
-            outputAmount,
-            received: amounts.received,
-            latencyMs,
-            reliability: null,
-            demoted: false,
-            signature: frame.signature,
-          } satisfies ValidBid;
-        }
-        port.send(node.socket, errorFrame("bad_signature", rejectMessage.bad_signature));
-        return "bad_signature";
-      }),
-    );
+    live.auction.accept(address, {
+      resolver: node.address,
+      name: node.name,
+      outputAmount,
+      received: amounts.received,
+      latencyMs,
+      reliability: null,
+      demoted: false,
+      signature: frame.signature,
+    });
   }
 
   /** A reply to a live rfq that failed the frame schema: it is the node's reply, and it is rejected. */

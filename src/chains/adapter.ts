@@ -15,6 +15,12 @@ export interface RfqTerms {
   gasFeeToken: string;
 }
 
+/** A resolver as its auth proved it: its address and the public key behind it. */
+export interface Bidder {
+  address: string;
+  publicKey: string;
+}
+
 /** A resolver's bid signature request, JSON-ready: `message.outputAmount` is left null for the resolver. */
 export interface ToSign {
   domain: Record<string, unknown>;
@@ -30,10 +36,140 @@ export interface ToSign {
 export interface ChainAdapter {
   /** What the resolver signs for its bid to be settleable. */
   bidToSign(terms: RfqTerms): ToSign;
-  /** Whether `signature` is `resolver`'s over the bid's commitment with `outputAmount`. */
-  verifyBid(terms: RfqTerms, outputAmount: bigint, resolver: string, signature: string): Promise<boolean>;
+  /** Whether `signature` is the bidder's (its key, proved at auth) over the bid's commitment with `outputAmount`. */
+  verifyBid(terms: RfqTerms, outputAmount: bigint, bidder: Bidder, signature: string): boolean;
   /** What the taker signs for the winning bid, JSON-ready (returned with the quote and kept for settlement). */
   takerSigning(terms: RfqTerms, winner: { resolver: string; amounts: QuoteAmounts }): Record<string, unknown>;
   /** Whether two addresses of this chain are the same. */
   sameAddress(a: string, b: string): boolean;
+}
+
+/** An EIP-2612 approval of Permit2 the taker sends along when the sell token has none yet. */
+export interface Erc2612Permit {
+  value: string;
+  /** Unix seconds. */
+  deadline: string;
+  v: number;
+  r: string;
+  s: string;
+}
+
+/** What the keeper settles: a stored quote's terms, what the taker signed, and the taker's signature. */
+export interface FillRequest {
+  quoteId: string;
+  taker: string;
+  sellToken: string;
+  takerPays: string;
+  /** The quote's `signing` JSON as the auction stored it. */
+  signing: unknown;
+  signature: string;
+  permit: Erc2612Permit | null;
+}
+
+/** A transaction to the settlement contract, chain-encoded; opaque to the keeper. */
+export interface FillCall {
+  to: string;
+  data: string;
+}
+
+/** The taker's funds as the chain shows them: balance, and what Permit2 may spend of the sell token. */
+export interface TakerFunds {
+  balance: bigint;
+  permit2Allowance: bigint;
+}
+
+/**
+ * What a simulated revert means for the submission: a requote (the reason says who must act), a taker
+ * signature the contracts refuse (400 `bad_signature`), or a keeper the executor does not accept, which
+ * no taker or resolver can fix (503 `not_leader`).
+ */
+export type RevertOutcome =
+  | { kind: "requote"; reason: string }
+  | { kind: "bad_signature" }
+  | { kind: "keeper_refused"; reason: string };
+
+export type Simulation = { ok: true; gas: bigint } | ({ ok: false } & RevertOutcome);
+
+/** Fees for the next transaction, in the chain's native unit. */
+export type GasPricing = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
+
+export interface SignedTransaction {
+  hash: string;
+  raw: string;
+  nonce: number;
+}
+
+/**
+ * What the network said to a broadcast: accepted it, already had it, refused it (nothing was sent), or
+ * did not answer (it may or may not have the transaction).
+ */
+export type BroadcastResult =
+  | { status: "accepted" }
+  | { status: "known" }
+  | { status: "refused"; reason: string }
+  | { status: "unreachable"; reason: string };
+
+/** One settlement event of the executor, as the indexer reads it. */
+export interface FillEvent {
+  orderHash: string;
+  quoteId: string;
+  resolver: string;
+  filler: string;
+  taker: string;
+  sellToken: string;
+  sellAmount: bigint;
+  buyToken: string;
+  outputAmount: bigint;
+  received: bigint;
+  fee: bigint;
+  gasFee: bigint;
+  logIndex: number;
+}
+
+export interface TxReceipt {
+  hash: string;
+  status: "success" | "reverted";
+  block: number;
+  blockHash: string;
+  /** ISO 8601, from the block's timestamp. */
+  blockTime: string;
+  gasUsed: bigint;
+  from: string;
+  fills: FillEvent[];
+}
+
+/** Where a transaction the keeper sent stands on the chain. */
+export type TxPresence = "known" | "unknown";
+
+/** The RPC did not answer (network error, timeout, 5xx): nothing can be concluded from it. */
+export class ChainUnavailableError extends Error {
+  override readonly name = "ChainUnavailableError";
+}
+
+/**
+ * The chain-specific half of settlement, for one chain and one keeper key. The keeper (durable-objects/
+ * keeper.ts and src/keeper/) uses only this, never viem or web3.js. Every RPC method throws
+ * `ChainUnavailableError` when the chain does not answer.
+ */
+export interface ChainSettler {
+  readonly chainId: number;
+  /** The keeper's address on this chain: the submitter of every fill. */
+  readonly keeper: string;
+  /** Whether `signature` is the taker's over the quote's stored typed data. No RPC. */
+  verifyTakerSignature(request: FillRequest): Promise<boolean>;
+  /** The executor call that settles the request (`fill`, or `fillWithPermit` with a permit). No RPC. */
+  fillCall(request: FillRequest): FillCall;
+  takerFunds(request: FillRequest): Promise<TakerFunds>;
+  /** eth_call from the keeper, then a gas estimate; a revert is mapped to a requote reason. */
+  simulate(call: FillCall, request: FillRequest): Promise<Simulation>;
+  /** The keeper's next nonce counting pending transactions, and fees for a transaction now. */
+  accountState(): Promise<{ pendingNonce: number; minedNonce: number; pricing: GasPricing }>;
+  sign(call: FillCall, gas: bigint, nonce: number, pricing: GasPricing): Promise<SignedTransaction>;
+  /** eth_sendRawTransaction; never throws. */
+  broadcast(tx: { raw: string; hash: string }): Promise<BroadcastResult>;
+  presence(hash: string): Promise<TxPresence>;
+  receipt(hash: string): Promise<TxReceipt | null>;
+  blockNumber(): Promise<number>;
+  /** Why a mined transaction reverted, replayed as a call on the block before it; null when unknown. */
+  revertReason(call: FillCall, block: number, request: FillRequest): Promise<string | null>;
 }

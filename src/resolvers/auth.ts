@@ -1,8 +1,11 @@
-import { getAddress, type Hex, recoverMessageAddress } from "viem";
+import { getAddress, type Hex, hashMessage, recoverPublicKey } from "viem";
+import { publicKeyToAddress } from "viem/accounts";
 import { verifyEd25519Text } from "../chains/solana/ed25519";
 import { type AuthFrame, authMessage } from "../protocol/frames";
 
-export type AuthResult = { ok: true; address: string; solanaAddress: string | null } | { ok: false; reason: string };
+export type AuthResult =
+  | { ok: true; address: string; publicKey: Hex; solanaAddress: string | null }
+  | { ok: false; reason: string };
 
 /**
  * Checks a node's `auth` frame against the challenge it was sent: the EIP-191 signature must recover to
@@ -10,15 +13,18 @@ export type AuthResult = { ok: true; address: string; solanaAddress: string | nu
  */
 export async function verifyNodeAuth(frame: AuthFrame, corridor: string, nonce: string): Promise<AuthResult> {
   const text = authMessage(corridor, nonce);
-  let signer: string;
+  let publicKey: Hex;
   try {
-    signer = await recoverMessageAddress({ message: text, signature: frame.signature as Hex });
+    // The key itself, not just its address: bids are later verified against it (src/chains/evm/ecdsa.ts).
+    publicKey = await recoverPublicKey({ hash: hashMessage(text), signature: frame.signature as Hex });
   } catch {
     return { ok: false, reason: "bad_signature" };
   }
-  if (signer.toLowerCase() !== frame.address.toLowerCase()) return { ok: false, reason: "bad_signature" };
+  if (publicKeyToAddress(publicKey).toLowerCase() !== frame.address.toLowerCase()) {
+    return { ok: false, reason: "bad_signature" };
+  }
   if (frame.solana && !verifyEd25519Text(frame.solana.address, frame.solana.signature, text)) {
     return { ok: false, reason: "bad_signature" };
   }
-  return { ok: true, address: getAddress(frame.address), solanaAddress: frame.solana?.address ?? null };
+  return { ok: true, address: getAddress(frame.address), publicKey, solanaAddress: frame.solana?.address ?? null };
 }

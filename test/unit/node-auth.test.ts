@@ -36,6 +36,7 @@ describe("verifyNodeAuth", () => {
     expect(await verifyNodeAuth(await frame("n1"), corridor, "n1")).toEqual({
       ok: true,
       address: account.address,
+      publicKey: account.publicKey,
       solanaAddress: null,
     });
   });

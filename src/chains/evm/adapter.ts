@@ -1,6 +1,7 @@
-import { type Address, getAddress, type Hex, recoverTypedDataAddress } from "viem";
+import { type Address, getAddress, type Hex, hashTypedData } from "viem";
 import type { ChainAdapter, RfqTerms } from "../adapter";
 import { withBigintsAsStrings } from "../json";
+import { verifyWithKey } from "./ecdsa";
 import { fillTypedData, quoteIdToBytes32, quoteNonce, type RfqFill, takerTypedData } from "./typed-data";
 
 const PERMIT2_DOMAIN_TYPE = [
@@ -43,22 +44,13 @@ export const evmAdapter: ChainAdapter = {
     };
   },
 
-  async verifyBid(terms, outputAmount, resolver, signature) {
+  verifyBid(terms, outputAmount, bidder, signature) {
     const chain = evmChain(terms);
-    if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return false;
-    try {
-      const signer = await recoverTypedDataAddress({
-        ...fillTypedData({
-          chainId: chain.chainId,
-          executor: chain.executor as Address,
-          fill: fillOf(terms, outputAmount),
-        }),
-        signature: signature as Hex,
-      });
-      return signer.toLowerCase() === resolver.toLowerCase();
-    } catch {
-      return false;
-    }
+    if (!/^0x[0-9a-fA-F]{130}$/.test(signature) || !/^0x04[0-9a-fA-F]{128}$/.test(bidder.publicKey)) return false;
+    const hash = hashTypedData(
+      fillTypedData({ chainId: chain.chainId, executor: chain.executor as Address, fill: fillOf(terms, outputAmount) }),
+    );
+    return verifyWithKey(hash, signature as Hex, bidder.publicKey as Hex);
   },
 
   takerSigning(terms, winner) {
