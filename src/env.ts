@@ -1,4 +1,5 @@
 import type { CorridorDO } from "../durable-objects/corridor";
+import type { KeeperDO } from "../durable-objects/keeper";
 import type { OracleDO } from "../durable-objects/oracle";
 import type { RelayConfig } from "./config/schema";
 
@@ -7,10 +8,15 @@ export interface Env {
   DB: D1Database;
   CORRIDOR: DurableObjectNamespace<CorridorDO>;
   ORACLE: DurableObjectNamespace<OracleDO>;
+  KEEPER: DurableObjectNamespace<KeeperDO>;
+  /** Workers rate limiting for `POST /v1/executions`, per taker (wrangler.toml `[[ratelimits]]`). */
+  EXECUTIONS_LIMITER: RateLimit;
   /** The relay configuration as JSON; unset means the embedded local default. */
   RELAY_CONFIG?: string;
   /** Bearer secret of the admin API. */
   ADMIN_TOKEN?: string;
+  /** The keeper wallet's private key (hex); unset, `POST /v1/executions` answers 503 `not_leader`. */
+  KEEPER_PRIVATE_KEY?: string;
 }
 
 export interface AppEnv {

@@ -2,6 +2,7 @@ import { createApp } from "./app";
 import type { Env } from "./env";
 
 export { CorridorDO } from "../durable-objects/corridor";
+export { KeeperDO } from "../durable-objects/keeper";
 export { OracleDO } from "../durable-objects/oracle";
 
 const app = createApp();

@@ -8,7 +8,8 @@ import type { ValidBid } from "./rank";
 export class Auction {
   readonly bids: ValidBid[] = [];
   readonly bidders = new Set<string>();
-  private readonly answered = new Set<string>();
+  /** Nodes that replied (bid, decline or rejected), in the window or, once closed, late. */
+  readonly answered = new Set<string>();
   private rejected = 0;
   private declined = 0;
   private late = 0;

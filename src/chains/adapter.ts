@@ -72,9 +72,8 @@ export interface FillCall {
   data: string;
 }
 
-/** The taker's funds as the chain shows them: balance, and what Permit2 may spend of the sell token. */
+/** What Permit2 may spend of the taker's sell token, as the chain shows it. */
 export interface TakerFunds {
-  balance: bigint;
   permit2Allowance: bigint;
 }
 
@@ -86,7 +85,7 @@ export interface TakerFunds {
 export type RevertOutcome =
   | { kind: "requote"; reason: string }
   | { kind: "bad_signature" }
-  | { kind: "keeper_refused"; reason: string };
+  | { kind: "keeper_refused"; reason: "keeper_not_allowed" };
 
 export type Simulation = { ok: true; gas: bigint } | ({ ok: false } & RevertOutcome);
 
@@ -112,6 +111,7 @@ export type BroadcastResult =
 /** One settlement event of the executor, as the indexer reads it. */
 export interface FillEvent {
   orderHash: string;
+  /** The relay's quote id (`q_…`) the fill settles. */
   quoteId: string;
   resolver: string;
   filler: string;

@@ -1,14 +1,20 @@
-import type { QuoteStatus } from "../schemas/quote";
+import type { ExecutionStatus, QuoteStatus, TimelineEntry } from "../schemas/quote";
 
-/** The quote's state machine (docs/api.md): which status may follow which. */
+/**
+ * The quote's state machine (docs/api.md): which status may follow which.
+ *
+ * `expired` and `cancelled` may still become `submitted`: the keeper checks that a quote is open right
+ * before it broadcasts, but a reader can record the expiry, or the taker cancel, while the broadcast is
+ * on its way. The taker's signature is valid on chain until the order's deadline, so the chain decides.
+ */
 export const QUOTE_TRANSITIONS: Record<QuoteStatus, readonly QuoteStatus[]> = {
   quoted: ["signed", "submitted", "expired", "cancelled", "failed"],
   signed: ["submitted", "expired", "cancelled", "failed"],
   submitted: ["settled", "failed"],
   settled: [],
   failed: [],
-  expired: [],
-  cancelled: [],
+  expired: ["submitted"],
+  cancelled: ["submitted"],
 };
 
 /** Statuses in which a quote can still be signed, submitted, cancelled or expire. */
@@ -18,5 +24,58 @@ export const isOpen = (status: QuoteStatus) => OPEN_STATUSES.includes(status);
 
 export const canMove = (from: QuoteStatus, to: QuoteStatus) => QUOTE_TRANSITIONS[from].includes(to);
 
-/** `'quoted','signed'`, for SQL conditions; the statuses are constants, never input. */
-export const OPEN_SQL = OPEN_STATUSES.map((s) => `'${s}'`).join(",");
+/** A list of statuses for an SQL `IN (…)`; the statuses are constants, never input. */
+export const statusSql = (statuses: readonly string[]) => statuses.map((s) => `'${s}'`).join(",");
+
+/** `'quoted','signed'`, for SQL conditions. */
+export const OPEN_SQL = statusSql(OPEN_STATUSES);
+
+/** The execution's state machine: a submitted execution settles or fails; the others are where they end. */
+export const EXECUTION_TRANSITIONS: Record<ExecutionStatus, readonly ExecutionStatus[]> = {
+  submitted: ["settled", "failed"],
+  settled: [],
+  failed: [],
+  requote: [],
+};
+
+type TimelineEvent = TimelineEntry["event"];
+
+export interface SettlementMove {
+  /** The quote statuses the move applies in; anywhere else it changes nothing. */
+  from: readonly QuoteStatus[];
+  /** The quote's next status; null leaves it (a taker requote) or only sets `final`. */
+  to: QuoteStatus | null;
+  /** The execution the move creates (`requote`, `submitted`) or moves a submitted one to; null: none. */
+  execution: ExecutionStatus | null;
+  /** Timeline events, in order. */
+  events: readonly TimelineEvent[];
+}
+
+/**
+ * What each step of settlement does to the quote and its execution (docs/settlement.md). The D1 writes
+ * are generated from this table, their conditions from `from`, so a step repeated after a restart
+ * changes nothing the second time.
+ */
+export const SETTLEMENT_MOVES = {
+  /** The taker's signature checked out. */
+  signed: { from: ["quoted"], to: "signed", execution: null, events: ["signed"] },
+  /** Simulation failed for a reason the taker can fix: the quote stays open. */
+  takerRequote: { from: OPEN_STATUSES, to: null, execution: "requote", events: ["requote"] },
+  /** Simulation failed for any other reason: the quote is done. */
+  requote: { from: OPEN_STATUSES, to: "failed", execution: "requote", events: ["requote", "failed"] },
+  /** The network has the transaction. */
+  submitted: {
+    from: ["quoted", "signed", "expired", "cancelled"],
+    to: "submitted",
+    execution: "submitted",
+    events: ["submitted"],
+  },
+  /** Its receipt shows the fill. */
+  settled: { from: ["submitted"], to: "settled", execution: "settled", events: ["settled"] },
+  /** It reverted, or was dropped. */
+  failed: { from: ["submitted"], to: "failed", execution: "failed", events: ["failed"] },
+  /** The settlement is `finalityConfirmations` deep. */
+  final: { from: ["settled"], to: null, execution: null, events: ["final"] },
+} as const satisfies Record<string, SettlementMove>;
+
+export type SettlementStep = keyof typeof SETTLEMENT_MOVES;

@@ -1,24 +1,112 @@
 import { createRoute } from "@hono/zod-openapi";
 import { readExecutionRecord } from "../db/executions";
-import { notFound } from "../errors";
+import { quoteStatus } from "../db/quote-status";
+import type { Env } from "../env";
+import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
 import { createRouter } from "../http/router";
 import { isId } from "../ids";
+import type { SubmitRequest } from "../keeper/keeper";
+import { acceptedAnswer, NOT_LEADER_RETRY_SECONDS, type SubmitOutcome } from "../keeper/outcomes";
+import { keeperStub } from "../keeper/stub";
 import { errorResponses, jsonContent } from "../schemas/common";
+import { ExecutionAccepted, ExecutionRequest, MAX_IDEMPOTENCY_KEY_LENGTH } from "../schemas/execution";
 import { ExecutionRecord, IdParam } from "../schemas/quote";
 
-export const executionRoutes = createRouter().openapi(
-  createRoute({
-    method: "get",
-    path: "/v1/executions/{id}",
-    tags: ["executions"],
-    summary: "One execution with its quote's lifecycle (record 2.1)",
-    request: { params: IdParam },
-    responses: { 200: jsonContent(ExecutionRecord, "The execution record"), ...errorResponses(404) },
-  }),
-  async (c) => {
-    const { id } = c.req.valid("param");
-    const execution = isId("x", id) ? await readExecutionRecord(c.env.DB, id) : null;
-    if (!execution) throw notFound(`No execution has the id ${JSON.stringify(id)}.`);
-    return c.json(execution, 200);
-  },
-);
+/** The rate limiter's window (wrangler.toml `[[ratelimits]]`), told to callers as Retry-After. */
+const RATE_LIMIT_PERIOD_SECONDS = 10;
+
+export const executionRoutes = createRouter()
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/executions",
+      tags: ["executions"],
+      summary: "Submit a signed quote: the keeper simulates, broadcasts and pays the gas",
+      request: { body: { required: true, content: { "application/json": { schema: ExecutionRequest } } } },
+      responses: {
+        200: jsonContent(ExecutionAccepted, "A requote (nothing moved), or the first execution of a repeated key"),
+        202: jsonContent(ExecutionAccepted, "Broadcast: the execution is submitted"),
+        ...errorResponses(400, 404, 409, 429, 503),
+      },
+    }),
+    async (c) => {
+      const body = c.req.valid("json");
+      const idempotencyKey = c.req.header("Idempotency-Key") ?? null;
+      if (idempotencyKey !== null && idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+        throw new RelayError(
+          400,
+          "idempotency_key_too_long",
+          `The Idempotency-Key is over ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`,
+        );
+      }
+      const quote = isId("q", body.quoteId) ? await quoteStatus(c.env.DB, body.quoteId) : null;
+      if (!quote) throw new RelayError(404, "quote_not_found", `No quote has the id ${JSON.stringify(body.quoteId)}.`);
+      if (body.chainId !== undefined && body.chainId !== quote.chainId) {
+        throw new RelayError(409, "wrong_chain", `The quote is on chain ${quote.chainId}, not ${body.chainId}.`);
+      }
+      const chain = c.get("config").chains.find((ch) => ch.chainId === quote.chainId);
+      if (chain?.kind !== "evm") {
+        throw new RelayError(409, "wrong_chain", `The keeper does not settle quotes on chain ${quote.chainId}.`);
+      }
+      if (!("signature" in body)) {
+        throw invalidRequest(
+          [{ path: "signature", message: "required: the quote is on an EVM chain, so send the taker's signature" }],
+          "The request failed validation.",
+        );
+      }
+      const { success } = await c.env.EXECUTIONS_LIMITER.limit({ key: `taker:${quote.taker.toLowerCase()}` });
+      if (!success) {
+        throw retryLater(
+          429,
+          "rate_limited",
+          "Too many submissions for this taker; slow down.",
+          RATE_LIMIT_PERIOD_SECONDS,
+        );
+      }
+      const started = Date.now();
+      const outcome = await submit(c.env, {
+        quoteId: body.quoteId,
+        signature: body.signature,
+        permit: body.permit ?? null,
+        idempotencyKey,
+      });
+      // How long the keeper took (checks, simulation, broadcast), for takers and benchmarks.
+      c.header("Server-Timing", `keeper;dur=${Date.now() - started}`);
+      if (outcome.kind === "refused") {
+        throw new RelayError(outcome.status, outcome.code, outcome.message, outcome.extras);
+      }
+      const answer = acceptedAnswer(outcome);
+      return c.json(answer.body, answer.status);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/executions/{id}",
+      tags: ["executions"],
+      summary: "One execution with its quote's lifecycle (record 2.1)",
+      request: { params: IdParam },
+      responses: { 200: jsonContent(ExecutionRecord, "The execution record"), ...errorResponses(404) },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const execution = isId("x", id) ? await readExecutionRecord(c.env.DB, id) : null;
+      if (!execution) throw notFound(`No execution has the id ${JSON.stringify(id)}.`);
+      return c.json(execution, 200);
+    },
+  );
+
+/** Hands the submission to the keeper leader; an object that cannot be reached right now is `not_leader`. */
+async function submit(env: Env, request: SubmitRequest): Promise<SubmitOutcome> {
+  try {
+    return await keeperStub(env).submit(request);
+  } catch (e) {
+    const { retryable, overloaded } = (e ?? {}) as { retryable?: boolean; overloaded?: boolean };
+    if (retryable || overloaded) {
+      throw retryLater(503, "not_leader", "The keeper is restarting; submit again shortly.", NOT_LEADER_RETRY_SECONDS, {
+        reason: "keeper_unreachable",
+      });
+    }
+    throw e;
+  }
+}

@@ -137,3 +137,8 @@ export function fillTypedData(args: { chainId: number; executor: Address; fill: 
     message: args.fill,
   };
 }
+
+/** The relay's quote id of a bytes32 quote id (the inverse of `quoteIdToBytes32`). */
+export function bytes32ToQuoteId(value: Hex): string {
+  return `q_${value.slice(2, 34).toLowerCase()}`;
+}

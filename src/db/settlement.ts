@@ -1,0 +1,194 @@
+import {
+  EXECUTION_TRANSITIONS,
+  SETTLEMENT_MOVES,
+  type SettlementMove,
+  type SettlementStep,
+  statusSql,
+} from "../quotes/states";
+import type { ExecutionStatus, Fill, Settlement, TimelineEntry } from "../schemas/quote";
+import type { ExecutionRow } from "./executions";
+import { toJson } from "./json";
+import { countStatement } from "./resolver-stats";
+
+/**
+ * The keeper's D1 writes, one batch per settlement step. Every statement is conditional (on the quote's
+ * status, on the execution's, on an event not being there yet), so a step written again after a restart
+ * changes nothing.
+ */
+
+type TimelineEvent = TimelineEntry["event"];
+
+/** How long an Idempotency-Key is remembered. */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/** What every execution row records about its quote (record 2.1). */
+export interface ExecutionTerms {
+  executionId: string;
+  quoteId: string;
+  resolver: string | null;
+  proceeds: string;
+  takerPays: string;
+}
+
+/** The quote's status move and timeline events of one step (`SETTLEMENT_MOVES`). */
+export function quoteStepStatements(
+  db: D1Database,
+  quoteId: string,
+  step: SettlementStep,
+  at: string,
+  detail: Record<string, unknown> | null,
+  settlement: Settlement | null = null,
+): D1PreparedStatement[] {
+  const move: SettlementMove = SETTLEMENT_MOVES[step];
+  const from = statusSql(move.from);
+  const event = (name: TimelineEvent, condition: string) =>
+    db
+      .prepare(
+        `INSERT INTO timeline_events (quote_id, at, event, detail)
+         SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM quotes WHERE quote_id = ?1 AND ${condition})`,
+      )
+      .bind(quoteId, at, name, toJson(name === "final" ? null : detail));
+  const once = (name: TimelineEvent, reached: string) =>
+    event(name, `${reached} AND NOT EXISTS (SELECT 1 FROM timeline_events WHERE quote_id = ?1 AND event = ?3)`);
+  const statements: D1PreparedStatement[] = [];
+  // A requote is an attempt: one event each time, written while the quote is still where the step applies.
+  if (move.events.includes("requote")) statements.push(event("requote", `status IN (${from})`));
+  if (move.to !== null) {
+    statements.push(
+      db
+        .prepare(
+          `UPDATE quotes SET status = ?2, updated_at = ?3, settlement = COALESCE(?4, settlement)
+           WHERE quote_id = ?1 AND status IN (${from})`,
+        )
+        .bind(quoteId, move.to, at, toJson(settlement)),
+    );
+  } else if (step === "final") {
+    statements.push(
+      db
+        .prepare(
+          `UPDATE quotes SET final = 1, updated_at = ?2,
+             settlement = json_set(settlement, '$.confirmed', json('true'), '$.confirmedAt', ?2)
+           WHERE quote_id = ?1 AND status IN (${from}) AND final = 0`,
+        )
+        .bind(quoteId, at),
+    );
+  }
+  // Every other event happens once per quote, when the step has taken the quote where it leads.
+  const reached = move.to !== null ? `status = '${move.to}'` : "final = 1";
+  for (const name of move.events) if (name !== "requote") statements.push(once(name, reached));
+  return statements;
+}
+
+/** A new execution row; written again (recovery), it is left as it is. */
+export function insertExecutionOnce(
+  db: D1Database,
+  terms: ExecutionTerms,
+  status: Extract<ExecutionStatus, "submitted" | "requote">,
+  fields: { reason: string | null; txHash: string | null; submitter: string | null },
+  at: string,
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO executions (execution_id, quote_id, status, reason, tx_hash, submitter, gas_used, resolver,
+         proceeds, taker_pays, created_at, updated_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, NULL, ?7, ?8, ?9, ?10, ?10)
+       ON CONFLICT (execution_id) DO NOTHING`,
+    )
+    .bind(
+      terms.executionId,
+      terms.quoteId,
+      status,
+      fields.reason,
+      fields.txHash,
+      fields.submitter,
+      terms.resolver,
+      terms.proceeds,
+      terms.takerPays,
+      at,
+    );
+}
+
+/** Moves a submitted execution to `settled` or `failed`, with what its receipt showed. */
+export function finishExecution(
+  db: D1Database,
+  executionId: string,
+  status: Extract<ExecutionStatus, "settled" | "failed">,
+  fields: { reason: string | null; gasUsed: string | null; proceeds?: string; takerPays?: string },
+  at: string,
+): D1PreparedStatement {
+  const from = statusSql(
+    (Object.keys(EXECUTION_TRANSITIONS) as ExecutionStatus[]).filter((s) => EXECUTION_TRANSITIONS[s].includes(status)),
+  );
+  return db
+    .prepare(
+      `UPDATE executions SET status = ?2, reason = ?3, gas_used = ?4, proceeds = COALESCE(?5, proceeds),
+         taker_pays = COALESCE(?6, taker_pays), updated_at = ?7
+       WHERE execution_id = ?1 AND status IN (${from})`,
+    )
+    .bind(executionId, status, fields.reason, fields.gasUsed, fields.proceeds ?? null, fields.takerPays ?? null, at);
+}
+
+export function fillStatements(db: D1Database, quoteId: string, txHash: string, fills: Fill[]): D1PreparedStatement[] {
+  return fills.map((f) =>
+    db
+      .prepare(
+        `INSERT INTO fills (quote_id, tx_hash, log_index, order_hash, resolver, filler) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tx_hash, log_index) DO NOTHING`,
+      )
+      .bind(quoteId, txHash, f.logIndex, f.orderHash, f.resolver, f.filler),
+  );
+}
+
+/** Remembers which execution an Idempotency-Key produced; a key past its retention is taken over. */
+export function idempotencyKeyStatement(
+  db: D1Database,
+  key: string,
+  executionId: string,
+  at: string,
+): D1PreparedStatement {
+  const cutoff = new Date(Date.parse(at) - IDEMPOTENCY_RETENTION_MS).toISOString();
+  return db
+    .prepare(
+      `INSERT INTO idempotency_keys (key, execution_id, created_at) VALUES (?1, ?2, ?3)
+       ON CONFLICT (key) DO UPDATE SET execution_id = excluded.execution_id, created_at = excluded.created_at
+       WHERE idempotency_keys.created_at <= ?4`,
+    )
+    .bind(key, executionId, at, cutoff);
+}
+
+/** The execution an Idempotency-Key produced inside its retention, if any. */
+export async function executionForKey(db: D1Database, key: string, now: string): Promise<ExecutionRow | null> {
+  const cutoff = new Date(Date.parse(now) - IDEMPOTENCY_RETENTION_MS).toISOString();
+  const row = await db
+    .prepare(
+      `SELECT e.execution_id AS executionId, e.quote_id AS quoteId, e.status, e.reason, e.tx_hash AS txHash,
+         e.submitter, e.gas_used AS gasUsed, e.resolver, e.proceeds, e.taker_pays AS takerPays,
+         e.created_at AS createdAt, e.updated_at AS updatedAt
+       FROM idempotency_keys k JOIN executions e ON e.execution_id = k.execution_id
+       WHERE k.key = ?1 AND k.created_at > ?2`,
+    )
+    .bind(key, cutoff)
+    .first<ExecutionRow>();
+  return row ?? null;
+}
+
+export async function pruneIdempotencyKeys(db: D1Database, now: string): Promise<void> {
+  const cutoff = new Date(Date.parse(now) - IDEMPOTENCY_RETENTION_MS).toISOString();
+  await db.prepare("DELETE FROM idempotency_keys WHERE created_at <= ?").bind(cutoff).run();
+}
+
+/** The resolver's `submitted` counter, once per execution: only while the execution row does not exist yet. */
+export function countSubmitted(db: D1Database, resolver: string, executionId: string, at: string) {
+  return countStatement(db, resolver, { submitted: 1 }, at, {
+    sql: "NOT EXISTS (SELECT 1 FROM executions WHERE execution_id = ?8)",
+    param: executionId,
+  });
+}
+
+/** The resolver's `settled` counter, once per execution: only while the execution is still `submitted`. */
+export function countSettled(db: D1Database, resolver: string, executionId: string, at: string) {
+  return countStatement(db, resolver, { settled: 1 }, at, {
+    sql: "EXISTS (SELECT 1 FROM executions WHERE execution_id = ?8 AND status = 'submitted')",
+    param: executionId,
+  });
+}

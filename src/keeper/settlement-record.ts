@@ -1,0 +1,48 @@
+import type { TxReceipt } from "../chains/adapter";
+import type { Fill, Settlement } from "../schemas/quote";
+
+export interface SettledFill {
+  settlement: Settlement;
+  fills: Fill[];
+  proceeds: string;
+  takerPays: string;
+}
+
+/**
+ * What a successful receipt says about one quote: its settlement record (still unconfirmed: `confirmed`
+ * turns true with `final`), its fills, and what actually moved. Null when the receipt holds no fill of
+ * the quote.
+ */
+export function settledFill(receipt: TxReceipt, quote: { quoteId: string; gasFeeToken: string }): SettledFill | null {
+  const events = receipt.fills.filter((f) => f.quoteId === quote.quoteId);
+  const event = events[0];
+  if (!event) return null;
+  const gasInSellToken = event.sellToken.toLowerCase() === quote.gasFeeToken.toLowerCase();
+  const takerPays = (event.sellAmount + (gasInSellToken ? event.gasFee : 0n)).toString();
+  const proceeds = event.sellAmount.toString();
+  return {
+    settlement: {
+      txHash: receipt.hash,
+      block: receipt.block,
+      blockTime: receipt.blockTime,
+      confirmed: false,
+      confirmedAt: null,
+      takerPays,
+      proceeds,
+      gasFee: { token: quote.gasFeeToken, amount: event.gasFee.toString() },
+      submitter: receipt.from,
+    },
+    fills: events.map((f) => ({
+      orderHash: f.orderHash,
+      resolver: f.resolver,
+      filler: f.filler,
+      logIndex: f.logIndex,
+    })),
+    proceeds,
+    takerPays,
+  };
+}
+
+/** Whether a transaction mined in `block` is `finalityConfirmations` deep at `latest` (its own block counts). */
+export const isFinal = (block: number, latest: number, finalityConfirmations: number) =>
+  latest - block + 1 >= finalityConfirmations;

@@ -1,0 +1,57 @@
+import { z } from "@hono/zod-openapi";
+import { Amount } from "./common";
+import { ExecutionStatus } from "./quote";
+
+/** Longest Idempotency-Key accepted (spec part 8). */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 128;
+
+const bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 32 bytes of 0x hex");
+
+export const Erc2612PermitBody = z
+  .object({
+    value: Amount,
+    deadline: z
+      .union([z.number().int().nonnegative(), Amount])
+      .transform((v) => String(v))
+      .openapi({ type: "string", description: "unix seconds" }),
+    v: z.number().int().min(0).max(255),
+    r: bytes32,
+    s: bytes32,
+  })
+  .openapi("Erc2612Permit", { description: "An EIP-2612 permit of the sell token for Permit2" });
+
+const quoteId = z.string().min(1).max(64);
+const chainId = z.number().int().positive().optional().openapi({ description: "must be the quote's chain when given" });
+
+export const EvmExecutionRequest = z
+  .object({
+    quoteId,
+    chainId,
+    signature: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{130}$/, "must be a 65-byte 0x hex signature")
+      .openapi({ description: "the taker's eth_signTypedData_v4 signature over the quote's typedData" }),
+    permit: Erc2612PermitBody.optional(),
+  })
+  .openapi("EvmExecutionRequest");
+
+export const SolanaExecutionRequest = z
+  .object({
+    quoteId,
+    chainId,
+    transaction: z.string().min(1).max(4096).openapi({ description: "the taker's signed transaction, base64" }),
+  })
+  .openapi("SolanaExecutionRequest");
+
+export const ExecutionRequest = z.union([EvmExecutionRequest, SolanaExecutionRequest]);
+
+export const ExecutionAccepted = z
+  .object({
+    quoteId: z.string(),
+    executionId: z.string(),
+    status: ExecutionStatus,
+    txHash: z.string().nullable().optional(),
+    reason: z.string().nullable().optional(),
+    duplicate: z.literal(true).optional(),
+  })
+  .openapi("ExecutionAnswer");

@@ -1,0 +1,120 @@
+import { type Hex, keccak256, parseEther } from "viem";
+import { afterEach, describe, expect, it } from "vitest";
+import { rfqExecutorAbi } from "../../src/chains/evm/abi/rfq-executor";
+import {
+  chainClient,
+  deployer,
+  EVM,
+  fundedResolver,
+  getQuote,
+  KEEPER,
+  keeperNonce,
+  newTaker,
+  pendingTxs,
+  runIndexer,
+  seedQuote,
+  sentThroughProxy,
+  setFault,
+  signQuote,
+  submit,
+  testClient,
+} from "./helpers";
+
+/** When the keeper cannot broadcast, or does not hear back: what it answers and what it keeps. */
+
+async function signedQuote(resolver: 0 | 1 | 2 | 3 = 0) {
+  const taker = await newTaker();
+  const { quoteId, typedData } = await seedQuote({ taker: taker.address, resolver: fundedResolver(resolver) });
+  return { quoteId, signature: await signQuote(taker, typedData) };
+}
+
+afterEach(async () => {
+  await setFault("none");
+  await testClient.setBalance({ address: KEEPER.address, value: parseEther("10000") });
+  // Whatever a test left in flight is confirmed, so the next one starts with a keeper that takes submissions.
+  await runIndexer();
+});
+
+describe("broadcasting", () => {
+  it("answers 503 broadcast_failed when the network refuses the transaction: nothing moved, the nonce is free", async () => {
+    const { quoteId, signature } = await signedQuote();
+    const nonce = await keeperNonce();
+    await testClient.setBalance({ address: KEEPER.address, value: 0n });
+
+    const res = await submit({ quoteId, signature });
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ error: "broadcast_failed", reason: "insufficient_funds" });
+    const quote = await getQuote(quoteId);
+    expect(quote.status).toBe("signed");
+    expect(quote.executions).toEqual([]);
+    expect(quote.timeline.map((t) => t.event)).toEqual(["requested", "quoted", "signed"]);
+    expect((await pendingTxs()).filter((tx) => tx.quoteId === quoteId)).toEqual([]);
+
+    await testClient.setBalance({ address: KEEPER.address, value: parseEther("10000") });
+    const retry = await submit({ quoteId, signature });
+    expect(retry.status).toBe(202);
+    const tx = await chainClient.getTransaction({ hash: retry.body.txHash as Hex });
+    expect(tx.nonce).toBe(nonce);
+    await runIndexer();
+    expect((await getQuote(quoteId)).status).toBe("settled");
+  });
+
+  it("stands by a broadcast whose answer was lost: 202, no new broadcast until the indexer has confirmed it", async () => {
+    const first = await signedQuote(1);
+    const second = await signedQuote(2);
+    await setFault("lose-send-answer");
+
+    const res = await submit(first);
+    // Straight away, before the indexer's alarm (a second later) can confirm the first.
+    const meanwhile = await submit(second);
+    expect(res.status).toBe(202);
+    const txHash = res.body.txHash as Hex;
+    expect(meanwhile.status).toBe(503);
+    expect(meanwhile.body).toMatchObject({ error: "not_leader", reason: "recovering", retryAfter: 2 });
+    expect(meanwhile.headers.get("Retry-After")).toBe("2");
+    expect((await getQuote(first.quoteId)).status).toBe("submitted");
+
+    await runIndexer();
+    expect((await getQuote(first.quoteId)).status).toBe("settled");
+    // The chain had it all along: it was found, not broadcast again.
+    const sent = (await sentThroughProxy()).filter((raw) => keccak256(raw as Hex) === txHash);
+    expect(sent).toHaveLength(1);
+    expect((await submit(second)).status).toBe(202);
+  });
+
+  it("answers 503 not_leader rpc_unavailable when the chain does not answer, and records nothing", async () => {
+    const { quoteId, signature } = await signedQuote(3);
+    await setFault("down");
+    const res = await submit({ quoteId, signature });
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ error: "not_leader", reason: "rpc_unavailable", retryAfter: 2 });
+    expect((await getQuote(quoteId)).executions).toEqual([]);
+    expect((await pendingTxs()).filter((tx) => tx.quoteId === quoteId)).toEqual([]);
+
+    await setFault("none");
+    expect((await submit({ quoteId, signature })).status).toBe(202);
+  });
+
+  it("answers 503 not_leader keeper_not_allowed when the executor does not accept the keeper", async () => {
+    const { quoteId, signature } = await signedQuote(0);
+    const setKeeper = async (allowed: boolean) =>
+      chainClient.waitForTransactionReceipt({
+        hash: await deployer.writeContract({
+          address: EVM.executor,
+          abi: rfqExecutorAbi,
+          functionName: "setKeeper",
+          args: [KEEPER.address, allowed],
+        }),
+      });
+    await setKeeper(false);
+    try {
+      const res = await submit({ quoteId, signature });
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ error: "not_leader", reason: "keeper_not_allowed" });
+      expect((await getQuote(quoteId)).status).toBe("signed");
+    } finally {
+      await setKeeper(true);
+    }
+    expect((await submit({ quoteId, signature })).status).toBe(202);
+  });
+});

@@ -1,0 +1,96 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { TestProject } from "vitest/node";
+import { anvilAccount, deployContracts, fund } from "../../src/chains/evm/deploy";
+import { startAnvil } from "../support/anvil";
+import { RESOLVER_ACCOUNTS, TOKEN_FUNDING } from "./accounts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The anvil every settlement test shares, for the tests' own reads and writes. */
+    chainRpcUrl: string;
+    /** The keeper's RPC endpoint: a proxy in front of that anvil that can be told to misbehave. */
+    keeperRpcUrl: string;
+  }
+}
+
+/**
+ * How the proxy misbehaves, set by `POST /__fault {mode}` and read back by `GET /__fault`:
+ * - `none`: forwards every request;
+ * - `down`: answers 503 to everything, as an RPC endpoint that is down;
+ * - `lose-send-answer`: forwards the next eth_sendRawTransaction, then answers 502 instead of its result
+ *   (the network has the transaction; the keeper does not know it), and goes back to `none`.
+ * `GET /__sent` lists the raw transactions forwarded so far, in order.
+ */
+type Fault = "none" | "down" | "lose-send-answer";
+
+/**
+ * One anvil for the `settlement` project, with the contracts deployed at the local configuration's
+ * addresses, resolvers (anvil accounts 1–4) funded and approved, and a fault-injecting RPC proxy. The
+ * project runs its files one at a time, since they share the keeper's account and so its nonces.
+ */
+export default async function setup(project: TestProject) {
+  const anvil = await startAnvil();
+  let fault: Fault = "none";
+  const sent: string[] = [];
+  const server = createServer(async (req, res) => {
+    try {
+      const body = await readBody(req);
+      if (req.url === "/__fault") {
+        if (req.method === "POST") fault = (JSON.parse(body) as { mode: Fault }).mode;
+        return send(res, 200, JSON.stringify({ mode: fault }));
+      }
+      if (req.url === "/__sent") return send(res, 200, JSON.stringify(sent));
+      if (fault === "down") return send(res, 503, "unavailable");
+      const calls = [JSON.parse(body)].flat() as { method: string; params: unknown[] }[];
+      const sends = calls.filter((c) => c.method === "eth_sendRawTransaction");
+      const upstream = await fetch(anvil.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      const answer = await upstream.text();
+      for (const c of sends) sent.push(String(c.params[0]));
+      if (sends.length > 0 && fault === "lose-send-answer") {
+        fault = "none";
+        return send(res, 502, "bad gateway");
+      }
+      send(res, upstream.status, answer);
+    } catch (e) {
+      send(res, 500, String(e));
+    }
+  });
+  try {
+    const deployment = await deployContracts(anvil.rpcUrl);
+    await fund(anvil.rpcUrl, deployment, {
+      resolvers: RESOLVER_ACCOUNTS.map((i) => anvilAccount(i)),
+      amount: TOKEN_FUNDING,
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  } catch (e) {
+    await anvil.stop();
+    throw e;
+  }
+  const { port } = server.address() as AddressInfo;
+  project.provide("chainRpcUrl", anvil.rpcUrl);
+  project.provide("keeperRpcUrl", `http://127.0.0.1:${port}`);
+  return async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await anvil.stop();
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let data = "";
+    req.on("data", (chunk) => (data += chunk));
+    req.on("end", () => resolve(data));
+    req.on("error", reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(body);
+}

@@ -1,0 +1,276 @@
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import {
+  type Address,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  erc20Abi,
+  getAddress,
+  type Hex,
+  http,
+  type LocalAccount,
+  maxUint256,
+  parseEther,
+  parseSignature,
+} from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import type { KeeperDO } from "../../durable-objects/keeper";
+import { createApp } from "../../src/app";
+import { gasChargeFor, quoteAmounts } from "../../src/auction/amounts";
+import type { RfqTerms } from "../../src/chains/adapter";
+import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
+import { evmAdapter } from "../../src/chains/evm/adapter";
+import { localConfig } from "../../src/config/local";
+import { primaryEvmChain } from "../../src/config/record";
+import { insertQuoteStatements, type QuoteRow } from "../../src/db/quotes";
+import { newId } from "../../src/ids";
+import { keeperStub } from "../../src/keeper/stub";
+import { completeToSign, type ToSign, typedDataFromJson } from "../../src/protocol/to-sign";
+import type { ExecutionRecord, QuoteRecord, QuoteStatus } from "../../src/schemas/quote";
+import { nodeAccount } from "../integration/ws-client";
+import { DEPLOYER_KEY, KEEPER_KEY } from "./accounts";
+
+export const app = createApp();
+
+const chain = primaryEvmChain(localConfig);
+export const EVM = {
+  chainId: chain.chainId,
+  permit2: getAddress(chain.permit2),
+  executor: getAddress(chain.executor),
+  cngn: getAddress(chain.tokens.find((t) => t.symbol === "cNGN")?.address ?? ""),
+  usdc: getAddress(chain.tokens.find((t) => t.symbol === "USDC")?.address ?? ""),
+};
+export const KEEPER = privateKeyToAccount(KEEPER_KEY);
+
+const anvil = defineChain({
+  id: chain.chainId,
+  name: "anvil",
+  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: [env.TEST_CHAIN_RPC_URL] } },
+});
+const transport = http(env.TEST_CHAIN_RPC_URL);
+export const chainClient = createPublicClient({ chain: anvil, transport });
+export const testClient = createTestClient({ chain: anvil, mode: "anvil", transport });
+export const walletOf = (account: LocalAccount) => createWalletClient({ account, chain: anvil, transport });
+export const deployer = walletOf(privateKeyToAccount(DEPLOYER_KEY));
+
+async function mined(hash: Promise<Hex>): Promise<void> {
+  const receipt = await chainClient.waitForTransactionReceipt({ hash: await hash });
+  if (receipt.status !== "success") throw new Error(`transaction ${receipt.transactionHash} failed`);
+}
+
+/** A fresh account with some ETH and `tokens` of cNGN and USDC; Permit2 approved for cNGN unless told not to. */
+export async function newTaker(options: { tokens?: bigint; approvePermit2?: boolean } = {}): Promise<LocalAccount> {
+  const account = privateKeyToAccount(generatePrivateKey());
+  await testClient.setBalance({ address: account.address, value: parseEther("1") });
+  await mint(account.address, options.tokens ?? 10_000_000_000n);
+  if (options.approvePermit2 ?? true) await approve(account, EVM.cngn, EVM.permit2, maxUint256);
+  return account;
+}
+
+/** A fresh resolver: ETH, tokens, and the executor approved for both tokens. */
+export async function newResolver(): Promise<LocalAccount> {
+  const account = await newTaker({ approvePermit2: false });
+  await approve(account, EVM.usdc, EVM.executor, maxUint256);
+  await approve(account, EVM.cngn, EVM.executor, maxUint256);
+  return account;
+}
+
+export async function mint(to: Address, amount: bigint): Promise<void> {
+  for (const token of [EVM.cngn, EVM.usdc]) {
+    await mined(
+      deployer.writeContract({ address: token, abi: testTokenAbi, functionName: "mint", args: [to, amount] }),
+    );
+  }
+}
+
+export async function approve(owner: LocalAccount, token: Address, spender: Address, amount: bigint) {
+  await mined(
+    walletOf(owner).writeContract({ address: token, abi: erc20Abi, functionName: "approve", args: [spender, amount] }),
+  );
+}
+
+export const balanceOf = (token: Address, holder: Address) =>
+  chainClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [holder] });
+
+/** One of the resolvers the global setup funded and approved (anvil accounts 1–4). */
+export const fundedResolver = (i: 0 | 1 | 2 | 3) => nodeAccount(i);
+
+export interface SeededQuote {
+  quoteId: string;
+  quote: QuoteRow;
+  typedData: Record<string, unknown>;
+}
+
+/**
+ * A quote stored as the auction stores it (src/auction/house.ts), won by `resolver` with a real bid
+ * signature: cNGN sold for USDC on the local chain, unless told otherwise.
+ */
+export async function seedQuote(options: {
+  taker: Address;
+  resolver: LocalAccount;
+  /** Who signs the bid; default the resolver. */
+  bidSigner?: LocalAccount;
+  sellAmount?: bigint;
+  outputAmount?: bigint;
+  expiresInMs?: number;
+  status?: QuoteStatus;
+}): Promise<SeededQuote> {
+  const now = Date.now();
+  const quoteId = newId("q");
+  const expiresAt = now + (options.expiresInMs ?? 30_000);
+  const sellAmount = options.sellAmount ?? 1_580_000_000n;
+  const outputAmount = options.outputAmount ?? 1_000_000n;
+  const gas = gasChargeFor(chain.gasFee, EVM.cngn, EVM.usdc, evmAdapter.sameAddress);
+  const terms: RfqTerms = {
+    quoteId,
+    chain,
+    taker: options.taker,
+    recipient: options.taker,
+    sellToken: EVM.cngn,
+    buyToken: EVM.usdc,
+    sellAmount,
+    deadline: Math.floor(expiresAt / 1000) + 60,
+    gasFeeToken: gas.token,
+  };
+  const amounts = quoteAmounts({ sellAmount, outputAmount, feeBps: chain.feeBps, gas });
+  if (!amounts) throw new Error("the output does not cover the fees");
+  const toSign = evmAdapter.bidToSign(terms) as ToSign;
+  const resolverSignature = await (options.bidSigner ?? options.resolver).signTypedData(
+    completeToSign(toSign, outputAmount) as Parameters<LocalAccount["signTypedData"]>[0],
+  );
+  const signing = evmAdapter.takerSigning(terms, { resolver: options.resolver.address, amounts });
+  const quote: QuoteRow = {
+    quoteId,
+    rfqId: newId("rfq"),
+    chainId: chain.chainId,
+    status: options.status ?? "quoted",
+    final: false,
+    taker: options.taker,
+    recipient: options.taker,
+    sellToken: EVM.cngn,
+    buyToken: EVM.usdc,
+    sellAmount: sellAmount.toString(),
+    received: amounts.received.toString(),
+    fee: { token: EVM.usdc, amount: amounts.fee.toString() },
+    gasFee: { token: gas.token, amount: gas.amount.toString() },
+    takerPays: amounts.takerPays.toString(),
+    proceeds: amounts.proceeds.toString(),
+    offersHash: `0x${"ab".repeat(32)}`,
+    band: null,
+    quotedAt: new Date(now).toISOString(),
+    expiresAt: new Date(expiresAt).toISOString(),
+    resolver: { address: options.resolver.address, name: "seeded" },
+    replies: { valid: 1, rejected: 0, declined: 0, noReply: 0, late: 0 },
+    steering: null,
+    settlement: null,
+    signing: { ...signing, outputAmount: outputAmount.toString(), resolverSignature, deadline: terms.deadline },
+  };
+  const offer = {
+    resolver: options.resolver.address,
+    name: "seeded",
+    outputAmount: outputAmount.toString(),
+    rank: 1,
+    status: "won" as const,
+    latencyMs: 5,
+    won: true,
+    signature: resolverSignature,
+  };
+  const timeline = [
+    { at: quote.quotedAt, event: "requested" as const, detail: null },
+    { at: quote.quotedAt, event: "quoted" as const, detail: { latencyMs: 5 } },
+  ];
+  await env.DB.batch(insertQuoteStatements(env.DB, quote, [offer], timeline));
+  return { quoteId, quote, typedData: signing.typedData as Record<string, unknown> };
+}
+
+/** The taker's signature over a quote's typedData, made from the JSON as a wallet would. */
+export function signQuote(taker: LocalAccount, typedData: Record<string, unknown>): Promise<Hex> {
+  return taker.signTypedData(typedDataFromJson(typedData as ToSign) as Parameters<LocalAccount["signTypedData"]>[0]);
+}
+
+/** The taker's EIP-2612 approval of Permit2 for cNGN, as a wallet signs it. */
+export async function cngnPermit(owner: LocalAccount, value: bigint = maxUint256, deadlineIn = 600) {
+  const deadline = BigInt(Math.floor(Date.now() / 1000) + deadlineIn);
+  const nonce = await chainClient.readContract({
+    address: EVM.cngn,
+    abi: testTokenAbi,
+    functionName: "nonces",
+    args: [owner.address],
+  });
+  const signature = await owner.signTypedData({
+    domain: { name: "Test cNGN", version: "1", chainId: EVM.chainId, verifyingContract: EVM.cngn },
+    types: {
+      Permit: [
+        { name: "owner", type: "address" },
+        { name: "spender", type: "address" },
+        { name: "value", type: "uint256" },
+        { name: "nonce", type: "uint256" },
+        { name: "deadline", type: "uint256" },
+      ],
+    },
+    primaryType: "Permit",
+    message: { owner: owner.address, spender: EVM.permit2, value, nonce, deadline },
+  });
+  const { r, s, yParity } = parseSignature(signature);
+  return { value: value.toString(), deadline: deadline.toString(), v: yParity + 27, r, s };
+}
+
+export interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Headers;
+}
+
+export async function submit(body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Answer> {
+  const res = await app.request(
+    "/v1/executions",
+    { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } },
+    env,
+  );
+  return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
+}
+
+export const getQuote = async (id: string) =>
+  (await (await app.request(`/v1/quotes/${id}`, {}, env)).json()) as QuoteRecord;
+
+export const getExecution = async (id: string) =>
+  (await (await app.request(`/v1/executions/${id}`, {}, env)).json()) as ExecutionRecord;
+
+export const keeper = () => keeperStub(env);
+
+/** One indexer pass, as the keeper's alarm runs it. */
+export async function runIndexer(): Promise<void> {
+  await runDurableObjectAlarm(keeper());
+}
+
+/** Indexer passes until the quote reaches `status` (alarms may also fire on their own; passes are idempotent). */
+export async function indexUntil(
+  quoteId: string,
+  check: (q: QuoteRecord) => boolean,
+  passes = 5,
+): Promise<QuoteRecord> {
+  for (let i = 0; ; i++) {
+    await runIndexer();
+    const quote = await getQuote(quoteId);
+    if (check(quote) || i >= passes) return quote;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** What the keeper object has in its store right now. */
+export const pendingTxs = () => runInDurableObject(keeper(), (obj: KeeperDO) => obj.keeper.pendingView());
+
+/** Tells the keeper's RPC proxy how to misbehave (chain.global.ts). */
+export async function setFault(mode: "none" | "down" | "lose-send-answer"): Promise<void> {
+  const res = await fetch(`${env.TEST_PROXY_URL}/__fault`, { method: "POST", body: JSON.stringify({ mode }) });
+  if (!res.ok) throw new Error(`the proxy said ${res.status}`);
+}
+
+/** Every raw transaction the keeper's RPC proxy has forwarded. */
+export async function sentThroughProxy(): Promise<string[]> {
+  return (await (await fetch(`${env.TEST_PROXY_URL}/__sent`)).json()) as string[];
+}
+
+export const keeperNonce = () => chainClient.getTransactionCount({ address: KEEPER.address });

@@ -1,0 +1,213 @@
+import { describe, expect, it } from "vitest";
+import { parseKeeperKey } from "../../src/chains";
+import type { FillEvent, TxReceipt } from "../../src/chains/adapter";
+import { KeyedLocks } from "../../src/keeper/locks";
+import { acceptedAnswer, notLeader } from "../../src/keeper/outcomes";
+import { takerReadiness } from "../../src/keeper/readiness";
+import { isFinal, settledFill } from "../../src/keeper/settlement-record";
+import {
+  canMove,
+  EXECUTION_TRANSITIONS,
+  OPEN_STATUSES,
+  SETTLEMENT_MOVES,
+  type SettlementStep,
+} from "../../src/quotes/states";
+
+const CNGN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
+const USDC = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
+
+describe("takerReadiness", () => {
+  const base = { takerPays: 1_000n, now: 1_000, token: "cNGN" };
+  const permit = (value: string, deadline: string) => ({ value, deadline, v: 27, r: "0x", s: "0x" });
+
+  it("is ready when Permit2 may spend what the quote takes", () => {
+    expect(takerReadiness({ ...base, funds: { permit2Allowance: 1_000n }, permit: null })).toEqual({ ready: true });
+  });
+
+  it("asks for an approval or a permit when Permit2 may spend nothing, or too little", () => {
+    const none = takerReadiness({ ...base, funds: { permit2Allowance: 0n }, permit: null });
+    expect(none).toMatchObject({ ready: false, reason: "permit2_not_approved" });
+    expect(none.ready || none.detail).toContain("1000 cNGN");
+    expect(takerReadiness({ ...base, funds: { permit2Allowance: 999n }, permit: null })).toMatchObject({
+      reason: "permit2_allowance_too_low",
+    });
+  });
+
+  it("takes a permit that covers the quote and has not expired", () => {
+    const funds = { permit2Allowance: 0n };
+    expect(takerReadiness({ ...base, funds, permit: permit("1000", "1000") })).toEqual({ ready: true });
+    expect(takerReadiness({ ...base, funds, permit: permit("1000", "999") })).toMatchObject({
+      reason: "permit_expired",
+    });
+    expect(takerReadiness({ ...base, funds, permit: permit("999", "2000") })).toMatchObject({
+      reason: "permit_value_too_low",
+    });
+  });
+});
+
+describe("settledFill: the settlement record from a receipt", () => {
+  const event = (over: Partial<FillEvent> = {}): FillEvent => ({
+    orderHash: `0x${"aa".repeat(32)}`,
+    quoteId: "q_1",
+    resolver: "0x2222222222222222222222222222222222222222",
+    filler: "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
+    taker: "0x1111111111111111111111111111111111111111",
+    sellToken: CNGN,
+    sellAmount: 1_580_000_000n,
+    buyToken: USDC,
+    outputAmount: 1_000_000n,
+    received: 949_000n,
+    fee: 1_000n,
+    gasFee: 50_000n,
+    logIndex: 3,
+    ...over,
+  });
+  const receipt = (fills: FillEvent[]): TxReceipt => ({
+    hash: `0x${"cd".repeat(32)}`,
+    status: "success",
+    block: 42,
+    blockHash: `0x${"ef".repeat(32)}`,
+    blockTime: "2026-11-22T10:00:00.000Z",
+    gasUsed: 180_000n,
+    from: "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
+    fills,
+  });
+
+  it("records what moved, unconfirmed until final, with the quote's fills only", () => {
+    const r = receipt([event({ quoteId: "q_other", logIndex: 1 }), event()]);
+    expect(settledFill(r, { quoteId: "q_1", gasFeeToken: USDC })).toEqual({
+      settlement: {
+        txHash: r.hash,
+        block: 42,
+        blockTime: "2026-11-22T10:00:00.000Z",
+        confirmed: false,
+        confirmedAt: null,
+        takerPays: "1580000000",
+        proceeds: "1580000000",
+        gasFee: { token: USDC, amount: "50000" },
+        submitter: r.from,
+      },
+      fills: [
+        {
+          orderHash: `0x${"aa".repeat(32)}`,
+          resolver: "0x2222222222222222222222222222222222222222",
+          filler: r.from,
+          logIndex: 3,
+        },
+      ],
+      proceeds: "1580000000",
+      takerPays: "1580000000",
+    });
+  });
+
+  it("adds a gas fee charged in the sell token to what the taker paid", () => {
+    const fill = settledFill(receipt([event()]), { quoteId: "q_1", gasFeeToken: CNGN.toLowerCase() });
+    expect(fill?.takerPays).toBe("1580050000");
+    expect(fill?.proceeds).toBe("1580000000");
+    expect(fill?.settlement.gasFee).toEqual({ token: CNGN.toLowerCase(), amount: "50000" });
+  });
+
+  it("is null when the receipt holds no fill of the quote", () => {
+    expect(settledFill(receipt([event({ quoteId: "q_other" })]), { quoteId: "q_1", gasFeeToken: USDC })).toBeNull();
+  });
+
+  it("counts the settlement's own block toward finality", () => {
+    expect(isFinal(10, 10, 1)).toBe(true);
+    expect(isFinal(10, 10, 2)).toBe(false);
+    expect(isFinal(10, 11, 2)).toBe(true);
+  });
+});
+
+describe("the settlement moves table", () => {
+  it("moves the quote only along the quote state machine", () => {
+    for (const [step, move] of Object.entries(SETTLEMENT_MOVES)) {
+      for (const from of move.from) {
+        if (move.to !== null) expect(canMove(from, move.to), `${step}: ${from} → ${move.to}`).toBe(true);
+      }
+    }
+  });
+
+  it("leaves the quote open on a taker requote and closes it on any other", () => {
+    const open = (step: SettlementStep) => SETTLEMENT_MOVES[step].to;
+    expect(open("takerRequote")).toBeNull();
+    expect(SETTLEMENT_MOVES.takerRequote.from).toEqual(OPEN_STATUSES);
+    expect(open("requote")).toBe("failed");
+    expect(SETTLEMENT_MOVES.requote.events).toEqual(["requote", "failed"]);
+  });
+
+  it("settles or fails only a submitted execution", () => {
+    expect(EXECUTION_TRANSITIONS.submitted).toEqual(["settled", "failed"]);
+    for (const status of ["settled", "failed", "requote"] as const) expect(EXECUTION_TRANSITIONS[status]).toEqual([]);
+  });
+});
+
+describe("KeyedLocks", () => {
+  const tick = () => new Promise((r) => setTimeout(r, 5));
+
+  it("runs tasks that share a key one at a time, in order, and others alongside", async () => {
+    const locks = new KeyedLocks();
+    const log: string[] = [];
+    const task = (name: string) => async () => {
+      log.push(`${name}:start`);
+      await tick();
+      log.push(`${name}:end`);
+      return name;
+    };
+    const results = await Promise.all([
+      locks.run(["q1"], task("a")),
+      locks.run(["q1", "k1"], task("b")),
+      locks.run(["k1"], task("c")),
+      locks.run(["q2"], task("d")),
+    ]);
+    expect(results).toEqual(["a", "b", "c", "d"]);
+    expect(log.indexOf("b:start")).toBeGreaterThan(log.indexOf("a:end"));
+    expect(log.indexOf("c:start")).toBeGreaterThan(log.indexOf("b:end"));
+    expect(log.indexOf("d:start")).toBeLessThan(log.indexOf("a:end"));
+  });
+
+  it("releases a key when its task throws", async () => {
+    const locks = new KeyedLocks();
+    await expect(locks.run(["k"], async () => Promise.reject(new Error("no")))).rejects.toThrow("no");
+    expect(await locks.run(["k"], async () => "next")).toBe("next");
+  });
+});
+
+describe("answers", () => {
+  it("answers 202 for a broadcast, 200 for a requote and a duplicate", () => {
+    expect(acceptedAnswer({ kind: "submitted", quoteId: "q", executionId: "x", txHash: "0x1" })).toEqual({
+      status: 202,
+      body: { quoteId: "q", executionId: "x", status: "submitted", txHash: "0x1" },
+    });
+    expect(acceptedAnswer({ kind: "requote", quoteId: "q", executionId: "x", reason: "r" })).toEqual({
+      status: 200,
+      body: { quoteId: "q", executionId: "x", status: "requote", reason: "r" },
+    });
+    expect(
+      acceptedAnswer({
+        kind: "duplicate",
+        quoteId: "q",
+        executionId: "x",
+        status: "settled",
+        txHash: "0x1",
+        reason: null,
+      }).body,
+    ).toMatchObject({ duplicate: true, status: "settled" });
+  });
+
+  it("tells a not_leader caller to retry in 2 s and why", () => {
+    expect(notLeader("recovering")).toMatchObject({
+      status: 503,
+      code: "not_leader",
+      extras: { reason: "recovering", retryAfter: 2 },
+    });
+  });
+
+  it("reads a keeper key with or without 0x, and nothing else", () => {
+    const hex = "2a".repeat(32);
+    expect(parseKeeperKey(`0x${hex}`)).toBe(`0x${hex}`);
+    expect(parseKeeperKey(` ${hex} `)).toBe(`0x${hex}`);
+    expect(parseKeeperKey("")).toBeNull();
+    expect(parseKeeperKey(undefined)).toBeNull();
+    expect(parseKeeperKey("0x1234")).toBeNull();
+  });
+});
