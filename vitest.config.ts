@@ -2,31 +2,57 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { localConfig } from "./src/config/local";
 import { withFixtureOracle } from "./test/integration/oracle-config";
+import { KEEPER_KEY } from "./test/settlement/accounts";
 
-/** A project whose tests run inside workerd with the Worker's bindings, D1 migrated before each file. */
-function workersProject(name: string, bindings: Record<string, string>): TestProjectInlineConfiguration {
+/** What the settlement project's global setup provides (test/settlement/chain.global.ts). */
+type Inject = (key: "chainRpcUrl" | "keeperRpcUrl") => string;
+
+/**
+ * A project whose tests run inside workerd with the Worker's bindings, D1 migrated before each file.
+ * `chain` adds the settlement project's anvil (test/settlement/chain.global.ts): its bindings are made
+ * from what that setup provides, and its files run one at a time (they share the keeper's nonces).
+ */
+function workersProject(
+  name: string,
+  bindings: Record<string, string>,
+  chain?: (inject: Inject) => Record<string, string>,
+): TestProjectInlineConfiguration {
   return {
     plugins: [
-      cloudflareTest(async ({ inject }) => ({
-        wrangler: { configPath: "./wrangler.toml" },
-        miniflare: {
-          bindings: {
-            TEST_MIGRATIONS: await readD1Migrations("migrations"),
-            ADMIN_TOKEN: "test-admin-token",
-            ...bindings,
-            // The oracle polls the fixture server's stand-in sources, never the public ones.
-            ORACLE_FIXTURES_URL: inject("oracleFixturesUrl"),
-            RELAY_CONFIG: withFixtureOracle(bindings.RELAY_CONFIG, inject("oracleFixturesUrl")),
+      cloudflareTest(async ({ inject }) => {
+        const all = { ...bindings, ...chain?.(inject) };
+        return {
+          wrangler: { configPath: "./wrangler.toml" },
+          miniflare: {
+            bindings: {
+              TEST_MIGRATIONS: await readD1Migrations("migrations"),
+              ADMIN_TOKEN: "test-admin-token",
+              // No keeper key unless the project gives one: submissions answer not_leader.
+              KEEPER_PRIVATE_KEY: "",
+              ...all,
+              // The oracle polls the fixture server's stand-in sources, never the public ones.
+              ORACLE_FIXTURES_URL: inject("oracleFixturesUrl"),
+              RELAY_CONFIG: withFixtureOracle(all.RELAY_CONFIG, inject("oracleFixturesUrl")),
+            },
           },
-        },
-      })),
+        };
+      }),
     ],
     test: {
       name,
       include: [`test/${name}/**/*.test.ts`],
       setupFiles: ["test/integration/apply-migrations.ts"],
-      globalSetup: ["test/integration/oracle-server.global.ts"],
+      globalSetup: ["test/integration/oracle-server.global.ts", ...(chain ? ["test/settlement/chain.global.ts"] : [])],
+      ...(chain ? { fileParallelism: false, testTimeout: 20_000 } : {}),
     },
+  };
+}
+
+/** The local configuration with its EVM chain's RPC pointed at the settlement project's anvil. */
+function onTestChain(rpcUrl: string) {
+  return {
+    ...localConfig,
+    chains: localConfig.chains.map((c) => (c.kind === "evm" ? { ...c, rpcUrl } : c)),
   };
 }
 
@@ -42,13 +68,23 @@ export default defineConfig({
       workersProject("integration-strict", {
         RELAY_CONFIG: JSON.stringify({ ...localConfig, requireRegistration: true, requireTakerProof: true }),
       }),
+      // Settlement against a real chain: the keeper, POST /v1/executions and the indexer.
+      workersProject("settlement", {}, (inject) => ({
+        RELAY_CONFIG: JSON.stringify(onTestChain(inject("keeperRpcUrl"))),
+        KEEPER_PRIVATE_KEY: KEEPER_KEY,
+        TEST_CHAIN_RPC_URL: inject("chainRpcUrl"),
+        TEST_PROXY_URL: inject("keeperRpcUrl"),
+      })),
       {
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           environment: "node",
           globalSetup: ["test/e2e/global-setup.ts"],
-          testTimeout: 30_000,
+          // The files share one relay and the resolver keys: run together, their resolver fleets would
+          // bid in each other's auctions.
+          fileParallelism: false,
+          testTimeout: 60_000,
           hookTimeout: 120_000,
         },
       },

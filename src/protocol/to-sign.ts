@@ -47,6 +47,23 @@ export function completeToSign(toSign: ToSign, outputAmount: bigint): CompletedT
   };
 }
 
+/**
+ * Typed data that travelled as JSON (integers as decimal strings), such as a quote's `typedData` for the
+ * taker, made ready for viem's `signTypedData` with the same care as `completeToSign`. An `EIP712Domain`
+ * entry in `types` is kept: viem then hashes the domain by it, exactly as a wallet's
+ * `eth_signTypedData_v4` does.
+ */
+export function typedDataFromJson(json: ToSign): CompletedTypedData {
+  const { types, primaryType } = json;
+  if (!types[primaryType]) throw new ToSignError(`primaryType ${primaryType} has no entry in types`);
+  return {
+    domain: completeDomain(json.domain),
+    types: Object.fromEntries(Object.entries(types).map(([k, v]) => [k, v.map((f) => ({ ...f }))])),
+    primaryType,
+    message: encodeStruct(types, primaryType, json.message, primaryType),
+  };
+}
+
 function encodeStruct(types: ToSign["types"], typeName: string, value: unknown, path: string): Record<string, unknown> {
   const fields = types[typeName];
   if (!fields) throw new ToSignError(`${path}: unknown type ${typeName}`);

@@ -36,8 +36,8 @@ export async function startResolverFleet(relayUrl: string, options: ResolverFlee
       c.tokens.map((t) => ({
         chainId: c.chainId,
         token: t.address,
-        balance: 10n ** 18n + "",
-        allowance: 10n ** 18n + "",
+        balance: (10n ** 18n).toString(),
+        allowance: (10n ** 18n).toString(),
       })),
     ),
   );

@@ -1,0 +1,219 @@
+/**
+ * `npm run demo`: a taker swaps 1,580 cNGN for USDC on the local stack (`npm start`), from the quote to
+ * `final`, printing each step. The taker side is the `src/taker` library; see docs/local-stack.md.
+ *
+ *   npm run demo -- [--relay URL] [--rpc URL] [--taker N] [--sell AMOUNT] [--approve]
+ */
+import { parseArgs } from "node:util";
+import {
+  type Address,
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  formatUnits,
+  http,
+  type LocalAccount,
+  maxUint256,
+  type PublicClient,
+  parseAbi,
+  parseUnits,
+  type Transport,
+  type WalletClient,
+} from "viem";
+import { anvil } from "viem/chains";
+import { anvilAccount } from "../src/resolver/keys";
+import type { QuoteRecord, TimelineEntry } from "../src/schemas/quote";
+import { permit2Allowance } from "../src/taker/permit";
+import { followToFinal, RelayHttpError, requestQuote, SwapNotFinalError, submitExecution } from "../src/taker/relay";
+import { signForSubmission } from "../src/taker/swap";
+
+const { values } = parseArgs({
+  options: {
+    relay: { type: "string", default: process.env.RELAY_URL ?? "http://127.0.0.1:8787" },
+    rpc: { type: "string", default: process.env.RPC_URL ?? "http://127.0.0.1:8545" },
+    taker: { type: "string", default: "5" },
+    sell: { type: "string", default: "1580" },
+    approve: { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
+  },
+});
+
+const USAGE = `npm run demo -- [options]
+  --relay URL    the relay (default http://127.0.0.1:8787, or RELAY_URL)
+  --rpc URL      the chain's JSON-RPC, for balances and allowances (default http://127.0.0.1:8545, or RPC_URL)
+  --taker N      anvil dev account N is the taker (default 5; npm start funds 5 to 8)
+  --sell AMOUNT  cNGN to sell, in whole units (default 1580)
+  --approve      approve Permit2 on chain first (a transaction) instead of sending an EIP-2612 permit`;
+
+const erc20 = parseAbi([
+  "function balanceOf(address) view returns (uint256)",
+  "function approve(address, uint256) returns (bool)",
+]);
+
+interface Token {
+  symbol: string;
+  address: Address;
+  decimals: number;
+}
+
+const started = Date.now();
+const say = (line: string) => console.log(`${`+${((Date.now() - started) / 1000).toFixed(1)}s`.padStart(7)}  ${line}`);
+
+async function main(): Promise<void> {
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const relayUrl = values.relay.replace(/\/+$/, "");
+  const config = await getConfig(relayUrl);
+  const token = (symbol: string): Token => {
+    const t = config.tokens.find((x) => x.symbol === symbol);
+    if (!t) throw new Error(`the relay's chain ${config.chainId} has no ${symbol}`);
+    return { symbol, address: t.address as Address, decimals: t.decimals };
+  };
+  const [sell, buy] = [token("cNGN"), token("USDC")];
+  const account = anvilAccount(Number(values.taker));
+  const chain = { ...anvil, id: config.chainId };
+  const client = createPublicClient({ chain, transport: http(values.rpc), pollingInterval: 250 });
+  const amount = (t: Token, value: bigint | string) => `${formatUnits(BigInt(value), t.decimals)} ${t.symbol}`;
+  say(`relay ${relayUrl}, chain ${config.chainId}; taker #${values.taker} ${account.address}`);
+
+  const before = await balances(client, account.address, [sell, buy]);
+  say(`balances before: ${amount(sell, before[0])}, ${amount(buy, before[1])}`);
+  if (values.approve) {
+    const wallet = createWalletClient({ account, chain, transport: http(values.rpc) });
+    await approvePermit2(client, wallet, sell, config.permit2 as Address);
+  }
+
+  // 1. The auction: every connected resolver is asked; the best valid bid becomes the quote.
+  const quote = await requestQuote(relayUrl, {
+    sellToken: sell.address,
+    buyToken: buy.address,
+    sellAmount: parseUnits(values.sell, sell.decimals).toString(),
+    taker: account.address,
+  });
+  say(
+    `quoted ${quote.quoteId}: ${amount(sell, quote.sellAmount)} for ${amount(buy, quote.received)} ` +
+      `(fee ${amount(buy, quote.fee.amount)}, gas fee ${amount(buy, quote.gasFee.amount)}) from ${quote.resolver?.name}`,
+  );
+  for (const o of quote.offers) {
+    say(`  offer ${o.name.padEnd(8)} ${amount(buy, o.outputAmount).padEnd(16)} ${o.status} (${o.latencyMs} ms)`);
+  }
+  say(`  replies ${JSON.stringify(quote.replies)}; expires ${quote.expiresAt}`);
+
+  // 2. Sign the Permit2 transfer; without an allowance for Permit2, an EIP-2612 permit goes along.
+  const signed = await signForSubmission(client, account, quote);
+  say(
+    signed.permit
+      ? `signed the quote, and an EIP-2612 permit: Permit2 has no ${sell.symbol} allowance from this taker yet`
+      : `signed the quote (Permit2 already holds a ${sell.symbol} allowance)`,
+  );
+
+  // 3. Submit: the keeper simulates, broadcasts and pays the gas.
+  const idempotencyKey = crypto.randomUUID();
+  const { httpStatus, answer } = await submitExecution(relayUrl, signed.request, { idempotencyKey });
+  if (answer.status !== "submitted") {
+    throw new Error(`the relay answered ${httpStatus} ${answer.status}${answer.reason ? `: ${answer.reason}` : ""}`);
+  }
+  say(`submitted: execution ${answer.executionId}, tx ${answer.txHash} (HTTP ${httpStatus}, key ${idempotencyKey})`);
+
+  // 4. Follow it until the indexer has confirmed it past the chain's finality depth.
+  const { quote: final, execution } = await followToFinal(relayUrl, quote.quoteId, {
+    executionId: answer.executionId,
+    timeoutMs: 90_000,
+    onEvent: (entry) => say(`  ${describe(entry)}`),
+    onExecution: (e) => say(`  execution ${e.status}${e.reason ? `: ${e.reason}` : ""}`),
+  });
+  say(
+    `final: block ${final.settlement?.block}, gas used ${execution?.gasUsed ?? "?"}, submitter ${execution?.submitter}`,
+  );
+
+  const after = await balances(client, account.address, [sell, buy]);
+  const delta = (t: Token, a: bigint, b: bigint) => `${b >= a ? "+" : "-"}${amount(t, b >= a ? b - a : a - b)}`;
+  say(
+    `balances after:  ${amount(sell, after[0])}, ${amount(buy, after[1])} ` +
+      `(${delta(sell, before[0], after[0])}, ${delta(buy, before[1], after[1])})`,
+  );
+  checkReceived(final, before[1], after[1]);
+}
+
+interface ConfigRecord {
+  chainId: number;
+  permit2: string;
+  tokens: { symbol: string; address: string; decimals: number }[];
+}
+
+async function getConfig(relayUrl: string): Promise<ConfigRecord> {
+  let res: Response;
+  try {
+    res = await fetch(`${relayUrl}/v1/config`);
+  } catch {
+    throw new Error(`cannot reach the relay at ${relayUrl}: start the local stack with npm start`);
+  }
+  if (!res.ok) throw new Error(`GET /v1/config answered ${res.status}`);
+  return (await res.json()) as ConfigRecord;
+}
+
+function balances(client: PublicClient, owner: Address, tokens: [Token, Token]): Promise<[bigint, bigint]> {
+  const of = (t: Token) =>
+    client.readContract({ address: t.address, abi: erc20, functionName: "balanceOf", args: [owner] });
+  return Promise.all([of(tokens[0]), of(tokens[1])]);
+}
+
+/** The other way to get the sell token to Permit2: one `approve` transaction, paid by the taker. */
+async function approvePermit2(
+  client: PublicClient,
+  wallet: WalletClient<Transport, Chain, LocalAccount>,
+  token: Token,
+  permit2: Address,
+) {
+  const account = wallet.account;
+  if ((await permit2Allowance(client, { token: token.address, owner: account.address, permit2 })) > 0n) return;
+  const hash = await wallet.writeContract({
+    address: token.address,
+    abi: erc20,
+    functionName: "approve",
+    args: [permit2, maxUint256],
+  });
+  await client.waitForTransactionReceipt({ hash });
+  say(`approved Permit2 for ${token.symbol} (tx ${hash})`);
+}
+
+function describe(entry: TimelineEntry): string {
+  const detail = entry.detail ?? {};
+  const extra =
+    entry.event === "submitted"
+      ? ` tx ${detail.txHash}`
+      : entry.event === "settled"
+        ? ` block ${detail.block}`
+        : entry.event === "quoted"
+          ? ` in ${detail.latencyMs} ms`
+          : entry.detail
+            ? ` ${JSON.stringify(entry.detail)}`
+            : "";
+  return `${entry.event.padEnd(10)}${extra}   (${entry.at})`;
+}
+
+/** The recipient got what the quote said, to the base unit. */
+function checkReceived(quote: QuoteRecord, before: bigint, after: bigint): void {
+  if (after - before !== BigInt(quote.received)) {
+    throw new Error(`received ${after - before}, but the quote said ${quote.received}`);
+  }
+}
+
+main().catch((e: unknown) => {
+  if (e instanceof RelayHttpError) {
+    const hint =
+      e.code === "no_offers"
+        ? " (no resolver bid: is npm start running its two resolvers?)"
+        : e.status === 404 || e.status === 405
+          ? " (does this relay serve POST /v1/executions yet?)"
+          : "";
+    console.error(`relay: ${e.status} ${e.code}: ${e.message}${hint}\n${JSON.stringify(e.body)}`);
+  } else if (e instanceof SwapNotFinalError) {
+    console.error(`${e.message}\ntimeline: ${JSON.stringify(e.quote?.timeline ?? [])}`);
+  } else {
+    console.error(e instanceof Error ? e.message : e);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,417 @@
+/**
+ * The pieces of a local relay stack, shared by `npm start` (scripts/start.ts), the e2e tests'
+ * global setup and the benchmarks: anvil from npm, the settlement contracts deployed and funded,
+ * `wrangler dev`, and reference resolvers. Loopback only; every key here is an anvil dev key.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { type Address, createPublicClient, type Hex, http, type LocalAccount, maxUint256, parseAbi, toHex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import {
+  ANVIL_DEPLOYER_KEY,
+  type Deployment,
+  deployContracts,
+  expectedDeployment,
+  fund,
+} from "../../src/chains/evm/deploy";
+import { localConfig } from "../../src/config/local";
+import type { RelayConfig } from "../../src/config/schema";
+import { ResolverClient } from "../../src/resolver/client";
+import { inventoryByChain, rpcInventory, staticInventory } from "../../src/resolver/inventory";
+import { anvilAccount } from "../../src/resolver/keys";
+import { bandSpreadPricer, fixedRatePricer, type Pricer, parseDecimal } from "../../src/resolver/pricing";
+import { chainsFromRecord, corridorsFromRecord, fetchRelayConfig, targetKey } from "../../src/resolver/relay-config";
+import { answersOk, freePort, spawnGroup, waitUntil } from "./processes";
+
+const require = createRequire(import.meta.url);
+const root = resolve(import.meta.dirname, "../..");
+const run = promisify(execFile);
+
+/** Who is who among anvil's ten funded dev accounts, in every local stack. */
+export const LOCAL_ACCOUNTS = {
+  /** Deploys the contracts and owns the test tokens. */
+  deployer: 0,
+  /** Funded and approved for the executor; `npm start` runs 1 and 2, 3 and 4 are spare. */
+  resolvers: [1, 2, 3, 4],
+  /** Funded with both tokens, no approval: the first swap shows the EIP-2612 permit path. */
+  takers: [5, 6, 7, 8],
+  /** The keeper the executor allows (`ANVIL_KEEPER`); pays the gas. */
+  keeper: 9,
+} as const;
+
+/** Of each test token, per funded account (6 decimals). */
+export const FUNDED_AMOUNT = 1_000_000_000_000n;
+
+/** The private key of anvil dev account `index`. Public knowledge: for local chains only. */
+export function anvilPrivateKey(index: number): Hex {
+  const key = anvilAccount(index).getHdKey().privateKey;
+  if (!key) throw new Error(`no private key for anvil account ${index}`);
+  return toHex(key);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// anvil
+
+export interface AnvilProcess {
+  rpcUrl: string;
+  port: number;
+  chainId: number;
+  stop(): Promise<void>;
+  /** What anvil printed, for failure messages. */
+  output(): string;
+  /** Settles when anvil exits, stopped or not. */
+  readonly exit: Promise<number | null>;
+}
+
+/**
+ * The anvil binary from the `@foundry-rs/anvil-<platform>-<arch>` package npm installed beside
+ * `@foundry-rs/anvil`, run directly so stopping it needs no wrapper process to forward signals.
+ */
+export function anvilBinary(): string {
+  const arches: Record<string, string> = { x64: "amd64", arm64: "arm64" };
+  const arch = arches[process.arch];
+  if (!arch) throw new Error(`anvil: no package for ${process.platform}/${process.arch}`);
+  const exe = process.platform === "win32" ? "anvil.exe" : "anvil";
+  return require.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/bin/${exe}`);
+}
+
+export interface AnvilOptions {
+  /** Default: a free one. */
+  port?: number;
+  /** Default: anvil's ten. */
+  accounts?: number;
+  onLine?: (line: string) => void;
+  readyTimeoutMs?: number;
+}
+
+/**
+ * A fresh anvil (chain id 31337, the dev mnemonic's accounts) on loopback, ready for RPC. It mines a
+ * block per transaction; `startIntervalMining` then gives it a block time once the contracts are in.
+ */
+export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilProcess> {
+  const port = options.port ?? (await freePort());
+  const chainId = 31337;
+  const args = ["--host", "127.0.0.1", "--port", String(port), "--chain-id", String(chainId)];
+  if (options.accounts) args.push("--accounts", String(options.accounts));
+  if (!options.onLine) args.push("--silent");
+  const proc = spawnGroup(anvilBinary(), args, { onLine: options.onLine });
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntil(async () => (await rpcChainId(rpcUrl)) === chainId, {
+      what: `anvil on ${rpcUrl}`,
+      timeoutMs: options.readyTimeoutMs ?? 30_000,
+      process: proc,
+    });
+  } catch (e) {
+    await proc.stop();
+    throw new Error(`anvil did not become ready: ${(e as Error).message}\n${proc.output()}`);
+  }
+  return { rpcUrl, port, chainId, stop: () => proc.stop(), output: () => proc.output(), exit: proc.exit };
+}
+
+async function rpc(rpcUrl: string, method: string, params: unknown[] = []): Promise<unknown> {
+  const res = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    signal: AbortSignal.timeout(2_000),
+  });
+  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
+/** The chain id a JSON-RPC endpoint answers with, or null when nothing answers there. */
+export async function rpcChainId(rpcUrl: string): Promise<number | null> {
+  try {
+    return Number(await rpc(rpcUrl, "eth_chainId"));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * From now on, a block every `seconds` (transactions wait for it), so confirmations, and with them
+ * finality, advance on their own as on a real chain.
+ */
+export async function startIntervalMining(rpcUrl: string, seconds = 1): Promise<void> {
+  await rpc(rpcUrl, "evm_setIntervalMining", [seconds]);
+}
+
+/** Whether anvil is on automine, with no block time: confirmations then wait for other transactions. */
+export async function minesOnlyOnTransactions(rpcUrl: string): Promise<boolean> {
+  return (await rpc(rpcUrl, "anvil_getAutomine").catch(() => false)) === true;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// contracts
+
+const erc20 = parseAbi([
+  "function balanceOf(address) view returns (uint256)",
+  "function allowance(address, address) view returns (uint256)",
+]);
+
+export class ChainNotReadyError extends Error {
+  override readonly name = "ChainNotReadyError";
+}
+
+export interface PreparedChain {
+  deployment: Deployment;
+  /** False when the contracts were already there (an anvil started before, kept running). */
+  deployed: boolean;
+  /** The accounts that got tokens now; those already holding enough are left alone. */
+  funded: Address[];
+}
+
+/**
+ * Makes a local anvil ready for the relay: the contracts at the local configuration's addresses
+ * (deployed unless they already are), each taker holding both tokens and each resolver holding both
+ * and having approved the executor. Throws a ChainNotReadyError, saying what to do, for a chain where
+ * neither holds: another chain id, or an anvil where the deployer already sent other transactions.
+ */
+export async function prepareLocalChain(
+  rpcUrl: string,
+  holders: { takers: readonly Address[]; resolvers: readonly LocalAccount[]; amount?: bigint },
+): Promise<PreparedChain> {
+  const client = createPublicClient({ transport: http(rpcUrl) });
+  const chainId = await client.getChainId();
+  if (chainId !== 31337) throw new ChainNotReadyError(`${rpcUrl} is chain ${chainId}, not the local 31337`);
+  const expected = expectedDeployment();
+  const codes = await Promise.all(Object.values(expected).map((address) => client.getCode({ address })));
+  const present = codes.filter((c) => c && c !== "0x").length;
+  let deployment = expected;
+  let deployed = false;
+  if (present < codes.length) {
+    const deployer = privateKeyToAccount(ANVIL_DEPLOYER_KEY).address;
+    const sent = await client.getTransactionCount({ address: deployer });
+    if (present > 0 || sent > 0) {
+      throw new ChainNotReadyError(
+        `the anvil at ${rpcUrl} is neither fresh nor running the local contracts (the deployer has sent ${sent} ` +
+          "transactions); stop it, or restart it without --state, and run this again",
+      );
+    }
+    deployment = await deployContracts(rpcUrl);
+    deployed = true;
+  }
+
+  const amount = holders.amount ?? FUNDED_AMOUNT;
+  const tokens = [deployment.cngn, deployment.usdc];
+  const short = async (holder: Address) => {
+    const balances = await Promise.all(
+      tokens.map((address) => client.readContract({ address, abi: erc20, functionName: "balanceOf", args: [holder] })),
+    );
+    return balances.some((b) => b < amount / 2n);
+  };
+  const unapproved = async (holder: Address) => {
+    const allowances = await Promise.all(
+      tokens.map((address) =>
+        client.readContract({ address, abi: erc20, functionName: "allowance", args: [holder, deployment.executor] }),
+      ),
+    );
+    return allowances.some((a) => a < maxUint256 / 2n);
+  };
+  const takers: Address[] = [];
+  for (const t of holders.takers) if (await short(t)) takers.push(t);
+  const resolvers: LocalAccount[] = [];
+  for (const r of holders.resolvers) if ((await short(r.address)) || (await unapproved(r.address))) resolvers.push(r);
+  if (takers.length || resolvers.length) await fund(rpcUrl, deployment, { takers, resolvers, amount });
+  return { deployment, deployed, funded: [...takers, ...resolvers.map((r) => r.address)] };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// relay
+
+/**
+ * The local configuration pointed at `rpcUrl`, with an oracle that never leaves the machine: no
+ * corridor asks for a band, and the one source is a loopback port nobody listens on, so even
+ * `GET /v1/rates` polls nothing public.
+ */
+export function offlineRelayConfig(rpcUrl: string): RelayConfig {
+  const config = structuredClone(localConfig);
+  for (const chain of config.chains) if (chain.kind === "evm" && chain.chainId === 31337) chain.rpcUrl = rpcUrl;
+  config.oracle = {
+    ...config.oracle,
+    sources: [
+      { name: "offline", adapter: "open-er-api", url: "http://127.0.0.1:9/offline", base: "USD", quote: "NGN" },
+    ],
+    corridors: [],
+  };
+  return config;
+}
+
+export interface RelayProcess {
+  url: string;
+  stop(): Promise<void>;
+  /** What wrangler printed, for failure messages. */
+  output(): string;
+  /** Settles when wrangler exits, stopped or not. */
+  readonly exit: Promise<number | null>;
+}
+
+export interface StartRelayOptions {
+  /** Worker variables, passed as `--var NAME:VALUE` (nothing is written to disk). */
+  vars?: Record<string, string>;
+  /** Default: a free one. */
+  port?: number;
+  /** Default: a free one; `null` leaves wrangler's default. */
+  inspectorPort?: number | null;
+  /**
+   * Where local D1 and Durable Object state live; kept at stop. Default: a fresh temporary directory,
+   * removed at stop.
+   */
+  persistTo?: string;
+  onLine?: (line: string) => void;
+  readyTimeoutMs?: number;
+}
+
+const wranglerBin = join(root, "node_modules/wrangler/bin/wrangler.js");
+
+/** `wrangler dev` on loopback with local D1 migrated, ready to serve (`GET /v1/config` answers). */
+export async function startRelay(options: StartRelayOptions = {}): Promise<RelayProcess> {
+  const state = options.persistTo ?? (await mkdtemp(join(tmpdir(), "relay-e2e-")));
+  const removeState = () => (options.persistTo ? Promise.resolve() : rm(state, { recursive: true, force: true }));
+  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", NO_COLOR: "1" };
+  await run(process.execPath, [wranglerBin, "d1", "migrations", "apply", "DB", "--local", "--persist-to", state], {
+    cwd: root,
+    env,
+  });
+  const port = options.port ?? (await freePort());
+  const inspectorPort = options.inspectorPort === undefined ? await freePort() : options.inspectorPort;
+  const vars = Object.entries(options.vars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const proc = spawnGroup(
+    process.execPath,
+    [
+      wranglerBin,
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      ...(inspectorPort === null ? [] : ["--inspector-port", String(inspectorPort)]),
+      "--persist-to",
+      state,
+      "--show-interactive-dev-session=false",
+      ...vars,
+    ],
+    { cwd: root, env, onLine: options.onLine },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await proc.stop();
+    await removeState();
+  };
+  try {
+    await waitUntil(() => answersOk(`${url}/v1/config`), {
+      what: `wrangler dev on ${url}`,
+      timeoutMs: options.readyTimeoutMs ?? 60_000,
+      intervalMs: 200,
+      process: proc,
+    });
+  } catch (e) {
+    await stop();
+    throw new Error(`wrangler dev did not become ready: ${(e as Error).message}\n${proc.output()}`);
+  }
+  return { url, stop, output: () => proc.output(), exit: proc.exit };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// resolvers
+
+/** The local fixed rate: USDC per cNGN, i.e. about 1,580 naira to the dollar. */
+export const LOCAL_RATE = "0.000633";
+
+export interface LocalResolver {
+  /** Anvil dev account index: the node's key. */
+  index: number;
+  name: string;
+  /** How far under the rate (or the band's mid) it quotes. */
+  spreadBps: number;
+}
+
+/**
+ * With an oracle band, `spreadBps` under its mid, so the bid is never steered away as outside the band;
+ * without one (an offline oracle), the fixed `rate` in USDC per cNGN shaded by the same spread.
+ */
+export function localPricer(spreadBps: number, rate = LOCAL_RATE): Pricer {
+  const base = parseDecimal(rate);
+  const fixed = fixedRatePricer({
+    rate: { num: base.num * BigInt(10_000 - spreadBps), den: base.den * 10_000n },
+    sellSymbol: "cNGN",
+  });
+  const banded = bandSpreadPricer({ spreadBps });
+  return (request) => (request.band ? banded(request) : fixed(request));
+}
+
+/**
+ * Reference resolvers (the `src/resolver` library, in this process) on every EVM corridor of the relay,
+ * their inventory read from `rpcUrl` on each heartbeat, each shown fresh in `GET /v1/nodes` before this
+ * resolves.
+ */
+export async function startLocalResolvers(
+  relayUrl: string,
+  options: { rpcUrl: string; resolvers: readonly LocalResolver[]; rate?: string; version?: string },
+): Promise<ResolverClient[]> {
+  const record = await fetchRelayConfig(relayUrl);
+  const chains = chainsFromRecord(record);
+  const evm = chains.filter((c) => c.kind === "evm");
+  const corridors = corridorsFromRecord(record).filter((t) => evm.some((c) => c.chainId === t.chainId));
+  const clients = options.resolvers.map((r) => {
+    const account = anvilAccount(r.index);
+    const live = rpcInventory({ rpcUrl: options.rpcUrl, owner: account.address });
+    return new ResolverClient({
+      relayUrl,
+      account,
+      name: r.name,
+      version: options.version ?? "reference-local",
+      signerType: "keyfile",
+      chains: evm,
+      corridors,
+      pricer: localPricer(r.spreadBps, options.rate),
+      // The local stack's EVM chain is the one anvil serves; any other chain has no inventory here.
+      inventory: inventoryByChain(new Map(evm.map((c) => [c.chainId, live])), staticInventory([])),
+    });
+  });
+  const heartbeating = clients.map(
+    (c) =>
+      new Promise<void>((ok) => {
+        const expected = new Set(
+          corridors.flatMap((t) => {
+            const chain = evm.find((ch) => ch.chainId === t.chainId);
+            return chain ? [targetKey(chain, t)] : [];
+          }),
+        );
+        const off = c.on("sent", ({ corridor, frame }) => {
+          if (frame.type !== "heartbeat") return;
+          expected.delete(corridor);
+          if (expected.size === 0) {
+            off();
+            ok();
+          }
+        });
+      }),
+  );
+  for (const c of clients) c.start();
+  try {
+    await Promise.race([
+      Promise.all(heartbeating),
+      new Promise((_, fail) => setTimeout(() => fail(new Error("no heartbeat from every resolver in 15 s")), 15_000)),
+    ]);
+    await waitUntil(
+      async () => {
+        const { nodes } = (await (await fetch(`${relayUrl}/v1/nodes`)).json()) as {
+          nodes: { address: string; fresh: boolean }[];
+        };
+        return clients.every((c) => nodes.some((n) => n.address === c.address && n.fresh));
+      },
+      { what: "resolvers fresh in GET /v1/nodes", timeoutMs: 10_000, intervalMs: 50 },
+    );
+  } catch (e) {
+    await Promise.all(clients.map((c) => c.stop()));
+    throw e;
+  }
+  return clients;
+}

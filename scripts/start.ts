@@ -1,0 +1,212 @@
+/**
+ * `npm start`: the whole local stack, with no cloud account. Checks the relay configuration, starts
+ * anvil on 127.0.0.1:8545 (or reuses one already there that runs the local contracts), deploys and
+ * funds, starts `wrangler dev` on 127.0.0.1:8787 with local D1 migrated, connects two reference
+ * resolvers, and prints where everything is. Ctrl-C stops it all. See docs/local-stack.md.
+ */
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { formatUnits } from "viem";
+import { ANVIL_KEEPER, type Deployment, expectedDeployment } from "../src/chains/evm/deploy";
+import { ConfigError } from "../src/config/load";
+import type { EvmChain } from "../src/config/schema";
+import type { ResolverClient } from "../src/resolver/client";
+import { anvilAccount } from "../src/resolver/keys";
+import { exampleDevVars, root, servedConfig } from "./lib/dev-config";
+import {
+  type AnvilProcess,
+  anvilPrivateKey,
+  ChainNotReadyError,
+  FUNDED_AMOUNT,
+  LOCAL_ACCOUNTS,
+  LOCAL_RATE,
+  type LocalResolver,
+  minesOnlyOnTransactions,
+  prepareLocalChain,
+  type RelayProcess,
+  rpcChainId,
+  startAnvil,
+  startIntervalMining,
+  startLocalResolvers,
+  startRelay,
+} from "./lib/local-stack";
+import { isListening } from "./lib/processes";
+
+const RELAY_PORT = 8787;
+/** Relay state (local D1, Durable Objects) of the stack; it lives as long as the chain it describes. */
+const STATE_DIR = join(root, ".wrangler/local-stack");
+const relativeState = STATE_DIR.replace(`${root}/`, "");
+const RESOLVERS: LocalResolver[] = [
+  { index: 1, name: "alpha", spreadBps: 0 },
+  { index: 2, name: "beta", spreadBps: 15 },
+];
+
+class StartError extends Error {}
+
+const say = (line = "") => console.log(line);
+
+function localChain(): EvmChain {
+  const { config, source } = servedConfig();
+  const chain = config.chains.find((c): c is EvmChain => c.kind === "evm");
+  say(`relay configuration ok: ${source}; chains ${config.chains.map((c) => `${c.name} (${c.chainId})`).join(", ")}`);
+  if (chain?.chainId !== 31337) {
+    throw new StartError(
+      "npm start runs the local anvil chain 31337, and the configuration's first EVM chain is not it",
+    );
+  }
+  const url = new URL(chain.rpcUrl);
+  if (url.protocol !== "http:" || !["127.0.0.1", "localhost"].includes(url.hostname)) {
+    throw new StartError(`the configuration's chain 31337 is at ${chain.rpcUrl}; npm start runs it on loopback`);
+  }
+  const expected = expectedDeployment();
+  if (chain.executor.toLowerCase() !== expected.executor.toLowerCase()) {
+    throw new StartError(`the configuration's executor ${chain.executor} is not the local one, ${expected.executor}`);
+  }
+  return chain;
+}
+
+async function main(): Promise<void> {
+  const chain = localChain();
+  const rpcUrl = chain.rpcUrl.replace("localhost", "127.0.0.1").replace(/\/+$/, "");
+  const anvilPort = Number(new URL(rpcUrl).port || 80);
+  if (await isListening(RELAY_PORT)) {
+    throw new StartError(`something already listens on 127.0.0.1:${RELAY_PORT}: stop it (another npm start?) first`);
+  }
+
+  let anvil: AnvilProcess | null = null;
+  let relay: RelayProcess | null = null;
+  let resolvers: ResolverClient[] = [];
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say("\nstopping what npm start started");
+    await Promise.allSettled(resolvers.map((r) => r.stop()));
+    await relay?.stop();
+    await anvil?.stop();
+    process.exit(code);
+  };
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stop(0));
+
+  try {
+    if (await isListening(anvilPort)) {
+      const chainId = await rpcChainId(rpcUrl);
+      if (chainId !== 31337) {
+        throw new StartError(
+          `127.0.0.1:${anvilPort} is taken by something that is not a local anvil (chain id ${chainId ?? "none"}): stop it`,
+        );
+      }
+      say(`reusing the anvil already on ${rpcUrl}`);
+    } else {
+      anvil = await startAnvil({ port: anvilPort });
+      say(`anvil on ${rpcUrl} (chain 31337)`);
+    }
+    const prepared = await prepareLocalChain(rpcUrl, {
+      takers: LOCAL_ACCOUNTS.takers.map((i) => anvilAccount(i).address),
+      resolvers: LOCAL_ACCOUNTS.resolvers.map((i) => anvilAccount(i)),
+    });
+    if (prepared.deployed) {
+      // A fresh chain: relay state about an earlier one (quotes, the keeper's transactions) would be fiction.
+      await rm(STATE_DIR, { recursive: true, force: true });
+      say("contracts deployed; relay state starts afresh");
+    } else {
+      say(`contracts already deployed: the chain and the relay state in ${relativeState} are kept`);
+    }
+    if (prepared.funded.length) say(`funded ${prepared.funded.length} accounts`);
+    // Blocks every second from now on, so confirmations (and `final`) advance without other traffic.
+    if (anvil) await startIntervalMining(rpcUrl, 1);
+    else if (await minesOnlyOnTransactions(rpcUrl)) {
+      say("note: this anvil mines only when a transaction comes; start it with --block-time 1 so swaps become final");
+    }
+
+    relay = await startRelay({
+      port: RELAY_PORT,
+      inspectorPort: null,
+      persistTo: join(STATE_DIR, "relay"),
+      vars: keeperVars(),
+      onLine: (line) => line.trim() && say(`[relay] ${line}`),
+      readyTimeoutMs: 120_000,
+    });
+    const relayUrl = relay.url;
+    resolvers = await startLocalResolvers(relayUrl, { rpcUrl, resolvers: RESOLVERS });
+    for (const [i, client] of resolvers.entries()) logResolver(client, RESOLVERS[i]?.name ?? client.address);
+    printSummary(relayUrl, rpcUrl, prepared.deployment);
+    const died = (what: string, output: () => string) => () => {
+      if (stopping) return;
+      console.error(`\n${what} exited on its own:\n${output().slice(-4_000)}`);
+      void stop(1);
+    };
+    void relay.exit.then(died("wrangler dev", relay.output));
+    if (anvil) void anvil.exit.then(died("anvil", anvil.output));
+  } catch (e) {
+    console.error(`\nnpm start failed: ${(e as Error).message}`);
+    await stop(1);
+  }
+}
+
+/**
+ * The keeper's key and the other local secrets of .dev.vars.example, as `--var` so nothing is written
+ * to disk. A developer's own .dev.vars wins, and then it is theirs to complete.
+ */
+function keeperVars(): Record<string, string> {
+  const vars = exampleDevVars();
+  if (Object.keys(vars).length === 0) {
+    say("using .dev.vars (it must set KEEPER_PRIVATE_KEY for executions; see .dev.vars.example)");
+    return {};
+  }
+  return { KEEPER_PRIVATE_KEY: anvilPrivateKey(LOCAL_ACCOUNTS.keeper), ...vars };
+}
+
+function logResolver(client: ResolverClient, name: string): void {
+  const log = (message: string) => say(`[${name}] ${message}`);
+  const { cngn, usdc } = expectedDeployment();
+  const amount = (token: string, value: string) => {
+    const symbol =
+      token.toLowerCase() === cngn.toLowerCase() ? "cNGN" : token.toLowerCase() === usdc.toLowerCase() ? "USDC" : token;
+    return `${formatUnits(BigInt(value), 6)} ${symbol}`;
+  };
+  client.on("answer", ({ rfq, reply, elapsedMs }) =>
+    log(
+      reply.type === "bid"
+        ? `bid ${rfq.rfqId}: ${amount(rfq.buyToken, reply.outputAmount)} for ${amount(rfq.sellToken, rfq.sellAmount)} (${elapsedMs} ms)`
+        : `decline ${rfq.rfqId}: ${reply.reason}`,
+    ),
+  );
+  client.on("frame", ({ frame }) => {
+    if (frame.type === "result") log(`result ${frame.rfqId}: ${frame.won ? "won" : "lost"}`);
+    if (frame.type === "execution") log(`execution ${frame.quoteId}: ${frame.status} ${frame.txHash ?? ""}`);
+    if (frame.type === "error") log(`relay error ${frame.code}: ${frame.message}`);
+  });
+  client.on("close", ({ code, reason }) => log(`socket closed ${code} ${reason}`));
+}
+
+function printSummary(relayUrl: string, rpcUrl: string, d: Deployment): void {
+  const amount = formatUnits(FUNDED_AMOUNT, 6);
+  const account = (i: number) => `${anvilAccount(i).address}  key ${anvilPrivateKey(i)}`;
+  say(`
+The local stack is up.
+
+  relay       ${relayUrl}   (wrangler dev; state in ${relativeState})
+  chain       ${rpcUrl}   (anvil, chain 31337, a block a second)
+  contracts   Permit2 ${d.permit2}   RfqExecutor ${d.executor}
+              cNGN ${d.cngn}   USDC ${d.usdc}
+              Validation ${d.validation}   FeeController ${d.feeController}
+  resolvers   ${RESOLVERS.map((r) => `${r.name.padEnd(6)} #${r.index} ${account(r.index)}`).join("\n              ")}
+              (${LOCAL_RATE} USDC per cNGN less their spread, or the oracle band's mid when there is one)
+  takers      ${LOCAL_ACCOUNTS.takers.map((i) => `#${i} ${account(i)}`).join("\n              ")}
+              (${amount} cNGN and USDC each; spare resolvers #3 and #4 are funded the same)
+  keeper      #${LOCAL_ACCOUNTS.keeper} ${ANVIL_KEEPER}
+
+  These are anvil's public development keys: they hold value on this local chain only.
+
+  Try it: npm run demo        Stop: Ctrl-C
+`);
+}
+
+main().catch((e: unknown) => {
+  if (e instanceof StartError || e instanceof ConfigError || e instanceof ChainNotReadyError) {
+    console.error(`npm start: ${e.message}`);
+    process.exit(1);
+  }
+  throw e;
+});

@@ -1,0 +1,224 @@
+import type { ExecutionRecord, QuoteRecord, TimelineEntry } from "../schemas/quote";
+import type { Erc2612Permit } from "./permit";
+
+/**
+ * The taker's side of the relay's HTTP interface (docs/api.md): ask for a quote, submit it signed, and
+ * follow it to `final`. Node 22 or a browser: plain `fetch`, no relay internals.
+ */
+
+/** `POST /v1/quotes` answers the quote record plus, on EVM, the Permit2 typed data the taker signs. */
+export type SignableQuote = QuoteRecord & { typedData: Record<string, unknown> };
+
+export interface QuoteRequestBody {
+  chainId?: number;
+  sellToken: string;
+  buyToken: string;
+  sellAmount: string;
+  taker: string;
+  recipient?: string;
+}
+
+export interface ExecutionRequestBody {
+  quoteId: string;
+  signature: string;
+  permit?: Erc2612Permit;
+}
+
+/** 202 `submitted` (broadcast), or 200 `requote` (the simulation failed, nothing moved) / a duplicate. */
+export interface ExecutionAnswer {
+  quoteId: string;
+  executionId: string;
+  status: "submitted" | "requote" | "settled" | "failed";
+  txHash?: string | null;
+  reason?: string | null;
+  duplicate?: boolean;
+}
+
+/** A relay answer that is not a success: its status and the `{error, message, ...}` body. */
+export class RelayHttpError extends Error {
+  override readonly name = "RelayHttpError";
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+export interface RelayCallOptions {
+  fetch?: typeof fetch;
+  signal?: AbortSignal;
+}
+
+async function call<T>(
+  relayUrl: string,
+  path: string,
+  init: RequestInit & { headers?: Record<string, string> },
+  options: RelayCallOptions = {},
+): Promise<{ status: number; body: T }> {
+  const res = await (options.fetch ?? fetch)(`${relayUrl.replace(/\/+$/, "")}${path}`, {
+    ...init,
+    headers: {
+      accept: "application/json",
+      ...(init.body ? { "content-type": "application/json" } : {}),
+      ...init.headers,
+    },
+    signal: options.signal ?? null,
+  });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = { error: "not_json", message: text.slice(0, 200) };
+  }
+  if (!res.ok) {
+    const b = (body ?? {}) as Record<string, unknown>;
+    const code = typeof b.error === "string" ? b.error : `http_${res.status}`;
+    const message =
+      typeof b.message === "string" ? b.message : `${init.method ?? "GET"} ${path} answered ${res.status}`;
+    throw new RelayHttpError(res.status, code, message, b);
+  }
+  return { status: res.status, body: body as T };
+}
+
+/** `POST /v1/quotes`: runs the auction; the quote and its `typedData`. */
+export async function requestQuote(
+  relayUrl: string,
+  request: QuoteRequestBody,
+  options?: RelayCallOptions,
+): Promise<SignableQuote> {
+  const { body } = await call<SignableQuote>(
+    relayUrl,
+    "/v1/quotes",
+    { method: "POST", body: JSON.stringify(request) },
+    options,
+  );
+  if (!body.typedData) throw new Error(`quote ${body.quoteId} came without typedData to sign`);
+  return body;
+}
+
+export interface SubmitOptions extends RelayCallOptions {
+  /** Sent as `Idempotency-Key`: a retry with the same key returns the first execution. */
+  idempotencyKey?: string;
+  /** How often to retry a `not_leader` answer (after its `Retry-After`); default 3. */
+  notLeaderRetries?: number;
+}
+
+export interface Submission {
+  /** 202 when broadcast, 200 for a requote or a duplicate. */
+  httpStatus: number;
+  answer: ExecutionAnswer;
+}
+
+/** `POST /v1/executions`; a `not_leader` answer is retried after the `Retry-After` it carries. */
+export async function submitExecution(
+  relayUrl: string,
+  request: ExecutionRequestBody,
+  options: SubmitOptions = {},
+): Promise<Submission> {
+  const headers: Record<string, string> = options.idempotencyKey ? { "idempotency-key": options.idempotencyKey } : {};
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const { status, body } = await call<ExecutionAnswer>(
+        relayUrl,
+        "/v1/executions",
+        { method: "POST", body: JSON.stringify(request), headers },
+        options,
+      );
+      return { httpStatus: status, answer: body };
+    } catch (e) {
+      if (!(e instanceof RelayHttpError) || e.code !== "not_leader" || attempt >= (options.notLeaderRetries ?? 3)) {
+        throw e;
+      }
+      const seconds = typeof e.body.retryAfter === "number" ? e.body.retryAfter : 2;
+      await new Promise((r) => setTimeout(r, seconds * 1000));
+    }
+  }
+}
+
+export async function getQuote(relayUrl: string, quoteId: string, options?: RelayCallOptions): Promise<QuoteRecord> {
+  return (await call<QuoteRecord>(relayUrl, `/v1/quotes/${encodeURIComponent(quoteId)}`, {}, options)).body;
+}
+
+export async function getExecution(
+  relayUrl: string,
+  executionId: string,
+  options?: RelayCallOptions,
+): Promise<ExecutionRecord> {
+  return (await call<ExecutionRecord>(relayUrl, `/v1/executions/${encodeURIComponent(executionId)}`, {}, options)).body;
+}
+
+/** Why following a quote stopped short of `final`. */
+export class SwapNotFinalError extends Error {
+  override readonly name = "SwapNotFinalError";
+  constructor(
+    message: string,
+    readonly quote: QuoteRecord | null,
+    readonly execution: ExecutionRecord | null,
+  ) {
+    super(message);
+  }
+}
+
+export interface FollowOptions extends RelayCallOptions {
+  /** Also follow this execution (`GET /v1/executions/{id}`). */
+  executionId?: string;
+  /** Default 60 s. */
+  timeoutMs?: number;
+  /** Default 250 ms. */
+  intervalMs?: number;
+  /** Each timeline entry once, in order, as it appears. */
+  onEvent?: (entry: TimelineEntry, quote: QuoteRecord) => void;
+  /** Each change of the execution's status. */
+  onExecution?: (execution: ExecutionRecord) => void;
+}
+
+/** Statuses from which a quote never becomes final. */
+const DEAD_ENDS = new Set(["failed", "expired", "cancelled"]);
+
+/**
+ * Polls the quote (and its execution) until the quote is `final`; returns both as they were then.
+ * Throws a SwapNotFinalError when the quote fails, expires or is cancelled, when the execution is a
+ * requote or failed, or at the timeout.
+ */
+export async function followToFinal(
+  relayUrl: string,
+  quoteId: string,
+  options: FollowOptions = {},
+): Promise<{ quote: QuoteRecord; execution: ExecutionRecord | null }> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  let seen = 0;
+  let lastStatus: string | null = null;
+  let quote: QuoteRecord | null = null;
+  let execution: ExecutionRecord | null = null;
+  for (;;) {
+    [quote, execution] = await Promise.all([
+      getQuote(relayUrl, quoteId, options),
+      options.executionId ? getExecution(relayUrl, options.executionId, options) : Promise.resolve(null),
+    ]);
+    for (const entry of quote.timeline.slice(seen)) options.onEvent?.(entry, quote);
+    seen = Math.max(seen, quote.timeline.length);
+    if (execution && execution.status !== lastStatus) {
+      lastStatus = execution.status;
+      options.onExecution?.(execution);
+    }
+    if (quote.final) return { quote, execution };
+    if (DEAD_ENDS.has(quote.status)) {
+      throw new SwapNotFinalError(`quote ${quoteId} is ${quote.status}`, quote, execution);
+    }
+    if (execution && (execution.status === "failed" || execution.status === "requote")) {
+      throw new SwapNotFinalError(
+        `execution ${execution.executionId} is ${execution.status}${execution.reason ? `: ${execution.reason}` : ""}`,
+        quote,
+        execution,
+      );
+    }
+    if (Date.now() >= deadline) {
+      throw new SwapNotFinalError(`quote ${quoteId} not final in time (status ${quote.status})`, quote, execution);
+    }
+    await new Promise((r) => setTimeout(r, options.intervalMs ?? 250));
+  }
+}

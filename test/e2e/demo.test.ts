@@ -1,0 +1,119 @@
+import { type Address, createPublicClient, http, maxUint256, parseAbi } from "viem";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { LOCAL_ACCOUNTS, startLocalResolvers } from "../../scripts/lib/local-stack";
+import { expectedDeployment } from "../../src/chains/evm/deploy";
+import type { ResolverClient } from "../../src/resolver/client";
+import { anvilAccount } from "../../src/resolver/keys";
+import { permit2Allowance } from "../../src/taker/permit";
+import { followToFinal, submitExecution } from "../../src/taker/relay";
+import { swap } from "../../src/taker/swap";
+
+/**
+ * `npm run demo` as a test: a taker swaps on a relay settling on anvil, with two reference resolvers
+ * whose inventory is read from the chain, from the quote to `final`, through the `src/taker` library.
+ */
+
+const base = inject("relayUrl");
+const rpcUrl = inject("rpcUrl");
+const { cngn, usdc, permit2 } = expectedDeployment();
+const client = createPublicClient({ transport: http(rpcUrl), pollingInterval: 250 });
+const erc20 = parseAbi(["function balanceOf(address) view returns (uint256)"]);
+const balance = (token: Address, holder: Address) =>
+  client.readContract({ address: token, abi: erc20, functionName: "balanceOf", args: [holder] });
+
+const taker = anvilAccount(LOCAL_ACCOUNTS.takers[0]);
+const alpha = anvilAccount(1);
+
+let fleet: ResolverClient[] = [];
+beforeAll(async () => {
+  fleet = await startLocalResolvers(base, {
+    rpcUrl,
+    resolvers: [
+      { index: 1, name: "alpha", spreadBps: 0 },
+      { index: 2, name: "beta", spreadBps: 15 },
+    ],
+  });
+});
+afterAll(() => Promise.all(fleet.map((c) => c.stop())));
+
+describe("the demo: a taker swaps cNGN for USDC on the local stack, quote to final", () => {
+  it("settles a first swap in one submission, with an EIP-2612 permit for Permit2, and makes it final", async () => {
+    const before = {
+      takerCngn: await balance(cngn, taker.address),
+      takerUsdc: await balance(usdc, taker.address),
+      alphaCngn: await balance(cngn, alpha.address),
+      alphaUsdc: await balance(usdc, alpha.address),
+    };
+    expect(await permit2Allowance(client, { token: cngn, owner: taker.address, permit2 })).toBe(0n);
+
+    const { signed, submission } = await swap({
+      relayUrl: base,
+      client,
+      account: taker,
+      sellToken: cngn,
+      buyToken: usdc,
+      sellAmount: 1_580_000_000n,
+    });
+    const { quote } = signed;
+    // 1,580 cNGN at 0.000633 USDC/cNGN is 1.00014 USDC; beta quotes 15 bps under, so alpha wins.
+    expect(quote.resolver).toEqual({ address: alpha.address, name: "alpha" });
+    expect(quote.offers.map((o) => [o.name, o.outputAmount, o.status])).toEqual([
+      ["alpha", "1000140", "won"],
+      ["beta", "998639", "lost"],
+    ]);
+    expect(signed.permit).not.toBeNull();
+    expect(submission.httpStatus).toBe(202);
+    expect(submission.answer).toMatchObject({ quoteId: quote.quoteId, status: "submitted" });
+    expect(submission.answer.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+
+    const { quote: final, execution } = await followToFinal(base, quote.quoteId, {
+      executionId: submission.answer.executionId,
+      timeoutMs: 30_000,
+    });
+    expect(final).toMatchObject({ status: "settled", final: true });
+    expect(final.timeline.map((t) => t.event)).toEqual([
+      "requested",
+      "quoted",
+      "signed",
+      "submitted",
+      "settled",
+      "final",
+    ]);
+    expect(final.settlement?.txHash).toBe(submission.answer.txHash);
+    expect(execution).toMatchObject({ status: "settled", txHash: submission.answer.txHash });
+
+    // What the quote said moved, to the base unit: the taker paid 1,580 cNGN and got `received`;
+    // alpha got the proceeds and delivered its output (received + fee + gas fee).
+    expect(await balance(cngn, taker.address)).toBe(before.takerCngn - BigInt(quote.takerPays));
+    expect(await balance(usdc, taker.address)).toBe(before.takerUsdc + BigInt(quote.received));
+    expect(await balance(cngn, alpha.address)).toBe(before.alphaCngn + BigInt(quote.proceeds));
+    expect(await balance(usdc, alpha.address)).toBe(before.alphaUsdc - 1_000_140n);
+    // The permit approved Permit2 for good, as an `approve` would.
+    expect(await permit2Allowance(client, { token: cngn, owner: taker.address, permit2 })).toBe(maxUint256);
+  });
+
+  it("settles the next swap on that approval, and answers a repeated submission with the first execution", async () => {
+    const idempotencyKey = crypto.randomUUID();
+    const { signed, submission } = await swap({
+      relayUrl: base,
+      client,
+      account: taker,
+      sellToken: cngn,
+      buyToken: usdc,
+      sellAmount: 1_580_000_000n,
+      idempotencyKey,
+    });
+    expect(signed.permit).toBeNull();
+    expect(submission.httpStatus).toBe(202);
+    const again = await submitExecution(base, signed.request, { idempotencyKey });
+    expect(again.httpStatus).toBe(200);
+    expect(again.answer).toMatchObject({ executionId: submission.answer.executionId, duplicate: true });
+
+    const { quote } = await followToFinal(base, signed.quote.quoteId, {
+      executionId: submission.answer.executionId,
+      timeoutMs: 30_000,
+    });
+    expect(quote.final).toBe(true);
+    expect(quote.executions).toHaveLength(1);
+  });
+});
