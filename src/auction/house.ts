@@ -3,7 +3,7 @@ import type { ChainAdapter, RfqTerms } from "../chains/adapter";
 import type { RelayConfig } from "../config/schema";
 import type { Corridor } from "../corridors";
 import { insertQuoteStatements, type QuoteRow } from "../db/quotes";
-import { countAuction } from "../db/resolver-stats";
+import { countAuctionStatements } from "../db/resolver-stats";
 import { newId } from "../ids";
 import type { BidFrame, DeclineFrame, InventoryEntry, RelayFrame } from "../protocol/frames";
 import type { BandValue, QuoteRecord, Replies } from "../schemas/quote";
@@ -174,13 +174,13 @@ export class AuctionHouse<S> {
     this.sendResults(port, live, ranking.offers);
     const winner = ranking.winner;
     // Reliability counters (migrations/0002): who was asked, who replied inside the window, who won.
-    const counted = {
-      asked: auction.asked.keys(),
-      answered: new Set(auction.answered),
-      winner: winner?.resolver ?? null,
-    };
-    port.waitUntil(countAuction(port.db, counted, new Date().toISOString()).catch((e) => console.error(String(e))));
+    const counts = countAuctionStatements(
+      port.db,
+      { asked: auction.asked.keys(), answered: new Set(auction.answered), winner: winner?.resolver ?? null },
+      new Date().toISOString(),
+    );
     if (!winner) {
+      port.waitUntil(port.db.batch(counts).catch((e: unknown) => console.error(String(e))));
       markStored(false);
       return noOffers(replies, online.length, "No resolver offered a price that could win.");
     }
@@ -226,7 +226,7 @@ export class AuctionHouse<S> {
       { at: quote.quotedAt, event: "quoted" as const, detail: { latencyMs: quotedAt - input.requestedAt } },
     ];
     try {
-      await port.db.batch(insertQuoteStatements(port.db, quote, offers, timeline));
+      await port.db.batch([...insertQuoteStatements(port.db, quote, offers, timeline), ...counts]);
     } finally {
       markStored(true);
     }

@@ -46,14 +46,17 @@ export function countStatement(
     );
 }
 
-/** One auction's part in each asked resolver's counters: asked, answered (a bid inside the window), won. */
-export async function countAuction(
+/**
+ * One auction's part in each asked resolver's counters: asked, answered (a reply inside the window), won.
+ * Statements, so the auction can store them in the same batch as its quote.
+ */
+export function countAuctionStatements(
   db: D1Database,
   auction: { asked: Iterable<string>; answered: ReadonlySet<string>; winner: string | null },
   at: string,
-): Promise<void> {
+): D1PreparedStatement[] {
   const winner = auction.winner?.toLowerCase() ?? null;
-  const statements = [...auction.asked].map((address) => {
+  return [...auction.asked].map((address) => {
     const a = address.toLowerCase();
     return countStatement(
       db,
@@ -62,7 +65,6 @@ export async function countAuction(
       at,
     );
   });
-  if (statements.length > 0) await db.batch(statements);
 }
 
 export async function readResolverStats(db: D1Database, address: string): Promise<ResolverStats | null> {
