@@ -56,7 +56,6 @@ interface Live<S> {
   nodes: Map<string, AuctionNode<S>>;
   /** Settles once the quote is stored, so late replies update a row that exists. */
   stored: Promise<boolean>;
-  closedAt: number | null;
 }
 
 const lower = (a: string) => a.toLowerCase();
@@ -129,7 +128,6 @@ export class AuctionHouse<S> {
       stored: new Promise((resolve) => {
         markStored = resolve;
       }),
-      closedAt: null,
     };
     this.live.set(rfqId, live);
     const feeBps = chain.kind === "evm" ? chain.feeBps : chain.fee.bps;
@@ -153,7 +151,6 @@ export class AuctionHouse<S> {
     const timer = setTimeout(() => auction.close(), config.rfqWindowMs);
     await auction.done;
     clearTimeout(timer);
-    live.closedAt = Date.now();
     setTimeout(() => this.live.delete(rfqId), REMEMBER_CLOSED_MS);
 
     const demoted = await demotedPromise;

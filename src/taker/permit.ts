@@ -7,6 +7,7 @@ import {
   parseSignature,
   type TypedDataDomain,
 } from "viem";
+import { ERC2612_PERMIT_TYPES } from "../chains/evm/typed-data";
 
 /**
  * Getting the sell token to Permit2. Permit2 pulls the taker's tokens, so it needs the token's
@@ -86,15 +87,7 @@ export async function signPermit2Approval(
   ]);
   const signature = await args.account.signTypedData({
     domain,
-    types: {
-      Permit: [
-        { name: "owner", type: "address" },
-        { name: "spender", type: "address" },
-        { name: "value", type: "uint256" },
-        { name: "nonce", type: "uint256" },
-        { name: "deadline", type: "uint256" },
-      ],
-    },
+    types: ERC2612_PERMIT_TYPES,
     primaryType: "Permit",
     message: { owner: args.account.address, spender: args.permit2, value, nonce, deadline: args.deadline },
   });

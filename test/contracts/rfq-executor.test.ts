@@ -15,7 +15,7 @@ import { permit2Abi } from "../../src/chains/evm/abi/permit2";
 import { rfqExecutorAbi } from "../../src/chains/evm/abi/rfq-executor";
 import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
 import { ANVIL_DEPLOYER_KEY, ANVIL_KEEPER, anvilAccount, fund } from "../../src/chains/evm/deploy";
-import { fillTypedData } from "../../src/chains/evm/typed-data";
+import { ERC2612_PERMIT_TYPES, fillTypedData } from "../../src/chains/evm/typed-data";
 import {
   approvePermit2,
   balanceOf,
@@ -321,15 +321,7 @@ describe("RfqExecutor.fillWithPermit", () => {
     });
     const signature = await signer.signTypedData({
       domain: { name: "Test cNGN", version: "1", chainId: chain.chainId, verifyingContract: chain.deployment.cngn },
-      types: {
-        Permit: [
-          { name: "owner", type: "address" },
-          { name: "spender", type: "address" },
-          { name: "value", type: "uint256" },
-          { name: "nonce", type: "uint256" },
-          { name: "deadline", type: "uint256" },
-        ],
-      },
+      types: ERC2612_PERMIT_TYPES,
       primaryType: "Permit",
       message: { owner, spender: chain.deployment.permit2, value: maxUint256, nonce, deadline },
     });

@@ -21,6 +21,7 @@ import { gasChargeFor, quoteAmounts } from "../../src/auction/amounts";
 import type { RfqTerms } from "../../src/chains/adapter";
 import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
 import { evmAdapter } from "../../src/chains/evm/adapter";
+import { ERC2612_PERMIT_TYPES } from "../../src/chains/evm/typed-data";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import { insertQuoteStatements, type QuoteRow } from "../../src/db/quotes";
@@ -201,15 +202,7 @@ export async function cngnPermit(owner: LocalAccount, value: bigint = maxUint256
   });
   const signature = await owner.signTypedData({
     domain: { name: "Test cNGN", version: "1", chainId: EVM.chainId, verifyingContract: EVM.cngn },
-    types: {
-      Permit: [
-        { name: "owner", type: "address" },
-        { name: "spender", type: "address" },
-        { name: "value", type: "uint256" },
-        { name: "nonce", type: "uint256" },
-        { name: "deadline", type: "uint256" },
-      ],
-    },
+    types: ERC2612_PERMIT_TYPES,
     primaryType: "Permit",
     message: { owner: owner.address, spender: EVM.permit2, value, nonce, deadline },
   });

@@ -53,6 +53,17 @@ export const RFQ_FILL_TYPES = {
   ],
 } as const;
 
+/** EIP-2612 `permit`, which the taker signs when Permit2 has no allowance of the sell token yet. */
+export const ERC2612_PERMIT_TYPES = {
+  Permit: [
+    { name: "owner", type: "address" },
+    { name: "spender", type: "address" },
+    { name: "value", type: "uint256" },
+    { name: "nonce", type: "uint256" },
+    { name: "deadline", type: "uint256" },
+  ],
+} as const;
+
 export const EXECUTOR_DOMAIN_NAME = "Relay Executor";
 export const EXECUTOR_DOMAIN_VERSION = "1";
 
