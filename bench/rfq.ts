@@ -60,9 +60,11 @@ async function sequential(base: string, n: number) {
   const latencies: number[] = [];
   const overheads: number[] = [];
   const relayOverheads: number[] = [];
-  for (let i = 0; i < 10; i++) await quote(base, takers[0] as string, USD_TOKENS[0] as string);
+  // Takers take turns: one alone would meet the relay's per-taker rate limit.
+  const taker = (i: number) => takers[i % takers.length] as string;
+  for (let i = 0; i < 10; i++) await quote(base, taker(i), USD_TOKENS[0] as string);
   for (let i = 0; i < n; i++) {
-    const r = await quote(base, takers[0] as string, USD_TOKENS[0] as string);
+    const r = await quote(base, taker(i), USD_TOKENS[0] as string);
     latencies.push(r.latency);
     overheads.push(r.overhead);
     relayOverheads.push(r.relayOverhead);

@@ -11,6 +11,7 @@ export interface Env {
   KEEPER: DurableObjectNamespace<KeeperDO>;
   /** Workers rate limiting for `POST /v1/executions`, per taker (wrangler.toml `[[ratelimits]]`). */
   EXECUTIONS_LIMITER: RateLimit;
+  QUOTES_LIMITER: RateLimit;
   /** The relay configuration as JSON; unset means the embedded local default. */
   RELAY_CONFIG?: string;
   /** Bearer secret of the admin API. */

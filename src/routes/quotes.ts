@@ -6,7 +6,7 @@ import type { ChainConfig } from "../config/schema";
 import { findCorridor } from "../corridors";
 import { cancelQuote, expireIfDue, quoteStatus } from "../db/quote-status";
 import { readQuoteRecord } from "../db/quotes";
-import { type Issue, invalidRequest, notFound, RelayError } from "../errors";
+import { type Issue, invalidRequest, notFound, RelayError, retryLater } from "../errors";
 import { createRouter } from "../http/router";
 import { isId } from "../ids";
 import { cancelQuoteMessage, signedBy, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } from "../quotes/messages";
@@ -16,6 +16,8 @@ import { errorResponses, jsonContent } from "../schemas/common";
 import { IdParam, QuoteRecord } from "../schemas/quote";
 import { CancelRequest, QuoteRequest } from "../schemas/quote-request";
 
+/** The period of the QUOTES_LIMITER binding (wrangler.toml), which is when a limited taker may retry. */
+const RATE_LIMIT_PERIOD_SECONDS = 10;
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
@@ -85,6 +87,15 @@ export const quoteRoutes = createRouter()
         });
       }
       if (config.requireTakerProof) await checkTakerProof(chainId, body);
+      const { success } = await c.env.QUOTES_LIMITER.limit({ key: `taker:${body.taker.toLowerCase()}` });
+      if (!success) {
+        throw retryLater(
+          429,
+          "rate_limited",
+          "Too many quote requests for this taker; slow down.",
+          RATE_LIMIT_PERIOD_SECONDS,
+        );
+      }
       const input: QuoteInput = {
         chainId,
         sellToken: body.sellToken,

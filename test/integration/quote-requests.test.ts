@@ -88,6 +88,22 @@ describe("POST /v1/quotes: in-flight limit", () => {
   });
 });
 
+describe("POST /v1/quotes: rate limit", () => {
+  it("answers 429 rate_limited past 100 requests from one taker in 10 s, other takers unaffected", async () => {
+    const taker = "0x00000000000000000000000000000000000000c7";
+    const answers = [];
+    for (let i = 0; i < 101; i++) answers.push((await post("/v1/quotes", quoteBody({ taker }))).status);
+    expect(answers.slice(0, 100).every((s) => s === 404)).toBe(true);
+    const limited = await post("/v1/quotes", quoteBody({ taker }));
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ error: "rate_limited", retryAfter: 10 });
+    expect(limited.headers.get("retry-after")).toBe("10");
+    expect((await post("/v1/quotes", quoteBody({ taker: "0x00000000000000000000000000000000000000c8" }))).status).toBe(
+      404,
+    );
+  });
+});
+
 describe("quote expiry and cancel", () => {
   const taker = privateKeyToAccount("0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbac7f7fa5c");
 
