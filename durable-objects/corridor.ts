@@ -263,14 +263,17 @@ export class CorridorDO extends DurableObject<Env> {
         this.forget(other);
       }
     }
-    attachment.node = {
+    const identity = {
       address: result.address,
-      publicKey: result.publicKey,
       name: frame.name,
       version: frame.version,
       region: frame.region ?? null,
       signerType: frame.signerType ?? null,
       solanaAddress: result.solanaAddress,
+    };
+    attachment.node = {
+      ...identity,
+      publicKey: result.publicKey,
       lastHeartbeat: null,
       state: "paused",
       degraded: null,
@@ -286,12 +289,7 @@ export class CorridorDO extends DurableObject<Env> {
     });
     this.ctx.waitUntil(
       recordNodeSeen(this.env.DB, {
-        address: result.address,
-        name: frame.name,
-        version: frame.version,
-        region: frame.region ?? null,
-        signerType: frame.signerType ?? null,
-        solanaAddress: result.solanaAddress,
+        ...identity,
         corridor: attachment.advertised,
         state: null,
         degraded: null,

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { bandFrameBody } from "../protocol/frames";
 import { Address, Amount, Timestamp } from "./common";
 
 export const QuoteStatus = z.enum(["quoted", "signed", "submitted", "settled", "failed", "expired", "cancelled"]);
@@ -17,17 +18,8 @@ export const TimelineEventName = z.enum([
 
 const TokenAmount = z.object({ token: Address, amount: Amount });
 
-export const Band = z
-  .object({
-    base: z.string(),
-    quote: z.string(),
-    mid: z.number(),
-    low: z.number(),
-    high: z.number(),
-    sources: z.number(),
-    at: z.number(),
-  })
-  .openapi("Band");
+/** The band as resolvers receive it in `band` frames; the same shape is stored on each quote. */
+export const Band = bandFrameBody.openapi("Band");
 
 export const Replies = z.object({
   valid: z.number().int(),
