@@ -1,8 +1,8 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { localConfig } from "./src/config/local";
-import { withFixtureOracle } from "./test/integration/oracle-config";
 import { KEEPER_KEY } from "./test/settlement/accounts";
+import { withFixtureOracle } from "./test/support/oracle-config";
 
 /** What the settlement project's global setup provides (test/settlement/chain.global.ts). */
 type Inject = (key: "chainRpcUrl" | "keeperRpcUrl") => string;
@@ -41,8 +41,8 @@ function workersProject(
     test: {
       name,
       include: [`test/${name}/**/*.test.ts`],
-      setupFiles: ["test/integration/apply-migrations.ts"],
-      globalSetup: ["test/integration/oracle-server.global.ts", ...(chain ? ["test/settlement/chain.global.ts"] : [])],
+      setupFiles: ["test/support/apply-migrations.ts"],
+      globalSetup: ["test/support/oracle-server.global.ts", ...(chain ? ["test/settlement/chain.global.ts"] : [])],
       ...(chain ? { fileParallelism: false, testTimeout: 20_000 } : {}),
     },
   };

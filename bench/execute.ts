@@ -10,6 +10,7 @@
  */
 import { createPublicClient, createWalletClient, http, maxUint256, type PublicClient, parseAbi } from "viem";
 import { anvil as anvilChain } from "viem/chains";
+import { expectedDeployment } from "../scripts/lib/evm-deploy";
 import {
   anvilPrivateKey,
   LOCAL_ACCOUNTS,
@@ -20,11 +21,10 @@ import {
   startLocalResolvers,
   startRelay,
 } from "../scripts/lib/local-stack";
-import { expectedDeployment } from "../src/chains/evm/deploy";
-import type { ResolverClient } from "../src/resolver/client";
-import { anvilAccount } from "../src/resolver/keys";
-import { RelayHttpError, requestQuote, submitExecution } from "../src/taker/relay";
-import { type SignedQuote, signForSubmission } from "../src/taker/swap";
+import type { ResolverClient } from "../src/clients/resolver/client";
+import { anvilAccount } from "../src/clients/resolver/keys";
+import { RelayHttpError, requestQuote, submitExecution } from "../src/clients/taker/relay";
+import { type SignedQuote, signForSubmission } from "../src/clients/taker/swap";
 import { busyTime, type RpcCall, startRpcTimer } from "./rpc-timer";
 import { fmt, percentile, verdict } from "./stats";
 

@@ -6,8 +6,10 @@ import { loadConfig } from "../src/config/load";
 import { findCorridor } from "../src/corridors";
 import { demotedAddresses, isRegistered, recordNodeSeen, touchResolver } from "../src/db/resolvers";
 import type { Env } from "../src/env";
+import { verifyNodeAuth } from "../src/nodes/auth";
+import { FrameLimiter } from "../src/nodes/frame-limiter";
+import { type AdvertisedCorridor, isFresh, type NodeSession } from "../src/nodes/nodes";
 import { oracleCorridor } from "../src/oracle/corridors";
-import { oracleStub } from "../src/oracle/stub";
 import {
   AUTH_TIMEOUT_MS,
   type AuthFrame,
@@ -18,10 +20,8 @@ import {
   nodeFrame,
   type RelayFrame,
 } from "../src/protocol/frames";
-import { verifyNodeAuth } from "../src/resolvers/auth";
-import { FrameLimiter } from "../src/resolvers/frame-limiter";
-import { type AdvertisedCorridor, isFresh, type NodeSession } from "../src/resolvers/nodes";
 import type { BandValue } from "../src/schemas/quote";
+import { oracleStub } from "../src/stubs";
 
 /** Headers the Worker sets when it hands a connect request to the corridor. */
 export const CORRIDOR_KEY_HEADER = "x-relay-corridor";
@@ -415,6 +415,7 @@ function auctionNode(ws: WebSocket, socket: Socket): AuctionNode<WebSocket> {
     socket: ws,
     address: node.address,
     publicKey: node.publicKey,
+    solanaAddress: node.solanaAddress,
     name: node.name,
     fresh: isFresh(node.lastHeartbeat, Date.now()),
     state: node.state,

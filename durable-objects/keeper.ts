@@ -1,13 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 import { parseKeeperKey, settlerFor } from "../src/chains";
-import type { ChainSettler } from "../src/chains/adapter";
+import type { ChainSettler } from "../src/chains/settler";
 import { loadConfig } from "../src/config/load";
 import type { ChainConfig } from "../src/config/schema";
 import type { Env } from "../src/env";
 import { Keeper, type SubmitRequest } from "../src/keeper/keeper";
 import type { SubmitOutcome } from "../src/keeper/outcomes";
 import { PendingStore } from "../src/keeper/pending";
-import { corridorStub } from "../src/resolvers/live";
+import { corridorStub } from "../src/stubs";
 
 /** The indexer's pace while transactions are followed. */
 export const INDEX_EVERY_MS = 1_000;

@@ -1,6 +1,6 @@
 /**
  * `npm run demo`: a taker swaps 1,580 cNGN for USDC on the local stack (`npm start`), from the quote to
- * `final`, printing each step. The taker side is the `src/taker` library; see docs/local-stack.md.
+ * `final`, printing each step. The taker side is the `src/clients/taker` library; see docs/local-stack.md.
  *
  *   npm run demo -- [--relay URL] [--rpc URL] [--taker N] [--sell AMOUNT] [--approve]
  */
@@ -21,11 +21,17 @@ import {
   type WalletClient,
 } from "viem";
 import { anvil } from "viem/chains";
-import { anvilAccount } from "../src/resolver/keys";
+import { anvilAccount } from "../src/clients/resolver/keys";
+import { permit2Allowance } from "../src/clients/taker/permit";
+import {
+  followToFinal,
+  RelayHttpError,
+  requestQuote,
+  SwapNotFinalError,
+  submitExecution,
+} from "../src/clients/taker/relay";
+import { signForSubmission } from "../src/clients/taker/swap";
 import type { QuoteRecord, TimelineEntry } from "../src/schemas/quote";
-import { permit2Allowance } from "../src/taker/permit";
-import { followToFinal, RelayHttpError, requestQuote, SwapNotFinalError, submitExecution } from "../src/taker/relay";
-import { signForSubmission } from "../src/taker/swap";
 
 const { values } = parseArgs({
   options: {

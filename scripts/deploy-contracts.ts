@@ -8,8 +8,8 @@
  */
 import { parseArgs } from "node:util";
 import { parseUnits } from "viem";
-import { anvilAccount, deployContracts, fund } from "../src/chains/evm/deploy";
 import { localConfig } from "../src/config/local";
+import { anvilAccount, deployContracts, fund } from "./lib/evm-deploy";
 
 const { values } = parseArgs({
   options: {

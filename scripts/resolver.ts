@@ -10,11 +10,11 @@ import {
   parseCliOptions,
   resolveCorridors,
   USAGE,
-} from "../src/resolver/cli";
-import { ResolverClient } from "../src/resolver/client";
-import { anvilAccount, parseSolanaSecret, solanaSigner } from "../src/resolver/keys";
-import { sameToken } from "../src/resolver/pricing";
-import { type ChainInfo, chainsFromRecord, fetchRelayConfig } from "../src/resolver/relay-config";
+} from "../src/clients/resolver/cli";
+import { ResolverClient } from "../src/clients/resolver/client";
+import { anvilAccount, parseSolanaSecret, solanaSigner } from "../src/clients/resolver/keys";
+import { sameToken } from "../src/clients/resolver/pricing";
+import { type ChainInfo, chainsFromRecord, fetchRelayConfig } from "../src/clients/resolver/relay-config";
 
 // The reference resolver: `npm run resolver -- --index 1 --name alpha --rate 0.000633`.
 // See docs/reference-resolver.md.

@@ -7,12 +7,12 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { formatUnits } from "viem";
-import { ANVIL_KEEPER, type Deployment, expectedDeployment } from "../src/chains/evm/deploy";
+import type { ResolverClient } from "../src/clients/resolver/client";
+import { anvilAccount } from "../src/clients/resolver/keys";
 import { ConfigError } from "../src/config/load";
 import type { EvmChain } from "../src/config/schema";
-import type { ResolverClient } from "../src/resolver/client";
-import { anvilAccount } from "../src/resolver/keys";
 import { exampleDevVars, root, servedConfig } from "./lib/dev-config";
+import { ANVIL_KEEPER, type Deployment, expectedDeployment } from "./lib/evm-deploy";
 import {
   type AnvilProcess,
   anvilPrivateKey,

@@ -11,20 +11,19 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { type Address, createPublicClient, type Hex, http, type LocalAccount, maxUint256, parseAbi, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { ResolverClient } from "../../src/clients/resolver/client";
+import { inventoryByChain, rpcInventory, staticInventory } from "../../src/clients/resolver/inventory";
+import { anvilAccount } from "../../src/clients/resolver/keys";
+import { bandSpreadPricer, fixedRatePricer, type Pricer, parseDecimal } from "../../src/clients/resolver/pricing";
 import {
-  ANVIL_DEPLOYER_KEY,
-  type Deployment,
-  deployContracts,
-  expectedDeployment,
-  fund,
-} from "../../src/chains/evm/deploy";
+  chainsFromRecord,
+  corridorsFromRecord,
+  fetchRelayConfig,
+  targetKey,
+} from "../../src/clients/resolver/relay-config";
 import { localConfig } from "../../src/config/local";
 import type { RelayConfig } from "../../src/config/schema";
-import { ResolverClient } from "../../src/resolver/client";
-import { inventoryByChain, rpcInventory, staticInventory } from "../../src/resolver/inventory";
-import { anvilAccount } from "../../src/resolver/keys";
-import { bandSpreadPricer, fixedRatePricer, type Pricer, parseDecimal } from "../../src/resolver/pricing";
-import { chainsFromRecord, corridorsFromRecord, fetchRelayConfig, targetKey } from "../../src/resolver/relay-config";
+import { ANVIL_DEPLOYER_KEY, type Deployment, deployContracts, expectedDeployment, fund } from "./evm-deploy";
 import { answersOk, freePort, spawnGroup, waitUntil } from "./processes";
 
 const require = createRequire(import.meta.url);
@@ -347,7 +346,7 @@ export function localPricer(spreadBps: number, rate = LOCAL_RATE): Pricer {
 }
 
 /**
- * Reference resolvers (the `src/resolver` library, in this process) on every EVM corridor of the relay,
+ * Reference resolvers (the `src/clients/resolver` library, in this process) on every EVM corridor of the relay,
  * their inventory read from `rpcUrl` on each heartbeat, each shown fresh in `GET /v1/nodes` before this
  * resolves.
  */

@@ -22,8 +22,9 @@ const DEADLINE_GRACE_SECONDS = 60;
 export interface AuctionNode<S> {
   socket: S;
   address: string;
-  /** The key the node proved at auth; bids are verified against it. */
+  /** The keys the node proved at auth; bids are verified against them. */
   publicKey: string;
+  solanaAddress: string | null;
   name: string;
   fresh: boolean;
   state: "quoting" | "degraded" | "paused";
@@ -98,6 +99,8 @@ export class AuctionHouse<S> {
     const sellAmount = BigInt(input.sellAmount);
     const gas = gasChargeFor(chain.gasFee, input.sellToken, input.buyToken, adapter.sameAddress);
     const terms: RfqTerms = {
+      corridor: corridor.key,
+      rfqId,
       quoteId,
       chain,
       taker: input.taker,
@@ -111,7 +114,9 @@ export class AuctionHouse<S> {
     const demotedPromise = port.demoted();
     const all = port.nodes();
     const online = all.filter((n) => n.fresh);
-    const eligible = online.filter((n) => n.state === "quoting" && hasInventory(n, chain.chainId, input.buyToken));
+    const eligible = online.filter(
+      (n) => n.state === "quoting" && adapter.bidKey(n) !== null && hasInventory(n, chain.chainId, input.buyToken),
+    );
     const emptyReplies: Replies = { valid: 0, rejected: 0, declined: 0, noReply: 0, late: 0 };
     if (eligible.length === 0) return noOffers(emptyReplies, online.length, "No resolver can quote this pair now.");
 
@@ -130,7 +135,7 @@ export class AuctionHouse<S> {
       }),
     };
     this.live.set(rfqId, live);
-    const feeBps = chain.kind === "evm" ? chain.feeBps : chain.fee.bps;
+    const feeBps = chain.fee.bps;
     const frame: RelayFrame = {
       type: "rfq",
       rfqId,
@@ -184,6 +189,7 @@ export class AuctionHouse<S> {
 
     const amounts = quoteAmounts({ sellAmount, outputAmount: winner.bid.outputAmount, feeBps, gas });
     if (!amounts) throw new Error("a valid bid must cover the fees");
+    if (!adapter.takerSigning) throw new Error(`chain ${chain.chainId} has no taker signing`);
     const signing = adapter.takerSigning(terms, { resolver: winner.resolver, amounts });
     const quotedAt = Date.now();
     const quote: QuoteRow = {
@@ -269,7 +275,7 @@ export class AuctionHouse<S> {
     const latencyMs = live.auction.latency(address, now);
     const outputAmount = BigInt(frame.outputAmount);
     const chain = live.terms.chain;
-    const feeBps = chain.kind === "evm" ? chain.feeBps : chain.fee.bps;
+    const feeBps = chain.fee.bps;
     const amounts = quoteAmounts({ sellAmount: live.terms.sellAmount, outputAmount, feeBps, gas: live.gas });
     const reason: keyof typeof rejectMessage | null =
       frame.expiresAt !== undefined && frame.expiresAt <= now

@@ -1,8 +1,13 @@
 import type { QuoteAmounts } from "../auction/amounts";
 import type { ChainConfig } from "../config/schema";
+import type { BidCommitment } from "../protocol/frames";
+import type { ChainKind } from "./addresses";
 
 /** What an auction knows of the swap before any bid: the terms every resolver is asked to price. */
 export interface RfqTerms {
+  /** The canonical corridor key (src/corridors.ts). */
+  corridor: string;
+  rfqId: string;
   quoteId: string;
   chain: ChainConfig;
   taker: string;
@@ -15,161 +20,62 @@ export interface RfqTerms {
   gasFeeToken: string;
 }
 
-/** A resolver as its auth proved it: its address and the public key behind it. */
-export interface Bidder {
+/** The keys a node proved at auth: its EVM key always, a Solana key when it offered one. */
+export interface ProvedKeys {
   address: string;
+  /** Uncompressed secp256k1 key (0x04…), recovered from the auth signature. */
   publicKey: string;
+  /** Base58 ed25519 key, or null when the node proved none. */
+  solanaAddress: string | null;
 }
 
-/** A resolver's bid signature request, JSON-ready: `message.outputAmount` is left null for the resolver. */
-export interface ToSign {
-  domain: Record<string, unknown>;
-  types: Record<string, { name: string; type: string }[]>;
-  primaryType: string;
-  message: Record<string, unknown>;
+/** The winner of an auction, with the amounts of its quote. */
+export interface Winner {
+  resolver: string;
+  amounts: QuoteAmounts;
 }
 
 /**
- * The chain-specific parts of a quote. Routes and Durable Objects use this, never viem or web3.js
- * directly, so EVM and Solana corridors run the same auction.
+ * A chain whose quote needs the winner's signature once the auction is decided (Solana: the winner
+ * signs the settlement transaction the relay built, docs/resolver-protocol.md, "sign"). The auction
+ * sends `sign` to the winner and falls to the next bid when the answer is late or does not verify.
+ */
+export interface WinnerSignature {
+  /** What the winner is asked to sign (the `sign` frame's `transaction`). */
+  request(terms: RfqTerms, winner: Winner): string;
+  /** Whether `signature` is the winner's (its proved key) over `request`. */
+  verify(request: string, keys: ProvedKeys, signature: string): boolean;
+}
+
+/**
+ * Everything about a chain that differs between chain kinds, for one configured chain
+ * (docs/architecture.md). Routes, the auction and the Durable Objects use this, never viem or
+ * web3.js, and never branch on `kind`.
  */
 export interface ChainAdapter {
-  /** What the resolver signs for its bid to be settleable. */
-  bidToSign(terms: RfqTerms): ToSign;
-  /** Whether `signature` is the bidder's (its key, proved at auth) over the bid's commitment with `outputAmount`. */
-  verifyBid(terms: RfqTerms, outputAmount: bigint, bidder: Bidder, signature: string): boolean;
-  /** What the taker signs for the winning bid, JSON-ready (returned with the quote and kept for settlement). */
-  takerSigning(terms: RfqTerms, winner: { resolver: string; amounts: QuoteAmounts }): Record<string, unknown>;
-  /** Whether two addresses of this chain are the same. */
+  readonly kind: ChainKind;
+  readonly chain: ChainConfig;
+  /** Whether `value` is an address of this chain. */
+  isAddress(value: string): boolean;
+  /** What an address of this chain looks like, for error messages. */
+  readonly addressDescription: string;
+  /** Whether two addresses of this chain are the same (EVM: case-insensitive; Solana: exact). */
   sameAddress(a: string, b: string): boolean;
-}
-
-/** An EIP-2612 approval of Permit2 the taker sends along when the sell token has none yet. */
-export interface Erc2612Permit {
-  value: string;
-  /** Unix seconds. */
-  deadline: string;
-  v: number;
-  r: string;
-  s: string;
-}
-
-/** What the keeper settles: a stored quote's terms, what the taker signed, and the taker's signature. */
-export interface FillRequest {
-  quoteId: string;
-  taker: string;
-  sellToken: string;
-  takerPays: string;
-  /** The quote's `signing` JSON as the auction stored it. */
-  signing: unknown;
-  signature: string;
-  permit: Erc2612Permit | null;
-}
-
-/** A transaction to the settlement contract, chain-encoded; opaque to the keeper. */
-export interface FillCall {
-  to: string;
-  data: string;
-}
-
-/** What Permit2 may spend of the taker's sell token, as the chain shows it. */
-export interface TakerFunds {
-  permit2Allowance: bigint;
-}
-
-/**
- * What a simulated revert means for the submission: a requote (the reason says who must act), a taker
- * signature the contracts refuse (400 `bad_signature`), or a keeper the executor does not accept, which
- * no taker or resolver can fix (503 `not_leader`).
- */
-export type RevertOutcome =
-  | { kind: "requote"; reason: string }
-  | { kind: "bad_signature" }
-  | { kind: "keeper_refused"; reason: "keeper_not_allowed" };
-
-export type Simulation = { ok: true; gas: bigint } | ({ ok: false } & RevertOutcome);
-
-/** Fees for the next transaction, in the chain's native unit. */
-export type GasPricing = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
-
-export interface SignedTransaction {
-  hash: string;
-  raw: string;
-  nonce: number;
-}
-
-/**
- * What the network said to a broadcast: accepted it, already had it, refused it (nothing was sent), or
- * did not answer (it may or may not have the transaction).
- */
-export type BroadcastResult =
-  | { status: "accepted" }
-  | { status: "known" }
-  | { status: "refused"; reason: string }
-  | { status: "unreachable"; reason: string };
-
-/** One settlement event of the executor, as the indexer reads it. */
-export interface FillEvent {
-  orderHash: string;
-  /** The relay's quote id (`q_…`) the fill settles. */
-  quoteId: string;
-  resolver: string;
-  filler: string;
-  taker: string;
-  sellToken: string;
-  sellAmount: bigint;
-  buyToken: string;
-  outputAmount: bigint;
-  received: bigint;
-  fee: bigint;
-  gasFee: bigint;
-  logIndex: number;
-}
-
-export interface TxReceipt {
-  hash: string;
-  status: "success" | "reverted";
-  block: number;
-  blockHash: string;
-  /** ISO 8601, from the block's timestamp. */
-  blockTime: string;
-  gasUsed: bigint;
-  from: string;
-  fills: FillEvent[];
-}
-
-/** Where a transaction the keeper sent stands on the chain. */
-export type TxPresence = "known" | "unknown";
-
-/** The RPC did not answer (network error, timeout, 5xx): nothing can be concluded from it. */
-export class ChainUnavailableError extends Error {
-  override readonly name = "ChainUnavailableError";
-}
-
-/**
- * The chain-specific half of settlement, for one chain and one keeper key. The keeper (durable-objects/
- * keeper.ts and src/keeper/) uses only this, never viem or web3.js. Every RPC method throws
- * `ChainUnavailableError` when the chain does not answer.
- */
-export interface ChainSettler {
-  readonly chainId: number;
-  /** The keeper's address on this chain: the submitter of every fill. */
-  readonly keeper: string;
-  /** Whether `signature` is the taker's over the quote's stored typed data. No RPC. */
-  verifyTakerSignature(request: FillRequest): Promise<boolean>;
-  /** The executor call that settles the request (`fill`, or `fillWithPermit` with a permit). No RPC. */
-  fillCall(request: FillRequest): FillCall;
-  takerFunds(request: FillRequest): Promise<TakerFunds>;
-  /** eth_call from the keeper, then a gas estimate; a revert is mapped to a requote reason. */
-  simulate(call: FillCall, request: FillRequest): Promise<Simulation>;
-  /** The keeper's next nonce counting pending transactions, and fees for a transaction now. */
-  accountState(): Promise<{ pendingNonce: number; minedNonce: number; pricing: GasPricing }>;
-  sign(call: FillCall, gas: bigint, nonce: number, pricing: GasPricing): Promise<SignedTransaction>;
-  /** eth_sendRawTransaction; never throws. */
-  broadcast(tx: { raw: string; hash: string }): Promise<BroadcastResult>;
-  presence(hash: string): Promise<TxPresence>;
-  receipt(hash: string): Promise<TxReceipt | null>;
-  blockNumber(): Promise<number>;
-  /** Why a mined transaction reverted, replayed as a call on the block before it; null when unknown. */
-  revertReason(call: FillCall, block: number, request: FillRequest): Promise<string | null>;
+  /** The configured token with this address, if any. */
+  token(address: string): ChainConfig["tokens"][number] | null;
+  /** Whether `signature` is `signer`'s over the UTF-8 `text` (EIP-191 on EVM, ed25519 on Solana). */
+  verifyMessage(signer: string, text: string, signature: string): Promise<boolean>;
+  /** The key a node's bids are verified against on this chain, or null when it proved none (not asked). */
+  bidKey(keys: ProvedKeys): string | null;
+  /** What a resolver signs for its bid to be settleable, with `outputAmount` left for it to fill in. */
+  bidToSign(terms: RfqTerms): BidCommitment;
+  /** Whether `signature` is by the node's proved key over the bid's commitment with `outputAmount`. */
+  verifyBid(terms: RfqTerms, outputAmount: bigint, keys: ProvedKeys, signature: string): boolean;
+  /**
+   * What the taker signs for the winning bid, JSON-ready (returned with the quote and kept for
+   * settlement); null on a chain whose quotes the relay cannot settle yet.
+   */
+  takerSigning: ((terms: RfqTerms, winner: Winner) => Record<string, unknown>) | null;
+  /** Present on chains where the winner signs after the auction. */
+  winnerSignature?: WinnerSignature;
 }

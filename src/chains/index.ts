@@ -1,12 +1,20 @@
 import type { ChainConfig } from "../config/schema";
-import type { ChainAdapter, ChainSettler } from "./adapter";
+import type { ChainAdapter } from "./adapter";
 import { evmAdapter } from "./evm/adapter";
 import { evmSettler } from "./evm/settlement";
+import type { ChainSettler } from "./settler";
+import { solanaAdapter } from "./solana/adapter";
 
-/** The adapter of a chain's kind. Solana corridors are not quoted yet (see docs/api.md). */
+const adapters = new WeakMap<ChainConfig, ChainAdapter>();
+
+/** The adapter of a configured chain, made once per configuration object. */
 export function adapterFor(chain: ChainConfig): ChainAdapter {
-  if (chain.kind === "evm") return evmAdapter;
-  throw new Error(`no quote adapter for ${chain.kind} chains yet`);
+  let adapter = adapters.get(chain);
+  if (!adapter) {
+    adapter = chain.kind === "evm" ? evmAdapter(chain) : solanaAdapter(chain);
+    adapters.set(chain, adapter);
+  }
+  return adapter;
 }
 
 /** A keeper private key as the secret holds it: 32 bytes of hex, with or without 0x. */

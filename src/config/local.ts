@@ -29,7 +29,7 @@ export const localConfig: RelayConfig = {
         { symbol: "USDC", address: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0", decimals: 6, minimum: "1000000" },
       ],
       gasFee: { fixed: "50000", token: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0" },
-      feeBps: 10,
+      fee: { bps: 10 },
       finalityConfirmations: 2,
     },
     {

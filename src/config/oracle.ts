@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { corridorKey, normaliseToken } from "../corridors";
+import { normaliseAddress, quotesPair } from "../chains/addresses";
+import { corridorKey } from "../corridors";
 import { adapterNames, publicRateSources } from "../oracle/sources";
 import type { ChainConfig } from "./schema";
 
@@ -81,14 +82,15 @@ export function checkOracleConfig(
     if (!base) issue(at("base"), `is not a token symbol of chain ${c.chainId}`);
     if (!quote) issue(at("quote"), `is not a token symbol of chain ${c.chainId}`);
     if (!base || !quote) continue;
-    const [a, b] = [normaliseToken(chain, base.address), normaliseToken(chain, quote.address)];
-    const quoted =
-      a !== b && (chain.kind === "evm" || chain.pairs.some(([x, y]) => (x === a && y === b) || (x === b && y === a)));
-    if (!quoted) {
+    if (!quotesPair(chain, base.address, quote.address)) {
       issue(at("quote"), `chain ${c.chainId} does not quote ${c.base}/${c.quote}`);
       continue;
     }
-    const key = corridorKey(c.chainId, a, b);
+    const key = corridorKey(
+      c.chainId,
+      normaliseAddress(chain.kind, base.address),
+      normaliseAddress(chain.kind, quote.address),
+    );
     if (mapped.has(key)) issue(at("quote"), "maps a corridor another entry already maps");
     mapped.add(key);
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { normaliseAddress } from "../chains/addresses";
 import { checkOracleConfig, oracleSchema } from "./oracle";
 
 /** Shared field shapes. Amounts are decimal strings in base units, never JS numbers. */
@@ -39,7 +40,7 @@ export const evmChainSchema = z.object({
   tokens: z.array(evmTokenSchema).min(2),
   gasFee: gasFee(evmAddress),
   /** Protocol fee in basis points of the resolver's output. Not published; quotes show the amount. */
-  feeBps: bps,
+  fee: z.object({ bps }),
   /** Confirmations after which a settlement is final. */
   finalityConfirmations: z.number().int().min(1).max(1_000),
 });
@@ -119,11 +120,11 @@ type Chain = z.infer<typeof chainSchema>;
 
 /** Every token a chain names elsewhere (gas fee, fee mints, pairs) must be one of its configured tokens. */
 function checkChainTokens(chain: Chain, issue: (path: (string | number)[], message: string) => void): void {
-  const known = new Set(chain.tokens.map((t) => t.address.toLowerCase()));
+  const known = new Set(chain.tokens.map((t) => normaliseAddress(chain.kind, t.address)));
   if (known.size !== chain.tokens.length) issue(["tokens"], "duplicate token address");
   const symbols = new Set(chain.tokens.map((t) => t.symbol));
   if (symbols.size !== chain.tokens.length) issue(["tokens"], "duplicate token symbol");
-  const isKnown = (a: string) => known.has(a.toLowerCase());
+  const isKnown = (a: string) => known.has(normaliseAddress(chain.kind, a));
   if (chain.gasFee.token !== null && !isKnown(chain.gasFee.token)) {
     issue(["gasFee", "token"], "is not one of the chain's tokens");
   }

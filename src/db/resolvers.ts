@@ -1,5 +1,5 @@
+import type { AdvertisedCorridor } from "../nodes/nodes";
 import type { NodeState } from "../protocol/frames";
-import type { AdvertisedCorridor } from "../resolvers/nodes";
 import { parseJson } from "./json";
 
 export interface ResolverRow {

@@ -1,11 +1,11 @@
+import { isTakerReason } from "../chains/evm/revert-reasons";
 import {
   type ChainSettler,
   ChainUnavailableError,
   type Erc2612Permit,
   type FillRequest,
   type TxReceipt,
-} from "../chains/adapter";
-import { isTakerReason } from "../chains/evm/revert-reasons";
+} from "../chains/settler";
 import type { ChainConfig, EvmChain, RelayConfig } from "../config/schema";
 import { findCorridor } from "../corridors";
 import { expireIfDue } from "../db/quote-status";

@@ -1,4 +1,4 @@
-import type { FillCall, FillRequest } from "../chains/adapter";
+import type { FillCall, FillRequest } from "../chains/settler";
 
 /**
  * Where a transaction the keeper signed stands:

@@ -1,4 +1,4 @@
-import type { Erc2612Permit, TakerFunds } from "../chains/adapter";
+import type { Erc2612Permit, TakerFunds } from "../chains/settler";
 
 export type Readiness = { ready: true } | { ready: false; reason: string; detail: string };
 

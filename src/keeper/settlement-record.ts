@@ -1,4 +1,4 @@
-import type { TxReceipt } from "../chains/adapter";
+import type { TxReceipt } from "../chains/settler";
 import type { Fill, Settlement } from "../schemas/quote";
 
 export interface SettledFill {

@@ -86,6 +86,26 @@ export type NodeState = z.infer<typeof nodeState>;
 
 // Relay → node
 
+/**
+ * What a bid signs, tagged by signature scheme (docs/resolver-protocol.md, "What a bid signs"):
+ * - `eip712`: typed data whose `message.outputAmount` is null for the resolver to fill in;
+ * - `ed25519`: a text whose `{outputAmount}` the resolver replaces with its output before signing.
+ */
+export const eip712Commitment = z.object({
+  scheme: z.literal("eip712"),
+  domain: z.record(z.string(), z.unknown()),
+  types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+  primaryType: z.string(),
+  message: z.record(z.string(), z.unknown()),
+});
+
+export const ed25519Commitment = z.object({ scheme: z.literal("ed25519"), text: z.string() });
+
+export const bidCommitment = z.discriminatedUnion("scheme", [eip712Commitment, ed25519Commitment]);
+
+/** Where an ed25519 commitment's text takes the bid's output amount. */
+export const OUTPUT_AMOUNT_SLOT = "{outputAmount}";
+
 export const challengeFrame = z.object({ type: z.literal("challenge"), nonce: z.string(), corridor: z.string() });
 
 export const welcomeFrame = z.object({
@@ -112,13 +132,7 @@ export const rfqFrame = z.object({
   fee: z.object({ token: z.string(), bps: z.number().int() }),
   gasFee: z.object({ token: z.string(), amount }),
   band: bandFrameBody.nullable(),
-  /** What the bid signs, with `message.outputAmount` null for the resolver to fill in. */
-  toSign: z.object({
-    domain: z.record(z.string(), z.unknown()),
-    types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
-    primaryType: z.string(),
-    message: z.record(z.string(), z.unknown()),
-  }),
+  toSign: bidCommitment,
 });
 
 export const resultFrame = z.object({
@@ -151,6 +165,8 @@ export const relayFrame = z.discriminatedUnion("type", [
 
 export type RelayFrame = z.infer<typeof relayFrame>;
 export type RfqFrame = z.infer<typeof rfqFrame>;
+export type BidCommitment = z.infer<typeof bidCommitment>;
+export type Eip712Commitment = z.infer<typeof eip712Commitment>;
 export type WelcomeFrame = z.infer<typeof welcomeFrame>;
 
 /** Limits of DESIGN §4. */

@@ -1,5 +1,3 @@
-import { type Hex, recoverMessageAddress } from "viem";
-
 /** Text a taker signs to prove it asked for a quote (`requireTakerProof`); values exactly as sent. */
 export const takerProofMessage = (p: {
   chainId: number;
@@ -15,14 +13,3 @@ export const cancelQuoteMessage = (chainId: number, quoteId: string) => `relay-c
 
 /** How far a taker proof's timestamp may be from now, either way. */
 export const TAKER_PROOF_MAX_AGE_SECONDS = 60;
-
-/** Whether `signature` is an EIP-191 signature of `text` by `address`. */
-export async function signedBy(address: string, text: string, signature: string): Promise<boolean> {
-  if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return false;
-  try {
-    const signer = await recoverMessageAddress({ message: text, signature: signature as Hex });
-    return signer.toLowerCase() === address.toLowerCase();
-  } catch {
-    return false;
-  }
-}

@@ -7,10 +7,10 @@ import { demoteResolver, readResolver, reinstateResolver, upsertRegistration } f
 import type { AppEnv, Env } from "../env";
 import { notFound, RelayError } from "../errors";
 import { createRouter } from "../http/router";
-import { buildDirectory, type ResolverRecord as DirectoryEntry } from "../resolvers/directory";
-import { corridorStub } from "../resolvers/live";
+import { buildDirectory, type ResolverRecord as DirectoryEntry } from "../nodes/directory";
 import { errorResponses, jsonContent } from "../schemas/common";
 import { DemoteBody, EvmAddressParam, RegistrationBody, ResolverRecord } from "../schemas/resolvers";
+import { corridorStub } from "../stubs";
 
 /** Bearer `ADMIN_TOKEN`; without the secret set, the admin API is closed. */
 const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {

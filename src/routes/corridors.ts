@@ -4,8 +4,8 @@ import { findCorridor } from "../corridors";
 import { RelayError } from "../errors";
 import { createRouter } from "../http/router";
 import { CLOSE_POLICY } from "../protocol/frames";
-import { corridorStub } from "../resolvers/live";
 import { errorResponses } from "../schemas/common";
+import { corridorStub } from "../stubs";
 
 export const corridorRoutes = createRouter().openapi(
   createRoute({

@@ -7,10 +7,10 @@ import { createRouter } from "../http/router";
 import { isId } from "../ids";
 import type { SubmitRequest } from "../keeper/keeper";
 import { acceptedAnswer, NOT_LEADER_RETRY_SECONDS, type SubmitOutcome } from "../keeper/outcomes";
-import { keeperStub } from "../keeper/stub";
 import { errorResponses, jsonContent } from "../schemas/common";
 import { ExecutionAccepted, ExecutionRequest, MAX_IDEMPOTENCY_KEY_LENGTH } from "../schemas/execution";
 import { ExecutionRecord, IdParam } from "../schemas/quote";
+import { keeperStub } from "../stubs";
 
 /** The rate limiter's window (wrangler.toml `[[ratelimits]]`), told to callers as Retry-After. */
 const RATE_LIMIT_PERIOD_SECONDS = 10;

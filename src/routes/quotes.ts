@@ -1,32 +1,29 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { QuoteOutcome } from "../auction/house";
 import type { QuoteInput } from "../auction/quote-input";
+import { adapterFor } from "../chains";
+import type { ChainAdapter } from "../chains/adapter";
 import { primaryEvmChain } from "../config/record";
-import type { ChainConfig } from "../config/schema";
 import { findCorridor } from "../corridors";
 import { cancelQuote, expireIfDue, quoteStatus } from "../db/quote-status";
 import { readQuoteRecord } from "../db/quotes";
 import { type Issue, invalidRequest, notFound, RelayError, retryLater } from "../errors";
 import { createRouter } from "../http/router";
 import { isId } from "../ids";
-import { cancelQuoteMessage, signedBy, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } from "../quotes/messages";
+import { cancelQuoteMessage, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } from "../quotes/messages";
 import { isOpen } from "../quotes/states";
-import { corridorStub } from "../resolvers/live";
 import { errorResponses, jsonContent } from "../schemas/common";
 import { IdParam, QuoteRecord } from "../schemas/quote";
 import { CancelRequest, QuoteRequest } from "../schemas/quote-request";
+import { corridorStub } from "../stubs";
 
 /** The period of the QUOTES_LIMITER binding (wrangler.toml), which is when a limited taker may retry. */
 const RATE_LIMIT_PERIOD_SECONDS = 10;
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
-
 /** The addresses of a request must be addresses of the chain asked for. */
-function addressIssues(chain: ChainConfig, fields: Record<string, string | undefined>): Issue[] {
-  const shape = chain.kind === "evm" ? EVM_ADDRESS : SOLANA_ADDRESS;
+function addressIssues(chain: ChainAdapter, fields: Record<string, string | undefined>): Issue[] {
   return Object.entries(fields)
-    .filter(([, v]) => v !== undefined && !shape.test(v))
-    .map(([path]) => ({ path, message: `must be ${chain.kind === "evm" ? "a 0x address" : "a base58 address"}` }));
+    .filter(([, v]) => v !== undefined && !chain.isAddress(v))
+    .map(([path]) => ({ path, message: `must be ${chain.addressDescription}` }));
 }
 
 async function readFresh(db: D1Database, id: string) {
@@ -60,8 +57,9 @@ export const quoteRoutes = createRouter()
       const body = c.req.valid("json");
       const config = c.get("config");
       const chainId = body.chainId ?? primaryEvmChain(config).chainId;
-      const chain = config.chains.find((ch) => ch.chainId === chainId);
-      if (!chain) throw new RelayError(400, "unsupported_pair", `The relay does not serve chain ${chainId}.`);
+      const chainConfig = config.chains.find((ch) => ch.chainId === chainId);
+      if (!chainConfig) throw new RelayError(400, "unsupported_pair", `The relay does not serve chain ${chainId}.`);
+      const chain = adapterFor(chainConfig);
       const issues = addressIssues(chain, {
         sellToken: body.sellToken,
         buyToken: body.buyToken,
@@ -77,16 +75,16 @@ export const quoteRoutes = createRouter()
           `The relay does not quote ${body.sellToken} for ${body.buyToken}.`,
         );
       }
-      if (chain.kind !== "evm") {
-        throw new RelayError(400, "unsupported_pair", "Quotes on Solana corridors are not served yet.");
+      if (!chain.takerSigning) {
+        throw new RelayError(400, "unsupported_pair", `Quotes on ${chainConfig.name} (chain ${chainId}) are not served yet.`);
       }
-      const sellToken = chain.tokens.find((t) => t.address.toLowerCase() === body.sellToken.toLowerCase());
+      const sellToken = chain.token(body.sellToken);
       if (sellToken?.minimum && BigInt(body.sellAmount) < BigInt(sellToken.minimum)) {
         throw new RelayError(400, "below_minimum", `The least ${sellToken.symbol} sold is ${sellToken.minimum}.`, {
           minimum: sellToken.minimum,
         });
       }
-      if (config.requireTakerProof) await checkTakerProof(chainId, body);
+      if (config.requireTakerProof) await checkTakerProof(chain, body);
       const { success } = await c.env.QUOTES_LIMITER.limit({ key: `taker:${body.taker.toLowerCase()}` });
       if (!success) {
         throw retryLater(
@@ -144,7 +142,15 @@ export const quoteRoutes = createRouter()
       const { signature } = c.req.valid("json");
       const current = isId("q", id) ? await quoteStatus(c.env.DB, id) : null;
       if (!current) throw notFound(`No quote has the id ${JSON.stringify(id)}.`);
-      if (!(await signedBy(current.taker, cancelQuoteMessage(current.chainId, id), signature))) {
+      const chainConfig = c.get("config").chains.find((ch) => ch.chainId === current.chainId);
+      const signed =
+        chainConfig !== undefined &&
+        (await adapterFor(chainConfig).verifyMessage(
+          current.taker,
+          cancelQuoteMessage(current.chainId, id),
+          signature,
+        ));
+      if (!signed) {
         throw new RelayError(400, "bad_signature", "The signature is not the taker's over the cancel message.");
       }
       if (!(await cancelQuote(c.env.DB, id, new Date().toISOString()))) {
@@ -155,14 +161,14 @@ export const quoteRoutes = createRouter()
     },
   );
 
-async function checkTakerProof(chainId: number, body: z.infer<typeof QuoteRequest>): Promise<void> {
+async function checkTakerProof(chain: ChainAdapter, body: z.infer<typeof QuoteRequest>): Promise<void> {
   const proof = body.takerProof;
   if (!proof) throw new RelayError(400, "bad_taker_proof", "This relay needs a taker proof with each quote request.");
   if (Math.abs(Date.now() / 1000 - proof.timestamp) > TAKER_PROOF_MAX_AGE_SECONDS) {
     throw new RelayError(400, "bad_taker_proof", "The taker proof is more than 60 seconds old.");
   }
-  const text = takerProofMessage({ chainId, ...body, timestamp: proof.timestamp });
-  if (!(await signedBy(body.taker, text, proof.signature))) {
+  const text = takerProofMessage({ chainId: chain.chain.chainId, ...body, timestamp: proof.timestamp });
+  if (!(await chain.verifyMessage(body.taker, text, proof.signature))) {
     throw new RelayError(400, "bad_taker_proof", "The taker proof is not the taker's signature.");
   }
 }

@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../http/router";
-import { oracleStub } from "../oracle/stub";
 import { errorResponses, jsonContent } from "../schemas/common";
 import { Rates } from "../schemas/rates";
+import { oracleStub } from "../stubs";
 
 export const rateRoutes = createRouter().openapi(
   createRoute({

@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { listResolvers } from "../db/resolvers";
 import { createRouter } from "../http/router";
-import { buildDirectory } from "../resolvers/directory";
-import { liveNodes } from "../resolvers/live";
+import { buildDirectory } from "../nodes/directory";
+import { liveNodes } from "../nodes/live";
 import { jsonContent } from "../schemas/common";
 import { NodeRecord, ResolverRecord } from "../schemas/resolvers";
 

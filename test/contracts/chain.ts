@@ -12,11 +12,11 @@ import {
   maxUint256,
 } from "viem";
 import { anvil } from "viem/chains";
+import { deployContracts } from "../../scripts/lib/evm-deploy";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
 import { rfqExecutorAbi } from "../../src/chains/evm/abi/rfq-executor";
 import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
 import { validationAbi } from "../../src/chains/evm/abi/validation";
-import { deployContracts } from "../../src/chains/evm/deploy";
 import {
   fillTypedData,
   quoteIdToBytes32,
@@ -37,7 +37,7 @@ export const fillAbi = [
 ] as const;
 
 /** The fee rate the deployment starts with, the local configuration's. */
-export const FEE_BPS = BigInt(localConfig.chains.find((c) => c.kind === "evm")?.feeBps ?? Number.NaN);
+export const FEE_BPS = BigInt(localConfig.chains.find((c) => c.kind === "evm")?.fee.bps ?? Number.NaN);
 
 /** A fresh anvil with the contracts deployed as in the local stack. */
 export async function startChain() {

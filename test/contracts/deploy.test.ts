@@ -1,11 +1,11 @@
 import { domainSeparator, getAddress, maxUint256, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ANVIL_DEPLOYER_KEY, ANVIL_KEEPER, anvilAccount, deployContracts, fund } from "../../scripts/lib/evm-deploy";
 import { feeControllerAbi } from "../../src/chains/evm/abi/fee-controller";
 import { rfqExecutorAbi } from "../../src/chains/evm/abi/rfq-executor";
 import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
 import { validationAbi } from "../../src/chains/evm/abi/validation";
-import { ANVIL_DEPLOYER_KEY, ANVIL_KEEPER, anvilAccount, deployContracts, fund } from "../../src/chains/evm/deploy";
 import { executorDomain } from "../../src/chains/evm/typed-data";
 import { localConfig } from "../../src/config/local";
 import { type Chain, startChain } from "./chain";
@@ -55,7 +55,7 @@ describe("deployContracts", () => {
     ).toBe(true);
     expect(
       await read({ address: deployment.feeController, abi: feeControllerAbi, functionName: "defaultFeeBps" }),
-    ).toBe(evm.feeBps);
+    ).toBe(evm.fee.bps);
     expect(await read({ address: deployment.executor, abi: rfqExecutorAbi, functionName: "PERMIT2" })).toBe(
       deployment.permit2,
     );

@@ -1,10 +1,10 @@
 import { type Abi, type Address, type Hex, type LocalAccount, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ANVIL_DEPLOYER_KEY, anvilAccount, fund } from "../../scripts/lib/evm-deploy";
 import { feeControllerAbi } from "../../src/chains/evm/abi/fee-controller";
 import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
 import { validationAbi } from "../../src/chains/evm/abi/validation";
-import { ANVIL_DEPLOYER_KEY, anvilAccount, fund } from "../../src/chains/evm/deploy";
 import {
   approvePermit2,
   balanceOf,

@@ -1,7 +1,7 @@
 import { type Address, domainSeparator, type Hex, type LocalAccount, parseUnits } from "viem";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { anvilAccount, fund } from "../../scripts/lib/evm-deploy";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
-import { anvilAccount, fund } from "../../src/chains/evm/deploy";
 import { permit2Domain, quoteNonce } from "../../src/chains/evm/typed-data";
 import { approvePermit2, balanceOf, type Chain, latestTimestamp, newQuoteId, revertName, startChain } from "./chain";
 

@@ -11,10 +11,10 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { testTokenBytecode } from "../../contracts/out/test-token";
+import { ANVIL_DEPLOYER_KEY, ANVIL_KEEPER, anvilAccount, fund } from "../../scripts/lib/evm-deploy";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
 import { rfqExecutorAbi } from "../../src/chains/evm/abi/rfq-executor";
 import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
-import { ANVIL_DEPLOYER_KEY, ANVIL_KEEPER, anvilAccount, fund } from "../../src/chains/evm/deploy";
 import { ERC2612_PERMIT_TYPES, fillTypedData } from "../../src/chains/evm/typed-data";
 import {
   approvePermit2,

@@ -1,16 +1,16 @@
 import { type Address, createPublicClient, http, maxUint256, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { expectedDeployment } from "../../scripts/lib/evm-deploy";
 import { LOCAL_ACCOUNTS, startLocalResolvers } from "../../scripts/lib/local-stack";
-import { expectedDeployment } from "../../src/chains/evm/deploy";
-import type { ResolverClient } from "../../src/resolver/client";
-import { anvilAccount } from "../../src/resolver/keys";
-import { permit2Allowance } from "../../src/taker/permit";
-import { followToFinal, submitExecution } from "../../src/taker/relay";
-import { swap } from "../../src/taker/swap";
+import type { ResolverClient } from "../../src/clients/resolver/client";
+import { anvilAccount } from "../../src/clients/resolver/keys";
+import { permit2Allowance } from "../../src/clients/taker/permit";
+import { followToFinal, submitExecution } from "../../src/clients/taker/relay";
+import { swap } from "../../src/clients/taker/swap";
 
 /**
  * `npm run demo` as a test: a taker swaps on a relay settling on anvil, with two reference resolvers
- * whose inventory is read from the chain, from the quote to `final`, through the `src/taker` library.
+ * whose inventory is read from the chain, from the quote to `final`, through the `src/clients/taker` library.
  */
 
 const base = inject("relayUrl");

@@ -7,7 +7,7 @@ import {
   startAnvil,
   startIntervalMining,
 } from "../../scripts/lib/local-stack";
-import { anvilAccount } from "../../src/resolver/keys";
+import { anvilAccount } from "../../src/clients/resolver/keys";
 import { startRelay } from "./harness";
 
 declare module "vitest" {

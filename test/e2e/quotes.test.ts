@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { ResolverClient } from "../../src/resolver/client";
+import type { ResolverClient } from "../../src/clients/resolver/client";
 import type { QuoteRecord } from "../../src/schemas/quote";
 import { startResolverFleet, stopFleet } from "../support/reference-resolvers";
 

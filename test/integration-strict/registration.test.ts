@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { authenticate, connect, nodeAccount } from "../integration/ws-client";
+import { authenticate, connect, nodeAccount } from "../support/ws-client";
 
 const app = createApp();
 const admin = (path: string, method: string, body?: unknown) =>

@@ -3,7 +3,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { takerProofMessage } from "../../src/quotes/messages";
-import { EVM } from "../integration/ws-client";
+import { EVM } from "../support/ws-client";
 
 const app = createApp();
 const taker = privateKeyToAccount("0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbac7f7fa5c");

@@ -1,9 +1,10 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
+import { eip712ToSign } from "../../src/chains/evm/json-typed-data";
 import type { QuoteRecord } from "../../src/schemas/quote";
-import { type Bidder, quoteBody as baseBody, bidder, marketSellAmount, signBid } from "./bidder";
-import { eventually, nodeAccount } from "./ws-client";
+import { type Bidder, quoteBody as baseBody, bidder, marketSellAmount, signBid } from "../support/bidder";
+import { eventually, nodeAccount } from "../support/ws-client";
 
 const app = createApp();
 /** Sold at the band's mid, 1 USDC; bids from 0.97 USDC are inside the band guard. */
@@ -48,7 +49,7 @@ describe("POST /v1/quotes: the auction", () => {
     const [ra, rb] = await Promise.all([a?.nextRfq(), b?.nextRfq()]);
     if (!a || !b || !ra || !rb) throw new Error("no rfq");
     expect(ra.quoteId).toBe(rb.quoteId);
-    expect(ra.toSign.message.outputAmount).toBeNull();
+    expect(eip712ToSign(ra.toSign).message.outputAmount).toBeNull();
     await a.bid(ra, 1_000_000n);
     await b.bid(rb, 999_000n);
     const started = Date.now();

@@ -2,7 +2,7 @@ import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { localConfig } from "../../src/config/local";
 import { allCorridors } from "../../src/corridors";
-import type { NodeRecord } from "../../src/resolvers/nodes";
+import type { NodeRecord } from "../../src/nodes/nodes";
 import {
   authenticate,
   connect,
@@ -13,7 +13,7 @@ import {
   nodeAccount,
   SOL,
   solConnectPath,
-} from "./ws-client";
+} from "../support/ws-client";
 
 const nodes = async () => (await getJson<{ nodes: NodeRecord[] }>("/v1/nodes")).body.nodes;
 const nodeOf = async (address: string) => (await nodes()).find((n) => n.address === address);

@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { RECOMPUTE_INTERVAL_MS } from "../../src/oracle/schedule";
-import { ageLastRound, alarmOf, corridors, expectedBand, oracleNamed, snapshotOf } from "./oracle-helpers";
+import { ageLastRound, alarmOf, corridors, expectedBand, oracleNamed, snapshotOf } from "../support/oracle-helpers";
 
 describe("the oracle's alarm", () => {
   it("is armed by a read, one interval after the round the read made", async () => {

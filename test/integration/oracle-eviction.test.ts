@@ -1,7 +1,7 @@
 import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Band } from "../../src/oracle/types";
-import { ageLastRound, corridors, oracleNamed, snapshotOf } from "./oracle-helpers";
+import { ageLastRound, corridors, oracleNamed, snapshotOf } from "../support/oracle-helpers";
 
 describe("the oracle across eviction", () => {
   it("keeps its last round and its subscribers", async () => {

@@ -1,7 +1,15 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { noActivity } from "../../src/oracle/schedule";
-import { activityOf, ageLastRound, alarmOf, corridors, oracleNamed, setActivity, snapshotOf } from "./oracle-helpers";
+import {
+  activityOf,
+  ageLastRound,
+  alarmOf,
+  corridors,
+  oracleNamed,
+  setActivity,
+  snapshotOf,
+} from "../support/oracle-helpers";
 
 describe("the oracle when nobody uses it", () => {
   it("stops: the alarm neither polls nor re-arms once reads have lapsed", async () => {

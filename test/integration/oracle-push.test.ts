@@ -1,7 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Band } from "../../src/oracle/types";
-import { ageLastRound, corridors, expectedBand, oracleNamed, snapshotOf } from "./oracle-helpers";
+import { ageLastRound, corridors, expectedBand, oracleNamed, snapshotOf } from "../support/oracle-helpers";
 
 /** The band a corridor last received, as CorridorDO.publishBand stores it. */
 const bandOf = (corridorKey: string) =>

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { type AdapterName, publicRateSources } from "../../src/oracle/sources";
 import { recordedRates } from "../support/oracle-fixtures";
-import { corridors, expectedBand, failing } from "./oracle-helpers";
+import { corridors, expectedBand, failing } from "../support/oracle-helpers";
 
 const app = createApp();
 const get = async () => {

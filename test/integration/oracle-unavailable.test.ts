@@ -4,8 +4,8 @@ import type { OracleSourceConfig } from "../../src/config/oracle";
 import { pollSources, rateSources } from "../../src/oracle/poll";
 import { buildSnapshot } from "../../src/oracle/snapshot";
 import { type AdapterName, publicRateSources } from "../../src/oracle/sources";
-import { TEST_TIMEOUT_MS } from "./oracle-config";
-import { failing, healthy, oracleNamed, snapshotOf } from "./oracle-helpers";
+import { TEST_TIMEOUT_MS } from "../support/oracle-config";
+import { failing, healthy, oracleNamed, snapshotOf } from "../support/oracle-helpers";
 
 const USD_NGN = { base: "USD", quote: "NGN" } as const;
 const daily = new Set<AdapterName>(["open-er-api", "currency-api"]);

@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { cancelQuoteMessage } from "../../src/quotes/messages";
 import type { QuoteRecord } from "../../src/schemas/quote";
+import { type Bidder, bidder, quoteBody } from "../support/bidder";
 import { seedQuote } from "../support/records";
-import { type Bidder, bidder, quoteBody } from "./bidder";
-import { EVM, eventually, SOL } from "./ws-client";
+import { EVM, eventually, SOL } from "../support/ws-client";
 
 const app = createApp();
 const post = async (path: string, body: unknown) => {
@@ -58,7 +58,7 @@ describe("POST /v1/quotes: refusals before any auction", () => {
       taker,
     });
     expect(status).toBe(400);
-    expect(body).toMatchObject({ error: "unsupported_pair", message: expect.stringContaining("Solana") });
+    expect(body).toMatchObject({ error: "unsupported_pair", message: expect.stringContaining("solana-local (chain") });
   });
 });
 

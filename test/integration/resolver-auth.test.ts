@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { NodeRecord } from "../../src/resolvers/nodes";
-import { authenticate, connect, EVM, getJson, heartbeat, nodeAccount } from "./ws-client";
+import type { NodeRecord } from "../../src/nodes/nodes";
+import { authenticate, connect, EVM, getJson, heartbeat, nodeAccount } from "../support/ws-client";
 
 describe("resolver authentication", () => {
   it("challenges, verifies the signature and welcomes the node", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_FRAME_BYTES } from "../../src/protocol/frames";
-import { authenticate, connect, heartbeat, nodeAccount } from "./ws-client";
+import { authenticate, connect, heartbeat, nodeAccount } from "../support/ws-client";
 
 describe("resolver frame limits", () => {
   it("closes with frame_too_large on a frame over 64 KiB", async () => {

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import type { ResolverRecord } from "../../src/resolvers/directory";
-import { authenticate, connect, EVM, eventually, heartbeat, nodeAccount } from "./ws-client";
+import type { ResolverRecord } from "../../src/nodes/directory";
+import { authenticate, connect, EVM, eventually, heartbeat, nodeAccount } from "../support/ws-client";
 
 const app = createApp();
 const TOKEN = "test-admin-token";

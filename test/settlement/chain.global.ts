@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
-import { anvilAccount, deployContracts, fund } from "../../src/chains/evm/deploy";
+import { anvilAccount, deployContracts, fund } from "../../scripts/lib/evm-deploy";
 import { startAnvil } from "../support/anvil";
 import { RESOLVER_ACCOUNTS, TOKEN_FUNDING } from "./accounts";
 

@@ -21,15 +21,21 @@ import { gasChargeFor, quoteAmounts } from "../../src/auction/amounts";
 import type { RfqTerms } from "../../src/chains/adapter";
 import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
 import { evmAdapter } from "../../src/chains/evm/adapter";
+import {
+  completeToSign,
+  eip712ToSign,
+  type JsonTypedData,
+  typedDataFromJson,
+} from "../../src/chains/evm/json-typed-data";
 import { ERC2612_PERMIT_TYPES } from "../../src/chains/evm/typed-data";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
+import { corridorKey } from "../../src/corridors";
 import { insertQuoteStatements, type QuoteRow } from "../../src/db/quotes";
 import { newId } from "../../src/ids";
-import { keeperStub } from "../../src/keeper/stub";
-import { completeToSign, type ToSign, typedDataFromJson } from "../../src/protocol/to-sign";
 import type { ExecutionRecord, QuoteRecord, QuoteStatus } from "../../src/schemas/quote";
-import { nodeAccount } from "../integration/ws-client";
+import { keeperStub } from "../../src/stubs";
+import { nodeAccount } from "../support/ws-client";
 import { DEPLOYER_KEY, KEEPER_KEY } from "./accounts";
 
 export const app = createApp();
@@ -123,8 +129,11 @@ export async function seedQuote(options: {
   const expiresAt = now + (options.expiresInMs ?? 30_000);
   const sellAmount = options.sellAmount ?? 1_580_000_000n;
   const outputAmount = options.outputAmount ?? 1_000_000n;
-  const gas = gasChargeFor(chain.gasFee, EVM.cngn, EVM.usdc, evmAdapter.sameAddress);
+  const adapter = evmAdapter(chain);
+  const gas = gasChargeFor(chain.gasFee, EVM.cngn, EVM.usdc, adapter.sameAddress);
   const terms: RfqTerms = {
+    corridor: corridorKey(chain.chainId, EVM.cngn.toLowerCase(), EVM.usdc.toLowerCase()),
+    rfqId: newId("rfq"),
     quoteId,
     chain,
     taker: options.taker,
@@ -135,13 +144,16 @@ export async function seedQuote(options: {
     deadline: Math.floor(expiresAt / 1000) + 60,
     gasFeeToken: gas.token,
   };
-  const amounts = quoteAmounts({ sellAmount, outputAmount, feeBps: chain.feeBps, gas });
+  const amounts = quoteAmounts({ sellAmount, outputAmount, feeBps: chain.fee.bps, gas });
   if (!amounts) throw new Error("the output does not cover the fees");
-  const toSign = evmAdapter.bidToSign(terms) as ToSign;
+  const toSign = eip712ToSign(adapter.bidToSign(terms));
   const resolverSignature = await (options.bidSigner ?? options.resolver).signTypedData(
     completeToSign(toSign, outputAmount) as Parameters<LocalAccount["signTypedData"]>[0],
   );
-  const signing = evmAdapter.takerSigning(terms, { resolver: options.resolver.address, amounts });
+  const signing = (adapter.takerSigning as NonNullable<typeof adapter.takerSigning>)(terms, {
+    resolver: options.resolver.address,
+    amounts,
+  });
   const quote: QuoteRow = {
     quoteId,
     rfqId: newId("rfq"),
@@ -188,7 +200,9 @@ export async function seedQuote(options: {
 
 /** The taker's signature over a quote's typedData, made from the JSON as a wallet would. */
 export function signQuote(taker: LocalAccount, typedData: Record<string, unknown>): Promise<Hex> {
-  return taker.signTypedData(typedDataFromJson(typedData as ToSign) as Parameters<LocalAccount["signTypedData"]>[0]);
+  return taker.signTypedData(
+    typedDataFromJson(typedData as JsonTypedData) as Parameters<LocalAccount["signTypedData"]>[0],
+  );
 }
 
 /** The taker's EIP-2612 approval of Permit2 for cNGN, as a wallet signs it. */

@@ -4,8 +4,8 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fillTypedData, quoteIdToBytes32 } from "../../src/chains/evm/typed-data";
 import { readResolverStats } from "../../src/db/resolver-stats";
 import type { QuoteRecord } from "../../src/schemas/quote";
-import { type Bidder, bidder, marketSellAmount, quoteBody } from "../integration/bidder";
-import { eventually } from "../integration/ws-client";
+import { type Bidder, bidder, marketSellAmount, quoteBody } from "../support/bidder";
+import { eventually } from "../support/ws-client";
 import {
   app,
   balanceOf,

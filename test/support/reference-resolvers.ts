@@ -1,13 +1,13 @@
-import { type Latency, ResolverClient } from "../../src/resolver/client";
-import { staticInventory } from "../../src/resolver/inventory";
-import { anvilAccount } from "../../src/resolver/keys";
-import { fixedRatePricer, parseDecimal } from "../../src/resolver/pricing";
+import { type Latency, ResolverClient } from "../../src/clients/resolver/client";
+import { staticInventory } from "../../src/clients/resolver/inventory";
+import { anvilAccount } from "../../src/clients/resolver/keys";
+import { fixedRatePricer, parseDecimal } from "../../src/clients/resolver/pricing";
 import {
   type CorridorTarget,
   chainsFromRecord,
   corridorsFromRecord,
   fetchRelayConfig,
-} from "../../src/resolver/relay-config";
+} from "../../src/clients/resolver/relay-config";
 
 export interface ResolverFleetOptions {
   count: number;
@@ -22,7 +22,7 @@ export interface ResolverFleetOptions {
 }
 
 /**
- * Reference resolvers (the real `src/resolver` client over real sockets), authenticated and
+ * Reference resolvers (the real `src/clients/resolver` client over real sockets), authenticated and
  * heartbeating on the relay's EVM corridors before this resolves.
  */
 export async function startResolverFleet(relayUrl: string, options: ResolverFleetOptions): Promise<ResolverClient[]> {

@@ -108,7 +108,7 @@ describe("configuration record (2.6)", () => {
   it("publishes no RPC URL or internal knob", () => {
     const text = JSON.stringify(record);
     expect(text).not.toContain("rpcUrl");
-    expect(text).not.toContain("feeBps");
+    expect(record.chains.find((c) => c.kind === "evm")).not.toHaveProperty("fee");
     expect(text).not.toContain("finalityConfirmations");
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseKeeperKey } from "../../src/chains";
-import type { FillEvent, TxReceipt } from "../../src/chains/adapter";
+import type { FillEvent, TxReceipt } from "../../src/chains/settler";
 import { KeyedLocks } from "../../src/keeper/locks";
 import { acceptedAnswer, notLeader } from "../../src/keeper/outcomes";
 import { takerReadiness } from "../../src/keeper/readiness";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FrameLimiter } from "../../src/resolvers/frame-limiter";
-import { isFresh, mergeNodes, type NodeSession } from "../../src/resolvers/nodes";
+import { FrameLimiter } from "../../src/nodes/frame-limiter";
+import { isFresh, mergeNodes, type NodeSession } from "../../src/nodes/nodes";
 
 const base = (over: Partial<NodeSession>): NodeSession => ({
   address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",

@@ -1,8 +1,9 @@
 import type { Address } from "viem";
 import { describe, expect, it } from "vitest";
+import { eip712ToSign } from "../../src/chains/evm/json-typed-data";
 import { fillTypedData, quoteIdToBytes32 } from "../../src/chains/evm/typed-data";
+import { toSignMismatch } from "../../src/clients/resolver/check-rfq";
 import type { RfqFrame } from "../../src/protocol/frames";
-import { toSignMismatch } from "../../src/resolver/check-rfq";
 
 const executor: Address = "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707";
 const quoteId = "q_0123456789abcdef0123456789abcdef";
@@ -41,13 +42,14 @@ function rfq(): RfqFrame {
     fee: { token: buyToken, bps: 10 },
     gasFee: { token: buyToken, amount: "0" },
     band: null,
-    toSign: JSON.parse(JSON.stringify({ ...typed, message })),
+    toSign: JSON.parse(JSON.stringify({ scheme: "eip712", ...typed, message })),
   };
 }
 
 describe("toSignMismatch", () => {
   it("accepts a toSign that describes the rfq, addresses in any case", () => {
-    expect(toSignMismatch(rfq(), executor.toLowerCase())).toBeNull();
+    const r = rfq();
+    expect(toSignMismatch(r, eip712ToSign(r.toSign), executor.toLowerCase())).toBeNull();
   });
 
   it.each([
@@ -61,6 +63,7 @@ describe("toSignMismatch", () => {
     ["buyToken", (r: RfqFrame) => ({ ...r, buyToken: sellToken })],
     ["deadline", (r: RfqFrame) => ({ ...r, deadline: 101 })],
   ] as const)("names %s when it differs", (field, change, otherExecutor: string = executor) => {
-    expect(toSignMismatch(change(rfq()), otherExecutor)).toBe(field);
+    const r = rfq();
+    expect(toSignMismatch(change(r), eip712ToSign(r.toSign), otherExecutor)).toBe(field);
   });
 });

@@ -1,7 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { localConfig } from "../../src/config/local";
-import { configRecord } from "../../src/config/record";
-import { allCorridors } from "../../src/corridors";
 import {
   buildInventory,
   buildPricer,
@@ -9,8 +6,11 @@ import {
   DEFAULT_INVENTORY,
   parseCliOptions,
   resolveCorridors,
-} from "../../src/resolver/cli";
-import { chainsFromRecord, corridorsFromRecord, targetKey } from "../../src/resolver/relay-config";
+} from "../../src/clients/resolver/cli";
+import { chainsFromRecord, corridorsFromRecord, targetKey } from "../../src/clients/resolver/relay-config";
+import { localConfig } from "../../src/config/local";
+import { configRecord } from "../../src/config/record";
+import { allCorridors } from "../../src/corridors";
 
 const record = configRecord(localConfig);
 const chains = chainsFromRecord(record);

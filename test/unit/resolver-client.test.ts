@@ -5,7 +5,13 @@ import { base58 } from "@scure/base";
 import { type Address, type Hex, recoverMessageAddress, recoverTypedDataAddress } from "viem";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type WebSocket from "ws";
+import { completeToSign, eip712ToSign } from "../../src/chains/evm/json-typed-data";
 import { fillTypedData, quoteIdToBytes32 } from "../../src/chains/evm/typed-data";
+import { backoffDelay, ResolverClient, type ResolverClientOptions } from "../../src/clients/resolver/client";
+import { staticInventory } from "../../src/clients/resolver/inventory";
+import { anvilAccount, solanaSigner } from "../../src/clients/resolver/keys";
+import { type Band, bandSpreadPricer, fixedRatePricer, parseDecimal } from "../../src/clients/resolver/pricing";
+import type { ChainInfo } from "../../src/clients/resolver/relay-config";
 import { corridorKey } from "../../src/corridors";
 import {
   authFrame,
@@ -16,12 +22,6 @@ import {
   type RelayFrame,
   type RfqFrame,
 } from "../../src/protocol/frames";
-import { completeToSign } from "../../src/protocol/to-sign";
-import { backoffDelay, ResolverClient, type ResolverClientOptions } from "../../src/resolver/client";
-import { staticInventory } from "../../src/resolver/inventory";
-import { anvilAccount, solanaSigner } from "../../src/resolver/keys";
-import { type Band, bandSpreadPricer, fixedRatePricer, parseDecimal } from "../../src/resolver/pricing";
-import type { ChainInfo } from "../../src/resolver/relay-config";
 
 // A relay stand-in on a loopback port (the `ws` package arrives with wrangler): it records what the
 // resolver sends and lets each test script the relay's side of the protocol. The installed `ws` types
@@ -188,7 +188,7 @@ function rfqFor(
     fee: { token: buyToken, bps: 10 },
     gasFee: { token: USDC, amount: "50000" },
     band: null,
-    toSign: JSON.parse(JSON.stringify({ ...typed, message })),
+    toSign: JSON.parse(JSON.stringify({ scheme: "eip712", ...typed, message })),
     ...overrides,
   };
 }
@@ -295,7 +295,7 @@ describe("resolver client against a relay", () => {
     expect(await answered).toMatchObject({ corridor: CORRIDOR, rfq: { rfqId: rfq.rfqId }, reply: bid });
     expect(bid).toMatchObject({ rfqId: rfq.rfqId, outputAmount: "1000000" });
     const signer = await recoverTypedDataAddress({
-      ...completeToSign(rfq.toSign, BigInt(bid.outputAmount)),
+      ...completeToSign(eip712ToSign(rfq.toSign), BigInt(bid.outputAmount)),
       signature: bid.signature as Hex,
     });
     expect(signer).toBe(account.address);
@@ -361,7 +361,8 @@ describe("resolver client against a relay", () => {
     socket.send(rfqFor(CNGN, USDC, 16_000_000_001n + 1_600n));
     expect(await socket.next("decline")).toMatchObject({ reason: "insufficient_inventory" });
     const honest = rfqFor(CNGN, USDC, 1_000_000_000n);
-    socket.send({ ...honest, toSign: { ...honest.toSign, message: { ...honest.toSign.message, sellAmount: "1" } } });
+    const toSign = eip712ToSign(honest.toSign);
+    socket.send({ ...honest, toSign: { ...toSign, message: { ...toSign.message, sellAmount: "1" } } });
     expect(await socket.next("decline")).toMatchObject({ reason: "to_sign_mismatch:sellAmount" });
   });
 

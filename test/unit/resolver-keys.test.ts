@@ -1,7 +1,7 @@
 import { ed25519 } from "@noble/curves/ed25519";
 import { base58 } from "@scure/base";
 import { describe, expect, it } from "vitest";
-import { anvilAccount, parseSolanaSecret, solanaSigner } from "../../src/resolver/keys";
+import { anvilAccount, parseSolanaSecret, solanaSigner } from "../../src/clients/resolver/keys";
 
 describe("anvilAccount", () => {
   it("derives anvil's published dev accounts", () => {

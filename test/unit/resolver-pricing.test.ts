@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { InventoryEntry } from "../../src/protocol/frames";
 import {
   availableInventory,
   type Band,
@@ -11,7 +10,8 @@ import {
   parseDecimal,
   rationalFromFloat,
   type TokenInfo,
-} from "../../src/resolver/pricing";
+} from "../../src/clients/resolver/pricing";
+import type { InventoryEntry } from "../../src/protocol/frames";
 
 const cNGN: TokenInfo = { symbol: "cNGN", address: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", decimals: 6 };
 const USDC: TokenInfo = { symbol: "USDC", address: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0", decimals: 6 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { chainsFromRecord, connectUrl, fetchRelayConfig, targetKey } from "../../src/clients/resolver/relay-config";
 import { localConfig } from "../../src/config/local";
 import { configRecord } from "../../src/config/record";
-import { chainsFromRecord, connectUrl, fetchRelayConfig, targetKey } from "../../src/resolver/relay-config";
 
 const target = { chainId: 31337, tokenA: "0xAAaa000000000000000000000000000000000001", tokenB: "0x0b" };
 

@@ -1,8 +1,8 @@
 import { type Address, recoverTypedDataAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
+import { completeToSign, type JsonTypedData, ToSignError } from "../../src/chains/evm/json-typed-data";
 import { fillTypedData, quoteIdToBytes32 } from "../../src/chains/evm/typed-data";
-import { completeToSign, type ToSign, ToSignError } from "../../src/protocol/to-sign";
 
 const resolver = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
 const executor: Address = "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707";
@@ -17,7 +17,7 @@ const fill = {
 } as const;
 
 /** What the relay puts on the wire: fillTypedData, integers as strings, outputAmount null, through JSON. */
-function wireToSign(): ToSign {
+function wireToSign(): JsonTypedData {
   const typed = fillTypedData({ chainId: 31337, executor, fill });
   const message = Object.fromEntries(
     Object.entries(typed.message).map(([k, v]) => [k, k === "outputAmount" ? null : String(v)]),
@@ -64,7 +64,7 @@ describe("completeToSign", () => {
   });
 
   it("converts nested structs, arrays of structs and signed integers", async () => {
-    const toSign: ToSign = {
+    const toSign: JsonTypedData = {
       domain: { name: "Nested", version: "2", chainId: "8453", verifyingContract: executor },
       types: {
         Order: [

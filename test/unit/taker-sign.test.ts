@@ -3,11 +3,12 @@ import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { evmAdapter } from "../../src/chains/evm/adapter";
 import { quoteIdToBytes32, quoteNonce, takerTypedData } from "../../src/chains/evm/typed-data";
+import type { SignableQuote } from "../../src/clients/taker/relay";
+import { QuoteMismatchError, quotePermit2, quoteTypedData, signQuote } from "../../src/clients/taker/sign";
 import { localConfig } from "../../src/config/local";
-import type { SignableQuote } from "../../src/taker/relay";
-import { QuoteMismatchError, quotePermit2, quoteTypedData, signQuote } from "../../src/taker/sign";
+import { primaryEvmChain } from "../../src/config/record";
 
-const chain = localConfig.chains[0];
+const chain = primaryEvmChain(localConfig);
 if (chain?.kind !== "evm") throw new Error("the local configuration starts with its EVM chain");
 const [cngn, usdc] = chain.tokens.map((t) => getAddress(t.address)) as [Address, Address];
 const taker = privateKeyToAccount("0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba");
@@ -25,10 +26,13 @@ const amounts = {
 
 /** A quote as `POST /v1/quotes` answers it: the record's fields that matter here, and the adapter's typedData through JSON. */
 function wireQuote(): SignableQuote {
-  const { typedData } = evmAdapter.takerSigning(
+  const adapter = evmAdapter(chain);
+  const { typedData } = (adapter.takerSigning as NonNullable<typeof adapter.takerSigning>)(
     {
+      corridor: "",
+      rfqId: "rfq_unused",
       quoteId,
-      chain: chain as NonNullable<typeof chain>,
+      chain,
       taker: taker.address,
       recipient: taker.address,
       sellToken: cngn,

@@ -1,7 +1,10 @@
 import { type Address, getAddress, type Hex, hashTypedData } from "viem";
+import type { EvmChain } from "../../config/schema";
 import type { ChainAdapter, RfqTerms } from "../adapter";
+import { addressDescription, isAddressOf, sameAddressOf } from "../addresses";
 import { withBigintsAsStrings } from "../json";
 import { verifyWithKey } from "./ecdsa";
+import { verifyPersonalMessage } from "./messages";
 import { fillTypedData, quoteIdToBytes32, quoteNonce, type RfqFill, takerTypedData } from "./typed-data";
 
 const PERMIT2_DOMAIN_TYPE = [
@@ -9,11 +12,6 @@ const PERMIT2_DOMAIN_TYPE = [
   { name: "chainId", type: "uint256" },
   { name: "verifyingContract", type: "address" },
 ];
-
-function evmChain(terms: RfqTerms) {
-  if (terms.chain.kind !== "evm") throw new Error(`chain ${terms.chain.chainId} is not an EVM chain`);
-  return terms.chain;
-}
 
 function fillOf(terms: RfqTerms, outputAmount: bigint): RfqFill {
   return {
@@ -27,59 +25,65 @@ function fillOf(terms: RfqTerms, outputAmount: bigint): RfqFill {
   };
 }
 
-export const evmAdapter: ChainAdapter = {
-  bidToSign(terms) {
-    const chain = evmChain(terms);
-    const typed = fillTypedData({
-      chainId: chain.chainId,
-      executor: chain.executor as Address,
-      fill: fillOf(terms, 0n),
-    });
-    const message = withBigintsAsStrings(typed.message) as Record<string, unknown>;
-    return {
-      domain: typed.domain as unknown as Record<string, unknown>,
-      types: typed.types as unknown as Record<string, { name: string; type: string }[]>,
-      primaryType: typed.primaryType,
-      message: { ...message, outputAmount: null },
-    };
-  },
+/** An EVM chain: Permit2 witness orders signed by the taker, EIP-712 fills signed by resolvers. */
+export function evmAdapter(chain: EvmChain): ChainAdapter {
+  const executor = chain.executor as Address;
+  const fill = (terms: RfqTerms, outputAmount: bigint) =>
+    fillTypedData({ chainId: chain.chainId, executor, fill: fillOf(terms, outputAmount) });
+  const sameAddress = (a: string, b: string) => sameAddressOf("evm", a, b);
 
-  verifyBid(terms, outputAmount, bidder, signature) {
-    const chain = evmChain(terms);
-    if (!/^0x[0-9a-fA-F]{130}$/.test(signature) || !/^0x04[0-9a-fA-F]{128}$/.test(bidder.publicKey)) return false;
-    const hash = hashTypedData(
-      fillTypedData({ chainId: chain.chainId, executor: chain.executor as Address, fill: fillOf(terms, outputAmount) }),
-    );
-    return verifyWithKey(hash, signature as Hex, bidder.publicKey as Hex);
-  },
+  return {
+    kind: "evm",
+    chain,
+    isAddress: (value) => isAddressOf("evm", value),
+    addressDescription: addressDescription("evm"),
+    sameAddress,
+    token: (address) => chain.tokens.find((t) => sameAddress(t.address, address)) ?? null,
+    verifyMessage: verifyPersonalMessage,
+    bidKey: (keys) => keys.publicKey,
 
-  takerSigning(terms, winner) {
-    const chain = evmChain(terms);
-    const { amounts } = winner;
-    const typedData = takerTypedData({
-      chainId: chain.chainId,
-      permit2: chain.permit2 as Address,
-      executor: chain.executor as Address,
-      sellToken: terms.sellToken as Address,
-      takerPays: amounts.takerPays,
-      nonce: quoteNonce(terms.quoteId),
-      deadline: BigInt(terms.deadline),
-      order: {
-        quoteId: quoteIdToBytes32(terms.quoteId),
-        resolver: getAddress(winner.resolver),
-        recipient: terms.recipient as Address,
-        buyToken: terms.buyToken as Address,
-        received: amounts.received,
-        fee: amounts.fee,
-        gasFeeToken: terms.gasFeeToken as Address,
-        gasFee: amounts.gasFee,
+    bidToSign(terms) {
+      const typed = fill(terms, 0n);
+      const message = withBigintsAsStrings(typed.message) as Record<string, unknown>;
+      return {
+        scheme: "eip712",
+        domain: typed.domain as unknown as Record<string, unknown>,
+        types: typed.types as unknown as Record<string, { name: string; type: string }[]>,
+        primaryType: typed.primaryType,
+        message: { ...message, outputAmount: null },
+      };
+    },
+
+    verifyBid(terms, outputAmount, keys, signature) {
+      if (!/^0x[0-9a-fA-F]{130}$/.test(signature) || !/^0x04[0-9a-fA-F]{128}$/.test(keys.publicKey)) return false;
+      return verifyWithKey(hashTypedData(fill(terms, outputAmount)), signature as Hex, keys.publicKey as Hex);
+    },
+
+    takerSigning(terms, winner) {
+      const { amounts } = winner;
+      const typedData = takerTypedData({
+        chainId: chain.chainId,
+        permit2: chain.permit2 as Address,
+        executor,
+        sellToken: terms.sellToken as Address,
+        takerPays: amounts.takerPays,
+        nonce: quoteNonce(terms.quoteId),
         deadline: BigInt(terms.deadline),
-      },
-    });
-    // Wallets' eth_signTypedData_v4 hashes the domain by the EIP712Domain type it is given, so it is spelled out.
-    const types = { EIP712Domain: PERMIT2_DOMAIN_TYPE, ...typedData.types };
-    return { typedData: withBigintsAsStrings({ ...typedData, types }) as Record<string, unknown> };
-  },
-
-  sameAddress: (a, b) => a.toLowerCase() === b.toLowerCase(),
-};
+        order: {
+          quoteId: quoteIdToBytes32(terms.quoteId),
+          resolver: getAddress(winner.resolver),
+          recipient: terms.recipient as Address,
+          buyToken: terms.buyToken as Address,
+          received: amounts.received,
+          fee: amounts.fee,
+          gasFeeToken: terms.gasFeeToken as Address,
+          gasFee: amounts.gasFee,
+          deadline: BigInt(terms.deadline),
+        },
+      });
+      // Wallets' eth_signTypedData_v4 hashes the domain by the EIP712Domain type it is given, so it is spelled out.
+      const types = { EIP712Domain: PERMIT2_DOMAIN_TYPE, ...typedData.types };
+      return { typedData: withBigintsAsStrings({ ...typedData, types }) as Record<string, unknown> };
+    },
+  };
+}

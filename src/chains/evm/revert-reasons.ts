@@ -1,4 +1,4 @@
-import type { RevertOutcome } from "../adapter";
+import type { RevertOutcome } from "../settler";
 
 /** A custom error (or `Error(string)` / `Panic(uint256)`) decoded from revert data. */
 export interface DecodedRevert {

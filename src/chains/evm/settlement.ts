@@ -31,7 +31,7 @@ import {
   type GasPricing,
   type Simulation,
   type TxReceipt,
-} from "../adapter";
+} from "../settler";
 import { permit2Abi } from "./abi/permit2";
 import { rfqExecutorAbi } from "./abi/rfq-executor";
 import { testTokenAbi } from "./abi/test-token";

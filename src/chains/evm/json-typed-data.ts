@@ -1,8 +1,8 @@
 import type { Address, Hex, TypedDataDomain } from "viem";
-import type { RfqFrame } from "./frames";
+import type { BidCommitment, Eip712Commitment } from "../../protocol/frames";
 
-/** An rfq's `toSign` as it travels: JSON, integers as decimal strings, `message.outputAmount` null. */
-export type ToSign = RfqFrame["toSign"];
+/** EIP-712 typed data as it travels in JSON: integers as decimal strings (an rfq's `toSign`, a quote's `typedData`). */
+export type JsonTypedData = Omit<Eip712Commitment, "scheme">;
 
 export interface TypedField {
   name: string;
@@ -21,6 +21,12 @@ export class ToSignError extends Error {
   override readonly name = "ToSignError";
 }
 
+/** An rfq's `toSign` as EIP-712 typed data; throws for any other scheme. */
+export function eip712ToSign(toSign: BidCommitment): Eip712Commitment {
+  if (toSign.scheme !== "eip712") throw new ToSignError(`toSign is ${toSign.scheme}, not eip712`);
+  return toSign;
+}
+
 const INTEGER_TYPE = /^(u?)int(\d*)$/;
 const ARRAY_TYPE = /^(.+)\[(\d*)\]$/;
 const DECIMAL = /^-?(0|[1-9]\d*)$/;
@@ -32,7 +38,7 @@ const DECIMAL = /^-?(0|[1-9]\d*)$/;
  * the reference resolver hashes to exactly what the relay recovers. Throws a ToSignError when `toSign`
  * does not describe a message its types can encode, rather than let a signature cover something else.
  */
-export function completeToSign(toSign: ToSign, outputAmount: bigint): CompletedTypedData {
+export function completeToSign(toSign: JsonTypedData, outputAmount: bigint): CompletedTypedData {
   const { types, primaryType } = toSign;
   const fields = types[primaryType];
   if (!fields) throw new ToSignError(`primaryType ${primaryType} has no entry in types`);
@@ -53,7 +59,7 @@ export function completeToSign(toSign: ToSign, outputAmount: bigint): CompletedT
  * entry in `types` is kept: viem then hashes the domain by it, exactly as a wallet's
  * `eth_signTypedData_v4` does.
  */
-export function typedDataFromJson(json: ToSign): CompletedTypedData {
+export function typedDataFromJson(json: JsonTypedData): CompletedTypedData {
   const { types, primaryType } = json;
   if (!types[primaryType]) throw new ToSignError(`primaryType ${primaryType} has no entry in types`);
   return {
@@ -64,7 +70,12 @@ export function typedDataFromJson(json: ToSign): CompletedTypedData {
   };
 }
 
-function encodeStruct(types: ToSign["types"], typeName: string, value: unknown, path: string): Record<string, unknown> {
+function encodeStruct(
+  types: JsonTypedData["types"],
+  typeName: string,
+  value: unknown,
+  path: string,
+): Record<string, unknown> {
   const fields = types[typeName];
   if (!fields) throw new ToSignError(`${path}: unknown type ${typeName}`);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -80,7 +91,7 @@ function encodeStruct(types: ToSign["types"], typeName: string, value: unknown, 
   return out;
 }
 
-function encodeValue(types: ToSign["types"], type: string, value: unknown, path: string): unknown {
+function encodeValue(types: JsonTypedData["types"], type: string, value: unknown, path: string): unknown {
   const array = ARRAY_TYPE.exec(type);
   if (array) {
     const element = array[1] ?? "";
@@ -112,7 +123,7 @@ function encodeInteger(unsigned: boolean, bits: number, value: unknown, path: st
  * viem includes `chainId` in the domain type only when it is a number or bigint, so a chain id that
  * arrived as a string must become one or the domain hash silently changes.
  */
-function completeDomain(domain: ToSign["domain"]): TypedDataDomain {
+function completeDomain(domain: JsonTypedData["domain"]): TypedDataDomain {
   const out: TypedDataDomain = {};
   for (const [key, value] of Object.entries(domain)) {
     switch (key) {

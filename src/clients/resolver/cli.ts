@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { type Address, type Hex, parseUnits } from "viem";
-import type { InventoryEntry } from "../protocol/frames";
+import type { InventoryEntry } from "../../protocol/frames";
 import type { Latency } from "./client";
 import { type InventorySource, inventoryByChain, rpcInventory, staticInventory } from "./inventory";
 import { bandSpreadPricer, fixedRatePricer, type Pricer, parseDecimal, type Rational, sameToken } from "./pricing";

@@ -1,7 +1,7 @@
 import { type Address, getAddress, type Hex, type LocalAccount } from "viem";
 import { z } from "zod";
-import { quoteIdToBytes32 } from "../chains/evm/typed-data";
-import { type CompletedTypedData, typedDataFromJson } from "../protocol/to-sign";
+import { type CompletedTypedData, typedDataFromJson } from "../../chains/evm/json-typed-data";
+import { quoteIdToBytes32 } from "../../chains/evm/typed-data";
 import type { SignableQuote } from "./relay";
 
 const jsonTypedData = z.object({

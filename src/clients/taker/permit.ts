@@ -7,7 +7,7 @@ import {
   parseSignature,
   type TypedDataDomain,
 } from "viem";
-import { ERC2612_PERMIT_TYPES } from "../chains/evm/typed-data";
+import { ERC2612_PERMIT_TYPES } from "../../chains/evm/typed-data";
 
 /**
  * Getting the sell token to Permit2. Permit2 pulls the taker's tokens, so it needs the token's

@@ -2,7 +2,7 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
 import { type AdapterName, adapters } from "../../src/oracle/sources";
-import { dated, recordedErrors, republish, staleAt } from "../support/oracle-fixtures";
+import { dated, recordedErrors, republish, staleAt } from "./oracle-fixtures";
 
 declare module "vitest" {
   export interface ProvidedContext {

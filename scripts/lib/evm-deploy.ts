@@ -14,18 +14,18 @@ import {
 } from "viem";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
-import { feeControllerBytecode } from "../../../contracts/out/fee-controller";
-import { permit2Bytecode } from "../../../contracts/out/permit2";
-import { rfqExecutorBytecode } from "../../../contracts/out/rfq-executor";
-import { testTokenBytecode } from "../../../contracts/out/test-token";
-import { validationBytecode } from "../../../contracts/out/validation";
-import { localConfig } from "../../config/local";
-import type { EvmChain } from "../../config/schema";
-import { feeControllerAbi } from "./abi/fee-controller";
-import { permit2Abi } from "./abi/permit2";
-import { rfqExecutorAbi } from "./abi/rfq-executor";
-import { testTokenAbi } from "./abi/test-token";
-import { validationAbi } from "./abi/validation";
+import { feeControllerBytecode } from "../../contracts/out/fee-controller";
+import { permit2Bytecode } from "../../contracts/out/permit2";
+import { rfqExecutorBytecode } from "../../contracts/out/rfq-executor";
+import { testTokenBytecode } from "../../contracts/out/test-token";
+import { validationBytecode } from "../../contracts/out/validation";
+import { feeControllerAbi } from "../../src/chains/evm/abi/fee-controller";
+import { permit2Abi } from "../../src/chains/evm/abi/permit2";
+import { rfqExecutorAbi } from "../../src/chains/evm/abi/rfq-executor";
+import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
+import { validationAbi } from "../../src/chains/evm/abi/validation";
+import { localConfig } from "../../src/config/local";
+import type { EvmChain } from "../../src/config/schema";
 
 const ANVIL_MNEMONIC = "test test test test test test test test test test test junk";
 
@@ -51,7 +51,7 @@ export interface Deployment {
 export interface DeployOptions {
   /** Who may call the executor; default anvil's account #9. */
   keepers?: Address[];
-  /** The fee controller's default bps; default the local configuration's `feeBps`. */
+  /** The fee controller's default bps; default the local configuration's `fee.bps`. */
   feeBps?: number;
   /** Where forwarded fees go; default the deployer. */
   treasury?: Address;
@@ -104,7 +104,7 @@ export async function deployContracts(rpcUrl: string, options: DeployOptions = {
   }
   const expected = expectedDeployment();
   const keepers = options.keepers ?? [ANVIL_KEEPER];
-  const feeBps = options.feeBps ?? localEvmChain().feeBps;
+  const feeBps = options.feeBps ?? localEvmChain().fee.bps;
   const treasury = options.treasury ?? deployer.address;
 
   const deployed = async (name: keyof Deployment, hash: Promise<Hex>): Promise<Address> => {

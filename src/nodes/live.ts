@@ -1,9 +1,8 @@
 import type { RelayConfig } from "../config/schema";
 import { allCorridors } from "../corridors";
 import type { Env } from "../env";
+import { corridorStub } from "../stubs";
 import { mergeNodes, type NodeRecord } from "./nodes";
-
-export const corridorStub = (env: Env, key: string) => env.CORRIDOR.get(env.CORRIDOR.idFromName(key));
 
 /** The relay's in-memory view of every connected node, merged across the corridors it serves. */
 export async function liveNodes(env: Env, config: RelayConfig, now = Date.now()): Promise<NodeRecord[]> {

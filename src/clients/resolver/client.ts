@@ -1,4 +1,5 @@
 import type { LocalAccount } from "viem";
+import { completeToSign } from "../../chains/evm/json-typed-data";
 import {
   authMessage,
   type BidFrame,
@@ -12,8 +13,7 @@ import {
   type RfqFrame,
   relayFrame,
   type WelcomeFrame,
-} from "../protocol/frames";
-import { completeToSign } from "../protocol/to-sign";
+} from "../../protocol/frames";
 import { toSignMismatch } from "./check-rfq";
 import type { InventorySource } from "./inventory";
 import type { SolanaSigner } from "./keys";
@@ -456,12 +456,13 @@ export class ResolverClient {
       if (report && report.state !== "quoting") return decline(report.degraded ?? report.state);
     }
     const chain = this.options.chains.find((ch) => ch.chainId === rfq.chainId);
-    // Solana bids sign a price commitment and later a transaction; this resolver only signs EVM fills.
-    if (chain?.kind !== "evm") return decline("unsupported_chain");
+    // Solana bids sign an ed25519 price commitment and later a transaction; this resolver signs EIP-712 fills.
+    const { toSign } = rfq;
+    if (!chain || toSign.scheme !== "eip712") return decline("unsupported_chain");
     const sellToken = findToken(chain, rfq.sellToken);
     const buyToken = findToken(chain, rfq.buyToken);
     if (!sellToken || !buyToken) return decline("unknown_token");
-    const mismatch = toSignMismatch(rfq, chain.executor);
+    const mismatch = toSignMismatch(rfq, toSign, chain.executor);
     if (mismatch) return decline(`to_sign_mismatch:${mismatch}`);
     let outputAmount: bigint;
     try {
@@ -485,7 +486,7 @@ export class ResolverClient {
       return decline("insufficient_inventory");
     }
     try {
-      const signature = await this.options.account.signTypedData(completeToSign(rfq.toSign, outputAmount));
+      const signature = await this.options.account.signTypedData(completeToSign(toSign, outputAmount));
       return { type: "bid", rfqId: rfq.rfqId, outputAmount: outputAmount.toString(), signature };
     } catch (e) {
       this.emit("error", { corridor: c.key, error: asError(e) });

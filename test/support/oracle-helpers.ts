@@ -5,7 +5,7 @@ import { oracleCorridors } from "../../src/oracle/corridors";
 import type { Activity } from "../../src/oracle/schedule";
 import type { Snapshot } from "../../src/oracle/snapshot";
 import { publicRateSources } from "../../src/oracle/sources";
-import { recordedRates } from "../support/oracle-fixtures";
+import { recordedRates } from "./oracle-fixtures";
 
 /** The sources of the integration configuration (oracle-config.ts) that answer normally. */
 export const healthy = publicRateSources.map((s) => s.name);

@@ -1,5 +1,5 @@
-import { quoteIdToBytes32 } from "../chains/evm/typed-data";
-import type { RfqFrame } from "../protocol/frames";
+import { quoteIdToBytes32 } from "../../chains/evm/typed-data";
+import type { Eip712Commitment, RfqFrame } from "../../protocol/frames";
 import { sameToken } from "./pricing";
 
 /**
@@ -7,8 +7,8 @@ import { sameToken } from "./pricing";
  * rfq's fields but signs `toSign`, so it signs only when the two describe the same fill, under the
  * executor of the rfq's chain: otherwise a relay could obtain a signature for a fill that was never priced.
  */
-export function toSignMismatch(rfq: RfqFrame, executor: string): string | null {
-  const { domain, message } = rfq.toSign;
+export function toSignMismatch(rfq: RfqFrame, toSign: Eip712Commitment, executor: string): string | null {
+  const { domain, message } = toSign;
   const text = (v: unknown) => (typeof v === "string" || typeof v === "number" ? String(v) : null);
   let quoteId: string;
   try {

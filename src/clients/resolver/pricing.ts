@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { bandFrameBody, InventoryEntry } from "../protocol/frames";
+import type { bandFrameBody, InventoryEntry } from "../../protocol/frames";
 
 /**
  * Pricing for the reference resolver. Amounts are bigints in base units throughout; rates are exact

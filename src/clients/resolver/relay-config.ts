@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { corridorKey } from "../corridors";
-import { ConfigRecord } from "../schemas/config";
+import { corridorKey } from "../../corridors";
+import { ConfigRecord } from "../../schemas/config";
 import type { TokenInfo } from "./pricing";
 
 export type RelayConfigRecord = z.infer<typeof ConfigRecord>;

@@ -1,6 +1,6 @@
 import type { PrivateKeyAccount } from "viem";
+import { completeToSign, eip712ToSign } from "../../src/chains/evm/json-typed-data";
 import type { RfqFrame } from "../../src/protocol/frames";
-import { completeToSign } from "../../src/protocol/to-sign";
 import { authenticate, connect, EVM, heartbeat, nodeAccount, type TestSocket } from "./ws-client";
 
 export const TAKER = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
@@ -26,7 +26,7 @@ export async function marketSellAmount(request: (path: string) => Response | Pro
 }
 
 export async function signBid(account: PrivateKeyAccount, rfq: RfqFrame, outputAmount: bigint): Promise<string> {
-  const typed = completeToSign(rfq.toSign, outputAmount);
+  const typed = completeToSign(eip712ToSign(rfq.toSign), outputAmount);
   return account.signTypedData(typed as Parameters<PrivateKeyAccount["signTypedData"]>[0]);
 }
 

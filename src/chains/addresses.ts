@@ -1,0 +1,49 @@
+/**
+ * Address facts of each chain kind (docs/architecture.md, "Where each fact lives"): what an address looks
+ * like, how two are compared, and which token pairs a chain quotes. Pure functions over the `kind` and
+ * tokens of a chain, so the relay's configuration, its public record (2.6) and the clients share them.
+ */
+
+export type ChainKind = "evm" | "solana";
+
+/** The part of a chain (configuration or record 2.6) that decides its corridors. */
+export interface ChainPairs {
+  kind: ChainKind;
+  tokens: readonly { address: string }[];
+  /** Solana: the configured corridors. EVM chains quote every pair of their tokens. */
+  pairs?: readonly (readonly string[])[];
+}
+
+const SHAPES: Record<ChainKind, { pattern: RegExp; description: string }> = {
+  evm: { pattern: /^0x[0-9a-fA-F]{40}$/, description: "a 0x-prefixed 20-byte hex address" },
+  solana: { pattern: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/, description: "a base58 public key" },
+};
+
+export const isAddressOf = (kind: ChainKind, value: string) => SHAPES[kind].pattern.test(value);
+
+export const addressDescription = (kind: ChainKind) => SHAPES[kind].description;
+
+/** The form addresses are compared and keyed in: EVM hex is case-insensitive, Solana's base58 is not. */
+export const normaliseAddress = (kind: ChainKind, address: string) =>
+  kind === "evm" ? address.toLowerCase() : address;
+
+export const sameAddressOf = (kind: ChainKind, a: string, b: string) =>
+  normaliseAddress(kind, a) === normaliseAddress(kind, b);
+
+/** Every unordered token pair the chain quotes, as configured (not normalised). */
+export function chainPairs(chain: ChainPairs): [string, string][] {
+  if (chain.kind === "solana") {
+    return (chain.pairs ?? []).flatMap(([a, b]) => (a && b ? [[a, b] as [string, string]] : []));
+  }
+  return chain.tokens.flatMap((t, i) => chain.tokens.slice(i + 1).map((u): [string, string] => [t.address, u.address]));
+}
+
+/** Whether the chain quotes the pair `a`/`b`, in either order. */
+export function quotesPair(chain: ChainPairs, a: string, b: string): boolean {
+  const [x, y] = [normaliseAddress(chain.kind, a), normaliseAddress(chain.kind, b)];
+  if (x === y) return false;
+  return chainPairs(chain).some(([p, q]) => {
+    const [m, n] = [normaliseAddress(chain.kind, p), normaliseAddress(chain.kind, q)];
+    return (m === x && n === y) || (m === y && n === x);
+  });
+}

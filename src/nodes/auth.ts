@@ -1,0 +1,30 @@
+import { recoverMessageSigner } from "../chains/evm/messages";
+import { verifyEd25519Text } from "../chains/solana/ed25519";
+import { type AuthFrame, authMessage } from "../protocol/frames";
+
+export type AuthResult =
+  | { ok: true; address: string; publicKey: string; solanaAddress: string | null }
+  | { ok: false; reason: "bad_signature" };
+
+/**
+ * Checks a node's `auth` frame against the challenge it was sent: the EIP-191 signature must recover to
+ * the claimed address and, when a Solana key is offered, its ed25519 signature must verify too. A node's
+ * identity is its EVM key on every corridor (docs/resolver-protocol.md), so both checks apply everywhere.
+ */
+export async function verifyNodeAuth(frame: AuthFrame, corridor: string, nonce: string): Promise<AuthResult> {
+  const text = authMessage(corridor, nonce);
+  // The key itself, not just its address: bids are later verified against it (src/chains/evm/ecdsa.ts).
+  const signer = await recoverMessageSigner(text, frame.signature);
+  if (!signer || signer.address.toLowerCase() !== frame.address.toLowerCase()) {
+    return { ok: false, reason: "bad_signature" };
+  }
+  if (frame.solana && !verifyEd25519Text(frame.solana.address, frame.solana.signature, text)) {
+    return { ok: false, reason: "bad_signature" };
+  }
+  return {
+    ok: true,
+    address: signer.address,
+    publicKey: signer.publicKey,
+    solanaAddress: frame.solana?.address ?? null,
+  };
+}
