@@ -4,6 +4,25 @@ import type { z } from "zod";
 export type Extras = Record<string, unknown>;
 
 /**
+ * A request refused by a Durable Object (the corridor's auction, the keeper): plain data, so it crosses
+ * the RPC boundary as it is; the route throws it as a RelayError (`RelayError.from`).
+ */
+export interface Refusal {
+  kind: "refused";
+  status: 400 | 404 | 409 | 429 | 503;
+  code: string;
+  message: string;
+  extras: Record<string, string | number | Record<string, number>>;
+}
+
+export const refuse = (
+  status: Refusal["status"],
+  code: string,
+  message: string,
+  extras: Refusal["extras"] = {},
+): Refusal => ({ kind: "refused", status, code, message, extras });
+
+/**
  * The one error type of the relay. `app.onError` turns it into
  * `{ "error": code, "message": message, ...extras }` with `status`.
  */
@@ -16,6 +35,10 @@ export class RelayError extends Error {
     readonly extras: Extras = {},
   ) {
     super(message);
+  }
+
+  static from(refusal: Refusal): RelayError {
+    return new RelayError(refusal.status, refusal.code, refusal.message, refusal.extras);
   }
 
   body(): Extras {

@@ -4,13 +4,14 @@ import type { RelayConfig } from "../config/schema";
 import type { Corridor } from "../corridors";
 import { insertQuoteStatements, type QuoteRow } from "../db/quotes";
 import { countAuctionStatements } from "../db/resolver-stats";
+import { type Refusal, refuse } from "../errors";
 import { newId } from "../ids";
 import type { BidFrame, DeclineFrame, InventoryEntry, RelayFrame } from "../protocol/frames";
 import type { BandValue, QuoteRecord, Replies } from "../schemas/quote";
 import { type GasCharge, gasChargeFor, quoteAmounts } from "./amounts";
 import { Auction } from "./auction";
 import { minOutputFromBand } from "./band-guard";
-import type { QuoteFailure, QuoteInput } from "./quote-input";
+import type { QuoteInput } from "./quote-input";
 import { type RankedOffer, rankBids } from "./rank";
 
 /** How long a closed auction is remembered, so that its late replies are counted on the quote. */
@@ -47,7 +48,7 @@ export interface CorridorPort<S> {
   waitUntil(p: Promise<unknown>): void;
 }
 
-export type QuoteOutcome = { ok: true; quote: QuoteRecord; signing: Record<string, unknown> } | QuoteFailure;
+export type QuoteOutcome = { kind: "quoted"; quote: QuoteRecord; signing: Record<string, unknown> } | Refusal;
 
 interface Live<S> {
   auction: Auction;
@@ -71,13 +72,9 @@ export class AuctionHouse<S> {
     const taker = lower(input.taker);
     const outstanding = this.inFlight.get(taker) ?? 0;
     if (outstanding >= config.maxOutstandingRfqs) {
-      return {
-        ok: false,
-        status: 429,
-        code: "too_many_rfqs",
-        message: `This taker already has ${outstanding} quote requests in flight.`,
-        extras: { retryAfter: Math.ceil(config.rfqWindowMs / 1000) },
-      };
+      return refuse(429, "too_many_rfqs", `This taker already has ${outstanding} quote requests in flight.`, {
+        retryAfter: Math.ceil(config.rfqWindowMs / 1000),
+      });
     }
     this.inFlight.set(taker, outstanding + 1);
     try {
@@ -235,7 +232,7 @@ export class AuctionHouse<S> {
     }
     const { signing: _signing, ...record } = quote;
     return {
-      ok: true,
+      kind: "quoted",
       quote: {
         ...record,
         offers: offers.map(({ signature: _s, ...o }) => o),
@@ -369,8 +366,8 @@ const rejectMessage = {
 
 const errorFrame = (code: string, message: string): RelayFrame => ({ type: "error", code, message });
 
-function noOffers(replies: Replies, nodesOnline: number, message: string): QuoteFailure {
-  return { ok: false, status: 404, code: "no_offers", message, extras: { replies, nodesOnline } };
+function noOffers(replies: Replies, nodesOnline: number, message: string): Refusal {
+  return refuse(404, "no_offers", message, { replies, nodesOnline });
 }
 
 /** Whether a node's last heartbeat shows `atLeast` of the buy token in both balance and allowance. */

@@ -9,11 +9,3 @@ export interface QuoteInput {
   /** When the request reached the relay (ms), for the quote's latency. */
   requestedAt: number;
 }
-
-export interface QuoteFailure {
-  ok: false;
-  status: 404 | 400 | 429;
-  code: string;
-  message: string;
-  extras: Record<string, unknown>;
-}

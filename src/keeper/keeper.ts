@@ -22,10 +22,11 @@ import {
   pruneIdempotencyKeys,
   quoteStepStatements,
 } from "../db/settlement";
+import { type Refusal, refuse } from "../errors";
 import { newId } from "../ids";
 import { OPEN_SQL } from "../quotes/states";
 import { KeyedLocks } from "./locks";
-import { notLeader, type Refusal, refuse, type SubmitOutcome } from "./outcomes";
+import { notLeader, type SubmitOutcome } from "./outcomes";
 import type { PendingStore, PendingTx, Submission } from "./pending";
 import { takerReadiness } from "./readiness";
 import { isFinal, settledFill } from "./settlement-record";

@@ -1,3 +1,4 @@
+import { type Refusal, refuse } from "../errors";
 import type { ExecutionStatus } from "../schemas/quote";
 
 /** `not_leader` answers ask the caller to come back after this many seconds (spec 4.2). */
@@ -15,22 +16,7 @@ export type SubmitOutcome =
       txHash: string | null;
       reason: string | null;
     }
-  | {
-      kind: "refused";
-      status: 400 | 404 | 409 | 503;
-      code: string;
-      message: string;
-      extras: Record<string, string | number>;
-    };
-
-export type Refusal = Extract<SubmitOutcome, { kind: "refused" }>;
-
-export const refuse = (
-  status: Refusal["status"],
-  code: string,
-  message: string,
-  extras: Record<string, string | number> = {},
-): Refusal => ({ kind: "refused", status, code, message, extras });
+  | Refusal;
 
 /**
  * Why the keeper cannot take a submission now (docs/settlement.md, "not_leader"): its key is not set,

@@ -72,9 +72,7 @@ export const executionRoutes = createRouter()
       });
       // How long the keeper took (checks, simulation, broadcast), for takers and benchmarks.
       c.header("Server-Timing", `keeper;dur=${Date.now() - started}`);
-      if (outcome.kind === "refused") {
-        throw new RelayError(outcome.status, outcome.code, outcome.message, outcome.extras);
-      }
+      if (outcome.kind === "refused") throw RelayError.from(outcome);
       const answer = acceptedAnswer(outcome);
       return c.json(answer.body, answer.status);
     },

@@ -76,7 +76,11 @@ export const quoteRoutes = createRouter()
         );
       }
       if (!chain.takerSigning) {
-        throw new RelayError(400, "unsupported_pair", `Quotes on ${chainConfig.name} (chain ${chainId}) are not served yet.`);
+        throw new RelayError(
+          400,
+          "unsupported_pair",
+          `Quotes on ${chainConfig.name} (chain ${chainId}) are not served yet.`,
+        );
       }
       const sellToken = chain.token(body.sellToken);
       if (sellToken?.minimum && BigInt(body.sellAmount) < BigInt(sellToken.minimum)) {
@@ -105,7 +109,7 @@ export const quoteRoutes = createRouter()
       };
       // RPC typing cannot express the JSON objects inside a quote (`unknown` values), so it is restated.
       const outcome = (await corridorStub(c.env, corridor.key).requestQuote(input)) as unknown as QuoteOutcome;
-      if (!outcome.ok) throw new RelayError(outcome.status, outcome.code, outcome.message, outcome.extras);
+      if (outcome.kind === "refused") throw RelayError.from(outcome);
       return c.json({ ...outcome.quote, ...outcome.signing }, 200);
     },
   )
