@@ -13,6 +13,7 @@ import { adminRoutes } from "./routes/admin";
 import { configRoutes } from "./routes/config";
 import { corridorRoutes } from "./routes/corridors";
 import { executionRoutes } from "./routes/executions";
+import { limitOrdersDisabled } from "./routes/limit-orders";
 import { quoteRoutes } from "./routes/quotes";
 import { rateRoutes } from "./routes/rates";
 import { resolverRoutes } from "./routes/resolvers";
@@ -55,6 +56,9 @@ export function createApp() {
     c.set("config", loadConfig(c.env.RELAY_CONFIG));
     await next();
   });
+
+  app.use("/v1/limit-orders", limitOrdersDisabled);
+  app.use("/v1/limit-orders/*", limitOrdersDisabled);
 
   app.route("/", configRoutes);
   app.route("/", quoteRoutes);

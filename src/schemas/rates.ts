@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 
-/** Rates are JS numbers (spec 2.5), unlike amounts: naira per dollar, quote units per base unit. */
+/** Rates are JS numbers (record 2.5, docs/api.md), unlike amounts: naira per dollar, quote units per base unit. */
 const rate = (description: string, example: number) => z.number().openapi({ description, example });
 
-/** The advisory band of spec 2.5 (the `Band` of quotes and resolver frames), plus the corridor it is for. */
+/** The advisory band of record 2.5 (the `Band` of quotes and resolver frames), plus the corridor it is for. */
 export const RateBand = z
   .object({
     corridor: z.string().openapi({

@@ -115,7 +115,7 @@ export interface QuoteTerms {
 }
 
 /**
- * A quote as the relay would build it from a winning bid: the amounts split as DESIGN §3 says,
+ * A quote as the relay would build it from a winning bid: the amounts split as docs/api.md ("Amounts") says,
  * the order, the Permit2 message, and both parties' signatures made with the shared typed data.
  */
 export async function signedQuote(chain: Chain, terms: QuoteTerms) {

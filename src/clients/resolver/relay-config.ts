@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { chainPairs, normaliseAddress } from "../../chains/addresses";
 import { corridorKey } from "../../corridors";
 import { ConfigRecord } from "../../schemas/config";
 import type { TokenInfo } from "./pricing";
@@ -47,19 +48,14 @@ export function chainsFromRecord(record: RelayConfigRecord): ChainInfo[] {
 
 /** Every corridor the relay serves: on EVM each pair of configured tokens, on Solana the configured pairs. */
 export function corridorsFromRecord(record: RelayConfigRecord): CorridorTarget[] {
-  return record.chains.flatMap((c): CorridorTarget[] => {
-    if (c.kind === "solana") {
-      return c.pairs.flatMap(([a, b]) => (a && b ? [{ chainId: c.chainId, tokenA: a, tokenB: b }] : []));
-    }
-    return c.tokens.flatMap((t, i) =>
-      c.tokens.slice(i + 1).map((u) => ({ chainId: c.chainId, tokenA: t.address, tokenB: u.address })),
-    );
-  });
+  return record.chains.flatMap((c) =>
+    chainPairs(c).map(([tokenA, tokenB]) => ({ chainId: c.chainId, tokenA, tokenB })),
+  );
 }
 
 /** The canonical corridor key the relay's challenge names, so events can be matched to it. */
 export function targetKey(chain: ChainInfo, target: CorridorTarget): string {
-  const norm = (t: string) => (chain.kind === "evm" ? t.toLowerCase() : t);
+  const norm = (t: string) => normaliseAddress(chain.kind, t);
   return corridorKey(target.chainId, norm(target.tokenA), norm(target.tokenB));
 }
 
