@@ -97,6 +97,16 @@ export function createApp() {
       // Hono's JSON body parser: malformed JSON or a body that is not JSON.
       return errorResponse(c, invalidRequest([{ path: "", message: err.message }], "The body is not valid JSON."));
     }
+    if (err instanceof HTTPException && err.status === 415) {
+      // A body sent without `Content-Type: application/json` (e.g. `curl -d`), refused by the route's validator.
+      return errorResponse(
+        c,
+        invalidRequest(
+          [{ path: "content-type", message: "must be application/json" }],
+          "Send the body as JSON with the header Content-Type: application/json.",
+        ),
+      );
+    }
     if (err instanceof ConfigError) {
       console.error(JSON.stringify({ requestId: c.get("requestId"), error: err.message }));
       return errorResponse(c, new RelayError(500, "config_invalid", err.message));

@@ -1,3 +1,5 @@
+import { getAddress } from "viem";
+
 /**
  * Address facts of each chain kind (docs/architecture.md, "Where each fact lives"): what an address looks
  * like, how two are compared, and which token pairs a chain quotes. Pure functions over the `kind` and
@@ -14,12 +16,25 @@ export interface ChainPairs {
   pairs?: readonly (readonly string[])[];
 }
 
-const SHAPES: Record<ChainKind, { pattern: RegExp; description: string }> = {
-  evm: { pattern: /^0x[0-9a-fA-F]{40}$/, description: "a 0x-prefixed 20-byte hex address" },
-  solana: { pattern: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/, description: "a base58 public key" },
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * EIP-55: a mixed-case EVM address carries a checksum and must match it, so a typo is caught; an address
+ * in one case throughout carries none and is accepted as it is.
+ */
+function isEvmAddress(value: string): boolean {
+  if (!EVM_ADDRESS.test(value)) return false;
+  const digits = value.slice(2);
+  if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) return true;
+  return getAddress(value) === value;
+}
+
+const SHAPES: Record<ChainKind, { test: (value: string) => boolean; description: string }> = {
+  evm: { test: isEvmAddress, description: "a 0x-prefixed 20-byte hex address (EIP-55 checksum if mixed-case)" },
+  solana: { test: (v) => /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(v), description: "a base58 public key" },
 };
 
-export const isAddressOf = (kind: ChainKind, value: string) => SHAPES[kind].pattern.test(value);
+export const isAddressOf = (kind: ChainKind, value: string) => SHAPES[kind].test(value);
 
 export const addressDescription = (kind: ChainKind) => SHAPES[kind].description;
 

@@ -1,10 +1,12 @@
 import { z } from "zod";
-import { normaliseAddress } from "../chains/addresses";
+import { addressDescription, type ChainKind, isAddressOf, normaliseAddress } from "../chains/addresses";
 import { checkOracleConfig, oracleSchema } from "./oracle";
 
 /** Shared field shapes. Amounts are decimal strings in base units, never JS numbers. */
-export const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
-export const solanaAddress = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, "must be a base58 Solana public key");
+const addressOf = (kind: ChainKind) =>
+  z.string().refine((v) => isAddressOf(kind, v), `must be ${addressDescription(kind)}`);
+export const evmAddress = addressOf("evm");
+export const solanaAddress = addressOf("solana");
 export const baseUnits = z
   .string()
   .regex(/^(0|[1-9]\d*)$/, "must be a non-negative integer in base units, as a string");
