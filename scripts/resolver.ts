@@ -8,7 +8,9 @@ import {
   CliError,
   type CliOptions,
   parseCliOptions,
+  pickSpareIndex,
   resolveCorridors,
+  SPARE_RESOLVER_INDEXES,
   USAGE,
 } from "../src/clients/resolver/cli";
 import { ResolverClient } from "../src/clients/resolver/client";
@@ -18,6 +20,24 @@ import { type ChainInfo, chainsFromRecord, fetchRelayConfig } from "../src/clien
 
 // The reference resolver: `npm run resolver -- --index 1 --name alpha --rate 0.000633`.
 // See docs/reference-resolver.md.
+
+/** Without a key or `--index`: the first spare anvil account not connected to the relay yet, or exit. */
+async function spareIndex(relayUrl: string): Promise<number> {
+  const res = await fetch(new URL("/v1/nodes", relayUrl));
+  const { nodes } = (await res.json()) as { nodes: { address: string }[] };
+  const index = pickSpareIndex(
+    nodes.map((n) => n.address),
+    (i) => anvilAccount(i).address,
+  );
+  if (index === null) {
+    console.error(
+      `anvil's spare resolver accounts (${SPARE_RESOLVER_INDEXES.join(", ")}) are all connected already; ` +
+        "pass --index N or RESOLVER_KEY to run another node",
+    );
+    process.exit(2);
+  }
+  return index;
+}
 
 async function main(): Promise<void> {
   let options: CliOptions;
@@ -32,7 +52,8 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const account = options.privateKey ? privateKeyToAccount(options.privateKey) : anvilAccount(options.index);
+  const index = options.privateKey ? null : (options.index ?? (await spareIndex(options.relayUrl)));
+  const account = options.privateKey ? privateKeyToAccount(options.privateKey) : anvilAccount(index ?? 0);
   const solanaKey = options.solanaKey;
   const solana = solanaKey
     ? solanaSigner(parseSolanaSecret("path" in solanaKey ? readFileSync(solanaKey.path, "utf8") : solanaKey.text))
@@ -43,7 +64,7 @@ async function main(): Promise<void> {
   const client = new ResolverClient({
     relayUrl: options.relayUrl,
     account,
-    name: options.name ?? `resolver-${options.index}`,
+    name: options.name ?? `resolver-${index ?? account.address.slice(2, 8)}`,
     version: `reference-${pkg.version}`,
     region: options.region,
     signerType: options.signerType,

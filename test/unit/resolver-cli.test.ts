@@ -5,6 +5,7 @@ import {
   CliError,
   DEFAULT_INVENTORY,
   parseCliOptions,
+  pickSpareIndex,
   resolveCorridors,
 } from "../../src/clients/resolver/cli";
 import { chainsFromRecord, corridorsFromRecord, targetKey } from "../../src/clients/resolver/relay-config";
@@ -17,12 +18,25 @@ const chains = chainsFromRecord(record);
 const evm = chains.find((c) => c.kind === "evm");
 const owner = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
+describe("pickSpareIndex", () => {
+  const addressOf = (i: number) => `0x${String(i).repeat(40)}`;
+
+  it("takes the first spare account that is not connected, whatever the case of the addresses", () => {
+    expect(pickSpareIndex([], addressOf)).toBe(3);
+    expect(pickSpareIndex([addressOf(3).toUpperCase().replace("0X", "0x")], addressOf)).toBe(4);
+  });
+
+  it("finds none when every spare is connected", () => {
+    expect(pickSpareIndex([addressOf(3), addressOf(4), addressOf(1)], addressOf)).toBeNull();
+  });
+});
+
 describe("parseCliOptions", () => {
-  it("defaults to the local relay, anvil account 1, a 20 bps spread and every corridor", () => {
+  it("defaults to the local relay, a spare anvil account, a 20 bps spread and every corridor", () => {
     expect(parseCliOptions([], {})).toEqual({
       relayUrl: "http://127.0.0.1:8787",
       privateKey: null,
-      index: 1,
+      index: null,
       name: null,
       region: null,
       signerType: "keyfile",

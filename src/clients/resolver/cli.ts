@@ -11,7 +11,8 @@ export interface CliOptions {
   relayUrl: string;
   /** From `RESOLVER_KEY`; null means anvil's dev account `index`. */
   privateKey: Hex | null;
-  index: number;
+  /** Anvil's dev account to use; null means the first spare one not connected yet (`pickSpareIndex`). */
+  index: number | null;
   name: string | null;
   region: string | null;
   signerType: string;
@@ -32,13 +33,27 @@ export class CliError extends Error {
 }
 
 export const DEFAULT_RELAY_URL = "http://127.0.0.1:8787";
-export const DEFAULT_INVENTORY = "1000000000";
+/** What the local stack funds each resolver with (1,000,000 of each token), so the default claim is true there. */
+export const DEFAULT_INVENTORY = "1000000";
+
+/** Anvil's dev accounts the local stack funds as resolvers but does not run itself (docs/local-stack.md). */
+export const SPARE_RESOLVER_INDEXES = [3, 4] as const;
+
+/**
+ * The first spare anvil account whose address is not among the connected nodes, so a second resolver
+ * does not take over the socket of one already running; null when every spare is connected.
+ */
+export function pickSpareIndex(connected: readonly string[], addressOf: (index: number) => string): number | null {
+  const taken = new Set(connected.map((a) => a.toLowerCase()));
+  return SPARE_RESOLVER_INDEXES.find((i) => !taken.has(addressOf(i).toLowerCase())) ?? null;
+}
 export const DEFAULT_SPREAD_BPS = 20;
 
 export const USAGE = `npm run resolver -- [options]
 
   --relay URL            relay base URL (env RELAY_URL; default ${DEFAULT_RELAY_URL})
-  --index N              anvil dev account N as the node key (default 1); env RESOLVER_KEY overrides
+  --index N              anvil dev account N as the node key (default: the first spare, 3 or 4, not
+                         connected yet); env RESOLVER_KEY overrides
   --name NAME            node name (default resolver-N)
   --region REGION        region shown in the node list
   --signer-type TYPE     signer type shown in the node list (default keyfile)
@@ -64,7 +79,7 @@ export function parseCliOptions(argv: string[], env: Record<string, string | und
   } catch (e) {
     throw new CliError((e as Error).message);
   }
-  const index = integer(values.index ?? "1", "--index", 0);
+  const index = values.index === undefined ? null : integer(values.index, "--index", 0);
   if (values.rate !== undefined && values["spread-bps"] !== undefined) {
     throw new CliError("--rate and --spread-bps are alternatives; give one");
   }
