@@ -4,7 +4,7 @@
  * `wrangler dev`, and reference resolvers. Loopback only; every key here is an anvil dev key.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -252,7 +252,10 @@ export interface RelayProcess {
 }
 
 export interface StartRelayOptions {
-  /** Worker variables, passed as `--var NAME:VALUE` (nothing is written to disk). */
+  /**
+   * Worker variables and secrets, handed to wrangler in an env file readable only by this user inside
+   * the state directory (never on the command line, where `ps` would show them); removed at stop.
+   */
   vars?: Record<string, string>;
   /** Default: a free one. */
   port?: number;
@@ -269,6 +272,17 @@ export interface StartRelayOptions {
 
 const wranglerBin = join(root, "node_modules/wrangler/bin/wrangler.js");
 
+/** Variables as a dotenv file: single-quoted, so JSON values stay literal. */
+export function envFileText(vars: Record<string, string>): string {
+  return Object.entries(vars)
+    .map(([name, value]) => {
+      if (!/^[A-Z_][A-Z0-9_]*$/.test(name)) throw new Error(`not a variable name: ${name}`);
+      if (/['\n\r]/.test(value)) throw new Error(`${name}: a value for the env file cannot hold a quote or a newline`);
+      return `${name}='${value}'\n`;
+    })
+    .join("");
+}
+
 /** `wrangler dev` on loopback with local D1 migrated, ready to serve (`GET /v1/config` answers). */
 export async function startRelay(options: StartRelayOptions = {}): Promise<RelayProcess> {
   const state = options.persistTo ?? (await mkdtemp(join(tmpdir(), "relay-e2e-")));
@@ -280,7 +294,11 @@ export async function startRelay(options: StartRelayOptions = {}): Promise<Relay
   });
   const port = options.port ?? (await freePort());
   const inspectorPort = options.inspectorPort === undefined ? await freePort() : options.inspectorPort;
-  const vars = Object.entries(options.vars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const vars = options.vars ?? {};
+  const envFile = join(state, "relay-vars.env");
+  // Only with variables to give: an env file given to wrangler may stand in for the developer's .dev.vars.
+  const envArgs = Object.keys(vars).length > 0 ? ["--env-file", envFile] : [];
+  if (envArgs.length > 0) await writeFile(envFile, envFileText(vars), { mode: 0o600 });
   const proc = spawnGroup(
     process.execPath,
     [
@@ -294,13 +312,14 @@ export async function startRelay(options: StartRelayOptions = {}): Promise<Relay
       "--persist-to",
       state,
       "--show-interactive-dev-session=false",
-      ...vars,
+      ...envArgs,
     ],
     { cwd: root, env, onLine: options.onLine },
   );
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     await proc.stop();
+    await rm(envFile, { force: true });
     await removeState();
   };
   try {
