@@ -2,10 +2,12 @@
  * `npm start`: the whole local stack, with no cloud account. Checks the relay configuration, starts
  * anvil on 127.0.0.1:8545 (or reuses one already there that runs the local contracts), deploys and
  * funds, starts `wrangler dev` on 127.0.0.1:8787 with local D1 migrated, connects two reference
- * resolvers, and prints where everything is. Ctrl-C stops it all. See docs/local-stack.md.
+ * resolvers, and prints where everything is. Ctrl-C stops it all. `--keep` resumes the chain and the relay
+ * state of the last run instead of starting afresh. See docs/local-stack.md.
  */
-import { rm } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { formatUnits } from "viem";
 import type { ResolverClient } from "../src/clients/resolver/client";
 import { anvilAccount } from "../src/clients/resolver/keys";
@@ -36,6 +38,8 @@ const RELAY_PORT = 8787;
 /** Relay state (local D1, Durable Objects) of the stack; it lives as long as the chain it describes. */
 const STATE_DIR = join(root, ".wrangler/local-stack");
 const relativeState = STATE_DIR.replace(`${root}/`, "");
+/** The chain, saved every second and at stop, so `npm start -- --keep` resumes it with the relay state. */
+const ANVIL_STATE = join(STATE_DIR, "anvil.json");
 const RESOLVERS: LocalResolver[] = [
   { index: 1, name: "alpha", spreadBps: 0 },
   { index: 2, name: "beta", spreadBps: 15 },
@@ -66,6 +70,12 @@ function localChain(): EvmChain {
 }
 
 async function main(): Promise<void> {
+  let keep: boolean;
+  try {
+    keep = parseArgs({ options: { keep: { type: "boolean", default: false } } }).values.keep;
+  } catch (e) {
+    throw new StartError(`${(e as Error).message}; the one option is --keep`);
+  }
   const chain = localChain();
   const rpcUrl = chain.rpcUrl.replace("localhost", "127.0.0.1").replace(/\/+$/, "");
   const anvilPort = Number(new URL(rpcUrl).port || 80);
@@ -98,8 +108,10 @@ async function main(): Promise<void> {
       }
       say(`reusing the anvil already on ${rpcUrl}`);
     } else {
-      anvil = await startAnvil({ port: anvilPort });
-      say(`anvil on ${rpcUrl} (chain 31337)`);
+      if (!keep) await rm(STATE_DIR, { recursive: true, force: true });
+      await mkdir(STATE_DIR, { recursive: true });
+      anvil = await startAnvil({ port: anvilPort, statePath: ANVIL_STATE });
+      say(`anvil on ${rpcUrl} (chain 31337; ${keep ? "resumed from" : "saved to"} ${relativeState}/anvil.json)`);
     }
     const prepared = await prepareLocalChain(rpcUrl, {
       takers: LOCAL_ACCOUNTS.takers.map((i) => anvilAccount(i).address),

@@ -83,6 +83,11 @@ export interface AnvilOptions {
   port?: number;
   /** Default: anvil's ten. */
   accounts?: number;
+  /**
+   * A file the chain is loaded from (when it exists) and saved to every second and at stop, so a stack
+   * started again resumes the same chain. Default: none, a fresh chain each time.
+   */
+  statePath?: string;
   onLine?: (line: string) => void;
   readyTimeoutMs?: number;
 }
@@ -96,6 +101,8 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilProce
   const chainId = 31337;
   const args = ["--host", "127.0.0.1", "--port", String(port), "--chain-id", String(chainId)];
   if (options.accounts) args.push("--accounts", String(options.accounts));
+  if (options.statePath)
+    args.push("--state", options.statePath, "--state-interval", "1", "--preserve-historical-states");
   if (!options.onLine) args.push("--silent");
   const proc = spawnGroup(anvilBinary(), args, { onLine: options.onLine });
   const rpcUrl = `http://127.0.0.1:${port}`;
