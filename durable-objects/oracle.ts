@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { loadConfig } from "../src/config/load";
 import type { RelayConfig } from "../src/config/schema";
 import type { Env } from "../src/env";
+import { afterRound, type Health, planRound } from "../src/oracle/backoff";
 import { oracleCorridor, oracleCorridors } from "../src/oracle/corridors";
 import { pollSources, rateSources } from "../src/oracle/poll";
 import {
@@ -28,9 +29,10 @@ export interface Rates {
   unavailable: string[];
 }
 
-/** Storage keys: the last round, and who is using the oracle. */
+/** Storage keys: the last round, who is using the oracle, and which sources are failing (src/oracle/backoff.ts). */
 export const SNAPSHOT_KEY = "snapshot";
 export const ACTIVITY_KEY = "activity";
+const HEALTH_KEY = "health";
 
 /**
  * The singleton oracle (`ORACLE`, name "oracle"): polls the configured rate sources every 10 s while
@@ -141,7 +143,15 @@ export class OracleDO extends DurableObject<Env> {
   private async poll(): Promise<{ snapshot: Snapshot; pushed: Promise<unknown> }> {
     const { oracle } = this.config();
     const sources = rateSources(oracle.sources, oracle.maxAgeSeconds);
-    const outcomes = await pollSources(sources, oracle.timeoutMs);
+    const health = this.ctx.storage.kv.get<Health>(HEALTH_KEY) ?? {};
+    const { ask, resting } = planRound(sources, health);
+    const asked = await pollSources(ask, oracle.timeoutMs);
+    this.ctx.storage.kv.put(HEALTH_KEY, afterRound(health, asked, resting));
+    // In the sources' order, which the snapshot pairs them by (names are unique: the schema says so).
+    const byName = new Map([...asked, ...resting].map((o) => [o.name, o]));
+    const outcomes = sources.map(
+      (s) => byName.get(s.name) ?? { name: s.name, ok: false as const, reason: "not polled" },
+    );
     const snapshot = buildSnapshot(sources, outcomes, oracle.outlierBps, Date.now());
     logChanges(this.snapshot(), snapshot, [...new Set(sources.map((s) => pairKey(s.pair)))]);
     this.ctx.storage.kv.put(SNAPSHOT_KEY, snapshot);

@@ -1,11 +1,11 @@
-import { env } from "cloudflare:test";
+import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { OracleSourceConfig } from "../../src/config/oracle";
 import { pollSources, rateSources } from "../../src/oracle/poll";
 import { buildSnapshot } from "../../src/oracle/snapshot";
 import { type AdapterName, publicRateSources } from "../../src/oracle/sources";
 import { TEST_TIMEOUT_MS } from "../support/oracle-config";
-import { failing, healthy, oracleNamed, snapshotOf } from "../support/oracle-helpers";
+import { ageLastRound, failing, healthy, oracleNamed, snapshotOf } from "../support/oracle-helpers";
 
 const USD_NGN = { base: "USD", quote: "NGN" } as const;
 const daily = new Set<AdapterName>(["open-er-api", "currency-api"]);
@@ -97,5 +97,20 @@ describe("a failing source is left out and listed in unavailable", () => {
       "quidax-outlier": expect.stringMatching(/^outlier: \d+ bps from the median$/),
     });
     expect(publicRateSources.every((s) => !rates.unavailable.includes(s.name))).toBe(true);
+  });
+
+  it("through the oracle, a source that keeps failing rests and stays unavailable with its last reason", async () => {
+    const oracle = oracleNamed("unavailable-resting");
+    await oracle.rates();
+    // Its second failure in a row: it rests the next round (src/oracle/backoff.ts).
+    await ageLastRound(oracle);
+    expect(await runDurableObjectAlarm(oracle)).toBe(true);
+    expect((await snapshotOf(oracle))?.reasons["quidax-down"]).toBe("HTTP 500");
+    await ageLastRound(oracle);
+    expect(await runDurableObjectAlarm(oracle)).toBe(true);
+    const round = await snapshotOf(oracle);
+    expect(round?.reasons["quidax-down"]).toBe("HTTP 500 (resting)");
+    expect(round?.unavailable).toEqual(expect.arrayContaining(failing));
+    expect(round?.bands["USD/NGN"]?.sources).toBe(healthy.length);
   });
 });
