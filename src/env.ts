@@ -1,6 +1,7 @@
 import type { CorridorDO } from "../durable-objects/corridor";
 import type { KeeperDO } from "../durable-objects/keeper";
 import type { OracleDO } from "../durable-objects/oracle";
+import type { TakerDO } from "../durable-objects/taker";
 import type { RelayConfig } from "./config/schema";
 
 /** Bindings, variables and secrets of the Worker (see wrangler.toml and .dev.vars.example). */
@@ -9,6 +10,8 @@ export interface Env {
   CORRIDOR: DurableObjectNamespace<CorridorDO>;
   ORACLE: DurableObjectNamespace<OracleDO>;
   KEEPER: DurableObjectNamespace<KeeperDO>;
+  /** One per taker: its quote requests in flight across corridors. */
+  TAKER: DurableObjectNamespace<TakerDO>;
   /** Workers rate limiting for `POST /v1/executions`, per taker (wrangler.toml `[[ratelimits]]`). */
   EXECUTIONS_LIMITER: RateLimit;
   QUOTES_LIMITER: RateLimit;

@@ -61,6 +61,8 @@ export interface ChainAdapter {
   readonly addressDescription: string;
   /** Whether two addresses of this chain are the same (EVM: case-insensitive; Solana: exact). */
   sameAddress(a: string, b: string): boolean;
+  /** The form an address is keyed in (EVM: lowercase; Solana: as it is). */
+  normalise(address: string): string;
   /** The configured token with this address, if any. */
   token(address: string): ChainConfig["tokens"][number] | null;
   /** Whether `signature` is `signer`'s over the UTF-8 `text` (EIP-191 on EVM, ed25519 on Solana). */

@@ -4,9 +4,11 @@ import type { QuoteInput } from "../auction/quote-input";
 import { adapterFor } from "../chains";
 import type { ChainAdapter } from "../chains/adapter";
 import { primaryEvmChain } from "../config/record";
+import type { RelayConfig } from "../config/schema";
 import { findCorridor } from "../corridors";
 import { cancelQuote, expireIfDue, quoteStatus } from "../db/quote-status";
 import { readQuoteRecord } from "../db/quotes";
+import type { Env } from "../env";
 import { type Issue, invalidRequest, notFound, RelayError, retryLater } from "../errors";
 import { createRouter } from "../http/router";
 import { isId } from "../ids";
@@ -15,7 +17,7 @@ import { isOpen } from "../quotes/states";
 import { errorResponses, jsonContent } from "../schemas/common";
 import { IdParam, QuoteRecord } from "../schemas/quote";
 import { CancelRequest, QuoteRequest } from "../schemas/quote-request";
-import { corridorStub } from "../stubs";
+import { corridorStub, takerStub } from "../stubs";
 
 /** The period of the QUOTES_LIMITER binding (wrangler.toml), which is when a limited taker may retry. */
 const RATE_LIMIT_PERIOD_SECONDS = 10;
@@ -89,7 +91,8 @@ export const quoteRoutes = createRouter()
         });
       }
       if (config.requireTakerProof) await checkTakerProof(chain, body);
-      const { success } = await c.env.QUOTES_LIMITER.limit({ key: `taker:${body.taker.toLowerCase()}` });
+      const taker = chain.normalise(body.taker);
+      const { success } = await c.env.QUOTES_LIMITER.limit({ key: `taker:${taker}` });
       if (!success) {
         throw retryLater(
           429,
@@ -107,8 +110,10 @@ export const quoteRoutes = createRouter()
         recipient: body.recipient ?? body.taker,
         requestedAt,
       };
-      // RPC typing cannot express the JSON objects inside a quote (`unknown` values), so it is restated.
-      const outcome = (await corridorStub(c.env, corridor.key).requestQuote(input)) as unknown as QuoteOutcome;
+      const outcome = await whileInFlight(c.env, config, taker, async () => {
+        // RPC typing cannot express the JSON objects inside a quote (`unknown` values), so it is restated.
+        return (await corridorStub(c.env, corridor.key).requestQuote(input)) as unknown as QuoteOutcome;
+      });
       if (outcome.kind === "refused") throw RelayError.from(outcome);
       return c.json({ ...outcome.quote, ...outcome.signing }, 200);
     },
@@ -174,5 +179,31 @@ async function checkTakerProof(chain: ChainAdapter, body: z.infer<typeof QuoteRe
   const text = takerProofMessage({ chainId: chain.chain.chainId, ...body, timestamp: proof.timestamp });
   if (!(await chain.verifyMessage(body.taker, text, proof.signature))) {
     throw new RelayError(400, "bad_taker_proof", "The taker proof is not the taker's signature.");
+  }
+}
+
+/** Room over the auction window for a lease whose release is lost (the Worker died mid-auction). */
+const LEASE_SLACK_MS = 5_000;
+
+/**
+ * Runs a quote request while holding one of the taker's `maxOutstandingRfqs` places, counted across
+ * every corridor by the taker's object; with none free, 429 `too_many_rfqs`.
+ */
+async function whileInFlight<T>(env: Env, config: RelayConfig, taker: string, run: () => Promise<T>): Promise<T> {
+  const stub = takerStub(env, taker);
+  const lease = crypto.randomUUID();
+  const place = await stub.acquire(lease, config.rfqWindowMs + LEASE_SLACK_MS, config.maxOutstandingRfqs);
+  if (!place.ok) {
+    throw retryLater(
+      429,
+      "too_many_rfqs",
+      `This taker already has ${place.held} quote requests in flight.`,
+      Math.ceil(config.rfqWindowMs / 1000),
+    );
+  }
+  try {
+    return await run();
+  } finally {
+    await stub.release(lease);
   }
 }

@@ -1,7 +1,7 @@
 import { type Address, getAddress, type Hex, hashTypedData } from "viem";
 import type { EvmChain } from "../../config/schema";
 import type { ChainAdapter, RfqTerms } from "../adapter";
-import { addressDescription, isAddressOf, sameAddressOf } from "../addresses";
+import { addressDescription, isAddressOf, normaliseAddress, sameAddressOf } from "../addresses";
 import { withBigintsAsStrings } from "../json";
 import { verifyWithKey } from "./ecdsa";
 import { verifyPersonalMessage } from "./messages";
@@ -38,6 +38,7 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
     isAddress: (value) => isAddressOf("evm", value),
     addressDescription: addressDescription("evm"),
     sameAddress,
+    normalise: (address) => normaliseAddress("evm", address),
     token: (address) => chain.tokens.find((t) => sameAddress(t.address, address)) ?? null,
     verifyMessage: verifyPersonalMessage,
     bidKey: (keys) => keys.publicKey,
