@@ -2,26 +2,39 @@ import { OPEN_SQL } from "../quotes/states";
 import type { QuoteStatus } from "../schemas/quote";
 
 /**
- * Marks an open quote past its expiry as `expired` with an `expired` timeline event. Both conditional,
- * in one batch, so concurrent readers record the expiry once.
+ * Marks open quotes past their expiry as `expired`, each with an `expired` timeline event at its
+ * `expiresAt`: one quote (`quoteId`), or every due quote (the keeper's sweep). Both statements are
+ * conditional and run in one batch, so concurrent readers and sweeps record an expiry once.
  */
-export async function expireIfDue(db: D1Database, quoteId: string, now: string): Promise<void> {
-  await db.batch([
-    db
-      .prepare(
-        `UPDATE quotes SET status = 'expired', updated_at = ?2
-         WHERE quote_id = ?1 AND status IN (${OPEN_SQL}) AND expires_at <= ?2`,
-      )
-      .bind(quoteId, now),
+function expiryStatements(db: D1Database, now: string, quoteId: string | null): D1PreparedStatement[] {
+  // Two shapes of one statement, so each finds its rows by an index: the key, or the open-expiry index.
+  const which = quoteId === null ? "?2 IS NULL" : "quote_id = ?2";
+  return [
     db
       .prepare(
         `INSERT INTO timeline_events (quote_id, at, event, detail)
-         SELECT quote_id, expires_at, 'expired', NULL FROM quotes
-         WHERE quote_id = ?1 AND status = 'expired'
-           AND NOT EXISTS (SELECT 1 FROM timeline_events WHERE quote_id = ?1 AND event = 'expired')`,
+         SELECT quote_id, expires_at, 'expired', NULL FROM quotes q
+         WHERE ${which} AND status IN (${OPEN_SQL}) AND expires_at <= ?1
+           AND NOT EXISTS (SELECT 1 FROM timeline_events t WHERE t.quote_id = q.quote_id AND t.event = 'expired')`,
       )
-      .bind(quoteId),
-  ]);
+      .bind(now, quoteId),
+    db
+      .prepare(
+        `UPDATE quotes SET status = 'expired', updated_at = ?1
+         WHERE ${which} AND status IN (${OPEN_SQL}) AND expires_at <= ?1`,
+      )
+      .bind(now, quoteId),
+  ];
+}
+
+export async function expireIfDue(db: D1Database, quoteId: string, now: string): Promise<void> {
+  await db.batch(expiryStatements(db, now, quoteId));
+}
+
+/** Expires every open quote past its `expiresAt`; returns how many. */
+export async function expireAllDue(db: D1Database, now: string): Promise<number> {
+  const [, updated] = await db.batch(expiryStatements(db, now, null));
+  return updated?.meta.changes ?? 0;
 }
 
 /** Cancels an open, unexpired quote; false when it was not open (the caller reads why). */
