@@ -62,3 +62,16 @@ export function quotesPair(chain: ChainPairs, a: string, b: string): boolean {
     return (m === x && n === y) || (m === y && n === x);
   });
 }
+
+/** A chain's address facts as its adapter offers them (src/chains/adapter.ts), for one kind and token list. */
+export function addressFacts<T extends { address: string }>(kind: ChainKind, tokens: readonly T[]) {
+  const sameAddress = (a: string, b: string) => sameAddressOf(kind, a, b);
+  return {
+    kind,
+    isAddress: (value: string) => isAddressOf(kind, value),
+    addressDescription: addressDescription(kind),
+    sameAddress,
+    normalise: (address: string) => normaliseAddress(kind, address),
+    token: (address: string): T | null => tokens.find((t) => sameAddress(t.address, address)) ?? null,
+  };
+}

@@ -1,7 +1,7 @@
 import { type Address, getAddress, type Hex, hashTypedData } from "viem";
 import type { EvmChain } from "../../config/schema";
 import type { ChainAdapter, RfqTerms } from "../adapter";
-import { addressDescription, isAddressOf, normaliseAddress, sameAddressOf } from "../addresses";
+import { addressFacts } from "../addresses";
 import { withBigintsAsStrings } from "../json";
 import { verifyWithKey } from "./ecdsa";
 import { verifyPersonalMessage } from "./messages";
@@ -30,16 +30,9 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
   const executor = chain.executor as Address;
   const fill = (terms: RfqTerms, outputAmount: bigint) =>
     fillTypedData({ chainId: chain.chainId, executor, fill: fillOf(terms, outputAmount) });
-  const sameAddress = (a: string, b: string) => sameAddressOf("evm", a, b);
-
   return {
-    kind: "evm",
+    ...addressFacts("evm", chain.tokens),
     chain,
-    isAddress: (value) => isAddressOf("evm", value),
-    addressDescription: addressDescription("evm"),
-    sameAddress,
-    normalise: (address) => normaliseAddress("evm", address),
-    token: (address) => chain.tokens.find((t) => sameAddress(t.address, address)) ?? null,
     verifyMessage: verifyPersonalMessage,
     bidKey: (keys) => keys.publicKey,
 

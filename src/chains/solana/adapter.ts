@@ -1,7 +1,7 @@
 import type { SolanaChain } from "../../config/schema";
 import { OUTPUT_AMOUNT_SLOT } from "../../protocol/frames";
 import type { ChainAdapter, RfqTerms } from "../adapter";
-import { addressDescription, isAddressOf, normaliseAddress, sameAddressOf } from "../addresses";
+import { addressFacts } from "../addresses";
 import { verifyEd25519Text } from "./ed25519";
 
 /** The price commitment a Solana bid signs (docs/resolver-protocol.md), with the output amount in place. */
@@ -15,15 +15,9 @@ export function solanaBidText(terms: RfqTerms, outputAmount: string): string {
  * `takerSigning` is null and the quote route answers `unsupported_pair`.
  */
 export function solanaAdapter(chain: SolanaChain): ChainAdapter {
-  const sameAddress = (a: string, b: string) => sameAddressOf("solana", a, b);
   return {
-    kind: "solana",
+    ...addressFacts("solana", chain.tokens),
     chain,
-    isAddress: (value) => isAddressOf("solana", value),
-    addressDescription: addressDescription("solana"),
-    sameAddress,
-    normalise: (address) => normaliseAddress("solana", address),
-    token: (address) => chain.tokens.find((t) => sameAddress(t.address, address)) ?? null,
     verifyMessage: async (signer, text, signature) => verifyEd25519Text(signer, signature, text),
     bidKey: (keys) => keys.solanaAddress,
     bidToSign: (terms) => ({ scheme: "ed25519", text: solanaBidText(terms, OUTPUT_AMOUNT_SLOT) }),
