@@ -1,14 +1,8 @@
 /** The settlement half of a chain (docs/settlement.md): what the keeper asks of a chain, never viem or web3.js. */
 
-/** An EIP-2612 approval of Permit2 the taker sends along when the sell token has none yet. */
-export interface Erc2612Permit {
-  value: string;
-  /** Unix seconds. */
-  deadline: string;
-  v: number;
-  r: string;
-  s: string;
-}
+import type { Erc2612Permit } from "../schemas/execution";
+
+export type { Erc2612Permit };
 
 /** What the keeper settles: a stored quote's terms, what the taker signed, and the taker's signature. */
 export interface FillRequest {
