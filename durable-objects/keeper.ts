@@ -1,36 +1,39 @@
 import { DurableObject } from "cloudflare:workers";
-import { parseKeeperKey, settlerFor } from "../src/chains";
+import { settlerFor } from "../src/chains";
 import type { ChainSettler } from "../src/chains/settler";
 import { loadConfig } from "../src/config/load";
 import type { ChainConfig } from "../src/config/schema";
 import type { Env } from "../src/env";
-import { Keeper, type SubmitRequest } from "../src/keeper/keeper";
-import type { SubmitOutcome } from "../src/keeper/outcomes";
-import { PendingStore } from "../src/keeper/pending";
+import type { KeeperContract, SubmitOutcome, SubmitRequest } from "../src/keeper/contract";
+import { INDEX_EVERY_MS, type KeeperJobs, PRUNE_EVERY_MS, runDue, ScheduleTable } from "../src/keeper/jobs";
+import { Keeper } from "../src/keeper/keeper";
+import { SqlTxStore } from "../src/keeper/pending";
 import { corridorStub } from "../src/stubs";
-
-/** The indexer's pace while transactions are followed. */
-export const INDEX_EVERY_MS = 1_000;
 
 /**
  * The keeper leader (`KEEPER`, singleton "leader"): one wallet, one nonce sequence per chain. Takes
- * submissions (`submit`) and follows their transactions from its alarm; the logic is in src/keeper/.
- * Its storage holds every transaction between signing and finality, so eviction loses nothing: on wake
- * it arms the alarm at once, and the alarm's pass recovers what was in flight.
+ * submissions (`submit`) and runs its periodic jobs from one alarm over a schedule table; the logic is in
+ * src/keeper/. Its storage holds every transaction between signing and finality, so eviction loses
+ * nothing: on wake it arms the indexer at once, and the indexer's pass recovers what was in flight.
  */
-export class KeeperDO extends DurableObject<Env> {
+export class KeeperDO extends DurableObject<Env> implements KeeperContract {
   readonly keeper: Keeper;
-  private readonly settlers = new Map<string, ChainSettler>();
+  private readonly store: SqlTxStore;
+  private readonly schedule: ScheduleTable;
+  private readonly jobs: KeeperJobs;
+  /** One settler per configured chain and key; a changed configuration or key gets a new one. */
+  private readonly settlers = new WeakMap<ChainConfig, { secret: string | undefined; settler: ChainSettler }>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    const store = new PendingStore(ctx.storage);
+    this.store = new SqlTxStore(ctx.storage);
+    this.schedule = new ScheduleTable(ctx.storage);
     this.keeper = new Keeper({
       config: () => loadConfig(this.env.RELAY_CONFIG),
       db: env.DB,
-      store,
+      store: this.store,
       settler: (chain) => this.settler(chain),
-      armIndexer: () => this.armAlarm(Date.now() + INDEX_EVERY_MS),
+      armIndexer: () => this.follow(Date.now() + INDEX_EVERY_MS),
       notify: (corridorKey, resolver, update) =>
         ctx.waitUntil(
           corridorStub(this.env, corridorKey)
@@ -39,8 +42,15 @@ export class KeeperDO extends DurableObject<Env> {
         ),
       now: () => Date.now(),
     });
+    this.jobs = {
+      indexer: { run: () => this.keeper.index(), again: () => this.store.count() > 0 },
+      prune: { run: () => this.keeper.pruneKeys(), again: () => true },
+    };
     ctx.blockConcurrencyWhile(async () => {
-      if (store.count() > 0) await this.armAlarm(Date.now());
+      const now = Date.now();
+      this.schedule.ensure({ job: "prune", everyMs: PRUNE_EVERY_MS, nextAt: now + PRUNE_EVERY_MS });
+      if (this.store.count() > 0) await this.follow(now);
+      else await this.arm();
     });
   }
 
@@ -49,29 +59,33 @@ export class KeeperDO extends DurableObject<Env> {
     return this.keeper.submit(request);
   }
 
-  /** The indexer: one pass, then again in a second while anything is followed. */
+  /** Runs the due jobs of the schedule table, then arms the alarm for the earliest remaining. */
   override async alarm(): Promise<void> {
-    const more = await this.keeper.index();
-    if (more) await this.armAlarm(Date.now() + INDEX_EVERY_MS);
+    await runDue(this.schedule, this.jobs, () => Date.now());
+    await this.arm();
   }
 
   private settler(chain: ChainConfig): ChainSettler | "no_key" | "not_settled" {
-    const key = parseKeeperKey(this.env.KEEPER_PRIVATE_KEY);
-    if (!key) return "no_key";
-    // One client per chain and endpoint; a changed configuration gets a new one.
-    const cacheKey = `${chain.chainId}|${chain.kind === "evm" ? chain.rpcUrl : ""}|${key}`;
-    let settler = this.settlers.get(cacheKey);
-    if (!settler) {
-      const made = settlerFor(chain, key);
-      if (!made) return "not_settled";
-      settler = made;
-      this.settlers.set(cacheKey, settler);
-    }
+    const settlement = settlerFor(chain);
+    if (!settlement) return "not_settled";
+    const secret = this.env.KEEPER_PRIVATE_KEY;
+    const cached = this.settlers.get(chain);
+    if (cached && cached.secret === secret) return cached.settler;
+    const settler = settlement.withKey(secret, this.store.nonces(chain.chainId));
+    if (!settler) return "no_key";
+    this.settlers.set(chain, { secret, settler });
     return settler;
   }
 
-  private async armAlarm(at: number): Promise<void> {
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+  /** Makes sure the indexer runs by `at`. */
+  private async follow(at: number): Promise<void> {
+    this.schedule.soon({ job: "indexer", everyMs: INDEX_EVERY_MS, nextAt: at });
+    await this.arm();
+  }
+
+  private async arm(): Promise<void> {
+    const at = this.schedule.nextAt();
+    if (at === null) return;
+    if ((await this.ctx.storage.getAlarm()) !== at) await this.ctx.storage.setAlarm(at);
   }
 }

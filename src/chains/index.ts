@@ -1,8 +1,8 @@
 import type { ChainConfig } from "../config/schema";
 import type { ChainAdapter } from "./adapter";
 import { evmAdapter } from "./evm/adapter";
-import { evmSettler } from "./evm/settlement";
-import type { ChainSettler } from "./settler";
+import { evmSettlement } from "./evm/settlement";
+import type { Settlement } from "./settler";
 import { solanaAdapter } from "./solana/adapter";
 
 const adapters = new WeakMap<ChainConfig, ChainAdapter>();
@@ -17,14 +17,7 @@ export function adapterFor(chain: ChainConfig): ChainAdapter {
   return adapter;
 }
 
-/** A keeper private key as the secret holds it: 32 bytes of hex, with or without 0x. */
-export function parseKeeperKey(secret: string | undefined): `0x${string}` | null {
-  const key = secret?.trim() ?? "";
-  const hex = key.startsWith("0x") ? key.slice(2) : key;
-  return /^[0-9a-fA-F]{64}$/.test(hex) ? `0x${hex}` : null;
-}
-
-/** Settlement on a chain with the keeper's key; null for chains the keeper does not settle (Solana, for now). */
-export function settlerFor(chain: ChainConfig, keeperKey: `0x${string}`): ChainSettler | null {
-  return chain.kind === "evm" ? evmSettler(chain, keeperKey) : null;
+/** How the keeper settles on a chain; null for chains it does not settle (Solana, for now). */
+export function settlerFor(chain: ChainConfig): Settlement | null {
+  return chain.kind === "evm" ? evmSettlement(chain) : null;
 }

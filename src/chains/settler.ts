@@ -1,16 +1,12 @@
-/** The settlement half of a chain (docs/settlement.md): what the keeper asks of a chain, never viem or web3.js. */
+import type { Erc2612Permit } from "../schemas/execution";
 
-/** An EIP-2612 approval of Permit2 the taker sends along when the sell token has none yet. */
-export interface Erc2612Permit {
-  value: string;
-  /** Unix seconds. */
-  deadline: string;
-  v: number;
-  r: string;
-  s: string;
-}
+/**
+ * The settlement half of a chain (docs/settlement.md, "The settler"): what the keeper asks of a chain
+ * about one submission, from the taker's readiness to the finality of its transaction. The keeper uses
+ * only this, never viem or web3.js, and never the chain's kind.
+ */
 
-/** What the keeper settles: a stored quote's terms, what the taker signed, and the taker's signature. */
+/** What the keeper settles: a stored quote's terms, what the taker signed, and what the taker sent. */
 export interface FillRequest {
   quoteId: string;
   taker: string;
@@ -28,14 +24,12 @@ export interface FillCall {
   data: string;
 }
 
-/** What Permit2 may spend of the taker's sell token, as the chain shows it. */
-export interface TakerFunds {
-  permit2Allowance: bigint;
-}
+/** Whether the taker's side can be pulled now; if not, why (400 `taker_not_ready` with `reason`, `detail`). */
+export type Readiness = { ready: true } | { ready: false; reason: string; detail: string };
 
 /**
  * What a simulated revert means for the submission: a requote (the reason says who must act), a taker
- * signature the contracts refuse (400 `bad_signature`), or a keeper the executor does not accept, which
+ * signature the contracts refuse (400 `bad_signature`), or a keeper the contract does not accept, which
  * no taker or resolver can fix (503 `not_leader`).
  */
 export type RevertOutcome =
@@ -43,15 +37,21 @@ export type RevertOutcome =
   | { kind: "bad_signature" }
   | { kind: "keeper_refused"; reason: "keeper_not_allowed" };
 
-export type Simulation = { ok: true; gas: bigint } | ({ ok: false } & RevertOutcome);
+/** A fill built and simulated: the call to sign and the gas it needs. */
+export interface PreparedFill {
+  call: FillCall;
+  gas: bigint;
+}
 
-/** Fees for the next transaction, in the chain's native unit. */
-export type GasPricing = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
+export type Preparation = { kind: "prepared"; fill: PreparedFill } | RevertOutcome;
 
-export interface SignedTransaction {
+/** A transaction the keeper signed, as it is kept: enough to broadcast it again and to read its fate. */
+export interface SignedFill {
   hash: string;
   raw: string;
   nonce: number;
+  call: FillCall;
+  request: FillRequest;
 }
 
 /**
@@ -64,7 +64,7 @@ export type BroadcastResult =
   | { status: "refused"; reason: string }
   | { status: "unreachable"; reason: string };
 
-/** One settlement event of the executor, as the indexer reads it. */
+/** One settlement event of the settlement contract, as the indexer reads it. */
 export interface FillEvent {
   orderHash: string;
   /** The relay's quote id (`q_…`) the fill settles. */
@@ -94,8 +94,31 @@ export interface TxReceipt {
   fills: FillEvent[];
 }
 
-/** Where a transaction the keeper sent stands on the chain. */
-export type TxPresence = "known" | "unknown";
+/**
+ * Where a sent transaction stands: still on its way (a transaction the network lost is sent again, the
+ * same bytes), landed with its fills, dropped (another transaction took its place), or reverted.
+ */
+export type TxStatus =
+  | { state: "pending" }
+  | { state: "landed"; receipt: TxReceipt }
+  | { state: "dropped" }
+  | { state: "reverted"; reason: string; gasUsed: bigint };
+
+/**
+ * Where a settler keeps the keeper's next nonce on its chain: the keeper object's storage, beside the
+ * transactions it follows. Synchronous, so a nonce and the transaction that uses it are written together.
+ * `address` is the keeper's address as the settler spells it in storage.
+ */
+export interface NonceStore {
+  /** The next nonce stored for `address`, or null before its first transaction. */
+  next(address: string): number | null;
+  /** Whether a transaction on the chain is signed or sent but not mined yet. */
+  hasUnmined(): boolean;
+  /** Moves the next nonce past `nonce` (never backwards) and runs `write` in the same storage transaction. */
+  take(address: string, nonce: number, write: () => void): void;
+  /** Frees `nonce` again when it is the last one taken, and runs `write` in the same storage transaction. */
+  release(address: string, nonce: number, write: () => void): void;
+}
 
 /** The RPC did not answer (network error, timeout, 5xx): nothing can be concluded from it. */
 export class ChainUnavailableError extends Error {
@@ -103,29 +126,45 @@ export class ChainUnavailableError extends Error {
 }
 
 /**
- * The chain-specific half of settlement, for one chain and one keeper key. The keeper (durable-objects/
- * keeper.ts and src/keeper/) uses only this, never viem or web3.js. Every RPC method throws
- * `ChainUnavailableError` when the chain does not answer.
+ * Settlement on one chain with one keeper key. Every method that reads the chain throws
+ * `ChainUnavailableError` when it does not answer; `broadcast` never throws.
  */
 export interface ChainSettler {
   readonly chainId: number;
   /** The keeper's address on this chain: the submitter of every fill. */
   readonly keeper: string;
-  /** Whether `signature` is the taker's over the quote's stored typed data. No RPC. */
-  verifyTakerSignature(request: FillRequest): Promise<boolean>;
-  /** The executor call that settles the request (`fill`, or `fillWithPermit` with a permit). No RPC. */
-  fillCall(request: FillRequest): FillCall;
-  takerFunds(request: FillRequest): Promise<TakerFunds>;
-  /** eth_call from the keeper, then a gas estimate; a revert is mapped to a requote reason. */
-  simulate(call: FillCall, request: FillRequest): Promise<Simulation>;
-  /** The keeper's next nonce counting pending transactions, and fees for a transaction now. */
-  accountState(): Promise<{ pendingNonce: number; minedNonce: number; pricing: GasPricing }>;
-  sign(call: FillCall, gas: bigint, nonce: number, pricing: GasPricing): Promise<SignedTransaction>;
-  /** eth_sendRawTransaction; never throws. */
-  broadcast(tx: { raw: string; hash: string }): Promise<BroadcastResult>;
-  presence(hash: string): Promise<TxPresence>;
-  receipt(hash: string): Promise<TxReceipt | null>;
-  blockNumber(): Promise<number>;
-  /** Why a mined transaction reverted, replayed as a call on the block before it; null when unknown. */
-  revertReason(call: FillCall, block: number, request: FillRequest): Promise<string | null>;
+  /** Whether the request's signature is the taker's over what the quote asked it to sign. No RPC. */
+  verifyTaker(request: FillRequest): Promise<boolean>;
+  /** Whether the chain will let the fill take the taker's side (`now` in unix seconds). */
+  readiness(request: FillRequest, now: number): Promise<Readiness>;
+  /** Builds the fill and simulates it from the keeper. */
+  prepare(request: FillRequest): Promise<Preparation>;
+  /**
+   * Signs a prepared fill with the keeper's next nonce, which the settler chooses and stores; `record`
+   * runs in the same storage transaction, so the transaction is kept before anyone can broadcast it.
+   */
+  sign(request: FillRequest, fill: PreparedFill, record: (tx: SignedFill) => void): Promise<SignedFill>;
+  /** Frees the nonce of a transaction the network refused; `forget` runs in the same storage transaction. */
+  release(tx: SignedFill, forget: () => void): void;
+  broadcast(tx: SignedFill): Promise<BroadcastResult>;
+  /** Gets a transaction whose broadcast was never confirmed onto the network: found there, or sent again. */
+  recover(tx: SignedFill): Promise<BroadcastResult>;
+  status(tx: SignedFill): Promise<TxStatus>;
+  /** The chain's head, as the block number finality is counted against. */
+  head(): Promise<number>;
+  /** Whether a transaction landed in `block` is final with the chain at `head`. */
+  isFinal(block: number, head: number): boolean;
+}
+
+/**
+ * How a chain settles, before any key: which body field carries the taker's part of a submission, and
+ * the settler for the keeper's key. A chain the keeper does not settle has none (`settlerFor` is null).
+ */
+export interface Settlement {
+  /** The body field of `POST /v1/executions` that carries the taker's part on this chain. */
+  readonly submissionField: "signature" | "transaction";
+  /** Why that field is required, for the `invalid_request` issue when it is missing. */
+  readonly submissionHint: string;
+  /** The settler for the keeper key the secret holds; null when the secret is not a key of this chain. */
+  withKey(secret: string | undefined, nonces: NonceStore): ChainSettler | null;
 }

@@ -1,4 +1,5 @@
-import type { FillCall, FillRequest } from "../chains/settler";
+import type { FillCall, FillRequest, NonceStore, SignedFill } from "../chains/settler";
+import type { AcceptedTerms } from "../db/settlement-steps";
 
 /**
  * Where a transaction the keeper signed stands:
@@ -10,21 +11,12 @@ import type { FillCall, FillRequest } from "../chains/settler";
 export type PendingState = "signed" | "sent" | "mined";
 
 /** Everything the keeper needs to finish a submission after a restart, without the request that made it. */
-export interface Submission {
-  executionId: string;
-  quoteId: string;
+export interface Submission extends AcceptedTerms {
   request: FillRequest;
   call: FillCall;
-  resolver: string | null;
-  takerPays: string;
-  proceeds: string;
   gasFeeToken: string;
   /** The corridor whose resolver socket hears about the fill; null if the pair is no longer served. */
   corridorKey: string | null;
-  /** The Idempotency-Key, scoped to the taker, or null. */
-  idempotencyKey: string | null;
-  /** When the keeper accepted the submission (ISO 8601). */
-  at: string;
 }
 
 export interface PendingTx {
@@ -37,6 +29,29 @@ export interface PendingTx {
   block: number | null;
   submission: Submission;
 }
+
+/** The transactions the keeper follows, from signing to finality. Synchronous, like the object's SQLite. */
+export interface TxStore {
+  /** Stores a signed transaction as `signed` (inside the settler's nonce transaction). */
+  insertSigned(tx: Omit<PendingTx, "state" | "block">, now: number): void;
+  setState(hash: string, state: PendingState, block: number | null, now: number): void;
+  remove(hash: string): void;
+  /** Every transaction still followed, by chain, oldest nonce first. */
+  all(): PendingTx[];
+  get(hash: string): PendingTx | null;
+  /** The transaction followed for a quote, if any. */
+  forQuote(quoteId: string): PendingTx | null;
+  count(): number;
+}
+
+/** What the settler needs of a followed transaction to broadcast it again and read its fate. */
+export const signedFill = (tx: PendingTx): SignedFill => ({
+  hash: tx.hash,
+  raw: tx.raw,
+  nonce: tx.nonce,
+  call: tx.submission.call,
+  request: tx.submission.request,
+});
 
 interface PendingRow extends Record<string, SqlStorageValue> {
   tx_hash: string;
@@ -61,11 +76,11 @@ const toPending = (r: PendingRow): PendingTx => ({
 });
 
 /**
- * The keeper wallet's durable state in the object's SQLite: the next nonce per chain and keeper address,
- * and every transaction between signing and finality. Synchronous, so a write and the nonce it uses
- * land together.
+ * The keeper wallet's durable state in the object's SQLite: every transaction between signing and
+ * finality, and the next nonce per chain and keeper address, which the chain's settler reads and moves
+ * through `nonces(chainId)`.
  */
-export class PendingStore {
+export class SqlTxStore implements TxStore {
   constructor(private readonly storage: DurableObjectStorage) {
     storage.sql.exec(`
       CREATE TABLE IF NOT EXISTS keeper_nonces (
@@ -90,61 +105,21 @@ export class PendingStore {
     `);
   }
 
-  /** The nonce the keeper uses next on a chain, or null before its first transaction there. */
-  nextNonce(chainId: number, keeper: string): number | null {
-    const row = this.storage.sql
-      .exec<{ next_nonce: number }>(
-        "SELECT next_nonce FROM keeper_nonces WHERE chain_id = ? AND address = ?",
-        chainId,
-        keeper.toLowerCase(),
-      )
-      .toArray()[0];
-    return row?.next_nonce ?? null;
-  }
-
-  /** Stores a signed transaction as `signed` and moves the chain's next nonce past it, in one transaction. */
-  recordSigned(tx: Omit<PendingTx, "state" | "block">, now: number): void {
-    this.storage.transactionSync(() => {
-      this.storage.sql.exec(
-        `INSERT INTO keeper_txs (tx_hash, quote_id, chain_id, address, nonce, raw, state, block, submission,
-           created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'signed', NULL, ?, ?, ?)`,
-        tx.hash,
-        tx.submission.quoteId,
-        tx.chainId,
-        tx.keeper,
-        tx.nonce,
-        tx.raw,
-        JSON.stringify(tx.submission),
-        now,
-        now,
-      );
-      this.storage.sql.exec(
-        `INSERT INTO keeper_nonces (chain_id, address, next_nonce) VALUES (?1, ?2, ?3)
-         ON CONFLICT (chain_id, address) DO UPDATE SET next_nonce = MAX(next_nonce, ?3)`,
-        tx.chainId,
-        tx.keeper.toLowerCase(),
-        tx.nonce + 1,
-      );
-    });
-  }
-
-  /**
-   * Forgets a transaction the network refused: it never left, so its nonce is free again. Nothing was
-   * handed out after it, since the keeper signs nothing new while a transaction is unconfirmed; the
-   * condition only keeps a mistake there from moving the nonce backwards past another transaction.
-   */
-  release(tx: PendingTx): void {
-    this.storage.transactionSync(() => {
-      this.storage.sql.exec("DELETE FROM keeper_txs WHERE tx_hash = ?", tx.hash);
-      this.storage.sql.exec(
-        "UPDATE keeper_nonces SET next_nonce = ? WHERE chain_id = ? AND address = ? AND next_nonce = ?",
-        tx.nonce,
-        tx.chainId,
-        tx.keeper.toLowerCase(),
-        tx.nonce + 1,
-      );
-    });
+  insertSigned(tx: Omit<PendingTx, "state" | "block">, now: number): void {
+    this.storage.sql.exec(
+      `INSERT INTO keeper_txs (tx_hash, quote_id, chain_id, address, nonce, raw, state, block, submission,
+         created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'signed', NULL, ?, ?, ?)`,
+      tx.hash,
+      tx.submission.quoteId,
+      tx.chainId,
+      tx.keeper,
+      tx.nonce,
+      tx.raw,
+      JSON.stringify(tx.submission),
+      now,
+      now,
+    );
   }
 
   setState(hash: string, state: PendingState, block: number | null, now: number): void {
@@ -161,7 +136,6 @@ export class PendingStore {
     this.storage.sql.exec("DELETE FROM keeper_txs WHERE tx_hash = ?", hash);
   }
 
-  /** Every transaction still followed, oldest nonce first. */
   all(): PendingTx[] {
     return this.storage.sql
       .exec<PendingRow>("SELECT * FROM keeper_txs ORDER BY chain_id, nonce")
@@ -174,7 +148,6 @@ export class PendingStore {
     return row ? toPending(row) : null;
   }
 
-  /** The transaction followed for a quote, if any. */
   forQuote(quoteId: string): PendingTx | null {
     const row = this.storage.sql.exec<PendingRow>("SELECT * FROM keeper_txs WHERE quote_id = ?", quoteId).toArray()[0];
     return row ? toPending(row) : null;
@@ -182,5 +155,57 @@ export class PendingStore {
 
   count(): number {
     return this.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM keeper_txs").one().n;
+  }
+
+  /** The nonce sequence of each keeper address on one chain, for that chain's settler. */
+  nonces(chainId: number): NonceStore {
+    const { storage } = this;
+    return {
+      next(address) {
+        const row = storage.sql
+          .exec<{ next_nonce: number }>(
+            "SELECT next_nonce FROM keeper_nonces WHERE chain_id = ? AND address = ?",
+            chainId,
+            address,
+          )
+          .toArray()[0];
+        return row?.next_nonce ?? null;
+      },
+      hasUnmined() {
+        return (
+          storage.sql
+            .exec<{ n: number }>(
+              "SELECT COUNT(*) AS n FROM keeper_txs WHERE chain_id = ? AND state != 'mined'",
+              chainId,
+            )
+            .one().n > 0
+        );
+      },
+      take(address, nonce, write) {
+        storage.transactionSync(() => {
+          write();
+          storage.sql.exec(
+            `INSERT INTO keeper_nonces (chain_id, address, next_nonce) VALUES (?1, ?2, ?3)
+             ON CONFLICT (chain_id, address) DO UPDATE SET next_nonce = MAX(next_nonce, ?3)`,
+            chainId,
+            address,
+            nonce + 1,
+          );
+        });
+      },
+      release(address, nonce, write) {
+        // The condition only keeps a mistake from moving the nonce backwards past another transaction.
+        storage.transactionSync(() => {
+          write();
+          storage.sql.exec(
+            "UPDATE keeper_nonces SET next_nonce = ? WHERE chain_id = ? AND address = ? AND next_nonce = ?",
+            nonce,
+            chainId,
+            address,
+            nonce + 1,
+          );
+        });
+      },
+    };
   }
 }

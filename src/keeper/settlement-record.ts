@@ -11,13 +11,17 @@ export interface SettledFill {
 /**
  * What a successful receipt says about one quote: its settlement record (still unconfirmed: `confirmed`
  * turns true with `final`), its fills, and what actually moved. Null when the receipt holds no fill of
- * the quote.
+ * the quote. Addresses are compared as the chain compares them (`sameAddress`).
  */
-export function settledFill(receipt: TxReceipt, quote: { quoteId: string; gasFeeToken: string }): SettledFill | null {
+export function settledFill(
+  receipt: TxReceipt,
+  quote: { quoteId: string; gasFeeToken: string },
+  sameAddress: (a: string, b: string) => boolean,
+): SettledFill | null {
   const events = receipt.fills.filter((f) => f.quoteId === quote.quoteId);
   const event = events[0];
   if (!event) return null;
-  const gasInSellToken = event.sellToken.toLowerCase() === quote.gasFeeToken.toLowerCase();
+  const gasInSellToken = sameAddress(event.sellToken, quote.gasFeeToken);
   const takerPays = (event.sellAmount + (gasInSellToken ? event.gasFee : 0n)).toString();
   const proceeds = event.sellAmount.toString();
   return {
@@ -42,7 +46,3 @@ export function settledFill(receipt: TxReceipt, quote: { quoteId: string; gasFee
     takerPays,
   };
 }
-
-/** Whether a transaction mined in `block` is `finalityConfirmations` deep at `latest` (its own block counts). */
-export const isFinal = (block: number, latest: number, finalityConfirmations: number) =>
-  latest - block + 1 >= finalityConfirmations;

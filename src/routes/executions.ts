@@ -1,12 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
+import { settlerFor } from "../chains";
 import { readExecutionRecord } from "../db/executions";
 import { quoteStatus } from "../db/quote-status";
 import type { Env } from "../env";
 import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
 import { createRouter } from "../http/router";
 import { isId } from "../ids";
-import type { SubmitRequest } from "../keeper/keeper";
-import { acceptedAnswer, NOT_LEADER_RETRY_SECONDS, type SubmitOutcome } from "../keeper/outcomes";
+import { acceptedAnswer, NOT_LEADER_RETRY_SECONDS, type SubmitOutcome, type SubmitRequest } from "../keeper/contract";
 import { errorResponses, jsonContent } from "../schemas/common";
 import { ExecutionAccepted, ExecutionRequest, MAX_IDEMPOTENCY_KEY_LENGTH } from "../schemas/execution";
 import { ExecutionRecord, IdParam } from "../schemas/quote";
@@ -45,12 +45,16 @@ export const executionRoutes = createRouter()
         throw new RelayError(409, "wrong_chain", `The quote is on chain ${quote.chainId}, not ${body.chainId}.`);
       }
       const chain = c.get("config").chains.find((ch) => ch.chainId === quote.chainId);
-      if (chain?.kind !== "evm") {
+      const settlement = chain ? settlerFor(chain) : null;
+      if (!settlement) {
         throw new RelayError(409, "wrong_chain", `The keeper does not settle quotes on chain ${quote.chainId}.`);
       }
-      if (!("signature" in body)) {
+      // The taker's part sits in the body field the chain's settlement names.
+      const fields: Record<string, unknown> = body;
+      const takerPart = fields[settlement.submissionField];
+      if (typeof takerPart !== "string") {
         throw invalidRequest(
-          [{ path: "signature", message: "required: the quote is on an EVM chain, so send the taker's signature" }],
+          [{ path: settlement.submissionField, message: settlement.submissionHint }],
           "The request failed validation.",
         );
       }
@@ -66,8 +70,8 @@ export const executionRoutes = createRouter()
       const started = Date.now();
       const outcome = await submit(c.env, {
         quoteId: body.quoteId,
-        signature: body.signature,
-        permit: body.permit ?? null,
+        signature: takerPart,
+        permit: ("permit" in body ? body.permit : undefined) ?? null,
         idempotencyKey,
       });
       // How long the keeper took (checks, simulation, broadcast), for takers and benchmarks.

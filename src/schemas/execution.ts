@@ -20,6 +20,9 @@ export const Erc2612PermitBody = z
   })
   .openapi("Erc2612Permit", { description: "An EIP-2612 permit of the sell token for Permit2" });
 
+/** An EIP-2612 approval of Permit2 the taker sends along when the sell token has none yet. */
+export type Erc2612Permit = z.infer<typeof Erc2612PermitBody>;
+
 const quoteId = z.string().min(1).max(64);
 const chainId = z.number().int().positive().optional().openapi({ description: "must be the quote's chain when given" });
 

@@ -1,10 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { parseKeeperKey } from "../../src/chains";
+import { evmAdapter } from "../../src/chains/evm/adapter";
+import { isFinal } from "../../src/chains/evm/finality";
+import { parseKeeperKey } from "../../src/chains/evm/keeper-key";
+import { takerReadiness } from "../../src/chains/evm/taker-readiness";
 import type { FillEvent, TxReceipt } from "../../src/chains/settler";
+import { localConfig } from "../../src/config/local";
+import { primaryEvmChain } from "../../src/config/record";
+import { acceptedAnswer } from "../../src/keeper/contract";
 import { KeyedLocks } from "../../src/keeper/locks";
-import { acceptedAnswer, notLeader } from "../../src/keeper/outcomes";
-import { takerReadiness } from "../../src/keeper/readiness";
-import { isFinal, settledFill } from "../../src/keeper/settlement-record";
+import { notLeader } from "../../src/keeper/outcomes";
+import { settledFill } from "../../src/keeper/settlement-record";
 import {
   canMove,
   EXECUTION_TRANSITIONS,
@@ -15,6 +20,7 @@ import {
 
 const CNGN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
 const USDC = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
+const { sameAddress } = evmAdapter(primaryEvmChain(localConfig));
 
 describe("takerReadiness", () => {
   const base = { takerPays: 1_000n, now: 1_000, token: "cNGN" };
@@ -75,7 +81,7 @@ describe("settledFill: the settlement record from a receipt", () => {
 
   it("records what moved, unconfirmed until final, with the quote's fills only", () => {
     const r = receipt([event({ quoteId: "q_other", logIndex: 1 }), event()]);
-    expect(settledFill(r, { quoteId: "q_1", gasFeeToken: USDC })).toEqual({
+    expect(settledFill(r, { quoteId: "q_1", gasFeeToken: USDC }, sameAddress)).toEqual({
       settlement: {
         txHash: r.hash,
         block: 42,
@@ -101,14 +107,16 @@ describe("settledFill: the settlement record from a receipt", () => {
   });
 
   it("adds a gas fee charged in the sell token to what the taker paid", () => {
-    const fill = settledFill(receipt([event()]), { quoteId: "q_1", gasFeeToken: CNGN.toLowerCase() });
+    const fill = settledFill(receipt([event()]), { quoteId: "q_1", gasFeeToken: CNGN.toLowerCase() }, sameAddress);
     expect(fill?.takerPays).toBe("1580050000");
     expect(fill?.proceeds).toBe("1580000000");
     expect(fill?.settlement.gasFee).toEqual({ token: CNGN.toLowerCase(), amount: "50000" });
   });
 
   it("is null when the receipt holds no fill of the quote", () => {
-    expect(settledFill(receipt([event({ quoteId: "q_other" })]), { quoteId: "q_1", gasFeeToken: USDC })).toBeNull();
+    expect(
+      settledFill(receipt([event({ quoteId: "q_other" })]), { quoteId: "q_1", gasFeeToken: USDC }, sameAddress),
+    ).toBeNull();
   });
 
   it("counts the settlement's own block toward finality", () => {

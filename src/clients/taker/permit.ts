@@ -8,6 +8,7 @@ import {
   type TypedDataDomain,
 } from "viem";
 import { ERC2612_PERMIT_TYPES } from "../../chains/evm/typed-data";
+import type { Erc2612Permit } from "../../schemas/execution";
 
 /**
  * Getting the sell token to Permit2. Permit2 pulls the taker's tokens, so it needs the token's
@@ -24,15 +25,7 @@ const erc20 = parseAbi([
 ]);
 
 /** The `permit` of `POST /v1/executions`: EIP-2612 `permit(owner, Permit2, value, deadline, v, r, s)`. */
-export interface Erc2612Permit {
-  /** Decimal string, base units. */
-  value: string;
-  /** Decimal string, unix seconds. */
-  deadline: string;
-  v: number;
-  r: `0x${string}`;
-  s: `0x${string}`;
-}
+export type { Erc2612Permit };
 
 /** What Permit2 may pull of `token` from `owner` now. */
 export function permit2Allowance(

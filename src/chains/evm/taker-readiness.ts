@@ -1,6 +1,10 @@
-import type { Erc2612Permit, TakerFunds } from "../chains/settler";
+import type { Erc2612Permit } from "../../schemas/execution";
+import type { Readiness } from "../settler";
 
-export type Readiness = { ready: true } | { ready: false; reason: string; detail: string };
+/** What Permit2 may spend of the taker's sell token, as the chain shows it. */
+export interface TakerFunds {
+  permit2Allowance: bigint;
+}
 
 /**
  * Whether the taker's side can be pulled: Permit2 must be allowed to spend `takerPays` of the sell token,
@@ -15,15 +19,16 @@ export function takerReadiness(args: {
   now: number;
   token: string;
 }): Readiness {
-  const { funds, takerPays, permit, token } = args;
-  if (funds.permit2Allowance >= takerPays) return { ready: true };
+  const { takerPays, permit, token } = args;
+  const { permit2Allowance } = args.funds;
+  if (permit2Allowance >= takerPays) return { ready: true };
   if (!permit) {
-    const reason = funds.permit2Allowance === 0n ? "permit2_not_approved" : "permit2_allowance_too_low";
+    const reason = permit2Allowance === 0n ? "permit2_not_approved" : "permit2_allowance_too_low";
     return {
       ready: false,
       reason,
       detail:
-        `Permit2 may spend ${funds.permit2Allowance} of the ${takerPays} ${token} this quote takes: approve ` +
+        `Permit2 may spend ${permit2Allowance} of the ${takerPays} ${token} this quote takes: approve ` +
         "Permit2 for the sell token once, or send an EIP-2612 `permit` for Permit2 with the submission.",
     };
   }

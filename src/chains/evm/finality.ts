@@ -1,0 +1,3 @@
+/** Whether a transaction mined in `block` is `finalityConfirmations` deep at `head` (its own block counts). */
+export const isFinal = (block: number, head: number, finalityConfirmations: number) =>
+  head - block + 1 >= finalityConfirmations;

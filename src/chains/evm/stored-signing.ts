@@ -1,0 +1,97 @@
+import { type Address, encodeFunctionData, getAddress, type Hex } from "viem";
+import { z } from "zod";
+import type { FillCall, FillRequest } from "../settler";
+import { rfqExecutorAbi } from "./abi/rfq-executor";
+import type { RfqOrder } from "./typed-data";
+
+const uint = z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform((v) => BigInt(v));
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
+
+/** The part of a quote's stored `signing` the keeper needs: the Permit2 message and the resolver's signature. */
+const storedSigning = z.object({
+  typedData: z.object({
+    message: z.object({
+      permitted: z.object({ token: address, amount: uint }),
+      spender: address,
+      nonce: uint,
+      deadline: uint,
+      witness: z.object({
+        quoteId: hex,
+        resolver: address,
+        recipient: address,
+        buyToken: address,
+        received: uint,
+        fee: uint,
+        gasFeeToken: address,
+        gasFee: uint,
+        deadline: uint,
+      }),
+    }),
+  }),
+  resolverSignature: hex,
+});
+
+export interface ParsedSigning {
+  order: RfqOrder;
+  permit: { permitted: { token: Address; amount: bigint }; nonce: bigint; deadline: bigint };
+  resolverSignature: Hex;
+}
+
+export function parseSigning(signing: unknown): ParsedSigning {
+  const result = storedSigning.safeParse(signing);
+  if (!result.success) throw new Error(`the quote's signing data is malformed: ${result.error.message}`);
+  const { message } = result.data.typedData;
+  const w = message.witness;
+  return {
+    order: {
+      quoteId: w.quoteId as Hex,
+      resolver: getAddress(w.resolver),
+      recipient: getAddress(w.recipient),
+      buyToken: getAddress(w.buyToken),
+      received: w.received,
+      fee: w.fee,
+      gasFeeToken: getAddress(w.gasFeeToken),
+      gasFee: w.gasFee,
+      deadline: w.deadline,
+    },
+    permit: {
+      permitted: { token: getAddress(message.permitted.token), amount: message.permitted.amount },
+      nonce: message.nonce,
+      deadline: message.deadline,
+    },
+    resolverSignature: result.data.resolverSignature as Hex,
+  };
+}
+
+/** The executor call that settles the request: `fill`, or `fillWithPermit` when a permit came along. */
+export function fillCall(executor: Address, request: FillRequest): FillCall {
+  const { order, permit, resolverSignature } = parseSigning(request.signing);
+  const taker = getAddress(request.taker);
+  const signature = request.signature as Hex;
+  const data = request.permit
+    ? encodeFunctionData({
+        abi: rfqExecutorAbi,
+        functionName: "fillWithPermit",
+        args: [
+          order,
+          permit,
+          taker,
+          signature,
+          resolverSignature,
+          {
+            value: BigInt(request.permit.value),
+            deadline: BigInt(request.permit.deadline),
+            v: request.permit.v,
+            r: request.permit.r as Hex,
+            s: request.permit.s as Hex,
+          },
+        ],
+      })
+    : encodeFunctionData({
+        abi: rfqExecutorAbi,
+        functionName: "fill",
+        args: [order, permit, taker, signature, resolverSignature],
+      });
+  return { to: executor, data };
+}

@@ -1,0 +1,126 @@
+import { OPEN_SQL, type SettlementStep } from "../quotes/states";
+import type { Fill, Settlement } from "../schemas/quote";
+import {
+  countSettled,
+  countSubmitted,
+  type ExecutionTerms,
+  fillStatements,
+  finishExecution,
+  idempotencyKeyStatement,
+  insertExecutionOnce,
+  quoteStepStatements,
+} from "./settlement";
+
+/**
+ * The keeper's settlement steps as D1 batches (docs/settlement.md, "What moves"): each step is one
+ * atomic batch of the conditional statements of src/db/settlement.ts, so a step written again after a
+ * restart changes nothing.
+ */
+
+/** An accepted submission's terms, as the keeper keeps them until its transaction is final. */
+export interface AcceptedTerms extends ExecutionTerms {
+  /** The Idempotency-Key, scoped to the taker, or null. */
+  idempotencyKey: string | null;
+  /** When the keeper accepted the submission (ISO 8601). */
+  at: string;
+}
+
+/** The taker's signature checked out: `quoted → signed`, with its timeline event once. */
+export async function writeSigned(db: D1Database, quoteId: string, at: string): Promise<void> {
+  await db.batch(quoteStepStatements(db, quoteId, "signed", at, null));
+}
+
+/**
+ * Claims an open, unexpired quote right before the keeper commits to a fill of it; false when it is no
+ * longer open (expired, cancelled, or taken).
+ */
+export async function claimOpenQuote(db: D1Database, quoteId: string, now: string): Promise<boolean> {
+  const claimed = await db
+    .prepare(`UPDATE quotes SET updated_at = ?2 WHERE quote_id = ?1 AND status IN (${OPEN_SQL}) AND expires_at > ?2`)
+    .bind(quoteId, now)
+    .run();
+  return claimed.meta.changes > 0;
+}
+
+/** A simulation that reverted: a `requote` execution, the key, and the quote's move (open or `failed`). */
+export async function writeRequote(
+  db: D1Database,
+  terms: AcceptedTerms,
+  step: Extract<SettlementStep, "requote" | "takerRequote">,
+  reason: string,
+): Promise<void> {
+  const { at, idempotencyKey, executionId } = terms;
+  await db.batch([
+    insertExecutionOnce(db, terms, "requote", { reason, txHash: null, submitter: null }, at),
+    ...(idempotencyKey ? [idempotencyKeyStatement(db, idempotencyKey, executionId, at)] : []),
+    ...quoteStepStatements(db, terms.quoteId, step, at, { reason, executionId }),
+  ]);
+}
+
+/** The network has the transaction: the resolver's count, the `submitted` execution, the key, the quote. */
+export async function writeSubmitted(
+  db: D1Database,
+  terms: AcceptedTerms,
+  tx: { txHash: string; submitter: string },
+): Promise<void> {
+  const { at, idempotencyKey, executionId, resolver } = terms;
+  await db.batch([
+    ...(resolver ? [countSubmitted(db, resolver, executionId, at)] : []),
+    insertExecutionOnce(db, terms, "submitted", { reason: null, txHash: tx.txHash, submitter: tx.submitter }, at),
+    ...(idempotencyKey ? [idempotencyKeyStatement(db, idempotencyKey, executionId, at)] : []),
+    ...quoteStepStatements(db, terms.quoteId, "submitted", at, { txHash: tx.txHash }),
+  ]);
+}
+
+/** The receipt shows the fill: the resolver's count, the settled execution, the fills and the settlement. */
+export async function writeSettled(
+  db: D1Database,
+  terms: ExecutionTerms,
+  receipt: {
+    txHash: string;
+    block: number;
+    gasUsed: string;
+    fills: Fill[];
+    settlement: Settlement;
+    proceeds: string;
+    takerPays: string;
+  },
+  at: string,
+): Promise<void> {
+  const { executionId, quoteId, resolver } = terms;
+  await db.batch([
+    ...(resolver ? [countSettled(db, resolver, executionId, at)] : []),
+    finishExecution(
+      db,
+      executionId,
+      "settled",
+      { reason: null, gasUsed: receipt.gasUsed, proceeds: receipt.proceeds, takerPays: receipt.takerPays },
+      at,
+    ),
+    ...fillStatements(db, quoteId, receipt.txHash, receipt.fills),
+    ...quoteStepStatements(db, quoteId, "settled", at, { block: receipt.block }, receipt.settlement),
+  ]);
+}
+
+/**
+ * The transaction reverted or was dropped: the execution and the quote `failed`. True when an execution
+ * moved (a transaction lost before its broadcast was ever confirmed has none).
+ */
+export async function writeFailed(
+  db: D1Database,
+  terms: Pick<ExecutionTerms, "executionId" | "quoteId">,
+  failure: { reason: string; txHash: string; gasUsed: string | null },
+  at: string,
+): Promise<boolean> {
+  const { reason, txHash, gasUsed } = failure;
+  const [execution] = await db.batch([
+    finishExecution(db, terms.executionId, "failed", { reason, gasUsed }, at),
+    ...quoteStepStatements(db, terms.quoteId, "failed", at, { reason, txHash }),
+  ]);
+  return (execution?.meta.changes ?? 0) > 0;
+}
+
+/** The settlement is deep enough: `final`, `settlement.confirmed`, timeline `final`. */
+export async function writeFinal(db: D1Database, quoteId: string, at: string): Promise<void> {
+  await db.batch(quoteStepStatements(db, quoteId, "final", at, null));
+}

@@ -1,0 +1,75 @@
+import type { Refusal } from "../errors";
+import type { Erc2612Permit } from "../schemas/execution";
+import type { ExecutionStatus } from "../schemas/quote";
+
+/**
+ * What the Worker and the keeper object say to each other (docs/settlement.md): plain data, so it
+ * crosses the RPC boundary as it is. Routes import this, never the object's class.
+ */
+
+/** `not_leader` answers ask the caller to come back after this many seconds (spec 4.2). */
+export const NOT_LEADER_RETRY_SECONDS = 2;
+
+/** A submission as the Worker hands it over, validated. */
+export interface SubmitRequest {
+  quoteId: string;
+  /** The taker's part, from the body field the quote's chain names (`Settlement.submissionField`). */
+  signature: string;
+  permit: Erc2612Permit | null;
+  idempotencyKey: string | null;
+}
+
+/** What the keeper answers a submission (spec 4.2). */
+export type SubmitOutcome =
+  | { kind: "submitted"; quoteId: string; executionId: string; txHash: string }
+  | { kind: "requote"; quoteId: string; executionId: string; reason: string }
+  | {
+      kind: "duplicate";
+      quoteId: string;
+      executionId: string;
+      status: ExecutionStatus;
+      txHash: string | null;
+      reason: string | null;
+    }
+  | Refusal;
+
+/** How a winning resolver's fill is going, for its corridor socket (`execution` frame). */
+export type ExecutionUpdate = { quoteId: string; status: "submitted" | "settled" | "failed"; txHash: string | null };
+
+/** The keeper object as the Worker calls it. */
+export interface KeeperContract {
+  submit(request: SubmitRequest): Promise<SubmitOutcome>;
+}
+
+/** The HTTP answer of an outcome that is not an error: 202 for a broadcast, 200 for the rest. */
+export function acceptedAnswer(outcome: Exclude<SubmitOutcome, Refusal>): { status: 200 | 202; body: object } {
+  switch (outcome.kind) {
+    case "submitted":
+      return {
+        status: 202,
+        body: {
+          quoteId: outcome.quoteId,
+          executionId: outcome.executionId,
+          status: "submitted",
+          txHash: outcome.txHash,
+        },
+      };
+    case "requote":
+      return {
+        status: 200,
+        body: { quoteId: outcome.quoteId, executionId: outcome.executionId, status: "requote", reason: outcome.reason },
+      };
+    case "duplicate":
+      return {
+        status: 200,
+        body: {
+          quoteId: outcome.quoteId,
+          executionId: outcome.executionId,
+          status: outcome.status,
+          txHash: outcome.txHash,
+          reason: outcome.reason,
+          duplicate: true,
+        },
+      };
+  }
+}

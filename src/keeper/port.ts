@@ -1,0 +1,35 @@
+import { adapterFor } from "../chains";
+import type { ChainAdapter } from "../chains/adapter";
+import type { ChainSettler } from "../chains/settler";
+import type { ChainConfig, RelayConfig } from "../config/schema";
+import type { ExecutionUpdate } from "./contract";
+import type { TxStore } from "./pending";
+
+/** What the keeper needs from its Durable Object; tests hand it fakes (test/support/). */
+export interface KeeperPort {
+  config(): RelayConfig;
+  db: D1Database;
+  store: TxStore;
+  /** The chain's settler; `no_key` without a keeper key, `not_settled` for a chain the keeper does not settle. */
+  settler(chain: ChainConfig): ChainSettler | "no_key" | "not_settled";
+  /** Makes sure the indexer runs within a second. */
+  armIndexer(): Promise<void>;
+  /** Tells the winning resolver, if connected to the corridor, how its fill is going. */
+  notify(corridorKey: string, resolver: string, update: ExecutionUpdate): void;
+  now(): number;
+}
+
+export const log = (event: string, detail: Record<string, unknown>) =>
+  console.error(JSON.stringify({ keeper: event, ...detail }));
+
+export const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A configured chain with its adapter and the keeper's settler there; null when the keeper cannot settle on it. */
+export function settlingChain(
+  port: KeeperPort,
+  chainId: number,
+): { chain: ChainConfig; adapter: ChainAdapter; settler: ChainSettler } | null {
+  const chain = port.config().chains.find((c) => c.chainId === chainId);
+  const settler = chain ? port.settler(chain) : "not_settled";
+  return chain && typeof settler !== "string" ? { chain, adapter: adapterFor(chain), settler } : null;
+}

@@ -1,0 +1,238 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { readQuoteRecord } from "../../src/db/quotes";
+import type { SubmitRequest } from "../../src/keeper/contract";
+import { keeperHarness } from "../support/fake-keeper-port";
+import { FakeSettler } from "../support/fake-settler";
+import { seedQuote } from "../support/records";
+
+/**
+ * The keeper's admission and wallet through their ports (docs/settlement.md, "Answers, in the order they
+ * are checked"): a real local D1, an in-memory chain (test/support/fake-settler.ts). No anvil, no waiting.
+ */
+const SIGNATURE = `0x${"11".repeat(65)}`;
+const request = (quoteId: string, over: Partial<SubmitRequest> = {}): SubmitRequest => ({
+  quoteId,
+  signature: SIGNATURE,
+  permit: null,
+  idempotencyKey: null,
+  ...over,
+});
+const record = async (quoteId: string) => {
+  const r = await readQuoteRecord(env.DB, quoteId);
+  if (!r) throw new Error(`no quote ${quoteId}`);
+  return r;
+};
+const events = async (quoteId: string) => (await record(quoteId)).timeline.map((t) => t.event);
+
+describe("keeper admission: refusals, in order", () => {
+  it("answers 404 quote_not_found for an unknown quote", async () => {
+    const { keeper } = keeperHarness(env.DB);
+    expect(await keeper.submit(request("q_unknown"))).toMatchObject({ status: 404, code: "quote_not_found" });
+  });
+
+  it.each(["cancelled", "settled", "failed"] as const)("answers 409 quote_not_open for a %s quote", async (status) => {
+    const { keeper } = keeperHarness(env.DB);
+    const { quote } = await seedQuote(env.DB, { status });
+    expect(await keeper.submit(request(quote.quoteId))).toMatchObject({
+      status: 409,
+      code: "quote_not_open",
+      extras: { status },
+    });
+  });
+
+  it("answers 409 quote_not_open, submitted, while a fill of the quote is on its way", async () => {
+    const h = keeperHarness(env.DB);
+    const { quote } = await seedQuote(env.DB);
+    // Signed and kept, not broadcast yet: D1 still says the quote is open.
+    const prepared = await h.keeper.admit(request(quote.quoteId));
+    if (prepared.kind !== "prepared") throw new Error(`not prepared: ${JSON.stringify(prepared)}`);
+    expect(await h.keeper.record(prepared)).toMatchObject({ state: "signed" });
+    expect((await record(quote.quoteId)).status).toBe("signed");
+    const again = await h.keeper.submit(request(quote.quoteId));
+    expect(again).toMatchObject({ status: 409, code: "quote_not_open", extras: { status: "submitted" } });
+  });
+
+  it("answers 409 quote_expired past expiresAt and records the expiry", async () => {
+    const { keeper } = keeperHarness(env.DB);
+    const past = Date.now() - 1_000;
+    const { quote } = await seedQuote(env.DB, {
+      quotedAt: new Date(past - 30_000).toISOString(),
+      expiresAt: new Date(past).toISOString(),
+    });
+    expect(await keeper.submit(request(quote.quoteId))).toMatchObject({ status: 409, code: "quote_expired" });
+    expect((await record(quote.quoteId)).status).toBe("expired");
+    expect(await events(quote.quoteId)).toEqual(["requested", "quoted", "expired"]);
+  });
+
+  it.each([
+    ["a chain the keeper does not settle", 103],
+    ["a chain the relay no longer serves", 1],
+  ])("answers 409 wrong_chain for %s", async (_, chainId) => {
+    const { keeper } = keeperHarness(env.DB);
+    const { quote } = await seedQuote(env.DB, { chainId });
+    expect(await keeper.submit(request(quote.quoteId))).toMatchObject({ status: 409, code: "wrong_chain" });
+  });
+
+  it("answers 503 not_leader keeper_not_configured without a key, before the signature, changing nothing", async () => {
+    const { keeper } = keeperHarness(env.DB, { noKey: true });
+    const { quote } = await seedQuote(env.DB);
+    expect(await keeper.submit(request(quote.quoteId))).toMatchObject({
+      status: 503,
+      code: "not_leader",
+      extras: { reason: "keeper_not_configured", retryAfter: 2 },
+    });
+    expect((await record(quote.quoteId)).status).toBe("quoted");
+  });
+
+  it("answers 400 bad_signature when the signature is not the taker's, and leaves the quote quoted", async () => {
+    const h = keeperHarness(env.DB);
+    h.settler.signatureValid = false;
+    const { quote } = await seedQuote(env.DB);
+    expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({ status: 400, code: "bad_signature" });
+    expect((await record(quote.quoteId)).status).toBe("quoted");
+  });
+
+  it("answers 400 bad_signature when the contracts refuse the signature, the quote signed", async () => {
+    const h = keeperHarness(env.DB);
+    h.settler.preparation = { kind: "bad_signature" };
+    const { quote } = await seedQuote(env.DB);
+    expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({ status: 400, code: "bad_signature" });
+    expect(await events(quote.quoteId)).toEqual(["requested", "quoted", "signed"]);
+  });
+
+  it("answers 400 taker_not_ready with the chain's reason and detail", async () => {
+    const h = keeperHarness(env.DB);
+    h.settler.readinessAnswer = { ready: false, reason: "permit2_not_approved", detail: "approve Permit2" };
+    const { quote } = await seedQuote(env.DB);
+    expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({
+      status: 400,
+      code: "taker_not_ready",
+      extras: { reason: "permit2_not_approved", detail: "approve Permit2" },
+    });
+    const after = await record(quote.quoteId);
+    expect(after.status).toBe("signed");
+    expect(after.executions).toEqual([]);
+  });
+
+  it("answers 503 not_leader rpc_unavailable when the chain does not answer, recording nothing", async () => {
+    const h = keeperHarness(env.DB);
+    h.settler.down = true;
+    const { quote } = await seedQuote(env.DB);
+    expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({
+      status: 503,
+      code: "not_leader",
+      extras: { reason: "rpc_unavailable" },
+    });
+    expect((await record(quote.quoteId)).executions).toEqual([]);
+    expect(h.store.count()).toBe(0);
+  });
+
+  it("answers 503 not_leader keeper_not_allowed when the contract refuses the keeper", async () => {
+    const h = keeperHarness(env.DB);
+    h.settler.preparation = { kind: "keeper_refused", reason: "keeper_not_allowed" };
+    const { quote } = await seedQuote(env.DB);
+    expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({
+      status: 503,
+      code: "not_leader",
+      extras: { reason: "keeper_not_allowed" },
+    });
+    expect((await record(quote.quoteId)).status).toBe("signed");
+  });
+
+  it("answers 503 not_leader recovering while a broadcast on the chain is unconfirmed", async () => {
+    const h = keeperHarness(env.DB);
+    const first = await seedQuote(env.DB);
+    const second = await seedQuote(env.DB);
+    h.settler.broadcastAnswers.push({ status: "unreachable", reason: "timeout" });
+    expect(await h.keeper.submit(request(first.quote.quoteId))).toMatchObject({ kind: "submitted" });
+    expect(await h.keeper.submit(request(second.quote.quoteId))).toMatchObject({
+      status: 503,
+      code: "not_leader",
+      extras: { reason: "recovering", retryAfter: 2 },
+    });
+    expect((await record(second.quote.quoteId)).status).toBe("quoted");
+  });
+});
+
+describe("keeper admission: requotes", () => {
+  it("keeps the quote open on a taker: requote, and tells no resolver", async () => {
+    const h = keeperHarness(env.DB);
+    h.settler.preparation = { kind: "requote", reason: "taker:insufficient_balance" };
+    const { quote } = await seedQuote(env.DB);
+    const outcome = await h.keeper.submit(request(quote.quoteId));
+    expect(outcome).toMatchObject({ kind: "requote", reason: "taker:insufficient_balance" });
+    const after = await record(quote.quoteId);
+    expect(after.status).toBe("signed");
+    expect(after.executions).toMatchObject([{ status: "requote", reason: "taker:insufficient_balance" }]);
+    expect(after.timeline.at(-1)).toMatchObject({ event: "requote", detail: { reason: "taker:insufficient_balance" } });
+    expect(h.notified).toEqual([]);
+  });
+
+  it("fails the quote on any other requote and tells the winning resolver", async () => {
+    const h = keeperHarness(env.DB);
+    h.settler.preparation = { kind: "requote", reason: "resolver_insufficient_balance" };
+    const { quote } = await seedQuote(env.DB);
+    const outcome = await h.keeper.submit(request(quote.quoteId));
+    expect(outcome).toMatchObject({ kind: "requote", reason: "resolver_insufficient_balance" });
+    expect((await record(quote.quoteId)).status).toBe("failed");
+    expect(await events(quote.quoteId)).toEqual(["requested", "quoted", "signed", "requote", "failed"]);
+    expect(h.notified).toMatchObject([
+      { resolver: quote.resolver?.address, update: { quoteId: quote.quoteId, status: "failed", txHash: null } },
+    ]);
+  });
+});
+
+describe("keeper wallet: broadcasting", () => {
+  it("signs, keeps and broadcasts a fill: 202 submitted, D1 submitted, the resolver told", async () => {
+    const h = keeperHarness(env.DB);
+    const { quote } = await seedQuote(env.DB);
+    const outcome = await h.keeper.submit(request(quote.quoteId));
+    expect(outcome).toMatchObject({ kind: "submitted", quoteId: quote.quoteId });
+    const txHash = outcome.kind === "submitted" ? outcome.txHash : "";
+    expect(h.settler.sent).toEqual([txHash]);
+    expect(h.store.get(txHash)?.state).toBe("sent");
+    expect(h.indexerArmed()).toBe(1);
+    const after = await record(quote.quoteId);
+    expect(after.status).toBe("submitted");
+    expect(after.executions).toMatchObject([{ status: "submitted", txHash, submitter: h.settler.keeper }]);
+    expect(h.notified).toMatchObject([{ update: { status: "submitted", txHash } }]);
+  });
+
+  it("answers 503 broadcast_failed when the network refuses: nothing recorded, the nonce freed", async () => {
+    const settler = new FakeSettler();
+    const h = keeperHarness(env.DB, { settler });
+    const { quote } = await seedQuote(env.DB);
+    settler.broadcastAnswers.push({ status: "refused", reason: "insufficient_funds" });
+    expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({
+      status: 503,
+      code: "broadcast_failed",
+      extras: { reason: "insufficient_funds" },
+    });
+    expect(settler.released).toEqual([0]);
+    expect(h.store.count()).toBe(0);
+    const after = await record(quote.quoteId);
+    expect(after.status).toBe("signed");
+    expect(after.executions).toEqual([]);
+    // The same nonce is used again.
+    const retry = await h.keeper.submit(request(quote.quoteId));
+    expect(retry).toMatchObject({ kind: "submitted", txHash: `0x${"0".repeat(64)}` });
+  });
+
+  it("answers a repeated Idempotency-Key with the first execution, as it stands", async () => {
+    const h = keeperHarness(env.DB);
+    const { quote } = await seedQuote(env.DB);
+    const first = await h.keeper.submit(request(quote.quoteId, { idempotencyKey: "k-1" }));
+    expect(first).toMatchObject({ kind: "submitted" });
+    const again = await h.keeper.submit(request(quote.quoteId, { idempotencyKey: "k-1" }));
+    expect(again).toEqual({
+      kind: "duplicate",
+      quoteId: quote.quoteId,
+      executionId: first.kind === "submitted" ? first.executionId : "",
+      status: "submitted",
+      txHash: first.kind === "submitted" ? first.txHash : "",
+      reason: null,
+    });
+    expect(h.settler.sent).toHaveLength(1);
+  });
+});

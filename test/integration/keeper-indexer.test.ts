@@ -1,0 +1,159 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { readQuoteRecord } from "../../src/db/quotes";
+import { keeperHarness } from "../support/fake-keeper-port";
+import { seedQuote } from "../support/records";
+
+/**
+ * The keeper's indexer through its ports (docs/settlement.md, "The indexer and finality"): a real local
+ * D1, an in-memory chain whose receipts and head the tests set. Each pass is run by hand.
+ */
+const SIGNATURE = `0x${"11".repeat(65)}`;
+const record = async (quoteId: string) => {
+  const r = await readQuoteRecord(env.DB, quoteId);
+  if (!r) throw new Error(`no quote ${quoteId}`);
+  return r;
+};
+
+/** A quote submitted through the keeper: its id, the execution and the transaction's hash. */
+async function submitted(h: ReturnType<typeof keeperHarness>) {
+  const { quote } = await seedQuote(env.DB);
+  const outcome = await h.keeper.submit({
+    quoteId: quote.quoteId,
+    signature: SIGNATURE,
+    permit: null,
+    idempotencyKey: null,
+  });
+  if (outcome.kind !== "submitted") throw new Error(`not submitted: ${JSON.stringify(outcome)}`);
+  return { quote, executionId: outcome.executionId, txHash: outcome.txHash };
+}
+
+describe("the keeper's indexer", () => {
+  it("leaves a transaction still on its way as it is", async () => {
+    const h = keeperHarness(env.DB);
+    const { quote, txHash } = await submitted(h);
+    expect(await h.keeper.index()).toBe(true);
+    expect((await record(quote.quoteId)).status).toBe("submitted");
+    expect(h.store.get(txHash)?.state).toBe("sent");
+  });
+
+  it("settles a landed fill, then marks it final once it is deep enough", async () => {
+    const h = keeperHarness(env.DB);
+    const { quote, executionId, txHash } = await submitted(h);
+    const receipt = h.settler.land(txHash, quote.quoteId, {
+      sellToken: quote.sellToken,
+      resolver: quote.resolver?.address ?? "",
+      sellAmount: BigInt(quote.sellAmount),
+    });
+
+    expect(await h.keeper.index()).toBe(true);
+    const settled = await record(quote.quoteId);
+    expect(settled.status).toBe("settled");
+    expect(settled.final).toBe(false);
+    expect(settled.settlement).toMatchObject({ txHash, block: receipt.block, confirmed: false, confirmedAt: null });
+    expect(settled.fills).toMatchObject([{ orderHash: receipt.fills[0]?.orderHash, logIndex: 0 }]);
+    expect(settled.executions).toMatchObject([{ executionId, status: "settled", gasUsed: "150000" }]);
+    expect(h.notified.map((n) => n.update.status)).toEqual(["submitted", "settled"]);
+
+    // Two confirmations: its own block and one on top.
+    h.settler.headBlock = receipt.block + 1;
+    expect(await h.keeper.index()).toBe(false);
+    const final = await record(quote.quoteId);
+    expect(final.final).toBe(true);
+    expect(final.settlement).toMatchObject({ confirmed: true });
+    expect(final.timeline.map((t) => t.event)).toEqual([
+      "requested",
+      "quoted",
+      "signed",
+      "submitted",
+      "settled",
+      "final",
+    ]);
+    expect(h.store.count()).toBe(0);
+
+    // Passes are idempotent: another changes nothing.
+    await h.keeper.index();
+    expect((await record(quote.quoteId)).timeline).toEqual(final.timeline);
+  });
+
+  it("fails a reverted transaction with the chain's reason and its gas", async () => {
+    const h = keeperHarness(env.DB);
+    const { quote, executionId, txHash } = await submitted(h);
+    h.settler.setStatus(txHash, { state: "reverted", reason: "resolver_insufficient_allowance", gasUsed: 90_000n });
+
+    expect(await h.keeper.index()).toBe(false);
+    const failed = await record(quote.quoteId);
+    expect(failed.status).toBe("failed");
+    expect(failed.timeline.at(-1)).toMatchObject({
+      event: "failed",
+      detail: { reason: "resolver_insufficient_allowance", txHash },
+    });
+    expect(failed.executions).toMatchObject([
+      { executionId, status: "failed", reason: "resolver_insufficient_allowance", gasUsed: "90000" },
+    ]);
+    expect(h.notified.at(-1)?.update).toEqual({ quoteId: quote.quoteId, status: "failed", txHash });
+  });
+
+  it("fails a dropped transaction", async () => {
+    const h = keeperHarness(env.DB);
+    const { quote, executionId, txHash } = await submitted(h);
+    h.settler.setStatus(txHash, { state: "dropped" });
+
+    await h.keeper.index();
+    const failed = await record(quote.quoteId);
+    expect(failed.status).toBe("failed");
+    expect(failed.timeline.at(-1)).toMatchObject({ event: "failed", detail: { reason: "dropped", txHash } });
+    expect(failed.executions).toMatchObject([{ executionId, status: "failed", reason: "dropped" }]);
+    expect(h.store.count()).toBe(0);
+  });
+
+  it("finds on the network a broadcast whose answer was lost, without sending it again", async () => {
+    const h = keeperHarness(env.DB);
+    h.settler.broadcastAnswers.push({ status: "unreachable", reason: "timeout" });
+    const { quote, txHash } = await submitted(h);
+    h.settler.acceptSilently(txHash);
+    expect(h.store.get(txHash)?.state).toBe("signed");
+    expect((await record(quote.quoteId)).status).toBe("submitted");
+
+    await h.keeper.index();
+    expect(h.store.get(txHash)?.state).toBe("sent");
+    expect(h.settler.sent).toEqual([]);
+    expect(h.notified.map((n) => n.update.status)).toEqual(["submitted"]);
+  });
+
+  it("broadcasts again, the same transaction, one the network never got", async () => {
+    const h = keeperHarness(env.DB);
+    h.settler.broadcastAnswers.push({ status: "unreachable", reason: "timeout" });
+    const { txHash } = await submitted(h);
+
+    await h.keeper.index();
+    expect(h.settler.sent).toEqual([txHash]);
+    expect(h.store.get(txHash)?.state).toBe("sent");
+  });
+
+  it("fails, as dropped, a recovered broadcast the network refuses, and frees its nonce", async () => {
+    const h = keeperHarness(env.DB);
+    h.settler.broadcastAnswers.push(
+      { status: "unreachable", reason: "timeout" },
+      { status: "refused", reason: "nonce_too_low" },
+    );
+    const { quote, txHash } = await submitted(h);
+
+    expect(await h.keeper.index()).toBe(false);
+    expect((await record(quote.quoteId)).timeline.at(-1)).toMatchObject({
+      event: "failed",
+      detail: { reason: "dropped:nonce_too_low", txHash },
+    });
+    expect(h.settler.released).toEqual([0]);
+    expect(h.store.count()).toBe(0);
+  });
+
+  it("waits, keeping everything, while the chain does not answer", async () => {
+    const h = keeperHarness(env.DB);
+    const { quote, txHash } = await submitted(h);
+    h.settler.down = true;
+    expect(await h.keeper.index()).toBe(true);
+    expect(h.store.get(txHash)?.state).toBe("sent");
+    expect((await record(quote.quoteId)).status).toBe("submitted");
+  });
+});

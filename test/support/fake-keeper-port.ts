@@ -1,0 +1,40 @@
+import { settlerFor } from "../../src/chains";
+import { localConfig } from "../../src/config/local";
+import type { ExecutionUpdate } from "../../src/keeper/contract";
+import { Keeper } from "../../src/keeper/keeper";
+import type { KeeperPort } from "../../src/keeper/port";
+import { FakeSettler } from "./fake-settler";
+import { MemoryTxStore } from "./fake-tx-store";
+
+/**
+ * A keeper wired to fakes: the in-memory chain of `FakeSettler` on every chain the relay settles, an
+ * in-memory transaction store, and the given D1. `noKey` stands for a keeper without a key.
+ */
+export function keeperHarness(db: D1Database, options: { settler?: FakeSettler; noKey?: boolean } = {}) {
+  const settler = options.settler ?? new FakeSettler();
+  const store = new MemoryTxStore();
+  const notified: { corridorKey: string; resolver: string; update: ExecutionUpdate }[] = [];
+  let indexerArmed = 0;
+  const port: KeeperPort = {
+    config: () => localConfig,
+    db,
+    store,
+    // Which chains are settled is the real factory's answer; only the settler is fake.
+    settler: (chain) => {
+      if (!settlerFor(chain)) return "not_settled";
+      return options.noKey ? "no_key" : settler;
+    },
+    armIndexer: async () => {
+      indexerArmed++;
+    },
+    notify: (corridorKey, resolver, update) => notified.push({ corridorKey, resolver, update }),
+    now: () => Date.now(),
+  };
+  return {
+    keeper: new Keeper(port),
+    settler,
+    store,
+    notified,
+    indexerArmed: () => indexerArmed,
+  };
+}

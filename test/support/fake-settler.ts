@@ -1,0 +1,144 @@
+import {
+  type BroadcastResult,
+  type ChainSettler,
+  ChainUnavailableError,
+  type FillRequest,
+  type Preparation,
+  type PreparedFill,
+  type Readiness,
+  type SignedFill,
+  type TxReceipt,
+  type TxStatus,
+} from "../../src/chains/settler";
+
+const KEEPER = "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720";
+
+/**
+ * A chain in memory for the keeper's tests: scripted answers to readiness, simulation and broadcasts,
+ * a mempool, receipts set by the test, and a head the test moves. Nothing waits and nothing is sent.
+ */
+export class FakeSettler implements ChainSettler {
+  readonly keeper = KEEPER;
+  signatureValid = true;
+  readinessAnswer: Readiness = { ready: true };
+  preparation: Preparation = { kind: "prepared", fill: { call: { to: KEEPER, data: "0x" }, gas: 100_000n } };
+  /** The next broadcasts' answers, in order; `accepted` once they run out. */
+  readonly broadcastAnswers: BroadcastResult[] = [];
+  /** While true, every read of the chain throws as an RPC that does not answer. */
+  down = false;
+  headBlock = 100;
+  /** Every transaction the network was handed and accepted, by hash, in order. */
+  readonly sent: string[] = [];
+  readonly released: number[] = [];
+  private nextNonce = 0;
+  private readonly mempool = new Set<string>();
+  private readonly statuses = new Map<string, TxStatus>();
+
+  constructor(
+    readonly chainId = 31337,
+    private readonly finalityConfirmations = 2,
+  ) {}
+
+  async verifyTaker(): Promise<boolean> {
+    return this.signatureValid;
+  }
+
+  async readiness(): Promise<Readiness> {
+    this.reachable();
+    return this.readinessAnswer;
+  }
+
+  async prepare(): Promise<Preparation> {
+    this.reachable();
+    return this.preparation;
+  }
+
+  async sign(request: FillRequest, fill: PreparedFill, record: (tx: SignedFill) => void): Promise<SignedFill> {
+    this.reachable();
+    const nonce = this.nextNonce++;
+    const hash = `0x${nonce.toString(16).padStart(64, "0")}`;
+    const tx: SignedFill = { hash, raw: `0xraw${nonce}`, nonce, call: fill.call, request };
+    record(tx);
+    return tx;
+  }
+
+  release(tx: SignedFill, forget: () => void): void {
+    forget();
+    this.released.push(tx.nonce);
+    if (this.nextNonce === tx.nonce + 1) this.nextNonce = tx.nonce;
+  }
+
+  async broadcast(tx: SignedFill): Promise<BroadcastResult> {
+    const answer = this.broadcastAnswers.shift() ?? { status: "accepted" };
+    if (answer.status === "accepted") {
+      this.mempool.add(tx.hash);
+      this.sent.push(tx.hash);
+    }
+    return answer;
+  }
+
+  async recover(tx: SignedFill): Promise<BroadcastResult> {
+    this.reachable();
+    return this.mempool.has(tx.hash) ? { status: "known" } : this.broadcast(tx);
+  }
+
+  async status(tx: SignedFill): Promise<TxStatus> {
+    this.reachable();
+    return this.statuses.get(tx.hash) ?? { state: "pending" };
+  }
+
+  async head(): Promise<number> {
+    this.reachable();
+    return this.headBlock;
+  }
+
+  isFinal(block: number, head: number): boolean {
+    return head - block + 1 >= this.finalityConfirmations;
+  }
+
+  /** The network takes the transaction without its answer reaching the keeper. */
+  acceptSilently(hash: string): void {
+    this.mempool.add(hash);
+  }
+
+  /** What the chain says of a transaction from now on. */
+  setStatus(hash: string, status: TxStatus): void {
+    this.statuses.set(hash, status);
+  }
+
+  /** The transaction lands at the head with one fill of `quoteId`. */
+  land(hash: string, quoteId: string, fill: { sellToken: string; resolver: string; sellAmount: bigint }): TxReceipt {
+    const receipt: TxReceipt = {
+      hash,
+      status: "success",
+      block: this.headBlock,
+      blockHash: `0x${"bb".repeat(32)}`,
+      blockTime: new Date(0).toISOString(),
+      gasUsed: 150_000n,
+      from: KEEPER,
+      fills: [
+        {
+          orderHash: `0x${"aa".repeat(32)}`,
+          quoteId,
+          resolver: fill.resolver,
+          filler: KEEPER,
+          taker: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+          sellToken: fill.sellToken,
+          sellAmount: fill.sellAmount,
+          buyToken: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+          outputAmount: 1_000_000n,
+          received: 949_000n,
+          fee: 1_000n,
+          gasFee: 50_000n,
+          logIndex: 0,
+        },
+      ],
+    };
+    this.setStatus(hash, { state: "landed", receipt });
+    return receipt;
+  }
+
+  private reachable(): void {
+    if (this.down) throw new ChainUnavailableError("the fake chain is down");
+  }
+}
