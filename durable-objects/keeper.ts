@@ -5,7 +5,14 @@ import { loadConfig } from "../src/config/load";
 import type { ChainConfig } from "../src/config/schema";
 import type { Env } from "../src/env";
 import type { KeeperContract, SubmitOutcome, SubmitRequest } from "../src/keeper/contract";
-import { INDEX_EVERY_MS, type KeeperJobs, PRUNE_EVERY_MS, runDue, ScheduleTable } from "../src/keeper/jobs";
+import {
+  EXPIRE_EVERY_MS,
+  INDEX_EVERY_MS,
+  type KeeperJobs,
+  PRUNE_EVERY_MS,
+  runDue,
+  ScheduleTable,
+} from "../src/keeper/jobs";
 import { Keeper } from "../src/keeper/keeper";
 import { SqlTxStore } from "../src/keeper/pending";
 import { corridorStub } from "../src/stubs";
@@ -45,10 +52,12 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
     this.jobs = {
       indexer: { run: () => this.keeper.index(), again: () => this.store.count() > 0 },
       prune: { run: () => this.keeper.pruneKeys(), again: () => true },
+      expire: { run: () => this.keeper.expireQuotes(), again: () => true },
     };
     ctx.blockConcurrencyWhile(async () => {
       const now = Date.now();
       this.schedule.ensure({ job: "prune", everyMs: PRUNE_EVERY_MS, nextAt: now + PRUNE_EVERY_MS });
+      this.schedule.ensure({ job: "expire", everyMs: EXPIRE_EVERY_MS, nextAt: now + EXPIRE_EVERY_MS });
       if (this.store.count() > 0) await this.follow(now);
       else await this.arm();
     });

@@ -4,14 +4,16 @@ import { log } from "./port";
 /**
  * The keeper object's periodic jobs, all from its one alarm (docs/settlement.md, "The keeper's alarm"):
  * - `indexer` every second while a transaction is followed;
- * - `prune` of expired Idempotency-Keys every hour.
+ * - `prune` of expired Idempotency-Keys every hour;
+ * - `expire`: open quotes past their expiry recorded as expired, every 10 s, so D1 is true unread.
  * A limit-order auction job (every 5 s) would be one more row and one more entry of `KeeperJobs`.
  * Every job is idempotent: alarms are at-least-once, and a pass repeated changes nothing.
  */
-export type KeeperJob = "indexer" | "prune";
+export type KeeperJob = "indexer" | "prune" | "expire";
 
 export const INDEX_EVERY_MS = 1_000;
 export const PRUNE_EVERY_MS = 60 * 60 * 1000;
+export const EXPIRE_EVERY_MS = 10_000;
 
 export interface JobSpec {
   run(): Promise<unknown>;

@@ -1,3 +1,4 @@
+import { expireAllDue } from "../db/quote-status";
 import { pruneIdempotencyKeys } from "../db/settlement";
 import type { Refusal } from "../errors";
 import { admit, type Prepared } from "./admission";
@@ -61,6 +62,12 @@ export class Keeper implements KeeperContract {
     await pruneIdempotencyKeys(this.port.db, iso(this.port.now())).catch((e: unknown) =>
       log("prune_failed", { error: String(e) }),
     );
+  }
+
+  /** Records every open quote past its expiry as expired (docs/settlement.md, "The keeper's alarm"). */
+  async expireQuotes(): Promise<void> {
+    const expired = await expireAllDue(this.port.db, iso(this.port.now()));
+    if (expired > 0) log("quotes_expired", { expired });
   }
 
   /** The transactions followed now, for operators and tests: no raw bytes, no request. */

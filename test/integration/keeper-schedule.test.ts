@@ -1,38 +1,57 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { KeeperDO } from "../../durable-objects/keeper";
-import { PRUNE_EVERY_MS } from "../../src/keeper/jobs";
+import { readQuoteRecord } from "../../src/db/quotes";
+import { EXPIRE_EVERY_MS, PRUNE_EVERY_MS } from "../../src/keeper/jobs";
+import { seedQuote } from "../support/records";
 
 /** The keeper object's one alarm over its schedule table (docs/settlement.md, "The keeper's alarm"). */
 const stub = () => env.KEEPER.get(env.KEEPER.idFromName(`schedule-${crypto.randomUUID()}`));
 
-const rows = (keeper: ReturnType<typeof stub>) =>
-  runInDurableObject(keeper, (_: KeeperDO, state) =>
-    state.storage.sql
-      .exec<{ job: string; every_ms: number; next_at: number }>("SELECT * FROM keeper_schedule")
-      .toArray(),
+const rows = async (keeper: ReturnType<typeof stub>) =>
+  Object.fromEntries(
+    (
+      await runInDurableObject(keeper, (_: KeeperDO, state) =>
+        state.storage.sql
+          .exec<{ job: string; every_ms: number; next_at: number }>("SELECT * FROM keeper_schedule")
+          .toArray(),
+      )
+    ).map((r) => [r.job, r]),
   );
 
+const alarmOf = (keeper: ReturnType<typeof stub>) =>
+  runInDurableObject(keeper, (_: KeeperDO, state) => state.storage.getAlarm());
+
 describe("the keeper's schedule", () => {
-  it("schedules the hourly prune on first wake, and no indexer while nothing is followed", async () => {
+  it("schedules the hourly prune and the expiry sweep on first wake, and no indexer while nothing is followed", async () => {
     const keeper = stub();
     const before = Date.now();
-    const [prune, ...others] = await rows(keeper);
-    expect(others).toEqual([]);
+    const { prune, expire, ...others } = await rows(keeper);
+    expect(others).toEqual({});
     expect(prune).toMatchObject({ job: "prune", every_ms: PRUNE_EVERY_MS });
     expect(prune?.next_at).toBeGreaterThanOrEqual(before + PRUNE_EVERY_MS - 1_000);
-    const alarm = await runInDurableObject(keeper, (_: KeeperDO, state) => state.storage.getAlarm());
-    expect(alarm).toBe(prune?.next_at);
+    expect(expire).toMatchObject({ job: "expire", every_ms: EXPIRE_EVERY_MS });
+    expect(await alarmOf(keeper)).toBe(expire?.next_at);
   });
 
   it("runs the earliest job when the alarm fires, and arms the alarm for its next run", async () => {
     const keeper = stub();
-    await rows(keeper);
+    const { prune } = await rows(keeper);
     const started = Date.now();
     expect(await runDurableObjectAlarm(keeper)).toBe(true);
-    const [prune] = await rows(keeper);
-    expect(prune?.next_at).toBeGreaterThanOrEqual(started + PRUNE_EVERY_MS);
-    const alarm = await runInDurableObject(keeper, (_: KeeperDO, state) => state.storage.getAlarm());
-    expect(alarm).toBe(prune?.next_at);
+    const after = await rows(keeper);
+    expect(after.expire?.next_at).toBeGreaterThanOrEqual(started + EXPIRE_EVERY_MS);
+    expect(after.prune?.next_at).toBe(prune?.next_at);
+    expect(await alarmOf(keeper)).toBe(after.expire?.next_at);
+  });
+
+  it("records the expiry of a quote nobody reads", async () => {
+    const keeper = stub();
+    await rows(keeper);
+    const { quote } = await seedQuote(env.DB, { expiresAt: new Date(Date.now() - 1_000).toISOString() });
+    expect(await runDurableObjectAlarm(keeper)).toBe(true);
+    const record = await readQuoteRecord(env.DB, quote.quoteId);
+    expect(record?.status).toBe("expired");
+    expect(record?.timeline.at(-1)?.event).toBe("expired");
   });
 });
