@@ -37,12 +37,15 @@ export async function expireAllDue(db: D1Database, now: string): Promise<number>
   return updated?.meta.changes ?? 0;
 }
 
-/** Cancels an open, unexpired quote; false when it was not open (the caller reads why). */
+/**
+ * Cancels an open, unexpired quote that the keeper has not claimed for a fill; false otherwise (the
+ * caller reads why). Conditional in D1, so against a concurrent claim exactly one of the two wins.
+ */
 export async function cancelQuote(db: D1Database, quoteId: string, now: string): Promise<boolean> {
   const r = await db
     .prepare(
       `UPDATE quotes SET status = 'cancelled', updated_at = ?2
-       WHERE quote_id = ?1 AND status IN (${OPEN_SQL}) AND expires_at > ?2`,
+       WHERE quote_id = ?1 AND status IN (${OPEN_SQL}) AND expires_at > ?2 AND claimed_at IS NULL`,
     )
     .bind(quoteId, now)
     .run();

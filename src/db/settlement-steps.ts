@@ -25,24 +25,34 @@ export interface AcceptedTerms extends ExecutionTerms {
   at: string;
 }
 
-/** The taker's signature checked out: `quoted → signed`, with its timeline event once. */
-export async function writeSigned(db: D1Database, quoteId: string, at: string): Promise<void> {
-  await db.batch(quoteStepStatements(db, quoteId, "signed", at, null));
-}
-
 /**
- * Claims an open, unexpired quote right before the keeper commits to a fill of it; false when it is no
- * longer open (expired, cancelled, or taken).
+ * Claims an open, unexpired quote right before the keeper signs a fill of it; false when it is no longer
+ * open (expired, cancelled). From then on a cancel is refused (`cancelQuote`), so a cancel and a fill of
+ * one quote never both succeed. The status is left as it is: `signed` is written with the broadcast.
  */
 export async function claimOpenQuote(db: D1Database, quoteId: string, now: string): Promise<boolean> {
   const claimed = await db
-    .prepare(`UPDATE quotes SET updated_at = ?2 WHERE quote_id = ?1 AND status IN (${OPEN_SQL}) AND expires_at > ?2`)
+    .prepare(
+      `UPDATE quotes SET claimed_at = ?2
+       WHERE quote_id = ?1 AND status IN (${OPEN_SQL}) AND expires_at > ?2`,
+    )
     .bind(quoteId, now)
     .run();
   return claimed.meta.changes > 0;
 }
 
-/** A simulation that reverted: a `requote` execution, the key, and the quote's move (open or `failed`). */
+/** Gives up a claim whose fill never left (refused, or not signed): the quote is as it was, cancellable. */
+export async function releaseClaim(db: D1Database, quoteId: string): Promise<void> {
+  await db
+    .prepare(`UPDATE quotes SET claimed_at = NULL WHERE quote_id = ?1 AND status IN (${OPEN_SQL})`)
+    .bind(quoteId)
+    .run();
+}
+
+/**
+ * A simulation that reverted: a `requote` execution, the key, and the quote's move (`signed` and open,
+ * or `failed`): a requote answers the taker's valid signature, so the quote records it.
+ */
 export async function writeRequote(
   db: D1Database,
   terms: AcceptedTerms,
@@ -53,11 +63,16 @@ export async function writeRequote(
   await db.batch([
     insertExecutionOnce(db, terms, "requote", { reason, txHash: null, submitter: null }, at),
     ...(idempotencyKey ? [idempotencyKeyStatement(db, idempotencyKey, executionId, at)] : []),
+    ...quoteStepStatements(db, terms.quoteId, "signed", at, null),
     ...quoteStepStatements(db, terms.quoteId, step, at, { reason, executionId }),
   ]);
 }
 
-/** The network has the transaction: the resolver's count, the `submitted` execution, the key, the quote. */
+/**
+ * The network has the transaction: the resolver's count, the `submitted` execution, the key, and the
+ * quote's `signed` then `submitted`: a submission that was refused never got this far, so it left the
+ * quote as it was.
+ */
 export async function writeSubmitted(
   db: D1Database,
   terms: AcceptedTerms,
@@ -68,6 +83,7 @@ export async function writeSubmitted(
     ...(resolver ? [countSubmitted(db, resolver, executionId, at)] : []),
     insertExecutionOnce(db, terms, "submitted", { reason: null, txHash: tx.txHash, submitter: tx.submitter }, at),
     ...(idempotencyKey ? [idempotencyKeyStatement(db, idempotencyKey, executionId, at)] : []),
+    ...quoteStepStatements(db, terms.quoteId, "signed", at, null),
     ...quoteStepStatements(db, terms.quoteId, "submitted", at, { txHash: tx.txHash }),
   ]);
 }

@@ -4,7 +4,7 @@ import { findCorridor } from "../corridors";
 import { expireIfDue } from "../db/quote-status";
 import { type QuoteRow, readQuoteRow } from "../db/quotes";
 import { executionForKey } from "../db/settlement";
-import { type AcceptedTerms, writeRequote, writeSigned } from "../db/settlement-steps";
+import { type AcceptedTerms, writeRequote } from "../db/settlement-steps";
 import { refuse } from "../errors";
 import { newId } from "../ids";
 import type { SubmitOutcome, SubmitRequest } from "./contract";
@@ -73,7 +73,6 @@ export async function admit(
   if (!(await settler.verifyTaker(request))) {
     return refuse(400, "bad_signature", "The signature is not the taker's over the quote's typedData.");
   }
-  await writeSigned(db, quote.quoteId, now);
   const terms: AcceptedTerms = {
     executionId: newId("x"),
     quoteId: quote.quoteId,

@@ -1,6 +1,6 @@
 import { ChainUnavailableError } from "../chains/settler";
 import { readQuoteRow } from "../db/quotes";
-import { claimOpenQuote, writeSubmitted } from "../db/settlement-steps";
+import { claimOpenQuote, releaseClaim, writeSubmitted } from "../db/settlement-steps";
 import { type Refusal, refuse } from "../errors";
 import type { Prepared } from "./admission";
 import type { ExecutionUpdate, SubmitOutcome } from "./contract";
@@ -52,6 +52,7 @@ export class Wallet {
       };
     } catch (e) {
       if (!(e instanceof ChainUnavailableError)) throw e;
+      await releaseClaim(db, submission.quoteId);
       return notLeader("rpc_unavailable");
     }
     await this.port.armIndexer();
@@ -73,6 +74,7 @@ export class Wallet {
       const result = await settler.broadcast(signedFill(tx));
       if (result.status === "refused") {
         settler.release(signedFill(tx), () => this.port.store.remove(tx.hash));
+        await releaseClaim(this.port.db, quoteId);
         log("broadcast_refused", { quoteId, txHash: tx.hash, reason: result.reason });
         return refuse(
           503,

@@ -3,9 +3,10 @@ import type { ExecutionStatus, QuoteStatus, TimelineEntry } from "../schemas/quo
 /**
  * The quote's state machine (docs/api.md): which status may follow which.
  *
- * `expired` and `cancelled` may still become `submitted`: the keeper checks that a quote is open right
- * before it broadcasts, but a reader can record the expiry, or the taker cancel, while the broadcast is
- * on its way. The taker's signature is valid on chain until the order's deadline, so the chain decides.
+ * `expired` may still become `submitted`: the keeper claims an open quote right before it broadcasts, but
+ * the expiry can be recorded while the broadcast is on its way, and the taker's signature is valid on
+ * chain until the order's deadline, so the chain decides. `cancelled` never does: a cancel needs an
+ * unclaimed quote, and a claimed quote cannot be cancelled (docs/settlement.md, "Cancel and submit").
  */
 export const QUOTE_TRANSITIONS: Record<QuoteStatus, readonly QuoteStatus[]> = {
   quoted: ["signed", "submitted", "expired", "cancelled", "failed"],
@@ -14,7 +15,7 @@ export const QUOTE_TRANSITIONS: Record<QuoteStatus, readonly QuoteStatus[]> = {
   settled: [],
   failed: [],
   expired: ["submitted"],
-  cancelled: ["submitted"],
+  cancelled: [],
 };
 
 /** Statuses in which a quote can still be signed, submitted, cancelled or expire. */
@@ -65,7 +66,7 @@ export const SETTLEMENT_MOVES = {
   requote: { from: OPEN_STATUSES, to: "failed", execution: "requote", events: ["requote", "failed"] },
   /** The network has the transaction. */
   submitted: {
-    from: ["quoted", "signed", "expired", "cancelled"],
+    from: ["quoted", "signed", "expired"],
     to: "submitted",
     execution: "submitted",
     events: ["submitted"],

@@ -164,7 +164,10 @@ export const quoteRoutes = createRouter()
       }
       if (!(await cancelQuote(c.env.DB, id, new Date().toISOString()))) {
         const quote = await readFresh(c.env.DB, id);
-        throw new RelayError(409, "quote_not_open", `The quote is ${quote?.status}.`, { status: quote?.status });
+        const status = quote?.status ?? "expired";
+        // Open but claimed: the keeper is sending a fill of it, so nothing can promise it will not move.
+        const message = isOpen(status) ? "A fill of this quote is on its way." : `The quote is ${status}.`;
+        throw new RelayError(409, "quote_not_open", message, { status });
       }
       return c.json((await readQuoteRecord(c.env.DB, id)) as z.infer<typeof QuoteRecord>, 200);
     },

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { cancelQuote } from "../../src/db/quote-status";
 import { readQuoteRecord } from "../../src/db/quotes";
 import type { SubmitRequest } from "../../src/keeper/contract";
 import { keeperHarness } from "../support/fake-keeper-port";
@@ -48,7 +49,8 @@ describe("keeper admission: refusals, in order", () => {
     const prepared = await h.keeper.admit(request(quote.quoteId));
     if (prepared.kind !== "prepared") throw new Error(`not prepared: ${JSON.stringify(prepared)}`);
     expect(await h.keeper.record(prepared)).toMatchObject({ state: "signed" });
-    expect((await record(quote.quoteId)).status).toBe("signed");
+    // Claimed for the fill, but `signed` is written only with the broadcast.
+    expect((await record(quote.quoteId)).status).toBe("quoted");
     const again = await h.keeper.submit(request(quote.quoteId));
     expect(again).toMatchObject({ status: 409, code: "quote_not_open", extras: { status: "submitted" } });
   });
@@ -93,12 +95,13 @@ describe("keeper admission: refusals, in order", () => {
     expect((await record(quote.quoteId)).status).toBe("quoted");
   });
 
-  it("answers 400 bad_signature when the contracts refuse the signature, the quote signed", async () => {
+  it("answers 400 bad_signature when the contracts refuse the signature, the quote unchanged", async () => {
     const h = keeperHarness(env.DB);
     h.settler.preparation = { kind: "bad_signature" };
     const { quote } = await seedQuote(env.DB);
     expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({ status: 400, code: "bad_signature" });
-    expect(await events(quote.quoteId)).toEqual(["requested", "quoted", "signed"]);
+    expect(await events(quote.quoteId)).toEqual(["requested", "quoted"]);
+    expect((await record(quote.quoteId)).status).toBe("quoted");
   });
 
   it("answers 400 taker_not_ready with the chain's reason and detail", async () => {
@@ -111,7 +114,8 @@ describe("keeper admission: refusals, in order", () => {
       extras: { reason: "permit2_not_approved", detail: "approve Permit2" },
     });
     const after = await record(quote.quoteId);
-    expect(after.status).toBe("signed");
+    expect(after.status).toBe("quoted");
+    expect(after.timeline.map((t) => t.event)).toEqual(["requested", "quoted"]);
     expect(after.executions).toEqual([]);
   });
 
@@ -125,10 +129,11 @@ describe("keeper admission: refusals, in order", () => {
       extras: { reason: "rpc_unavailable" },
     });
     expect((await record(quote.quoteId)).executions).toEqual([]);
+    expect(await events(quote.quoteId)).toEqual(["requested", "quoted"]);
     expect(h.store.count()).toBe(0);
   });
 
-  it("answers 503 not_leader keeper_not_allowed when the contract refuses the keeper", async () => {
+  it("answers 503 not_leader keeper_not_allowed when the contract refuses the keeper, the quote unchanged", async () => {
     const h = keeperHarness(env.DB);
     h.settler.preparation = { kind: "keeper_refused", reason: "keeper_not_allowed" };
     const { quote } = await seedQuote(env.DB);
@@ -137,7 +142,7 @@ describe("keeper admission: refusals, in order", () => {
       code: "not_leader",
       extras: { reason: "keeper_not_allowed" },
     });
-    expect((await record(quote.quoteId)).status).toBe("signed");
+    expect((await record(quote.quoteId)).status).toBe("quoted");
   });
 
   it("answers 503 not_leader recovering while a broadcast on the chain is unconfirmed", async () => {
@@ -212,7 +217,8 @@ describe("keeper wallet: broadcasting", () => {
     expect(settler.released).toEqual([0]);
     expect(h.store.count()).toBe(0);
     const after = await record(quote.quoteId);
-    expect(after.status).toBe("signed");
+    expect(after.status).toBe("quoted");
+    expect(after.timeline.map((t) => t.event)).toEqual(["requested", "quoted"]);
     expect(after.executions).toEqual([]);
     // The same nonce is used again.
     const retry = await h.keeper.submit(request(quote.quoteId));
@@ -234,5 +240,54 @@ describe("keeper wallet: broadcasting", () => {
       reason: null,
     });
     expect(h.settler.sent).toHaveLength(1);
+  });
+});
+
+describe("cancel and submit of one quote", () => {
+  const cancel = (quoteId: string) => cancelQuote(env.DB, quoteId, new Date().toISOString());
+
+  it("refuses the cancel once the keeper has claimed the quote for a fill", async () => {
+    const h = keeperHarness(env.DB);
+    const { quote } = await seedQuote(env.DB);
+    const prepared = await h.keeper.admit(request(quote.quoteId));
+    if (prepared.kind !== "prepared") throw new Error(`not prepared: ${JSON.stringify(prepared)}`);
+    await h.keeper.record(prepared);
+    expect(await cancel(quote.quoteId)).toBe(false);
+    expect((await record(quote.quoteId)).status).toBe("quoted");
+  });
+
+  it("broadcasts nothing once the cancel is recorded", async () => {
+    const h = keeperHarness(env.DB);
+    const { quote } = await seedQuote(env.DB);
+    const prepared = await h.keeper.admit(request(quote.quoteId));
+    if (prepared.kind !== "prepared") throw new Error(`not prepared: ${JSON.stringify(prepared)}`);
+    expect(await cancel(quote.quoteId)).toBe(true);
+    expect(await h.keeper.record(prepared)).toMatchObject({ status: 409, code: "quote_not_open" });
+    expect(h.store.count()).toBe(0);
+    expect((await record(quote.quoteId)).status).toBe("cancelled");
+  });
+
+  it("lets the taker cancel again after a fill the network refused", async () => {
+    const settler = new FakeSettler();
+    const h = keeperHarness(env.DB, { settler });
+    const { quote } = await seedQuote(env.DB);
+    settler.broadcastAnswers.push({ status: "refused", reason: "insufficient_funds" });
+    expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({ code: "broadcast_failed" });
+    expect(await cancel(quote.quoteId)).toBe(true);
+  });
+
+  it("of 16 concurrent cancels and submissions, never both a cancel and a fill", async () => {
+    for (let i = 0; i < 16; i++) {
+      const h = keeperHarness(env.DB);
+      const { quote } = await seedQuote(env.DB);
+      const [cancelled, submitted] = await Promise.all([
+        cancel(quote.quoteId),
+        h.keeper.submit(request(quote.quoteId)),
+      ]);
+      const filled = submitted.kind === "submitted";
+      expect(cancelled && filled, `race ${i}`).toBe(false);
+      expect(cancelled || filled, `race ${i}`).toBe(true);
+      expect((await record(quote.quoteId)).status).toBe(filled ? "submitted" : "cancelled");
+    }
   });
 });
