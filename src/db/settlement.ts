@@ -156,6 +156,9 @@ export function idempotencyKeyStatement(
     .bind(key, executionId, at, cutoff);
 }
 
+/** An Idempotency-Key as it is stored: scoped to the quote's taker, so two takers' keys never meet. */
+export const scopedIdempotencyKey = (taker: string, key: string) => `${taker.toLowerCase()}:${key}`;
+
 /** The execution an Idempotency-Key produced inside its retention, if any. */
 export async function executionForKey(db: D1Database, key: string, now: string): Promise<ExecutionRow | null> {
   const cutoff = new Date(Date.parse(now) - IDEMPOTENCY_RETENTION_MS).toISOString();

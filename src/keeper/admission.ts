@@ -3,11 +3,11 @@ import { type ChainSettler, ChainUnavailableError, type FillRequest, type Prepar
 import { findCorridor } from "../corridors";
 import { expireIfDue } from "../db/quote-status";
 import { type QuoteRow, readQuoteRow } from "../db/quotes";
-import { executionForKey } from "../db/settlement";
+import { executionForKey, scopedIdempotencyKey } from "../db/settlement";
 import { type AcceptedTerms, writeRequote } from "../db/settlement-steps";
 import { refuse } from "../errors";
 import { newId } from "../ids";
-import type { SubmitOutcome, SubmitRequest } from "./contract";
+import { duplicateOf, type SubmitOutcome, type SubmitRequest } from "./contract";
 import { notLeader, quoteExpired } from "./outcomes";
 import type { Submission } from "./pending";
 import { iso, type KeeperPort, log } from "./port";
@@ -34,13 +34,10 @@ export async function admit(
   const now = iso(port.now());
   const quote = await readQuoteRow(db, req.quoteId);
   if (!quote) return refuse(404, "quote_not_found", `No quote has the id ${JSON.stringify(req.quoteId)}.`);
-  const idempotencyKey = req.idempotencyKey ? `${quote.taker.toLowerCase()}:${req.idempotencyKey}` : null;
+  const idempotencyKey = req.idempotencyKey ? scopedIdempotencyKey(quote.taker, req.idempotencyKey) : null;
   if (idempotencyKey) {
     const first = await executionForKey(db, idempotencyKey, now);
-    if (first) {
-      const { executionId, quoteId, status, txHash, reason } = first;
-      return { kind: "duplicate", quoteId, executionId, status, txHash, reason };
-    }
+    if (first) return duplicateOf(first);
   }
   const chain = port.config().chains.find((c) => c.chainId === quote.chainId);
   const settler = chain ? port.settler(chain) : "not_settled";

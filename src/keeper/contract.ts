@@ -1,3 +1,4 @@
+import type { ExecutionRow } from "../db/executions";
 import type { Refusal } from "../errors";
 import type { Erc2612Permit } from "../schemas/execution";
 import type { ExecutionStatus } from "../schemas/quote";
@@ -7,7 +8,7 @@ import type { ExecutionStatus } from "../schemas/quote";
  * crosses the RPC boundary as it is. Routes import this, never the object's class.
  */
 
-/** `not_leader` answers ask the caller to come back after this many seconds (spec 4.2). */
+/** `not_leader` answers ask the caller to come back after this many seconds (docs/settlement.md). */
 export const NOT_LEADER_RETRY_SECONDS = 2;
 
 /** A submission as the Worker hands it over, validated. */
@@ -19,7 +20,7 @@ export interface SubmitRequest {
   idempotencyKey: string | null;
 }
 
-/** What the keeper answers a submission (spec 4.2). */
+/** What the keeper answers a submission (docs/settlement.md, "Answers"). */
 export type SubmitOutcome =
   | { kind: "submitted"; quoteId: string; executionId: string; txHash: string }
   | { kind: "requote"; quoteId: string; executionId: string; reason: string }
@@ -32,6 +33,12 @@ export type SubmitOutcome =
       reason: string | null;
     }
   | Refusal;
+
+/** A repeated Idempotency-Key: the first execution, as it stands. */
+export const duplicateOf = (first: ExecutionRow): Extract<SubmitOutcome, { kind: "duplicate" }> => {
+  const { executionId, quoteId, status, txHash, reason } = first;
+  return { kind: "duplicate", quoteId, executionId, status, txHash, reason };
+};
 
 /** How a winning resolver's fill is going, for its corridor socket (`execution` frame). */
 export type ExecutionUpdate = { quoteId: string; status: "submitted" | "settled" | "failed"; txHash: string | null };

@@ -1,12 +1,19 @@
 import { createRoute } from "@hono/zod-openapi";
-import { settlerFor } from "../chains";
+import { adapterFor, settlerFor } from "../chains";
 import { readExecutionRecord } from "../db/executions";
 import { quoteStatus } from "../db/quote-status";
+import { executionForKey, scopedIdempotencyKey } from "../db/settlement";
 import type { Env } from "../env";
 import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
 import { createRouter } from "../http/router";
 import { isId } from "../ids";
-import { acceptedAnswer, NOT_LEADER_RETRY_SECONDS, type SubmitOutcome, type SubmitRequest } from "../keeper/contract";
+import {
+  acceptedAnswer,
+  duplicateOf,
+  NOT_LEADER_RETRY_SECONDS,
+  type SubmitOutcome,
+  type SubmitRequest,
+} from "../keeper/contract";
 import { errorResponses, jsonContent } from "../schemas/common";
 import { ExecutionAccepted, ExecutionRequest, MAX_IDEMPOTENCY_KEY_LENGTH } from "../schemas/execution";
 import { ExecutionRecord, IdParam } from "../schemas/quote";
@@ -46,7 +53,7 @@ export const executionRoutes = createRouter()
       }
       const chain = c.get("config").chains.find((ch) => ch.chainId === quote.chainId);
       const settlement = chain ? settlerFor(chain) : null;
-      if (!settlement) {
+      if (!chain || !settlement) {
         throw new RelayError(409, "wrong_chain", `The keeper does not settle quotes on chain ${quote.chainId}.`);
       }
       // The taker's part sits in the body field the chain's settlement names.
@@ -58,7 +65,17 @@ export const executionRoutes = createRouter()
           "The request failed validation.",
         );
       }
-      const { success } = await c.env.EXECUTIONS_LIMITER.limit({ key: `taker:${quote.taker.toLowerCase()}` });
+      // A retry with the same key is answered with the first execution and does not count against the limit.
+      const first = idempotencyKey
+        ? await executionForKey(c.env.DB, scopedIdempotencyKey(quote.taker, idempotencyKey), new Date().toISOString())
+        : null;
+      if (first) {
+        const answer = acceptedAnswer(duplicateOf(first));
+        return c.json(answer.body, answer.status);
+      }
+      const { success } = await c.env.EXECUTIONS_LIMITER.limit({
+        key: `taker:${adapterFor(chain).normalise(quote.taker)}`,
+      });
       if (!success) {
         throw retryLater(
           429,

@@ -1,18 +1,19 @@
 import { z } from "@hono/zod-openapi";
-import { Amount } from "./common";
+import { Amount, Uint256 } from "./common";
 import { ExecutionStatus } from "./quote";
 
-/** Longest Idempotency-Key accepted (spec part 8). */
+/** Longest Idempotency-Key accepted (docs/settlement.md, "Idempotency-Key"). */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 128;
 
 const bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 32 bytes of 0x hex");
 
 export const Erc2612PermitBody = z
   .object({
-    value: Amount,
+    value: Uint256,
     deadline: z
       .union([z.number().int().nonnegative(), Amount])
       .transform((v) => String(v))
+      .pipe(Uint256)
       .openapi({ type: "string", description: "unix seconds" }),
     v: z.number().int().min(0).max(255),
     r: bytes32,

@@ -2,7 +2,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { readQuoteRecord } from "../../src/db/quotes";
-import { seedQuote } from "../support/records";
+import { idempotencyKeyStatement, scopedIdempotencyKey } from "../../src/db/settlement";
+import { seedExecution, seedQuote } from "../support/records";
 
 /**
  * POST /v1/executions without a chain: what the Worker and the keeper answer before anything is
@@ -138,5 +139,38 @@ describe("POST /v1/executions: the keeper", () => {
     expect(limited?.headers.get("Retry-After")).toBe("10");
     // Another taker is not limited by it.
     expect((await post({ quoteId: other.quote.quoteId, signature: SIGNATURE })).status).toBe(503);
+  });
+});
+
+describe("POST /v1/executions: numbers out of range and repeated keys", () => {
+  const TOO_BIG = (2n ** 256n).toString();
+  const permit = { value: "1", deadline: "1", v: 27, r: `0x${"ab".repeat(32)}`, s: `0x${"cd".repeat(32)}` };
+
+  it.each([
+    ["permit.value", { ...permit, value: TOO_BIG }],
+    ["permit.deadline", { ...permit, deadline: TOO_BIG }],
+    ["permit.v", { ...permit, v: 256 }],
+    ["permit.r", { ...permit, r: `0x${"ab".repeat(33)}` }],
+  ])("answers 400 invalid_request for %s out of range, the quote unchanged", async (path, bad) => {
+    const { quote, timeline } = await seedQuote(env.DB);
+    const res = await post({ quoteId: quote.quoteId, signature: SIGNATURE, permit: bad });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: "invalid_request", issues: [expect.objectContaining({ path })] });
+    const record = await readQuoteRecord(env.DB, quote.quoteId);
+    expect(record?.status).toBe("quoted");
+    expect(record?.timeline).toEqual(timeline);
+  });
+
+  it("answers retries of a seen Idempotency-Key with the first execution, outside the taker's rate limit", async () => {
+    const taker = "0x00000000000000000000000000000000000b0b00";
+    const { quote } = await seedQuote(env.DB, { taker, recipient: taker });
+    const first = await seedExecution(env.DB, quote.quoteId);
+    const at = new Date().toISOString();
+    await idempotencyKeyStatement(env.DB, scopedIdempotencyKey(taker, "retry-1"), first.executionId, at).run();
+    for (let i = 0; i < 30; i++) {
+      const res = await post({ quoteId: quote.quoteId, signature: SIGNATURE }, { "Idempotency-Key": "retry-1" });
+      expect(res.status, `retry ${i}`).toBe(200);
+      expect(res.body).toMatchObject({ executionId: first.executionId, status: "submitted", duplicate: true });
+    }
   });
 });
