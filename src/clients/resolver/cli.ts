@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { type Address, type Hex, parseUnits } from "viem";
+import { readsEvmRpc } from "../../chains/addresses";
 import type { InventoryEntry } from "../../protocol/frames";
 import type { Latency } from "./client";
 import { type InventorySource, inventoryByChain, rpcInventory, staticInventory } from "./inventory";
@@ -239,7 +240,7 @@ export function buildInventory(
   for (const { chainId, url } of options.rpc) {
     const id = chainId ?? record.chainId;
     const chain = chains.find((c) => c.chainId === id);
-    if (chain?.kind !== "evm") throw new CliError(`--rpc: the relay has no EVM chain ${id}`);
+    if (!chain || !readsEvmRpc(chain.kind)) throw new CliError(`--rpc: the relay has no EVM chain ${id}`);
     live.set(id, rpcInventory({ rpcUrl: url, owner }));
   }
   return inventoryByChain(live, staticInventory(entries));
