@@ -81,7 +81,6 @@ export type AuthFrame = z.infer<typeof authFrame>;
 export type HeartbeatFrame = z.infer<typeof heartbeatFrame>;
 export type BidFrame = z.infer<typeof bidFrame>;
 export type DeclineFrame = z.infer<typeof declineFrame>;
-export type SignedFrame = z.infer<typeof signedFrame>;
 export type InventoryEntry = z.infer<typeof inventoryEntry>;
 export type NodeState = z.infer<typeof nodeState>;
 
@@ -154,9 +153,6 @@ export const executionFrame = z.object({
 
 export const errorFrame = z.object({ type: z.literal("error"), code: z.string(), message: z.string() });
 
-/** To an auction's winner on a chain where it signs after the auction (Solana): what to sign, 500 ms to answer. */
-export const signFrame = z.object({ type: z.literal("sign"), rfqId: z.string(), transaction: z.string() });
-
 export const relayFrame = z.discriminatedUnion("type", [
   challengeFrame,
   welcomeFrame,
@@ -165,7 +161,6 @@ export const relayFrame = z.discriminatedUnion("type", [
   bandFrame,
   executionFrame,
   errorFrame,
-  signFrame,
 ]);
 
 export type RelayFrame = z.infer<typeof relayFrame>;
@@ -174,7 +169,7 @@ export type BidCommitment = z.infer<typeof bidCommitment>;
 export type Eip712Commitment = z.infer<typeof eip712Commitment>;
 export type WelcomeFrame = z.infer<typeof welcomeFrame>;
 
-/** Limits of the protocol (docs/resolver-protocol.md). */
+/** Limits of DESIGN §4. */
 export const MAX_FRAME_BYTES = 64 * 1024;
 export const MAX_FRAMES_PER_SECOND = 50;
 export const AUTH_TIMEOUT_MS = 5_000;

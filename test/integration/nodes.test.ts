@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { localConfig } from "../../src/config/local";
 import { allCorridors } from "../../src/corridors";
 import type { NodeRecord } from "../../src/nodes/nodes";
-import type { NodeSessions } from "../../src/nodes/sessions";
 import {
   authenticate,
   connect,
@@ -86,8 +85,10 @@ describe("GET /v1/nodes", () => {
     socket.send(heartbeat());
     await eventually(async () => expect(await nodeOf(account.address)).toMatchObject({ fresh: true }));
     await runInDurableObject(evmCorridor(), (instance) => {
-      const { sessions } = instance as unknown as { sessions: NodeSessions };
-      for (const s of sessions.authenticated()) s.attachment.node.lastHeartbeat = Date.now() - 36_000;
+      const sockets = (
+        instance as unknown as { sockets: Map<WebSocket, { attachment: { node: { lastHeartbeat: number } } }> }
+      ).sockets;
+      for (const s of sockets.values()) if (s.attachment.node) s.attachment.node.lastHeartbeat = Date.now() - 36_000;
     });
     expect(await nodeOf(account.address)).toMatchObject({ fresh: false });
     socket.close();
