@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { QuoteOutcome } from "../auction/house";
 import type { QuoteInput } from "../auction/quote-input";
 import { adapterFor } from "../chains";
 import type { ChainAdapter } from "../chains/adapter";
@@ -107,8 +106,7 @@ export const quoteRoutes = createRouter()
         recipient: body.recipient ?? body.taker,
         requestedAt,
       };
-      // RPC typing cannot express the JSON objects inside a quote (`unknown` values), so it is restated.
-      const outcome = (await corridorStub(c.env, corridor.key).requestQuote(input)) as unknown as QuoteOutcome;
+      const outcome = await corridorStub(c.env, corridor.key).requestQuote(input);
       if (outcome.kind === "refused") throw RelayError.from(outcome);
       return c.json({ ...outcome.quote, ...outcome.signing }, 200);
     },
