@@ -2,73 +2,97 @@ import { keccak256, stringToBytes } from "viem";
 import type { ChainAdapter, RfqTerms } from "../chains/adapter";
 import type { RelayConfig } from "../config/schema";
 import type { Corridor } from "../corridors";
-import { insertQuoteStatements, type QuoteRow } from "../db/quotes";
-import { countAuctionStatements } from "../db/resolver-stats";
+import type { QuoteRow } from "../db/quotes";
 import { type Refusal, refuse } from "../errors";
 import { newId } from "../ids";
-import type { BidFrame, DeclineFrame, InventoryEntry, RelayFrame } from "../protocol/frames";
+import { isFresh, type NodeSession } from "../nodes/nodes";
+import {
+  type BidFrame,
+  type DeclineFrame,
+  type InventoryEntry,
+  type RelayFrame,
+  SIGN_TIMEOUT_MS,
+  type SignedFrame,
+} from "../protocol/frames";
 import type { BandValue, QuoteRecord, Replies } from "../schemas/quote";
-import { type GasCharge, gasChargeFor, quoteAmounts } from "./amounts";
+import { type GasCharge, gasChargeFor, type QuoteAmounts, quoteAmounts } from "./amounts";
 import { Auction } from "./auction";
 import { minOutputFromBand } from "./band-guard";
 import type { QuoteInput } from "./quote-input";
-import { type RankedOffer, rankBids } from "./rank";
+import { crown, type RankedOffer, rankBids, winnable } from "./rank";
+import type { AuctionCounts, AuctionStore } from "./store";
 
 /** How long a closed auction is remembered, so that its late replies are counted on the quote. */
 const REMEMBER_CLOSED_MS = 30_000;
 /** Grace between a quote's expiry and the on-chain deadline, so a fill broadcast just before expiry still lands. */
 const DEADLINE_GRACE_SECONDS = 60;
 
-/** An authenticated node as the auction sees it. */
-export interface AuctionNode<S> {
-  socket: S;
-  address: string;
-  /** The keys the node proved at auth; bids are verified against them. */
-  publicKey: string;
-  solanaAddress: string | null;
-  name: string;
-  fresh: boolean;
-  state: "quoting" | "degraded" | "paused";
-  inventory: readonly InventoryEntry[];
-}
-
-/** What the auction needs from its corridor object. */
-export interface CorridorPort<S> {
+/** What the auction needs from its corridor object; built once per object. */
+export interface CorridorPort {
   config: RelayConfig;
   corridor: Corridor;
   adapter: ChainAdapter;
-  band: BandValue | null;
+  /** The corridor's latest oracle band, or null. */
+  band(): BandValue | null;
   /** The band assets (e.g. USD, NGN) the corridor's tokens track, for the band guard. */
   assetOf(token: string): string | null;
-  nodes(): AuctionNode<S>[];
-  send(socket: S, frame: RelayFrame): void;
+  /** The corridor's authenticated nodes. */
+  nodes(): NodeSession[];
+  /** Sends a frame to the node with this address, if it is connected. */
+  send(address: string, frame: RelayFrame): void;
   /** Lowercase addresses of resolvers demoted now. */
   demoted(): Promise<ReadonlySet<string>>;
-  db: D1Database;
+  store: AuctionStore;
   waitUntil(p: Promise<unknown>): void;
 }
 
-export type QuoteOutcome = { kind: "quoted"; quote: QuoteRecord; signing: Record<string, unknown> } | Refusal;
+/**
+ * A JSON object as Durable Object RPC typing can state it (it cannot state `unknown`, nor a recursive
+ * JSON type): nested values are plain `object`s.
+ */
+export type JsonObject = Record<string, string | number | boolean | null | object>;
 
-interface Live<S> {
+/** The quote record with its free-form parts (timeline details) as JSON. */
+export type QuotedRecord = Omit<QuoteRecord, "timeline"> & {
+  timeline: (Omit<QuoteRecord["timeline"][number], "detail"> & { detail: JsonObject | null })[];
+};
+
+/**
+ * A quote request's outcome: plain JSON data, so that it crosses the Durable Object boundary as it is
+ * and the route reads it with the type it has here. `signing` is what the taker signs (the chain adapter's).
+ */
+export type QuoteOutcome = { kind: "quoted"; quote: QuotedRecord; signing: JsonObject } | Refusal;
+
+interface Live {
   auction: Auction;
   terms: RfqTerms;
   gas: GasCharge;
   quoteId: string;
-  nodes: Map<string, AuctionNode<S>>;
+  nodes: Map<string, NodeSession>;
   /** Settles once the quote is stored, so late replies update a row that exists. */
   stored: Promise<boolean>;
+}
+
+/** The auction's winner once decided: where the winner signs after the auction, the one that signed. */
+interface Decision {
+  offers: RankedOffer[];
+  winner: RankedOffer | null;
+  winnerSignature: string | null;
 }
 
 const lower = (a: string) => a.toLowerCase();
 
 /** A corridor's auctions: asks its nodes, checks their replies, ranks, and stores the winning quote. */
-export class AuctionHouse<S> {
-  private readonly live = new Map<string, Live<S>>();
+export class AuctionHouse {
+  private readonly live = new Map<string, Live>();
   private readonly inFlight = new Map<string, number>();
+  /** Winners asked to `sign`, by rfq. */
+  private readonly awaiting = new Map<string, { address: string; answer(signature: string): void }>();
 
-  async requestQuote(port: CorridorPort<S>, input: QuoteInput): Promise<QuoteOutcome> {
-    const { config } = port;
+  constructor(private readonly port: CorridorPort) {}
+
+  async requestQuote(input: QuoteInput): Promise<QuoteOutcome> {
+    const { config } = this.port;
     const taker = lower(input.taker);
     const outstanding = this.inFlight.get(taker) ?? 0;
     if (outstanding >= config.maxOutstandingRfqs) {
@@ -78,7 +102,7 @@ export class AuctionHouse<S> {
     }
     this.inFlight.set(taker, outstanding + 1);
     try {
-      return await this.run(port, input);
+      return await this.run(input);
     } finally {
       const left = (this.inFlight.get(taker) ?? 1) - 1;
       if (left > 0) this.inFlight.set(taker, left);
@@ -86,10 +110,12 @@ export class AuctionHouse<S> {
     }
   }
 
-  private async run(port: CorridorPort<S>, input: QuoteInput): Promise<QuoteOutcome> {
+  private async run(input: QuoteInput): Promise<QuoteOutcome> {
+    const { port } = this;
     const { config, corridor, adapter } = port;
     const chain = corridor.chain;
     const now = Date.now();
+    const band = port.band();
     const quoteId = newId("q");
     const rfqId = newId("rfq");
     const expiresAt = now + config.quoteTtlSeconds * 1000;
@@ -109,10 +135,9 @@ export class AuctionHouse<S> {
       gasFeeToken: gas.token,
     };
     const demotedPromise = port.demoted();
-    const all = port.nodes();
-    const online = all.filter((n) => n.fresh);
+    const online = port.nodes().filter((n) => isFresh(n.lastHeartbeat, now));
     const eligible = online.filter(
-      (n) => n.state === "quoting" && adapter.bidKey(n) !== null && hasInventory(n, chain.chainId, input.buyToken),
+      (n) => n.state === "quoting" && adapter.bidKey(n) !== null && this.holds(n, input.buyToken, 1n),
     );
     const emptyReplies: Replies = { valid: 0, rejected: 0, declined: 0, noReply: 0, late: 0 };
     if (eligible.length === 0) return noOffers(emptyReplies, online.length, "No resolver can quote this pair now.");
@@ -121,7 +146,7 @@ export class AuctionHouse<S> {
     const asked = new Map(eligible.map((n) => [lower(n.address), sentAt]));
     const auction = new Auction(rfqId, asked, config.rfqWindowMs);
     let markStored: (ok: boolean) => void = () => {};
-    const live: Live<S> = {
+    const live: Live = {
       auction,
       terms,
       gas,
@@ -146,48 +171,48 @@ export class AuctionHouse<S> {
       deadline: terms.deadline,
       fee: { token: input.buyToken, bps: feeBps },
       gasFee: { token: gas.token, amount: gas.amount.toString() },
-      band: port.band,
+      band,
       toSign: adapter.bidToSign(terms),
     };
-    for (const n of eligible) port.send(n.socket, frame);
+    for (const n of eligible) port.send(n.address, frame);
     const timer = setTimeout(() => auction.close(), config.rfqWindowMs);
     await auction.done;
     clearTimeout(timer);
     setTimeout(() => this.live.delete(rfqId), REMEMBER_CLOSED_MS);
 
     const demoted = await demotedPromise;
-    const sellToken = chain.tokens.find((t) => adapter.sameAddress(t.address, input.sellToken));
-    const buyToken = chain.tokens.find((t) => adapter.sameAddress(t.address, input.buyToken));
     const minOutput = minOutputFromBand({
-      band: port.band,
+      band,
       sellAsset: port.assetOf(input.sellToken),
       buyAsset: port.assetOf(input.buyToken),
       sellAmount,
-      sellDecimals: sellToken?.decimals ?? 0,
-      buyDecimals: buyToken?.decimals ?? 0,
+      sellDecimals: adapter.token(input.sellToken)?.decimals ?? 0,
+      buyDecimals: adapter.token(input.buyToken)?.decimals ?? 0,
       bandGuardBps: config.bandGuardBps,
     });
     const bids = auction.bids.map((b) => ({ ...b, demoted: demoted.has(lower(b.resolver)) }));
     const ranking = rankBids(bids, { bandGuardBps: config.bandGuardBps, minOutput });
     const replies = auction.replies();
-    this.sendResults(port, live, ranking.offers);
-    const winner = ranking.winner;
-    // Reliability counters (migrations/0002): who was asked, who replied inside the window, who won.
-    const counts = countAuctionStatements(
-      port.db,
-      { asked: auction.asked.keys(), answered: new Set(auction.answered), winner: winner?.resolver ?? null },
-      new Date().toISOString(),
-    );
+    const answered = new Set(auction.answered);
+    const decision = await this.decide(live, ranking.offers);
+    this.sendResults(live, decision.offers);
+    const winner = decision.winner;
+    const counts: AuctionCounts = {
+      asked: [...auction.asked.keys()],
+      answered,
+      winner: winner?.resolver ?? null,
+      at: new Date().toISOString(),
+    };
     if (!winner) {
-      port.waitUntil(port.db.batch(counts).catch((e: unknown) => console.error(String(e))));
+      port.waitUntil(port.store.count(counts).catch((e: unknown) => console.error(String(e))));
       markStored(false);
       return noOffers(replies, online.length, "No resolver offered a price that could win.");
     }
 
-    const amounts = quoteAmounts({ sellAmount, outputAmount: winner.bid.outputAmount, feeBps, gas });
-    if (!amounts) throw new Error("a valid bid must cover the fees");
+    const amounts = this.amountsOf(live, winner.bid.outputAmount);
     if (!adapter.takerSigning) throw new Error(`chain ${chain.chainId} has no taker signing`);
-    const signing = adapter.takerSigning(terms, { resolver: winner.resolver, amounts });
+    // The adapters build it from JSON-ready values (src/chains/json.ts).
+    const signing = adapter.takerSigning(terms, { resolver: winner.resolver, amounts }) as JsonObject;
     const quotedAt = Date.now();
     const quote: QuoteRow = {
       quoteId,
@@ -205,8 +230,8 @@ export class AuctionHouse<S> {
       gasFee: { token: gas.token, amount: gas.amount.toString() },
       takerPays: amounts.takerPays.toString(),
       proceeds: amounts.proceeds.toString(),
-      offersHash: offersHash(ranking.offers),
-      band: port.band,
+      offersHash: offersHash(decision.offers),
+      band,
       quotedAt: new Date(quotedAt).toISOString(),
       expiresAt: new Date(expiresAt).toISOString(),
       resolver: { address: winner.resolver, name: winner.name },
@@ -218,15 +243,16 @@ export class AuctionHouse<S> {
         outputAmount: amounts.outputAmount.toString(),
         resolverSignature: winner.bid.signature,
         deadline: terms.deadline,
+        ...(decision.winnerSignature === null ? {} : { winnerSignature: decision.winnerSignature }),
       },
     };
-    const offers = ranking.offers.map(({ bid, ...offer }) => ({ ...offer, signature: bid.signature }));
+    const offers = decision.offers.map(({ bid, ...offer }) => ({ ...offer, signature: bid.signature }));
     const timeline = [
       { at: new Date(input.requestedAt).toISOString(), event: "requested" as const, detail: null },
       { at: quote.quotedAt, event: "quoted" as const, detail: { latencyMs: quotedAt - input.requestedAt } },
     ];
     try {
-      await port.db.batch([...insertQuoteStatements(port.db, quote, offers, timeline), ...counts]);
+      await port.store.store(quote, offers, timeline, counts);
     } finally {
       markStored(true);
     }
@@ -244,6 +270,46 @@ export class AuctionHouse<S> {
     };
   }
 
+  /**
+   * The winner: the best offer steering lets win. On a chain where the winner signs after the auction,
+   * the best such offer whose resolver answered `sign` in time with a signature that verifies.
+   */
+  private async decide(live: Live, offers: RankedOffer[]): Promise<Decision> {
+    const hook = this.port.adapter.winnerSignature;
+    if (!hook) return { offers, winner: offers.find((o) => o.won) ?? null, winnerSignature: null };
+    for (const offer of winnable(offers)) {
+      const node = live.nodes.get(lower(offer.resolver));
+      if (!node) continue;
+      const amounts = this.amountsOf(live, offer.bid.outputAmount);
+      const request = hook.request(live.terms, { resolver: offer.resolver, amounts });
+      const signature = await this.askToSign(live.auction.rfqId, node, request);
+      if (signature !== null && hook.verify(request, node, signature)) {
+        const crowned = crown(offers, offer.resolver);
+        return { offers: crowned, winner: crowned.find((o) => o.won) ?? null, winnerSignature: signature };
+      }
+    }
+    return { offers: crown(offers, null), winner: null, winnerSignature: null };
+  }
+
+  /** Sends the winner `sign`; its signature, or null when none came within SIGN_TIMEOUT_MS. */
+  private askToSign(rfqId: string, node: NodeSession, transaction: string): Promise<string | null> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.awaiting.delete(rfqId);
+        resolve(null);
+      }, SIGN_TIMEOUT_MS);
+      this.awaiting.set(rfqId, {
+        address: lower(node.address),
+        answer: (signature) => {
+          clearTimeout(timer);
+          this.awaiting.delete(rfqId);
+          resolve(signature);
+        },
+      });
+      this.port.send(node.address, { type: "sign", rfqId, transaction });
+    });
+  }
+
   /** Whether `rfqId` is an auction of this corridor, open or recently closed. */
   isLive(rfqId: string): boolean {
     return this.live.has(rfqId);
@@ -255,38 +321,42 @@ export class AuctionHouse<S> {
   }
 
   /** A node's bid: counted once, checked (window, inventory, fees, signature) and kept if valid. */
-  onBid(port: CorridorPort<S>, node: AuctionNode<S>, frame: BidFrame): void {
+  onBid(node: NodeSession, frame: BidFrame): void {
+    const { port } = this;
     const live = this.live.get(frame.rfqId);
     const address = lower(node.address);
     if (!live) {
-      port.send(node.socket, errorFrame("unknown_rfq", `no live rfq ${frame.rfqId}`));
+      port.send(node.address, errorFrame("unknown_rfq", `no live rfq ${frame.rfqId}`));
       return;
     }
     const now = Date.now();
     const claim = live.auction.claim(address, now);
     if (claim !== "ok") {
-      port.send(node.socket, errorFrame(claimError[claim], claimMessage[claim]));
-      if (claim === "late") this.recordLate(port, live);
+      port.send(node.address, errorFrame(claimError[claim], claimMessage[claim]));
+      if (claim === "late") this.recordLate(live);
       return;
     }
     const latencyMs = live.auction.latency(address, now);
     const outputAmount = BigInt(frame.outputAmount);
-    const chain = live.terms.chain;
-    const feeBps = chain.fee.bps;
-    const amounts = quoteAmounts({ sellAmount: live.terms.sellAmount, outputAmount, feeBps, gas: live.gas });
+    const amounts = quoteAmounts({
+      sellAmount: live.terms.sellAmount,
+      outputAmount,
+      feeBps: live.terms.chain.fee.bps,
+      gas: live.gas,
+    });
     const reason: keyof typeof rejectMessage | null =
       frame.expiresAt !== undefined && frame.expiresAt <= now
         ? "expired_bid"
         : !amounts
           ? "below_fees"
-          : !hasInventory(node, chain.chainId, live.terms.buyToken, outputAmount)
+          : !this.holds(node, live.terms.buyToken, outputAmount)
             ? "insufficient_inventory"
             : null;
     const signed = !reason && amounts && port.adapter.verifyBid(live.terms, outputAmount, node, frame.signature);
     if (!signed || !amounts) {
       const code = reason ?? "bad_signature";
       live.auction.reject(address);
-      port.send(node.socket, errorFrame(code, rejectMessage[code]));
+      port.send(node.address, errorFrame(code, rejectMessage[code]));
       return;
     }
     live.auction.accept(address, {
@@ -302,52 +372,70 @@ export class AuctionHouse<S> {
   }
 
   /** A reply to a live rfq that failed the frame schema: it is the node's reply, and it is rejected. */
-  onMalformed(port: CorridorPort<S>, node: AuctionNode<S>, rfqId: string, message: string): void {
+  onMalformed(node: NodeSession, rfqId: string, message: string): void {
     const live = this.live.get(rfqId);
     if (live?.auction.claim(lower(node.address), Date.now()) === "ok") live.auction.reject(lower(node.address));
-    port.send(node.socket, errorFrame("bad_frame", message));
+    this.port.send(node.address, errorFrame("bad_frame", message));
   }
 
-  onDecline(port: CorridorPort<S>, node: AuctionNode<S>, frame: DeclineFrame): void {
+  onDecline(node: NodeSession, frame: DeclineFrame): void {
     const live = this.live.get(frame.rfqId);
     if (!live) {
-      port.send(node.socket, errorFrame("unknown_rfq", `no live rfq ${frame.rfqId}`));
+      this.port.send(node.address, errorFrame("unknown_rfq", `no live rfq ${frame.rfqId}`));
       return;
     }
     const claim = live.auction.claim(lower(node.address), Date.now());
     if (claim === "ok") live.auction.decline();
-    else if (claim === "late") this.recordLate(port, live);
-    else port.send(node.socket, errorFrame(claimError[claim], claimMessage[claim]));
+    else if (claim === "late") this.recordLate(live);
+    else this.port.send(node.address, errorFrame(claimError[claim], claimMessage[claim]));
+  }
+
+  /** A winner's answer to `sign`; anything else names no rfq that awaits this node's signature. */
+  onSigned(node: NodeSession, frame: SignedFrame): void {
+    const waiting = this.awaiting.get(frame.rfqId);
+    if (!waiting || waiting.address !== lower(node.address)) {
+      this.port.send(node.address, errorFrame("unknown_rfq", `no rfq ${frame.rfqId} awaits a signature`));
+      return;
+    }
+    waiting.answer(frame.signature);
   }
 
   /** A reply after the close: the stored quote's `replies` are brought up to date. */
-  private recordLate(port: CorridorPort<S>, live: Live<S>): void {
+  private recordLate(live: Live): void {
     const replies = live.auction.replies();
-    port.waitUntil(
-      live.stored.then((stored) =>
-        stored
-          ? port.db
-              .prepare("UPDATE quotes SET replies = ? WHERE quote_id = ?")
-              .bind(JSON.stringify(replies), live.quoteId)
-              .run()
-          : undefined,
-      ),
+    this.port.waitUntil(
+      live.stored.then((stored) => (stored ? this.port.store.storeReplies(live.quoteId, replies) : undefined)),
     );
   }
 
-  private sendResults(port: CorridorPort<S>, live: Live<S>, offers: readonly RankedOffer[]): void {
+  private sendResults(live: Live, offers: readonly RankedOffer[]): void {
     const rankOf = new Map(offers.map((o) => [lower(o.resolver), o]));
     for (const address of live.auction.bidders) {
       const node = live.nodes.get(address);
       if (!node) continue;
       const offer = rankOf.get(address);
-      port.send(node.socket, {
+      this.port.send(node.address, {
         type: "result",
         rfqId: live.auction.rfqId,
         won: offer?.won ?? false,
         rank: offer?.rank ?? null,
       });
     }
+  }
+
+  /** The amounts of a valid bid (which covers the fees, or it would not be valid). */
+  private amountsOf(live: Live, outputAmount: bigint): QuoteAmounts {
+    const feeBps = live.terms.chain.fee.bps;
+    const amounts = quoteAmounts({ sellAmount: live.terms.sellAmount, outputAmount, feeBps, gas: live.gas });
+    if (!amounts) throw new Error("a valid bid must cover the fees");
+    return amounts;
+  }
+
+  /** Whether a node's last heartbeat shows `atLeast` of `token` in both balance and allowance. */
+  private holds(node: { inventory: readonly InventoryEntry[] }, token: string, atLeast: bigint): boolean {
+    const chainId = this.port.corridor.chain.chainId;
+    const entry = node.inventory.find((i) => i.chainId === chainId && this.port.adapter.sameAddress(i.token, token));
+    return entry !== undefined && BigInt(entry.balance) >= atLeast && BigInt(entry.allowance) >= atLeast;
   }
 }
 
@@ -368,17 +456,6 @@ const errorFrame = (code: string, message: string): RelayFrame => ({ type: "erro
 
 function noOffers(replies: Replies, nodesOnline: number, message: string): Refusal {
   return refuse(404, "no_offers", message, { replies, nodesOnline });
-}
-
-/** Whether a node's last heartbeat shows `atLeast` of the buy token in both balance and allowance. */
-function hasInventory(
-  node: { inventory: readonly InventoryEntry[] },
-  chainId: number,
-  token: string,
-  atLeast = 1n,
-): boolean {
-  const entry = node.inventory.find((i) => i.chainId === chainId && lower(i.token) === lower(token));
-  return entry !== undefined && BigInt(entry.balance) >= atLeast && BigInt(entry.allowance) >= atLeast;
 }
 
 /** Commits to the auction's valid offers: who bid what, with which signature, in rank order. */

@@ -83,3 +83,17 @@ export function rankBids(
       : null,
   };
 }
+
+/** The offers steering lets win, best first: who is asked next when a winner does not sign. */
+export function winnable(offers: readonly RankedOffer[]): RankedOffer[] {
+  return offers.filter((o) => o.status === "won" || o.status === "lost");
+}
+
+/** The offers with `resolver` as the winner, or none: every other offer steering let win is `lost`. */
+export function crown(offers: readonly RankedOffer[], resolver: string | null): RankedOffer[] {
+  return offers.map((o) => {
+    if (o.status !== "won" && o.status !== "lost") return o;
+    const won = o.resolver === resolver;
+    return { ...o, status: won ? "won" : "lost", won };
+  });
+}

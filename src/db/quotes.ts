@@ -153,6 +153,11 @@ export function insertQuoteStatements(
   return statements;
 }
 
+/** A late reply brought the auction's reply counts up to date. */
+export async function updateQuoteReplies(db: D1Database, quoteId: string, replies: Replies): Promise<void> {
+  await db.prepare("UPDATE quotes SET replies = ? WHERE quote_id = ?").bind(JSON.stringify(replies), quoteId).run();
+}
+
 export function timelineStatement(db: D1Database, quoteId: string, entry: TimelineEntry): D1PreparedStatement {
   return db
     .prepare("INSERT INTO timeline_events (quote_id, at, event, detail) VALUES (?, ?, ?, ?)")

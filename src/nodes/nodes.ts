@@ -1,52 +1,25 @@
-import type { InventoryEntry, NodeState } from "../protocol/frames";
-import { STALE_AFTER_MS } from "../protocol/frames";
+import type { z } from "zod";
+import type { ProvedKeys } from "../chains/adapter";
+import { type InventoryEntry, STALE_AFTER_MS } from "../protocol/frames";
+import type {
+  AdvertisedCorridor as AdvertisedCorridorSchema,
+  NodeRecord as NodeRecordSchema,
+} from "../schemas/resolvers";
 
-/** A corridor as a node advertised it: the token order of its connect URL. */
-export interface AdvertisedCorridor {
-  chainId: number;
-  baseToken: string;
-  quoteToken: string;
-}
+export type NodeRecord = z.infer<typeof NodeRecordSchema>;
+export type AdvertisedCorridor = z.infer<typeof AdvertisedCorridorSchema>;
+export type ChainStatus = NodeRecord["chains"][number];
 
-export interface ChainStatus {
-  chainId: number;
-  state: NodeState;
-  degraded: string | null;
-}
-
-/** What a corridor knows of one authenticated node socket. */
-export interface NodeSession {
-  address: string;
-  name: string;
-  version: string;
-  region: string | null;
-  signerType: string | null;
-  solanaAddress: string | null;
+/**
+ * One authenticated node socket of a corridor: the keys and identity it proved at auth, the corridor as
+ * it advertised it, and what its last heartbeat said (times in ms).
+ */
+export interface NodeSession
+  extends ProvedKeys,
+    Pick<NodeRecord, "name" | "version" | "region" | "signerType" | "state" | "degraded" | "inventory" | "chains"> {
   corridor: AdvertisedCorridor;
   connectedAt: number;
   lastHeartbeat: number | null;
-  state: NodeState;
-  degraded: string | null;
-  inventory: InventoryEntry[];
-  chains: ChainStatus[];
-}
-
-/** Record 2.3. `solanaAddress` is present only once the node proved a Solana key. */
-export interface NodeRecord {
-  address: string;
-  name: string;
-  version: string;
-  state: NodeState;
-  degraded: string | null;
-  region: string | null;
-  signerType: string | null;
-  fresh: boolean;
-  corridors: AdvertisedCorridor[];
-  inventory: InventoryEntry[];
-  connectedAt: string;
-  lastHeartbeat: string | null;
-  solanaAddress?: string;
-  chains: ChainStatus[];
 }
 
 export function isFresh(lastHeartbeat: number | null, now: number): boolean {

@@ -68,6 +68,7 @@ export const declineFrame = z.object({
   reason: z.string().max(200),
 });
 
+/** The winner's answer to `sign`: its signature over the `transaction` it was sent. */
 export const signedFrame = z.object({
   type: z.literal("signed"),
   rfqId: z.string(),
@@ -81,6 +82,7 @@ export type AuthFrame = z.infer<typeof authFrame>;
 export type HeartbeatFrame = z.infer<typeof heartbeatFrame>;
 export type BidFrame = z.infer<typeof bidFrame>;
 export type DeclineFrame = z.infer<typeof declineFrame>;
+export type SignedFrame = z.infer<typeof signedFrame>;
 export type InventoryEntry = z.infer<typeof inventoryEntry>;
 export type NodeState = z.infer<typeof nodeState>;
 
@@ -151,6 +153,12 @@ export const executionFrame = z.object({
   txHash: z.string().nullable(),
 });
 
+/**
+ * Sent to an auction's winner on chains where the winner signs after the auction (never on EVM): what it
+ * signs, answered by `signed` within SIGN_TIMEOUT_MS.
+ */
+export const signFrame = z.object({ type: z.literal("sign"), rfqId: z.string(), transaction: z.string() });
+
 export const errorFrame = z.object({ type: z.literal("error"), code: z.string(), message: z.string() });
 
 export const relayFrame = z.discriminatedUnion("type", [
@@ -160,6 +168,7 @@ export const relayFrame = z.discriminatedUnion("type", [
   resultFrame,
   bandFrame,
   executionFrame,
+  signFrame,
   errorFrame,
 ]);
 
@@ -173,6 +182,8 @@ export type WelcomeFrame = z.infer<typeof welcomeFrame>;
 export const MAX_FRAME_BYTES = 64 * 1024;
 export const MAX_FRAMES_PER_SECOND = 50;
 export const AUTH_TIMEOUT_MS = 5_000;
+/** How long an auction's winner has to answer `sign` before the next bid is asked. */
+export const SIGN_TIMEOUT_MS = 500;
 export const STALE_AFTER_MS = 35_000;
 export const HEARTBEAT_EVERY_MS = 10_000;
 

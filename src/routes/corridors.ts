@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { CORRIDOR_ADVERTISED_HEADER, CORRIDOR_KEY_HEADER } from "../../durable-objects/corridor";
 import { findCorridor } from "../corridors";
 import { RelayError } from "../errors";
 import { createRouter } from "../http/router";
@@ -34,10 +33,8 @@ export const corridorRoutes = createRouter().openapi(
     const corridor = findCorridor(c.get("config"), chainId, tokenA, tokenB);
     if (!corridor)
       return refuseSocket("unsupported_corridor", `the relay does not serve ${chainId}/${tokenA}/${tokenB}`);
-    const headers = new Headers(c.req.raw.headers);
-    headers.set(CORRIDOR_KEY_HEADER, corridor.key);
-    headers.set(CORRIDOR_ADVERTISED_HEADER, JSON.stringify({ chainId, baseToken: tokenA, quoteToken: tokenB }));
-    return corridorStub(c.env, corridor.key).fetch(new Request(c.req.raw, { headers }));
+    // The corridor object knows its corridor from its name, and the advertised token order from the URL.
+    return corridorStub(c.env, corridor.key).fetch(c.req.raw);
   },
 );
 

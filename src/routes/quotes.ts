@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { QuoteOutcome } from "../auction/house";
 import type { QuoteInput } from "../auction/quote-input";
 import { adapterFor } from "../chains";
 import type { ChainAdapter } from "../chains/adapter";
@@ -111,8 +110,7 @@ export const quoteRoutes = createRouter()
         requestedAt,
       };
       const outcome = await whileInFlight(c.env, config, taker, async () => {
-        // RPC typing cannot express the JSON objects inside a quote (`unknown` values), so it is restated.
-        return (await corridorStub(c.env, corridor.key).requestQuote(input)) as unknown as QuoteOutcome;
+        return await corridorStub(c.env, corridor.key).requestQuote(input);
       });
       if (outcome.kind === "refused") throw RelayError.from(outcome);
       return c.json({ ...outcome.quote, ...outcome.signing }, 200);

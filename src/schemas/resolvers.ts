@@ -2,7 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { Address, Amount, Timestamp } from "./common";
 
 const NodeState = z.enum(["quoting", "degraded", "paused"]);
-const AdvertisedCorridor = z.object({ chainId: z.number().int(), baseToken: Address, quoteToken: Address });
+/** A corridor as a node advertised it: the token order of its connect URL. */
+export const AdvertisedCorridor = z.object({ chainId: z.number().int(), baseToken: Address, quoteToken: Address });
 
 export const NodeRecord = z
   .object({

@@ -85,9 +85,11 @@ describe("GET /v1/nodes", () => {
     socket.send(heartbeat());
     await eventually(async () => expect(await nodeOf(account.address)).toMatchObject({ fresh: true }));
     await runInDurableObject(evmCorridor(), (instance) => {
-      const sockets = (
-        instance as unknown as { sockets: Map<WebSocket, { attachment: { node: { lastHeartbeat: number } } }> }
-      ).sockets;
+      const { sockets } = (
+        instance as unknown as {
+          sessions: { sockets: Map<WebSocket, { attachment: { node: { lastHeartbeat: number } | null } }> };
+        }
+      ).sessions;
       for (const s of sockets.values()) if (s.attachment.node) s.attachment.node.lastHeartbeat = Date.now() - 36_000;
     });
     expect(await nodeOf(account.address)).toMatchObject({ fresh: false });

@@ -4,6 +4,7 @@ import { isFresh, mergeNodes, type NodeSession } from "../../src/nodes/nodes";
 
 const base = (over: Partial<NodeSession>): NodeSession => ({
   address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+  publicKey: "0x04",
   name: "alpha",
   version: "1.0.0",
   region: null,

@@ -1,0 +1,287 @@
+import { isRegistered, recordNodeSeen, touchResolver } from "../db/resolvers";
+import { close, frameSize, parseNodeFrame, send } from "../protocol/codec";
+import {
+  AUTH_TIMEOUT_MS,
+  type AuthFrame,
+  type BidFrame,
+  CLOSE_POLICY,
+  CLOSE_REASONS,
+  type DeclineFrame,
+  type HeartbeatFrame,
+  MAX_FRAME_BYTES,
+  type RelayFrame,
+  type SignedFrame,
+} from "../protocol/frames";
+import type { BandValue } from "../schemas/quote";
+import { verifyNodeAuth } from "./auth";
+import { FrameLimiter } from "./frame-limiter";
+import type { AdvertisedCorridor, NodeSession } from "./nodes";
+
+/** How often a node's heartbeats may refresh its directory entry in D1. */
+const DIRECTORY_WRITE_EVERY_MS = 60_000;
+
+/**
+ * A socket's state, kept in its attachment so that it survives hibernation (under 2 KiB). `kind` tells
+ * a node socket from the corridor's other kinds of socket when they are restored. A node's inventory and
+ * chain reports can outgrow an attachment: they live in the object's storage (`heardKey`).
+ */
+interface Attachment {
+  kind: "node";
+  nonce: string;
+  corridor: AdvertisedCorridor;
+  connectedAt: number;
+  authDeadline: number;
+  lastDirectoryWrite: number;
+  /** Null until the node authenticates. */
+  node: Omit<NodeSession, "corridor" | "connectedAt" | "inventory" | "chains"> | null;
+}
+
+type Heard = Pick<NodeSession, "inventory" | "chains">;
+
+interface Entry {
+  attachment: Attachment;
+  heard: Heard;
+  limiter: FrameLimiter;
+}
+
+/** A node's reply to an auction, for the auction house. */
+export type AuctionReply =
+  | { node: NodeSession; frame: BidFrame | DeclineFrame | SignedFrame }
+  | { node: NodeSession; malformed: { rfqId: string; message: string } };
+
+/** What the sessions ask of the corridor they serve. */
+export interface SessionHost {
+  corridorKey: string;
+  requireRegistration: boolean;
+  rfqWindowMs: number;
+  db: D1Database;
+  band(): BandValue | null;
+  /** A node authenticated or heartbeated: the corridor is in use. */
+  onActive(now: number): void;
+}
+
+/** Which auctions a reply may belong to, for the flood limit and malformed replies. */
+export interface LiveAuctions {
+  isLive(rfqId: string): boolean;
+  asked(rfqId: string, address: string): boolean;
+}
+
+const heardKey = (a: Attachment) => `socket:${a.nonce}`;
+const nothingHeard = (): Heard => ({ inventory: [], chains: [] });
+
+/**
+ * The node sockets of one corridor: accepted, authenticated, kept through heartbeats, restored after
+ * hibernation, forgotten on close. Frames that concern auctions are handed back to the caller.
+ */
+export class NodeSessions {
+  private readonly sockets = new Map<WebSocket, Entry>();
+
+  constructor(
+    private readonly ctx: DurableObjectState,
+    private readonly host: SessionHost,
+  ) {
+    for (const ws of ctx.getWebSockets()) {
+      const attachment = ws.deserializeAttachment() as Attachment | null;
+      if (attachment?.kind !== "node") continue;
+      const heard = ctx.storage.kv.get<Heard>(heardKey(attachment)) ?? nothingHeard();
+      this.sockets.set(ws, { attachment, heard, limiter: new FrameLimiter() });
+    }
+  }
+
+  /** Accepts a node's socket and challenges it; the caller closes it at `authDeadline` unless it authenticated. */
+  accept(corridor: AdvertisedCorridor): { client: WebSocket; authDeadline: number } {
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    this.ctx.acceptWebSocket(server);
+    const now = Date.now();
+    const attachment: Attachment = {
+      kind: "node",
+      nonce: crypto.randomUUID(),
+      corridor,
+      connectedAt: now,
+      authDeadline: now + AUTH_TIMEOUT_MS,
+      lastDirectoryWrite: now,
+      node: null,
+    };
+    server.serializeAttachment(attachment);
+    this.sockets.set(server, { attachment, heard: nothingHeard(), limiter: new FrameLimiter() });
+    send(server, { type: "challenge", nonce: attachment.nonce, corridor: this.host.corridorKey });
+    return { client, authDeadline: attachment.authDeadline };
+  }
+
+  /**
+   * One message from a socket: limits, auth and heartbeats are dealt with here; a reply to an auction is
+   * returned. Replies to rfqs the node was asked are solicited: an auction rate above 50/s must not close
+   * its resolvers, so only other frames count toward the flood limit.
+   */
+  async receive(ws: WebSocket, message: string | ArrayBuffer, auctions: LiveAuctions): Promise<AuctionReply | null> {
+    const entry = this.sockets.get(ws);
+    if (!entry) return null;
+    if (frameSize(message) > MAX_FRAME_BYTES) {
+      return this.reject(ws, CLOSE_REASONS.frameTooLarge, `frames are limited to ${MAX_FRAME_BYTES} bytes`);
+    }
+    const parsed = parseNodeFrame(message);
+    const node = entry.attachment.node;
+    const solicited =
+      parsed.ok &&
+      (parsed.frame.type === "bid" || parsed.frame.type === "decline") &&
+      node !== null &&
+      auctions.asked(parsed.frame.rfqId, node.address);
+    if (!solicited && !entry.limiter.allow(Date.now())) {
+      return this.reject(ws, CLOSE_REASONS.rateLimited, "over 50 frames per second");
+    }
+    if (!parsed.ok) {
+      // A malformed reply to a live rfq is the node's reply, rejected; the node stays connected.
+      if (node && parsed.rfqId && auctions.isLive(parsed.rfqId)) {
+        return { node: sessionOf(entry), malformed: { rfqId: parsed.rfqId, message: parsed.message } };
+      }
+      return this.reject(ws, CLOSE_REASONS.badFrame, parsed.message);
+    }
+    const frame = parsed.frame;
+    if (!node) {
+      if (frame.type !== "auth") return this.reject(ws, CLOSE_REASONS.badFrame, "the first frame must be auth");
+      await this.authenticate(ws, entry, frame);
+      return null;
+    }
+    switch (frame.type) {
+      case "auth":
+        send(ws, { type: "error", code: "already_authenticated", message: "this socket is authenticated" });
+        return null;
+      case "heartbeat":
+        this.heartbeat(ws, entry, frame);
+        return null;
+      default:
+        return { node: sessionOf(entry), frame };
+    }
+  }
+
+  /** Closes the sockets whose auth deadline passed; the next deadline, or null when none is pending. */
+  closeUnauthenticated(now: number): number | null {
+    let next: number | null = null;
+    for (const [ws, { attachment }] of this.sockets) {
+      if (attachment.node) continue;
+      if (attachment.authDeadline <= now) this.reject(ws, CLOSE_REASONS.timeout, "no auth within 5 seconds");
+      else next = Math.min(next ?? attachment.authDeadline, attachment.authDeadline);
+    }
+    return next;
+  }
+
+  /** The authenticated nodes. */
+  list(): NodeSession[] {
+    return [...this.sockets.values()].filter((e) => e.attachment.node).map(sessionOf);
+  }
+
+  /** Sends a frame to the node with this address, if it is connected. */
+  sendTo(address: string, frame: RelayFrame): void {
+    const wanted = address.toLowerCase();
+    for (const [ws, { attachment }] of this.sockets) {
+      if (attachment.node?.address.toLowerCase() === wanted) send(ws, frame);
+    }
+  }
+
+  /** Sends a frame to every authenticated node. */
+  broadcast(frame: RelayFrame): void {
+    for (const [ws, { attachment }] of this.sockets) if (attachment.node) send(ws, frame);
+  }
+
+  forget(ws: WebSocket): void {
+    const entry = this.sockets.get(ws);
+    if (!entry) return;
+    this.sockets.delete(ws);
+    this.ctx.storage.kv.delete(heardKey(entry.attachment));
+  }
+
+  /** Verifies the auth signature and registration; one socket per node, so an older one is replaced. */
+  private async authenticate(ws: WebSocket, entry: Entry, frame: AuthFrame): Promise<void> {
+    const { attachment } = entry;
+    const proved = await verifyNodeAuth(frame, this.host.corridorKey, attachment.nonce);
+    if (!proved.ok) {
+      this.reject(ws, proved.reason, "the auth signature does not match the address");
+      return;
+    }
+    if (this.host.requireRegistration && !(await isRegistered(this.host.db, proved.address))) {
+      this.reject(ws, CLOSE_REASONS.notRegistered, "this relay only accepts registered resolvers");
+      return;
+    }
+    if (!this.sockets.has(ws)) return; // closed while we checked
+    for (const [other, { attachment: a }] of this.sockets) {
+      if (other !== ws && a.node?.address === proved.address) {
+        close(other, 1000, "replaced");
+        this.forget(other);
+      }
+    }
+    const now = Date.now();
+    const identity = {
+      address: proved.address,
+      solanaAddress: proved.solanaAddress,
+      name: frame.name,
+      version: frame.version,
+      region: frame.region ?? null,
+      signerType: frame.signerType ?? null,
+    };
+    attachment.node = {
+      ...identity,
+      publicKey: proved.publicKey,
+      lastHeartbeat: null,
+      state: "paused",
+      degraded: null,
+    };
+    attachment.lastDirectoryWrite = now;
+    ws.serializeAttachment(attachment);
+    send(ws, {
+      type: "welcome",
+      address: proved.address,
+      corridor: this.host.corridorKey,
+      rfqWindowMs: this.host.rfqWindowMs,
+      band: this.host.band(),
+    });
+    const seen = { ...identity, corridor: attachment.corridor, state: null, degraded: null };
+    this.ctx.waitUntil(recordNodeSeen(this.host.db, { ...seen, at: new Date(now).toISOString() }));
+    this.host.onActive(now);
+  }
+
+  /** Keeps the node's state and inventory; its directory entry is refreshed at most once a minute. */
+  private heartbeat(ws: WebSocket, entry: Entry, frame: HeartbeatFrame): void {
+    const { attachment } = entry;
+    const node = attachment.node;
+    if (!node) return;
+    const now = Date.now();
+    node.lastHeartbeat = now;
+    node.state = frame.state;
+    node.degraded = frame.state === "degraded" ? (frame.degraded ?? null) : null;
+    entry.heard = {
+      inventory: frame.inventory,
+      chains: (frame.chains ?? []).map((c) => ({ chainId: c.chainId, state: c.state, degraded: c.degraded ?? null })),
+    };
+    this.ctx.storage.kv.put(heardKey(attachment), entry.heard);
+    this.host.onActive(now);
+    if (now - attachment.lastDirectoryWrite >= DIRECTORY_WRITE_EVERY_MS) {
+      attachment.lastDirectoryWrite = now;
+      const at = new Date(now).toISOString();
+      this.ctx.waitUntil(touchResolver(this.host.db, node.address, node.state, node.degraded, at));
+    }
+    ws.serializeAttachment(attachment);
+  }
+
+  /** Policy violation: an `error` frame with the reason, then close 1008 with the same reason. */
+  private reject(ws: WebSocket, reason: string, message: string): null {
+    send(ws, { type: "error", code: reason, message });
+    close(ws, CLOSE_POLICY, reason);
+    this.forget(ws);
+    return null;
+  }
+}
+
+function sessionOf({ attachment, heard }: Entry): NodeSession {
+  const node = attachment.node;
+  if (!node) throw new Error("the socket has not authenticated");
+  return { ...node, corridor: attachment.corridor, connectedAt: attachment.connectedAt, ...heard };
+}
+
+/** The corridor a connect URL advertises (`/v1/corridors/{chainId}/{tokenA}/{tokenB}/connect`), in its token order. */
+export function advertisedCorridor(url: string): AdvertisedCorridor | null {
+  const match = /\/v1\/corridors\/(\d+)\/([^/]+)\/([^/]+)\/connect$/.exec(new URL(url).pathname);
+  if (!match) return null;
+  const [, chainId = "", tokenA = "", tokenB = ""] = match;
+  return { chainId: Number(chainId), baseToken: decodeURIComponent(tokenA), quoteToken: decodeURIComponent(tokenB) };
+}

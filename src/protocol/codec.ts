@@ -1,0 +1,48 @@
+import { type NodeFrame, nodeFrame, type RelayFrame } from "./frames";
+
+/** A node's frame, or why it is not one; a malformed reply keeps the `rfqId` it names, so it can count as rejected. */
+export type ParsedNodeFrame = { ok: true; frame: NodeFrame } | { ok: false; message: string; rfqId: string | null };
+
+const NOT_JSON = "frames are JSON text";
+
+/** Parses a node's WebSocket message against the node frame schema. */
+export function parseNodeFrame(message: string | ArrayBuffer): ParsedNodeFrame {
+  if (typeof message !== "string") return { ok: false, message: NOT_JSON, rfqId: null };
+  let json: unknown;
+  try {
+    json = JSON.parse(message);
+  } catch {
+    return { ok: false, message: NOT_JSON, rfqId: null };
+  }
+  const result = nodeFrame.safeParse(json);
+  if (result.success) return { ok: true, frame: result.data };
+  const issue = result.error.issues[0];
+  const { type, rfqId } = (typeof json === "object" && json !== null ? json : {}) as Record<string, unknown>;
+  return {
+    ok: false,
+    message: `bad frame: ${issue ? `${issue.path.join(".") || "type"}: ${issue.message}` : "invalid"}`,
+    rfqId: (type === "bid" || type === "decline") && typeof rfqId === "string" ? rfqId : null,
+  };
+}
+
+/** The size a message counts for against MAX_FRAME_BYTES. */
+export const frameSize = (message: string | ArrayBuffer): number =>
+  typeof message === "string" ? message.length : message.byteLength;
+
+/** Sends a frame; a socket that is closing is skipped, never thrown from. */
+export function send(ws: WebSocket, frame: RelayFrame): void {
+  try {
+    ws.send(JSON.stringify(frame));
+  } catch {
+    // The node is gone; its close event cleans up.
+  }
+}
+
+/** Closes a socket that may already be closed. */
+export function close(ws: WebSocket, code: number, reason: string): void {
+  try {
+    ws.close(code, reason);
+  } catch {
+    // already closed
+  }
+}
