@@ -74,13 +74,19 @@ export class CorridorDO extends DurableObject<Env> {
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    this.sessions.forget(ws);
+    this.gone(ws);
     // Complete the closing handshake, so the node sees its close acknowledged (1005/1006 cannot be sent).
     close(ws, code === 1005 || code === 1006 ? 1000 : code, reason);
   }
 
   override async webSocketError(ws: WebSocket): Promise<void> {
-    this.sessions.forget(ws);
+    this.gone(ws);
+  }
+
+  /** A socket closed or failed: forgotten, and no auction waits for its node's reply any longer. */
+  private gone(ws: WebSocket): void {
+    const address = this.sessions.forget(ws);
+    if (address) this.house.onGone(address);
   }
 
   /** Closes sockets that did not authenticate in time; re-arms for the next deadline. */

@@ -10,6 +10,8 @@ export class Auction {
   readonly bidders = new Set<string>();
   /** Nodes that replied (bid, decline or rejected), in the window or, once closed, late. */
   readonly answered = new Set<string>();
+  /** Asked nodes whose socket closed before they answered: no reply is coming from them. */
+  private readonly gone = new Set<string>();
   private rejected = 0;
   private declined = 0;
   private late = 0;
@@ -39,7 +41,7 @@ export class Auction {
    */
   claim(node: string, now: number): "ok" | "not_asked" | "duplicate" | "late" {
     const sentAt = this.asked.get(node);
-    if (sentAt === undefined) return "not_asked";
+    if (sentAt === undefined || this.gone.has(node)) return "not_asked";
     if (this.answered.has(node)) return "duplicate";
     this.answered.add(node);
     if (this.closed || now - sentAt > this.windowMs) {
@@ -72,6 +74,13 @@ export class Auction {
     this.maybeFinish();
   }
 
+  /** An asked node disconnected: it stays `noReply`, and the auction no longer waits for it. */
+  drop(node: string): void {
+    if (!this.asked.has(node) || this.answered.has(node)) return;
+    this.gone.add(node);
+    this.maybeFinish();
+  }
+
   /** The window ran out, or every asked node has answered. */
   close(): void {
     if (this.closed) return;
@@ -90,6 +99,6 @@ export class Auction {
   }
 
   private maybeFinish(): void {
-    if (this.answered.size === this.asked.size) this.close();
+    if (this.answered.size + this.gone.size >= this.asked.size) this.close();
   }
 }

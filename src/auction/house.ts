@@ -85,32 +85,13 @@ const lower = (a: string) => a.toLowerCase();
 /** A corridor's auctions: asks its nodes, checks their replies, ranks, and stores the winning quote. */
 export class AuctionHouse {
   private readonly live = new Map<string, Live>();
-  private readonly inFlight = new Map<string, number>();
   /** Winners asked to `sign`, by rfq. */
   private readonly awaiting = new Map<string, { address: string; answer(signature: string): void }>();
 
   constructor(private readonly port: CorridorPort) {}
 
+  /** One auction for a quote request (the taker's in-flight limit is counted by the route, across corridors). */
   async requestQuote(input: QuoteInput): Promise<QuoteOutcome> {
-    const { config } = this.port;
-    const taker = lower(input.taker);
-    const outstanding = this.inFlight.get(taker) ?? 0;
-    if (outstanding >= config.maxOutstandingRfqs) {
-      return refuse(429, "too_many_rfqs", `This taker already has ${outstanding} quote requests in flight.`, {
-        retryAfter: Math.ceil(config.rfqWindowMs / 1000),
-      });
-    }
-    this.inFlight.set(taker, outstanding + 1);
-    try {
-      return await this.run(input);
-    } finally {
-      const left = (this.inFlight.get(taker) ?? 1) - 1;
-      if (left > 0) this.inFlight.set(taker, left);
-      else this.inFlight.delete(taker);
-    }
-  }
-
-  private async run(input: QuoteInput): Promise<QuoteOutcome> {
     const { port } = this;
     const { config, corridor, adapter } = port;
     const chain = corridor.chain;
@@ -315,9 +296,15 @@ export class AuctionHouse {
     return this.live.has(rfqId);
   }
 
-  /** Whether `node` was asked in the live auction `rfqId`. */
-  asked(rfqId: string, node: string): boolean {
-    return this.live.get(rfqId)?.auction.asked.has(lower(node)) ?? false;
+  /** Whether `node` was asked in the live auction `rfqId` and has not answered it yet. */
+  awaits(rfqId: string, node: string): boolean {
+    const auction = this.live.get(rfqId)?.auction;
+    return (auction?.asked.has(lower(node)) ?? false) && !auction?.answered.has(lower(node));
+  }
+
+  /** A node's socket closed: in every open auction that asked it, no reply is coming from it (`noReply`). */
+  onGone(address: string): void {
+    for (const live of this.live.values()) live.auction.drop(lower(address));
   }
 
   /** A node's bid: counted once, checked (window, inventory, fees, signature) and kept if valid. */

@@ -63,7 +63,8 @@ export interface SessionHost {
 /** Which auctions a reply may belong to, for the flood limit and malformed replies. */
 export interface LiveAuctions {
   isLive(rfqId: string): boolean;
-  asked(rfqId: string, address: string): boolean;
+  /** Whether the node was asked `rfqId` and has not answered it yet. */
+  awaits(rfqId: string, address: string): boolean;
 }
 
 const heardKey = (a: Attachment) => `socket:${a.nonce}`;
@@ -111,8 +112,9 @@ export class NodeSessions {
 
   /**
    * One message from a socket: limits, auth and heartbeats are dealt with here; a reply to an auction is
-   * returned. Replies to rfqs the node was asked are solicited: an auction rate above 50/s must not close
-   * its resolvers, so only other frames count toward the flood limit.
+   * returned. A node's first reply to an rfq it was asked is solicited: an auction rate above 50/s must
+   * not close its resolvers. Every other frame, duplicate and unknown replies included, counts toward the
+   * flood limit.
    */
   async receive(ws: WebSocket, message: string | ArrayBuffer, auctions: LiveAuctions): Promise<AuctionReply | null> {
     const entry = this.sockets.get(ws);
@@ -126,7 +128,7 @@ export class NodeSessions {
       parsed.ok &&
       (parsed.frame.type === "bid" || parsed.frame.type === "decline") &&
       node !== null &&
-      auctions.asked(parsed.frame.rfqId, node.address);
+      auctions.awaits(parsed.frame.rfqId, node.address);
     if (!solicited && !entry.limiter.allow(Date.now())) {
       return this.reject(ws, CLOSE_REASONS.rateLimited, "over 50 frames per second");
     }
@@ -184,11 +186,13 @@ export class NodeSessions {
     for (const [ws, { attachment }] of this.sockets) if (attachment.node) send(ws, frame);
   }
 
-  forget(ws: WebSocket): void {
+  /** Drops a socket and what it reported; returns the node's address when it had authenticated. */
+  forget(ws: WebSocket): string | null {
     const entry = this.sockets.get(ws);
-    if (!entry) return;
+    if (!entry) return null;
     this.sockets.delete(ws);
     this.ctx.storage.kv.delete(heardKey(entry.attachment));
+    return entry.attachment.node?.address ?? null;
   }
 
   /** Verifies the auth signature and registration; one socket per node, so an older one is replaced. */

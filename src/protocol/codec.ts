@@ -1,4 +1,4 @@
-import { type NodeFrame, nodeFrame, type RelayFrame } from "./frames";
+import { MAX_FRAME_BYTES, type NodeFrame, nodeFrame, type RelayFrame } from "./frames";
 
 /** A node's frame, or why it is not one; a malformed reply keeps the `rfqId` it names, so it can count as rejected. */
 export type ParsedNodeFrame = { ok: true; frame: NodeFrame } | { ok: false; message: string; rfqId: string | null };
@@ -25,9 +25,18 @@ export function parseNodeFrame(message: string | ArrayBuffer): ParsedNodeFrame {
   };
 }
 
-/** The size a message counts for against MAX_FRAME_BYTES. */
+const encoder = new TextEncoder();
+
+/**
+ * The size a message counts for against MAX_FRAME_BYTES: its bytes (UTF-8), counted only when its
+ * length in characters leaves any doubt (a character is at most three UTF-8 bytes here).
+ */
 export const frameSize = (message: string | ArrayBuffer): number =>
-  typeof message === "string" ? message.length : message.byteLength;
+  typeof message !== "string"
+    ? message.byteLength
+    : message.length * 3 <= MAX_FRAME_BYTES
+      ? message.length
+      : encoder.encode(message).byteLength;
 
 /** Sends a frame; a socket that is closing is skipped, never thrown from. */
 export function send(ws: WebSocket, frame: RelayFrame): void {
