@@ -48,6 +48,12 @@ function workersProject(
   };
 }
 
+/**
+ * The workers projects' relay: the local configuration with a shorter auction window, so the tests
+ * that wait for a window wait less (the auction's rules are unit-tested in test/unit/auction-house.test.ts).
+ */
+const integrationConfig = { ...localConfig, rfqWindowMs: 1_000 };
+
 /** The local configuration with its EVM chain's RPC pointed at the settlement project's anvil. */
 function onTestChain(rpcUrl: string) {
   return {
@@ -63,10 +69,10 @@ export default defineConfig({
       {
         test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },
       },
-      workersProject("integration", {}),
+      workersProject("integration", { RELAY_CONFIG: JSON.stringify(integrationConfig) }),
       // A relay that admits only registered resolvers and requires taker proofs.
       workersProject("integration-strict", {
-        RELAY_CONFIG: JSON.stringify({ ...localConfig, requireRegistration: true, requireTakerProof: true }),
+        RELAY_CONFIG: JSON.stringify({ ...integrationConfig, requireRegistration: true, requireTakerProof: true }),
       }),
       // Settlement against a real chain: the keeper, POST /v1/executions and the indexer.
       workersProject("settlement", {}, (inject) => ({

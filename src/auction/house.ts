@@ -6,14 +6,7 @@ import type { QuoteRow } from "../db/quotes";
 import { type Refusal, refuse } from "../errors";
 import { newId } from "../ids";
 import { isFresh, type NodeSession } from "../nodes/nodes";
-import {
-  type BidFrame,
-  type DeclineFrame,
-  type InventoryEntry,
-  type RelayFrame,
-  SIGN_TIMEOUT_MS,
-  type SignedFrame,
-} from "../protocol/frames";
+import type { BidFrame, DeclineFrame, InventoryEntry, RelayFrame, SignedFrame } from "../protocol/frames";
 import type { BandValue, QuoteRecord, Replies } from "../schemas/quote";
 import { type GasCharge, gasChargeFor, type QuoteAmounts, quoteAmounts } from "./amounts";
 import { Auction } from "./auction";
@@ -21,6 +14,7 @@ import { minOutputFromBand } from "./band-guard";
 import type { QuoteInput } from "./quote-input";
 import { crown, type RankedOffer, rankBids, winnable } from "./rank";
 import type { AuctionCounts, AuctionStore } from "./store";
+import { WinnerSignatures } from "./winner-signatures";
 
 /** How long a closed auction is remembered, so that its late replies are counted on the quote. */
 const REMEMBER_CLOSED_MS = 30_000;
@@ -85,10 +79,11 @@ const lower = (a: string) => a.toLowerCase();
 /** A corridor's auctions: asks its nodes, checks their replies, ranks, and stores the winning quote. */
 export class AuctionHouse {
   private readonly live = new Map<string, Live>();
-  /** Winners asked to `sign`, by rfq. */
-  private readonly awaiting = new Map<string, { address: string; answer(signature: string): void }>();
+  private readonly signatures: WinnerSignatures;
 
-  constructor(private readonly port: CorridorPort) {}
+  constructor(private readonly port: CorridorPort) {
+    this.signatures = new WinnerSignatures((address, frame) => port.send(address, frame));
+  }
 
   /** One auction for a quote request (the taker's in-flight limit is counted by the route, across corridors). */
   async requestQuote(input: QuoteInput): Promise<QuoteOutcome> {
@@ -263,32 +258,13 @@ export class AuctionHouse {
       if (!node) continue;
       const amounts = this.amountsOf(live, offer.bid.outputAmount);
       const request = hook.request(live.terms, { resolver: offer.resolver, amounts });
-      const signature = await this.askToSign(live.auction.rfqId, node, request);
+      const signature = await this.signatures.ask(live.auction.rfqId, node.address, request);
       if (signature !== null && hook.verify(request, node, signature)) {
         const crowned = crown(offers, offer.resolver);
         return { offers: crowned, winner: crowned.find((o) => o.won) ?? null, winnerSignature: signature };
       }
     }
     return { offers: crown(offers, null), winner: null, winnerSignature: null };
-  }
-
-  /** Sends the winner `sign`; its signature, or null when none came within SIGN_TIMEOUT_MS. */
-  private askToSign(rfqId: string, node: NodeSession, transaction: string): Promise<string | null> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.awaiting.delete(rfqId);
-        resolve(null);
-      }, SIGN_TIMEOUT_MS);
-      this.awaiting.set(rfqId, {
-        address: lower(node.address),
-        answer: (signature) => {
-          clearTimeout(timer);
-          this.awaiting.delete(rfqId);
-          resolve(signature);
-        },
-      });
-      this.port.send(node.address, { type: "sign", rfqId, transaction });
-    });
   }
 
   /** Whether `rfqId` is an auction of this corridor, open or recently closed. */
@@ -379,12 +355,9 @@ export class AuctionHouse {
 
   /** A winner's answer to `sign`; anything else names no rfq that awaits this node's signature. */
   onSigned(node: NodeSession, frame: SignedFrame): void {
-    const waiting = this.awaiting.get(frame.rfqId);
-    if (!waiting || waiting.address !== lower(node.address)) {
+    if (!this.signatures.answer(node.address, frame)) {
       this.port.send(node.address, errorFrame("unknown_rfq", `no rfq ${frame.rfqId} awaits a signature`));
-      return;
     }
-    waiting.answer(frame.signature);
   }
 
   /** A reply after the close: the stored quote's `replies` are brought up to date. */

@@ -1,33 +1,14 @@
 import { getAddress } from "viem";
+import type { z } from "zod";
 import type { ResolverRow } from "../db/resolvers";
-import type { NodeState } from "../protocol/frames";
+import type { ResolverRecord as ResolverRecordSchema } from "../schemas/resolvers";
 import type { NodeRecord } from "./nodes";
 
 /** Offline for longer than this hides a resolver from the directory unless `include=inactive`. */
 export const INACTIVE_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** Record 2.4. */
-export interface ResolverRecord {
-  address: string;
-  name: string;
-  region: string | null;
-  signerType: string | null;
-  version: string | null;
-  registered: boolean;
-  registeredAt: string | null;
-  reliability: number | null;
-  reliabilityDetail: Record<string, unknown> | null;
-  badges: string[];
-  demoted: boolean;
-  demotedUntil: string | null;
-  demotionReason: string | null;
-  online: boolean;
-  state: NodeState | null;
-  degraded: string | null;
-  firstSeen: string | null;
-  lastSeen: string | null;
-  corridors: ResolverRow["corridors"];
-}
+export type ResolverRecord = z.infer<typeof ResolverRecordSchema>;
 
 const latest = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a > b ? a : b);
 

@@ -2,11 +2,13 @@ import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { eip712ToSign } from "../../src/chains/evm/json-typed-data";
+import { loadConfig } from "../../src/config/load";
 import type { QuoteRecord } from "../../src/schemas/quote";
 import { type Bidder, quoteBody as baseBody, bidder, marketSellAmount, signBid } from "../support/bidder";
 import { eventually, nodeAccount } from "../support/ws-client";
 
 const app = createApp();
+const { rfqWindowMs } = loadConfig(env.RELAY_CONFIG);
 /** Sold at the band's mid, 1 USDC; bids from 0.97 USDC are inside the band guard. */
 let sellAmount = "";
 beforeAll(async () => {
@@ -55,7 +57,7 @@ describe("POST /v1/quotes: the auction", () => {
     const started = Date.now();
     const { status, body } = await pending;
     expect(status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(rfqWindowMs);
     expect(body.resolver).toEqual({ address: a.account.address, name: "alpha" });
     expect(body.replies).toEqual({ valid: 2, rejected: 0, declined: 0, noReply: 0, late: 0 });
     expect(body.offers.map((o) => [o.name, o.rank, o.status, o.won])).toEqual([
@@ -87,7 +89,7 @@ describe("POST /v1/quotes: the auction", () => {
     await a.bid(rfq, 1_000_000n);
     const { status, body } = await pending;
     expect(status).toBe(200);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(rfqWindowMs);
     expect(body.replies).toEqual({ valid: 1, rejected: 0, declined: 0, noReply: 1, late: 0 });
   });
 
@@ -111,13 +113,9 @@ describe("POST /v1/quotes: the auction", () => {
     );
   });
 
+  // Every rejection reason is unit-tested (test/unit/auction-house.test.ts); these two also cross the
+  // socket's frame parsing and the EVM signature check.
   it.each([
-    [
-      "unsigned",
-      async (n: Bidder, rfq: import("../../src/protocol/frames").RfqFrame) =>
-        n.socket.send({ type: "bid", rfqId: rfq.rfqId, outputAmount: "1000000", signature: "0x" }),
-      "bad_signature",
-    ],
     [
       "wrong-signer",
       async (n: Bidder, rfq: import("../../src/protocol/frames").RfqFrame) =>
@@ -128,27 +126,6 @@ describe("POST /v1/quotes: the auction", () => {
           signature: await signBid(nodeAccount(3), rfq, 1_000_000n),
         }),
       "bad_signature",
-    ],
-    [
-      "signed-for-another-amount",
-      async (n: Bidder, rfq: import("../../src/protocol/frames").RfqFrame) =>
-        n.socket.send({
-          type: "bid",
-          rfqId: rfq.rfqId,
-          outputAmount: "1000001",
-          signature: await signBid(n.account, rfq, 1_000_000n),
-        }),
-      "bad_signature",
-    ],
-    [
-      "over-inventory",
-      async (n: Bidder, rfq: import("../../src/protocol/frames").RfqFrame) => n.bid(rfq, 6_000_000_000n),
-      "insufficient_inventory",
-    ],
-    [
-      "below-fees",
-      async (n: Bidder, rfq: import("../../src/protocol/frames").RfqFrame) => n.bid(rfq, 50_000n),
-      "below_fees",
     ],
     [
       "malformed",
@@ -170,22 +147,6 @@ describe("POST /v1/quotes: the auction", () => {
     expect(body.offers.map((o) => o.name)).toEqual(["alpha"]);
   });
 
-  it("keeps the first of two bids from one node", async () => {
-    const [a, b] = await nodes("alpha", "twice");
-    const pending = requestQuote();
-    const [ra, rb] = await Promise.all([a?.nextRfq(), b?.nextRfq()]);
-    if (!a || !b || !ra || !rb) throw new Error("no rfq");
-    await b.bid(rb, 990_000n);
-    await b.bid(rb, 2_000_000n);
-    expect(await b.socket.next("error")).toMatchObject({ code: "duplicate_bid" });
-    await a.bid(ra, 1_000_000n);
-    const { body } = await pending;
-    expect(body.offers.map((o) => [o.name, o.outputAmount])).toEqual([
-      ["alpha", "1000000"],
-      ["twice", "990000"],
-    ]);
-  });
-
   it("answers 404 no_offers with the replies when every node declines", async () => {
     const [a, b] = await nodes("alpha", "beta");
     const pending = requestQuote();
@@ -199,19 +160,6 @@ describe("POST /v1/quotes: the auction", () => {
       replies: { valid: 0, rejected: 0, declined: 2, noReply: 0, late: 0 },
       nodesOnline: 2,
     });
-  });
-
-  it("breaks a tie by latency: the faster node wins", async () => {
-    const [a, b] = await nodes("alpha", "beta");
-    const pending = requestQuote();
-    const [ra, rb] = await Promise.all([a?.nextRfq(), b?.nextRfq()]);
-    if (!a || !b || !ra || !rb) throw new Error("no rfq");
-    await b.bid(rb, 1_000_000n);
-    await new Promise((r) => setTimeout(r, 30));
-    await a.bid(ra, 1_000_000n);
-    const { body } = await pending;
-    expect(body.offers.map((o) => o.name)).toEqual(["beta", "alpha"]);
-    expect(body.resolver?.name).toBe("beta");
   });
 
   it("lets a demoted resolver bid but not win", async () => {

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { createRoute, z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { createApp, MAX_BODY_BYTES } from "../../src/app";
+import { loadConfig } from "../../src/config/load";
 import { localConfig } from "../../src/config/local";
 import { configRecord } from "../../src/config/record";
 
@@ -36,7 +37,9 @@ describe("GET /v1/config", () => {
   it("returns record 2.6 for the configuration in force", async () => {
     const res = await app.request("/v1/config", {}, env);
     expect(res.status).toBe(200);
-    expect(await res.json()).toStrictEqual(configRecord(localConfig));
+    // The local configuration, with the auction window the workers projects set (vitest.config.ts).
+    const { rfqWindowMs } = loadConfig(env.RELAY_CONFIG);
+    expect(await res.json()).toStrictEqual(configRecord({ ...localConfig, rfqWindowMs }));
   });
 
   it("fails with a message naming the bad field when the configuration is invalid", async () => {

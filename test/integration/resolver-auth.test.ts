@@ -1,4 +1,6 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/load";
 import type { NodeRecord } from "../../src/nodes/nodes";
 import { authenticate, connect, EVM, getJson, heartbeat, nodeAccount } from "../support/ws-client";
 
@@ -9,7 +11,11 @@ describe("resolver authentication", () => {
     const challenge = await authenticate(socket, account, { name: "alpha" });
     expect(challenge.corridor).toBe(`${EVM.chainId}:${EVM.usdc.toLowerCase()}:${EVM.cngn.toLowerCase()}`);
     const welcome = await socket.next("welcome");
-    expect(welcome).toMatchObject({ address: account.address, corridor: challenge.corridor, rfqWindowMs: 1500 });
+    expect(welcome).toMatchObject({
+      address: account.address,
+      corridor: challenge.corridor,
+      rfqWindowMs: loadConfig(env.RELAY_CONFIG).rfqWindowMs,
+    });
     socket.send(heartbeat());
     const { body } = await getJson<{ nodes: NodeRecord[] }>("/v1/nodes");
     expect(body.nodes.map((n) => n.address)).toContain(account.address);

@@ -1,0 +1,220 @@
+import type { PrivateKeyAccount } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { AuctionHouse, type CorridorPort } from "../../src/auction/house";
+import type { QuoteInput } from "../../src/auction/quote-input";
+import type { AuctionCounts, AuctionStore, StoredOffer } from "../../src/auction/store";
+import { adapterFor } from "../../src/chains";
+import type { ChainAdapter } from "../../src/chains/adapter";
+import { completeToSign, eip712ToSign } from "../../src/chains/evm/json-typed-data";
+import { localConfig } from "../../src/config/local";
+import type { RelayConfig } from "../../src/config/schema";
+import { findCorridor } from "../../src/corridors";
+import type { QuoteRow } from "../../src/db/quotes";
+import type { NodeSession } from "../../src/nodes/nodes";
+import type { BidFrame, RelayFrame, RfqFrame } from "../../src/protocol/frames";
+import type { BandValue, Replies, TimelineEntry } from "../../src/schemas/quote";
+
+/** anvil's dev accounts 1–4: well-known keys that hold nothing of value. */
+const NODE_KEYS = [
+  "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+  "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+  "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
+  "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a",
+] as const;
+
+const evm = (() => {
+  const chain = localConfig.chains.find((c) => c.kind === "evm");
+  if (!chain) throw new Error("the local configuration has no EVM chain");
+  return chain;
+})();
+const tokenOf = (symbol: string) => evm.tokens.find((t) => t.symbol === symbol)?.address as string;
+export const CNGN = tokenOf("cNGN");
+export const USDC = tokenOf("USDC");
+export const TAKER = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
+
+/** A band at 1580 NGN per USD: selling 1580 cNGN implies 1 USDC, and the guard's least output is 0.97 USDC. */
+export const BAND: BandValue = { base: "USD", quote: "NGN", mid: 1580, low: 1575, high: 1590, sources: 3, at: 0 };
+
+/** A connected node: its session as the corridor shows it, its key, and every frame the relay sent it. */
+export class FakeNode {
+  readonly frames: RelayFrame[] = [];
+  private waiters: (() => void)[] = [];
+
+  constructor(
+    readonly session: NodeSession,
+    readonly account: PrivateKeyAccount,
+  ) {}
+
+  receive(frame: RelayFrame): void {
+    this.frames.push(frame);
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  /** The frames of one type sent so far. */
+  sent<T extends RelayFrame["type"]>(type: T): Extract<RelayFrame, { type: T }>[] {
+    return this.frames.filter((f): f is Extract<RelayFrame, { type: T }> => f.type === type);
+  }
+
+  /** The latest frame of `type`, waiting up to `timeoutMs` for one when none was sent yet. */
+  async next<T extends RelayFrame["type"]>(type: T, timeoutMs = 1_000): Promise<Extract<RelayFrame, { type: T }>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.sent(type).at(-1);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no ${type} frame within ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, deadline - Date.now());
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Its signature over the rfq's `toSign` with `outputAmount`, as the reference resolver makes it. */
+  signBid(rfq: RfqFrame, outputAmount: bigint, signer: PrivateKeyAccount = this.account): Promise<string> {
+    const typed = completeToSign(eip712ToSign(rfq.toSign), outputAmount);
+    return signer.signTypedData(typed as Parameters<PrivateKeyAccount["signTypedData"]>[0]);
+  }
+}
+
+export interface StoredQuote {
+  quote: QuoteRow;
+  offers: StoredOffer[];
+  timeline: TimelineEntry[];
+}
+
+/** The auction store in memory. */
+export class MemoryStore implements AuctionStore {
+  readonly quotes = new Map<string, StoredQuote>();
+  readonly counts: AuctionCounts[] = [];
+
+  async store(quote: QuoteRow, offers: StoredOffer[], timeline: TimelineEntry[], counts: AuctionCounts) {
+    this.quotes.set(quote.quoteId, { quote, offers, timeline });
+    this.counts.push(counts);
+  }
+
+  async count(counts: AuctionCounts) {
+    this.counts.push(counts);
+  }
+
+  async storeReplies(quoteId: string, replies: Replies) {
+    const stored = this.quotes.get(quoteId);
+    if (stored) stored.quote = { ...stored.quote, replies };
+  }
+}
+
+export interface FakeCorridorOptions {
+  /** Node names, in the order of the dev keys. */
+  nodes?: string[];
+  rfqWindowMs?: number;
+  band?: BandValue | null;
+  /** Names of the nodes whose resolvers are demoted. */
+  demoted?: string[];
+  /** The chain adapter; the local EVM chain's real adapter unless given (e.g. with a winner hook). */
+  adapter?: (real: ChainAdapter) => ChainAdapter;
+}
+
+/**
+ * A corridor for the auction house without a Durable Object: in-memory nodes on the local EVM corridor
+ * (cNGN/USDC), each heartbeated, quoting, with 5000 USDC; the real EVM adapter and an in-memory store.
+ */
+export function fakeCorridor(options: FakeCorridorOptions = {}) {
+  const config: RelayConfig = { ...localConfig, rfqWindowMs: options.rfqWindowMs ?? 500 };
+  const corridor = findCorridor(config, evm.chainId, CNGN, USDC);
+  if (!corridor) throw new Error("no local EVM corridor");
+  const real = adapterFor(corridor.chain);
+  const adapter = options.adapter ? options.adapter(real) : real;
+  const store = new MemoryStore();
+  const pending: Promise<unknown>[] = [];
+  const nodes = (options.nodes ?? ["alpha", "beta"]).map((name, i) => {
+    const account = privateKeyToAccount(NODE_KEYS[i] as `0x${string}`);
+    const balance = "5000000000";
+    return new FakeNode(
+      {
+        address: account.address,
+        publicKey: account.publicKey,
+        solanaAddress: null,
+        name,
+        version: "1.0.0",
+        region: null,
+        signerType: "keyfile",
+        corridor: { chainId: evm.chainId, baseToken: USDC, quoteToken: CNGN },
+        connectedAt: Date.now(),
+        lastHeartbeat: Date.now(),
+        state: "quoting",
+        degraded: null,
+        inventory: [{ chainId: evm.chainId, token: USDC, balance, allowance: balance }],
+        chains: [],
+      },
+      account,
+    );
+  });
+  const band = options.band === undefined ? BAND : options.band;
+  const assets: Record<string, string> = { [CNGN.toLowerCase()]: "NGN", [USDC.toLowerCase()]: "USD" };
+  const port: CorridorPort = {
+    config,
+    corridor,
+    adapter,
+    band: () => band,
+    assetOf: (token) => assets[token.toLowerCase()] ?? null,
+    nodes: () => nodes.map((n) => n.session),
+    send: (address, frame) => {
+      for (const n of nodes) if (n.session.address.toLowerCase() === address.toLowerCase()) n.receive(frame);
+    },
+    demoted: async () =>
+      new Set(
+        nodes.filter((n) => options.demoted?.includes(n.session.name)).map((n) => n.session.address.toLowerCase()),
+      ),
+    store,
+    waitUntil: (p) => {
+      pending.push(p);
+    },
+  };
+  const house = new AuctionHouse(port);
+  const node = (name: string) => {
+    const found = nodes.find((n) => n.session.name === name);
+    if (!found) throw new Error(`no node ${name}`);
+    return found;
+  };
+  return {
+    config,
+    house,
+    store,
+    nodes,
+    node,
+    /** Every background write the house handed to `waitUntil`, settled. */
+    settled: () => Promise.all(pending),
+    /** Sends a signed bid from `name` for its latest rfq. */
+    async bid(name: string, outputAmount: bigint, over: Partial<BidFrame> = {}) {
+      const n = node(name);
+      const rfq = await n.next("rfq");
+      const signature = await n.signBid(rfq, outputAmount);
+      house.onBid(n.session, {
+        type: "bid",
+        rfqId: rfq.rfqId,
+        outputAmount: outputAmount.toString(),
+        signature,
+        ...over,
+      });
+    },
+    async decline(name: string) {
+      const n = node(name);
+      const rfq = await n.next("rfq");
+      house.onDecline(n.session, { type: "decline", rfqId: rfq.rfqId, reason: "no_inventory" });
+    },
+  };
+}
+
+/** A quote request for 1580 cNGN → USDC: the band's mid implies 1 USDC. */
+export const quoteInput = (over: Partial<QuoteInput> = {}): QuoteInput => ({
+  chainId: evm.chainId,
+  sellToken: CNGN,
+  buyToken: USDC,
+  sellAmount: "1580000000",
+  taker: TAKER,
+  recipient: TAKER,
+  requestedAt: Date.now(),
+  ...over,
+});

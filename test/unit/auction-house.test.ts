@@ -1,0 +1,378 @@
+import { privateKeyToAccount } from "viem/accounts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ChainAdapter } from "../../src/chains/adapter";
+import { SIGN_TIMEOUT_MS } from "../../src/protocol/frames";
+import { fakeCorridor, quoteInput, TAKER, USDC } from "../support/fake-corridor";
+
+const stranger = privateKeyToAccount("0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e");
+const noReplies = { valid: 0, rejected: 0, declined: 0, noReply: 0, late: 0 };
+const quoted = <T extends { kind: string }>(outcome: T) => {
+  if (outcome.kind !== "quoted") throw new Error(`not quoted: ${JSON.stringify(outcome)}`);
+  return outcome as Extract<T, { kind: "quoted" }>;
+};
+
+beforeAll(async () => {
+  // The first signature warms viem's curve tables, so no test's bid is slowed by it.
+  await stranger.signMessage({ message: "warm up" });
+});
+
+describe("AuctionHouse: closing", () => {
+  it("closes as soon as every asked node answered, the best bid winning, and stores the quote", async () => {
+    const c = fakeCorridor({ rfqWindowMs: 1_000 });
+    const started = Date.now();
+    const pending = c.house.requestQuote(quoteInput());
+    const [ra, rb] = [await c.node("alpha").next("rfq"), await c.node("beta").next("rfq")];
+    expect(ra.quoteId).toBe(rb.quoteId);
+    await c.bid("alpha", 1_000_000n);
+    await c.bid("beta", 999_000n);
+    const { quote } = quoted(await pending);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(quote.resolver).toEqual({ address: c.node("alpha").session.address, name: "alpha" });
+    expect(quote.replies).toEqual({ ...noReplies, valid: 2 });
+    expect(quote.offers.map((o) => [o.name, o.rank, o.status, o.won])).toEqual([
+      ["alpha", 1, "won", true],
+      ["beta", 2, "lost", false],
+    ]);
+    expect(quote.fee).toEqual({ token: USDC, amount: "1000" });
+    expect(quote.gasFee).toEqual({ token: USDC, amount: "50000" });
+    expect(quote.received).toBe(String(1_000_000 - 1_000 - 50_000));
+    expect(quote.timeline.map((t) => t.event)).toEqual(["requested", "quoted"]);
+    expect(c.node("alpha").sent("result")).toEqual([{ type: "result", rfqId: ra.rfqId, won: true, rank: 1 }]);
+    expect(c.node("beta").sent("result")).toEqual([{ type: "result", rfqId: rb.rfqId, won: false, rank: 2 }]);
+    const stored = c.store.quotes.get(quote.quoteId);
+    expect(stored?.quote.replies).toEqual(quote.replies);
+    expect(stored?.offers.map((o) => [o.name, o.signature.length])).toEqual([
+      ["alpha", 132],
+      ["beta", 132],
+    ]);
+    const alpha = c.node("alpha").session.address.toLowerCase();
+    const beta = c.node("beta").session.address.toLowerCase();
+    expect(c.store.counts).toMatchObject([
+      { asked: [alpha, beta], answered: new Set([alpha, beta]), winner: c.node("alpha").session.address },
+    ]);
+  });
+
+  it("closes at the window when a node stays silent, and counts it as noReply", async () => {
+    const c = fakeCorridor({ rfqWindowMs: 30 });
+    const started = Date.now();
+    const pending = c.house.requestQuote(quoteInput());
+    await c.bid("alpha", 1_000_000n);
+    const { quote } = quoted(await pending);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(30);
+    expect(quote.replies).toEqual({ ...noReplies, valid: 1, noReply: 1 });
+    expect(c.store.counts[0]?.answered).toEqual(new Set([c.node("alpha").session.address.toLowerCase()]));
+  });
+
+  it("counts a reply after the close as late, tells the node, and updates the stored replies", async () => {
+    const c = fakeCorridor({ rfqWindowMs: 30, nodes: ["alpha", "slowpoke", "sleepy"] });
+    const pending = c.house.requestQuote(quoteInput());
+    await c.bid("alpha", 1_000_000n);
+    const { quote } = quoted(await pending);
+    await c.bid("slowpoke", 2_000_000n);
+    expect(c.node("slowpoke").sent("error")).toEqual([
+      { type: "error", code: "late_bid", message: "the auction had closed" },
+    ]);
+    await c.decline("sleepy");
+    await c.settled();
+    expect(c.store.quotes.get(quote.quoteId)?.quote.replies).toEqual({ ...noReplies, valid: 1, noReply: 0, late: 2 });
+  });
+});
+
+describe("AuctionHouse: replies", () => {
+  const mallory = async (
+    reply: (c: ReturnType<typeof fakeCorridor>, rfq: Awaited<ReturnType<typeof nextRfq>>) => Promise<void> | void,
+    code: string,
+  ) => {
+    const c = fakeCorridor({ nodes: ["alpha", "mallory"] });
+    const pending = c.house.requestQuote(quoteInput());
+    await c.bid("alpha", 990_000n);
+    await reply(c, await nextRfq(c));
+    expect(
+      c
+        .node("mallory")
+        .sent("error")
+        .map((e) => e.code),
+    ).toEqual([code]);
+    const { quote } = quoted(await pending);
+    expect(quote.replies).toEqual({ ...noReplies, valid: 1, rejected: 1 });
+    expect(quote.offers.map((o) => o.name)).toEqual(["alpha"]);
+    expect(c.node("mallory").sent("result")).toMatchObject([{ won: false, rank: null }]);
+  };
+  const nextRfq = (c: ReturnType<typeof fakeCorridor>) => c.node("mallory").next("rfq");
+  const bidFrom = (c: ReturnType<typeof fakeCorridor>, rfqId: string, outputAmount: string, signature: string) =>
+    c.house.onBid(c.node("mallory").session, { type: "bid", rfqId, outputAmount, signature });
+
+  it("rejects an unsigned bid as bad_signature", () =>
+    mallory((c, rfq) => bidFrom(c, rfq.rfqId, "1000000", "0x"), "bad_signature"));
+
+  it("rejects a bid signed by another key as bad_signature", () =>
+    mallory(
+      async (c, rfq) => bidFrom(c, rfq.rfqId, "1000000", await c.node("mallory").signBid(rfq, 1_000_000n, stranger)),
+      "bad_signature",
+    ));
+
+  it("rejects a bid signed for another amount as bad_signature", () =>
+    mallory(
+      async (c, rfq) => bidFrom(c, rfq.rfqId, "1000001", await c.node("mallory").signBid(rfq, 1_000_000n)),
+      "bad_signature",
+    ));
+
+  it("rejects a bid over the heartbeat's inventory as insufficient_inventory", () =>
+    mallory((c) => c.bid("mallory", 6_000_000_000n), "insufficient_inventory"));
+
+  it("rejects a bid that does not cover the fees as below_fees", () =>
+    mallory((c) => c.bid("mallory", 50_000n), "below_fees"));
+
+  it("rejects a bid that expired before the close as expired_bid", () =>
+    mallory((c) => c.bid("mallory", 1_000_000n, { expiresAt: Date.now() - 1 }), "expired_bid"));
+
+  it("rejects a malformed reply to a live rfq as bad_frame", () =>
+    mallory((c, rfq) => c.house.onMalformed(c.node("mallory").session, rfq.rfqId, "bad frame"), "bad_frame"));
+
+  it("keeps the first of two bids from one node and answers the second duplicate_bid", async () => {
+    const c = fakeCorridor({ nodes: ["alpha", "twice"] });
+    const pending = c.house.requestQuote(quoteInput());
+    await c.bid("twice", 990_000n);
+    await c.bid("twice", 2_000_000n);
+    expect(
+      c
+        .node("twice")
+        .sent("error")
+        .map((e) => e.code),
+    ).toEqual(["duplicate_bid"]);
+    await c.bid("alpha", 1_000_000n);
+    const { quote } = quoted(await pending);
+    expect(quote.offers.map((o) => [o.name, o.outputAmount])).toEqual([
+      ["alpha", "1000000"],
+      ["twice", "990000"],
+    ]);
+  });
+
+  it("answers not_asked to a node that was not asked, without counting it", async () => {
+    const c = fakeCorridor({ rfqWindowMs: 30, nodes: ["alpha", "paused"] });
+    c.node("paused").session.state = "paused";
+    const pending = c.house.requestQuote(quoteInput());
+    const rfq = await c.node("alpha").next("rfq");
+    expect(c.node("paused").sent("rfq")).toEqual([]);
+    c.house.onBid(c.node("paused").session, { type: "bid", rfqId: rfq.rfqId, outputAmount: "1", signature: "0x" });
+    expect(
+      c
+        .node("paused")
+        .sent("error")
+        .map((e) => e.code),
+    ).toEqual(["not_asked"]);
+    await c.bid("alpha", 1_000_000n);
+    expect(quoted(await pending).quote.replies).toEqual({ ...noReplies, valid: 1 });
+  });
+
+  it("answers unknown_rfq to a reply naming no live rfq", () => {
+    const c = fakeCorridor();
+    const alpha = c.node("alpha");
+    c.house.onBid(alpha.session, { type: "bid", rfqId: "rfq_nope", outputAmount: "1", signature: "0x" });
+    c.house.onDecline(alpha.session, { type: "decline", rfqId: "rfq_nope", reason: "x" });
+    c.house.onSigned(alpha.session, { type: "signed", rfqId: "rfq_nope", signature: "x" });
+    expect(alpha.sent("error").map((e) => e.code)).toEqual(["unknown_rfq", "unknown_rfq", "unknown_rfq"]);
+  });
+
+  it("answers 404 no_offers with the replies when every node declines", async () => {
+    const c = fakeCorridor();
+    const pending = c.house.requestQuote(quoteInput());
+    await c.decline("alpha");
+    await c.decline("beta");
+    expect(await pending).toMatchObject({
+      kind: "refused",
+      status: 404,
+      code: "no_offers",
+      extras: { replies: { ...noReplies, declined: 2 }, nodesOnline: 2 },
+    });
+    await c.settled();
+    expect(c.store.counts).toMatchObject([{ winner: null }]);
+    expect(c.store.quotes.size).toBe(0);
+  });
+});
+
+describe("AuctionHouse: who is asked", () => {
+  it("answers no_offers with nodesOnline 0 when no node is connected", async () => {
+    const c = fakeCorridor({ nodes: [] });
+    expect(await c.house.requestQuote(quoteInput())).toMatchObject({
+      code: "no_offers",
+      extras: { replies: noReplies, nodesOnline: 0 },
+    });
+  });
+
+  it("counts fresh nodes as online but asks only quoting ones with inventory", async () => {
+    const c = fakeCorridor({ nodes: ["stale", "paused", "empty"] });
+    c.node("stale").session.lastHeartbeat = Date.now() - 36_000;
+    c.node("paused").session.state = "paused";
+    c.node("empty").session.inventory = [];
+    expect(await c.house.requestQuote(quoteInput())).toMatchObject({ code: "no_offers", extras: { nodesOnline: 2 } });
+    expect(c.nodes.flatMap((n) => n.sent("rfq"))).toEqual([]);
+  });
+
+  it("does not ask a node without a key the chain verifies bids with", async () => {
+    const c = fakeCorridor({
+      nodes: ["keyless", "keyed"],
+      adapter: (real) => ({ ...real, bidKey: (k) => k.solanaAddress }),
+    });
+    c.node("keyed").session.solanaAddress = "9J7NJUkANRnZxTEEAnxRsLuuVZ9SvZF7QzwN2TCWXhcJ";
+    const pending = c.house.requestQuote(quoteInput());
+    await c.node("keyed").next("rfq");
+    expect(c.node("keyless").sent("rfq")).toEqual([]);
+    await c.decline("keyed");
+    expect(await pending).toMatchObject({ extras: { replies: { ...noReplies, declined: 1 }, nodesOnline: 2 } });
+  });
+
+  it("answers 429 too_many_rfqs past maxOutstandingRfqs for one taker, others unaffected", async () => {
+    const c = fakeCorridor({ rfqWindowMs: 50, nodes: ["slow"] });
+    const inFlight = [1, 2, 3].map(() => c.house.requestQuote(quoteInput()));
+    expect(await c.house.requestQuote(quoteInput())).toMatchObject({
+      status: 429,
+      code: "too_many_rfqs",
+      extras: { retryAfter: 1 },
+    });
+    const other = "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955";
+    const pending = c.house.requestQuote(quoteInput({ taker: other }));
+    expect((await c.node("slow").next("rfq")).taker).toBe(other);
+    await Promise.all([...inFlight, pending]);
+    expect(
+      c
+        .node("slow")
+        .sent("rfq")
+        .map((r) => r.taker),
+    ).toEqual([TAKER, TAKER, TAKER, other]);
+  });
+});
+
+describe("AuctionHouse: ranking and steering", () => {
+  it("breaks a tie by latency: the faster node wins", async () => {
+    const c = fakeCorridor();
+    const pending = c.house.requestQuote(quoteInput());
+    await c.bid("beta", 1_000_000n);
+    await new Promise((r) => setTimeout(r, 20));
+    await c.bid("alpha", 1_000_000n);
+    const { quote } = quoted(await pending);
+    expect(quote.offers.map((o) => o.name)).toEqual(["beta", "alpha"]);
+  });
+
+  it("lets a demoted resolver bid but not win", async () => {
+    const d = fakeCorridor({ nodes: ["alpha", "demoted"], demoted: ["demoted"] });
+    const demoted = d.node("demoted").session.address;
+    const pending = d.house.requestQuote(quoteInput());
+    await d.bid("demoted", 2_000_000n);
+    await d.bid("alpha", 1_000_000n);
+    const { quote } = quoted(await pending);
+    expect(quote.resolver?.name).toBe("alpha");
+    expect(quote.offers.map((o) => [o.name, o.status])).toEqual([
+      ["demoted", "demoted"],
+      ["alpha", "won"],
+    ]);
+    expect(quote.steering).toMatchObject({ demoted: [demoted] });
+  });
+
+  it("shows the band on the quote and steers away from a bid too far under its mid", async () => {
+    const c = fakeCorridor({ nodes: ["fair", "lowball"] });
+    const pending = c.house.requestQuote(quoteInput());
+    expect((await c.node("fair").next("rfq")).band).toMatchObject({ base: "USD", quote: "NGN", mid: 1580 });
+    await c.bid("fair", 980_000n);
+    await c.bid("lowball", 960_000n);
+    const { quote } = quoted(await pending);
+    expect(quote.band).toMatchObject({ mid: 1580 });
+    expect(quote.offers.map((o) => [o.name, o.status])).toEqual([
+      ["fair", "won"],
+      ["lowball", "outside_band"],
+    ]);
+    expect(quote.steering).toEqual({
+      bandGuardBps: 300,
+      minOutput: "970000",
+      outsideBand: [c.node("lowball").session.address],
+      demoted: [],
+    });
+  });
+
+  it("steers nothing without a band", async () => {
+    const c = fakeCorridor({ nodes: ["lowball"], band: null });
+    const pending = c.house.requestQuote(quoteInput());
+    await c.bid("lowball", 500_000n);
+    const { quote } = quoted(await pending);
+    expect([quote.band, quote.steering, quote.resolver?.name]).toEqual([null, null, "lowball"]);
+  });
+});
+
+describe("AuctionHouse: winners that sign after the auction", () => {
+  /** The real EVM adapter with a winner hook whose signature is `<address>:<request>`. */
+  const withHook = (real: ChainAdapter): ChainAdapter => ({
+    ...real,
+    winnerSignature: {
+      request: (terms, winner) => `tx|${terms.rfqId}|${winner.resolver}|${winner.amounts.outputAmount}`,
+      verify: (request, keys, signature) => signature === `${keys.address}:${request}`,
+    },
+  });
+  const auction = async () => {
+    const c = fakeCorridor({ nodes: ["alpha", "beta"], adapter: withHook });
+    const pending = c.house.requestQuote(quoteInput());
+    await c.bid("alpha", 1_000_000n);
+    await c.bid("beta", 990_000n);
+    return { c, pending };
+  };
+  const sign = async (c: ReturnType<typeof fakeCorridor>, name: string, signature?: string) => {
+    const n = c.node(name);
+    const { rfqId, transaction } = await n.next("sign");
+    c.house.onSigned(n.session, {
+      type: "signed",
+      rfqId,
+      signature: signature ?? `${n.session.address}:${transaction}`,
+    });
+  };
+
+  it("asks the best bidder to sign and records it as the winner once it signed in time", async () => {
+    const { c, pending } = await auction();
+    const alpha = c.node("alpha");
+    await sign(c, "alpha");
+    const { quote } = quoted(await pending);
+    expect(quote.resolver?.name).toBe("alpha");
+    const { rfqId, transaction } = alpha.sent("sign")[0] ?? {};
+    expect(transaction).toBe(`tx|${rfqId}|${alpha.session.address}|1000000`);
+    expect(c.node("beta").sent("sign")).toEqual([]);
+    expect(alpha.sent("result")).toMatchObject([{ won: true, rank: 1 }]);
+    expect(c.store.quotes.get(quote.quoteId)?.quote.signing).toMatchObject({
+      winnerSignature: `${alpha.session.address}:${transaction}`,
+    });
+  });
+
+  it("falls to the next bid when the winner does not sign within 500 ms", async () => {
+    const { c, pending } = await auction();
+    const started = Date.now();
+    await c.node("alpha").next("sign");
+    await sign(c, "beta");
+    const { quote } = quoted(await pending);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(SIGN_TIMEOUT_MS - 5);
+    expect(quote.resolver?.name).toBe("beta");
+    expect(quote.offers.map((o) => [o.name, o.status])).toEqual([
+      ["alpha", "lost"],
+      ["beta", "won"],
+    ]);
+    expect(c.node("alpha").sent("result")).toMatchObject([{ won: false, rank: 1 }]);
+    expect(c.store.counts).toMatchObject([{ winner: c.node("beta").session.address }]);
+    await sign(c, "alpha");
+    expect(
+      c
+        .node("alpha")
+        .sent("error")
+        .map((e) => e.code),
+    ).toEqual(["unknown_rfq"]);
+  });
+
+  it("falls to the next bid when the winner's signature does not verify", async () => {
+    const { c, pending } = await auction();
+    await sign(c, "alpha", "0xforged");
+    await sign(c, "beta");
+    expect(quoted(await pending).quote.resolver?.name).toBe("beta");
+  });
+
+  it("answers no_offers when no bidder signs", { timeout: 5_000 }, async () => {
+    const { c, pending } = await auction();
+    expect(await pending).toMatchObject({ code: "no_offers", extras: { replies: { valid: 2 } } });
+    expect(c.nodes.map((n) => n.sent("sign").length)).toEqual([1, 1]);
+    expect(c.node("alpha").sent("result")).toMatchObject([{ won: false }]);
+  });
+});
