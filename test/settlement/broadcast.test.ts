@@ -45,9 +45,10 @@ describe("broadcasting", () => {
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ error: "broadcast_failed", reason: "insufficient_funds" });
     const quote = await getQuote(quoteId);
-    expect(quote.status).toBe("signed");
+    // A refused submission leaves the quote exactly as it was.
+    expect(quote.status).toBe("quoted");
     expect(quote.executions).toEqual([]);
-    expect(quote.timeline.map((t) => t.event)).toEqual(["requested", "quoted", "signed"]);
+    expect(quote.timeline.map((t) => t.event)).toEqual(["requested", "quoted"]);
     expect((await pendingTxs()).filter((tx) => tx.quoteId === quoteId)).toEqual([]);
 
     await testClient.setBalance({ address: KEEPER.address, value: parseEther("10000") });
@@ -111,7 +112,7 @@ describe("broadcasting", () => {
       const res = await submit({ quoteId, signature });
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ error: "not_leader", reason: "keeper_not_allowed" });
-      expect((await getQuote(quoteId)).status).toBe("signed");
+      expect((await getQuote(quoteId)).status).toBe("quoted");
     } finally {
       await setKeeper(true);
     }

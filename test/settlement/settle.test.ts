@@ -209,7 +209,7 @@ describe("a quote from the auction to final, on a real chain", () => {
       reason: "permit2_not_approved",
       detail: expect.stringContaining("Permit2"),
     });
-    expect((await getQuote(quote.quoteId)).status).toBe("signed");
+    expect((await getQuote(quote.quoteId)).status).toBe("quoted");
 
     const permit = await cngnPermit(taker);
     const res = await submit({ quoteId: quote.quoteId, signature, permit });
