@@ -3,8 +3,11 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { loadConfig } from "../../src/config/load";
+import { localConfig } from "../../src/config/local";
+import { primaryEvmChain } from "../../src/config/record";
 import { cancelQuoteMessage } from "../../src/quotes/messages";
 import type { QuoteRecord } from "../../src/schemas/quote";
+import { takerStub } from "../../src/stubs";
 import { type Bidder, bidder, quoteBody } from "../support/bidder";
 import { seedQuote } from "../support/records";
 import { EVM, eventually, SOL } from "../support/ws-client";
@@ -149,5 +152,88 @@ describe("quote expiry and cancel", () => {
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: "quote_not_open", status: "expired" });
     expect((await post(`/v1/quotes/q_${"1".repeat(32)}/cancel`, { signature })).status).toBe(404);
+  });
+});
+
+const chain = primaryEvmChain(localConfig);
+const [cngn, usdc] = chain.tokens.map((t) => t.address);
+const TAKER = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
+
+const quote = (body: Record<string, unknown>) =>
+  app.request(
+    "/v1/quotes",
+    {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ sellToken: cngn, buyToken: usdc, sellAmount: "1580000000", taker: TAKER, ...body }),
+    },
+    env,
+  );
+
+describe("addresses in a quote request", () => {
+  it("refuses a recipient whose EIP-55 checksum is wrong, naming the field", async () => {
+    const res = await quote({ recipient: TAKER.replace("D1a", "d1a") });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      error: "invalid_request",
+      issues: [{ path: "recipient", message: expect.stringContaining("checksum") }],
+    });
+  });
+
+  it("accepts an all-lowercase recipient (no checksum to check)", async () => {
+    const res = await quote({ recipient: TAKER.toLowerCase() });
+    // No resolver is connected here: past validation, the auction finds nobody.
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: "no_offers" });
+  });
+});
+
+describe("bodies not sent as JSON", () => {
+  it.each([
+    ["no content type", {}],
+    ["a form (curl -d)", { "content-type": "application/x-www-form-urlencoded" }],
+    ["plain text", { "content-type": "text/plain" }],
+  ])("answer 400 invalid_request with the error shape: %s", async (_what, headers) => {
+    for (const path of ["/v1/quotes", "/v1/executions", "/v1/quotes/q_00000000000000000000000000000000/cancel"]) {
+      const res = await app.request(path, { method: "POST", headers, body: '{"quoteId":"q_1"}' }, env);
+      expect(res.status, path).toBe(400);
+      expect(await res.json()).toMatchObject({
+        error: "invalid_request",
+        message: expect.stringContaining("application/json"),
+        issues: [{ path: "content-type" }],
+      });
+    }
+  });
+
+  it("routes a path with a trailing slash like the path itself", async () => {
+    const res = await app.request(
+      "/v1/quotes/",
+      { method: "POST", headers: { "content-type": "application/json" }, body: "{}" },
+      env,
+    );
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "invalid_request" });
+    expect((await app.request("/v1/config/", {}, env)).status).toBe(200);
+  });
+});
+
+const BUSY_TAKER = "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720";
+
+describe("maxOutstandingRfqs counts a taker's requests across every corridor", () => {
+  it("refuses a request while the taker holds every place elsewhere, whatever the case of its address", async () => {
+    const places = takerStub(env, BUSY_TAKER.toLowerCase());
+    for (const lease of ["elsewhere-1", "elsewhere-2", "elsewhere-3"]) {
+      expect(await places.acquire(lease, 60_000, localConfig.maxOutstandingRfqs)).toEqual({ ok: true });
+    }
+    const refused = await quote({ taker: BUSY_TAKER });
+    const retryAfter = Math.ceil(loadConfig(env.RELAY_CONFIG).rfqWindowMs / 1000);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe(String(retryAfter));
+    expect(await refused.json()).toMatchObject({ error: "too_many_rfqs", retryAfter });
+
+    await places.release("elsewhere-1");
+    // A place again: the request runs its auction (no resolver here, so no offers) and gives it back.
+    expect((await quote({ taker: BUSY_TAKER })).status).toBe(404);
+    expect(await places.acquire("elsewhere-4", 60_000, localConfig.maxOutstandingRfqs)).toEqual({ ok: true });
   });
 });
