@@ -43,6 +43,7 @@ function workersProject(
       include: [`test/${name}/**/*.test.ts`],
       setupFiles: ["test/support/apply-migrations.ts"],
       globalSetup: ["test/support/oracle-server.global.ts", ...(chain ? ["test/settlement/chain.global.ts"] : [])],
+      isolate: false,
       ...(chain ? { fileParallelism: false, testTimeout: 20_000 } : {}),
     },
   };
