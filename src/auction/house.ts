@@ -10,7 +10,7 @@ import type { BidFrame, DeclineFrame, InventoryEntry, RelayFrame, SignedFrame } 
 import type { BandValue, QuoteRecord, Replies } from "../schemas/quote";
 import { type GasCharge, gasChargeFor, type QuoteAmounts, quoteAmounts } from "./amounts";
 import { Auction } from "./auction";
-import { minOutputFromBand } from "./band-guard";
+import { freshBand, outputBounds } from "./band-guard";
 import type { QuoteInput } from "./quote-input";
 import { crown, type RankedOffer, rankBids, winnable } from "./rank";
 import type { AuctionCounts, AuctionStore } from "./store";
@@ -91,7 +91,7 @@ export class AuctionHouse {
     const { config, corridor, adapter } = port;
     const chain = corridor.chain;
     const now = Date.now();
-    const band = port.band();
+    const band = freshBand(port.band(), now);
     const quoteId = newId("q");
     const rfqId = newId("rfq");
     const expiresAt = now + config.quoteTtlSeconds * 1000;
@@ -157,7 +157,7 @@ export class AuctionHouse {
     setTimeout(() => this.live.delete(rfqId), REMEMBER_CLOSED_MS);
 
     const demoted = await demotedPromise;
-    const minOutput = minOutputFromBand({
+    const bounds = outputBounds({
       band,
       sellAsset: port.assetOf(input.sellToken),
       buyAsset: port.assetOf(input.buyToken),
@@ -167,7 +167,7 @@ export class AuctionHouse {
       bandGuardBps: config.bandGuardBps,
     });
     const bids = auction.bids.map((b) => ({ ...b, demoted: demoted.has(lower(b.resolver)) }));
-    const ranking = rankBids(bids, { bandGuardBps: config.bandGuardBps, minOutput });
+    const ranking = rankBids(bids, { bandGuardBps: config.bandGuardBps, bounds });
     const replies = auction.replies();
     const answered = new Set(auction.answered);
     const decision = await this.decide(live, ranking.offers);

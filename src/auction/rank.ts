@@ -1,4 +1,5 @@
 import type { Offer, Steering } from "../schemas/quote";
+import type { OutputBounds } from "./band-guard";
 
 /** A bid that passed validation, with the amount the taker would receive from it. */
 export interface ValidBid {
@@ -34,20 +35,21 @@ export function compareBids(a: ValidBid, b: ValidBid): number {
 
 /**
  * Ranks every valid bid and picks the winner: the best bid that steering lets win. A bid whose output is
- * under `minOutput` (the oracle band guard) is shown as `outside_band`; a demoted resolver's bid as
+ * outside `bounds` (the oracle band guard) is shown as `outside_band`; a demoted resolver's bid as
  * `demoted`. Steering is recorded whenever a band guard was in force or a demoted resolver bid.
  */
 export function rankBids(
   bids: readonly ValidBid[],
-  guard: { bandGuardBps: number; minOutput: bigint | null },
+  guard: { bandGuardBps: number; bounds: OutputBounds | null },
 ): Ranking {
+  const { bounds } = guard;
   const sorted = [...bids].sort(compareBids);
   const outsideBand: string[] = [];
   const demoted: string[] = [];
   let winner: RankedOffer | null = null;
   const offers = sorted.map((bid, i): RankedOffer => {
     let status: Offer["status"] = "lost";
-    if (guard.minOutput !== null && bid.outputAmount < guard.minOutput) {
+    if (bounds && (bid.outputAmount < bounds.min || bid.outputAmount > bounds.max)) {
       status = "outside_band";
       outsideBand.push(bid.resolver);
     } else if (bid.demoted) {
@@ -69,14 +71,15 @@ export function rankBids(
     if (status === "won") winner = offer;
     return offer;
   });
-  const steered = guard.minOutput !== null || demoted.length > 0;
+  const steered = bounds !== null || demoted.length > 0;
   return {
     offers,
     winner,
     steering: steered
       ? {
           bandGuardBps: guard.bandGuardBps,
-          minOutput: guard.minOutput === null ? null : guard.minOutput.toString(),
+          minOutput: bounds ? bounds.min.toString() : null,
+          maxOutput: bounds ? bounds.max.toString() : null,
           outsideBand,
           demoted,
         }

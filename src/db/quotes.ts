@@ -253,8 +253,13 @@ function toQuoteRow(r: QuoteDbRow): QuoteRow {
     expiresAt: r.expires_at,
     resolver: r.resolver === null ? null : { address: r.resolver, name: r.resolver_name ?? "" },
     replies: JSON.parse(r.replies) as Replies,
-    steering: parseJson<Steering>(r.steering),
+    steering: withMaxOutput(parseJson<Steering>(r.steering)),
     settlement: parseJson<Settlement>(r.settlement),
     signing: parseJson<unknown>(r.signing),
   };
+}
+
+/** Quotes stored before the band guard had an upper bound have no `maxOutput`: it was none. */
+function withMaxOutput(steering: Steering | null): Steering | null {
+  return steering && { ...steering, maxOutput: steering.maxOutput ?? null };
 }

@@ -43,6 +43,7 @@ export const Steering = z
   .object({
     bandGuardBps: z.number().int(),
     minOutput: Amount.nullable(),
+    maxOutput: Amount.nullable(),
     outsideBand: z.array(Address),
     demoted: z.array(Address),
   })

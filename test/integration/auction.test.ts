@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
+import { outputBounds } from "../../src/auction/band-guard";
 import { eip712ToSign } from "../../src/chains/evm/json-typed-data";
 import { loadConfig } from "../../src/config/load";
 import type { QuoteRecord } from "../../src/schemas/quote";
@@ -180,7 +181,7 @@ describe("POST /v1/quotes: the auction", () => {
     const pending = requestQuote();
     const [ra, rb] = await Promise.all([a?.nextRfq(), b?.nextRfq()]);
     if (!a || !b || !ra || !rb) throw new Error("no rfq");
-    await b.bid(rb, 2_000_000n);
+    await b.bid(rb, 1_010_000n);
     await a.bid(ra, 1_000_000n);
     const { body } = await pending;
     expect(body.resolver?.name).toBe("alpha");
@@ -221,24 +222,41 @@ describe("auction rate", () => {
 });
 
 describe("band guard", () => {
-  it("shows the band on the quote and steers away from a bid too far under its mid", async () => {
-    const [fair, low] = await nodes("fair", "lowball");
+  it("shows the band on the quote and steers away from bids too far under its low or over its high", async () => {
+    const [fair, low, high] = await nodes("fair", "lowball", "too-good");
     const pending = requestQuote();
-    const [rf, rl] = await Promise.all([fair?.nextRfq(), low?.nextRfq()]);
-    if (!fair || !low || !rf || !rl) throw new Error("no rfq");
+    const [rf, rl, rh] = await Promise.all([fair?.nextRfq(), low?.nextRfq(), high?.nextRfq()]);
+    if (!fair || !low || !high || !rf || !rl || !rh) throw new Error("no rfq");
     expect(rf.band).toMatchObject({ base: "USD", quote: "NGN" });
-    // Sold at the band's mid, the implied output is 1 USDC; 300 bps under it is 0.97 USDC.
-    await fair.bid(rf, 980_000n);
-    await low.bid(rl, 960_000n);
+    const bounds = outputBounds({
+      band: rf.band,
+      sellAsset: "NGN",
+      buyAsset: "USD",
+      sellAmount: BigInt(sellAmount),
+      sellDecimals: 6,
+      buyDecimals: 6,
+      bandGuardBps: 300,
+    });
+    if (!bounds) throw new Error("the band prices cNGN → USDC");
+    // Sold at the band's mid, the implied output is 1 USDC: inside the guard on both sides.
+    await fair.bid(rf, 1_000_000n);
+    await low.bid(rl, bounds.min - 1n);
+    await high.bid(rh, bounds.max + 1n);
     const { body } = await pending;
     expect(body.band).toEqual(rf.band);
     expect(body.resolver?.name).toBe("fair");
     expect(body.offers.map((o) => [o.name, o.status])).toEqual([
+      ["too-good", "outside_band"],
       ["fair", "won"],
       ["lowball", "outside_band"],
     ]);
-    expect(body.steering).toMatchObject({ bandGuardBps: 300, outsideBand: [low.account.address], demoted: [] });
-    expect(Math.abs(Number(body.steering?.minOutput) - 970_000)).toBeLessThanOrEqual(1);
+    expect(body.steering).toEqual({
+      bandGuardBps: 300,
+      minOutput: bounds.min.toString(),
+      maxOutput: bounds.max.toString(),
+      outsideBand: [high.account.address, low.account.address],
+      demoted: [],
+    });
   });
 
   it("passes each band the oracle publishes on to the corridor's nodes", async () => {

@@ -32,7 +32,11 @@ export const CNGN = tokenOf("cNGN");
 export const USDC = tokenOf("USDC");
 export const TAKER = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
 
-/** A band at 1580 NGN per USD: selling 1580 cNGN implies 1 USDC, and the guard's least output is 0.97 USDC. */
+/**
+ * A band at 1580 NGN per USD (1575 to 1590): selling 1580 cNGN implies 1 USDC, and the guard lets a bid
+ * offer from 0.964767 USDC (1580 / (1590 × 1.03)) to 1.034201 USDC (1580 / (1575 × 0.97)). The fake
+ * corridor dates it when it is built, so it is fresh.
+ */
 export const BAND: BandValue = { base: "USD", quote: "NGN", mid: 1580, low: 1575, high: 1590, sources: 3, at: 0 };
 
 /** A connected node: its session as the corridor shows it, its key, and every frame the relay sent it. */
@@ -151,7 +155,7 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
       account,
     );
   });
-  const band = options.band === undefined ? BAND : options.band;
+  const band = options.band === undefined ? { ...BAND, at: Date.now() } : options.band;
   const assets: Record<string, string> = { [CNGN.toLowerCase()]: "NGN", [USDC.toLowerCase()]: "USD" };
   const port: CorridorPort = {
     config,

@@ -32,7 +32,7 @@ export function sampleQuote(overrides: Partial<QuoteRow> = {}): QuoteRow {
     expiresAt: new Date(now + 30_000).toISOString(),
     resolver: { address: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC", name: "alpha" },
     replies: { valid: 2, rejected: 0, declined: 1, noReply: 0, late: 0 },
-    steering: { bandGuardBps: 300, minOutput: "900000", outsideBand: [], demoted: [] },
+    steering: { bandGuardBps: 300, minOutput: "900000", maxOutput: "1100000", outsideBand: [], demoted: [] },
     settlement: null,
     signing: { kind: "evm" },
     ...overrides,

@@ -2,7 +2,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ChainAdapter } from "../../src/chains/adapter";
 import { SIGN_TIMEOUT_MS } from "../../src/protocol/frames";
-import { fakeCorridor, quoteInput, USDC } from "../support/fake-corridor";
+import { BAND, fakeCorridor, quoteInput, USDC } from "../support/fake-corridor";
 
 const stranger = privateKeyToAccount("0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e");
 const noReplies = { valid: 0, rejected: 0, declined: 0, noReply: 0, late: 0 };
@@ -250,7 +250,7 @@ describe("AuctionHouse: ranking and steering", () => {
     const d = fakeCorridor({ nodes: ["alpha", "demoted"], demoted: ["demoted"] });
     const demoted = d.node("demoted").session.address;
     const pending = d.house.requestQuote(quoteInput());
-    await d.bid("demoted", 2_000_000n);
+    await d.bid("demoted", 1_030_000n);
     await d.bid("alpha", 1_000_000n);
     const { quote } = quoted(await pending);
     expect(quote.resolver?.name).toBe("alpha");
@@ -261,24 +261,36 @@ describe("AuctionHouse: ranking and steering", () => {
     expect(quote.steering).toMatchObject({ demoted: [demoted] });
   });
 
-  it("shows the band on the quote and steers away from a bid too far under its mid", async () => {
-    const c = fakeCorridor({ nodes: ["fair", "lowball"] });
+  it("shows the band on the quote and steers away from bids too far under its low or over its high", async () => {
+    const c = fakeCorridor({ nodes: ["fair", "lowball", "too-good"] });
     const pending = c.house.requestQuote(quoteInput());
     expect((await c.node("fair").next("rfq")).band).toMatchObject({ base: "USD", quote: "NGN", mid: 1580 });
     await c.bid("fair", 980_000n);
-    await c.bid("lowball", 960_000n);
+    await c.bid("lowball", 964_766n);
+    await c.bid("too-good", 1_034_202n);
     const { quote } = quoted(await pending);
     expect(quote.band).toMatchObject({ mid: 1580 });
     expect(quote.offers.map((o) => [o.name, o.status])).toEqual([
+      ["too-good", "outside_band"],
       ["fair", "won"],
       ["lowball", "outside_band"],
     ]);
     expect(quote.steering).toEqual({
       bandGuardBps: 300,
-      minOutput: "970000",
-      outsideBand: [c.node("lowball").session.address],
+      minOutput: "964767",
+      maxOutput: "1034201",
+      outsideBand: [c.node("too-good").session.address, c.node("lowball").session.address],
       demoted: [],
     });
+  });
+
+  it("steers nothing with a band older than 60 s, and quotes carry no band", async () => {
+    const c = fakeCorridor({ nodes: ["lowball"], band: { ...BAND, at: Date.now() - 61_000 } });
+    const pending = c.house.requestQuote(quoteInput());
+    expect((await c.node("lowball").next("rfq")).band).toBeNull();
+    await c.bid("lowball", 500_000n);
+    const { quote } = quoted(await pending);
+    expect([quote.band, quote.steering, quote.resolver?.name]).toEqual([null, null, "lowball"]);
   });
 
   it("steers nothing without a band", async () => {

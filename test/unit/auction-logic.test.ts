@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { gasChargeFor, protocolFee, quoteAmounts } from "../../src/auction/amounts";
 import { Auction } from "../../src/auction/auction";
-import { minOutputFromBand } from "../../src/auction/band-guard";
+import { BAND_FRESH_MS, freshBand, outputBounds } from "../../src/auction/band-guard";
 import { rankBids, type ValidBid } from "../../src/auction/rank";
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -64,7 +64,7 @@ describe("rankBids", () => {
         bid({ resolver: "reliable", received: 100n, latencyMs: 90, reliability: 0.9 }),
         bid({ resolver: "rich", received: 101n, latencyMs: 99 }),
       ],
-      { bandGuardBps: 300, minOutput: null },
+      { bandGuardBps: 300, bounds: null },
     );
     expect(offers.map((o) => [o.resolver, o.rank])).toEqual([
       ["rich", 1],
@@ -76,17 +76,19 @@ describe("rankBids", () => {
     expect(offers.filter((o) => o.won)).toHaveLength(1);
   });
 
-  it("steers away from bids under the band guard and from demoted resolvers", () => {
+  it("steers away from bids outside the band guard, on both sides, and from demoted resolvers", () => {
     const { offers, winner, steering } = rankBids(
       [
         bid({ resolver: "cheap", outputAmount: 10n, received: 10n }),
         bid({ resolver: "demoted", outputAmount: 500n, received: 500n, demoted: true }),
         bid({ resolver: "lowball", outputAmount: 50n, received: 50n }),
         bid({ resolver: "fair", outputAmount: 300n, received: 300n }),
+        bid({ resolver: "too-good", outputAmount: 2n ** 256n - 1n, received: 2n ** 256n - 2n }),
       ],
-      { bandGuardBps: 300, minOutput: 100n },
+      { bandGuardBps: 300, bounds: { min: 100n, max: 1_000n } },
     );
     expect(offers.map((o) => [o.resolver, o.status])).toEqual([
+      ["too-good", "outside_band"],
       ["demoted", "demoted"],
       ["fair", "won"],
       ["lowball", "outside_band"],
@@ -96,38 +98,51 @@ describe("rankBids", () => {
     expect(steering).toEqual({
       bandGuardBps: 300,
       minOutput: "100",
-      outsideBand: ["lowball", "cheap"],
+      maxOutput: "1000",
+      outsideBand: ["too-good", "lowball", "cheap"],
       demoted: ["demoted"],
     });
   });
 
-  it("has no winner when steering excludes every bid, and no steering when none applied", () => {
-    expect(rankBids([bid({ outputAmount: 1n })], { bandGuardBps: 300, minOutput: 2n }).winner).toBeNull();
-    expect(rankBids([bid({})], { bandGuardBps: 300, minOutput: null }).steering).toBeNull();
+  it("lets both bounds win, and has no winner when steering excludes every bid", () => {
+    const bounds = { min: 2n, max: 5n };
+    expect(rankBids([bid({ outputAmount: 2n })], { bandGuardBps: 300, bounds }).winner).not.toBeNull();
+    expect(rankBids([bid({ outputAmount: 5n })], { bandGuardBps: 300, bounds }).winner).not.toBeNull();
+    expect(rankBids([bid({ outputAmount: 1n })], { bandGuardBps: 300, bounds }).winner).toBeNull();
+    expect(rankBids([bid({ outputAmount: 6n })], { bandGuardBps: 300, bounds }).winner).toBeNull();
+    expect(rankBids([bid({})], { bandGuardBps: 300, bounds: null }).steering).toBeNull();
   });
 });
 
-describe("minOutputFromBand", () => {
+describe("outputBounds", () => {
   const band = { base: "USD", quote: "NGN", mid: 1580, low: 1570, high: 1590, sources: 4, at: 0 };
   const args = { band, sellDecimals: 6, buyDecimals: 6, bandGuardBps: 300 };
 
-  it("prices naira sold for dollars at 1/mid, less the guard", () => {
-    // 1,580 NGN at 1,580 NGN/USD is 1 USD; 3% under is 0.97 USD.
-    expect(minOutputFromBand({ ...args, sellAsset: "NGN", buyAsset: "USD", sellAmount: 1_580_000_000n })).toBe(
-      970_000n,
-    );
+  it("prices naira sold for dollars between 1/(high + guard) and 1/(low - guard)", () => {
+    // 1,590 NGN: at most 1,590 × 1.03 NGN/USD gives the least dollars; 1,570 × 0.97 the most.
+    const bounds = outputBounds({ ...args, sellAsset: "NGN", buyAsset: "USD", sellAmount: 1_590_000_000n });
+    // 1,590 / (1,590 × 1.03) = 0.970873… USD (rounded down); 1,590 / (1,570 × 0.97) = 1.044060… (up).
+    expect(bounds).toEqual({ min: 970_873n, max: 1_044_061n });
   });
 
-  it("prices dollars sold for naira at mid, across decimals", () => {
+  it("prices dollars sold for naira between low - guard and high + guard, across decimals", () => {
+    // 2 USD → NGN with 2 decimals: 2 × 1,570 × 0.97 = 3,045.80 and 2 × 1,590 × 1.03 = 3,275.40.
     expect(
-      minOutputFromBand({ ...args, sellAsset: "USD", buyAsset: "NGN", sellAmount: 2_000_000n, buyDecimals: 2 }),
-    ).toBe(306_520n);
+      outputBounds({ ...args, sellAsset: "USD", buyAsset: "NGN", sellAmount: 2_000_000n, buyDecimals: 2 }),
+    ).toEqual({ min: 304_580n, max: 327_540n });
   });
 
-  it("has no guard without a band or for a pair the band does not price", () => {
-    expect(minOutputFromBand({ ...args, band: null, sellAsset: "NGN", buyAsset: "USD", sellAmount: 1n })).toBeNull();
-    expect(minOutputFromBand({ ...args, sellAsset: "EUR", buyAsset: "USD", sellAmount: 1n })).toBeNull();
-    expect(minOutputFromBand({ ...args, sellAsset: null, buyAsset: null, sellAmount: 1n })).toBeNull();
+  it("has no bounds without a band or for a pair the band does not price", () => {
+    expect(outputBounds({ ...args, band: null, sellAsset: "NGN", buyAsset: "USD", sellAmount: 1n })).toBeNull();
+    expect(outputBounds({ ...args, sellAsset: "EUR", buyAsset: "USD", sellAmount: 1n })).toBeNull();
+    expect(outputBounds({ ...args, sellAsset: null, buyAsset: null, sellAmount: 1n })).toBeNull();
+  });
+
+  it("counts a band fresh for 60 s", () => {
+    const at = 1_000_000;
+    expect(freshBand({ ...band, at }, at + BAND_FRESH_MS)).not.toBeNull();
+    expect(freshBand({ ...band, at }, at + BAND_FRESH_MS + 1)).toBeNull();
+    expect(freshBand(null, at)).toBeNull();
   });
 });
 
