@@ -8,6 +8,7 @@ import { loadConfig } from "../src/config/load";
 import type { RelayConfig } from "../src/config/schema";
 import { type Corridor, corridorOfKey } from "../src/corridors";
 import { demotedAddresses } from "../src/db/resolvers";
+import { applyStrike, type Demotion } from "../src/db/standing";
 import type { Env } from "../src/env";
 import type { NodeSession } from "../src/nodes/nodes";
 import { advertisedCorridor, NodeSessions } from "../src/nodes/sessions";
@@ -116,6 +117,13 @@ export class CorridorDO extends DurableObject<Env> {
     this.sessions.broadcast({ type: "band", ...band });
   }
 
+  /** A strike demoted a resolver: it hears why (`error strike`, then `demoted`), and auctions read demotions afresh. */
+  async notifyDemotion(resolver: string, demotion: Demotion): Promise<void> {
+    this.demotions.forget();
+    this.sessions.sendTo(resolver, { type: "error", code: "strike", message: demotion.reason });
+    this.sessions.sendTo(resolver, { type: "demoted", until: demotion.demotedUntil, reason: demotion.reason });
+  }
+
   /** An admin changed a demotion: the next auction reads demotions afresh. */
   async forgetDemotions(): Promise<void> {
     this.demotions.forget();
@@ -139,6 +147,10 @@ export class CorridorDO extends DurableObject<Env> {
       send: (address, frame) => this.sessions.sendTo(address, frame),
       demoted: () => this.demotions.get(),
       store: d1AuctionStore(this.env.DB),
+      strike: async (address, event, why) => {
+        const demotion = await applyStrike(this.env.DB, address, event, why, Date.now());
+        if (demotion) await this.notifyDemotion(address, demotion);
+      },
       waitUntil: (p) => this.ctx.waitUntil(p),
     };
   }

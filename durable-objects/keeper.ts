@@ -47,6 +47,14 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
             .notifyExecution(resolver, update)
             .catch((e: unknown) => console.error(JSON.stringify({ keeper: "notify_failed", error: String(e) }))),
         ),
+      demoted: (corridorKey, resolver, demotion) => {
+        if (!corridorKey) return;
+        ctx.waitUntil(
+          corridorStub(this.env, corridorKey)
+            .notifyDemotion(resolver, demotion)
+            .catch((e: unknown) => console.error(JSON.stringify({ keeper: "notify_failed", error: String(e) }))),
+        );
+      },
       now: () => Date.now(),
     });
     this.jobs = {

@@ -37,6 +37,8 @@ export interface CorridorPort {
   /** Lowercase addresses of resolvers demoted now. */
   demoted(): Promise<ReadonlySet<string>>;
   store: AuctionStore;
+  /** A strike for a node that failed its win (docs/reliability.md); `event` makes it count once. */
+  strike(address: string, event: string, why: string): Promise<void>;
   waitUntil(p: Promise<unknown>): void;
 }
 
@@ -263,6 +265,8 @@ export class AuctionHouse {
         const crowned = crown(offers, offer.resolver);
         return { offers: crowned, winner: crowned.find((o) => o.won) ?? null, winnerSignature: signature };
       }
+      const why = signature === null ? "did not sign within 500 ms" : "signed something else";
+      this.port.waitUntil(this.port.strike(node.address, live.auction.rfqId, `won ${live.quoteId} and ${why}`));
     }
     return { offers: crown(offers, null), winner: null, winnerSignature: null };
   }

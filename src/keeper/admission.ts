@@ -11,6 +11,7 @@ import { duplicateOf, type SubmitOutcome, type SubmitRequest } from "./contract"
 import { notLeader, quoteExpired } from "./outcomes";
 import type { Submission } from "./pending";
 import { iso, type KeeperPort, log } from "./port";
+import { strikeWinner } from "./standing";
 
 /** A submission that passed every check and its simulation: ready to be signed and broadcast. */
 export interface Prepared {
@@ -130,8 +131,14 @@ async function requote(
   const step = isTakerReason(reason) ? "takerRequote" : "requote";
   await writeRequote(port.db, { ...terms, at: iso(port.now()) }, step, reason);
   const corridor = findCorridor(port.config(), quote.chainId, quote.sellToken, quote.buyToken);
-  if (step === "requote" && corridor && quote.resolver) {
-    port.notify(corridor.key, quote.resolver.address, { quoteId: quote.quoteId, status: "failed", txHash: null });
+  if (step === "requote" && quote.resolver) {
+    const resolver = quote.resolver.address;
+    if (corridor) port.notify(corridor.key, resolver, { quoteId: quote.quoteId, status: "failed", txHash: null });
+    await strikeWinner(
+      port,
+      { corridorKey: corridor?.key ?? null, resolver, executionId: terms.executionId },
+      `requote ${reason}`,
+    );
   }
   return { kind: "requote", quoteId: quote.quoteId, executionId: terms.executionId, reason };
 }

@@ -4,6 +4,7 @@ import { writeFailed, writeFinal, writeSettled } from "../db/settlement-steps";
 import { type PendingTx, signedFill } from "./pending";
 import { iso, type KeeperPort, log, settlingChain } from "./port";
 import { settledFill } from "./settlement-record";
+import { healWinner, strikeWinner } from "./standing";
 import type { Wallet } from "./wallet";
 
 /**
@@ -114,6 +115,7 @@ export class Indexer {
     );
     this.port.store.setState(tx.hash, "mined", receipt.block, this.port.now());
     this.wallet.notify(tx, "settled");
+    await healWinner(this.port, s);
     return true;
   }
 
@@ -122,6 +124,8 @@ export class Indexer {
     const moved = await writeFailed(this.port.db, s, { reason, txHash: tx.hash, gasUsed }, iso(this.port.now()));
     this.port.store.remove(tx.hash);
     // A transaction lost before its broadcast was ever confirmed has no execution to fail: nobody to tell.
-    if (moved) this.wallet.notify(tx, "failed");
+    if (!moved) return;
+    this.wallet.notify(tx, "failed");
+    await strikeWinner(this.port, s, `transaction ${reason}`);
   }
 }

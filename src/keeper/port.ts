@@ -2,6 +2,7 @@ import { adapterFor } from "../chains";
 import type { ChainAdapter } from "../chains/adapter";
 import type { ChainSettler } from "../chains/settler";
 import type { ChainConfig, RelayConfig } from "../config/schema";
+import type { Demotion } from "../db/standing";
 import type { ExecutionUpdate } from "./contract";
 import type { TxStore } from "./pending";
 
@@ -16,6 +17,8 @@ export interface KeeperPort {
   armIndexer(): Promise<void>;
   /** Tells the winning resolver, if connected to the corridor, how its fill is going. */
   notify(corridorKey: string, resolver: string, update: ExecutionUpdate): void;
+  /** A strike demoted the resolver: every corridor reads demotions afresh, and the resolver hears why. */
+  demoted(corridorKey: string | null, resolver: string, demotion: Demotion): void;
   now(): number;
 }
 

@@ -161,6 +161,9 @@ export const signFrame = z.object({ type: z.literal("sign"), rfqId: z.string(), 
 
 export const errorFrame = z.object({ type: z.literal("error"), code: z.string(), message: z.string() });
 
+/** A strike demoted the node (docs/reliability.md): until when (ISO 8601), and why. */
+export const demotedFrame = z.object({ type: z.literal("demoted"), until: z.string(), reason: z.string() });
+
 export const relayFrame = z.discriminatedUnion("type", [
   challengeFrame,
   welcomeFrame,
@@ -170,6 +173,7 @@ export const relayFrame = z.discriminatedUnion("type", [
   executionFrame,
   signFrame,
   errorFrame,
+  demotedFrame,
 ]);
 
 export type RelayFrame = z.infer<typeof relayFrame>;

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { cancelQuote } from "../../src/db/quote-status";
 import { readQuoteRecord } from "../../src/db/quotes";
+import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import type { SubmitRequest } from "../../src/keeper/contract";
 import { keeperHarness } from "../support/fake-keeper-port";
 import { FakeSettler } from "../support/fake-settler";
@@ -172,19 +173,30 @@ describe("keeper admission: requotes", () => {
     expect(after.executions).toMatchObject([{ status: "requote", reason: "taker:insufficient_balance" }]);
     expect(after.timeline.at(-1)).toMatchObject({ event: "requote", detail: { reason: "taker:insufficient_balance" } });
     expect(h.notified).toEqual([]);
+    expect(h.demotions).toEqual([]);
   });
 
-  it("fails the quote on any other requote and tells the winning resolver", async () => {
+  it("fails the quote on any other requote, tells the winning resolver, and strikes it", async () => {
     const h = keeperHarness(env.DB);
     h.settler.preparation = { kind: "requote", reason: "resolver_insufficient_balance" };
     const { quote } = await seedQuote(env.DB);
+    const resolver = quote.resolver?.address ?? "";
+    await upsertRegistration(env.DB, resolver, { name: "alpha" }, new Date().toISOString());
+    const started = Date.now();
     const outcome = await h.keeper.submit(request(quote.quoteId));
     expect(outcome).toMatchObject({ kind: "requote", reason: "resolver_insufficient_balance" });
     expect((await record(quote.quoteId)).status).toBe("failed");
     expect(await events(quote.quoteId)).toEqual(["requested", "quoted", "signed", "requote", "failed"]);
     expect(h.notified).toMatchObject([
-      { resolver: quote.resolver?.address, update: { quoteId: quote.quoteId, status: "failed", txHash: null } },
+      { resolver, update: { quoteId: quote.quoteId, status: "failed", txHash: null } },
     ]);
+    const reason = "strike 1: requote resolver_insufficient_balance; demoted for 15 min";
+    expect(h.demotions).toMatchObject([{ resolver, demotion: { reason } }]);
+    const row = await readResolver(env.DB, resolver);
+    expect(row).toMatchObject({ demotionReason: reason, demotions: 1 });
+    const until = Date.parse(row?.demotedUntil ?? "");
+    expect(until - started).toBeGreaterThanOrEqual(15 * 60_000);
+    expect(until - Date.now()).toBeLessThanOrEqual(15 * 60_000);
   });
 });
 

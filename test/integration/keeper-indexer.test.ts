@@ -1,6 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readQuoteRecord } from "../../src/db/quotes";
+import { readResolver, upsertRegistration } from "../../src/db/resolvers";
+import { applyStrike } from "../../src/db/standing";
 import { keeperHarness } from "../support/fake-keeper-port";
 import { seedQuote } from "../support/records";
 
@@ -92,6 +94,32 @@ describe("the keeper's indexer", () => {
       { executionId, status: "failed", reason: "resolver_insufficient_allowance", gasUsed: "90000" },
     ]);
     expect(h.notified.at(-1)?.update).toEqual({ quoteId: quote.quoteId, status: "failed", txHash });
+  });
+
+  it("strikes the winner of a fill that reverted, and heals it with a settled one", async () => {
+    const h = keeperHarness(env.DB);
+    const first = await submitted(h);
+    const resolver = first.quote.resolver?.address ?? "";
+    await upsertRegistration(env.DB, resolver, { name: "alpha" }, new Date().toISOString());
+    h.settler.setStatus(first.txHash, { state: "reverted", reason: "resolver_insufficient_balance", gasUsed: 1n });
+    await h.keeper.index();
+    const reason = "strike 1: transaction resolver_insufficient_balance; demoted for 15 min";
+    expect(h.demotions).toMatchObject([{ resolver, demotion: { reason } }]);
+    expect(await readResolver(env.DB, resolver)).toMatchObject({ demotionReason: reason, demotions: 1 });
+    // The same failure applied again (a restart) is not a second strike.
+    expect(await applyStrike(env.DB, resolver, first.executionId, "again", Date.now())).toBeNull();
+
+    const second = await submitted(h);
+    h.settler.land(second.txHash, second.quote.quoteId, {
+      sellToken: second.quote.sellToken,
+      resolver,
+      sellAmount: BigInt(second.quote.sellAmount),
+    });
+    await h.keeper.index();
+    const healed = await env.DB.prepare("SELECT strikes, clean_fills FROM resolvers WHERE address = ?")
+      .bind(resolver.toLowerCase())
+      .first();
+    expect(healed).toEqual({ strikes: 1, clean_fills: 1 });
   });
 
   it("fails a dropped transaction", async () => {

@@ -157,6 +157,7 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
   });
   const band = options.band === undefined ? { ...BAND, at: Date.now() } : options.band;
   const assets: Record<string, string> = { [CNGN.toLowerCase()]: "NGN", [USDC.toLowerCase()]: "USD" };
+  const strikes: { address: string; event: string; why: string }[] = [];
   const port: CorridorPort = {
     config,
     corridor,
@@ -172,6 +173,9 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
         nodes.filter((n) => options.demoted?.includes(n.session.name)).map((n) => n.session.address.toLowerCase()),
       ),
     store,
+    strike: async (address, event, why) => {
+      strikes.push({ address, event, why });
+    },
     waitUntil: (p) => {
       pending.push(p);
     },
@@ -186,6 +190,8 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
     config,
     house,
     store,
+    /** The strikes the house gave, in order. */
+    strikes,
     nodes,
     node,
     /** Every background write the house handed to `waitUntil`, settled. */

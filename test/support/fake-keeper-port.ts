@@ -1,5 +1,6 @@
 import { settlerFor } from "../../src/chains";
 import { localConfig } from "../../src/config/local";
+import type { Demotion } from "../../src/db/standing";
 import type { ExecutionUpdate } from "../../src/keeper/contract";
 import { Keeper } from "../../src/keeper/keeper";
 import type { KeeperPort } from "../../src/keeper/port";
@@ -14,6 +15,7 @@ export function keeperHarness(db: D1Database, options: { settler?: FakeSettler; 
   const settler = options.settler ?? new FakeSettler();
   const store = new MemoryTxStore();
   const notified: { corridorKey: string; resolver: string; update: ExecutionUpdate }[] = [];
+  const demotions: { corridorKey: string | null; resolver: string; demotion: Demotion }[] = [];
   let indexerArmed = 0;
   const port: KeeperPort = {
     config: () => localConfig,
@@ -28,6 +30,7 @@ export function keeperHarness(db: D1Database, options: { settler?: FakeSettler; 
       indexerArmed++;
     },
     notify: (corridorKey, resolver, update) => notified.push({ corridorKey, resolver, update }),
+    demoted: (corridorKey, resolver, demotion) => demotions.push({ corridorKey, resolver, demotion }),
     now: () => Date.now(),
   };
   return {
@@ -35,6 +38,7 @@ export function keeperHarness(db: D1Database, options: { settler?: FakeSettler; 
     settler,
     store,
     notified,
+    demotions,
     indexerArmed: () => indexerArmed,
   };
 }

@@ -357,6 +357,14 @@ describe("AuctionHouse: winners that sign after the auction", () => {
     ]);
     expect(c.node("alpha").sent("result")).toMatchObject([{ won: false, rank: 1 }]);
     expect(c.store.counts).toMatchObject([{ winner: c.node("beta").session.address }]);
+    // Not signing a win is a strike for that node, once, and none for the one that signed.
+    expect(c.strikes).toEqual([
+      {
+        address: c.node("alpha").session.address,
+        event: quote.rfqId,
+        why: `won ${quote.quoteId} and did not sign within 500 ms`,
+      },
+    ]);
     await sign(c, "alpha");
     expect(
       c
@@ -371,6 +379,9 @@ describe("AuctionHouse: winners that sign after the auction", () => {
     await sign(c, "alpha", "0xforged");
     await sign(c, "beta");
     expect(quoted(await pending).quote.resolver?.name).toBe("beta");
+    expect(c.strikes.map((s) => [s.address, s.why.endsWith("signed something else")])).toEqual([
+      [c.node("alpha").session.address, true],
+    ]);
   });
 
   it("answers no_offers when no bidder signs", { timeout: 5_000 }, async () => {

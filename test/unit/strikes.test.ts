@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import {
+  CLEAN_FILLS_TO_CLEAR,
+  CLEAN_RECORD,
+  cleanFill,
+  DOUBLING_WINDOW_MS,
+  FIRST_DEMOTION_MS,
+  type StrikeRecord,
+  strike,
+  strikeReason,
+} from "../../src/resolvers/strikes";
+
+const HOUR = 3_600_000;
+const MIN = 60_000;
+
+/** Strikes `times` times, `gapMs` apart, from a clean record; the demotion lengths in minutes. */
+function lengths(times: number, gapMs: number, from: StrikeRecord = CLEAN_RECORD): number[] {
+  let record = from;
+  const out: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const r = strike(record, 1_000_000_000 + i * gapMs);
+    record = r.record;
+    out.push(r.demotedForMs / MIN);
+  }
+  return out;
+}
+
+describe("strikes", () => {
+  it("demote for 15 min, doubling for each further strike within 24 h, capped at 32 h", () => {
+    expect(lengths(10, HOUR)).toEqual([15, 30, 60, 120, 240, 480, 960, 1920, 1920, 1920]);
+    expect(1920 * MIN).toBe(32 * HOUR);
+  });
+
+  it("do not double when the previous strike is 24 h old or more, and time alone heals nothing", () => {
+    expect(lengths(3, DOUBLING_WINDOW_MS)).toEqual([15, 15, 15]);
+    const twice = strike(strike(CLEAN_RECORD, 0).record, HOUR).record;
+    // A week later the next strike is as long as the last one was: not shorter.
+    expect(strike(twice, 7 * 24 * HOUR).demotedForMs).toBe(30 * MIN);
+    expect(strike(twice, 2 * HOUR).demotedForMs).toBe(60 * MIN);
+  });
+
+  it("heal only by settled fills: each halves the next length, 20 in a row clear the record", () => {
+    let record = strike(strike(strike(CLEAN_RECORD, 0).record, 1).record, 2).record;
+    expect(record).toMatchObject({ level: 2, strikes: 3 });
+    // A fourth strike now would demote for 120 min; after one clean fill, for 60.
+    expect(strike(record, 3).demotedForMs).toBe(8 * FIRST_DEMOTION_MS);
+    record = cleanFill(record);
+    expect(strike(record, 3).demotedForMs).toBe(4 * FIRST_DEMOTION_MS);
+    for (let i = 1; i < CLEAN_FILLS_TO_CLEAR - 1; i++) record = cleanFill(record);
+    expect(record).toMatchObject({ level: 0, strikes: 3, cleanFills: CLEAN_FILLS_TO_CLEAR - 1 });
+    // Within 24 h of the last strike, the record still doubles...
+    expect(strike(record, 3).demotedForMs).toBe(2 * FIRST_DEMOTION_MS);
+    // ...until the 20th clean fill in a row clears it.
+    expect(cleanFill(record)).toEqual(CLEAN_RECORD);
+  });
+
+  it("restart the clean run at a strike", () => {
+    let record = CLEAN_RECORD;
+    for (let i = 0; i < 10; i++) record = cleanFill(record);
+    record = strike(record, 0).record;
+    expect(record.cleanFills).toBe(0);
+  });
+
+  it("say why and for how long", () => {
+    const { record, demotedForMs } = strike(CLEAN_RECORD, 0);
+    expect(strikeReason(record, demotedForMs, "requote resolver_insufficient_balance")).toBe(
+      "strike 1: requote resolver_insufficient_balance; demoted for 15 min",
+    );
+    expect(strikeReason(record, 32 * HOUR, "x")).toBe("strike 1: x; demoted for 32 h");
+  });
+});
