@@ -12,7 +12,11 @@ export const DOUBLING_WINDOW_MS = 24 * 3_600_000;
 export const CLEAN_FILLS_TO_CLEAR = 20;
 
 export interface StrikeRecord {
-  /** The next demotion lasts FIRST_DEMOTION_MS × 2^level. */
+  /**
+   * The last demotion lasted FIRST_DEMOTION_MS × 2^level; a strike within 24 h brings level + 1, a later
+   * one level (each within 0..MAX_STRIKE_LEVEL). Clean fills lower it, down to -1: a strike within 24 h
+   * then brings the first length again.
+   */
   level: number;
   /** Strikes since the record was last cleared. */
   strikes: number;
@@ -26,18 +30,18 @@ export const CLEAN_RECORD: StrikeRecord = { level: 0, strikes: 0, cleanFills: 0,
 /** What a strike earns: the record after it, and how long the resolver is demoted from `now`. */
 export function strike(record: StrikeRecord, now: number): { record: StrikeRecord; demotedForMs: number } {
   const doubles = record.lastStrikeAt !== null && now - record.lastStrikeAt < DOUBLING_WINDOW_MS;
-  const level = doubles ? Math.min(record.level + 1, MAX_STRIKE_LEVEL) : record.level;
+  const level = Math.min(Math.max(doubles ? record.level + 1 : record.level, 0), MAX_STRIKE_LEVEL);
   return {
     record: { level, strikes: record.strikes + 1, cleanFills: 0, lastStrikeAt: now },
     demotedForMs: FIRST_DEMOTION_MS * 2 ** level,
   };
 }
 
-/** A settled fill: halves the next demotion (down to the first length); 20 in a row clear the record. */
+/** A settled fill: halves the next demotion (never below the first length); 20 in a row clear the record. */
 export function cleanFill(record: StrikeRecord): StrikeRecord {
   const cleanFills = record.cleanFills + 1;
   if (cleanFills >= CLEAN_FILLS_TO_CLEAR) return CLEAN_RECORD;
-  return { ...record, level: Math.max(0, record.level - 1), cleanFills };
+  return { ...record, level: Math.max(-1, record.level - 1), cleanFills };
 }
 
 /** The demotion reason shown in the directory and sent to the resolver. */

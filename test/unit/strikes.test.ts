@@ -46,11 +46,16 @@ describe("strikes", () => {
     expect(strike(record, 3).demotedForMs).toBe(8 * FIRST_DEMOTION_MS);
     record = cleanFill(record);
     expect(strike(record, 3).demotedForMs).toBe(4 * FIRST_DEMOTION_MS);
-    for (let i = 1; i < CLEAN_FILLS_TO_CLEAR - 1; i++) record = cleanFill(record);
-    expect(record).toMatchObject({ level: 0, strikes: 3, cleanFills: CLEAN_FILLS_TO_CLEAR - 1 });
-    // Within 24 h of the last strike, the record still doubles...
+    record = cleanFill(record);
     expect(strike(record, 3).demotedForMs).toBe(2 * FIRST_DEMOTION_MS);
-    // ...until the 20th clean fill in a row clears it.
+    record = cleanFill(record);
+    expect(strike(record, 3).demotedForMs).toBe(FIRST_DEMOTION_MS);
+    // Never below the first length, within 24 h of the last strike or later.
+    for (let i = 3; i < CLEAN_FILLS_TO_CLEAR - 1; i++) record = cleanFill(record);
+    expect(record).toMatchObject({ strikes: 3, cleanFills: CLEAN_FILLS_TO_CLEAR - 1 });
+    expect(strike(record, 3).demotedForMs).toBe(FIRST_DEMOTION_MS);
+    expect(strike(record, 3 + DOUBLING_WINDOW_MS).demotedForMs).toBe(FIRST_DEMOTION_MS);
+    // The 20th clean fill in a row clears the record.
     expect(cleanFill(record)).toEqual(CLEAN_RECORD);
   });
 
