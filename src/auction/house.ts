@@ -177,6 +177,7 @@ export class AuctionHouse {
       asked: [...auction.asked.keys()],
       answered,
       winner: winner?.resolver ?? null,
+      replyMs: auction.replyMs,
       at: new Date().toISOString(),
     };
     if (!winner) {
