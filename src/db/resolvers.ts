@@ -138,17 +138,16 @@ export async function recordNodeSeen(db: D1Database, n: SeenNode): Promise<void>
 }
 
 /** Heartbeats refresh `last_seen` and the state, throttled by the caller to one write a minute per node. */
-export async function touchResolver(
+export function touchStatement(
   db: D1Database,
   address: string,
   state: NodeState,
   degraded: string | null,
   at: string,
-): Promise<void> {
-  await db
+): D1PreparedStatement {
+  return db
     .prepare("UPDATE resolvers SET last_seen = ?2, state = ?3, degraded = ?4, updated_at = ?2 WHERE address = ?1")
-    .bind(key(address), at, state, degraded)
-    .run();
+    .bind(key(address), at, state, degraded);
 }
 
 export interface RegistrationInput {

@@ -1,9 +1,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { countStatement, type DayCounts } from "../../src/db/resolver-days";
+import { countStatement, type DayCounts, readTotals, type Totals } from "../../src/db/resolver-days";
 import type { ResolverRecord } from "../../src/nodes/directory";
-import { authenticate, connect, EVM, eventually, heartbeat, nodeAccount } from "../support/ws-client";
+import type { NodeRecord } from "../../src/nodes/nodes";
+import { windowStart } from "../../src/nodes/reliability";
+import { authenticate, connect, EVM, eventually, getJson, heartbeat, nodeAccount } from "../support/ws-client";
 
 const app = createApp();
 const TOKEN = "test-admin-token";
@@ -150,6 +152,28 @@ describe("GET /v1/resolvers: reliability and badges", () => {
       },
       badges: ["new"],
     });
+  });
+
+  it("counts a node socket's connected time, and the part of it after a heartbeat, when it closes", async () => {
+    const account = nodeAccount(1);
+    const socket = await connect();
+    await authenticate(socket, account);
+    await socket.next("welcome");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    socket.send(heartbeat());
+    await eventually(async () => {
+      const { nodes } = (await getJson<{ nodes: NodeRecord[] }>("/v1/nodes")).body;
+      expect(nodes.find((n) => n.address === account.address)?.lastHeartbeat).not.toBeNull();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    socket.close();
+    const totals = await eventually(async () => {
+      const t = (await readTotals(env.DB, windowStart(Date.now()), account.address)).get(account.address.toLowerCase());
+      expect(t?.connectedMs).toBeGreaterThanOrEqual(40);
+      return t as Totals;
+    });
+    expect(totals.freshMs).toBeGreaterThanOrEqual(20);
+    expect(totals.freshMs).toBeLessThan(totals.connectedMs);
   });
 
   it("shows no detail for a resolver whose counters are all older than 7 days", async () => {
