@@ -1,6 +1,9 @@
+import { type Standing, standingOf } from "../auction/standing";
 import type { AdvertisedCorridor } from "../nodes/nodes";
+import { windowStart } from "../nodes/reliability";
 import type { NodeState } from "../protocol/frames";
 import { parseJson } from "./json";
+import { type Totals, totalsByAddress, totalsStatement } from "./resolver-days";
 
 export interface ResolverRow {
   address: string;
@@ -208,11 +211,17 @@ export async function reinstateResolver(db: D1Database, address: string, at: str
   return r.meta.changes > 0;
 }
 
-/** Resolvers demoted at `at`, for the auction's steering. */
-export async function demotedAddresses(db: D1Database, at: string): Promise<Set<string>> {
-  const { results } = await db
-    .prepare("SELECT address FROM resolvers WHERE demoted_until > ?")
-    .bind(at)
-    .all<{ address: string }>();
-  return new Set(results.map((r) => r.address));
+/**
+ * What auctions need of the directory (src/auction/standing.ts): who is demoted at `now`, and each
+ * resolver's reliability over the window. One round trip.
+ */
+export async function readStanding(db: D1Database, now: number): Promise<Standing> {
+  const [demoted, totals] = (await db.batch([
+    db.prepare("SELECT address FROM resolvers WHERE demoted_until > ?").bind(new Date(now).toISOString()),
+    totalsStatement(db, windowStart(now)),
+  ])) as [D1Result<{ address: string }>, D1Result<Totals & { address: string }>];
+  return standingOf(
+    demoted.results.map((r) => r.address),
+    totalsByAddress(totals.results),
+  );
 }

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { countStatement, type DayCounts, readTotals, type Totals } from "../../src/db/resolver-days";
+import { readStanding } from "../../src/db/resolvers";
 import type { ResolverRecord } from "../../src/nodes/directory";
 import type { NodeRecord } from "../../src/nodes/nodes";
 import { windowStart } from "../../src/nodes/reliability";
@@ -152,6 +153,29 @@ describe("GET /v1/resolvers: reliability and badges", () => {
       },
       badges: ["new"],
     });
+  });
+
+  it("gives auctions who is demoted and each reliability in one read", async () => {
+    const reliable = "0x00000000000000000000000000000000000000b4";
+    const demoted = "0x00000000000000000000000000000000000000b5";
+    const full = {
+      asked: 20,
+      answered: 20,
+      submitted: 20,
+      settled: 19,
+      connectedMs: 20 * MINUTE,
+      freshMs: 20 * MINUTE,
+    };
+    await seed(reliable, 10, [[2, full]]);
+    await seed(demoted, 10, [[8, full]]);
+    await env.DB.prepare("UPDATE resolvers SET demoted_until = ?2 WHERE address = ?1")
+      .bind(demoted, new Date(Date.now() + 60 * MINUTE).toISOString())
+      .run();
+    const standing = await readStanding(env.DB, Date.now());
+    expect(standing.demoted.has(demoted)).toBe(true);
+    expect(standing.demoted.has(reliable)).toBe(false);
+    expect(standing.reliability.get(reliable)).toBe(0.95);
+    expect(standing.reliability.has(demoted)).toBe(false);
   });
 
   it("counts a node socket's connected time, and the part of it after a heartbeat, when it closes", async () => {
