@@ -36,7 +36,7 @@ export function buildDirectory(
     const lastSeen = latest(row.lastSeen, node?.lastHeartbeat ?? null);
     const demoted = row.demotedUntil !== null && Date.parse(row.demotedUntil) > now;
     const solana = (row.solanaAddress ?? node?.solanaAddress ?? null) !== null;
-    const standing = reliabilityFields(
+    const measured = reliabilityFields(
       totals.get(row.address.toLowerCase()) ?? NO_TOTALS,
       { solana, firstSeen: row.firstSeen },
       now,
@@ -55,7 +55,7 @@ export function buildDirectory(
       version: node?.version ?? row.version,
       registered: row.registered,
       registeredAt: row.registeredAt,
-      ...standing,
+      ...measured,
       demoted,
       demotedUntil: demoted ? row.demotedUntil : null,
       demotionReason: demoted ? row.demotionReason : null,
