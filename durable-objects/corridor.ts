@@ -1,14 +1,14 @@
 import { DurableObject } from "cloudflare:workers";
-import { DemotionCache } from "../src/auction/demotions";
 import { AuctionHouse, type CorridorPort, type QuoteOutcome } from "../src/auction/house";
 import type { QuoteInput } from "../src/auction/quote-input";
+import { StandingCache } from "../src/auction/standing";
 import { d1AuctionStore } from "../src/auction/store";
 import { adapterFor } from "../src/chains";
 import { loadConfig } from "../src/config/load";
 import type { RelayConfig } from "../src/config/schema";
 import { type Corridor, corridorOfKey } from "../src/corridors";
-import { demotedAddresses } from "../src/db/resolvers";
-import { applyStrike, type Demotion } from "../src/db/standing";
+import { readStanding } from "../src/db/resolvers";
+import { applyStrike, type Demotion } from "../src/db/strikes";
 import type { Env } from "../src/env";
 import type { NodeSession } from "../src/nodes/nodes";
 import { advertisedCorridor, NodeSessions } from "../src/nodes/sessions";
@@ -29,7 +29,7 @@ export class CorridorDO extends DurableObject<Env> {
   private readonly corridor: Corridor;
   private readonly sessions: NodeSessions;
   private readonly house: AuctionHouse;
-  private readonly demotions: DemotionCache;
+  private readonly standing: StandingCache;
   private band: BandValue | null;
   private oracleSubscribedAt = 0;
 
@@ -42,7 +42,7 @@ export class CorridorDO extends DurableObject<Env> {
     if (!corridor) throw new Error(`not a corridor: ${ctx.id.name}`);
     this.corridor = corridor;
     this.band = ctx.storage.kv.get<BandValue>("band") ?? null;
-    this.demotions = new DemotionCache((at) => demotedAddresses(env.DB, at));
+    this.standing = new StandingCache((now) => readStanding(env.DB, now));
     this.sessions = new NodeSessions(ctx, {
       corridorKey: corridor.key,
       requireRegistration: this.config.requireRegistration,
@@ -117,16 +117,16 @@ export class CorridorDO extends DurableObject<Env> {
     this.sessions.broadcast({ type: "band", ...band });
   }
 
-  /** A strike demoted a resolver: it hears why (`error strike`, then `demoted`), and auctions read demotions afresh. */
+  /** A strike demoted a resolver: it hears why (`error strike`, then `demoted`), and auctions read standing afresh. */
   async notifyDemotion(resolver: string, demotion: Demotion): Promise<void> {
-    this.demotions.forget();
+    this.standing.forget();
     this.sessions.sendTo(resolver, { type: "error", code: "strike", message: demotion.reason });
     this.sessions.sendTo(resolver, { type: "demoted", until: demotion.demotedUntil, reason: demotion.reason });
   }
 
-  /** An admin changed a demotion: the next auction reads demotions afresh. */
+  /** An admin changed a demotion: the next auction reads the resolvers' standing afresh. */
   async forgetDemotions(): Promise<void> {
-    this.demotions.forget();
+    this.standing.forget();
   }
 
   private port(): CorridorPort {
@@ -145,7 +145,7 @@ export class CorridorDO extends DurableObject<Env> {
       },
       nodes: () => this.sessions.list(),
       send: (address, frame) => this.sessions.sendTo(address, frame),
-      demoted: () => this.demotions.get(),
+      standing: () => this.standing.get(),
       store: d1AuctionStore(this.env.DB),
       strike: async (address, event, why) => {
         const demotion = await applyStrike(this.env.DB, address, event, why, Date.now());

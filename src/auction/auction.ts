@@ -10,6 +10,8 @@ export class Auction {
   readonly bidders = new Set<string>();
   /** Nodes that replied (bid, decline or rejected), in the window or, once closed, late. */
   readonly answered = new Set<string>();
+  /** How soon each reply inside the window came after its rfq (ms), by node. */
+  readonly replyMs = new Map<string, number>();
   /** Asked nodes whose socket closed before they answered: no reply is coming from them. */
   private readonly gone = new Set<string>();
   private rejected = 0;
@@ -48,6 +50,7 @@ export class Auction {
       this.late++;
       return "late";
     }
+    this.replyMs.set(node, now - sentAt);
     return "ok";
   }
 

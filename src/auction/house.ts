@@ -13,6 +13,7 @@ import { Auction } from "./auction";
 import { freshBand, outputBounds } from "./band-guard";
 import type { QuoteInput } from "./quote-input";
 import { crown, type RankedOffer, rankBids, winnable } from "./rank";
+import type { Standing } from "./standing";
 import type { AuctionCounts, AuctionStore } from "./store";
 import { WinnerSignatures } from "./winner-signatures";
 
@@ -34,8 +35,8 @@ export interface CorridorPort {
   nodes(): NodeSession[];
   /** Sends a frame to the node with this address, if it is connected. */
   send(address: string, frame: RelayFrame): void;
-  /** Lowercase addresses of resolvers demoted now. */
-  demoted(): Promise<ReadonlySet<string>>;
+  /** Who is demoted now and each resolver's reliability, read at most every 10 s. */
+  standing(): Promise<Standing>;
   store: AuctionStore;
   /** A strike for a node that failed its win (docs/reliability.md); `event` makes it count once. */
   strike(address: string, event: string, why: string): Promise<void>;
@@ -112,7 +113,7 @@ export class AuctionHouse {
       deadline: Math.floor(expiresAt / 1000) + DEADLINE_GRACE_SECONDS,
       gasFeeToken: gas.token,
     };
-    const demotedPromise = port.demoted();
+    const standingPromise = port.standing();
     const online = port.nodes().filter((n) => isFresh(n.lastHeartbeat, now));
     const eligible = online.filter(
       (n) => n.state === "quoting" && adapter.bidKey(n) !== null && this.holds(n, input.buyToken, 1n),
@@ -158,7 +159,7 @@ export class AuctionHouse {
     clearTimeout(timer);
     setTimeout(() => this.live.delete(rfqId), REMEMBER_CLOSED_MS);
 
-    const demoted = await demotedPromise;
+    const standing = await standingPromise;
     const bounds = outputBounds({
       band,
       sellAsset: port.assetOf(input.sellToken),
@@ -168,7 +169,11 @@ export class AuctionHouse {
       buyDecimals: adapter.token(input.buyToken)?.decimals ?? 0,
       bandGuardBps: config.bandGuardBps,
     });
-    const bids = auction.bids.map((b) => ({ ...b, demoted: demoted.has(lower(b.resolver)) }));
+    const bids = auction.bids.map((b) => ({
+      ...b,
+      demoted: standing.demoted.has(lower(b.resolver)),
+      reliability: standing.reliability.get(lower(b.resolver)) ?? null,
+    }));
     const ranking = rankBids(bids, { bandGuardBps: config.bandGuardBps, bounds });
     const replies = auction.replies();
     const answered = new Set(auction.answered);
@@ -179,6 +184,7 @@ export class AuctionHouse {
       asked: [...auction.asked.keys()],
       answered,
       winner: winner?.resolver ?? null,
+      replyMs: auction.replyMs,
       at: new Date().toISOString(),
     };
     if (!winner) {

@@ -1,15 +1,20 @@
 import { insertQuoteStatements, type QuoteRow, updateQuoteReplies } from "../db/quotes";
-import { countAuctionStatements } from "../db/resolver-stats";
+import { countAllStatements } from "../db/resolver-days";
+import { auctionDayCounts } from "../nodes/reliability";
 import type { Offer, Replies, TimelineEntry } from "../schemas/quote";
 
 /** An offer as stored: its bid's signature is kept for settlement, never shown. */
 export type StoredOffer = Offer & { signature: string };
 
-/** One auction's part in the reliability counters (migrations/0002): who was asked, who answered in time, who won. */
+/**
+ * One auction's part in the reliability counters (docs/reliability.md): who was asked, who answered in
+ * time, who won, and how soon each reply inside the window came (ms, by lowercase address).
+ */
 export interface AuctionCounts {
   asked: readonly string[];
   answered: ReadonlySet<string>;
   winner: string | null;
+  replyMs: ReadonlyMap<string, number>;
   at: string;
 }
 
@@ -25,7 +30,7 @@ export interface AuctionStore {
 
 /** The relay's store: D1, each write one batch. */
 export function d1AuctionStore(db: D1Database): AuctionStore {
-  const counters = (c: AuctionCounts) => countAuctionStatements(db, c, c.at);
+  const counters = (c: AuctionCounts) => countAllStatements(db, auctionDayCounts(c), c.at);
   return {
     async store(quote, offers, timeline, counts) {
       await db.batch([...insertQuoteStatements(db, quote, offers, timeline), ...counters(counts)]);

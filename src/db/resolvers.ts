@@ -1,6 +1,9 @@
+import { type Standing, standingOf } from "../auction/standing";
 import type { AdvertisedCorridor } from "../nodes/nodes";
+import { windowStart } from "../nodes/reliability";
 import type { NodeState } from "../protocol/frames";
 import { parseJson } from "./json";
+import { type Totals, totalsByAddress, totalsStatement } from "./resolver-days";
 
 export interface ResolverRow {
   address: string;
@@ -138,17 +141,16 @@ export async function recordNodeSeen(db: D1Database, n: SeenNode): Promise<void>
 }
 
 /** Heartbeats refresh `last_seen` and the state, throttled by the caller to one write a minute per node. */
-export async function touchResolver(
+export function touchStatement(
   db: D1Database,
   address: string,
   state: NodeState,
   degraded: string | null,
   at: string,
-): Promise<void> {
-  await db
+): D1PreparedStatement {
+  return db
     .prepare("UPDATE resolvers SET last_seen = ?2, state = ?3, degraded = ?4, updated_at = ?2 WHERE address = ?1")
-    .bind(key(address), at, state, degraded)
-    .run();
+    .bind(key(address), at, state, degraded);
 }
 
 export interface RegistrationInput {
@@ -209,11 +211,17 @@ export async function reinstateResolver(db: D1Database, address: string, at: str
   return r.meta.changes > 0;
 }
 
-/** Resolvers demoted at `at`, for the auction's steering. */
-export async function demotedAddresses(db: D1Database, at: string): Promise<Set<string>> {
-  const { results } = await db
-    .prepare("SELECT address FROM resolvers WHERE demoted_until > ?")
-    .bind(at)
-    .all<{ address: string }>();
-  return new Set(results.map((r) => r.address));
+/**
+ * What auctions need of the directory (src/auction/standing.ts): who is demoted at `now`, and each
+ * resolver's reliability over the window. One round trip.
+ */
+export async function readStanding(db: D1Database, now: number): Promise<Standing> {
+  const [demoted, totals] = (await db.batch([
+    db.prepare("SELECT address FROM resolvers WHERE demoted_until > ?").bind(new Date(now).toISOString()),
+    totalsStatement(db, windowStart(now)),
+  ])) as [D1Result<{ address: string }>, D1Result<Totals & { address: string }>];
+  return standingOf(
+    demoted.results.map((r) => r.address),
+    totalsByAddress(totals.results),
+  );
 }

@@ -8,7 +8,7 @@ import {
 import type { ExecutionStatus, Fill, Settlement, TimelineEntry } from "../schemas/quote";
 import type { ExecutionRow } from "./executions";
 import { toJson } from "./json";
-import { countStatement } from "./resolver-stats";
+import { countStatement } from "./resolver-days";
 
 /**
  * The keeper's D1 writes, one batch per settlement step. Every statement is conditional (on the quote's
@@ -183,7 +183,7 @@ export async function pruneIdempotencyKeys(db: D1Database, now: string): Promise
 /** The resolver's `submitted` counter, once per execution: only while the execution row does not exist yet. */
 export function countSubmitted(db: D1Database, resolver: string, executionId: string, at: string) {
   return countStatement(db, resolver, { submitted: 1 }, at, {
-    sql: "NOT EXISTS (SELECT 1 FROM executions WHERE execution_id = ?8)",
+    sql: (id) => `NOT EXISTS (SELECT 1 FROM executions WHERE execution_id = ${id})`,
     param: executionId,
   });
 }
@@ -191,7 +191,7 @@ export function countSubmitted(db: D1Database, resolver: string, executionId: st
 /** The resolver's `settled` counter, once per execution: only while the execution is still `submitted`. */
 export function countSettled(db: D1Database, resolver: string, executionId: string, at: string) {
   return countStatement(db, resolver, { settled: 1 }, at, {
-    sql: "EXISTS (SELECT 1 FROM executions WHERE execution_id = ?8 AND status = 'submitted')",
+    sql: (id) => `EXISTS (SELECT 1 FROM executions WHERE execution_id = ${id} AND status = 'submitted')`,
     param: executionId,
   });
 }

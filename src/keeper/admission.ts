@@ -11,7 +11,7 @@ import { duplicateOf, type SubmitOutcome, type SubmitRequest } from "./contract"
 import { notLeader, quoteExpired } from "./outcomes";
 import type { Submission } from "./pending";
 import { iso, type KeeperPort, log } from "./port";
-import { strikeWinner } from "./standing";
+import { strikeWinner } from "./strikes";
 
 /** A submission that passed every check and its simulation: ready to be signed and broadcast. */
 export interface Prepared {

@@ -4,7 +4,7 @@ import { writeFailed, writeFinal, writeSettled } from "../db/settlement-steps";
 import { type PendingTx, signedFill } from "./pending";
 import { iso, type KeeperPort, log, settlingChain } from "./port";
 import { settledFill } from "./settlement-record";
-import { healWinner, strikeWinner } from "./standing";
+import { healWinner, strikeWinner } from "./strikes";
 import type { Wallet } from "./wallet";
 
 /**

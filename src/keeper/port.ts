@@ -2,7 +2,7 @@ import { adapterFor } from "../chains";
 import type { ChainAdapter } from "../chains/adapter";
 import type { ChainSettler } from "../chains/settler";
 import type { ChainConfig, RelayConfig } from "../config/schema";
-import type { Demotion } from "../db/standing";
+import type { Demotion } from "../db/strikes";
 import type { ExecutionUpdate } from "./contract";
 import type { TxStore } from "./pending";
 

@@ -1,8 +1,10 @@
 import { getAddress } from "viem";
 import type { z } from "zod";
+import { NO_TOTALS, type Totals } from "../db/resolver-days";
 import type { ResolverRow } from "../db/resolvers";
 import type { ResolverRecord as ResolverRecordSchema } from "../schemas/resolvers";
 import type { NodeRecord } from "./nodes";
+import { reliabilityFields } from "./reliability";
 
 /** Offline for longer than this hides a resolver from the directory unless `include=inactive`. */
 export const INACTIVE_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -15,10 +17,12 @@ const latest = (a: string | null, b: string | null) => (a === null ? b : b === n
 /**
  * The directory: D1's entries brought up to date by the live view. A connected node's heartbeat is
  * newer than what D1 holds (D1 is written at most once a minute per node), so it wins for `lastSeen`,
- * state and corridors.
+ * state and corridors. `totals` are each resolver's reliability counters over the window, by lowercase
+ * address.
  */
 export function buildDirectory(
   rows: readonly ResolverRow[],
+  totals: ReadonlyMap<string, Totals>,
   live: readonly NodeRecord[],
   now: number,
   includeInactive: boolean,
@@ -31,6 +35,12 @@ export function buildDirectory(
     const online = node?.fresh ?? false;
     const lastSeen = latest(row.lastSeen, node?.lastHeartbeat ?? null);
     const demoted = row.demotedUntil !== null && Date.parse(row.demotedUntil) > now;
+    const solana = (row.solanaAddress ?? node?.solanaAddress ?? null) !== null;
+    const measured = reliabilityFields(
+      totals.get(row.address.toLowerCase()) ?? NO_TOTALS,
+      { solana, firstSeen: row.firstSeen },
+      now,
+    );
     const activeSince = lastSeen ?? row.registeredAt;
     const isInactive = !online && (activeSince === null || now - Date.parse(activeSince) > INACTIVE_AFTER_MS);
     if (isInactive && !includeInactive) {
@@ -45,9 +55,7 @@ export function buildDirectory(
       version: node?.version ?? row.version,
       registered: row.registered,
       registeredAt: row.registeredAt,
-      reliability: null,
-      reliabilityDetail: null,
-      badges: [],
+      ...measured,
       demoted,
       demotedUntil: demoted ? row.demotedUntil : null,
       demotionReason: demoted ? row.demotionReason : null,

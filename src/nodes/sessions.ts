@@ -1,4 +1,5 @@
-import { isRegistered, recordNodeSeen, touchResolver } from "../db/resolvers";
+import { countStatement } from "../db/resolver-days";
+import { isRegistered, recordNodeSeen, touchStatement } from "../db/resolvers";
 import { close, frameSize, parseNodeFrame, send } from "../protocol/codec";
 import {
   AUTH_TIMEOUT_MS,
@@ -16,6 +17,7 @@ import type { BandValue } from "../schemas/quote";
 import { verifyNodeAuth } from "./auth";
 import { FrameLimiter } from "./frame-limiter";
 import type { AdvertisedCorridor, NodeSession } from "./nodes";
+import { accrue, startUptime, type Uptime } from "./uptime";
 
 /** How often a node's heartbeats may refresh its directory entry in D1. */
 const DIRECTORY_WRITE_EVERY_MS = 60_000;
@@ -32,6 +34,8 @@ interface Attachment {
   connectedAt: number;
   authDeadline: number;
   lastDirectoryWrite: number;
+  /** Uptime since the last directory write, counted from authentication (docs/reliability.md). */
+  uptime: Uptime;
   /** Null until the node authenticates. */
   node: Omit<NodeSession, "corridor" | "connectedAt" | "inventory" | "chains"> | null;
 }
@@ -102,6 +106,7 @@ export class NodeSessions {
       connectedAt: now,
       authDeadline: now + AUTH_TIMEOUT_MS,
       lastDirectoryWrite: now,
+      uptime: startUptime(now),
       node: null,
     };
     server.serializeAttachment(attachment);
@@ -192,7 +197,23 @@ export class NodeSessions {
     if (!entry) return null;
     this.sockets.delete(ws);
     this.ctx.storage.kv.delete(heardKey(entry.attachment));
-    return entry.attachment.node?.address ?? null;
+    const { attachment } = entry;
+    const node = attachment.node;
+    if (!node) return null;
+    const now = Date.now();
+    attachment.uptime = accrue(attachment.uptime, node.lastHeartbeat, now);
+    const written = this.takeUptime(attachment, new Date(now).toISOString());
+    if (written.length > 0) this.ctx.waitUntil(this.host.db.batch(written));
+    return node.address;
+  }
+
+  /** The uptime the socket accrued, as a write to its node's counters of the day of `at`; counted afresh from `at`. */
+  private takeUptime(attachment: Attachment, at: string): D1PreparedStatement[] {
+    const { node, uptime } = attachment;
+    attachment.uptime = startUptime(uptime.since);
+    if (!node || uptime.connectedMs === 0) return [];
+    const counts = { connectedMs: uptime.connectedMs, freshMs: uptime.freshMs };
+    return [countStatement(this.host.db, node.address, counts, at)];
   }
 
   /** Verifies the auth signature and registration; one socket per node, so an older one is replaced. */
@@ -231,6 +252,7 @@ export class NodeSessions {
       degraded: null,
     };
     attachment.lastDirectoryWrite = now;
+    attachment.uptime = startUptime(now);
     ws.serializeAttachment(attachment);
     send(ws, {
       type: "welcome",
@@ -250,6 +272,7 @@ export class NodeSessions {
     const node = attachment.node;
     if (!node) return;
     const now = Date.now();
+    attachment.uptime = accrue(attachment.uptime, node.lastHeartbeat, now);
     node.lastHeartbeat = now;
     node.state = frame.state;
     node.degraded = frame.state === "degraded" ? (frame.degraded ?? null) : null;
@@ -262,7 +285,9 @@ export class NodeSessions {
     if (now - attachment.lastDirectoryWrite >= DIRECTORY_WRITE_EVERY_MS) {
       attachment.lastDirectoryWrite = now;
       const at = new Date(now).toISOString();
-      this.ctx.waitUntil(touchResolver(this.host.db, node.address, node.state, node.degraded, at));
+      const { db } = this.host;
+      const touch = touchStatement(db, node.address, node.state, node.degraded, at);
+      this.ctx.waitUntil(db.batch([touch, ...this.takeUptime(attachment, at)]));
     }
     ws.serializeAttachment(attachment);
   }

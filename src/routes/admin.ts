@@ -3,11 +3,13 @@ import { createRoute } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import type { RelayConfig } from "../config/schema";
 import { allCorridors } from "../corridors";
+import { readTotals } from "../db/resolver-days";
 import { demoteResolver, readResolver, reinstateResolver, upsertRegistration } from "../db/resolvers";
 import type { AppEnv, Env } from "../env";
 import { notFound, RelayError } from "../errors";
 import { createRouter } from "../http/router";
 import { buildDirectory, type ResolverRecord as DirectoryEntry } from "../nodes/directory";
+import { windowStart } from "../nodes/reliability";
 import { errorResponses, jsonContent } from "../schemas/common";
 import { DemoteBody, EvmAddressParam, RegistrationBody, ResolverRecord } from "../schemas/resolvers";
 import { corridorStub } from "../stubs";
@@ -35,9 +37,10 @@ async function forgetDemotions(env: Env, config: RelayConfig): Promise<void> {
 }
 
 async function resolverRecord(db: D1Database, address: string): Promise<DirectoryEntry> {
-  const row = await readResolver(db, address);
+  const now = Date.now();
+  const [row, totals] = await Promise.all([readResolver(db, address), readTotals(db, windowStart(now), address)]);
   if (!row) throw notFound(`No resolver has the address ${address}.`);
-  return buildDirectory([row], [], Date.now(), true).resolvers[0] as DirectoryEntry;
+  return buildDirectory([row], totals, [], now, true).resolvers[0] as DirectoryEntry;
 }
 
 const adminRouter = createRouter();

@@ -1,8 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { readTotals } from "../db/resolver-days";
 import { listResolvers } from "../db/resolvers";
 import { createRouter } from "../http/router";
 import { buildDirectory } from "../nodes/directory";
 import { liveNodes } from "../nodes/live";
+import { windowStart } from "../nodes/reliability";
 import { jsonContent } from "../schemas/common";
 import { NodeRecord, ResolverRecord } from "../schemas/resolvers";
 
@@ -37,7 +39,11 @@ export const resolverRoutes = createRouter()
     }),
     async (c) => {
       const now = Date.now();
-      const [rows, live] = await Promise.all([listResolvers(c.env.DB), liveNodes(c.env, c.get("config"), now)]);
-      return c.json(buildDirectory(rows, live, now, c.req.valid("query").include === "inactive"), 200);
+      const [rows, totals, live] = await Promise.all([
+        listResolvers(c.env.DB),
+        readTotals(c.env.DB, windowStart(now)),
+        liveNodes(c.env, c.get("config"), now),
+      ]);
+      return c.json(buildDirectory(rows, totals, live, now, c.req.valid("query").include === "inactive"), 200);
     },
   );

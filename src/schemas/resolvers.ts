@@ -24,6 +24,19 @@ export const NodeRecord = z
   })
   .openapi("Node");
 
+/** One reliability measure over the window: its rate (null with no samples) and how many samples it has. */
+const Measure = z.object({ rate: z.number().min(0).max(1).nullable(), samples: z.number().int().min(0) });
+
+export const ReliabilityDetail = z
+  .object({
+    response: Measure.openapi({ description: "answered / asked; samples are rfqs asked" }),
+    fill: Measure.openapi({ description: "settled / submitted fills it won; samples are fills submitted" }),
+    uptime: Measure.openapi({ description: "fresh-heartbeat time / connected time; samples are connected minutes" }),
+  })
+  .openapi("ReliabilityDetail", { description: "The last 7 days (docs/reliability.md)" });
+
+export const Badge = z.enum(["fast", "reliable", "solana", "new"]).openapi("Badge");
+
 export const ResolverRecord = z
   .object({
     address: Address,
@@ -33,9 +46,11 @@ export const ResolverRecord = z
     version: z.string().nullable(),
     registered: z.boolean(),
     registeredAt: Timestamp.nullable(),
-    reliability: z.number().min(0).max(1).nullable(),
-    reliabilityDetail: z.record(z.string(), z.unknown()).nullable(),
-    badges: z.array(z.string()),
+    reliability: z.number().min(0).max(1).nullable().openapi({
+      description: "the product of the three rates of reliabilityDetail once each has 20 samples",
+    }),
+    reliabilityDetail: ReliabilityDetail.nullable(),
+    badges: z.array(Badge),
     demoted: z.boolean(),
     demotedUntil: Timestamp.nullable(),
     demotionReason: z.string().nullable(),

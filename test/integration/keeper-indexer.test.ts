@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readQuoteRecord } from "../../src/db/quotes";
 import { readResolver, upsertRegistration } from "../../src/db/resolvers";
-import { applyStrike } from "../../src/db/standing";
+import { applyStrike } from "../../src/db/strikes";
 import { keeperHarness } from "../support/fake-keeper-port";
 import { seedQuote } from "../support/records";
 

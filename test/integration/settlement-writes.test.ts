@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readQuoteRecord } from "../../src/db/quotes";
-import { readResolverStats } from "../../src/db/resolver-stats";
+import { readTotals } from "../../src/db/resolver-days";
 import {
   countSettled,
   countSubmitted,
@@ -13,6 +13,7 @@ import {
   quoteStepStatements,
 } from "../../src/db/settlement";
 import { newId } from "../../src/ids";
+import { windowStart } from "../../src/nodes/reliability";
 import { seedQuote } from "../support/records";
 
 /** The keeper's D1 writes, each written twice as a restart would: the second time changes nothing. */
@@ -20,6 +21,8 @@ const db = env.DB;
 /** The file's tests share one database: each counts for a resolver of its own. */
 const resolverAddress = () => `0x${newId("x").slice(2, 42).padEnd(40, "0")}`;
 const TX = `0x${"cd".repeat(32)}`;
+/** A resolver's reliability counters over the window. */
+const totals = async (resolver: string) => (await readTotals(db, windowStart(Date.now()))).get(resolver.toLowerCase());
 
 async function submitted(quoteId: string, executionId: string, at: string, resolver: string) {
   const terms = { executionId, quoteId, resolver, proceeds: "1500000000", takerPays: "1500000000" };
@@ -44,7 +47,7 @@ describe("settlement writes", () => {
     expect(record?.timeline.filter((t) => t.event === "submitted")).toEqual([
       { at, event: "submitted", detail: { txHash: TX } },
     ]);
-    expect((await readResolverStats(db, resolver))?.submitted).toBe(1);
+    expect((await totals(resolver))?.submitted).toBe(1);
   });
 
   it("settles and finalises once, and only a submitted quote", async () => {
@@ -85,7 +88,7 @@ describe("settlement writes", () => {
     expect(record?.settlement).toEqual({ ...settlement, confirmed: true, confirmedAt: at });
     expect(record?.timeline.map((t) => t.event)).toEqual(["requested", "quoted", "submitted", "settled", "final"]);
     expect(record?.executions[0]).toMatchObject({ status: "settled", gasUsed: "180000" });
-    expect(await readResolverStats(db, resolver)).toMatchObject({ submitted: 1, settled: 1 });
+    expect(await totals(resolver)).toMatchObject({ submitted: 1, settled: 1 });
   });
 
   it("writes every requote as it happens, and fails the quote once", async () => {

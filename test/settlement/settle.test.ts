@@ -2,7 +2,8 @@ import { env } from "cloudflare:test";
 import { type Address, type Hex, hashTypedData } from "viem";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fillTypedData, quoteIdToBytes32 } from "../../src/chains/evm/typed-data";
-import { readResolverStats } from "../../src/db/resolver-stats";
+import { readTotals } from "../../src/db/resolver-days";
+import { windowStart } from "../../src/nodes/reliability";
 import type { QuoteRecord } from "../../src/schemas/quote";
 import { type Bidder, bidder, marketSellAmount, quoteBody } from "../support/bidder";
 import { eventually } from "../support/ws-client";
@@ -186,13 +187,16 @@ describe("a quote from the auction to final, on a real chain", () => {
     });
 
     await eventually(async () =>
-      expect(await readResolverStats(env.DB, node.account.address)).toMatchObject({
-        asked: 1,
-        answered: 1,
-        won: 1,
-        submitted: 1,
-        settled: 1,
-      }),
+      expect((await readTotals(env.DB, windowStart(Date.now()))).get(node.account.address.toLowerCase())).toMatchObject(
+        {
+          asked: 1,
+          answered: 1,
+          won: 1,
+          replies: 1,
+          submitted: 1,
+          settled: 1,
+        },
+      ),
     );
   });
 

@@ -116,6 +116,8 @@ export interface FakeCorridorOptions {
   band?: BandValue | null;
   /** Names of the nodes whose resolvers are demoted. */
   demoted?: string[];
+  /** Reliability by node name, of the nodes that have one. */
+  reliability?: Record<string, number>;
   /** The chain adapter; the local EVM chain's real adapter unless given (e.g. with a winner hook). */
   adapter?: (real: ChainAdapter) => ChainAdapter;
 }
@@ -168,10 +170,17 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
     send: (address, frame) => {
       for (const n of nodes) if (n.session.address.toLowerCase() === address.toLowerCase()) n.receive(frame);
     },
-    demoted: async () =>
-      new Set(
+    standing: async () => ({
+      demoted: new Set(
         nodes.filter((n) => options.demoted?.includes(n.session.name)).map((n) => n.session.address.toLowerCase()),
       ),
+      reliability: new Map(
+        nodes.flatMap((n) => {
+          const r = options.reliability?.[n.session.name];
+          return r === undefined ? [] : [[n.session.address.toLowerCase(), r] as const];
+        }),
+      ),
+    }),
     store,
     strike: async (address, event, why) => {
       strikes.push({ address, event, why });

@@ -1,6 +1,6 @@
 import { settlerFor } from "../../src/chains";
 import { localConfig } from "../../src/config/local";
-import type { Demotion } from "../../src/db/standing";
+import type { Demotion } from "../../src/db/strikes";
 import type { ExecutionUpdate } from "../../src/keeper/contract";
 import { Keeper } from "../../src/keeper/keeper";
 import type { KeeperPort } from "../../src/keeper/port";

@@ -246,6 +246,32 @@ describe("AuctionHouse: ranking and steering", () => {
     expect(quote.offers.map((o) => o.name)).toEqual(["beta", "alpha"]);
   });
 
+  it("breaks a tie by reliability before latency: the more reliable node wins though slower", async () => {
+    const c = fakeCorridor({ nodes: ["alpha", "beta", "gamma"], reliability: { alpha: 0.97, beta: 0.8 } });
+    const pending = c.house.requestQuote(quoteInput());
+    await c.bid("gamma", 1_000_000n);
+    await c.bid("beta", 1_000_000n);
+    await new Promise((r) => setTimeout(r, 20));
+    await c.bid("alpha", 1_000_000n);
+    const { quote } = quoted(await pending);
+    // gamma, the fastest, has no reliability yet: it ranks after both that have one.
+    expect(quote.offers.map((o) => [o.name, o.status])).toEqual([
+      ["alpha", "won"],
+      ["beta", "lost"],
+      ["gamma", "lost"],
+    ]);
+    expect(quote.resolver?.name).toBe("alpha");
+  });
+
+  it("lets reliability break only a tie: more received wins over more reliable", async () => {
+    const c = fakeCorridor({ reliability: { alpha: 1, beta: 0.5 } });
+    const pending = c.house.requestQuote(quoteInput());
+    await c.bid("alpha", 1_000_000n);
+    await c.bid("beta", 1_000_001n);
+    const { quote } = quoted(await pending);
+    expect(quote.resolver?.name).toBe("beta");
+  });
+
   it("lets a demoted resolver bid but not win", async () => {
     const d = fakeCorridor({ nodes: ["alpha", "demoted"], demoted: ["demoted"] });
     const demoted = d.node("demoted").session.address;

@@ -1,4 +1,4 @@
-import { applyCleanFill, applyStrike, type Demotion } from "../db/standing";
+import { applyCleanFill, applyStrike, type Demotion } from "../db/strikes";
 import { type KeeperPort, log } from "./port";
 
 /**
