@@ -15,6 +15,7 @@ import type { NodeSession } from "../src/nodes/nodes";
 import { advertisedCorridor, NodeSessions } from "../src/nodes/sessions";
 import { oracleCorridor } from "../src/oracle/corridors";
 import { close } from "../src/protocol/codec";
+import { CLOSE_REASONS } from "../src/protocol/frames";
 import type { BandValue } from "../src/schemas/quote";
 import { oracleStub } from "../src/stubs";
 
@@ -137,6 +138,13 @@ export class CorridorDO extends DurableObject<Env> {
   async publishBand(band: BandValue): Promise<void> {
     this.keepBand(band);
     this.sessions.broadcast({ type: "band", ...band });
+  }
+
+  /** An admin de-registered the resolver: its socket here is closed (1008 `not_registered`). */
+  async closeNode(address: string): Promise<void> {
+    if (this.sessions.closeNode(address, CLOSE_REASONS.notRegistered, "the resolver is no longer registered")) {
+      this.left(address);
+    }
   }
 
   /** An admin changed a demotion: the next auction reads demotions afresh. */

@@ -196,6 +196,13 @@ export class NodeSessions {
     ws.serializeAttachment(entry.attachment);
   }
 
+  /** Closes the node's socket with an `error` frame and 1008 `reason`, e.g. once it is de-registered. */
+  closeNode(address: string, reason: string, message: string): boolean {
+    const found = this.entryOf(address);
+    if (found) this.reject(found[0], reason, message);
+    return found !== null;
+  }
+
   /** The authenticated socket of the node with this address (one per corridor). */
   private entryOf(address: string): [WebSocket, Entry] | null {
     const wanted = address.toLowerCase();
