@@ -4,16 +4,19 @@ import type { QuoteInput } from "../src/auction/quote-input";
 import { StandingCache } from "../src/auction/standing";
 import { d1AuctionStore } from "../src/auction/store";
 import { adapterFor } from "../src/chains";
+import { inventoryReaderFor } from "../src/chains/inventory";
 import { loadConfig } from "../src/config/load";
 import type { RelayConfig } from "../src/config/schema";
 import { type Corridor, corridorOfKey } from "../src/corridors";
 import { readStanding } from "../src/db/resolvers";
 import { applyStrike, type Demotion } from "../src/db/strikes";
 import type { Env } from "../src/env";
+import { InventoryChecks, kvCheckStore } from "../src/nodes/inventory-checks";
 import type { NodeSession } from "../src/nodes/nodes";
 import { advertisedCorridor, NodeSessions } from "../src/nodes/sessions";
 import { oracleCorridor } from "../src/oracle/corridors";
 import { close } from "../src/protocol/codec";
+import { CLOSE_REASONS } from "../src/protocol/frames";
 import type { BandValue } from "../src/schemas/quote";
 import { oracleStub } from "../src/stubs";
 
@@ -22,12 +25,15 @@ const ORACLE_RENEW_MS = 60_000;
 
 /**
  * One per corridor, named by its corridor key (`idFromName`): holds the corridor's node sockets
- * (src/nodes/sessions.ts) and runs its RFQ auctions (src/auction/house.ts).
+ * (src/nodes/sessions.ts), checks their inventory on chain (src/nodes/inventory-checks.ts) and runs
+ * their RFQ auctions (src/auction/house.ts).
  */
 export class CorridorDO extends DurableObject<Env> {
   private readonly config: RelayConfig;
   private readonly corridor: Corridor;
   private readonly sessions: NodeSessions;
+  /** Public for tests (`runInDurableObject`), which wait for a node's first read. */
+  readonly checks: InventoryChecks;
   private readonly house: AuctionHouse;
   private readonly standing: StandingCache;
   private band: BandValue | null;
@@ -50,6 +56,18 @@ export class CorridorDO extends DurableObject<Env> {
       db: env.DB,
       band: () => this.band,
       onActive: (now) => this.subscribeToOracle(now),
+      onAuthenticated: (node, now) => this.checks.restart(node, now),
+      onHeartbeat: (node, now) => this.checks.heard(node, now),
+      inventoryMismatch: (address) => this.checks.mismatched(address),
+    });
+    this.checks = new InventoryChecks({
+      reader: inventoryReaderFor(corridor.chain),
+      tokens: corridor.tokens,
+      sameToken: adapterFor(corridor.chain).sameAddress,
+      claims: (address) => this.sessions.claims(address),
+      store: kvCheckStore(ctx.storage.kv),
+      waitUntil: (p) => ctx.waitUntil(p),
+      onMismatchChange: (address) => this.sessions.writeState(address),
     });
     this.house = new AuctionHouse(this.port());
   }
@@ -87,7 +105,13 @@ export class CorridorDO extends DurableObject<Env> {
   /** A socket closed or failed: forgotten, and no auction waits for its node's reply any longer. */
   private gone(ws: WebSocket): void {
     const address = this.sessions.forget(ws);
-    if (address) this.house.onGone(address);
+    if (address) this.left(address);
+  }
+
+  /** A node's socket is gone: no auction waits for it, and its inventory check is dropped. */
+  private left(address: string): void {
+    this.house.onGone(address);
+    this.checks.forget(address);
   }
 
   /** Closes sockets that did not authenticate in time; re-arms for the next deadline. */
@@ -124,6 +148,13 @@ export class CorridorDO extends DurableObject<Env> {
     this.sessions.sendTo(resolver, { type: "demoted", until: demotion.demotedUntil, reason: demotion.reason });
   }
 
+  /** An admin de-registered the resolver: its socket here is closed (1008 `not_registered`). */
+  async closeNode(address: string): Promise<void> {
+    if (this.sessions.closeNode(address, CLOSE_REASONS.notRegistered, "the resolver is no longer registered")) {
+      this.left(address);
+    }
+  }
+
   /** An admin changed a demotion: the next auction reads the resolvers' standing afresh. */
   async forgetDemotions(): Promise<void> {
     this.standing.forget();
@@ -145,6 +176,7 @@ export class CorridorDO extends DurableObject<Env> {
       },
       nodes: () => this.sessions.list(),
       send: (address, frame) => this.sessions.sendTo(address, frame),
+      chainCovers: (address, token, atLeast) => this.checks.covers(address, token, atLeast),
       standing: () => this.standing.get(),
       store: d1AuctionStore(this.env.DB),
       strike: async (address, event, why) => {

@@ -35,6 +35,11 @@ export interface CorridorPort {
   nodes(): NodeSession[];
   /** Sends a frame to the node with this address, if it is connected. */
   send(address: string, frame: RelayFrame): void;
+  /**
+   * Whether the relay's last on-chain read of the node shows `atLeast` of `token`
+   * (docs/resolver-protocol.md, "Inventory checked on chain").
+   */
+  chainCovers(address: string, token: string, atLeast: bigint): boolean;
   /** Who is demoted now and each resolver's reliability, read at most every 10 s. */
   standing(): Promise<Standing>;
   store: AuctionStore;
@@ -116,7 +121,11 @@ export class AuctionHouse {
     const standingPromise = port.standing();
     const online = port.nodes().filter((n) => isFresh(n.lastHeartbeat, now));
     const eligible = online.filter(
-      (n) => n.state === "quoting" && adapter.bidKey(n) !== null && this.holds(n, input.buyToken, 1n),
+      (n) =>
+        n.state === "quoting" &&
+        adapter.bidKey(n) !== null &&
+        this.holds(n, input.buyToken, 1n) &&
+        port.chainCovers(n.address, input.buyToken, 1n),
     );
     const emptyReplies: Replies = { valid: 0, rejected: 0, declined: 0, noReply: 0, late: 0 };
     if (eligible.length === 0) return noOffers(emptyReplies, online.length, "No resolver can quote this pair now.");
@@ -322,7 +331,8 @@ export class AuctionHouse {
         ? "expired_bid"
         : !amounts
           ? "below_fees"
-          : !this.holds(node, live.terms.buyToken, outputAmount)
+          : !this.holds(node, live.terms.buyToken, outputAmount) ||
+              !port.chainCovers(node.address, live.terms.buyToken, outputAmount)
             ? "insufficient_inventory"
             : null;
     const signed = !reason && amounts && port.adapter.verifyBid(live.terms, outputAmount, node, frame.signature);
@@ -418,7 +428,7 @@ const claimMessage = {
 const rejectMessage = {
   expired_bid: "the bid expired before the auction closed",
   below_fees: "the output does not cover the fees",
-  insufficient_inventory: "the last heartbeat does not show enough balance and allowance",
+  insufficient_inventory: "the last heartbeat or on-chain read does not show enough balance and allowance",
   bad_signature: "the signature is not the node's over the rfq's toSign",
 } as const;
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { ProvedKeys } from "../chains/adapter";
-import { type InventoryEntry, STALE_AFTER_MS } from "../protocol/frames";
+import { type InventoryEntry, type NodeState, STALE_AFTER_MS } from "../protocol/frames";
 import type {
   AdvertisedCorridor as AdvertisedCorridorSchema,
   NodeRecord as NodeRecordSchema,
@@ -20,6 +20,24 @@ export interface NodeSession
   corridor: AdvertisedCorridor;
   connectedAt: number;
   lastHeartbeat: number | null;
+  /** Whether it claims more inventory than the relay's last on-chain read shows (absent: no). */
+  inventoryMismatch?: boolean;
+}
+
+/** The `degraded` reason of a node that claims more inventory than it holds on chain. */
+export const INVENTORY_MISMATCH = "inventory_mismatch";
+
+/**
+ * A node's state as the relay shows it: the heartbeat's, except that a node claiming more inventory
+ * than it holds shows `degraded: "inventory_mismatch"` until its claims are true again.
+ */
+export function shownState(
+  state: NodeState,
+  degraded: string | null,
+  inventoryMismatch: boolean,
+): { state: NodeState; degraded: string | null } {
+  if (inventoryMismatch) return { state: "degraded", degraded: INVENTORY_MISMATCH };
+  return { state, degraded: state === "degraded" ? degraded : null };
 }
 
 export function isFresh(lastHeartbeat: number | null, now: number): boolean {
@@ -28,8 +46,9 @@ export function isFresh(lastHeartbeat: number | null, now: number): boolean {
 
 /**
  * One entry per node across every corridor it is connected to: corridors are listed together,
- * identity and state come from the most recent heartbeat, inventory and chains are merged with the
- * newest report winning per token and per chain.
+ * identity and state come from the most recent heartbeat (shown degraded when any corridor found its
+ * inventory claims untrue), inventory and chains are merged with the newest report winning per token
+ * and per chain.
  */
 export function mergeNodes(sessions: readonly NodeSession[], now: number): NodeRecord[] {
   const byAddress = new Map<string, NodeSession[]>();
@@ -57,12 +76,12 @@ export function mergeNodes(sessions: readonly NodeSession[], now: number): NodeR
     }
     const solanaAddress = ordered.find((s) => s.solanaAddress)?.solanaAddress;
     const lastHeartbeat = latest.lastHeartbeat;
+    const mismatch = group.some((s) => s.inventoryMismatch === true);
     nodes.push({
       address: latest.address,
       name: latest.name,
       version: latest.version,
-      state: latest.state,
-      degraded: latest.state === "degraded" ? latest.degraded : null,
+      ...shownState(latest.state, latest.degraded, mismatch),
       region: latest.region,
       signerType: latest.signerType,
       fresh: isFresh(lastHeartbeat, now),

@@ -16,7 +16,8 @@ import {
 import type { BandValue } from "../schemas/quote";
 import { verifyNodeAuth } from "./auth";
 import { FrameLimiter } from "./frame-limiter";
-import type { AdvertisedCorridor, NodeSession } from "./nodes";
+import type { Claims } from "./inventory-checks";
+import { type AdvertisedCorridor, type NodeSession, shownState } from "./nodes";
 import { accrue, startUptime, type Uptime } from "./uptime";
 
 /** How often a node's heartbeats may refresh its directory entry in D1. */
@@ -62,6 +63,12 @@ export interface SessionHost {
   band(): BandValue | null;
   /** A node authenticated or heartbeated: the corridor is in use. */
   onActive(now: number): void;
+  /** A node authenticated: a new session, whose holdings are yet to be checked. */
+  onAuthenticated(node: NodeSession, now: number): void;
+  /** A node heartbeated: what it claims may have changed. */
+  onHeartbeat(node: NodeSession, now: number): void;
+  /** Whether the node claims more inventory than the chain shows it holds. */
+  inventoryMismatch(address: string): boolean;
 }
 
 /** Which auctions a reply may belong to, for the flood limit and malformed replies. */
@@ -140,7 +147,7 @@ export class NodeSessions {
     if (!parsed.ok) {
       // A malformed reply to a live rfq is the node's reply, rejected; the node stays connected.
       if (node && parsed.rfqId && auctions.isLive(parsed.rfqId)) {
-        return { node: sessionOf(entry), malformed: { rfqId: parsed.rfqId, message: parsed.message } };
+        return { node: this.sessionOf(entry), malformed: { rfqId: parsed.rfqId, message: parsed.message } };
       }
       return this.reject(ws, CLOSE_REASONS.badFrame, parsed.message);
     }
@@ -158,7 +165,7 @@ export class NodeSessions {
         this.heartbeat(ws, entry, frame);
         return null;
       default:
-        return { node: sessionOf(entry), frame };
+        return { node: this.sessionOf(entry), frame };
     }
   }
 
@@ -175,7 +182,38 @@ export class NodeSessions {
 
   /** The authenticated nodes. */
   list(): NodeSession[] {
-    return [...this.sockets.values()].filter((e) => e.attachment.node).map(sessionOf);
+    return [...this.sockets.values()].filter((e) => e.attachment.node).map((e) => this.sessionOf(e));
+  }
+
+  /** What the node with this address claims in its last heartbeat, or null before one (or when it is not connected). */
+  claims(address: string): Claims | null {
+    const entry = this.entryOf(address)?.[1];
+    const at = entry?.attachment.node?.lastHeartbeat;
+    return entry && typeof at === "number" ? { inventory: entry.heard.inventory, at } : null;
+  }
+
+  /** Writes the node's state as the relay shows it to its directory entry now, e.g. when the relay's view changed. */
+  writeState(address: string): void {
+    const found = this.entryOf(address);
+    if (!found) return;
+    const [ws, entry] = found;
+    this.touchDirectory(entry, Date.now());
+    ws.serializeAttachment(entry.attachment);
+  }
+
+  /** Closes the node's socket with an `error` frame and 1008 `reason`, e.g. once it is de-registered. */
+  closeNode(address: string, reason: string, message: string): boolean {
+    const found = this.entryOf(address);
+    if (found) this.reject(found[0], reason, message);
+    return found !== null;
+  }
+
+  /** The authenticated socket of the node with this address (one per corridor). */
+  private entryOf(address: string): [WebSocket, Entry] | null {
+    const wanted = address.toLowerCase();
+    for (const [ws, entry] of this.sockets)
+      if (entry.attachment.node?.address.toLowerCase() === wanted) return [ws, entry];
+    return null;
   }
 
   /** Sends a frame to the node with this address, if it is connected. */
@@ -264,6 +302,7 @@ export class NodeSessions {
     const seen = { ...identity, corridor: attachment.corridor, state: null, degraded: null };
     this.ctx.waitUntil(recordNodeSeen(this.host.db, { ...seen, at: new Date(now).toISOString() }));
     this.host.onActive(now);
+    this.host.onAuthenticated(this.sessionOf(entry), now);
   }
 
   /** Keeps the node's state and inventory; its directory entry is refreshed at most once a minute. */
@@ -282,14 +321,29 @@ export class NodeSessions {
     };
     this.ctx.storage.kv.put(heardKey(attachment), entry.heard);
     this.host.onActive(now);
-    if (now - attachment.lastDirectoryWrite >= DIRECTORY_WRITE_EVERY_MS) {
-      attachment.lastDirectoryWrite = now;
-      const at = new Date(now).toISOString();
-      const { db } = this.host;
-      const touch = touchStatement(db, node.address, node.state, node.degraded, at);
-      this.ctx.waitUntil(db.batch([touch, ...this.takeUptime(attachment, at)]));
-    }
+    this.host.onHeartbeat(this.sessionOf(entry), now);
+    if (now - attachment.lastDirectoryWrite >= DIRECTORY_WRITE_EVERY_MS) this.touchDirectory(entry, now);
     ws.serializeAttachment(attachment);
+  }
+
+  /** Refreshes the node's directory entry (`last_seen`, state as shown); the caller saves the attachment. */
+  private touchDirectory({ attachment }: Entry, now: number): void {
+    const node = attachment.node;
+    if (!node) return;
+    attachment.lastDirectoryWrite = now;
+    const { state, degraded } = shownState(node.state, node.degraded, this.host.inventoryMismatch(node.address));
+    const at = new Date(now).toISOString();
+    const { db } = this.host;
+    this.ctx.waitUntil(
+      db.batch([touchStatement(db, node.address, state, degraded, at), ...this.takeUptime(attachment, at)]),
+    );
+  }
+
+  private sessionOf({ attachment, heard }: Entry): NodeSession {
+    const node = attachment.node;
+    if (!node) throw new Error("the socket has not authenticated");
+    const inventoryMismatch = this.host.inventoryMismatch(node.address);
+    return { ...node, corridor: attachment.corridor, connectedAt: attachment.connectedAt, ...heard, inventoryMismatch };
   }
 
   /** Policy violation: an `error` frame with the reason, then close 1008 with the same reason. */
@@ -299,12 +353,6 @@ export class NodeSessions {
     this.forget(ws);
     return null;
   }
-}
-
-function sessionOf({ attachment, heard }: Entry): NodeSession {
-  const node = attachment.node;
-  if (!node) throw new Error("the socket has not authenticated");
-  return { ...node, corridor: attachment.corridor, connectedAt: attachment.connectedAt, ...heard };
 }
 
 /** The corridor a connect URL advertises (`/v1/corridors/{chainId}/{tokenA}/{tokenB}/connect`), in its token order. */

@@ -36,6 +36,15 @@ async function forgetDemotions(env: Env, config: RelayConfig): Promise<void> {
   await Promise.all(allCorridors(config).map((c) => corridorStub(env, c.key).forgetDemotions()));
 }
 
+/**
+ * With `requireRegistration`, a de-registered resolver is closed on every corridor it is connected to
+ * (1008 `not_registered`). Every corridor is asked, as for demotions: its directory row lists the
+ * corridors it advertised, but a node that authenticated a moment ago may not be written there yet.
+ */
+async function closeDeregistered(env: Env, config: RelayConfig, address: string): Promise<void> {
+  await Promise.all(allCorridors(config).map((c) => corridorStub(env, c.key).closeNode(address)));
+}
+
 async function resolverRecord(db: D1Database, address: string): Promise<DirectoryEntry> {
   const now = Date.now();
   const [row, totals] = await Promise.all([readResolver(db, address), readTotals(db, windowStart(now), address)]);
@@ -63,7 +72,10 @@ export const adminRoutes = adminRouter
     }),
     async (c) => {
       const { address } = c.req.valid("param");
-      await upsertRegistration(c.env.DB, address, c.req.valid("json"), new Date().toISOString());
+      const body = c.req.valid("json");
+      await upsertRegistration(c.env.DB, address, body, new Date().toISOString());
+      const config = c.get("config");
+      if (body.registered === false && config.requireRegistration) await closeDeregistered(c.env, config, address);
       return c.json(await resolverRecord(c.env.DB, address), 200);
     },
   )

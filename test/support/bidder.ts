@@ -1,7 +1,15 @@
 import type { PrivateKeyAccount } from "viem";
 import { completeToSign, eip712ToSign } from "../../src/chains/evm/json-typed-data";
 import type { RfqFrame } from "../../src/protocol/frames";
-import { authenticate, connect, EVM, heartbeat, nodeAccount, type TestSocket } from "./ws-client";
+import {
+  authenticate,
+  connect,
+  EVM,
+  heartbeat,
+  nodeAccount,
+  type TestSocket,
+  untilInventoryChecked,
+} from "./ws-client";
 
 export const TAKER = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
 
@@ -37,7 +45,10 @@ export interface Bidder {
   bid(rfq: RfqFrame, outputAmount: bigint, over?: Record<string, unknown>): Promise<void>;
 }
 
-/** An authenticated, heartbeating node on the EVM corridor with `balance` of USDC to sell. */
+/**
+ * An authenticated, heartbeating node on the EVM corridor with `balance` of USDC to sell, once the
+ * corridor's first on-chain read of its inventory has completed.
+ */
 export async function bidder(index: number, name: string, balance = "5000000000"): Promise<Bidder> {
   const socket = await connect();
   const account = nodeAccount(index);
@@ -48,6 +59,7 @@ export async function bidder(index: number, name: string, balance = "5000000000"
       inventory: [{ chainId: EVM.chainId, token: EVM.usdc, balance, allowance: balance }],
     }),
   );
+  await untilInventoryChecked(account.address);
   return {
     socket,
     account,

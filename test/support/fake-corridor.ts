@@ -120,6 +120,8 @@ export interface FakeCorridorOptions {
   reliability?: Record<string, number>;
   /** The chain adapter; the local EVM chain's real adapter unless given (e.g. with a winner hook). */
   adapter?: (real: ChainAdapter) => ChainAdapter;
+  /** What each named node holds of USDC by the corridor's on-chain read; unnamed nodes: what they claim. */
+  chainHoldings?: Record<string, bigint>;
 }
 
 /**
@@ -169,6 +171,11 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
     nodes: () => nodes.map((n) => n.session),
     send: (address, frame) => {
       for (const n of nodes) if (n.session.address.toLowerCase() === address.toLowerCase()) n.receive(frame);
+    },
+    chainCovers: (address, _token, atLeast) => {
+      const name = nodes.find((n) => n.session.address.toLowerCase() === address.toLowerCase())?.session.name;
+      const held = name === undefined ? undefined : options.chainHoldings?.[name];
+      return held === undefined || held >= atLeast;
     },
     standing: async () => ({
       demoted: new Set(

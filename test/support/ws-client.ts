@@ -1,7 +1,10 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import type { PrivateKeyAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import type { CorridorDO } from "../../durable-objects/corridor";
 import { createApp } from "../../src/app";
+import { corridorKey } from "../../src/corridors";
+import type { InventoryCheck } from "../../src/nodes/inventory-checks";
 import { authMessage, type RelayFrame } from "../../src/protocol/frames";
 
 const app = createApp();
@@ -27,6 +30,7 @@ export const SOL = {
   cngn: "AXLg9aTFvYX1JHwxVdjDUzcLxPV4bJCKkWXNXC4GsuTb",
 };
 
+export const evmCorridorKey = corridorKey(EVM.chainId, EVM.cngn.toLowerCase(), EVM.usdc.toLowerCase());
 export const evmConnectPath = `/v1/corridors/${EVM.chainId}/${EVM.usdc}/${EVM.cngn}/connect`;
 export const solConnectPath = `/v1/corridors/${SOL.chainId}/${SOL.usdc}/${SOL.cngn}/connect`;
 
@@ -147,4 +151,20 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 3_000):
       await new Promise((r) => setTimeout(r, 25));
     }
   }
+}
+
+/**
+ * Waits until the EVM corridor has completed its first on-chain read of the node's inventory (or found
+ * the chain unreadable): before that, the node is not asked for quotes.
+ */
+export async function untilInventoryChecked(
+  address: string,
+  environment: Cloudflare.Env = env,
+): Promise<InventoryCheck> {
+  const corridor = environment.CORRIDOR.get(environment.CORRIDOR.idFromName(evmCorridorKey));
+  return eventually(async () => {
+    const check = await runInDurableObject(corridor, (obj: CorridorDO) => obj.checks.check(address));
+    if (!check) throw new Error(`no inventory read of ${address} has completed`);
+    return check;
+  });
 }

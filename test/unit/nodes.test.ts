@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FrameLimiter } from "../../src/nodes/frame-limiter";
-import { isFresh, mergeNodes, type NodeSession } from "../../src/nodes/nodes";
+import { isFresh, mergeNodes, type NodeSession, shownState } from "../../src/nodes/nodes";
 
 const base = (over: Partial<NodeSession>): NodeSession => ({
   address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
@@ -73,9 +73,34 @@ describe("mergeNodes", () => {
     expect(node?.inventory.map((i) => i.balance)).toEqual(["2", "3"]);
   });
 
+  it("shows a node degraded with inventory_mismatch when any corridor found its claims untrue", () => {
+    const [node] = mergeNodes(
+      [
+        base({ lastHeartbeat: 9_000, corridor: { chainId: 2, baseToken: "c", quoteToken: "d" } }),
+        base({ lastHeartbeat: 5_000, inventoryMismatch: true }),
+      ],
+      10_000,
+    );
+    expect(node).toMatchObject({ state: "degraded", degraded: "inventory_mismatch", fresh: true });
+  });
+
   it("leaves solanaAddress out until a key was proved", () => {
     const [node] = mergeNodes([base({})], 6_000);
     expect(node && "solanaAddress" in node).toBe(false);
+  });
+});
+
+describe("shownState", () => {
+  it("keeps the heartbeat's state, and its reason only while degraded", () => {
+    expect(shownState("quoting", null, false)).toEqual({ state: "quoting", degraded: null });
+    expect(shownState("degraded", "low_gas", false)).toEqual({ state: "degraded", degraded: "low_gas" });
+    expect(shownState("paused", "ignored", false)).toEqual({ state: "paused", degraded: null });
+  });
+
+  it("shows an inventory mismatch over whatever the node said", () => {
+    for (const state of ["quoting", "degraded", "paused"] as const) {
+      expect(shownState(state, "low_gas", true)).toEqual({ state: "degraded", degraded: "inventory_mismatch" });
+    }
   });
 });
 

@@ -1,0 +1,210 @@
+import type { ProvedKeys } from "../chains/adapter";
+import type { InventoryReader } from "../chains/inventory";
+import type { InventoryEntry } from "../protocol/frames";
+
+/** A node's holdings are read from the chain at most this often (docs/resolver-protocol.md). */
+export const READ_EVERY_MS = 10_000;
+
+/** What the relay knows of one node's holdings on chain, once a read of them has completed. */
+export interface InventoryCheck {
+  /** The last read that succeeded (`at`: when it started), or null while every read has failed. */
+  read: { at: number; entries: InventoryEntry[] } | null;
+  /** Whether `read` was compared with claims the node made as it started, or after. */
+  reviewed: boolean;
+  /** Whether the node claims more than it holds (see `InventoryChecks`). */
+  mismatch: boolean;
+}
+
+/** What a node's last heartbeat claims, and when it was heard. */
+export interface Claims {
+  inventory: readonly InventoryEntry[];
+  at: number;
+}
+
+type SameToken = (a: string, b: string) => boolean;
+
+/**
+ * Whether a check lets a node be asked for, or bid, `amount` of `token`. No completed read: not yet.
+ * Only failed reads: yes, on its heartbeat alone, so an RPC outage on the relay's side does not stop
+ * quoting. Otherwise the last successful read must show `amount` in both balance and allowance.
+ */
+export function chainCovers(
+  check: InventoryCheck | null,
+  token: string,
+  amount: bigint,
+  sameToken: SameToken,
+): boolean {
+  if (!check) return false;
+  if (!check.read) return true;
+  const entry = check.read.entries.find((e) => sameToken(e.token, token));
+  return entry !== undefined && BigInt(entry.balance) >= amount && BigInt(entry.allowance) >= amount;
+}
+
+/** Whether a heartbeat claims more balance or allowance of a token than the chain read shows. */
+export function claimsExceed(
+  claims: readonly InventoryEntry[],
+  read: InventoryCheck["read"],
+  sameToken: SameToken,
+): boolean {
+  if (!read) return false;
+  return read.entries.some((held) => {
+    const claim = claims.find((c) => c.chainId === held.chainId && sameToken(c.token, held.token));
+    return (
+      claim !== undefined &&
+      (BigInt(claim.balance) > BigInt(held.balance) || BigInt(claim.allowance) > BigInt(held.allowance))
+    );
+  });
+}
+
+/** Where checks are kept so that they survive hibernation, by node address (lowercase). */
+export interface CheckStore {
+  get(address: string): InventoryCheck | undefined;
+  put(address: string, check: InventoryCheck): void;
+  delete(address: string): void;
+}
+
+export interface InventoryChecksHost {
+  /** The chain's reader, or null where the relay cannot read inventory (nodes checked by heartbeat only). */
+  reader: InventoryReader | null;
+  /** The tokens read: the corridor's. */
+  tokens: readonly string[];
+  sameToken: SameToken;
+  /** What the node's last heartbeat claims, or null before its first heartbeat. */
+  claims(address: string): Claims | null;
+  store: CheckStore;
+  waitUntil(p: Promise<unknown>): void;
+  /** The node's claims stopped, or started again, to agree with the chain. */
+  onMismatchChange(address: string, mismatch: boolean): void;
+}
+
+const keyOf = (address: string) => address.toLowerCase();
+
+/** Checks kept in a Durable Object's synchronous key-value storage. */
+export function kvCheckStore(kv: SyncKvStorage): CheckStore {
+  const at = (address: string) => `inventory:${address}`;
+  return {
+    get: (address) => kv.get<InventoryCheck>(at(address)),
+    put: (address, check) => kv.put(at(address), check),
+    delete: (address) => {
+      kv.delete(at(address));
+    },
+  };
+}
+
+/**
+ * The corridor's on-chain checks of its nodes' inventory (docs/resolver-protocol.md, "Inventory checked
+ * on chain"): reads run in the background, at most one per node at a time and one per node every
+ * READ_EVERY_MS; the auction only looks at the last completed read. A failed read keeps the previous one.
+ *
+ * A node's balances move between a read and its next heartbeat (a fill pays out one token and brings in
+ * the other), so claims are held against a read only when they were made as it started or after:
+ * the heartbeat that started it, or the first heartbeat after a read started at auth. Any comparison
+ * may clear a mismatch.
+ */
+export class InventoryChecks {
+  private readonly checks = new Map<string, InventoryCheck>();
+  /** The read under way per node, by a token that a restart or `forget` invalidates. */
+  private readonly pending = new Map<string, symbol>();
+  private readonly startedAt = new Map<string, number>();
+  private readonly failing = new Set<string>();
+
+  constructor(private readonly host: InventoryChecksHost) {}
+
+  /** A node authenticated: whatever was known of it is dropped and its holdings are read afresh. */
+  restart(node: ProvedKeys, now: number): void {
+    this.forget(node.address);
+    this.refresh(node, now);
+  }
+
+  /** Starts a read of the node's holdings unless one is under way or the last started under READ_EVERY_MS ago. */
+  refresh(node: ProvedKeys, now: number): void {
+    const { reader, tokens } = this.host;
+    const key = keyOf(node.address);
+    if (!reader || this.pending.has(key) || now - (this.startedAt.get(key) ?? -Infinity) < READ_EVERY_MS) return;
+    const token = Symbol(key);
+    this.pending.set(key, token);
+    this.startedAt.set(key, now);
+    const read = reader(node, tokens).then(
+      (entries) => this.settle(key, token, { at: now, entries }),
+      (e: unknown) => this.settle(key, token, e instanceof Error ? e : new Error(String(e))),
+    );
+    this.host.waitUntil(read);
+  }
+
+  /** A node heartbeated: its claims are compared with the last read, and a read is started when due. */
+  heard(node: ProvedKeys, now: number): void {
+    this.refresh(node, now);
+    this.review(keyOf(node.address));
+  }
+
+  /** Whether the chain lets the node be asked for, or bid, `amount` of `token` (see `chainCovers`). */
+  covers(address: string, token: string, amount: bigint): boolean {
+    if (!this.host.reader) return true;
+    return chainCovers(this.get(keyOf(address)), token, amount, this.host.sameToken);
+  }
+
+  /** What the relay knows of the node's holdings; null until a read of them has completed. */
+  check(address: string): InventoryCheck | null {
+    return this.get(keyOf(address));
+  }
+
+  /** Whether the node claims more than it holds, as last compared. */
+  mismatched(address: string): boolean {
+    return this.get(keyOf(address))?.mismatch ?? false;
+  }
+
+  /** Compares the node's claims with its last read (after a heartbeat, and after each read). */
+  private review(key: string): void {
+    const check = this.get(key);
+    const claims = this.host.claims(key);
+    if (!check?.read || !claims) return;
+    const exceed = claimsExceed(claims.inventory, check.read, this.host.sameToken);
+    const current = claims.at >= check.read.at;
+    // Older claims may only clear a mismatch, and a read flags a node once.
+    const mismatch = current && !check.reviewed ? exceed : check.mismatch && exceed;
+    const reviewed = check.reviewed || current;
+    if (mismatch === check.mismatch && reviewed === check.reviewed) return;
+    this.keep(key, { ...check, reviewed, mismatch });
+    if (mismatch !== check.mismatch) this.host.onMismatchChange(key, mismatch);
+  }
+
+  /** The node left: its check is dropped, and a read under way is ignored when it completes. */
+  forget(address: string): void {
+    const key = keyOf(address);
+    this.checks.delete(key);
+    this.host.store.delete(key);
+    this.pending.delete(key);
+    this.startedAt.delete(key);
+    this.failing.delete(key);
+  }
+
+  private settle(key: string, token: symbol, outcome: NonNullable<InventoryCheck["read"]> | Error): void {
+    if (this.pending.get(key) !== token) return;
+    this.pending.delete(key);
+    const previous = this.get(key);
+    if (outcome instanceof Error) {
+      // Logged once per run of failures: a relay whose RPC is down would log every node every 10 s.
+      if (!this.failing.has(key)) console.error(JSON.stringify({ inventoryRead: key, error: outcome.message }));
+      this.failing.add(key);
+      this.keep(key, previous ?? { read: null, reviewed: false, mismatch: false });
+    } else {
+      this.failing.delete(key);
+      this.keep(key, { read: outcome, reviewed: false, mismatch: previous?.mismatch ?? false });
+    }
+    this.review(key);
+  }
+
+  private get(key: string): InventoryCheck | null {
+    let check = this.checks.get(key);
+    if (!check) {
+      check = this.host.store.get(key);
+      if (check) this.checks.set(key, check);
+    }
+    return check ?? null;
+  }
+
+  private keep(key: string, check: InventoryCheck): void {
+    this.checks.set(key, check);
+    this.host.store.put(key, check);
+  }
+}

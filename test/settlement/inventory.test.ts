@@ -1,0 +1,149 @@
+import { env, evictDurableObject } from "cloudflare:test";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { readResolver } from "../../src/db/resolvers";
+import type { NodeRecord } from "../../src/nodes/nodes";
+import type { QuoteRecord } from "../../src/schemas/quote";
+import { type Bidder, bidder, marketSellAmount, quoteBody } from "../support/bidder";
+import {
+  authenticate,
+  connect,
+  eventually,
+  evmCorridorKey,
+  getJson,
+  heartbeat,
+  type TestSocket,
+  untilInventoryChecked,
+} from "../support/ws-client";
+import { app, EVM } from "./helpers";
+
+let sellAmount = "";
+beforeAll(async () => {
+  sellAmount = await marketSellAmount((path) => app.request(path, {}, env));
+});
+
+let open: TestSocket[] = [];
+// Closed and acknowledged: the corridor has forgotten them before the next test asks who is online.
+afterEach(async () => {
+  for (const s of open) s.close();
+  await Promise.all(open.map((s) => s.closed));
+  open = [];
+});
+
+/** Five thousand of both tokens, balance and allowance, on the test chain. */
+const plenty = [EVM.usdc, EVM.cngn].map((token) => ({
+  chainId: EVM.chainId,
+  token,
+  balance: "5000000000",
+  allowance: "5000000000",
+}));
+
+/** A fresh key that holds nothing on chain, authenticated and claiming `plenty` once its first read is in. */
+async function dishonestNode() {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const socket = await connect();
+  open.push(socket);
+  await authenticate(socket, account, { name: "bluffer" });
+  await socket.next("welcome");
+  socket.send(heartbeat("quoting", { inventory: plenty }));
+  const check = await untilInventoryChecked(account.address);
+  return { account, socket, check };
+}
+
+async function honestNode(): Promise<Bidder> {
+  const node = await bidder(0, "honest");
+  open.push(node.socket);
+  return node;
+}
+
+const requestQuote = () =>
+  app.request(
+    "/v1/quotes",
+    {
+      method: "POST",
+      body: JSON.stringify(quoteBody({ sellAmount })),
+      headers: { "content-type": "application/json" },
+    },
+    env,
+  );
+
+const nodeOf = async (address: string) =>
+  (await getJson<{ nodes: NodeRecord[] }>("/v1/nodes")).body.nodes.find((n) => n.address === address);
+
+describe("inventory checked against the chain", () => {
+  // First in the file: eviction waits for the timers an auction leaves behind (closed auctions are
+  // remembered for 30 s), so it runs before any auction here.
+  it("keeps what it read across hibernation: no node waits for a new read to be asked again", async () => {
+    const bluffer = await dishonestNode();
+    const honest = await honestNode();
+    await evictDurableObject(env.CORRIDOR.get(env.CORRIDOR.idFromName(evmCorridorKey)));
+    expect(await nodeOf(bluffer.account.address)).toMatchObject({ degraded: "inventory_mismatch" });
+
+    const pending = requestQuote();
+    await honest.bid(await honest.nextRfq(), 1_000_000n);
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as QuoteRecord).resolver?.address).toBe(honest.account.address);
+    await expect(bluffer.socket.next("rfq", 100)).rejects.toThrow("no rfq frame");
+  });
+
+  it("never asks a node that claims inventory it does not hold, and shows it inventory_mismatch", async () => {
+    const { account, socket, check } = await dishonestNode();
+    expect(check.read?.entries).toEqual(
+      expect.arrayContaining([
+        { chainId: EVM.chainId, token: EVM.usdc.toLowerCase(), balance: "0", allowance: "0" },
+        { chainId: EVM.chainId, token: EVM.cngn.toLowerCase(), balance: "0", allowance: "0" },
+      ]),
+    );
+
+    const res = await requestQuote();
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: "no_offers", nodesOnline: 1 });
+    await expect(socket.next("rfq", 300)).rejects.toThrow("no rfq frame");
+
+    expect(await nodeOf(account.address)).toMatchObject({
+      state: "degraded",
+      degraded: "inventory_mismatch",
+      fresh: true,
+      inventory: plenty,
+    });
+    const { body } = await getJson<{ resolvers: { address: string; state: string; degraded: string | null }[] }>(
+      "/v1/resolvers",
+    );
+    expect(body.resolvers.find((r) => r.address === account.address)).toMatchObject({
+      state: "degraded",
+      degraded: "inventory_mismatch",
+    });
+    // The directory entry is written at once, not at the next once-a-minute heartbeat write.
+    await eventually(async () =>
+      expect(await readResolver(env.DB, account.address)).toMatchObject({
+        state: "degraded",
+        degraded: "inventory_mismatch",
+      }),
+    );
+
+    // Claims that are true again clear it at the next heartbeat.
+    socket.send(heartbeat("quoting", { inventory: plenty.map((e) => ({ ...e, balance: "0", allowance: "0" })) }));
+    await eventually(async () =>
+      expect(await nodeOf(account.address)).toMatchObject({ state: "quoting", degraded: null }),
+    );
+    await eventually(async () =>
+      expect(await readResolver(env.DB, account.address)).toMatchObject({ state: "quoting", degraded: null }),
+    );
+  });
+
+  it("asks the node whose claims the chain backs, which wins, and never the one that bluffs", async () => {
+    const bluffer = await dishonestNode();
+    const honest = await honestNode();
+    expect(await nodeOf(honest.account.address)).toMatchObject({ state: "quoting", degraded: null });
+
+    const pending = requestQuote();
+    await honest.bid(await honest.nextRfq(), 1_000_000n);
+    const res = await pending;
+    expect(res.status).toBe(200);
+    const quote = (await res.json()) as QuoteRecord;
+    expect(quote.resolver?.address).toBe(honest.account.address);
+    expect(quote.replies).toEqual({ valid: 1, rejected: 0, declined: 0, noReply: 0, late: 0 });
+    await expect(bluffer.socket.next("rfq", 100)).rejects.toThrow("no rfq frame");
+  });
+});

@@ -1,0 +1,267 @@
+import { describe, expect, it } from "vitest";
+import type { ProvedKeys } from "../../src/chains/adapter";
+import type { InventoryReader } from "../../src/chains/inventory";
+import {
+  type CheckStore,
+  type Claims,
+  chainCovers,
+  claimsExceed,
+  type InventoryCheck,
+  InventoryChecks,
+  READ_EVERY_MS,
+} from "../../src/nodes/inventory-checks";
+import type { InventoryEntry } from "../../src/protocol/frames";
+
+const USDC = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
+const CNGN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+const entry = (token: string, balance: bigint, allowance = balance): InventoryEntry => ({
+  chainId: 31337,
+  token,
+  balance: balance.toString(),
+  allowance: allowance.toString(),
+});
+const read = (...entries: InventoryEntry[]): InventoryCheck["read"] => ({ at: 0, entries });
+
+describe("chainCovers", () => {
+  it("says no before any read completed", () => {
+    expect(chainCovers(null, USDC, 1n, same)).toBe(false);
+  });
+
+  it("leaves a node to its heartbeat while every read failed", () => {
+    expect(chainCovers({ read: null, reviewed: false, mismatch: false }, USDC, 10n ** 30n, same)).toBe(true);
+  });
+
+  it("needs the amount in both the balance and the allowance of the last read", () => {
+    const check = { read: read(entry(USDC.toLowerCase(), 100n, 50n)), reviewed: true, mismatch: false };
+    expect(chainCovers(check, USDC, 50n, same)).toBe(true);
+    expect(chainCovers(check, USDC, 51n, same)).toBe(false);
+    expect(chainCovers(check, CNGN, 1n, same)).toBe(false);
+  });
+});
+
+describe("claimsExceed", () => {
+  const held = read(entry(USDC, 100n, 80n), entry(CNGN, 0n));
+
+  it("holds when a claimed balance or allowance is above the chain's", () => {
+    expect(claimsExceed([entry(USDC, 101n, 80n)], held, same)).toBe(true);
+    expect(claimsExceed([entry(USDC.toLowerCase(), 100n, 81n)], held, same)).toBe(true);
+    expect(claimsExceed([entry(CNGN, 1n)], held, same)).toBe(true);
+  });
+
+  it("does not hold for claims at or under the chain's, or for tokens the read did not cover", () => {
+    expect(claimsExceed([entry(USDC, 100n, 80n), entry(CNGN, 0n)], held, same)).toBe(false);
+    expect(claimsExceed([entry(USDC, 1n)], held, same)).toBe(false);
+    expect(claimsExceed([entry("0x00000000000000000000000000000000000000d1", 10n ** 30n)], held, same)).toBe(false);
+    expect(claimsExceed([{ ...entry(USDC, 10n ** 30n), chainId: 1 }], held, same)).toBe(false);
+    expect(claimsExceed([entry(USDC, 10n ** 30n)], null, same)).toBe(false);
+  });
+});
+
+/** A reader whose reads the test answers one by one. */
+function fakeReader() {
+  const calls: { node: ProvedKeys; tokens: readonly string[]; answer(e: InventoryEntry[] | Error): void }[] = [];
+  const reader: InventoryReader = (node, tokens) =>
+    new Promise((resolve, reject) => {
+      calls.push({ node, tokens, answer: (e) => (e instanceof Error ? reject(e) : resolve(e)) });
+    });
+  return { reader, calls };
+}
+
+function memoryStore(): CheckStore & { map: Map<string, InventoryCheck> } {
+  const map = new Map<string, InventoryCheck>();
+  return {
+    map,
+    get: (a) => map.get(a),
+    put: (a, c) => map.set(a, c),
+    delete: (a) => map.delete(a),
+  };
+}
+
+const NODE: ProvedKeys = {
+  address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+  publicKey: "0x04",
+  solanaAddress: null,
+};
+
+function setup(options: { readable?: boolean } = {}) {
+  const { reader, calls } = fakeReader();
+  const store = memoryStore();
+  let claims: Claims | null = null;
+  const changes: [string, boolean][] = [];
+  const pending: Promise<unknown>[] = [];
+  const checks = new InventoryChecks({
+    reader: options.readable === false ? null : reader,
+    tokens: [CNGN, USDC],
+    sameToken: same,
+    claims: () => claims,
+    store,
+    waitUntil: (p) => pending.push(p),
+    onMismatchChange: (address, mismatch) => changes.push([address, mismatch]),
+  });
+  return {
+    checks,
+    calls,
+    store,
+    changes,
+    /** The node's heartbeat at `at` claims `entries`. */
+    claim: (at: number, ...entries: InventoryEntry[]) => {
+      claims = { inventory: entries, at };
+    },
+    /** Answers the latest read and lets its outcome land. */
+    answer: async (e: InventoryEntry[] | Error) => {
+      calls.at(-1)?.answer(e);
+      await Promise.all(pending);
+    },
+  };
+}
+
+describe("InventoryChecks", () => {
+  it("does not let a node be asked until its first read completes, then follows the read", async () => {
+    const t = setup();
+    t.checks.restart(NODE, 0);
+    expect(t.calls.map((c) => [c.node.address, c.tokens])).toEqual([[NODE.address, [CNGN, USDC]]]);
+    expect(t.checks.covers(NODE.address, USDC, 1n)).toBe(false);
+    await t.answer([entry(USDC, 5_000n), entry(CNGN, 0n)]);
+    expect(t.checks.covers(NODE.address.toLowerCase(), USDC, 5_000n)).toBe(true);
+    expect(t.checks.covers(NODE.address, USDC, 5_001n)).toBe(false);
+    expect(t.checks.covers(NODE.address, CNGN, 1n)).toBe(false);
+  });
+
+  it("reads a node at most once per 10 s, and never twice at once", async () => {
+    const t = setup();
+    t.checks.restart(NODE, 0);
+    t.checks.heard(NODE, READ_EVERY_MS + 1);
+    expect(t.calls).toHaveLength(1);
+    await t.answer([entry(USDC, 1n)]);
+    t.checks.heard(NODE, READ_EVERY_MS - 1);
+    expect(t.calls).toHaveLength(1);
+    t.checks.heard(NODE, READ_EVERY_MS);
+    expect(t.calls).toHaveLength(2);
+  });
+
+  it("keeps the last good read when a read fails", async () => {
+    const t = setup();
+    t.checks.restart(NODE, 0);
+    await t.answer([entry(USDC, 100n)]);
+    t.checks.heard(NODE, READ_EVERY_MS);
+    await t.answer(new Error("RPC down"));
+    expect(t.checks.check(NODE.address)?.read).toEqual({ at: 0, entries: [entry(USDC, 100n)] });
+    expect(t.checks.covers(NODE.address, USDC, 101n)).toBe(false);
+  });
+
+  it("leaves a node to its heartbeat when no read ever succeeded, until one does", async () => {
+    const t = setup();
+    t.checks.restart(NODE, 0);
+    await t.answer(new Error("RPC down"));
+    expect(t.checks.covers(NODE.address, USDC, 10n ** 30n)).toBe(true);
+    t.checks.heard(NODE, READ_EVERY_MS);
+    await t.answer([entry(USDC, 0n)]);
+    expect(t.checks.covers(NODE.address, USDC, 1n)).toBe(false);
+  });
+
+  it("flags claims above a read made as they were heard, and clears them once true, telling each change once", async () => {
+    const t = setup();
+    t.checks.restart(NODE, 0);
+    t.claim(1, entry(USDC, 5_000n));
+    t.checks.heard(NODE, 1);
+    await t.answer([entry(USDC, 0n), entry(CNGN, 0n)]);
+    expect(t.checks.mismatched(NODE.address)).toBe(true);
+    t.checks.heard(NODE, 2);
+    expect(t.changes).toEqual([[NODE.address.toLowerCase(), true]]);
+
+    t.claim(3, entry(USDC, 0n));
+    t.checks.heard(NODE, 3);
+    expect(t.checks.mismatched(NODE.address)).toBe(false);
+    expect(t.changes).toEqual([
+      [NODE.address.toLowerCase(), true],
+      [NODE.address.toLowerCase(), false],
+    ]);
+  });
+
+  it("holds the first heartbeat after auth against the read that auth started", async () => {
+    const t = setup();
+    t.checks.restart(NODE, 0);
+    await t.answer([entry(USDC, 0n)]);
+    expect(t.checks.mismatched(NODE.address)).toBe(false);
+    t.claim(5, entry(USDC, 5_000n));
+    t.checks.heard(NODE, 5);
+    expect(t.checks.mismatched(NODE.address)).toBe(true);
+  });
+
+  it("does not flag claims that grew after the last read (a fill brought tokens in) before a read made with them", async () => {
+    const t = setup();
+    t.claim(0, entry(CNGN, 100n));
+    t.checks.restart(NODE, 0);
+    await t.answer([entry(CNGN, 100n)]);
+    t.claim(5_000, entry(CNGN, 200n));
+    t.checks.heard(NODE, 5_000);
+    expect(t.checks.mismatched(NODE.address)).toBe(false);
+
+    t.checks.heard(NODE, READ_EVERY_MS);
+    await t.answer([entry(CNGN, 200n)]);
+    expect(t.checks.mismatched(NODE.address)).toBe(false);
+    t.claim(2 * READ_EVERY_MS, entry(CNGN, 300n));
+    t.checks.heard(NODE, 2 * READ_EVERY_MS);
+    await t.answer([entry(CNGN, 200n)]);
+    expect(t.checks.mismatched(NODE.address)).toBe(true);
+  });
+
+  it("clears a mismatch when a later read shows the claims held", async () => {
+    const t = setup();
+    t.claim(0, entry(USDC, 5_000n));
+    t.checks.restart(NODE, 0);
+    await t.answer([entry(USDC, 0n)]);
+    expect(t.checks.mismatched(NODE.address)).toBe(true);
+    t.claim(READ_EVERY_MS, entry(USDC, 5_000n));
+    t.checks.heard(NODE, READ_EVERY_MS);
+    await t.answer([entry(USDC, 5_000n)]);
+    expect(t.checks.mismatched(NODE.address)).toBe(false);
+  });
+
+  it("ignores a read that completes after the node left or authenticated again", async () => {
+    const t = setup();
+    t.checks.restart(NODE, 0);
+    const first = t.calls[0];
+    t.checks.forget(NODE.address);
+    first?.answer([entry(USDC, 1n)]);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(t.checks.check(NODE.address)).toBeNull();
+
+    t.checks.restart(NODE, 1);
+    const second = t.calls[1];
+    t.checks.restart(NODE, 2);
+    second?.answer([entry(USDC, 1n)]);
+    await t.answer([entry(USDC, 7n)]);
+    expect(t.checks.check(NODE.address)?.read?.entries).toEqual([entry(USDC, 7n)]);
+  });
+
+  it("finds its checks again in its store, as after hibernation", async () => {
+    const t = setup();
+    t.claim(0, entry(USDC, 5n));
+    t.checks.restart(NODE, 0);
+    await t.answer([entry(USDC, 1n)]);
+    const woken = new InventoryChecks({
+      reader: async () => [],
+      tokens: [USDC],
+      sameToken: same,
+      claims: () => null,
+      store: t.store,
+      waitUntil: () => {},
+      onMismatchChange: () => {},
+    });
+    expect(woken.covers(NODE.address, USDC, 1n)).toBe(true);
+    expect(woken.mismatched(NODE.address)).toBe(true);
+    woken.forget(NODE.address);
+    expect(t.store.map.size).toBe(0);
+  });
+
+  it("checks nothing on a chain it cannot read: every node is left to its heartbeat", () => {
+    const t = setup({ readable: false });
+    t.checks.restart(NODE, 0);
+    expect(t.calls).toEqual([]);
+    expect(t.checks.covers(NODE.address, USDC, 10n ** 30n)).toBe(true);
+    expect(t.checks.mismatched(NODE.address)).toBe(false);
+  });
+});
