@@ -1,3 +1,4 @@
+import { base58 } from "@scure/base";
 import {
   createTransferCheckedInstruction,
   getAccount,
@@ -5,6 +6,7 @@ import {
   getMint,
 } from "@solana/spl-token";
 import {
+  AddressLookupTableProgram,
   ComputeBudgetProgram,
   Connection,
   type Keypair,
@@ -14,6 +16,8 @@ import {
   SystemProgram,
   Transaction,
   type TransactionInstruction,
+  TransactionMessage,
+  VersionedTransaction,
 } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
@@ -213,7 +217,6 @@ describe("the local Solana chain over JSON-RPC", () => {
 
   it("takes base58 transactions, and refuses a bad signature with -32003", async () => {
     const raw = await signed([solTransfer(taker(), localSolanaKeypair("test:b58").publicKey, 1_000_000)], [taker()]);
-    const { base58 } = await import("@scure/base");
     const body = await rpc("sendTransaction", [base58.encode(raw)]);
     expect(typeof body.result).toBe("string");
     const forged = Buffer.from(raw);
@@ -248,8 +251,7 @@ describe("the local Solana chain over JSON-RPC", () => {
     const to = getAssociatedTokenAddressSync(usdc(), resolver().publicKey);
     const tooMuch = createTransferCheckedInstruction(from, usdc(), to, taker().publicKey, 10n ** 15n, 6);
     const raw = await signed([tooMuch], [taker()]);
-    const { Transaction: T } = await import("@solana/web3.js");
-    const sim = await connection.simulateTransaction(T.from(raw));
+    const sim = await connection.simulateTransaction(Transaction.from(raw));
     expect(sim.value.err).toEqual({ InstructionError: [0, { Custom: 1 }] });
     expect(sim.value.logs?.join("\n")).toContain("insufficient funds");
 
@@ -266,6 +268,48 @@ describe("the local Solana chain over JSON-RPC", () => {
     const signature = await connection.sendRawTransaction(raw, { skipPreflight: true });
     expect((await waitFor(signature, "confirmed")).err).toEqual({ InstructionError: [0, { Custom: 1 }] });
     expect(await connection.getBalance(taker().publicKey)).toBe(before - 5_000);
+  });
+
+  it("lands a v0 transaction through an address lookup table, answered only to v0-aware clients", async () => {
+    const payer = harness.accounts.takers[2] as Keypair;
+    const receiver = localSolanaKeypair("test:v0").publicKey;
+    const [create, table] = AddressLookupTableProgram.createLookupTable({
+      authority: payer.publicKey,
+      payer: payer.publicKey,
+      recentSlot: await connection.getSlot("finalized"),
+    });
+    const extend = AddressLookupTableProgram.extendLookupTable({
+      lookupTable: table,
+      authority: payer.publicKey,
+      payer: payer.publicKey,
+      addresses: [receiver],
+    });
+    await waitFor(await connection.sendRawTransaction(await signed([create, extend], [payer])), "confirmed");
+    harness.chain.advance(1); // a table's new addresses serve from the next slot
+    const lookup = (await connection.getAddressLookupTable(table)).value;
+    expect(lookup?.state.addresses.map((a) => a.toBase58())).toEqual([receiver.toBase58()]);
+
+    const message = new TransactionMessage({
+      payerKey: payer.publicKey,
+      recentBlockhash: (await connection.getLatestBlockhash("processed")).blockhash,
+      instructions: [solTransfer(payer, receiver, 3_000_000)],
+    }).compileToV0Message(lookup ? [lookup] : []);
+    const tx = new VersionedTransaction(message);
+    tx.sign([payer]);
+    const signature = await connection.sendTransaction(tx);
+    await waitFor(signature, "confirmed");
+    expect(await connection.getBalance(receiver)).toBe(3_000_000);
+
+    const landed = await connection.getTransaction(signature, {
+      commitment: "confirmed",
+      maxSupportedTransactionVersion: 0,
+    });
+    expect(landed?.version).toBe(0);
+    expect(landed?.meta?.loadedAddresses?.writable.map((a) => a.toBase58())).toEqual([receiver.toBase58()]);
+    // The payer and the System program from the message, the receiver from the table.
+    expect(landed?.meta?.postBalances).toEqual([expect.any(Number), 1, 3_000_000]);
+    const legacyClient = await rpc("getTransaction", [signature, { commitment: "confirmed" }]);
+    expect(legacyClient.error).toMatchObject({ code: -32015 });
   });
 
   it("airdrops from the faucet, equal requests as distinct transactions", async () => {

@@ -32,6 +32,11 @@ export class BlockhashWindow {
     return this.hashes.get(slot);
   }
 
+  /** The slots and blockhashes in the window, newest first (the order of the SlotHashes sysvar). */
+  recent(): { slot: number; blockhash: string }[] {
+    return [...this.hashes].reverse().map(([slot, blockhash]) => ({ slot, blockhash }));
+  }
+
   /** Whether a transaction naming `blockhash` may still land at `currentSlot`. */
   isValid(blockhash: string, currentSlot: number): boolean {
     const slot = this.slots.get(blockhash);

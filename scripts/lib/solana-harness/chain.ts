@@ -68,7 +68,7 @@ export class LocalChain {
     this.currentTime = this.genesisTime;
     this.genesisHash = this.svm.latestBlockhash();
     this.setClock();
-    this.window.record(0, this.genesisHash);
+    this.record();
   }
 
   get slot(): number {
@@ -98,7 +98,18 @@ export class LocalChain {
     this.currentTime = Math.max(this.currentTime, Math.floor(this.now() / 1000));
     this.setClock();
     this.svm.expireBlockhash();
+    this.record();
+  }
+
+  /**
+   * Keeps the current slot's blockhash in the window, and the window in the SlotHashes sysvar, which
+   * programs read for recent slots (the Address Lookup Table program checks a new table's `recentSlot`).
+   */
+  private record(): void {
     this.window.record(this.currentSlot, this.svm.latestBlockhash());
+    type SlotHashes = Parameters<LiteSVM["setSlotHashes"]>[0];
+    const hashes = this.window.recent().map(({ slot, blockhash }) => ({ slot: BigInt(slot), hash: blockhash }));
+    this.svm.setSlotHashes(hashes as unknown as SlotHashes);
   }
 
   advance(slots: number): void {
