@@ -27,7 +27,9 @@ let harness: SolanaHarness;
 let connection: Connection;
 
 beforeAll(async () => {
-  harness = await startSolanaHarness({ port: 0 });
+  // Slots move only when a test advances them, so slot and confirmation counts are exact; the clock
+  // itself is tested on a harness of its own below.
+  harness = await startSolanaHarness({ port: 0, slotMs: 3_600_000 });
   connection = new Connection(harness.url, "confirmed");
 });
 
