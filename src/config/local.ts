@@ -6,11 +6,12 @@ import type { RelayConfig } from "./schema";
  *
  * The EVM addresses are where anvil's first dev account deploys its first seven contracts, in the order
  * Permit2, cNGN, USDC, validation, fee controller, executor, reactor (`scripts/deploy` keeps that order).
- * The Solana addresses are derived from fixed seeds by the local harness. None of them holds value.
+ * The Solana addresses are derived from fixed seeds (scripts/lib/solana-harness/accounts.ts, checked by
+ * test/unit/solana-accounts.test.ts). None of them holds value.
  */
 const SPL_TOKEN = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
-const LOCAL_USDC_MINT = "949zbbi2MjwtY4Nbi8utygHdMt4ba9P4DhTHBfAChJWa";
-const LOCAL_CNGN_MINT = "AXLg9aTFvYX1JHwxVdjDUzcLxPV4bJCKkWXNXC4GsuTb";
+const LOCAL_USDC_MINT = "5rjTgohA7ymupd46E44VKtGtBFoMmC2rMYkVgDZzy7UK";
+const LOCAL_CNGN_MINT = "J5sDF89kt7UFKLm5ytgUg75SReeQdugmihXZWMZcrVnG";
 
 export const localConfig: RelayConfig = {
   chains: [
@@ -39,8 +40,8 @@ export const localConfig: RelayConfig = {
       cluster: "devnet",
       rpcUrl: "http://127.0.0.1:8899",
       program: "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr",
-      treasury: "9J7NJUkANRnZxTEEAnxRsLuuVZ9SvZF7QzwN2TCWXhcJ",
-      keeper: "9fUf8HiiK8xkTWzgmcFJLsqv8Kz1y1JjbHsc5Vzw6BjF",
+      treasury: "7uGUG3GVhASTBU6DrLPJdHQqHm5GBcm86N78UyepkPbr",
+      keeper: "7VnpjTYx5z8ByXAYGysz8q55JndTBQ8ftY6HGzZydiDs",
       tokens: [
         { symbol: "USDC", address: LOCAL_USDC_MINT, tokenProgram: SPL_TOKEN, decimals: 6, minimum: "1000000" },
         { symbol: "cNGN", address: LOCAL_CNGN_MINT, tokenProgram: SPL_TOKEN, decimals: 6, minimum: "1000000000" },

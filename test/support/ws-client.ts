@@ -26,8 +26,8 @@ export const EVM = {
 };
 export const SOL = {
   chainId: 103,
-  usdc: "949zbbi2MjwtY4Nbi8utygHdMt4ba9P4DhTHBfAChJWa",
-  cngn: "AXLg9aTFvYX1JHwxVdjDUzcLxPV4bJCKkWXNXC4GsuTb",
+  usdc: "5rjTgohA7ymupd46E44VKtGtBFoMmC2rMYkVgDZzy7UK",
+  cngn: "J5sDF89kt7UFKLm5ytgUg75SReeQdugmihXZWMZcrVnG",
 };
 
 export const evmCorridorKey = corridorKey(EVM.chainId, EVM.cngn.toLowerCase(), EVM.usdc.toLowerCase());

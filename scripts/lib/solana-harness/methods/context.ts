@@ -1,0 +1,16 @@
+/** What every RPC method handler works with. */
+import type { Keypair } from "@solana/web3.js";
+import type { LocalChain } from "../chain";
+
+export interface RpcContext {
+  chain: LocalChain;
+  /** Pays `requestAirdrop`. */
+  faucet: Keypair;
+}
+
+export type Method = (params: unknown[], ctx: RpcContext) => unknown;
+
+/** A result `{ context: { slot }, value }`, as the methods that read state answer. */
+export function withContext<T>(slot: number, value: T): { context: { slot: number }; value: T } {
+  return { context: { slot }, value };
+}
