@@ -2,8 +2,10 @@
  * `npm start`: the whole local stack, with no cloud account. Checks the relay configuration, starts
  * anvil on 127.0.0.1:8545 (or reuses one already there that runs the local contracts), deploys and
  * funds, starts `wrangler dev` on 127.0.0.1:8787 with local D1 migrated, connects two reference
- * resolvers, and prints where everything is. Ctrl-C stops it all. `--keep` resumes the chain and the relay
- * state of the last run instead of starting afresh. See docs/local-stack.md.
+ * resolvers, starts the local Solana chain on 127.0.0.1:8899 (scripts/lib/solana-harness/), and prints
+ * where everything is. Ctrl-C stops it all. `--keep` resumes the anvil chain and the relay state of the
+ * last run instead of starting afresh (the Solana chain always starts from its genesis). See
+ * docs/local-stack.md.
  */
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -33,6 +35,7 @@ import {
   startRelay,
 } from "./lib/local-stack";
 import { isListening } from "./lib/processes";
+import { DEFAULT_SOLANA_PORT, type SolanaHarness, startSolanaHarness } from "./lib/solana-harness/server";
 
 const RELAY_PORT = 8787;
 /** Relay state (local D1, Durable Objects) of the stack; it lives as long as the chain it describes. */
@@ -84,6 +87,7 @@ async function main(): Promise<void> {
   }
 
   let anvil: AnvilProcess | null = null;
+  let solana: SolanaHarness | null = null;
   let relay: RelayProcess | null = null;
   let resolvers: ResolverClient[] = [];
   let stopping = false;
@@ -94,6 +98,7 @@ async function main(): Promise<void> {
     await Promise.allSettled(resolvers.map((r) => r.stop()));
     await relay?.stop();
     await anvil?.stop();
+    await solana?.stop();
     process.exit(code);
   };
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stop(0));
@@ -131,6 +136,13 @@ async function main(): Promise<void> {
       say("note: this anvil mines only when a transaction comes; start it with --block-time 1 so swaps become final");
     }
 
+    if (await isListening(DEFAULT_SOLANA_PORT)) {
+      say(`reusing the Solana chain already on 127.0.0.1:${DEFAULT_SOLANA_PORT}`);
+    } else {
+      solana = await startSolanaHarness({ port: DEFAULT_SOLANA_PORT });
+      say(`local Solana chain on ${solana.url} (LiteSVM, a slot every 400 ms, from its genesis)`);
+    }
+
     relay = await startRelay({
       port: RELAY_PORT,
       inspectorPort: null,
@@ -142,7 +154,7 @@ async function main(): Promise<void> {
     const relayUrl = relay.url;
     resolvers = await startLocalResolvers(relayUrl, { rpcUrl, resolvers: RESOLVERS });
     for (const [i, client] of resolvers.entries()) logResolver(client, RESOLVERS[i]?.name ?? client.address);
-    printSummary(relayUrl, rpcUrl, prepared.deployment);
+    printSummary(relayUrl, rpcUrl, prepared.deployment, solana);
     const died = (what: string, output: () => string) => () => {
       if (stopping) return;
       console.error(`\n${what} exited on its own:\n${output().slice(-4_000)}`);
@@ -192,7 +204,7 @@ function logResolver(client: ResolverClient, name: string): void {
   client.on("close", ({ code, reason }) => log(`socket closed ${code} ${reason}`));
 }
 
-function printSummary(relayUrl: string, rpcUrl: string, d: Deployment): void {
+function printSummary(relayUrl: string, rpcUrl: string, d: Deployment, solana: SolanaHarness | null): void {
   const amount = formatUnits(FUNDED_AMOUNT, 6);
   const account = (i: number) => `${anvilAccount(i).address}  key ${anvilPrivateKey(i)}`;
   say(`
@@ -208,7 +220,7 @@ The local stack is up.
   takers      ${LOCAL_ACCOUNTS.takers.map((i) => `#${i} ${account(i)}`).join("\n              ")}
               (${amount} cNGN and USDC each; spare resolvers #3 and #4 are funded the same)
   keeper      #${LOCAL_ACCOUNTS.keeper} ${ANVIL_KEEPER}
-
+${solana ? solanaSummary(solana) : ""}
   These are anvil's public development keys: they hold value on this local chain only.
 
   Try it: npm run demo        Stop: Ctrl-C
@@ -222,3 +234,16 @@ main().catch((e: unknown) => {
   }
   throw e;
 });
+
+/** The Solana chain's public addresses (their keys: `tsx scripts/solana-chain.ts` prints them; docs/local-stack.md). */
+function solanaSummary({ url, accounts }: SolanaHarness): string {
+  const key = (k: { publicKey: { toBase58(): string } }) => k.publicKey.toBase58();
+  return `
+  solana      ${url}   (LiteSVM; a slot every 400 ms)
+              USDC mint ${key(accounts.mints.USDC)}   cNGN mint ${key(accounts.mints.cNGN)}
+              keeper ${key(accounts.keeper)}   treasury ${key(accounts.treasury)}
+              resolvers ${accounts.resolvers.map(key).join(", ")}
+              takers ${accounts.takers.map(key).join(", ")}
+              (10 SOL and 1000000 USDC and cNGN each; Solana quotes are not served yet)
+`;
+}
