@@ -1,0 +1,143 @@
+import {
+  createAssociatedTokenAccountIdempotentInstruction,
+  createTransferCheckedInstruction,
+  getAssociatedTokenAddressSync,
+} from "@solana/spl-token";
+import {
+  ComputeBudgetProgram,
+  PublicKey,
+  TransactionInstruction,
+  TransactionMessage,
+  VersionedTransaction,
+} from "@solana/web3.js";
+import type { QuoteAmounts } from "../../auction/amounts";
+import type { SolanaChain } from "../../config/schema";
+import type { RfqTerms } from "../adapter";
+import { type SwapLeg, swapLegs } from "./swap-legs";
+
+/** The SPL Memo program (v2): its instruction logs its UTF-8 data, here the quote id. */
+export const MEMO_PROGRAM = "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr";
+
+/** The largest serialized transaction a Solana node accepts (one IPv6 MTU less headers). */
+export const MAX_TRANSACTION_BYTES = 1232;
+
+type SolanaToken = SolanaChain["tokens"][number];
+
+function tokenOf(chain: SolanaChain, address: string): SolanaToken {
+  const token = chain.tokens.find((t) => t.address === address);
+  if (!token) throw new Error(`${address} is not a token of ${chain.name}`);
+  return token;
+}
+
+/** The associated token account of `owner` for `token` (owners off the curve, such as a PDA treasury, allowed). */
+function tokenAccount(token: SolanaToken, owner: string): PublicKey {
+  return getAssociatedTokenAddressSync(
+    new PublicKey(token.address),
+    new PublicKey(owner),
+    true,
+    new PublicKey(token.tokenProgram),
+  );
+}
+
+/**
+ * The destination account of every leg, created if it is missing (idempotently, so an account that
+ * exists costs nothing but compute), paid by the keeper: the resolver's sell-token account, the
+ * recipient's buy-token account, the treasury's fee account and the keeper's gas-fee account. Each
+ * account once, in the legs' order.
+ */
+function createDestinations(chain: SolanaChain, legs: SwapLeg[]): TransactionInstruction[] {
+  const keeper = new PublicKey(chain.keeper);
+  const seen = new Set<string>();
+  const instructions: TransactionInstruction[] = [];
+  for (const leg of legs) {
+    const token = tokenOf(chain, leg.token);
+    const account = tokenAccount(token, leg.to);
+    if (seen.has(account.toBase58())) continue;
+    seen.add(account.toBase58());
+    instructions.push(
+      createAssociatedTokenAccountIdempotentInstruction(
+        keeper,
+        account,
+        new PublicKey(leg.to),
+        new PublicKey(token.address),
+        new PublicKey(token.tokenProgram),
+      ),
+    );
+  }
+  return instructions;
+}
+
+function transfer(chain: SolanaChain, leg: SwapLeg): TransactionInstruction {
+  const token = tokenOf(chain, leg.token);
+  return createTransferCheckedInstruction(
+    tokenAccount(token, leg.from),
+    new PublicKey(token.address),
+    tokenAccount(token, leg.to),
+    new PublicKey(leg.from),
+    leg.amount,
+    token.decimals,
+    [],
+    new PublicKey(token.tokenProgram),
+  );
+}
+
+function memo(quoteId: string): TransactionInstruction {
+  return new TransactionInstruction({
+    programId: new PublicKey(MEMO_PROGRAM),
+    keys: [],
+    data: Buffer.from(quoteId, "utf8"),
+  });
+}
+
+/**
+ * A quote's settlement on Solana (docs/settlement.md, "Solana: the swap transaction"): one v0
+ * transaction, fee payer the chain's keeper, signed by the keeper, the taker and the resolver, that
+ * 1. sets the compute budget (`computeUnitLimit`, `computeUnitPrice`),
+ * 2. creates the legs' destination token accounts where missing (paid by the keeper),
+ * 3. moves each leg of `swapLegs` with `TransferChecked` (mint and decimals checked on chain),
+ * 4. logs the quote id with a Memo instruction.
+ *
+ * `winner.resolver` is the winner's proved Solana key. The result carries no signatures (every slot
+ * zero); `signRequest` is what the winner signs. Throws when a token is not one of the chain's or the
+ * amounts do not add up (`swapLegs`), or when the transaction would not fit in a packet.
+ *
+ * The memo program tags the order whatever the chain's `program` names: no order-engine program is
+ * deployed, so no other tagging instruction is known yet.
+ */
+export function buildSwapTransaction(
+  chain: SolanaChain,
+  terms: RfqTerms,
+  winner: { resolver: string; amounts: QuoteAmounts },
+  recentBlockhash: string,
+): VersionedTransaction {
+  const legs = swapLegs(
+    {
+      taker: terms.taker,
+      resolver: winner.resolver,
+      recipient: terms.recipient,
+      treasury: chain.treasury,
+      keeper: chain.keeper,
+      sellToken: terms.sellToken,
+      buyToken: terms.buyToken,
+      sellAmount: terms.sellAmount,
+      gasFeeToken: terms.gasFeeToken,
+    },
+    winner.amounts,
+  );
+  const instructions = [
+    ComputeBudgetProgram.setComputeUnitLimit({ units: chain.computeUnitLimit }),
+    ComputeBudgetProgram.setComputeUnitPrice({ microLamports: BigInt(chain.computeUnitPrice) }),
+    ...createDestinations(chain, legs),
+    ...legs.map((leg) => transfer(chain, leg)),
+    memo(terms.quoteId),
+  ];
+  const message = new TransactionMessage({
+    payerKey: new PublicKey(chain.keeper),
+    recentBlockhash,
+    instructions,
+  }).compileToV0Message();
+  const tx = new VersionedTransaction(message);
+  const size = tx.serialize().length;
+  if (size > MAX_TRANSACTION_BYTES) throw new Error(`the swap transaction is ${size} bytes, over the packet limit`);
+  return tx;
+}
