@@ -180,8 +180,12 @@ export class CorridorDO extends DurableObject<Env> {
       standing: () => this.standing.get(),
       store: d1AuctionStore(this.env.DB),
       strike: async (address, event, why) => {
-        const demotion = await applyStrike(this.env.DB, address, event, why, Date.now());
-        if (demotion) await this.notifyDemotion(address, demotion);
+        try {
+          const demotion = await applyStrike(this.env.DB, address, event, why, Date.now());
+          if (demotion) await this.notifyDemotion(address, demotion);
+        } catch (e) {
+          console.error(JSON.stringify({ corridor: this.corridor.key, strike_failed: address, error: String(e) }));
+        }
       },
       waitUntil: (p) => this.ctx.waitUntil(p),
     };
