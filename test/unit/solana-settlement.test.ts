@@ -127,6 +127,15 @@ describe("the keeper's Solana steps on the local chain", () => {
       quoteId: "q_settle_short",
     });
     expect(await simulateSwap(rpc, short.raw)).toMatchObject({ ok: false, reason: "taker:insufficient_balance" });
+    // Sent anyway, it lands with its error: the keeper pays the fee and no token moves.
+    expect(await sendSwap(rpc, short.raw)).toEqual({ status: "accepted" });
+    expect(await swapStatus(rpc, short.signature, short.lastValidBlockHeight)).toEqual({
+      state: "reverted",
+      slot: harness.chain.slot,
+      confirmationStatus: "confirmed",
+      reason: "instruction_6:Custom(1)",
+    });
+    expect(await swapReceipt(rpc, short.signature)).toMatchObject({ status: "reverted", changes: [], fills: [] });
     const unfunded = localSolanaKeypair("test:settle-unfunded-taker");
     const missing = await signedSwap({ taker: unfunded, resolver, quoteId: "q_settle_missing" });
     expect(await simulateSwap(rpc, missing.raw)).toMatchObject({
