@@ -1,0 +1,169 @@
+/**
+ * The keeper's steps for a Solana quote (docs/settlement.md, "The keeper's steps on Solana"), as plain
+ * functions over Solana JSON-RPC with `fetch`: sign the taker's transaction as its fee payer, simulate
+ * it, send it, follow it by signature, and read its receipt. Every read throws `ChainUnavailableError`
+ * when the RPC does not answer; `sendSwap` never throws.
+ */
+import { ed25519 } from "@noble/curves/ed25519";
+import { base58, base64 } from "@scure/base";
+import { type Keypair, VersionedTransaction } from "@solana/web3.js";
+import { type BroadcastResult, ChainUnavailableError } from "../settler";
+import { SolanaRpcError, solanaRpc } from "./rpc";
+import { shortTransactionError, simulationFailureReason, type TransactionErrorJson } from "./swap-failures";
+import { type SwapReceipt, swapReceiptOf, type TransactionJson } from "./swap-receipt";
+import { swapTransfers } from "./swap-transfers";
+import { messageBytes, readWire, readWireBase64, slotBytes } from "./wire";
+
+/** The RPC's answer to a transaction whose signatures do not verify. */
+const SIGNATURE_VERIFICATION_FAILURE = -32003;
+
+/** The fully signed swap: the bytes to send, and its id (the fee payer's signature, base58). */
+export interface FeePayerSigned {
+  raw: Uint8Array;
+  signature: string;
+}
+
+/**
+ * Adds the keeper's signature to the transaction the taker signed (already checked by
+ * `checkTakerTransaction`) in the fee payer's slot, the first. Throws when the transaction cannot be
+ * read or its fee payer is not `keeper`.
+ */
+export function signAsFeePayer(takerSignedBase64: string, keeper: Keypair): FeePayerSigned {
+  const wire = readWireBase64(takerSignedBase64);
+  if (!wire) throw new Error("not a serialized transaction");
+  if (wire.signers[0] !== keeper.publicKey.toBase58()) throw new Error("the keeper is not the transaction's fee payer");
+  const signature = ed25519.sign(messageBytes(wire), keeper.secretKey.subarray(0, 32));
+  const raw = Uint8Array.from(wire.bytes);
+  raw.set(signature, wire.slotsOffset);
+  return { raw, signature: base58.encode(signature) };
+}
+
+/** The transaction id of signed bytes: its first signature (the fee payer's), base58. */
+export function transactionId(raw: Uint8Array): string {
+  const wire = readWire(raw);
+  if (!wire) throw new Error("not a serialized transaction");
+  return base58.encode(slotBytes(wire, 0));
+}
+
+export type SwapSimulation =
+  | { ok: true; unitsConsumed: number }
+  | { ok: false; kind: "requote"; reason: string; logs: string[] };
+
+interface SimulationValue {
+  err: TransactionErrorJson | null;
+  logs: string[] | null;
+  unitsConsumed?: number;
+}
+
+/**
+ * Simulates the signed swap as it will be sent: signatures verified, its own blockhash kept, against
+ * the `confirmed` bank. A failure is a requote whose reason says who must act (`simulationFailureReason`).
+ */
+export async function simulateSwap(rpcUrl: string, raw: Uint8Array): Promise<SwapSimulation> {
+  const config = { encoding: "base64", sigVerify: true, replaceRecentBlockhash: false, commitment: "confirmed" };
+  let value: SimulationValue;
+  try {
+    ({ value } = await solanaRpc<{ value: SimulationValue }>(rpcUrl, "simulateTransaction", [
+      base64.encode(raw),
+      config,
+    ]));
+  } catch (e) {
+    if (!(e instanceof SolanaRpcError)) throw e;
+    const what = e.code === SIGNATURE_VERIFICATION_FAILURE ? "signature_verification" : `rpc_${e.code}`;
+    return { ok: false, kind: "requote", reason: `simulation_failed:${what}`, logs: [] };
+  }
+  const logs = value.logs ?? [];
+  if (value.err === null) return { ok: true, unitsConsumed: value.unitsConsumed ?? 0 };
+  const message = VersionedTransaction.deserialize(raw).message;
+  const transfers = swapTransfers(
+    message,
+    message.staticAccountKeys.map((k) => k.toBase58()),
+  );
+  return { ok: false, kind: "requote", reason: simulationFailureReason(value.err, logs, transfers), logs };
+}
+
+interface SignatureStatusJson {
+  slot: number;
+  err: TransactionErrorJson | null;
+  confirmationStatus: "processed" | "confirmed" | "finalized" | null;
+}
+
+async function signatureStatus(rpcUrl: string, signature: string, history: boolean) {
+  const { value } = await solanaRpc<{ value: (SignatureStatusJson | null)[] }>(rpcUrl, "getSignatureStatuses", [
+    [signature],
+    { searchTransactionHistory: history },
+  ]);
+  return value[0] ?? null;
+}
+
+function isAlreadyProcessed(e: SolanaRpcError): boolean {
+  const err = (e.data as { err?: unknown } | null)?.err;
+  return err === "AlreadyProcessed" || /already been processed/i.test(e.message);
+}
+
+/**
+ * Sends the signed swap once: no preflight (it was just simulated) and no retries by the RPC node (the
+ * keeper sends the same bytes again while the swap is pending). A node does not tell a duplicate apart
+ * when preflight is off, so the signature is looked up first: a transaction the chain already has is
+ * `known`, as is an `AlreadyProcessed` answer.
+ */
+export async function sendSwap(rpcUrl: string, raw: Uint8Array): Promise<BroadcastResult> {
+  try {
+    if (await signatureStatus(rpcUrl, transactionId(raw), false)) return { status: "known" };
+    await solanaRpc<string>(rpcUrl, "sendTransaction", [
+      base64.encode(raw),
+      { encoding: "base64", skipPreflight: true, maxRetries: 0 },
+    ]);
+    return { status: "accepted" };
+  } catch (e) {
+    if (e instanceof ChainUnavailableError) return { status: "unreachable", reason: e.message };
+    if (e instanceof SolanaRpcError) {
+      if (isAlreadyProcessed(e)) return { status: "known" };
+      const err = (e.data as { err?: TransactionErrorJson | null } | null)?.err;
+      return { status: "refused", reason: err ? shortTransactionError(err) : e.message };
+    }
+    return { status: "refused", reason: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/**
+ * Where a sent swap stands: `landed` (confirmed or finalized, no error), `reverted` (landed with an
+ * error: the keeper paid the fee, nothing moved), `dropped` (unknown to the chain and its blockhash
+ * expired, so it can never land), or `pending` (including `processed`, whose slot may still be skipped).
+ */
+export type SwapStatus =
+  | { state: "pending" }
+  | { state: "landed"; slot: number; confirmationStatus: "confirmed" | "finalized" }
+  | { state: "reverted"; slot: number; confirmationStatus: "confirmed" | "finalized"; reason: string }
+  | { state: "dropped" };
+
+/**
+ * The status of the swap `signature` whose blockhash is valid up to `lastValidBlockHeight`. The block
+ * height is read before the status: a height already past it means the swap can no longer land, so a
+ * status that is still unknown after it is final.
+ */
+export async function swapStatus(rpcUrl: string, signature: string, lastValidBlockHeight: number): Promise<SwapStatus> {
+  const height = await solanaRpc<number>(rpcUrl, "getBlockHeight", [{ commitment: "confirmed" }]);
+  const status = await signatureStatus(rpcUrl, signature, true);
+  if (!status) return height > lastValidBlockHeight ? { state: "dropped" } : { state: "pending" };
+  const confirmationStatus = status.confirmationStatus;
+  if (confirmationStatus !== "confirmed" && confirmationStatus !== "finalized") return { state: "pending" };
+  if (status.err !== null) {
+    return { state: "reverted", slot: status.slot, confirmationStatus, reason: shortTransactionError(status.err) };
+  }
+  return { state: "landed", slot: status.slot, confirmationStatus };
+}
+
+/** Whether a landed (or reverted) swap is final: its slot is rooted (`finalized`). */
+export function isFinalized(status: SwapStatus): boolean {
+  return (status.state === "landed" || status.state === "reverted") && status.confirmationStatus === "finalized";
+}
+
+/** The receipt of a swap that landed (`confirmed` or deeper); null while the node does not return it. */
+export async function swapReceipt(rpcUrl: string, signature: string): Promise<SwapReceipt | null> {
+  const tx = await solanaRpc<TransactionJson | null>(rpcUrl, "getTransaction", [
+    signature,
+    { encoding: "base64", commitment: "confirmed", maxSupportedTransactionVersion: 0 },
+  ]);
+  return tx ? swapReceiptOf(signature, tx) : null;
+}

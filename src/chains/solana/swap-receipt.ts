@@ -1,0 +1,107 @@
+import { base64 } from "@scure/base";
+import { VersionedTransaction } from "@solana/web3.js";
+import { type SwapTransfer, swapTransfers } from "./swap-transfers";
+
+/** An entry of `preTokenBalances` / `postTokenBalances` in a `getTransaction` answer. */
+export interface TokenBalanceJson {
+  accountIndex: number;
+  mint: string;
+  owner?: string;
+  uiTokenAmount: { amount: string };
+}
+
+/** The parts of a `getTransaction` answer (`encoding: "base64"`) a receipt is read from. */
+export interface TransactionJson {
+  slot: number;
+  blockTime: number | null;
+  transaction: [string, string];
+  meta: {
+    err: unknown;
+    fee: number;
+    computeUnitsConsumed?: number;
+    preTokenBalances?: TokenBalanceJson[] | null;
+    postTokenBalances?: TokenBalanceJson[] | null;
+    loadedAddresses?: { writable: string[]; readonly: string[] } | null;
+  } | null;
+}
+
+/** How much of `mint` one token account gained (negative: lost) in the transaction. */
+export interface TokenBalanceChange {
+  account: string;
+  owner: string | null;
+  mint: string;
+  change: bigint;
+}
+
+/** A landed swap as the keeper records it: the Solana side of the spec's receipt. */
+export interface SwapReceipt {
+  signature: string;
+  slot: number;
+  /** ISO 8601, from the block's time; null when the node does not know it. */
+  blockTime: string | null;
+  status: "success" | "reverted";
+  /** The compute units the transaction consumed: what a receipt's `gasUsed` is on Solana. */
+  unitsConsumed: bigint;
+  /** The network fee in lamports, paid by the keeper. */
+  fee: bigint;
+  /** Every token account whose balance moved, from `preTokenBalances` and `postTokenBalances`. */
+  changes: TokenBalanceChange[];
+  /** The legs that moved, in `swapLegs` order; none when the transaction failed (it is atomic). */
+  fills: SwapTransfer[];
+}
+
+function amountsByAccount(balances: TokenBalanceJson[] | null | undefined): Map<number, TokenBalanceJson> {
+  return new Map((balances ?? []).map((b) => [b.accountIndex, b]));
+}
+
+/** The token balance changes of a transaction, account by account, in account order; unchanged ones left out. */
+export function tokenBalanceChanges(
+  pre: TokenBalanceJson[] | null | undefined,
+  post: TokenBalanceJson[] | null | undefined,
+  accountKeys: string[],
+): TokenBalanceChange[] {
+  const before = amountsByAccount(pre);
+  const after = amountsByAccount(post);
+  const indexes = [...new Set([...before.keys(), ...after.keys()])].sort((a, b) => a - b);
+  const changes: TokenBalanceChange[] = [];
+  for (const index of indexes) {
+    const a = before.get(index);
+    const b = after.get(index);
+    const change = BigInt(b?.uiTokenAmount.amount ?? "0") - BigInt(a?.uiTokenAmount.amount ?? "0");
+    if (change === 0n) continue;
+    changes.push({
+      account: accountKeys[index] ?? `#${index}`,
+      owner: b?.owner ?? a?.owner ?? null,
+      mint: (b ?? a)?.mint ?? "",
+      change,
+    });
+  }
+  return changes;
+}
+
+/**
+ * The receipt of a landed swap from its `getTransaction` answer. The legs are the transaction's
+ * `TransferChecked` instructions; each moved exactly its amount, since the transaction is atomic and
+ * succeeded, and `changes` shows the same money account by account.
+ */
+export function swapReceiptOf(signature: string, tx: TransactionJson): SwapReceipt {
+  if (!tx.meta) throw new Error(`the transaction ${signature} has no status metadata`);
+  const message = VersionedTransaction.deserialize(base64.decode(tx.transaction[0])).message;
+  const loaded = tx.meta.loadedAddresses;
+  const accountKeys = [
+    ...message.staticAccountKeys.map((k) => k.toBase58()),
+    ...(loaded?.writable ?? []),
+    ...(loaded?.readonly ?? []),
+  ];
+  const success = tx.meta.err === null || tx.meta.err === undefined;
+  return {
+    signature,
+    slot: tx.slot,
+    blockTime: tx.blockTime === null ? null : new Date(tx.blockTime * 1000).toISOString(),
+    status: success ? "success" : "reverted",
+    unitsConsumed: BigInt(tx.meta.computeUnitsConsumed ?? 0),
+    fee: BigInt(tx.meta.fee),
+    changes: tokenBalanceChanges(tx.meta.preTokenBalances, tx.meta.postTokenBalances, accountKeys),
+    fills: success ? swapTransfers(message, accountKeys) : [],
+  };
+}

@@ -1,0 +1,223 @@
+import { base58 } from "@scure/base";
+import { getAssociatedTokenAddressSync } from "@solana/spl-token";
+import { type Keypair, PublicKey } from "@solana/web3.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
+import { type SolanaHarness, startSolanaHarness } from "../../scripts/lib/solana-harness/server";
+import { ChainUnavailableError } from "../../src/chains/settler";
+import { readLatestBlockhash } from "../../src/chains/solana/blockhash";
+import { keeperKeypairFromSecret } from "../../src/chains/solana/keeper-key";
+import {
+  isFinalized,
+  sendSwap,
+  signAsFeePayer,
+  simulateSwap,
+  swapReceipt,
+  swapStatus,
+} from "../../src/chains/solana/settlement";
+import { checkTakerTransaction } from "../../src/chains/solana/swap-checks";
+import { signRequest, withSignature } from "../../src/chains/solana/swap-signatures";
+import { buildSwapTransaction } from "../../src/chains/solana/swap-transaction";
+import { addSignatures, localSolana, mintOf, signMessageOf, swapQuote } from "../support/solana-swap";
+
+let harness: SolanaHarness;
+let rpc: string;
+
+beforeAll(async () => {
+  // Slots move only when a test advances them: nothing expires meanwhile.
+  harness = await startSolanaHarness({ port: 0, slotMs: 3_600_000 });
+  rpc = harness.url;
+});
+
+afterAll(async () => {
+  await harness?.stop();
+});
+
+const USDC = mintOf(localSolana, "USDC");
+const CNGN = mintOf(localSolana, "cNGN");
+/** Nothing listens on port 1: the connection is refused at once. */
+const DOWN = "http://127.0.0.1:1";
+
+const ata = (mint: string, owner: PublicKey) => getAssociatedTokenAddressSync(new PublicKey(mint), owner, true);
+
+/**
+ * A swap of `sellAmount` cNGN from `taker` to `resolver` as the keeper receives it: built, signed by
+ * the resolver, then by the taker, checked, and signed by the keeper as fee payer.
+ */
+async function signedSwap(args: { taker: Keypair; resolver: Keypair; sellAmount?: bigint; quoteId: string }) {
+  const sellAmount = args.sellAmount ?? 1_580_000_000n;
+  const quote = swapQuote({
+    taker: args.taker.publicKey.toBase58(),
+    sell: "cNGN",
+    sellAmount,
+    outputAmount: (sellAmount * 1_000_140n) / 1_580_000_000n,
+    quoteId: args.quoteId,
+  });
+  const { blockhash, lastValidBlockHeight } = await readLatestBlockhash(rpc);
+  const resolverKey = args.resolver.publicKey.toBase58();
+  const winner = { resolver: resolverKey, amounts: quote.amounts };
+  const request = signRequest(buildSwapTransaction(localSolana, quote.terms, winner, blockhash));
+  const quoteTransaction = withSignature(request, resolverKey, signMessageOf(request, args.resolver));
+  const submitted = addSignatures(quoteTransaction, args.taker);
+  const check = checkTakerTransaction(quoteTransaction, submitted, args.taker.publicKey.toBase58());
+  expect(check.ok).toBe(true);
+  return { quote, lastValidBlockHeight, ...signAsFeePayer(submitted, harness.accounts.keeper) };
+}
+
+describe("the keeper's Solana steps on the local chain", () => {
+  it("simulates, sends, follows and reads a swap to finality", async () => {
+    const taker = harness.accounts.takers[0] as Keypair;
+    const resolver = harness.accounts.resolvers[0] as Keypair;
+    const keeper = harness.accounts.keeper;
+    const { quote, raw, signature, lastValidBlockHeight } = await signedSwap({ taker, resolver, quoteId: "q_settle" });
+
+    const simulation = await simulateSwap(rpc, raw);
+    if (!simulation.ok) throw new Error(`simulation failed: ${simulation.reason}`);
+    expect(simulation.unitsConsumed).toBeGreaterThan(0);
+    expect(simulation.unitsConsumed).toBeLessThan(localSolana.computeUnitLimit);
+    expect(await swapStatus(rpc, signature, lastValidBlockHeight)).toEqual({ state: "pending" });
+
+    expect(await sendSwap(rpc, raw)).toEqual({ status: "accepted" });
+    expect(await sendSwap(rpc, raw)).toEqual({ status: "known" });
+
+    const landed = await swapStatus(rpc, signature, lastValidBlockHeight);
+    expect(landed).toEqual({ state: "landed", slot: harness.chain.slot, confirmationStatus: "confirmed" });
+    expect(isFinalized(landed)).toBe(false);
+
+    const receipt = await swapReceipt(rpc, signature);
+    const { amounts } = quote;
+    expect(receipt).toMatchObject({
+      signature,
+      slot: harness.chain.slot,
+      status: "success",
+      unitsConsumed: BigInt(simulation.unitsConsumed),
+      fee: 3n * 5_000n + 200n,
+    });
+    expect(Number.isNaN(Date.parse(receipt?.blockTime ?? ""))).toBe(false);
+    const changeOf = (mint: string, owner: PublicKey) =>
+      receipt?.changes.find((c) => c.account === ata(mint, owner).toBase58())?.change;
+    expect(changeOf(CNGN, taker.publicKey)).toBe(-amounts.takerPays);
+    expect(changeOf(CNGN, resolver.publicKey)).toBe(amounts.proceeds);
+    expect(changeOf(USDC, resolver.publicKey)).toBe(-amounts.outputAmount);
+    expect(changeOf(USDC, taker.publicKey)).toBe(amounts.received);
+    expect(changeOf(USDC, new PublicKey(localSolana.treasury))).toBe(amounts.fee);
+    expect(changeOf(USDC, keeper.publicKey)).toBe(amounts.gasFee);
+    expect(receipt?.fills.map((f) => [f.from, f.mint, f.amount])).toEqual([
+      [taker.publicKey.toBase58(), CNGN, amounts.proceeds],
+      [resolver.publicKey.toBase58(), USDC, amounts.received],
+      [resolver.publicKey.toBase58(), USDC, amounts.fee],
+      [resolver.publicKey.toBase58(), USDC, amounts.gasFee],
+    ]);
+
+    harness.chain.advance(31);
+    expect(isFinalized(await swapStatus(rpc, signature, lastValidBlockHeight))).toBe(false);
+    harness.chain.advance(1);
+    const finalized = await swapStatus(rpc, signature, lastValidBlockHeight);
+    expect(finalized).toMatchObject({ state: "landed", confirmationStatus: "finalized" });
+    expect(isFinalized(finalized)).toBe(true);
+  });
+
+  it("asks for a requote when the taker's source account is short or missing", async () => {
+    const resolver = harness.accounts.resolvers[1] as Keypair;
+    // taker:6 holds 1,000,000 cNGN (6 decimals): selling 2,000,000 is more than it has.
+    const short = await signedSwap({
+      taker: harness.accounts.takers[1] as Keypair,
+      resolver,
+      sellAmount: 2_000_000_000_000n,
+      quoteId: "q_settle_short",
+    });
+    expect(await simulateSwap(rpc, short.raw)).toMatchObject({ ok: false, reason: "taker:insufficient_balance" });
+    // Sent anyway, it lands with its error: the keeper pays the fee and no token moves.
+    expect(await sendSwap(rpc, short.raw)).toEqual({ status: "accepted" });
+    expect(await swapStatus(rpc, short.signature, short.lastValidBlockHeight)).toEqual({
+      state: "reverted",
+      slot: harness.chain.slot,
+      confirmationStatus: "confirmed",
+      reason: "instruction_6:Custom(1)",
+    });
+    expect(await swapReceipt(rpc, short.signature)).toMatchObject({ status: "reverted", changes: [], fills: [] });
+    const unfunded = localSolanaKeypair("test:settle-unfunded-taker");
+    const missing = await signedSwap({ taker: unfunded, resolver, quoteId: "q_settle_missing" });
+    expect(await simulateSwap(rpc, missing.raw)).toMatchObject({
+      ok: false,
+      kind: "requote",
+      reason: "taker:insufficient_balance",
+    });
+  });
+
+  it("blames the resolver when it does not hold the output", async () => {
+    const resolver = localSolanaKeypair("test:settle-empty-resolver");
+    const { raw } = await signedSwap({
+      taker: harness.accounts.takers[2] as Keypair,
+      resolver,
+      quoteId: "q_settle_no_output",
+    });
+    expect(await simulateSwap(rpc, raw)).toMatchObject({ ok: false, reason: "resolver_insufficient_balance" });
+  });
+
+  it("expires a swap whose blockhash aged out: a requote before sending, dropped once sent", async () => {
+    const { raw, signature, lastValidBlockHeight } = await signedSwap({
+      taker: harness.accounts.takers[3] as Keypair,
+      resolver: harness.accounts.resolvers[3] as Keypair,
+      quoteId: "q_settle_expired",
+    });
+    harness.chain.advance(151);
+    expect(await simulateSwap(rpc, raw)).toMatchObject({ ok: false, reason: "taker:blockhash_expired" });
+    // Without preflight the node answers the signature and the leader drops it.
+    expect(await sendSwap(rpc, raw)).toEqual({ status: "accepted" });
+    expect(harness.chain.slot).toBeGreaterThan(lastValidBlockHeight);
+    expect(await swapStatus(rpc, signature, lastValidBlockHeight)).toEqual({ state: "dropped" });
+    expect(await swapStatus(rpc, signature, harness.chain.slot)).toEqual({ state: "pending" });
+  });
+
+  it("signs only as the fee payer, and a signature the chain refuses is a failed simulation", async () => {
+    const { raw } = await signedSwap({
+      taker: harness.accounts.takers[0] as Keypair,
+      resolver: harness.accounts.resolvers[0] as Keypair,
+      quoteId: "q_settle_bad_signature",
+    });
+    const takerSigned = Buffer.from(raw).toString("base64");
+    expect(() => signAsFeePayer(takerSigned, harness.accounts.takers[0] as Keypair)).toThrow(
+      /not the transaction's fee payer/,
+    );
+    const forged = Uint8Array.from(raw);
+    forged[1] = (forged[1] ?? 0) ^ 1; // the first byte of the keeper's signature, after the count
+    expect(await simulateSwap(rpc, forged)).toMatchObject({
+      ok: false,
+      reason: "simulation_failed:signature_verification",
+    });
+  });
+
+  it("reports an RPC that does not answer", async () => {
+    const { raw, signature } = await signedSwap({
+      taker: harness.accounts.takers[0] as Keypair,
+      resolver: harness.accounts.resolvers[0] as Keypair,
+      quoteId: "q_settle_down",
+    });
+    await expect(simulateSwap(DOWN, raw)).rejects.toBeInstanceOf(ChainUnavailableError);
+    await expect(swapStatus(DOWN, signature, 0)).rejects.toBeInstanceOf(ChainUnavailableError);
+    await expect(swapReceipt(DOWN, signature)).rejects.toBeInstanceOf(ChainUnavailableError);
+    expect(await sendSwap(DOWN, raw)).toMatchObject({ status: "unreachable" });
+  });
+});
+
+describe("keeperKeypairFromSecret", () => {
+  const keeper = localSolanaKeypair("keeper");
+
+  it("reads base58 and solana-keygen's JSON array", () => {
+    const base58Secret = base58.encode(keeper.secretKey);
+    expect(keeperKeypairFromSecret(base58Secret).publicKey.toBase58()).toBe(keeper.publicKey.toBase58());
+    const json = JSON.stringify(Array.from(keeper.secretKey));
+    expect(keeperKeypairFromSecret(` ${json}\n`).publicKey.toBase58()).toBe(keeper.publicKey.toBase58());
+  });
+
+  it("refuses anything else, saying why", () => {
+    expect(() => keeperKeypairFromSecret("0x1234")).toThrow(/neither base58 nor a JSON array/);
+    expect(() => keeperKeypairFromSecret(base58.encode(keeper.secretKey.subarray(0, 32)))).toThrow(/32 bytes/);
+    expect(() => keeperKeypairFromSecret("[1, 2, 300]")).toThrow(/integers 0–255/);
+    expect(() => keeperKeypairFromSecret("[1, 2")).toThrow(/not a JSON array/);
+    const mismatched = Uint8Array.from(keeper.secretKey);
+    mismatched.set(localSolanaKeypair("treasury").publicKey.toBytes(), 32);
+    expect(() => keeperKeypairFromSecret(base58.encode(mismatched))).toThrow(/public half/);
+  });
+});
