@@ -1,3 +1,5 @@
+import { solanaRpc } from "./rpc";
+
 /**
  * A Solana chain's recent blockhash, kept fresh in the background (docs/settlement.md): the quote's
  * transaction is built with it once the winner is known, so it is never fetched on a quote's path. A
@@ -9,8 +11,6 @@
 export const REFRESH_EVERY_MS = 5_000;
 /** The oldest blockhash a quote is built with. */
 export const MAX_AGE_MS = 20_000;
-/** A read that takes longer is abandoned; the next refresh tries again. */
-const READ_TIMEOUT_MS = 5_000;
 
 export interface RecentBlockhash {
   blockhash: string;
@@ -19,36 +19,15 @@ export interface RecentBlockhash {
   at: number;
 }
 
-/** Reads `getLatestBlockhash` at `confirmed` from a Solana JSON-RPC endpoint. */
+/** Reads `getLatestBlockhash` at `confirmed` from a Solana JSON-RPC endpoint (errors as `solanaRpc`'s). */
 export async function readLatestBlockhash(rpcUrl: string, now: () => number = Date.now): Promise<RecentBlockhash> {
   const at = now();
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), READ_TIMEOUT_MS);
-  try {
-    const res = await fetch(rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "getLatestBlockhash",
-        params: [{ commitment: "confirmed" }],
-      }),
-      signal: controller.signal,
-    });
-    if (!res.ok) throw new Error(`getLatestBlockhash answered HTTP ${res.status}`);
-    const body = (await res.json()) as {
-      result?: { value?: { blockhash?: unknown; lastValidBlockHeight?: unknown } };
-      error?: { message?: string };
-    };
-    const value = body.result?.value;
-    if (typeof value?.blockhash !== "string" || typeof value.lastValidBlockHeight !== "number") {
-      throw new Error(`getLatestBlockhash failed: ${body.error?.message ?? "no blockhash in the answer"}`);
-    }
-    return { blockhash: value.blockhash, lastValidBlockHeight: value.lastValidBlockHeight, at };
-  } finally {
-    clearTimeout(timer);
-  }
+  const { value } = await solanaRpc<{ value: { blockhash: string; lastValidBlockHeight: number } }>(
+    rpcUrl,
+    "getLatestBlockhash",
+    [{ commitment: "confirmed" }],
+  );
+  return { blockhash: value.blockhash, lastValidBlockHeight: value.lastValidBlockHeight, at };
 }
 
 /**
