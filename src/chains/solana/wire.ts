@@ -1,6 +1,6 @@
-import { ed25519 } from "@noble/curves/ed25519";
-import { base58, base64 } from "@scure/base";
+import { base64 } from "@scure/base";
 import { VersionedTransaction } from "@solana/web3.js";
+import { verifyEd25519 } from "./ed25519";
 
 export const SIGNATURE_BYTES = 64;
 
@@ -89,16 +89,7 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-/**
- * Whether `signature` is `signer`'s ed25519 signature over the transaction's message, checked strictly
- * (RFC 8032, canonical encodings only, no ZIP-215 leniency), as the Solana runtime checks signatures.
- */
+/** Whether `signature` is `signer`'s ed25519 signature over the transaction's message (strict, `verifyEd25519`). */
 export function signsMessage(wire: WireTransaction, signer: string, signature: Uint8Array): boolean {
-  try {
-    const key = base58.decode(signer);
-    if (key.length !== 32 || signature.length !== SIGNATURE_BYTES) return false;
-    return ed25519.verify(signature, messageBytes(wire), key, { zip215: false });
-  } catch {
-    return false;
-  }
+  return verifyEd25519(signer, signature, messageBytes(wire));
 }
