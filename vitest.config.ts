@@ -1,26 +1,29 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { base58 } from "@scure/base";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
+import { localSolanaKeypair } from "./scripts/lib/solana-harness/accounts";
 import { localConfig } from "./src/config/local";
 import { KEEPER_KEY } from "./test/settlement/accounts";
 import { withFixtureOracle } from "./test/support/oracle-config";
 
 /** What the settlement project's global setup provides (test/settlement/chain.global.ts). */
-type Inject = (key: "chainRpcUrl" | "keeperRpcUrl") => string;
+type Inject = (key: "chainRpcUrl" | "keeperRpcUrl" | "solanaRpcUrl") => string;
 
 /**
  * A project whose tests run inside workerd with the Worker's bindings, D1 migrated before each file.
- * `chain` adds the settlement project's anvil (test/settlement/chain.global.ts): its bindings are made
- * from what that setup provides, and its files run one at a time (they share the keeper's nonces).
+ * `chain` adds a chain started by a global setup (anvil in test/settlement/, the LiteSVM harness in
+ * test/solana/): its bindings are made from what that setup provides, and its files run one at a time
+ * (they share the keeper's account and the chain's funded accounts).
  */
 function workersProject(
   name: string,
   bindings: Record<string, string>,
-  chain?: (inject: Inject) => Record<string, string>,
+  chain?: { setup: string; bindings: (inject: Inject) => Record<string, string> },
 ): TestProjectInlineConfiguration {
   return {
     plugins: [
       cloudflareTest(async ({ inject }) => {
-        const all = { ...bindings, ...chain?.(inject) };
+        const all = { ...bindings, ...chain?.bindings(inject) };
         return {
           wrangler: { configPath: "./wrangler.toml" },
           miniflare: {
@@ -29,6 +32,7 @@ function workersProject(
               ADMIN_TOKEN: "test-admin-token",
               // No keeper key unless the project gives one: submissions answer not_leader.
               KEEPER_PRIVATE_KEY: "",
+              KEEPER_SOLANA_KEY: "",
               ...all,
               // The oracle polls the fixture server's stand-in sources, never the public ones.
               ORACLE_FIXTURES_URL: inject("oracleFixturesUrl"),
@@ -42,7 +46,7 @@ function workersProject(
       name,
       include: [`test/${name}/**/*.test.ts`],
       setupFiles: ["test/support/apply-migrations.ts"],
-      globalSetup: ["test/support/oracle-server.global.ts", ...(chain ? ["test/settlement/chain.global.ts"] : [])],
+      globalSetup: ["test/support/oracle-server.global.ts", ...(chain ? [chain.setup] : [])],
       isolate: false,
       ...(chain ? { fileParallelism: false, testTimeout: 20_000 } : {}),
     },
@@ -55,12 +59,9 @@ function workersProject(
  */
 const integrationConfig = { ...localConfig, rfqWindowMs: 1_000 };
 
-/** The local configuration with its EVM chain's RPC pointed at the settlement project's anvil. */
-function onTestChain(rpcUrl: string) {
-  return {
-    ...localConfig,
-    chains: localConfig.chains.map((c) => (c.kind === "evm" ? { ...c, rpcUrl } : c)),
-  };
+/** The local configuration with the RPC of its chain of `kind` pointed at a test's chain. */
+function onTestChain(kind: "evm" | "solana", rpcUrl: string, config = localConfig) {
+  return { ...config, chains: config.chains.map((c) => (c.kind === kind ? { ...c, rpcUrl } : c)) };
 }
 
 export default defineConfig({
@@ -76,12 +77,32 @@ export default defineConfig({
         RELAY_CONFIG: JSON.stringify({ ...integrationConfig, requireRegistration: true, requireTakerProof: true }),
       }),
       // Settlement against a real chain: the keeper, POST /v1/executions and the indexer.
-      workersProject("settlement", {}, (inject) => ({
-        RELAY_CONFIG: JSON.stringify(onTestChain(inject("keeperRpcUrl"))),
-        KEEPER_PRIVATE_KEY: KEEPER_KEY,
-        TEST_CHAIN_RPC_URL: inject("chainRpcUrl"),
-        TEST_PROXY_URL: inject("keeperRpcUrl"),
-      })),
+      workersProject(
+        "settlement",
+        {},
+        {
+          setup: "test/settlement/chain.global.ts",
+          bindings: (inject) => ({
+            RELAY_CONFIG: JSON.stringify(onTestChain("evm", inject("keeperRpcUrl"))),
+            KEEPER_PRIVATE_KEY: KEEPER_KEY,
+            TEST_CHAIN_RPC_URL: inject("chainRpcUrl"),
+            TEST_PROXY_URL: inject("keeperRpcUrl"),
+          }),
+        },
+      ),
+      // Quotes and settlement on Solana against the LiteSVM harness.
+      workersProject(
+        "solana",
+        {},
+        {
+          setup: "test/solana/chain.global.ts",
+          bindings: (inject) => ({
+            RELAY_CONFIG: JSON.stringify(onTestChain("solana", inject("solanaRpcUrl"), integrationConfig)),
+            KEEPER_SOLANA_KEY: base58.encode(localSolanaKeypair("keeper").secretKey),
+            TEST_SOLANA_RPC_URL: inject("solanaRpcUrl"),
+          }),
+        },
+      ),
       {
         test: {
           name: "e2e",

@@ -57,7 +57,10 @@ export class CorridorDO extends DurableObject<Env> {
       band: () => this.band,
       onActive: (now) => this.subscribeToOracle(now),
       onAuthenticated: (node, now) => this.checks.restart(node, now),
-      onHeartbeat: (node, now) => this.checks.heard(node, now),
+      onHeartbeat: (node, now) => {
+        this.checks.heard(node, now);
+        this.house.keepFresh(now);
+      },
       inventoryMismatch: (address) => this.checks.mismatched(address),
     });
     this.checks = new InventoryChecks({

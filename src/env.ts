@@ -21,6 +21,11 @@ export interface Env {
   ADMIN_TOKEN?: string;
   /** The keeper wallet's private key (hex); unset, `POST /v1/executions` answers 503 `not_leader`. */
   KEEPER_PRIVATE_KEY?: string;
+  /**
+   * The Solana keeper's secret key (base58 of the 64-byte secret key, or a JSON array of its bytes); it
+   * pays the fees of Solana swaps. Unset, Solana submissions answer 503 `not_leader`.
+   */
+  KEEPER_SOLANA_KEY?: string;
 }
 
 export interface AppEnv {

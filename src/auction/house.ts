@@ -75,11 +75,13 @@ interface Live {
   stored: Promise<boolean>;
 }
 
-/** The auction's winner once decided: where the winner signs after the auction, the one that signed. */
+/**
+ * The auction's winner once decided, and what the taker signs for it; where the winner signs after the
+ * auction, the winner is the best offer whose resolver signed, and its signature is kept.
+ */
 interface Decision {
   offers: RankedOffer[];
-  winner: RankedOffer | null;
-  winnerSignature: string | null;
+  winner: { offer: RankedOffer; amounts: QuoteAmounts; signing: JsonObject; winnerSignature: string | null } | null;
 }
 
 const lower = (a: string) => a.toLowerCase();
@@ -118,6 +120,7 @@ export class AuctionHouse {
       deadline: Math.floor(expiresAt / 1000) + DEADLINE_GRACE_SECONDS,
       gasFeeToken: gas.token,
     };
+    this.keepFresh(now);
     const standingPromise = port.standing();
     const online = port.nodes().filter((n) => isFresh(n.lastHeartbeat, now));
     const eligible = online.filter(
@@ -188,7 +191,7 @@ export class AuctionHouse {
     const answered = new Set(auction.answered);
     const decision = await this.decide(live, ranking.offers);
     this.sendResults(live, decision.offers);
-    const winner = decision.winner;
+    const winner = decision.winner?.offer;
     const counts: AuctionCounts = {
       asked: [...auction.asked.keys()],
       answered,
@@ -196,16 +199,13 @@ export class AuctionHouse {
       replyMs: auction.replyMs,
       at: new Date().toISOString(),
     };
-    if (!winner) {
+    if (!decision.winner || !winner) {
       port.waitUntil(port.store.count(counts).catch((e: unknown) => console.error(String(e))));
       markStored(false);
       return noOffers(replies, online.length, "No resolver offered a price that could win.");
     }
 
-    const amounts = this.amountsOf(live, winner.bid.outputAmount);
-    if (!adapter.takerSigning) throw new Error(`chain ${chain.chainId} has no taker signing`);
-    // The adapters build it from JSON-ready values (src/chains/json.ts).
-    const signing = adapter.takerSigning(terms, { resolver: winner.resolver, amounts }) as JsonObject;
+    const { amounts, signing, winnerSignature } = decision.winner;
     const quotedAt = Date.now();
     const quote: QuoteRow = {
       quoteId,
@@ -236,7 +236,7 @@ export class AuctionHouse {
         outputAmount: amounts.outputAmount.toString(),
         resolverSignature: winner.bid.signature,
         deadline: terms.deadline,
-        ...(decision.winnerSignature === null ? {} : { winnerSignature: decision.winnerSignature }),
+        ...(winnerSignature === null ? {} : { winnerSignature }),
       },
     };
     const offers = decision.offers.map(({ bid, ...offer }) => ({ ...offer, signature: bid.signature }));
@@ -265,25 +265,42 @@ export class AuctionHouse {
 
   /**
    * The winner: the best offer steering lets win. On a chain where the winner signs after the auction,
-   * the best such offer whose resolver answered `sign` in time with a signature that verifies.
+   * the best such offer whose resolver answered `sign` in time with a signature that verifies; one that
+   * does not gets a strike. The adapters build what the taker signs from JSON-ready values (src/chains/json.ts).
    */
   private async decide(live: Live, offers: RankedOffer[]): Promise<Decision> {
-    const hook = this.port.adapter.winnerSignature;
-    if (!hook) return { offers, winner: offers.find((o) => o.won) ?? null, winnerSignature: null };
+    const { signing } = this.port.adapter;
+    if (signing.kind === "taker") {
+      const offer = offers.find((o) => o.won);
+      if (!offer) return { offers, winner: null };
+      const amounts = this.amountsOf(live, offer.bid.outputAmount);
+      const taker = signing.takerSigning(live.terms, { resolver: offer.resolver, amounts }) as JsonObject;
+      return { offers, winner: { offer, amounts, signing: taker, winnerSignature: null } };
+    }
     for (const offer of winnable(offers)) {
       const node = live.nodes.get(lower(offer.resolver));
       if (!node) continue;
       const amounts = this.amountsOf(live, offer.bid.outputAmount);
-      const request = hook.request(live.terms, { resolver: offer.resolver, amounts });
-      const signature = await this.signatures.ask(live.auction.rfqId, node.address, request);
-      if (signature !== null && hook.verify(request, node, signature)) {
+      const request = signing.request(live.terms, { resolver: offer.resolver, amounts }, node, Date.now());
+      // No fresh chain state to build the transaction with (its RPC is not answering): no quote now.
+      if (!request) break;
+      const signature = await this.signatures.ask(live.auction.rfqId, node.address, request.transaction);
+      if (signature !== null && signing.verify(request, node, signature)) {
         const crowned = crown(offers, offer.resolver);
-        return { offers: crowned, winner: crowned.find((o) => o.won) ?? null, winnerSignature: signature };
+        const winner = crowned.find((o) => o.won) ?? offer;
+        const taker = signing.takerSigning(request, node, signature) as JsonObject;
+        return { offers: crowned, winner: { offer: winner, amounts, signing: taker, winnerSignature: signature } };
       }
       const why = signature === null ? "did not sign within 500 ms" : "signed something else";
       this.port.waitUntil(this.port.strike(node.address, live.auction.rfqId, `won ${live.quoteId} and ${why}`));
     }
-    return { offers: crown(offers, null), winner: null, winnerSignature: null };
+    return { offers: crown(offers, null), winner: null };
+  }
+
+  /** Keeps the chain state a quote is built with fresh (Solana: a recent blockhash), outside any quote's path. */
+  keepFresh(now: number): void {
+    const { signing } = this.port.adapter;
+    if (signing.kind === "winner") this.port.waitUntil(signing.keepFresh(now));
   }
 
   /** Whether `rfqId` is an auction of this corridor, open or recently closed. */

@@ -35,17 +35,40 @@ export interface Winner {
   amounts: QuoteAmounts;
 }
 
-/**
- * A chain whose quote needs the winner's signature once the auction is decided (Solana: the winner
- * signs the settlement transaction the relay built, docs/resolver-protocol.md, "sign"). The auction
- * sends `sign` to the winner and falls to the next bid when the answer is late or does not verify.
- */
-export interface WinnerSignature {
-  /** What the winner is asked to sign (the `sign` frame's `transaction`). */
-  request(terms: RfqTerms, winner: Winner): string;
-  /** Whether `signature` is the winner's (its proved key) over `request`. */
-  verify(request: string, keys: ProvedKeys, signature: string): boolean;
+/** What the winner of an auction is asked to sign, with the facts about it the quote keeps. */
+export interface SignRequest {
+  /** The `sign` frame's `transaction`. */
+  transaction: string;
+  /** What the taker and the keeper need to know of it besides (Solana: `lastValidBlockHeight`). */
+  facts: Record<string, unknown>;
 }
+
+/**
+ * How the winning bid becomes what the taker signs (docs/architecture.md, "Quote signing"):
+ * - `taker`: the bid's signature already authorises the resolver's side (EVM: the executor checks it), so
+ *   what the taker signs is built at once;
+ * - `winner`: the winner signs the settlement transaction the relay builds (Solana,
+ *   docs/resolver-protocol.md, "Signing after the auction"); the auction sends `sign` and falls to the
+ *   next bid when the answer is late or does not verify. Building it needs chain state the corridor keeps
+ *   fresh in the background (`keepFresh`), never read on a quote's path.
+ */
+export type QuoteSigning =
+  | {
+      kind: "taker";
+      /** What the taker signs for the winning bid, JSON-ready (returned with the quote, kept for settlement). */
+      takerSigning(terms: RfqTerms, winner: Winner): Record<string, unknown>;
+    }
+  | {
+      kind: "winner";
+      /** Starts a read of the chain state `request` needs, if one is due; settles when it does. */
+      keepFresh(now: number): Promise<void>;
+      /** What the winner (`keys`) is asked to sign; null when the chain state held is too old to build it. */
+      request(terms: RfqTerms, winner: Winner, keys: ProvedKeys, now: number): SignRequest | null;
+      /** Whether `signature` is the winner's (its proved key) over `request`. */
+      verify(request: SignRequest, keys: ProvedKeys, signature: string): boolean;
+      /** What the taker signs once the winner's signature verified, JSON-ready (as `takerSigning`). */
+      takerSigning(request: SignRequest, keys: ProvedKeys, signature: string): Record<string, unknown>;
+    };
 
 /**
  * Everything about a chain that differs between chain kinds, for one configured chain
@@ -73,11 +96,6 @@ export interface ChainAdapter {
   bidToSign(terms: RfqTerms): BidCommitment;
   /** Whether `signature` is by the node's proved key over the bid's commitment with `outputAmount`. */
   verifyBid(terms: RfqTerms, outputAmount: bigint, keys: ProvedKeys, signature: string): boolean;
-  /**
-   * What the taker signs for the winning bid, JSON-ready (returned with the quote and kept for
-   * settlement); null on a chain whose quotes the relay cannot settle yet.
-   */
-  takerSigning: ((terms: RfqTerms, winner: Winner) => Record<string, unknown>) | null;
-  /** Present on chains where the winner signs after the auction. */
-  winnerSignature?: WinnerSignature;
+  /** How the winning bid becomes what the taker signs. */
+  readonly signing: QuoteSigning;
 }

@@ -76,13 +76,6 @@ export const quoteRoutes = createRouter()
           `The relay does not quote ${body.sellToken} for ${body.buyToken}.`,
         );
       }
-      if (!chain.takerSigning) {
-        throw new RelayError(
-          400,
-          "unsupported_pair",
-          `Quotes on ${chainConfig.name} (chain ${chainId}) are not served yet.`,
-        );
-      }
       const sellToken = chain.token(body.sellToken);
       if (sellToken?.minimum && BigInt(body.sellAmount) < BigInt(sellToken.minimum)) {
         throw new RelayError(400, "below_minimum", `The least ${sellToken.symbol} sold is ${sellToken.minimum}.`, {

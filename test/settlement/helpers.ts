@@ -35,6 +35,7 @@ import { insertQuoteStatements, type QuoteRow } from "../../src/db/quotes";
 import { newId } from "../../src/ids";
 import type { ExecutionRecord, QuoteRecord, QuoteStatus } from "../../src/schemas/quote";
 import { keeperStub } from "../../src/stubs";
+import { takerSigningOf } from "../support/taker-signing";
 import { nodeAccount } from "../support/ws-client";
 import { DEPLOYER_KEY, KEEPER_KEY } from "./accounts";
 
@@ -150,7 +151,7 @@ export async function seedQuote(options: {
   const resolverSignature = await (options.bidSigner ?? options.resolver).signTypedData(
     completeToSign(toSign, outputAmount) as Parameters<LocalAccount["signTypedData"]>[0],
   );
-  const signing = (adapter.takerSigning as NonNullable<typeof adapter.takerSigning>)(terms, {
+  const signing = takerSigningOf(adapter)(terms, {
     resolver: options.resolver.address,
     amounts,
   });

@@ -329,12 +329,21 @@ describe("AuctionHouse: ranking and steering", () => {
 });
 
 describe("AuctionHouse: winners that sign after the auction", () => {
-  /** The real EVM adapter with a winner hook whose signature is `<address>:<request>`. */
+  /** The real EVM adapter with winner signing whose signature is `<address>:<transaction>`. */
   const withHook = (real: ChainAdapter): ChainAdapter => ({
     ...real,
-    winnerSignature: {
-      request: (terms, winner) => `tx|${terms.rfqId}|${winner.resolver}|${winner.amounts.outputAmount}`,
-      verify: (request, keys, signature) => signature === `${keys.address}:${request}`,
+    signing: {
+      kind: "winner",
+      keepFresh: async () => {},
+      request: (terms, winner) => ({
+        transaction: `tx|${terms.rfqId}|${winner.resolver}|${winner.amounts.outputAmount}`,
+        facts: { validUntil: 7 },
+      }),
+      verify: (request, keys, signature) => signature === `${keys.address}:${request.transaction}`,
+      takerSigning: (request, _keys, signature) => ({
+        transaction: `${request.transaction}+${signature}`,
+        ...request.facts,
+      }),
     },
   });
   const auction = async () => {
@@ -364,8 +373,11 @@ describe("AuctionHouse: winners that sign after the auction", () => {
     expect(transaction).toBe(`tx|${rfqId}|${alpha.session.address}|1000000`);
     expect(c.node("beta").sent("sign")).toEqual([]);
     expect(alpha.sent("result")).toMatchObject([{ won: true, rank: 1 }]);
+    const signature = `${alpha.session.address}:${transaction}`;
     expect(c.store.quotes.get(quote.quoteId)?.quote.signing).toMatchObject({
-      winnerSignature: `${alpha.session.address}:${transaction}`,
+      winnerSignature: signature,
+      transaction: `${transaction}+${signature}`,
+      validUntil: 7,
     });
   });
 

@@ -7,6 +7,7 @@ import type { SignableQuote } from "../../src/clients/taker/relay";
 import { QuoteMismatchError, quotePermit2, quoteTypedData, signQuote } from "../../src/clients/taker/sign";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
+import { takerSigningOf } from "../support/taker-signing";
 
 const chain = primaryEvmChain(localConfig);
 if (chain?.kind !== "evm") throw new Error("the local configuration starts with its EVM chain");
@@ -27,7 +28,7 @@ const amounts = {
 /** A quote as `POST /v1/quotes` answers it: the record's fields that matter here, and the adapter's typedData through JSON. */
 function wireQuote(): SignableQuote {
   const adapter = evmAdapter(chain);
-  const { typedData } = (adapter.takerSigning as NonNullable<typeof adapter.takerSigning>)(
+  const { typedData } = takerSigningOf(adapter)(
     {
       corridor: "",
       rfqId: "rfq_unused",

@@ -1,6 +1,6 @@
 import { type Address, getAddress, type Hex, hashTypedData } from "viem";
 import type { EvmChain } from "../../config/schema";
-import type { ChainAdapter, RfqTerms } from "../adapter";
+import type { ChainAdapter, RfqTerms, Winner } from "../adapter";
 import { addressFacts } from "../addresses";
 import { withBigintsAsStrings } from "../json";
 import { verifyWithKey } from "./ecdsa";
@@ -53,31 +53,38 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
       return verifyWithKey(hashTypedData(fill(terms, outputAmount)), signature as Hex, keys.publicKey as Hex);
     },
 
-    takerSigning(terms, winner) {
-      const { amounts } = winner;
-      const typedData = takerTypedData({
-        chainId: chain.chainId,
-        permit2: chain.permit2 as Address,
-        executor,
-        sellToken: terms.sellToken as Address,
-        takerPays: amounts.takerPays,
-        nonce: quoteNonce(terms.quoteId),
-        deadline: BigInt(terms.deadline),
-        order: {
-          quoteId: quoteIdToBytes32(terms.quoteId),
-          resolver: getAddress(winner.resolver),
-          recipient: terms.recipient as Address,
-          buyToken: terms.buyToken as Address,
-          received: amounts.received,
-          fee: amounts.fee,
-          gasFeeToken: terms.gasFeeToken as Address,
-          gasFee: amounts.gasFee,
-          deadline: BigInt(terms.deadline),
-        },
-      });
-      // Wallets' eth_signTypedData_v4 hashes the domain by the EIP712Domain type it is given, so it is spelled out.
-      const types = { EIP712Domain: PERMIT2_DOMAIN_TYPE, ...typedData.types };
-      return { typedData: withBigintsAsStrings({ ...typedData, types }) as Record<string, unknown> };
+    signing: {
+      kind: "taker",
+      takerSigning: (terms, winner) => takerSigning(chain, terms, winner),
     },
   };
+}
+
+/** What the taker signs on EVM: the Permit2 witness order of the winning bid, as eth_signTypedData_v4 takes it. */
+function takerSigning(chain: EvmChain, terms: RfqTerms, winner: Winner): Record<string, unknown> {
+  const executor = chain.executor as Address;
+  const { amounts } = winner;
+  const typedData = takerTypedData({
+    chainId: chain.chainId,
+    permit2: chain.permit2 as Address,
+    executor,
+    sellToken: terms.sellToken as Address,
+    takerPays: amounts.takerPays,
+    nonce: quoteNonce(terms.quoteId),
+    deadline: BigInt(terms.deadline),
+    order: {
+      quoteId: quoteIdToBytes32(terms.quoteId),
+      resolver: getAddress(winner.resolver),
+      recipient: terms.recipient as Address,
+      buyToken: terms.buyToken as Address,
+      received: amounts.received,
+      fee: amounts.fee,
+      gasFeeToken: terms.gasFeeToken as Address,
+      gasFee: amounts.gasFee,
+      deadline: BigInt(terms.deadline),
+    },
+  });
+  // Wallets' eth_signTypedData_v4 hashes the domain by the EIP712Domain type it is given, so it is spelled out.
+  const types = { EIP712Domain: PERMIT2_DOMAIN_TYPE, ...typedData.types };
+  return { typedData: withBigintsAsStrings({ ...typedData, types }) as Record<string, unknown> };
 }

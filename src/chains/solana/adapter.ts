@@ -1,8 +1,11 @@
 import type { SolanaChain } from "../../config/schema";
 import { OUTPUT_AMOUNT_SLOT } from "../../protocol/frames";
-import type { ChainAdapter, RfqTerms } from "../adapter";
+import type { ChainAdapter, QuoteSigning, RfqTerms } from "../adapter";
 import { addressFacts } from "../addresses";
+import { BlockhashKeeper, readLatestBlockhash } from "./blockhash";
 import { verifyEd25519Text } from "./ed25519";
+import { signRequest, verifyWinnerSignature, withSignature } from "./swap-signatures";
+import { buildSwapTransaction } from "./swap-transaction";
 
 /** The price commitment a Solana bid signs (docs/resolver-protocol.md), with the output amount in place. */
 export function solanaBidText(terms: RfqTerms, outputAmount: string): string {
@@ -10,9 +13,9 @@ export function solanaBidText(terms: RfqTerms, outputAmount: string): string {
 }
 
 /**
- * A Solana chain: base58 addresses compared exactly, ed25519 signatures by the node's proved Solana key.
- * Quotes are not served until the relay builds Solana settlement transactions (docs/api.md), so
- * `takerSigning` is null and the quote route answers `unsupported_pair`.
+ * A Solana chain: base58 addresses compared exactly, ed25519 signatures by the node's proved Solana key,
+ * and quotes the winner signs after the auction: the relay builds the swap transaction with a blockhash
+ * it keeps fresh (src/chains/solana/blockhash.ts), the winner signs it, the taker signs it next.
  */
 export function solanaAdapter(chain: SolanaChain): ChainAdapter {
   return {
@@ -24,6 +27,35 @@ export function solanaAdapter(chain: SolanaChain): ChainAdapter {
     verifyBid: (terms, outputAmount, keys, signature) =>
       keys.solanaAddress !== null &&
       verifyEd25519Text(keys.solanaAddress, signature, solanaBidText(terms, outputAmount.toString())),
-    takerSigning: null,
+    signing: winnerSigns(chain),
+  };
+}
+
+/**
+ * The winner signs the quote's swap transaction (docs/settlement.md, "Solana: the swap transaction"):
+ * built with the freshest blockhash held, its every signature slot empty; the quote's `transaction` is
+ * the same bytes with the winner's signature in place, and `lastValidBlockHeight` says until when it
+ * can land.
+ */
+function winnerSigns(chain: SolanaChain): QuoteSigning {
+  const blockhashes = new BlockhashKeeper(
+    () => readLatestBlockhash(chain.rpcUrl),
+    (e) => console.error(JSON.stringify({ chainId: chain.chainId, error: `blockhash read failed: ${String(e)}` })),
+  );
+  return {
+    kind: "winner",
+    keepFresh: (now) => blockhashes.refresh(now),
+    request(terms, winner, keys, now) {
+      const recent = blockhashes.current(now);
+      if (!recent || keys.solanaAddress === null) return null;
+      const tx = buildSwapTransaction(chain, terms, { ...winner, resolver: keys.solanaAddress }, recent.blockhash);
+      return { transaction: signRequest(tx), facts: { lastValidBlockHeight: recent.lastValidBlockHeight } };
+    },
+    verify: (request, keys, signature) =>
+      keys.solanaAddress !== null && verifyWinnerSignature(request.transaction, keys.solanaAddress, signature),
+    takerSigning(request, keys, signature) {
+      if (keys.solanaAddress === null) throw new Error("the winner proved no Solana key");
+      return { transaction: withSignature(request.transaction, keys.solanaAddress, signature), ...request.facts };
+    },
   };
 }
