@@ -1,9 +1,12 @@
 import { env } from "cloudflare:test";
+import type { Keypair } from "@solana/web3.js";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
+import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import { createApp } from "../../src/app";
 import { takerProofMessage } from "../../src/quotes/messages";
-import { EVM } from "../support/ws-client";
+import { signText } from "../solana/bidder";
+import { EVM, SOL } from "../support/ws-client";
 
 const app = createApp();
 const taker = privateKeyToAccount("0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbac7f7fa5c");
@@ -52,5 +55,30 @@ describe("requireTakerProof", () => {
     const { status, body: res } = await ask(await extra());
     expect(status).toBe(400);
     expect(res.error).toBe("bad_taker_proof");
+  });
+});
+
+describe("requireTakerProof on Solana: ed25519 over the same text", () => {
+  const solTaker = localSolanaKeypair("taker:5");
+  const solBody = {
+    chainId: SOL.chainId,
+    sellToken: SOL.cngn,
+    buyToken: SOL.usdc,
+    sellAmount: "1580000000",
+    taker: solTaker.publicKey.toBase58(),
+  };
+  const solProof = (signer: Keypair, timestamp = now()) => ({
+    signature: signText(signer, takerProofMessage({ ...solBody, timestamp })),
+    timestamp,
+  });
+
+  it("lets the taker's proof through to the auction (no nodes here, so no_offers)", async () => {
+    const { status, body: res } = await ask({ ...solBody, takerProof: solProof(solTaker) });
+    expect([status, res.error]).toEqual([404, "no_offers"]);
+  });
+
+  it("refuses another key's proof with bad_taker_proof", async () => {
+    const { status, body: res } = await ask({ ...solBody, takerProof: solProof(localSolanaKeypair("taker:6")) });
+    expect([status, res.error]).toEqual([400, "bad_taker_proof"]);
   });
 });

@@ -52,7 +52,7 @@ describe("POST /v1/quotes: refusals before any auction", () => {
     expect(err.error).toBe("unsupported_pair");
   });
 
-  it("says plainly that Solana quotes are not served yet", async () => {
+  it("auctions a Solana quote among the Solana corridor's nodes: none here, so no_offers", async () => {
     const taker = "9J7NJUkANRnZxTEEAnxRsLuuVZ9SvZF7QzwN2TCWXhcJ";
     const { status, body } = await post("/v1/quotes", {
       chainId: SOL.chainId,
@@ -61,8 +61,8 @@ describe("POST /v1/quotes: refusals before any auction", () => {
       sellAmount: "1000000000",
       taker,
     });
-    expect(status).toBe(400);
-    expect(body).toMatchObject({ error: "unsupported_pair", message: expect.stringContaining("solana-local (chain") });
+    expect(status).toBe(404);
+    expect(body).toMatchObject({ error: "no_offers", nodesOnline: 0 });
   });
 });
 

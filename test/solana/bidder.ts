@@ -1,0 +1,83 @@
+import { ed25519 } from "@noble/curves/ed25519";
+import { base58, base64 } from "@scure/base";
+import { type Keypair, VersionedTransaction } from "@solana/web3.js";
+import type { PrivateKeyAccount } from "viem";
+import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
+import { OUTPUT_AMOUNT_SLOT, type RelayFrame, type RfqFrame } from "../../src/protocol/frames";
+
+type SignFrame = Extract<RelayFrame, { type: "sign" }>;
+
+import {
+  authenticate,
+  connect,
+  heartbeat,
+  nodeAccount,
+  SOL,
+  solConnectPath,
+  type TestSocket,
+} from "../support/ws-client";
+
+/** `keypair`'s base58 ed25519 signature over the UTF-8 `text`. */
+export const signText = (keypair: Keypair, text: string) =>
+  base58.encode(ed25519.sign(new TextEncoder().encode(text), keypair.secretKey.subarray(0, 32)));
+
+/** `keypair`'s base58 signature over the message of the base64 transaction a `sign` frame carries. */
+export function signTransaction(keypair: Keypair, transaction: string): string {
+  const message = VersionedTransaction.deserialize(base64.decode(transaction)).message.serialize();
+  return base58.encode(ed25519.sign(message, keypair.secretKey.subarray(0, 32)));
+}
+
+export interface SolanaBidder {
+  socket: TestSocket;
+  account: PrivateKeyAccount;
+  keypair: Keypair;
+  nextRfq(timeoutMs?: number): Promise<RfqFrame>;
+  /** Bids `outputAmount` with the ed25519 commitment the rfq asks for. */
+  bid(rfq: RfqFrame, outputAmount: bigint): void;
+  nextSign(timeoutMs?: number): Promise<SignFrame>;
+  /** Answers a `sign` with this node's signature over its transaction. */
+  sign(frame: SignFrame): void;
+}
+
+/**
+ * An authenticated, heartbeating node on the Solana corridor, with EVM identity `nodeAccount(index)` and
+ * the local chain's Solana key `resolver:<solanaNumber>` (funded by the harness), reporting `balance` of
+ * both tokens. With `solana: false` it proves no Solana key.
+ */
+export async function solanaBidder(
+  index: number,
+  name: string,
+  options: { solanaNumber?: number; solana?: boolean; balance?: string } = {},
+): Promise<SolanaBidder> {
+  const socket = await connect(solConnectPath);
+  const account = nodeAccount(index);
+  const keypair = localSolanaKeypair(`resolver:${options.solanaNumber ?? index + 1}`);
+  const proves = options.solana ?? true;
+  await authenticate(socket, account, {
+    name,
+    ...(proves ? { solana: { address: keypair.publicKey.toBase58(), signature: (t) => signText(keypair, t) } } : {}),
+  });
+  await socket.next("welcome");
+  const balance = options.balance ?? "5000000000";
+  socket.send(
+    heartbeat("quoting", {
+      inventory: [SOL.usdc, SOL.cngn].map((token) => ({ chainId: SOL.chainId, token, balance, allowance: balance })),
+    }),
+  );
+  return {
+    socket,
+    account,
+    keypair,
+    nextRfq: (timeoutMs = 3_000) => socket.next("rfq", timeoutMs),
+    bid(rfq, outputAmount) {
+      if (rfq.toSign.scheme !== "ed25519") throw new Error(`not a Solana rfq: ${rfq.toSign.scheme}`);
+      const text = rfq.toSign.text.replace(OUTPUT_AMOUNT_SLOT, outputAmount.toString());
+      const signature = signText(keypair, text);
+      socket.send({ type: "bid", rfqId: rfq.rfqId, outputAmount: outputAmount.toString(), signature });
+    },
+    nextSign: (timeoutMs = 3_000) => socket.next("sign", timeoutMs),
+    sign(frame) {
+      socket.send({ type: "signed", rfqId: frame.rfqId, signature: signTransaction(keypair, frame.transaction) });
+    },
+  };
+}
