@@ -82,6 +82,8 @@ interface Live {
 interface Decision {
   offers: RankedOffer[];
   winner: { offer: RankedOffer; amounts: QuoteAmounts; signing: JsonObject; winnerSignature: string | null } | null;
+  /** No winner because the chain state to build the winner's transaction with is stale (its RPC is down). */
+  unbuildable?: true;
 }
 
 const lower = (a: string) => a.toLowerCase();
@@ -202,7 +204,10 @@ export class AuctionHouse {
     if (!decision.winner || !winner) {
       port.waitUntil(port.store.count(counts).catch((e: unknown) => console.error(String(e))));
       markStored(false);
-      return noOffers(replies, online.length, "No resolver offered a price that could win.");
+      const why = decision.unbuildable
+        ? "The chain's RPC is not answering, so no settlement can be built now."
+        : "No resolver offered a price that could win.";
+      return noOffers(replies, online.length, why);
     }
 
     const { amounts, signing, winnerSignature } = decision.winner;
@@ -283,7 +288,7 @@ export class AuctionHouse {
       const amounts = this.amountsOf(live, offer.bid.outputAmount);
       const request = signing.request(live.terms, { resolver: offer.resolver, amounts }, node, Date.now());
       // No fresh chain state to build the transaction with (its RPC is not answering): no quote now.
-      if (!request) break;
+      if (!request) return { offers: crown(offers, null), winner: null, unbuildable: true };
       const signature = await this.signatures.ask(live.auction.rfqId, node.address, request.transaction);
       if (signature !== null && signing.verify(request, node, signature)) {
         const crowned = crown(offers, offer.resolver);

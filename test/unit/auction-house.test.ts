@@ -422,6 +422,22 @@ describe("AuctionHouse: winners that sign after the auction", () => {
     ]);
   });
 
+  it("asks nobody to sign and answers no_offers when the chain state to build with is stale", async () => {
+    const stale = (real: ChainAdapter): ChainAdapter => {
+      const hooked = withHook(real);
+      return { ...hooked, signing: { ...hooked.signing, request: () => null } as ChainAdapter["signing"] };
+    };
+    const c = fakeCorridor({ nodes: ["alpha"], adapter: stale });
+    const pending = c.house.requestQuote(quoteInput());
+    await c.bid("alpha", 1_000_000n);
+    expect(await pending).toMatchObject({
+      code: "no_offers",
+      message: expect.stringContaining("RPC is not answering"),
+    });
+    expect(c.node("alpha").sent("sign")).toEqual([]);
+    expect(c.strikes).toEqual([]);
+  });
+
   it("answers no_offers when no bidder signs", { timeout: 5_000 }, async () => {
     const { c, pending } = await auction();
     expect(await pending).toMatchObject({ code: "no_offers", extras: { replies: { valid: 2 } } });
