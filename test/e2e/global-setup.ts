@@ -1,3 +1,4 @@
+import { base58 } from "@scure/base";
 import type { TestProject } from "vitest/node";
 import {
   anvilPrivateKey,
@@ -7,6 +8,7 @@ import {
   startAnvil,
   startIntervalMining,
 } from "../../scripts/lib/local-stack";
+import { startSolanaHarness } from "../../scripts/lib/solana-harness/server";
 import { anvilAccount } from "../../src/clients/resolver/keys";
 import { startRelay } from "./harness";
 
@@ -15,15 +17,19 @@ declare module "vitest" {
     relayUrl: string;
     /** The e2e chain: anvil with the local contracts, takers 5–8 and resolvers 1–4 funded. */
     rpcUrl: string;
+    /** The e2e Solana chain: the LiteSVM harness with its seeded accounts funded. */
+    solanaRpcUrl: string;
   }
 }
 
 /**
- * One chain and one relay for the whole e2e project, started fresh and stopped at the end: anvil on a
- * free port with the contracts deployed and funded and a block a second, and `wrangler dev` settling on
- * it with the local keeper key. The oracle polls nothing public (`offlineRelayConfig`).
+ * The chains and one relay for the whole e2e project, started fresh and stopped at the end: anvil on a
+ * free port with the contracts deployed and funded and a block a second, the LiteSVM harness on a free
+ * port with slots of 100 ms (a swap is `finalized` about 3 s after it lands), and `wrangler dev`
+ * settling on both with the local keeper keys. The oracle polls nothing public (`offlineRelayConfig`).
  */
 export default async function setup(project: TestProject) {
+  const solana = await startSolanaHarness({ port: 0, slotMs: 100 });
   const anvil = await startAnvil();
   try {
     await prepareLocalChain(anvil.rpcUrl, {
@@ -31,20 +37,26 @@ export default async function setup(project: TestProject) {
       resolvers: LOCAL_ACCOUNTS.resolvers.map((i) => anvilAccount(i)),
     });
     await startIntervalMining(anvil.rpcUrl, 1);
+    const config = offlineRelayConfig(anvil.rpcUrl);
     const relay = await startRelay({
       vars: {
-        RELAY_CONFIG: JSON.stringify(offlineRelayConfig(anvil.rpcUrl)),
+        RELAY_CONFIG: JSON.stringify({
+          ...config,
+          chains: config.chains.map((c) => (c.kind === "solana" ? { ...c, rpcUrl: solana.url } : c)),
+        }),
         KEEPER_PRIVATE_KEY: anvilPrivateKey(LOCAL_ACCOUNTS.keeper),
+        KEEPER_SOLANA_KEY: base58.encode(solana.accounts.keeper.secretKey),
       },
     });
     project.provide("relayUrl", relay.url);
     project.provide("rpcUrl", anvil.rpcUrl);
+    project.provide("solanaRpcUrl", solana.url);
     return async () => {
       await relay.stop();
-      await anvil.stop();
+      await Promise.all([anvil.stop(), solana.stop()]);
     };
   } catch (e) {
-    await anvil.stop();
+    await Promise.all([anvil.stop(), solana.stop()]);
     throw e;
   }
 }
