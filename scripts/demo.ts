@@ -1,8 +1,9 @@
 /**
  * `npm run demo`: a taker swaps 1,580 cNGN for USDC on the local stack (`npm start`), from the quote to
- * `final`, printing each step. The taker side is the `src/clients/taker` library; see docs/local-stack.md.
+ * `final`, printing each step: on anvil (31337) by default, on the local Solana chain with `--chain 103`
+ * (scripts/lib/solana-demo.ts). The taker side is the `src/clients/taker` library; see docs/local-stack.md.
  *
- *   npm run demo -- [--relay URL] [--rpc URL] [--taker N] [--sell AMOUNT] [--approve]
+ *   npm run demo -- [--chain ID] [--relay URL] [--rpc URL] [--taker N] [--sell AMOUNT] [--approve]
  */
 import { parseArgs } from "node:util";
 import {
@@ -22,6 +23,7 @@ import {
 } from "viem";
 import { anvil } from "viem/chains";
 import { anvilAccount } from "../src/clients/resolver/keys";
+import type { RelayConfigRecord } from "../src/clients/resolver/relay-config";
 import { permit2Allowance } from "../src/clients/taker/permit";
 import {
   followToFinal,
@@ -31,12 +33,15 @@ import {
   submitExecution,
 } from "../src/clients/taker/relay";
 import { signForSubmission } from "../src/clients/taker/swap";
-import type { QuoteRecord, TimelineEntry } from "../src/schemas/quote";
+import type { QuoteRecord } from "../src/schemas/quote";
+import { describeEvent, say } from "./lib/demo-output";
+import { solanaDemo } from "./lib/solana-demo";
 
 const { values } = parseArgs({
   options: {
     relay: { type: "string", default: process.env.RELAY_URL ?? "http://127.0.0.1:8787" },
-    rpc: { type: "string", default: process.env.RPC_URL ?? "http://127.0.0.1:8545" },
+    chain: { type: "string" },
+    rpc: { type: "string" },
     taker: { type: "string", default: "5" },
     sell: { type: "string", default: "1580" },
     approve: { type: "boolean", default: false },
@@ -45,11 +50,14 @@ const { values } = parseArgs({
 });
 
 const USAGE = `npm run demo -- [options]
+  --chain ID     the chain to swap on: the relay's first EVM chain (default), or its Solana chain (103)
   --relay URL    the relay (default http://127.0.0.1:8787, or RELAY_URL)
-  --rpc URL      the chain's JSON-RPC, for balances and allowances (default http://127.0.0.1:8545, or RPC_URL)
-  --taker N      anvil dev account N is the taker (default 5; npm start funds 5 to 8)
+  --rpc URL      the chain's JSON-RPC, for balances and allowances (default http://127.0.0.1:8545, or
+                 RPC_URL; on Solana http://127.0.0.1:8899, or SOLANA_RPC_URL)
+  --taker N      anvil dev account N is the taker, on Solana the local account taker:N (default 5;
+                 npm start funds 5 to 8)
   --sell AMOUNT  cNGN to sell, in whole units (default 1580)
-  --approve      approve Permit2 on chain first (a transaction) instead of sending an EIP-2612 permit`;
+  --approve      EVM: approve Permit2 on chain first (a transaction) instead of sending an EIP-2612 permit`;
 
 const erc20 = parseAbi([
   "function balanceOf(address) view returns (uint256)",
@@ -62,9 +70,6 @@ interface Token {
   decimals: number;
 }
 
-const started = Date.now();
-const say = (line: string) => console.log(`${`+${((Date.now() - started) / 1000).toFixed(1)}s`.padStart(7)}  ${line}`);
-
 async function main(): Promise<void> {
   if (values.help) {
     console.log(USAGE);
@@ -72,6 +77,26 @@ async function main(): Promise<void> {
   }
   const relayUrl = values.relay.replace(/\/+$/, "");
   const config = await getConfig(relayUrl);
+  const chainId = values.chain === undefined ? config.chainId : Number(values.chain);
+  const chosen = config.chains.find((c) => c.chainId === chainId);
+  if (chosen?.kind === "solana") {
+    if (values.approve) throw new Error("--approve is for EVM chains: a Solana taker approves nothing");
+    await solanaDemo({
+      relayUrl,
+      rpcUrl: values.rpc ?? process.env.SOLANA_RPC_URL ?? "http://127.0.0.1:8899",
+      chain: chosen,
+      taker: Number(values.taker),
+      sell: values.sell,
+    });
+    return;
+  }
+  if (chainId !== config.chainId) {
+    const served = config.chains.map((c) => `${c.chainId} (${c.kind})`).join(", ");
+    throw new Error(
+      `--chain ${values.chain}: the demo swaps on ${config.chainId} or a Solana chain; the relay runs ${served}`,
+    );
+  }
+  const rpcUrl = values.rpc ?? process.env.RPC_URL ?? "http://127.0.0.1:8545";
   const token = (symbol: string): Token => {
     const t = config.tokens.find((x) => x.symbol === symbol);
     if (!t) throw new Error(`the relay's chain ${config.chainId} has no ${symbol}`);
@@ -80,14 +105,14 @@ async function main(): Promise<void> {
   const [sell, buy] = [token("cNGN"), token("USDC")];
   const account = anvilAccount(Number(values.taker));
   const chain = { ...anvil, id: config.chainId };
-  const client = createPublicClient({ chain, transport: http(values.rpc), pollingInterval: 250 });
+  const client = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 250 });
   const amount = (t: Token, value: bigint | string) => `${formatUnits(BigInt(value), t.decimals)} ${t.symbol}`;
   say(`relay ${relayUrl}, chain ${config.chainId}; taker #${values.taker} ${account.address}`);
 
   const before = await balances(client, account.address, [sell, buy]);
   say(`balances before: ${amount(sell, before[0])}, ${amount(buy, before[1])}`);
   if (values.approve) {
-    const wallet = createWalletClient({ account, chain, transport: http(values.rpc) });
+    const wallet = createWalletClient({ account, chain, transport: http(rpcUrl) });
     await approvePermit2(client, wallet, sell, config.permit2 as Address);
   }
 
@@ -127,7 +152,7 @@ async function main(): Promise<void> {
   const { quote: final, execution } = await followToFinal(relayUrl, quote.quoteId, {
     executionId: answer.executionId,
     timeoutMs: 90_000,
-    onEvent: (entry) => say(`  ${describe(entry)}`),
+    onEvent: (entry) => say(`  ${describeEvent(entry)}`),
     onExecution: (e) => say(`  execution ${e.status}${e.reason ? `: ${e.reason}` : ""}`),
   });
   say(
@@ -147,6 +172,7 @@ interface ConfigRecord {
   chainId: number;
   permit2: string;
   tokens: { symbol: string; address: string; decimals: number }[];
+  chains: RelayConfigRecord["chains"];
 }
 
 async function getConfig(relayUrl: string): Promise<ConfigRecord> {
@@ -183,21 +209,6 @@ async function approvePermit2(
   });
   await client.waitForTransactionReceipt({ hash });
   say(`approved Permit2 for ${token.symbol} (tx ${hash})`);
-}
-
-function describe(entry: TimelineEntry): string {
-  const detail = entry.detail ?? {};
-  const extra =
-    entry.event === "submitted"
-      ? ` tx ${detail.txHash}`
-      : entry.event === "settled"
-        ? ` block ${detail.block}`
-        : entry.event === "quoted"
-          ? ` in ${detail.latencyMs} ms`
-          : entry.detail
-            ? ` ${JSON.stringify(entry.detail)}`
-            : "";
-  return `${entry.event.padEnd(10)}${extra}   (${entry.at})`;
 }
 
 /** The recipient got what the quote said, to the base unit. */

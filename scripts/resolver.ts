@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     chains,
     corridors,
     pricer: buildPricer(options.pricing),
-    inventory: buildInventory(options, record, chains, account.address),
+    inventory: buildInventory(options, record, chains, account.address, solana?.address ?? null),
     latencyMs: options.latencyMs,
     declineRate: options.declineRate,
   });
@@ -132,6 +132,8 @@ function attachLog(client: ResolverClient, chains: ChainInfo[]): void {
           at,
           `result ${frame.rfqId}: ${frame.won ? "won" : "lost"}${frame.rank ? ` (rank ${frame.rank})` : ""}`,
         );
+      case "sign":
+        return log(at, `sign ${frame.rfqId}: won; checking the swap before signing it`);
       case "execution":
         return log(at, `execution ${frame.quoteId}: ${frame.status}${frame.txHash ? ` ${frame.txHash}` : ""}`);
       case "error":
@@ -140,6 +142,12 @@ function attachLog(client: ResolverClient, chains: ChainInfo[]): void {
         return;
     }
   });
+  client.on("signed", ({ corridor, rfq, outputAmount, elapsedMs }) =>
+    log(
+      label(corridor),
+      `signed ${rfq.rfqId}: the swap moves ${amount(rfq.chainId, rfq.buyToken, outputAmount.toString())} as bid (${elapsedMs} ms)`,
+    ),
+  );
   client.on("answer", ({ corridor, rfq, reply, elapsedMs }) =>
     log(
       label(corridor),

@@ -1,20 +1,22 @@
 /**
  * `npm start`: the whole local stack, with no cloud account. Checks the relay configuration, starts
  * anvil on 127.0.0.1:8545 (or reuses one already there that runs the local contracts), deploys and
- * funds, starts `wrangler dev` on 127.0.0.1:8787 with local D1 migrated, connects two reference
- * resolvers, starts the local Solana chain on 127.0.0.1:8899 (scripts/lib/solana-harness/), and prints
- * where everything is. Ctrl-C stops it all. `--keep` resumes the anvil chain and the relay state of the
- * last run instead of starting afresh (the Solana chain always starts from its genesis). See
- * docs/local-stack.md.
+ * funds, starts the local Solana chain on 127.0.0.1:8899 (scripts/lib/solana-harness/), starts
+ * `wrangler dev` on 127.0.0.1:8787 with local D1 migrated and both keepers' keys, connects two reference
+ * resolvers to the EVM and Solana corridors, and prints where everything is. Ctrl-C stops it all.
+ * `--keep` resumes the anvil chain and the relay state of the last run instead of starting afresh (the
+ * Solana chain always starts from its genesis). See docs/local-stack.md.
  */
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { base58 } from "@scure/base";
+import type { Keypair } from "@solana/web3.js";
 import { formatUnits } from "viem";
 import type { ResolverClient } from "../src/clients/resolver/client";
 import { anvilAccount } from "../src/clients/resolver/keys";
 import { ConfigError } from "../src/config/load";
-import type { EvmChain } from "../src/config/schema";
+import type { EvmChain, SolanaChain } from "../src/config/schema";
 import { exampleDevVars, root, servedConfig } from "./lib/dev-config";
 import { ANVIL_KEEPER, type Deployment, expectedDeployment } from "./lib/evm-deploy";
 import {
@@ -25,6 +27,7 @@ import {
   LOCAL_ACCOUNTS,
   LOCAL_RATE,
   type LocalResolver,
+  localKeeperVars,
   minesOnlyOnTransactions,
   prepareLocalChain,
   type RelayProcess,
@@ -35,6 +38,8 @@ import {
   startRelay,
 } from "./lib/local-stack";
 import { isListening } from "./lib/processes";
+import { localSolanaAccounts } from "./lib/solana-harness/accounts";
+import { LOCAL_TOKEN_DECIMALS, PARTICIPANT_LAMPORTS, PARTICIPANT_TOKENS } from "./lib/solana-harness/genesis";
 import { DEFAULT_SOLANA_PORT, type SolanaHarness, startSolanaHarness } from "./lib/solana-harness/server";
 
 const RELAY_PORT = 8787;
@@ -52,7 +57,8 @@ class StartError extends Error {}
 
 const say = (line = "") => console.log(line);
 
-function localChain(): EvmChain {
+/** The chains the stack runs: the local EVM chain, and the Solana chain when it is the local one. */
+function localChains(): { evm: EvmChain; solana: SolanaChain | null } {
   const { config, source } = servedConfig();
   const chain = config.chains.find((c): c is EvmChain => c.kind === "evm");
   say(`relay configuration ok: ${source}; chains ${config.chains.map((c) => `${c.name} (${c.chainId})`).join(", ")}`);
@@ -69,7 +75,17 @@ function localChain(): EvmChain {
   if (chain.executor.toLowerCase() !== expected.executor.toLowerCase()) {
     throw new StartError(`the configuration's executor ${chain.executor} is not the local one, ${expected.executor}`);
   }
-  return chain;
+  const solana = config.chains.find((c): c is SolanaChain => c.kind === "solana") ?? null;
+  const localSolana = solana?.chainId === 103 && isLoopback(solana.rpcUrl, DEFAULT_SOLANA_PORT) ? solana : null;
+  if (solana && !localSolana) {
+    say(`the configuration's Solana chain ${solana.chainId} is not the local one: the resolvers serve EVM only`);
+  }
+  return { evm: chain, solana: localSolana };
+}
+
+function isLoopback(rpcUrl: string, port: number): boolean {
+  const url = new URL(rpcUrl);
+  return url.protocol === "http:" && ["127.0.0.1", "localhost"].includes(url.hostname) && Number(url.port) === port;
 }
 
 async function main(): Promise<void> {
@@ -79,7 +95,7 @@ async function main(): Promise<void> {
   } catch (e) {
     throw new StartError(`${(e as Error).message}; the one option is --keep`);
   }
-  const chain = localChain();
+  const { evm: chain, solana: solanaChain } = localChains();
   const rpcUrl = chain.rpcUrl.replace("localhost", "127.0.0.1").replace(/\/+$/, "");
   const anvilPort = Number(new URL(rpcUrl).port || 80);
   if (await isListening(RELAY_PORT)) {
@@ -152,9 +168,14 @@ async function main(): Promise<void> {
       readyTimeoutMs: 120_000,
     });
     const relayUrl = relay.url;
-    resolvers = await startLocalResolvers(relayUrl, { rpcUrl, resolvers: RESOLVERS });
+    const solanaUrl = `http://127.0.0.1:${DEFAULT_SOLANA_PORT}`;
+    resolvers = await startLocalResolvers(relayUrl, {
+      rpcUrl,
+      resolvers: RESOLVERS,
+      ...(solanaChain ? { solana: { rpcUrl: solanaUrl } } : {}),
+    });
     for (const [i, client] of resolvers.entries()) logResolver(client, RESOLVERS[i]?.name ?? client.address);
-    printSummary(relayUrl, rpcUrl, prepared.deployment, solana);
+    printSummary(relayUrl, rpcUrl, prepared.deployment, solanaChain ? solanaUrl : null);
     const died = (what: string, output: () => string) => () => {
       if (stopping) return;
       console.error(`\n${what} exited on its own:\n${output().slice(-4_000)}`);
@@ -169,24 +190,32 @@ async function main(): Promise<void> {
 }
 
 /**
- * The keeper's key and the other local secrets of .dev.vars.example, as `--var` so nothing is written
- * to disk. A developer's own .dev.vars wins, and then it is theirs to complete.
+ * The keepers' keys (EVM and Solana) and the other local secrets of .dev.vars.example, in the env file
+ * `startRelay` hands to wrangler. A developer's own .dev.vars wins, and then it is theirs to complete.
  */
 function keeperVars(): Record<string, string> {
   const vars = exampleDevVars();
   if (Object.keys(vars).length === 0) {
-    say("using .dev.vars (it must set KEEPER_PRIVATE_KEY for executions; see .dev.vars.example)");
+    say(
+      "using .dev.vars (it must set KEEPER_PRIVATE_KEY and KEEPER_SOLANA_KEY for executions; see docs/local-stack.md)",
+    );
     return {};
   }
-  return { KEEPER_PRIVATE_KEY: anvilPrivateKey(LOCAL_ACCOUNTS.keeper), ...vars };
+  return localKeeperVars(vars);
 }
 
 function logResolver(client: ResolverClient, name: string): void {
   const log = (message: string) => say(`[${name}] ${message}`);
   const { cngn, usdc } = expectedDeployment();
-  const amount = (token: string, value: string) => {
-    const symbol =
-      token.toLowerCase() === cngn.toLowerCase() ? "cNGN" : token.toLowerCase() === usdc.toLowerCase() ? "USDC" : token;
+  const { mints } = localSolanaAccounts();
+  const symbols = new Map([
+    [cngn.toLowerCase(), "cNGN"],
+    [usdc.toLowerCase(), "USDC"],
+    [mints.cNGN.publicKey.toBase58(), "cNGN"],
+    [mints.USDC.publicKey.toBase58(), "USDC"],
+  ]);
+  const amount = (token: string, value: string | bigint) => {
+    const symbol = symbols.get(token.startsWith("0x") ? token.toLowerCase() : token) ?? token;
     return `${formatUnits(BigInt(value), 6)} ${symbol}`;
   };
   client.on("answer", ({ rfq, reply, elapsedMs }) =>
@@ -196,6 +225,10 @@ function logResolver(client: ResolverClient, name: string): void {
         : `decline ${rfq.rfqId}: ${reply.reason}`,
     ),
   );
+  client.on("signed", ({ rfq, outputAmount, elapsedMs }) =>
+    log(`signed ${rfq.rfqId}: the swap moves ${amount(rfq.buyToken, outputAmount)} as bid (${elapsedMs} ms)`),
+  );
+  client.on("error", ({ error }) => log(`error: ${error.message}`));
   client.on("frame", ({ frame }) => {
     if (frame.type === "result") log(`result ${frame.rfqId}: ${frame.won ? "won" : "lost"}`);
     if (frame.type === "execution") log(`execution ${frame.quoteId}: ${frame.status} ${frame.txHash ?? ""}`);
@@ -204,7 +237,7 @@ function logResolver(client: ResolverClient, name: string): void {
   client.on("close", ({ code, reason }) => log(`socket closed ${code} ${reason}`));
 }
 
-function printSummary(relayUrl: string, rpcUrl: string, d: Deployment, solana: SolanaHarness | null): void {
+function printSummary(relayUrl: string, rpcUrl: string, d: Deployment, solanaUrl: string | null): void {
   const amount = formatUnits(FUNDED_AMOUNT, 6);
   const account = (i: number) => `${anvilAccount(i).address}  key ${anvilPrivateKey(i)}`;
   say(`
@@ -220,10 +253,10 @@ The local stack is up.
   takers      ${LOCAL_ACCOUNTS.takers.map((i) => `#${i} ${account(i)}`).join("\n              ")}
               (${amount} cNGN and USDC each; spare resolvers #3 and #4 are funded the same)
   keeper      #${LOCAL_ACCOUNTS.keeper} ${ANVIL_KEEPER}
-${solana ? solanaSummary(solana) : ""}
-  These are anvil's public development keys: they hold value on this local chain only.
+${solanaUrl ? solanaSummary(solanaUrl) : ""}
+  These are public development keys: they hold value on these local chains only.
 
-  Try it: npm run demo        Stop: Ctrl-C
+  Try it: npm run demo    npm run demo -- --chain 103 (Solana)    Stop: Ctrl-C
 `);
 }
 
@@ -235,15 +268,24 @@ main().catch((e: unknown) => {
   throw e;
 });
 
-/** The Solana chain's public addresses (their keys: `tsx scripts/solana-chain.ts` prints them; docs/local-stack.md). */
-function solanaSummary({ url, accounts }: SolanaHarness): string {
-  const key = (k: { publicKey: { toBase58(): string } }) => k.publicKey.toBase58();
+/** The local Solana chain's accounts (docs/local-stack.md, "Seeded accounts"), with the keys a user needs. */
+function solanaSummary(url: string): string {
+  const { mints, keeper, treasury, resolvers, takers } = localSolanaAccounts();
+  const address = (k: Keypair) => k.publicKey.toBase58();
+  const key = (k: Keypair) => `  key ${base58.encode(k.secretKey)}`;
+  const names = new Map(RESOLVERS.map((r) => [r.index, r.name]));
+  const resolverLines = resolvers.map((k, i) => {
+    const name = names.get(i + 1);
+    return `${(name ?? "spare").padEnd(6)} resolver:${i + 1} ${address(k)}${name ? "" : key(k)}`;
+  });
+  const takerLines = takers.map((k, i) => `taker:${i + 5} ${address(k)}${key(k)}`);
+  const indent = "\n                        ";
   return `
-  solana      ${url}   (LiteSVM; a slot every 400 ms)
-              USDC mint ${key(accounts.mints.USDC)}   cNGN mint ${key(accounts.mints.cNGN)}
-              keeper ${key(accounts.keeper)}   treasury ${key(accounts.treasury)}
-              resolvers ${accounts.resolvers.map(key).join(", ")}
-              takers ${accounts.takers.map(key).join(", ")}
-              (10 SOL and 1000000 USDC and cNGN each; Solana quotes are not served yet)
+  solana      ${url}   (LiteSVM, chain 103, a slot every 400 ms, from its genesis)
+              USDC mint ${address(mints.USDC)}   cNGN mint ${address(mints.cNGN)}
+              resolvers ${resolverLines.join(indent)}
+              takers    ${takerLines.join(indent)}
+              keeper    ${address(keeper)} (KEEPER_SOLANA_KEY)   treasury ${address(treasury)}
+              (resolvers and takers: ${formatUnits(PARTICIPANT_LAMPORTS, 9)} SOL and ${formatUnits(PARTICIPANT_TOKENS, LOCAL_TOKEN_DECIMALS)} USDC and cNGN each)
 `;
 }

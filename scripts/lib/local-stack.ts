@@ -9,11 +9,17 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { base58 } from "@scure/base";
 import { type Address, createPublicClient, type Hex, http, type LocalAccount, maxUint256, parseAbi, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { ResolverClient } from "../../src/clients/resolver/client";
-import { inventoryByChain, rpcInventory, staticInventory } from "../../src/clients/resolver/inventory";
-import { anvilAccount } from "../../src/clients/resolver/keys";
+import {
+  type InventorySource,
+  inventoryByChain,
+  rpcInventory,
+  staticInventory,
+} from "../../src/clients/resolver/inventory";
+import { anvilAccount, solanaSigner } from "../../src/clients/resolver/keys";
 import { bandSpreadPricer, fixedRatePricer, type Pricer, parseDecimal } from "../../src/clients/resolver/pricing";
 import {
   chainsFromRecord,
@@ -21,10 +27,12 @@ import {
   fetchRelayConfig,
   targetKey,
 } from "../../src/clients/resolver/relay-config";
+import { solanaRpcInventory } from "../../src/clients/resolver/solana-inventory";
 import { localConfig } from "../../src/config/local";
 import type { RelayConfig } from "../../src/config/schema";
 import { ANVIL_DEPLOYER_KEY, type Deployment, deployContracts, expectedDeployment, fund } from "./evm-deploy";
 import { answersOk, freePort, spawnGroup, waitUntil } from "./processes";
+import { localSolanaKeypair } from "./solana-harness/accounts";
 
 const require = createRequire(import.meta.url);
 const root = resolve(import.meta.dirname, "../..");
@@ -50,6 +58,26 @@ export function anvilPrivateKey(index: number): Hex {
   const key = anvilAccount(index).getHdKey().privateKey;
   if (!key) throw new Error(`no private key for anvil account ${index}`);
   return toHex(key);
+}
+
+/**
+ * The local Solana keeper's secret as `KEEPER_SOLANA_KEY` takes it: base58 of its 64-byte secret key
+ * (docs/settlement.md, "The keeper's key on Solana"). Public knowledge: for the local chain only.
+ */
+export function localSolanaKeeperSecret(): string {
+  return base58.encode(localSolanaKeypair("keeper").secretKey);
+}
+
+/**
+ * The keepers' keys `npm start` hands to `wrangler dev` beside the local secrets of .dev.vars.example
+ * (`example`, which wins): anvil's account #9 on EVM, the local chain's `keeper` on Solana.
+ */
+export function localKeeperVars(example: Record<string, string>): Record<string, string> {
+  return {
+    KEEPER_PRIVATE_KEY: anvilPrivateKey(LOCAL_ACCOUNTS.keeper),
+    KEEPER_SOLANA_KEY: localSolanaKeeperSecret(),
+    ...example,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -350,7 +378,7 @@ export async function startRelay(options: StartRelayOptions = {}): Promise<Relay
 export const LOCAL_RATE = "0.000633";
 
 export interface LocalResolver {
-  /** Anvil dev account index: the node's key. */
+  /** Anvil dev account index: the node's key; on Solana the local account `resolver:<index>`. */
   index: number;
   name: string;
   /** How far under the rate (or the band's mid) it quotes. */
@@ -371,33 +399,55 @@ export function localPricer(spreadBps: number, rate = LOCAL_RATE): Pricer {
   return (request) => (request.band ? banded(request) : fixed(request));
 }
 
+export interface LocalResolversOptions {
+  /** The EVM chain's JSON-RPC (anvil), where their EVM inventory is read. */
+  rpcUrl: string;
+  resolvers: readonly LocalResolver[];
+  /**
+   * With it, the resolvers serve the relay's Solana corridors too, each with the local Solana key
+   * `resolver:<index>`, their inventory read from this Solana JSON-RPC (the harness).
+   */
+  solana?: { rpcUrl: string };
+  rate?: string;
+  version?: string;
+}
+
 /**
- * Reference resolvers (the `src/clients/resolver` library, in this process) on every EVM corridor of the relay,
- * their inventory read from `rpcUrl` on each heartbeat, each shown fresh in `GET /v1/nodes` before this
- * resolves.
+ * Reference resolvers (the `src/clients/resolver` library, in this process) on every EVM corridor of the
+ * relay, and with `solana` on its Solana corridors too, their inventory read from the chains on each
+ * heartbeat, each shown fresh in `GET /v1/nodes` before this resolves.
  */
-export async function startLocalResolvers(
-  relayUrl: string,
-  options: { rpcUrl: string; resolvers: readonly LocalResolver[]; rate?: string; version?: string },
-): Promise<ResolverClient[]> {
+export async function startLocalResolvers(relayUrl: string, options: LocalResolversOptions): Promise<ResolverClient[]> {
   const record = await fetchRelayConfig(relayUrl);
-  const chains = chainsFromRecord(record);
-  const evm = chains.filter((c) => c.kind === "evm");
-  const corridors = corridorsFromRecord(record).filter((t) => evm.some((c) => c.chainId === t.chainId));
+  const chains = chainsFromRecord(record).filter((c) => c.kind === "evm" || (options.solana && c.kind === "solana"));
+  const corridors = corridorsFromRecord(record).filter((t) => chains.some((c) => c.chainId === t.chainId));
   const clients = options.resolvers.map((r) => {
     const account = anvilAccount(r.index);
-    const live = rpcInventory({ rpcUrl: options.rpcUrl, owner: account.address });
+    const solanaKey = options.solana ? localSolanaKeypair(`resolver:${r.index}`) : null;
+    const live = {
+      evm: rpcInventory({ rpcUrl: options.rpcUrl, owner: account.address }),
+      solana:
+        options.solana && solanaKey
+          ? solanaRpcInventory({ rpcUrl: options.solana.rpcUrl, owner: solanaKey.publicKey.toBase58() })
+          : null,
+    };
+    const sources = new Map<number, InventorySource>();
+    for (const c of chains) {
+      const source = live[c.kind];
+      if (source) sources.set(c.chainId, source);
+    }
     return new ResolverClient({
       relayUrl,
       account,
       name: r.name,
       version: options.version ?? "reference-local",
       signerType: "keyfile",
-      chains: evm,
+      solana: solanaKey ? solanaSigner(solanaKey.secretKey) : null,
+      chains,
       corridors,
       pricer: localPricer(r.spreadBps, options.rate),
-      // The local stack's EVM chain is the one anvil serves; any other chain has no inventory here.
-      inventory: inventoryByChain(new Map(evm.map((c) => [c.chainId, live])), staticInventory([])),
+      // The local chains are the ones anvil and the harness serve; any other chain has no inventory here.
+      inventory: inventoryByChain(sources, staticInventory([])),
     });
   });
   const heartbeating = clients.map(
@@ -405,7 +455,7 @@ export async function startLocalResolvers(
       new Promise<void>((ok) => {
         const expected = new Set(
           corridors.flatMap((t) => {
-            const chain = evm.find((ch) => ch.chainId === t.chainId);
+            const chain = chains.find((ch) => ch.chainId === t.chainId);
             return chain ? [targetKey(chain, t)] : [];
           }),
         );

@@ -1,6 +1,7 @@
+import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import { type Latency, ResolverClient } from "../../src/clients/resolver/client";
 import { staticInventory } from "../../src/clients/resolver/inventory";
-import { anvilAccount } from "../../src/clients/resolver/keys";
+import { anvilAccount, solanaSigner } from "../../src/clients/resolver/keys";
 import { fixedRatePricer, parseDecimal } from "../../src/clients/resolver/pricing";
 import {
   type CorridorTarget,
@@ -15,24 +16,28 @@ export interface ResolverFleetOptions {
   latencyMs?: Latency;
   /** USDC per cNGN; each resolver shades it a little so the auction has a ranking. */
   rate?: string;
-  /** Which corridors to serve; default every EVM corridor of the relay. */
+  /** Which corridors to serve; default every EVM corridor of the relay (and its Solana ones with `solana`). */
   corridors?: (targets: CorridorTarget[]) => CorridorTarget[];
   /** First anvil account to use (1 = the first after the deployer). */
   firstIndex?: number;
+  /**
+   * Serve the Solana corridors too, resolver N (its anvil index) with the local Solana key `resolver:N`,
+   * which the harness funds for N from 1 to 4 (scripts/lib/solana-harness/accounts.ts).
+   */
+  solana?: boolean;
 }
 
 /**
  * Reference resolvers (the real `src/clients/resolver` client over real sockets), authenticated and
- * heartbeating on the relay's EVM corridors before this resolves.
+ * heartbeating on the relay's EVM corridors (and Solana ones with `solana`) before this resolves.
  */
 export async function startResolverFleet(relayUrl: string, options: ResolverFleetOptions): Promise<ResolverClient[]> {
   const record = await fetchRelayConfig(relayUrl);
-  const chains = chainsFromRecord(record);
-  const evm = chains.filter((c) => c.kind === "evm");
-  const all = corridorsFromRecord(record).filter((t) => evm.some((c) => c.chainId === t.chainId));
+  const chains = chainsFromRecord(record).filter((c) => c.kind === "evm" || options.solana);
+  const all = corridorsFromRecord(record).filter((t) => chains.some((c) => c.chainId === t.chainId));
   const corridors = options.corridors ? options.corridors(all) : all;
   const inventory = staticInventory(
-    evm.flatMap((c) =>
+    chains.flatMap((c) =>
       c.tokens.map((t) => ({
         chainId: c.chainId,
         token: t.address,
@@ -45,9 +50,11 @@ export async function startResolverFleet(relayUrl: string, options: ResolverFlee
   const clients = Array.from({ length: options.count }, (_, i) => {
     // Resolver i quotes i bps under the base rate.
     const rate = { num: base.num * BigInt(10_000 - i), den: base.den * 10_000n };
+    const index = (options.firstIndex ?? 1) + i;
     return new ResolverClient({
       relayUrl,
-      account: anvilAccount((options.firstIndex ?? 1) + i),
+      account: anvilAccount(index),
+      solana: options.solana ? solanaSigner(localSolanaKeypair(`resolver:${index}`).secretKey) : null,
       name: `ref-${i + 1}`,
       version: "bench",
       chains,

@@ -2,8 +2,10 @@ import type { Address } from "viem";
 import { describe, expect, it } from "vitest";
 import { eip712ToSign } from "../../src/chains/evm/json-typed-data";
 import { fillTypedData, quoteIdToBytes32 } from "../../src/chains/evm/typed-data";
-import { toSignMismatch } from "../../src/clients/resolver/check-rfq";
-import type { RfqFrame } from "../../src/protocol/frames";
+import { solanaBidText } from "../../src/chains/solana/adapter";
+import { bidTextMismatch, completeBidText, toSignMismatch } from "../../src/clients/resolver/check-rfq";
+import { OUTPUT_AMOUNT_SLOT, type RfqFrame } from "../../src/protocol/frames";
+import { swapQuote } from "../support/solana-swap";
 
 const executor: Address = "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707";
 const quoteId = "q_0123456789abcdef0123456789abcdef";
@@ -65,5 +67,33 @@ describe("toSignMismatch", () => {
   ] as const)("names %s when it differs", (field, change, otherExecutor: string = executor) => {
     const r = rfq();
     expect(toSignMismatch(change(r), eip712ToSign(r.toSign), otherExecutor)).toBe(field);
+  });
+});
+
+describe("bidTextMismatch", () => {
+  const { terms } = swapQuote({
+    taker: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+    sell: "cNGN",
+    sellAmount: 5n,
+    outputAmount: 1_000_000n,
+  });
+  const solanaRfq: RfqFrame = { ...rfq(), rfqId: terms.rfqId, quoteId: terms.quoteId, deadline: terms.deadline };
+  const relayText = solanaBidText(terms, OUTPUT_AMOUNT_SLOT);
+
+  it("accepts the text the relay's Solana adapter writes, and fills in the amount as the adapter verifies it", () => {
+    expect(bidTextMismatch(solanaRfq, relayText, terms.corridor)).toBeNull();
+    expect(completeBidText(relayText, 42n)).toBe(solanaBidText(terms, "42"));
+  });
+
+  it.each([
+    ["corridor", (t: string) => t, "103:x:y"],
+    ["rfqId", (t: string) => t.replace(terms.rfqId, "rfq_other")],
+    ["quoteId", (t: string) => t.replace(`|${terms.quoteId}|`, "|q_other|")],
+    ["outputAmount", (t: string) => t.replace(OUTPUT_AMOUNT_SLOT, "7")],
+    ["deadline", (t: string) => t.replace(`|${terms.deadline}`, `|${terms.deadline + 1}`)],
+    ["prefix", (t: string) => t.replace("relay-solana-bid", "relay-solana-fill")],
+    ["format", (t: string) => `${t}|more`],
+  ] as const)("names %s when it differs", (field, change, corridor: string = terms.corridor) => {
+    expect(bidTextMismatch(solanaRfq, change(relayText), corridor)).toBe(field);
   });
 });

@@ -159,10 +159,23 @@ describe("buildInventory and buildPricer", () => {
     expect(bySymbol).toEqual({ cNGN: ["1000000000", "1000000000"], USDC: ["2500000", "2500000"] });
   });
 
-  it("refuses an RPC for a chain the relay does not run as EVM", () => {
-    expect(() => buildInventory(parseCliOptions(["--rpc", "103=http://x"], {}), record, chains, owner)).toThrow(
-      /no EVM chain 103/,
+  it("refuses an RPC for a chain the relay does not run, and a Solana RPC without a Solana key", () => {
+    expect(() => buildInventory(parseCliOptions(["--rpc", "999=http://x"], {}), record, chains, owner)).toThrow(
+      /no chain 999/,
     );
+    expect(() => buildInventory(parseCliOptions(["--rpc", "103=http://x"], {}), record, chains, owner)).toThrow(
+      /RESOLVER_SOLANA_KEY/,
+    );
+  });
+
+  it("reads a Solana chain given an RPC live, for the Solana key, and the other chains statically", async () => {
+    const solana = chains.find((c) => c.kind === "solana");
+    if (!evm || !solana) throw new Error("local chains missing");
+    const options = parseCliOptions(["--rpc", "103=http://127.0.0.1:9"], {});
+    const source = buildInventory(options, record, chains, owner, "7VnpjTYx5z8ByXAYGysz8q55JndTBQ8ftY6HGzZydiDs");
+    // Nothing listens on port 9: a live read fails, where static figures would have answered.
+    await expect(source.read(solana, [solana.tokens[0]?.address ?? ""])).rejects.toThrow();
+    expect(await source.read(evm, [evm.tokens[0]?.address ?? ""])).toHaveLength(1);
   });
 
   it("builds the pricer the flags name", async () => {

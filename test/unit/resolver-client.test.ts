@@ -1,10 +1,7 @@
-import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
 import { ed25519 } from "@noble/curves/ed25519";
 import { base58 } from "@scure/base";
 import { type Address, type Hex, recoverMessageAddress, recoverTypedDataAddress } from "viem";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type WebSocket from "ws";
 import { completeToSign, eip712ToSign } from "../../src/chains/evm/json-typed-data";
 import { fillTypedData, quoteIdToBytes32 } from "../../src/chains/evm/typed-data";
 import { backoffDelay, ResolverClient, type ResolverClientOptions } from "../../src/clients/resolver/client";
@@ -19,14 +16,9 @@ import {
   bidFrame,
   declineFrame,
   heartbeatFrame,
-  type RelayFrame,
   type RfqFrame,
 } from "../../src/protocol/frames";
-
-// A relay stand-in on a loopback port (the `ws` package arrives with wrangler): it records what the
-// resolver sends and lets each test script the relay's side of the protocol. The installed `ws` types
-// are v7's, which know the server only as `WebSocket.Server`, and only the CommonJS entry still has it.
-const { Server: WebSocketServer } = createRequire(import.meta.url)("ws") as typeof WebSocket;
+import { FakeRelay } from "../support/fake-relay";
 
 const CNGN: Address = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
 const USDC: Address = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
@@ -43,110 +35,6 @@ const chain: ChainInfo = {
   ],
 };
 const band: Band = { base: "USD", quote: "NGN", mid: 1600, low: 1590, high: 1610, sources: 3, at: 0 };
-
-interface Received {
-  type: string;
-  [key: string]: unknown;
-}
-
-class RelaySocket {
-  private readonly frames: Received[] = [];
-  private readonly waiters: { match: (f: Received) => boolean; resolve: (f: Received) => void }[] = [];
-  readonly closed: Promise<{ code: number; reason: string }>;
-
-  constructor(
-    readonly socket: WebSocket,
-    readonly path: string,
-  ) {
-    socket.on("message", (data) => {
-      const frame = JSON.parse(String(data)) as Received;
-      const waiter = this.waiters.findIndex((w) => w.match(frame));
-      if (waiter >= 0) this.waiters.splice(waiter, 1)[0]?.resolve(frame);
-      else this.frames.push(frame);
-    });
-    this.closed = new Promise((resolve) =>
-      socket.on("close", (code, reason) => resolve({ code, reason: String(reason) })),
-    );
-  }
-
-  send(frame: RelayFrame): void {
-    this.socket.send(JSON.stringify(frame));
-  }
-
-  /** The next frame of `type` the resolver sends (or already sent and nobody took). */
-  next(type: string, timeoutMs = 2_000): Promise<Received> {
-    const match = (f: Received) => f.type === type;
-    const queued = this.frames.findIndex(match);
-    if (queued >= 0) return Promise.resolve(this.frames.splice(queued, 1)[0] as Received);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${type} frame within ${timeoutMs} ms`)), timeoutMs);
-      this.waiters.push({
-        match,
-        resolve: (f) => {
-          clearTimeout(timer);
-          resolve(f);
-        },
-      });
-    });
-  }
-
-  /** Challenge, check the auth, welcome: what the relay does with every new socket. */
-  async handshake(nonce: string, welcomeBand: Band | null = band): Promise<Received> {
-    this.send({ type: "challenge", nonce, corridor: CORRIDOR });
-    const auth = await this.next("auth");
-    this.send({
-      type: "welcome",
-      address: String(auth.address),
-      corridor: CORRIDOR,
-      rfqWindowMs: 1500,
-      band: welcomeBand,
-    });
-    return auth;
-  }
-}
-
-class FakeRelay {
-  private readonly server: WebSocket.Server;
-  private readonly pending: RelaySocket[] = [];
-  private readonly waiters: ((s: RelaySocket) => void)[] = [];
-  connections = 0;
-
-  constructor() {
-    this.server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
-    this.server.on("connection", (socket, request) => {
-      this.connections += 1;
-      const relaySocket = new RelaySocket(socket, request.url ?? "");
-      const waiter = this.waiters.shift();
-      if (waiter) waiter(relaySocket);
-      else this.pending.push(relaySocket);
-    });
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  listening(): Promise<void> {
-    return new Promise((resolve) => (this.server.address() ? resolve() : this.server.once("listening", resolve)));
-  }
-
-  nextConnection(timeoutMs = 2_000): Promise<RelaySocket> {
-    const queued = this.pending.shift();
-    if (queued) return Promise.resolve(queued);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("no connection")), timeoutMs);
-      this.waiters.push((s) => {
-        clearTimeout(timer);
-        resolve(s);
-      });
-    });
-  }
-
-  close(): Promise<void> {
-    for (const client of this.server.clients) client.terminate();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 /** An rfq as the relay sends it: fillTypedData with integers as strings and outputAmount left null. */
 function rfqFor(
@@ -222,7 +110,7 @@ function startClient(overrides: Partial<ResolverClientOptions> = {}): ResolverCl
 }
 
 beforeEach(async () => {
-  relay = new FakeRelay();
+  relay = new FakeRelay({ corridor: CORRIDOR, band });
   await relay.listening();
 });
 

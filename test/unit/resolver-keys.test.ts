@@ -31,6 +31,13 @@ describe("solanaSigner", () => {
     expect(solanaSigner(parseSolanaSecret(base58.encode(keypair))).address).toBe(fromSeed.address);
   });
 
+  it("signs raw bytes (a transaction's message) as they are", () => {
+    const message = Uint8Array.from([0, 1, 2, 255]);
+    const signature = base58.decode(solanaSigner(seed).signBytes(message));
+    expect(ed25519.verify(signature, message, publicKey)).toBe(true);
+    expect(ed25519.verify(signature, Uint8Array.from([0, 1, 2, 254]), publicKey)).toBe(false);
+  });
+
   it("refuses a keypair whose halves do not match, and odd lengths", () => {
     expect(() => solanaSigner(new Uint8Array([...seed, ...new Uint8Array(32)]))).toThrow(/does not match/);
     expect(() => solanaSigner(new Uint8Array(31))).toThrow(RangeError);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { chainsFromRecord, connectUrl, fetchRelayConfig, targetKey } from "../../src/clients/resolver/relay-config";
+import {
+  chainsFromRecord,
+  connectUrl,
+  fetchRelayConfig,
+  targetKey,
+  UNPUBLISHED_RPC,
+} from "../../src/clients/resolver/relay-config";
 import { localConfig } from "../../src/config/local";
 import { configRecord } from "../../src/config/record";
 
@@ -23,6 +29,15 @@ describe("targetKey", () => {
     if (!evm || !solana) throw new Error("local chains missing");
     expect(targetKey(evm, target)).toBe("31337:0x0b:0xaaaa000000000000000000000000000000000001");
     expect(targetKey(solana, { chainId: 103, tokenA: "Zb", tokenB: "Ab" })).toBe("103:Ab:Zb");
+  });
+});
+
+describe("chainsFromRecord", () => {
+  it("gives a Solana chain the settings its swaps are built from, as the relay has them", () => {
+    const solana = chainsFromRecord(configRecord(localConfig)).find((c) => c.kind === "solana");
+    const configured = localConfig.chains.find((c) => c.kind === "solana");
+    expect(solana?.solana).toEqual({ ...configured, rpcUrl: UNPUBLISHED_RPC });
+    expect(chainsFromRecord(configRecord(localConfig)).find((c) => c.kind === "evm")?.solana).toBeUndefined();
   });
 });
 

@@ -1,5 +1,5 @@
 import { quoteIdToBytes32 } from "../../chains/evm/typed-data";
-import type { Eip712Commitment, RfqFrame } from "../../protocol/frames";
+import { type Eip712Commitment, OUTPUT_AMOUNT_SLOT, type RfqFrame } from "../../protocol/frames";
 import { sameToken } from "./pricing";
 
 /**
@@ -27,4 +27,32 @@ export function toSignMismatch(rfq: RfqFrame, toSign: Eip712Commitment, executor
     ["deadline", text(message.deadline) === String(rfq.deadline)],
   ];
   return checks.find(([, ok]) => !ok)?.[0] ?? null;
+}
+
+/** The first word of a Solana bid's commitment text (docs/resolver-protocol.md, "What a bid signs"). */
+export const SOLANA_BID_PREFIX = "relay-solana-bid";
+
+/**
+ * The first field where a Solana rfq's commitment text (`relay-solana-bid|<corridor>|<rfqId>|<quoteId>|
+ * {outputAmount}|<deadline>`) disagrees with the rfq and the corridor it came on, or null. As with
+ * EIP-712, the node signs only a commitment to the fill it priced, with one place for its amount.
+ */
+export function bidTextMismatch(rfq: RfqFrame, text: string, corridor: string): string | null {
+  const parts = text.split("|");
+  if (parts.length !== 6) return "format";
+  const [prefix, onCorridor, rfqId, quoteId, slot, deadline] = parts;
+  const checks: [string, boolean][] = [
+    ["prefix", prefix === SOLANA_BID_PREFIX],
+    ["corridor", onCorridor === corridor],
+    ["rfqId", rfqId === rfq.rfqId],
+    ["quoteId", quoteId === rfq.quoteId],
+    ["outputAmount", slot === OUTPUT_AMOUNT_SLOT],
+    ["deadline", deadline === String(rfq.deadline)],
+  ];
+  return checks.find(([, ok]) => !ok)?.[0] ?? null;
+}
+
+/** The commitment text with the bid's amount in its one slot (`bidTextMismatch` has checked there is one). */
+export function completeBidText(text: string, outputAmount: bigint): string {
+  return text.replace(OUTPUT_AMOUNT_SLOT, outputAmount.toString());
 }

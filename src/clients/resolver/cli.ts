@@ -1,11 +1,11 @@
 import { parseArgs } from "node:util";
 import { type Address, type Hex, parseUnits } from "viem";
-import { readsEvmRpc } from "../../chains/addresses";
 import type { InventoryEntry } from "../../protocol/frames";
 import type { Latency } from "./client";
 import { type InventorySource, inventoryByChain, rpcInventory, staticInventory } from "./inventory";
 import { bandSpreadPricer, fixedRatePricer, type Pricer, parseDecimal, type Rational, sameToken } from "./pricing";
 import { type ChainInfo, type CorridorTarget, corridorsFromRecord, type RelayConfigRecord } from "./relay-config";
+import { solanaRpcInventory } from "./solana-inventory";
 
 /** What `npm run resolver` was asked for, before anything touches the network. */
 export interface CliOptions {
@@ -67,9 +67,11 @@ export const USAGE = `npm run resolver -- [options]
   --decline-rate P       decline this share of rfqs at random, 0 to 1 (default 0)
   --inventory AMOUNT     reported balance and allowance of every token, human units (default ${DEFAULT_INVENTORY})
   --inventory SYM=AMOUNT the same for one token symbol; repeatable
-  --rpc [CHAIN=]URL      read balances and allowances from this EVM RPC on every heartbeat instead;
-                         without CHAIN=, the relay's first EVM chain; repeatable
-  --solana-key PATH      Solana keypair file to prove at auth (env RESOLVER_SOLANA_KEY: its contents)
+  --rpc [CHAIN=]URL      read balances (and EVM allowances) from this chain's RPC on every heartbeat
+                         instead; without CHAIN=, the relay's first EVM chain; a Solana chain's are
+                         the Solana key's token accounts; repeatable
+  --solana-key PATH      Solana keypair file: proved at auth, bids and signs swaps on Solana corridors
+                         (env RESOLVER_SOLANA_KEY: its contents, or a base58 secret key)
   --help                 this text`;
 
 /** Flags win over the environment; every value is checked here so a typo fails before connecting. */
@@ -219,13 +221,14 @@ export function buildPricer(pricing: CliOptions["pricing"]): Pricer {
 
 /**
  * Static inventory for every token of the served chains (balance and allowance alike), and live reads
- * on the chains given an RPC.
+ * on the chains given an RPC: on EVM of `owner`, on Solana of `solanaOwner` (the node's Solana key).
  */
 export function buildInventory(
   options: Pick<CliOptions, "inventory" | "rpc">,
   record: RelayConfigRecord,
   chains: ChainInfo[],
   owner: Address,
+  solanaOwner: string | null = null,
 ): InventorySource {
   const entries: InventoryEntry[] = chains.flatMap((chain) =>
     chain.tokens.map((t) => {
@@ -240,8 +243,13 @@ export function buildInventory(
   for (const { chainId, url } of options.rpc) {
     const id = chainId ?? record.chainId;
     const chain = chains.find((c) => c.chainId === id);
-    if (!chain || !readsEvmRpc(chain.kind)) throw new CliError(`--rpc: the relay has no EVM chain ${id}`);
-    live.set(id, rpcInventory({ rpcUrl: url, owner }));
+    if (!chain) throw new CliError(`--rpc: the relay has no chain ${id}`);
+    if (chain.kind === "evm") live.set(id, rpcInventory({ rpcUrl: url, owner }));
+    else if (solanaOwner) live.set(id, solanaRpcInventory({ rpcUrl: url, owner: solanaOwner }));
+    else
+      throw new CliError(
+        `--rpc ${id}=…: Solana inventory is the Solana key's; give RESOLVER_SOLANA_KEY or --solana-key`,
+      );
   }
   return inventoryByChain(live, staticInventory(entries));
 }

@@ -2,6 +2,7 @@ import type { LocalAccount } from "viem";
 import { completeToSign } from "../../chains/evm/json-typed-data";
 import {
   authMessage,
+  type BidCommitment,
   type BidFrame,
   type DeclineFrame,
   HEARTBEAT_EVERY_MS,
@@ -14,11 +15,12 @@ import {
   relayFrame,
   type WelcomeFrame,
 } from "../../protocol/frames";
-import { toSignMismatch } from "./check-rfq";
+import { bidTextMismatch, completeBidText, toSignMismatch } from "./check-rfq";
 import type { InventorySource } from "./inventory";
 import type { SolanaSigner } from "./keys";
 import { availableInventory, type Band, type Pricer, sameToken, type TokenInfo } from "./pricing";
 import { type ChainInfo, type CorridorTarget, connectUrl, targetKey } from "./relay-config";
+import { checkSignRequest } from "./solana-sign";
 
 /** The transport a connection needs; `nativeSocket` (Node 22's global WebSocket) unless a test swaps it. */
 export interface SocketHandlers {
@@ -84,7 +86,10 @@ export interface ResolverClientOptions {
   region?: string | null;
   /** `keyfile` for a key held by the process. */
   signerType?: string | null;
-  /** Proves a Solana key at auth, so the relay can list the node's Solana address. */
+  /**
+   * The node's Solana key: proved at auth, it signs the node's bids on Solana corridors and, when it
+   * wins, the swap transaction (`sign`). Without it, Solana rfqs are declined `no_solana_key`.
+   */
   solana?: SolanaSigner | null;
   /** The relay's chains (`chainsFromRecord`): token decimals, symbols and executors. */
   chains: readonly ChainInfo[];
@@ -114,9 +119,29 @@ export interface ResolverEvents {
   sent: { corridor: string; frame: NodeFrame };
   welcome: { corridor: string; frame: WelcomeFrame };
   answer: { corridor: string; rfq: RfqFrame; reply: Reply; elapsedMs: number };
+  /** A Solana win: the node checked the swap the relay built against its bid and signed it. */
+  signed: { corridor: string; rfq: RfqFrame; outputAmount: bigint; signature: string; elapsedMs: number };
   close: { corridor: string; code: number; reason: string };
   reconnect: { corridor: string; attempt: number; delayMs: number };
   error: { corridor: string; error: Error };
+}
+
+/** Why the node did not answer a `sign` request: it answers only for the swap its own bid implies. */
+export class SignRefusedError extends Error {
+  override readonly name = "SignRefusedError";
+  constructor(
+    readonly rfqId: string,
+    readonly reason: string,
+  ) {
+    super(`refused to sign the transaction of ${rfqId}: ${reason}`);
+  }
+}
+
+/** A Solana bid the node sent, kept until its `sign` request, its `result` or its deadline. */
+interface SolanaBid {
+  corridor: string;
+  rfq: RfqFrame;
+  outputAmount: bigint;
 }
 
 export interface CorridorStatus {
@@ -174,11 +199,14 @@ export class ResolverClient {
     sent: new Set(),
     welcome: new Set(),
     answer: new Set(),
+    signed: new Set(),
     close: new Set(),
     reconnect: new Set(),
     error: new Set(),
   };
   private readonly chainStates = new Map<number, StateReport>();
+  /** By rfq id: what the node bid on Solana, so it signs the winning swap only if it moves exactly that. */
+  private readonly solanaBids = new Map<string, SolanaBid>();
   private node: StateReport;
   private started = false;
   private stopped = false;
@@ -384,8 +412,15 @@ export class ResolverClient {
       case "rfq":
         void this.answer(c, frame);
         return;
+      case "sign":
+        this.sign(c, frame);
+        return;
+      case "result":
+        // The auction is over, signed or not: nothing more will be asked about this bid.
+        if (this.solanaBids.get(frame.rfqId)?.corridor === c.key) this.solanaBids.delete(frame.rfqId);
+        return;
       default:
-        // result, execution and error frames are for listeners (the CLI logs them); nothing to do here.
+        // execution and error frames are for listeners (the CLI logs them); nothing to do here.
         return;
     }
   }
@@ -445,7 +480,59 @@ export class ResolverClient {
     const reply = await this.decide(c, rfq);
     const wait = this.latency() - (Date.now() - started);
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    if (this.send(c, reply)) this.emit("answer", { corridor: c.key, rfq, reply, elapsedMs: Date.now() - started });
+    if (!this.send(c, reply)) return;
+    if (reply.type === "bid" && rfq.toSign.scheme === "ed25519") this.rememberBid(c, rfq, BigInt(reply.outputAmount));
+    this.emit("answer", { corridor: c.key, rfq, reply, elapsedMs: Date.now() - started });
+  }
+
+  private rememberBid(c: Connection, rfq: RfqFrame, outputAmount: bigint): void {
+    const now = Date.now() / 1000;
+    for (const [rfqId, bid] of this.solanaBids) if (bid.rfq.deadline < now) this.solanaBids.delete(rfqId);
+    this.solanaBids.set(rfq.rfqId, { corridor: c.key, rfq, outputAmount });
+  }
+
+  /**
+   * Answers a winner's `sign` (docs/resolver-protocol.md, "Signing after the auction"): the transaction
+   * must be, byte for byte, the swap this node's bid implies (`checkSignRequest`); then `signed` with its
+   * ed25519 signature over the message. Anything else gets no answer, and an `error` event here: the relay
+   * passes the win on when the answer does not come. One request per bid.
+   */
+  private sign(c: Connection, frame: SignFrame): void {
+    const started = Date.now();
+    const approved = this.approveSignRequest(c, frame);
+    if (typeof approved === "string") {
+      this.emit("error", { corridor: c.key, error: new SignRefusedError(frame.rfqId, approved) });
+      return;
+    }
+    const { bid, signer, message } = approved;
+    const signature = signer.signBytes(message);
+    if (!this.send(c, { type: "signed", rfqId: frame.rfqId, signature })) return;
+    const { rfq, outputAmount } = bid;
+    this.emit("signed", { corridor: c.key, rfq, outputAmount, signature, elapsedMs: Date.now() - started });
+  }
+
+  /** The message to sign for a `sign` request, with the bid it answers; or why not. Consumes the bid. */
+  private approveSignRequest(
+    c: Connection,
+    frame: SignFrame,
+  ): { bid: SolanaBid; signer: SolanaSigner; message: Uint8Array } | string {
+    const bid = this.solanaBids.get(frame.rfqId);
+    if (!bid || bid.corridor !== c.key) return "this node sent no Solana bid for it on this corridor";
+    this.solanaBids.delete(frame.rfqId);
+    const signer = this.options.solana;
+    const settings = c.chain.solana;
+    if (!signer || !settings) return "no Solana key or chain settings to check it with";
+    try {
+      const check = checkSignRequest(
+        settings,
+        bid.rfq,
+        { resolver: signer.address, outputAmount: bid.outputAmount },
+        frame.transaction,
+      );
+      return check.ok ? { bid, signer, message: check.message } : check.reason;
+    } catch (e) {
+      return asError(e).message;
+    }
   }
 
   private async decide(c: Connection, rfq: RfqFrame): Promise<Reply> {
@@ -456,13 +543,18 @@ export class ResolverClient {
       if (report && report.state !== "quoting") return decline(report.degraded ?? report.state);
     }
     const chain = this.options.chains.find((ch) => ch.chainId === rfq.chainId);
-    // Solana bids sign an ed25519 price commitment and later a transaction; this resolver signs EIP-712 fills.
+    // EVM bids sign EIP-712 fills; Solana bids an ed25519 price commitment, and later the swap itself.
     const { toSign } = rfq;
-    if (!chain || toSign.scheme !== "eip712") return decline("unsupported_chain");
+    if (!chain || chain.kind !== (toSign.scheme === "eip712" ? "evm" : "solana")) return decline("unsupported_chain");
+    const { solana } = this.options;
+    if (toSign.scheme === "ed25519" && !solana) return decline("no_solana_key");
     const sellToken = findToken(chain, rfq.sellToken);
     const buyToken = findToken(chain, rfq.buyToken);
     if (!sellToken || !buyToken) return decline("unknown_token");
-    const mismatch = toSignMismatch(rfq, toSign, chain.executor);
+    const mismatch =
+      toSign.scheme === "eip712"
+        ? toSignMismatch(rfq, toSign, chain.executor)
+        : bidTextMismatch(rfq, toSign.text, c.key);
     if (mismatch) return decline(`to_sign_mismatch:${mismatch}`);
     let outputAmount: bigint;
     try {
@@ -486,12 +578,19 @@ export class ResolverClient {
       return decline("insufficient_inventory");
     }
     try {
-      const signature = await this.options.account.signTypedData(completeToSign(toSign, outputAmount));
+      const signature = await this.signBid(toSign, outputAmount);
       return { type: "bid", rfqId: rfq.rfqId, outputAmount: outputAmount.toString(), signature };
     } catch (e) {
       this.emit("error", { corridor: c.key, error: asError(e) });
       return decline("cannot_sign");
     }
+  }
+
+  /** The bid's signature over its commitment: EIP-712 by the node's account, or ed25519 by its Solana key. */
+  private async signBid(toSign: BidCommitment, outputAmount: bigint): Promise<string> {
+    if (toSign.scheme === "eip712") return this.options.account.signTypedData(completeToSign(toSign, outputAmount));
+    if (!this.options.solana) throw new Error("no Solana key to sign the bid with");
+    return this.options.solana.sign(completeBidText(toSign.text, outputAmount));
   }
 
   private latency(): number {
@@ -521,6 +620,8 @@ export class ResolverClient {
 function findToken(chain: ChainInfo, address: string): TokenInfo | undefined {
   return chain.tokens.find((t) => sameToken(t.address, address));
 }
+
+type SignFrame = Extract<RelayFrame, { type: "sign" }>;
 
 function isFrameOf<T extends RelayFrame["type"]>(
   frame: RelayFrame,

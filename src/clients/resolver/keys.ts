@@ -16,7 +16,10 @@ export function anvilAccount(index: number): HDAccount {
 export interface SolanaSigner {
   /** The public key, base58. */
   address: string;
+  /** Base58 signature over the UTF-8 text: the auth proof and a Solana bid's commitment. */
   sign(text: string): string;
+  /** Base58 signature over raw bytes: a transaction's message, answering `sign`. */
+  signBytes(message: Uint8Array): string;
 }
 
 /**
@@ -36,6 +39,7 @@ export function solanaSigner(secretKey: Uint8Array): SolanaSigner {
   return {
     address: base58.encode(publicKey),
     sign: (text) => base58.encode(ed25519.sign(new TextEncoder().encode(text), seed)),
+    signBytes: (message) => base58.encode(ed25519.sign(message, seed)),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { chainPairs, normaliseAddress } from "../../chains/addresses";
+import type { SolanaChain } from "../../config/schema";
 import { corridorKey } from "../../corridors";
 import { ConfigRecord } from "../../schemas/config";
 import type { TokenInfo } from "./pricing";
@@ -14,6 +15,11 @@ export interface ChainInfo {
   /** The contract (EVM) or program (Solana) that settles fills: the spender of the resolver's tokens. */
   executor: string;
   tokens: TokenInfo[];
+  /**
+   * Solana chains: the published settings the relay builds each quote's swap from (keeper, treasury,
+   * token programs, compute budget), so the winner can rebuild it before signing (`checkSignRequest`).
+   */
+  solana?: SolanaChain;
 }
 
 /** A corridor as the resolver connects to it: the token order of its connect URL. */
@@ -43,7 +49,33 @@ export function chainsFromRecord(record: RelayConfigRecord): ChainInfo[] {
     name: c.name,
     executor: c.executor,
     tokens: c.tokens.map((t) => ({ symbol: t.symbol, address: t.address, decimals: t.decimals })),
+    ...(c.kind === "solana" ? { solana: solanaSettings(c) } : {}),
   }));
+}
+
+/** Where a chain's RPC would be: the record does not publish it, and building a swap never reads it. */
+export const UNPUBLISHED_RPC = "http://rpc.unpublished.invalid";
+
+type SolanaChainRecord = Extract<RelayConfigRecord["chains"][number], { kind: "solana" }>;
+
+/** A Solana chain of the record in the configuration's shape, which `buildSwapTransaction` takes. */
+function solanaSettings(c: SolanaChainRecord): SolanaChain {
+  return {
+    kind: "solana",
+    chainId: c.chainId,
+    name: c.name,
+    cluster: c.cluster,
+    rpcUrl: UNPUBLISHED_RPC,
+    program: c.program,
+    treasury: c.treasury,
+    keeper: c.keeper,
+    tokens: c.tokens.map((t) => ({ ...t })),
+    fee: { tokens: [...c.fee.tokens], bps: c.fee.bps },
+    computeUnitLimit: c.computeUnitLimit,
+    computeUnitPrice: c.computeUnitPrice,
+    gasFee: { ...c.gasFee },
+    pairs: c.pairs.flatMap(([a, b]) => (a && b ? [[a, b] as [string, string]] : [])),
+  };
 }
 
 /** Every corridor the relay serves: on EVM each pair of configured tokens, on Solana the configured pairs. */

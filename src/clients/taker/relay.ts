@@ -9,6 +9,12 @@ import type { Erc2612Permit } from "./permit";
 /** `POST /v1/quotes` answers the quote record plus, on EVM, the Permit2 typed data the taker signs. */
 export type SignableQuote = QuoteRecord & { typedData: Record<string, unknown> };
 
+/**
+ * On Solana, the quote record plus the swap transaction (base64, the resolver's signature in place, the
+ * taker's and the keeper's slots empty) and the last block height at which its blockhash lets it land.
+ */
+export type SolanaQuote = QuoteRecord & { transaction: string; lastValidBlockHeight: number };
+
 export interface QuoteRequestBody {
   chainId?: number;
   sellToken: string;
@@ -22,6 +28,12 @@ export interface ExecutionRequestBody {
   quoteId: string;
   signature: string;
   permit?: Erc2612Permit;
+}
+
+/** A Solana submission: the quote's transaction with the taker's signature added, base64. */
+export interface SolanaExecutionRequestBody {
+  quoteId: string;
+  transaction: string;
 }
 
 /** 202 `submitted` (broadcast), or 200 `requote` (the simulation failed, nothing moved) / a duplicate. */
@@ -84,19 +96,31 @@ async function call<T>(
   return { status: res.status, body: body as T };
 }
 
-/** `POST /v1/quotes`: runs the auction; the quote and its `typedData`. */
+async function postQuote<T>(relayUrl: string, request: QuoteRequestBody, options?: RelayCallOptions): Promise<T> {
+  return (await call<T>(relayUrl, "/v1/quotes", { method: "POST", body: JSON.stringify(request) }, options)).body;
+}
+
+/** `POST /v1/quotes` on an EVM chain: runs the auction; the quote and its `typedData`. */
 export async function requestQuote(
   relayUrl: string,
   request: QuoteRequestBody,
   options?: RelayCallOptions,
 ): Promise<SignableQuote> {
-  const { body } = await call<SignableQuote>(
-    relayUrl,
-    "/v1/quotes",
-    { method: "POST", body: JSON.stringify(request) },
-    options,
-  );
+  const body = await postQuote<SignableQuote>(relayUrl, request, options);
   if (!body.typedData) throw new Error(`quote ${body.quoteId} came without typedData to sign`);
+  return body;
+}
+
+/** `POST /v1/quotes` on a Solana chain: the quote, its `transaction` and `lastValidBlockHeight`. */
+export async function requestSolanaQuote(
+  relayUrl: string,
+  request: QuoteRequestBody,
+  options?: RelayCallOptions,
+): Promise<SolanaQuote> {
+  const body = await postQuote<SolanaQuote>(relayUrl, request, options);
+  if (typeof body.transaction !== "string" || typeof body.lastValidBlockHeight !== "number") {
+    throw new Error(`quote ${body.quoteId} came without a transaction and lastValidBlockHeight to sign`);
+  }
   return body;
 }
 
@@ -116,7 +140,7 @@ export interface Submission {
 /** `POST /v1/executions`; a `not_leader` answer is retried after the `Retry-After` it carries. */
 export async function submitExecution(
   relayUrl: string,
-  request: ExecutionRequestBody,
+  request: ExecutionRequestBody | SolanaExecutionRequestBody,
   options: SubmitOptions = {},
 ): Promise<Submission> {
   const headers: Record<string, string> = options.idempotencyKey ? { "idempotency-key": options.idempotencyKey } : {};
