@@ -1,13 +1,16 @@
 /**
  * Execution benchmark: submission latency of `POST /v1/executions`, split into the relay's own part and
  * the chain RPC's part, and sustained executions/s, against a local stack the benchmark starts itself
- * (anvil, contracts, `wrangler dev`, two reference resolvers). `npm run bench:execute` (bench/README.md).
+ * (anvil, contracts, the Solana harness, `wrangler dev`, two reference resolvers on both chains); then
+ * the same latency split for Solana swaps (bench/execute-solana.ts). `npm run bench:execute` (bench/README.md).
  *
  * The RPC part is measured at the RPC boundary: the relay's chain URL is a pass-through to anvil
  * (bench/rpc-timer.ts) that records when each of the keeper's calls was in flight. A submission's RPC
  * part is the time, within its request, that at least one submission call (simulation, gas estimate,
  * nonce and fee reads, eth_sendRawTransaction) was in flight; the relay's part is the rest.
  */
+
+import { base58 } from "@scure/base";
 import { createPublicClient, createWalletClient, http, maxUint256, type PublicClient, parseAbi } from "viem";
 import { anvil as anvilChain } from "viem/chains";
 import { expectedDeployment } from "../scripts/lib/evm-deploy";
@@ -21,16 +24,19 @@ import {
   startLocalResolvers,
   startRelay,
 } from "../scripts/lib/local-stack";
+import { startSolanaHarness } from "../scripts/lib/solana-harness/server";
 import type { ResolverClient } from "../src/clients/resolver/client";
 import { anvilAccount } from "../src/clients/resolver/keys";
 import { RelayHttpError, requestQuote, submitExecution } from "../src/clients/taker/relay";
 import { type SignedQuote, signForSubmission } from "../src/clients/taker/swap";
+import { solanaExecutionRun } from "./execute-solana";
 import { busyTime, type RpcCall, startRpcTimer } from "./rpc-timer";
 import { fmt, percentile, verdict } from "./stats";
 
 const SEQUENTIAL = Number(process.env.BENCH_EXECUTIONS ?? 100);
 const BURST = Number(process.env.BENCH_BURST ?? 300);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const SOLANA_EXECUTIONS = Number(process.env.BENCH_SOLANA_EXECUTIONS ?? 30);
 /** POST /v1/executions admits 20 submissions per taker in 10 s: enough takers to stay clear of it. */
 const TAKERS = 40;
 const FIRST_TAKER = 10;
@@ -43,7 +49,7 @@ const takers = Array.from({ length: TAKERS }, (_, i) => anvilAccount(FIRST_TAKER
 function isSubmissionCall(call: RpcCall): boolean {
   return call.methods.every((m, i) => {
     if (["eth_blockNumber", "eth_getTransactionReceipt", "eth_getTransactionByHash"].includes(m)) return false;
-    const tag = call.firstParams[i];
+    const tag = call.params[i]?.[0];
     return m !== "eth_getBlockByNumber" || tag === "latest" || tag === "pending";
   });
 }
@@ -89,9 +95,11 @@ async function submit(relayUrl: string, signed: SignedQuote) {
 
 async function main() {
   const anvil = await startAnvil({ accounts: FIRST_TAKER + TAKERS });
+  const solana = await startSolanaHarness({ port: 0 });
   let relay: Awaited<ReturnType<typeof startRelay>> | null = null;
   let fleet: ResolverClient[] = [];
   const timer = await startRpcTimer(anvil.rpcUrl);
+  const solanaTimer = await startRpcTimer(solana.url);
   try {
     await prepareLocalChain(anvil.rpcUrl, {
       takers: takers.map((t) => t.address),
@@ -100,10 +108,14 @@ async function main() {
     await approveTakers(anvil.rpcUrl);
     await startIntervalMining(anvil.rpcUrl, 1);
     // The relay reaches the chain through the timer; the resolvers and the taker side go to anvil directly.
+    const config = offlineRelayConfig(timer.url);
+    const solanaChain = config.chains.find((c) => c.kind === "solana");
+    if (solanaChain) solanaChain.rpcUrl = solanaTimer.url;
     relay = await startRelay({
       vars: {
-        RELAY_CONFIG: JSON.stringify(offlineRelayConfig(timer.url)),
+        RELAY_CONFIG: JSON.stringify(config),
         KEEPER_PRIVATE_KEY: anvilPrivateKey(LOCAL_ACCOUNTS.keeper),
+        KEEPER_SOLANA_KEY: base58.encode(solana.accounts.keeper.secretKey),
       },
     });
     const relayUrl = relay.url;
@@ -113,6 +125,7 @@ async function main() {
     }
     fleet = await startLocalResolvers(relayUrl, {
       rpcUrl: anvil.rpcUrl,
+      solana: { rpcUrl: solana.url },
       resolvers: [
         { index: 1, name: "alpha", spreadBps: 0 },
         { index: 2, name: "beta", spreadBps: 15 },
@@ -175,12 +188,30 @@ async function main() {
         ` = ${perSecond.toFixed(1)} executions/s${limited ? ` (${limited} rate-limited)` : ""}`,
     );
 
+    const mint = (symbol: string) => solanaChain?.tokens.find((t) => t.symbol === symbol)?.address ?? "";
+    const solanaRelayParts = solanaChain
+      ? await solanaExecutionRun({
+          relayUrl,
+          timer: solanaTimer,
+          chainId: solanaChain.chainId,
+          sellToken: mint("cNGN"),
+          buyToken: mint("USDC"),
+          submissions: SOLANA_EXECUTIONS,
+        })
+      : [];
+
     console.log(`\n${verdict("relay part of a submission, p50", percentile(relayParts, 50), 20, "lower", "ms")}`);
+    if (solanaRelayParts.length > 0) {
+      const p50 = percentile(solanaRelayParts, 50);
+      console.log(verdict("relay part of a Solana submission, p50", p50, 20, "lower", "ms"));
+    }
   } finally {
     await Promise.allSettled(fleet.map((c) => c.stop()));
     await relay?.stop();
     await timer.stop();
+    await solanaTimer.stop();
     await anvil.stop();
+    await solana.stop();
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * A JSON-RPC pass-through between the relay and anvil that records when each call was in flight, so a
+ * A JSON-RPC pass-through between the relay and a chain (anvil, the Solana harness) that records when each call was in flight, so a
  * benchmark can tell the time a request spent waiting on the chain from the time the relay spent itself.
  * Times are `performance.now()` of this process, the clock the benchmark times its requests with.
  */
@@ -9,8 +9,8 @@ import { freePort } from "../scripts/lib/processes";
 export interface RpcCall {
   /** Methods of the request (a batch has several). */
   methods: string[];
-  /** First param of each, e.g. the block tag of eth_getBlockByNumber. */
-  firstParams: unknown[];
+  /** The params of each, e.g. the block tag of eth_getBlockByNumber first. */
+  params: unknown[][];
   start: number;
   end: number;
 }
@@ -51,7 +51,7 @@ export async function startRpcTimer(upstream: string): Promise<RpcTimer> {
       const requests = (Array.isArray(parsed) ? parsed : [parsed]) as { method?: string; params?: unknown[] }[];
       calls.push({
         methods: requests.map((r) => r.method ?? "?"),
-        firstParams: requests.map((r) => r.params?.[0]),
+        params: requests.map((r) => r.params ?? []),
         start,
         end,
       });

@@ -18,7 +18,8 @@ import { SqlTxStore } from "../src/keeper/pending";
 import { corridorStub } from "../src/stubs";
 
 /**
- * The keeper leader (`KEEPER`, singleton "leader"): one wallet, one nonce sequence per chain. Takes
+ * The keeper leader (`KEEPER`, singleton "leader"): one wallet per chain (its key from the secret the
+ * chain's settlement names), one nonce sequence per EVM chain. Takes
  * submissions (`submit`) and runs its periodic jobs from one alarm over a schedule table; the logic is in
  * src/keeper/. Its storage holds every transaction between signing and finality, so eviction loses
  * nothing: on wake it arms the indexer at once, and the indexer's pass recovers what was in flight.
@@ -82,10 +83,9 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
     await this.arm();
   }
 
-  private settler(chain: ChainConfig): ChainSettler | "no_key" | "not_settled" {
+  private settler(chain: ChainConfig): ChainSettler | "no_key" {
     const settlement = settlerFor(chain);
-    if (!settlement) return "not_settled";
-    const secret = this.env.KEEPER_PRIVATE_KEY;
+    const secret = this.env[settlement.secretName];
     const cached = this.settlers.get(chain);
     if (cached && cached.secret === secret) return cached.settler;
     const settler = settlement.withKey(secret, this.store.nonces(chain.chainId));

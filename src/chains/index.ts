@@ -4,6 +4,7 @@ import { evmAdapter } from "./evm/adapter";
 import { evmSettlement } from "./evm/settlement";
 import type { Settlement } from "./settler";
 import { solanaAdapter } from "./solana/adapter";
+import { solanaSettlement } from "./solana/settler";
 
 const adapters = new WeakMap<ChainConfig, ChainAdapter>();
 
@@ -17,7 +18,7 @@ export function adapterFor(chain: ChainConfig): ChainAdapter {
   return adapter;
 }
 
-/** How the keeper settles on a chain; null for chains it does not settle (Solana, for now). */
-export function settlerFor(chain: ChainConfig): Settlement | null {
-  return chain.kind === "evm" ? evmSettlement(chain) : null;
+/** How the keeper settles on a chain. */
+export function settlerFor(chain: ChainConfig): Settlement {
+  return chain.kind === "evm" ? evmSettlement(chain) : solanaSettlement(chain);
 }

@@ -11,9 +11,13 @@ export interface FillRequest {
   quoteId: string;
   taker: string;
   sellToken: string;
+  buyToken: string;
+  /** The token the keeper's gas fee is charged in. */
+  gasFeeToken: string;
   takerPays: string;
   /** The quote's `signing` JSON as the auction stored it. */
   signing: unknown;
+  /** The taker's part: its signature (EVM) or the quote's transaction with its signature (Solana, base64). */
   signature: string;
   permit: Erc2612Permit | null;
 }
@@ -23,6 +27,13 @@ export interface FillCall {
   to: string;
   data: string;
 }
+
+/**
+ * Whether what the taker sent is its authorisation of the quote; if not, the 400 answer: `bad_signature`
+ * (EVM: not the taker's signature over the typed data) or `bad_transaction` (Solana: not the quote's
+ * transaction signed by the taker, `reason` saying what differs).
+ */
+export type TakerCheck = { ok: true } | { ok: false; code: "bad_signature" | "bad_transaction"; reason: string };
 
 /** Whether the taker's side can be pulled now; if not, why (400 `taker_not_ready` with `reason`, `detail`). */
 export type Readiness = { ready: true } | { ready: false; reason: string; detail: string };
@@ -47,8 +58,10 @@ export type Preparation = { kind: "prepared"; fill: PreparedFill } | RevertOutco
 
 /** A transaction the keeper signed, as it is kept: enough to broadcast it again and to read its fate. */
 export interface SignedFill {
+  /** Its id on the chain: the 0x hash on EVM, the fee payer's base58 signature on Solana. */
   hash: string;
   raw: string;
+  /** The keeper account's nonce on a chain that orders an account's transactions by one (EVM); 0 elsewhere. */
   nonce: number;
   call: FillCall;
   request: FillRequest;
@@ -85,10 +98,11 @@ export interface FillEvent {
 export interface TxReceipt {
   hash: string;
   status: "success" | "reverted";
+  /** The block number (EVM) or slot (Solana) it landed in. */
   block: number;
-  blockHash: string;
   /** ISO 8601, from the block's timestamp. */
   blockTime: string;
+  /** Gas on EVM, compute units on Solana. */
   gasUsed: bigint;
   from: string;
   fills: FillEvent[];
@@ -133,8 +147,8 @@ export interface ChainSettler {
   readonly chainId: number;
   /** The keeper's address on this chain: the submitter of every fill. */
   readonly keeper: string;
-  /** Whether the request's signature is the taker's over what the quote asked it to sign. No RPC. */
-  verifyTaker(request: FillRequest): Promise<boolean>;
+  /** Whether what the taker sent authorises what the quote asked it to sign. No RPC. */
+  verifyTaker(request: FillRequest): Promise<TakerCheck>;
   /** Whether the chain will let the fill take the taker's side (`now` in unix seconds). */
   readiness(request: FillRequest, now: number): Promise<Readiness>;
   /** Builds the fill and simulates it from the keeper. */
@@ -150,7 +164,7 @@ export interface ChainSettler {
   /** Gets a transaction whose broadcast was never confirmed onto the network: found there, or sent again. */
   recover(tx: SignedFill): Promise<BroadcastResult>;
   status(tx: SignedFill): Promise<TxStatus>;
-  /** The chain's head, as the block number finality is counted against. */
+  /** The block finality is counted against: the latest block on EVM, the latest `finalized` slot on Solana. */
   head(): Promise<number>;
   /** Whether a transaction landed in `block` is final with the chain at `head`. */
   isFinal(block: number, head: number): boolean;
@@ -161,6 +175,8 @@ export interface ChainSettler {
  * the settler for the keeper's key. A chain the keeper does not settle has none (`settlerFor` is null).
  */
 export interface Settlement {
+  /** The Worker secret holding the keeper's key on this chain (docs/settlement.md). */
+  readonly secretName: "KEEPER_PRIVATE_KEY" | "KEEPER_SOLANA_KEY";
   /** The body field of `POST /v1/executions` that carries the taker's part on this chain. */
   readonly submissionField: "signature" | "transaction";
   /** Why that field is required, for the `invalid_request` issue when it is missing. */

@@ -41,10 +41,8 @@ export async function admit(
     if (first) return duplicateOf(first);
   }
   const chain = port.config().chains.find((c) => c.chainId === quote.chainId);
-  const settler = chain ? port.settler(chain) : "not_settled";
-  if (settler === "not_settled") {
-    return refuse(409, "wrong_chain", `The keeper does not settle quotes on chain ${quote.chainId}.`);
-  }
+  if (!chain) return refuse(409, "wrong_chain", `The relay no longer serves chain ${quote.chainId}.`);
+  const settler = port.settler(chain);
   if (quote.status === "expired") return quoteExpired();
   if (quote.status !== "quoted" && quote.status !== "signed") {
     return refuse(409, "quote_not_open", `The quote is ${quote.status}.`, { status: quote.status });
@@ -63,14 +61,15 @@ export async function admit(
     quoteId: quote.quoteId,
     taker: quote.taker,
     sellToken: quote.sellToken,
+    buyToken: quote.buyToken,
+    gasFeeToken: quote.gasFee.token,
     takerPays: quote.takerPays,
     signing: quote.signing,
     signature: req.signature,
     permit: req.permit,
   };
-  if (!(await settler.verifyTaker(request))) {
-    return refuse(400, "bad_signature", "The signature is not the taker's over the quote's typedData.");
-  }
+  const check = await settler.verifyTaker(request);
+  if (!check.ok) return refuse(400, check.code, takerRefusals[check.code], { reason: check.reason });
   const terms: AcceptedTerms = {
     executionId: newId("x"),
     quoteId: quote.quoteId,
@@ -117,6 +116,11 @@ export async function admit(
     return notLeader("rpc_unavailable");
   }
 }
+
+const takerRefusals = {
+  bad_signature: "The signature is not the taker's over the quote's typedData.",
+  bad_transaction: "The transaction is not the quote's transaction signed by the taker, changed in nothing else.",
+} as const;
 
 /**
  * A simulation that reverted: recorded as a `requote` execution. A reason the taker can fix leaves the

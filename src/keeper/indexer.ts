@@ -77,7 +77,6 @@ export class Indexer {
         case "landed":
           if (!(await this.settle(current, status.receipt, adapter))) return;
           current = store.get(tx.hash);
-          head = Math.max(head, status.receipt.block);
       }
     }
     if (current?.state === "mined" && current.block !== null && settler.isFinal(current.block, head)) {

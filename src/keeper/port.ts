@@ -11,8 +11,8 @@ export interface KeeperPort {
   config(): RelayConfig;
   db: D1Database;
   store: TxStore;
-  /** The chain's settler; `no_key` without a keeper key, `not_settled` for a chain the keeper does not settle. */
-  settler(chain: ChainConfig): ChainSettler | "no_key" | "not_settled";
+  /** The chain's settler; `no_key` without a (usable) keeper key for it. */
+  settler(chain: ChainConfig): ChainSettler | "no_key";
   /** Makes sure the indexer runs within a second. */
   armIndexer(): Promise<void>;
   /** Tells the winning resolver, if connected to the corridor, how its fill is going. */
@@ -33,6 +33,6 @@ export function settlingChain(
   chainId: number,
 ): { chain: ChainConfig; adapter: ChainAdapter; settler: ChainSettler } | null {
   const chain = port.config().chains.find((c) => c.chainId === chainId);
-  const settler = chain ? port.settler(chain) : "not_settled";
+  const settler = chain ? port.settler(chain) : "no_key";
   return chain && typeof settler !== "string" ? { chain, adapter: adapterFor(chain), settler } : null;
 }

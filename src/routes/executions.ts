@@ -52,10 +52,8 @@ export const executionRoutes = createRouter()
         throw new RelayError(409, "wrong_chain", `The quote is on chain ${quote.chainId}, not ${body.chainId}.`);
       }
       const chain = c.get("config").chains.find((ch) => ch.chainId === quote.chainId);
-      const settlement = chain ? settlerFor(chain) : null;
-      if (!chain || !settlement) {
-        throw new RelayError(409, "wrong_chain", `The keeper does not settle quotes on chain ${quote.chainId}.`);
-      }
+      if (!chain) throw new RelayError(409, "wrong_chain", `The relay no longer serves chain ${quote.chainId}.`);
+      const settlement = settlerFor(chain);
       // The taker's part sits in the body field the chain's settlement names.
       const fields: Record<string, unknown> = body;
       const takerPart = fields[settlement.submissionField];

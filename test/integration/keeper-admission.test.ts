@@ -68,12 +68,9 @@ describe("keeper admission: refusals, in order", () => {
     expect(await events(quote.quoteId)).toEqual(["requested", "quoted", "expired"]);
   });
 
-  it.each([
-    ["a chain the keeper does not settle", 103],
-    ["a chain the relay no longer serves", 1],
-  ])("answers 409 wrong_chain for %s", async (_, chainId) => {
+  it("answers 409 wrong_chain for a chain the relay no longer serves", async () => {
     const { keeper } = keeperHarness(env.DB);
-    const { quote } = await seedQuote(env.DB, { chainId });
+    const { quote } = await seedQuote(env.DB, { chainId: 1 });
     expect(await keeper.submit(request(quote.quoteId))).toMatchObject({ status: 409, code: "wrong_chain" });
   });
 

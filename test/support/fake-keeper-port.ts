@@ -1,4 +1,3 @@
-import { settlerFor } from "../../src/chains";
 import { localConfig } from "../../src/config/local";
 import type { Demotion } from "../../src/db/strikes";
 import type { ExecutionUpdate } from "../../src/keeper/contract";
@@ -21,11 +20,7 @@ export function keeperHarness(db: D1Database, options: { settler?: FakeSettler; 
     config: () => localConfig,
     db,
     store,
-    // Which chains are settled is the real factory's answer; only the settler is fake.
-    settler: (chain) => {
-      if (!settlerFor(chain)) return "not_settled";
-      return options.noKey ? "no_key" : settler;
-    },
+    settler: () => (options.noKey ? "no_key" : settler),
     armIndexer: async () => {
       indexerArmed++;
     },

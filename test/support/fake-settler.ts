@@ -7,6 +7,7 @@ import {
   type PreparedFill,
   type Readiness,
   type SignedFill,
+  type TakerCheck,
   type TxReceipt,
   type TxStatus,
 } from "../../src/chains/settler";
@@ -39,8 +40,8 @@ export class FakeSettler implements ChainSettler {
     private readonly finalityConfirmations = 2,
   ) {}
 
-  async verifyTaker(): Promise<boolean> {
-    return this.signatureValid;
+  async verifyTaker(): Promise<TakerCheck> {
+    return this.signatureValid ? { ok: true } : { ok: false, code: "bad_signature", reason: "forged" };
   }
 
   async readiness(): Promise<Readiness> {
@@ -112,7 +113,6 @@ export class FakeSettler implements ChainSettler {
       hash,
       status: "success",
       block: this.headBlock,
-      blockHash: `0x${"bb".repeat(32)}`,
       blockTime: new Date(0).toISOString(),
       gasUsed: 150_000n,
       from: KEEPER,

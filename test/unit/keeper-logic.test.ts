@@ -72,7 +72,6 @@ describe("settledFill: the settlement record from a receipt", () => {
     hash: `0x${"cd".repeat(32)}`,
     status: "success",
     block: 42,
-    blockHash: `0x${"ef".repeat(32)}`,
     blockTime: "2026-11-22T10:00:00.000Z",
     gasUsed: 180_000n,
     from: "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",

@@ -51,6 +51,7 @@ const log = (event: string, detail: Record<string, unknown>) =>
 /** EVM settlement: the taker's Permit2 signature in `signature`, a hex keeper key in `KEEPER_PRIVATE_KEY`. */
 export function evmSettlement(chain: EvmChain): Settlement {
   return {
+    secretName: "KEEPER_PRIVATE_KEY",
     submissionField: "signature",
     submissionHint: "required: the quote is on an EVM chain, so send the taker's signature",
     withKey(secret, nonces) {
@@ -153,7 +154,6 @@ export function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore):
       hash,
       status: mined.status,
       block: Number(mined.blockNumber),
-      blockHash: mined.blockHash,
       blockTime: new Date(Number(block.timestamp) * 1000).toISOString(),
       gasUsed: mined.gasUsed,
       from: getAddress(mined.from),
@@ -178,7 +178,12 @@ export function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore):
     keeper: account.address,
 
     async verifyTaker(request) {
-      if (!/^0x[0-9a-fA-F]{130}$/.test(request.signature)) return false;
+      const refused = {
+        ok: false,
+        code: "bad_signature",
+        reason: "not the taker's signature over the typedData",
+      } as const;
+      if (!/^0x[0-9a-fA-F]{130}$/.test(request.signature)) return refused;
       const { order, permit } = parseSigning(request.signing);
       const typed = takerTypedData({
         chainId: chain.chainId,
@@ -192,9 +197,9 @@ export function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore):
       });
       try {
         const signer = await recoverTypedDataAddress({ ...typed, signature: request.signature as Hex });
-        return adapter.sameAddress(signer, request.taker);
+        return adapter.sameAddress(signer, request.taker) ? { ok: true } : refused;
       } catch {
-        return false;
+        return refused;
       }
     },
 

@@ -1,0 +1,145 @@
+import { base64 } from "@scure/base";
+import type { Keypair } from "@solana/web3.js";
+import type { SolanaChain } from "../../config/schema";
+import type { ChainSettler, FillRequest, Settlement, SignedFill, TxReceipt } from "../settler";
+import { keeperKeypairFromSecret } from "./keeper-key";
+import { solanaRpc } from "./rpc";
+import { sendSwap, signAsFeePayer, simulateSwap, swapReceipt, swapStatus, transactionId } from "./settlement";
+import { checkTakerTransaction } from "./swap-checks";
+import { swapFillOf } from "./swap-fill";
+import type { SwapReceipt } from "./swap-receipt";
+
+/** What the auction stored for a Solana quote (src/chains/solana/adapter.ts): the parts settlement reads. */
+interface StoredSolanaSigning {
+  transaction: string;
+  lastValidBlockHeight: number;
+}
+
+function storedSigning(request: FillRequest): StoredSolanaSigning {
+  const signing = request.signing as Partial<StoredSolanaSigning> | null;
+  if (typeof signing?.transaction !== "string" || typeof signing.lastValidBlockHeight !== "number") {
+    throw new Error(`quote ${request.quoteId} has no stored Solana transaction`);
+  }
+  return { transaction: signing.transaction, lastValidBlockHeight: signing.lastValidBlockHeight };
+}
+
+const log = (event: string, detail: Record<string, unknown>) =>
+  console.error(JSON.stringify({ keeper: event, ...detail }));
+
+/**
+ * Solana settlement (docs/settlement.md, "The keeper's steps on Solana"): the taker's signed transaction
+ * in `transaction`, the keeper's ed25519 secret in `KEEPER_SOLANA_KEY`.
+ */
+export function solanaSettlement(chain: SolanaChain): Settlement {
+  return {
+    secretName: "KEEPER_SOLANA_KEY",
+    submissionField: "transaction",
+    submissionHint: "required: the quote is on a Solana chain, so send its transaction signed by the taker",
+    withKey(secret) {
+      if (!secret) return null;
+      let keeper: Keypair;
+      try {
+        keeper = keeperKeypairFromSecret(secret);
+      } catch (e) {
+        log("keeper_key_invalid", { chainId: chain.chainId, error: e instanceof Error ? e.message : String(e) });
+        return null;
+      }
+      // Every swap names the configured keeper as its fee payer: another key could not sign one.
+      if (keeper.publicKey.toBase58() !== chain.keeper) {
+        log("keeper_key_mismatch", {
+          chainId: chain.chainId,
+          configured: chain.keeper,
+          key: keeper.publicKey.toBase58(),
+        });
+        return null;
+      }
+      return solanaSettler(chain, keeper);
+    },
+  };
+}
+
+/**
+ * Settlement on one Solana chain as its keeper: the transaction is the quote's own, checked byte for
+ * byte; the keeper signs it as fee payer, simulates it, and sends the same bytes until it lands or its
+ * blockhash expires. Solana orders nothing by nonce, so no nonce is taken or stored (`nonce` is 0).
+ */
+export function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
+  const rpcUrl = chain.rpcUrl;
+  const keeperAddress = keeper.publicKey.toBase58();
+
+  function receiptOf(tx: SignedFill, swap: SwapReceipt): TxReceipt {
+    const { quoteId, taker, sellToken, buyToken, gasFeeToken } = tx.request;
+    const fill = swapFillOf(chain, swap, { quoteId, taker, sellToken, buyToken, gasFeeToken });
+    return {
+      hash: tx.hash,
+      status: swap.status,
+      block: swap.slot,
+      blockTime: swap.blockTime ?? new Date().toISOString(),
+      gasUsed: swap.unitsConsumed,
+      from: keeperAddress,
+      fills: fill ? [fill] : [],
+    };
+  }
+
+  return {
+    chainId: chain.chainId,
+    keeper: keeperAddress,
+
+    async verifyTaker(request) {
+      const check = checkTakerTransaction(storedSigning(request).transaction, request.signature, request.taker);
+      return check.ok ? { ok: true } : { ok: false, code: "bad_transaction", reason: check.reason };
+    },
+
+    // Whether the taker holds what it sells is what the simulation tells (`taker:insufficient_balance`).
+    readiness: async () => ({ ready: true }),
+
+    async prepare(request) {
+      const signed = signAsFeePayer(request.signature, keeper);
+      const simulation = await simulateSwap(rpcUrl, signed.raw);
+      if (!simulation.ok) return { kind: "requote", reason: simulation.reason };
+      const call = { to: chain.program, data: base64.encode(signed.raw) };
+      return { kind: "prepared", fill: { call, gas: BigInt(simulation.unitsConsumed) } };
+    },
+
+    async sign(request, fill, record) {
+      const raw = fill.call.data;
+      const tx: SignedFill = { hash: transactionId(base64.decode(raw)), raw, nonce: 0, call: fill.call, request };
+      record(tx);
+      return tx;
+    },
+
+    release: (_tx, forget) => forget(),
+
+    broadcast: (tx) => sendSwap(rpcUrl, base64.decode(tx.raw)),
+
+    // `sendSwap` looks the signature up first: a swap the chain has is `known`, one it lost is sent again.
+    recover: (tx) => sendSwap(rpcUrl, base64.decode(tx.raw)),
+
+    async status(tx) {
+      const status = await swapStatus(rpcUrl, tx.hash, storedSigning(tx.request).lastValidBlockHeight);
+      switch (status.state) {
+        case "dropped":
+          return { state: "dropped" };
+        case "pending": {
+          // Sent without retries by the node: the same bytes again, until they land or expire.
+          const resent = await sendSwap(rpcUrl, base64.decode(tx.raw));
+          if (resent.status === "refused")
+            log("resend_refused", { chainId: chain.chainId, txHash: tx.hash, reason: resent.reason });
+          return { state: "pending" };
+        }
+        case "reverted": {
+          const swap = await swapReceipt(rpcUrl, tx.hash);
+          return { state: "reverted", reason: status.reason, gasUsed: swap?.unitsConsumed ?? 0n };
+        }
+        case "landed": {
+          const swap = await swapReceipt(rpcUrl, tx.hash);
+          return swap ? { state: "landed", receipt: receiptOf(tx, swap) } : { state: "pending" };
+        }
+      }
+    },
+
+    head: () => solanaRpc<number>(rpcUrl, "getSlot", [{ commitment: "finalized" }]),
+
+    isFinal: (slot, finalizedSlot) => slot <= finalizedSlot,
+  };
+}
