@@ -7,7 +7,7 @@ import { KEEPER_KEY } from "./test/settlement/accounts";
 import { withFixtureOracle } from "./test/support/oracle-config";
 
 /** What the settlement project's global setup provides (test/settlement/chain.global.ts). */
-type Inject = (key: "chainRpcUrl" | "keeperRpcUrl" | "solanaRpcUrl") => string;
+type Inject = (key: "chainRpcUrl" | "keeperRpcUrl" | "solanaRpcUrl" | "relaySolanaRpcUrl") => string;
 
 /**
  * A project whose tests run inside workerd with the Worker's bindings, D1 migrated before each file.
@@ -97,9 +97,10 @@ export default defineConfig({
         {
           setup: "test/solana/chain.global.ts",
           bindings: (inject) => ({
-            RELAY_CONFIG: JSON.stringify(onTestChain("solana", inject("solanaRpcUrl"), integrationConfig)),
+            RELAY_CONFIG: JSON.stringify(onTestChain("solana", inject("relaySolanaRpcUrl"), integrationConfig)),
             KEEPER_SOLANA_KEY: base58.encode(localSolanaKeypair("keeper").secretKey),
             TEST_SOLANA_RPC_URL: inject("solanaRpcUrl"),
+            TEST_SOLANA_PROXY_URL: inject("relaySolanaRpcUrl"),
           }),
         },
       ),

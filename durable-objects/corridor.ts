@@ -59,7 +59,7 @@ export class CorridorDO extends DurableObject<Env> {
       onAuthenticated: (node, now) => this.checks.restart(node, now),
       onHeartbeat: (node, now) => {
         this.checks.heard(node, now);
-        this.house.keepFresh(now);
+        void this.house.keepFresh(now);
       },
       inventoryMismatch: (address) => this.checks.mismatched(address),
     });

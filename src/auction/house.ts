@@ -19,6 +19,9 @@ import { WinnerSignatures } from "./winner-signatures";
 
 /** How long a closed auction is remembered, so that its late replies are counted on the quote. */
 const REMEMBER_CLOSED_MS = 30_000;
+/** How long a winner's transaction waits for a corridor's first chain-state read (docs/architecture.md, "Quote signing"). */
+const COLD_READ_WAIT_MS = 1_000;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** Grace between a quote's expiry and the on-chain deadline, so a fill broadcast just before expiry still lands. */
 const DEADLINE_GRACE_SECONDS = 60;
 
@@ -73,6 +76,8 @@ interface Live {
   nodes: Map<string, NodeSession>;
   /** Settles once the quote is stored, so late replies update a row that exists. */
   stored: Promise<boolean>;
+  /** Settles when the chain-state read started with the auction (if one was due) does. */
+  fresh: Promise<void>;
 }
 
 /**
@@ -122,7 +127,7 @@ export class AuctionHouse {
       deadline: Math.floor(expiresAt / 1000) + DEADLINE_GRACE_SECONDS,
       gasFeeToken: gas.token,
     };
-    this.keepFresh(now);
+    const fresh = this.keepFresh(now);
     const standingPromise = port.standing();
     const online = port.nodes().filter((n) => isFresh(n.lastHeartbeat, now));
     const eligible = online.filter(
@@ -148,6 +153,7 @@ export class AuctionHouse {
       stored: new Promise((resolve) => {
         markStored = resolve;
       }),
+      fresh,
     };
     this.live.set(rfqId, live);
     const feeBps = chain.fee.bps;
@@ -286,7 +292,9 @@ export class AuctionHouse {
       const node = live.nodes.get(lower(offer.resolver));
       if (!node) continue;
       const amounts = this.amountsOf(live, offer.bid.outputAmount);
-      const request = signing.request(live.terms, { resolver: offer.resolver, amounts }, node, Date.now());
+      const build = () => signing.request(live.terms, { resolver: offer.resolver, amounts }, node, Date.now());
+      // A corridor that just woke holds no chain state yet: its first read is under way, worth a short wait.
+      const request = build() ?? (await Promise.race([live.fresh, sleep(COLD_READ_WAIT_MS)]).then(build));
       // No fresh chain state to build the transaction with (its RPC is not answering): no quote now.
       if (!request) return { offers: crown(offers, null), winner: null, unbuildable: true };
       const signature = await this.signatures.ask(live.auction.rfqId, node.address, request.transaction);
@@ -303,9 +311,12 @@ export class AuctionHouse {
   }
 
   /** Keeps the chain state a quote is built with fresh (Solana: a recent blockhash), outside any quote's path. */
-  keepFresh(now: number): void {
+  keepFresh(now: number): Promise<void> {
     const { signing } = this.port.adapter;
-    if (signing.kind === "winner") this.port.waitUntil(signing.keepFresh(now));
+    if (signing.kind !== "winner") return Promise.resolve();
+    const read = signing.keepFresh(now);
+    this.port.waitUntil(read);
+    return read;
   }
 
   /** Whether `rfqId` is an auction of this corridor, open or recently closed. */

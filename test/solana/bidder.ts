@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { ed25519 } from "@noble/curves/ed25519";
 import { base58, base64 } from "@scure/base";
 import { type Keypair, VersionedTransaction } from "@solana/web3.js";
@@ -80,4 +81,15 @@ export async function solanaBidder(
       socket.send({ type: "signed", rfqId: frame.rfqId, signature: signTransaction(keypair, frame.transaction) });
     },
   };
+}
+
+/** A cNGN amount the fixture band prices at 1 USDC, so bids near 1 USDC stand inside the band guard. */
+export async function marketSellAmount(app: {
+  request(path: string, init: RequestInit, e: Cloudflare.Env): Response | Promise<Response>;
+}): Promise<string> {
+  const res = await app.request("/v1/rates", {}, env);
+  const { bands } = (await res.json()) as { bands: { corridor: string; mid: number }[] };
+  const band = bands.find((b) => b.corridor.startsWith(`${SOL.chainId}:`));
+  if (!band) throw new Error("no band for the Solana corridor");
+  return String(Math.round(band.mid * 1e6));
 }

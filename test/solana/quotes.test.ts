@@ -13,7 +13,7 @@ import { loadConfig } from "../../src/config/load";
 import type { SolanaChain } from "../../src/config/schema";
 import { cancelQuoteMessage } from "../../src/quotes/messages";
 import { SOL } from "../support/ws-client";
-import { type SolanaBidder, signText, solanaBidder } from "./bidder";
+import { marketSellAmount, type SolanaBidder, signText, solanaBidder } from "./bidder";
 
 const app = createApp();
 const chain = loadConfig(env.RELAY_CONFIG).chains.find((c): c is SolanaChain => c.kind === "solana") as SolanaChain;
@@ -27,15 +27,6 @@ const post = async (path: string, body: unknown) => {
   );
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
-
-/** A cNGN amount the fixture band prices at 1 USDC, so bids near 1 USDC stand inside the band guard. */
-async function marketSellAmount(): Promise<string> {
-  const res = await app.request("/v1/rates", {}, env);
-  const { bands } = (await res.json()) as { bands: { corridor: string; mid: number }[] };
-  const band = bands.find((b) => b.corridor.startsWith(`${SOL.chainId}:`));
-  if (!band) throw new Error("no band for the Solana corridor");
-  return String(Math.round(band.mid * 1e6));
-}
 
 const quoteBody = (sellAmount: string) => ({
   chainId: SOL.chainId,
@@ -54,7 +45,7 @@ describe("POST /v1/quotes on Solana", () => {
   it("asks the winner to sign the swap and answers the transaction with its signature in place", async () => {
     const alpha = await solanaBidder(0, "alpha");
     nodes.push(alpha);
-    const sellAmount = await marketSellAmount();
+    const sellAmount = await marketSellAmount(app);
     const pending = post("/v1/quotes", quoteBody(sellAmount));
     const rfq = await alpha.nextRfq();
     expect(rfq.toSign).toMatchObject({ scheme: "ed25519" });
@@ -107,7 +98,7 @@ describe("POST /v1/quotes on Solana", () => {
     const alpha = await solanaBidder(0, "alpha");
     const beta = await solanaBidder(1, "beta");
     nodes.push(alpha, beta);
-    const pending = post("/v1/quotes", quoteBody(await marketSellAmount()));
+    const pending = post("/v1/quotes", quoteBody(await marketSellAmount(app)));
     const [ra, rb] = await Promise.all([alpha.nextRfq(), beta.nextRfq()]);
     alpha.bid(ra, 1_010_000n);
     beta.bid(rb, 1_000_000n);
@@ -134,7 +125,7 @@ describe("POST /v1/quotes on Solana", () => {
   it("does not ask a node that proved no Solana key", async () => {
     const evmOnly = await solanaBidder(0, "evm-only", { solana: false });
     nodes.push(evmOnly);
-    const { status, body } = await post("/v1/quotes", quoteBody(await marketSellAmount()));
+    const { status, body } = await post("/v1/quotes", quoteBody(await marketSellAmount(app)));
     expect(status).toBe(404);
     expect(body).toMatchObject({ error: "no_offers", nodesOnline: 1, replies: { valid: 0, noReply: 0 } });
     await expect(evmOnly.nextRfq(200)).rejects.toThrow(/no rfq frame/);
@@ -144,7 +135,7 @@ describe("POST /v1/quotes on Solana", () => {
     // Not node 0: its strike above demoted it.
     const alpha = await solanaBidder(2, "gamma");
     nodes.push(alpha);
-    const pending = post("/v1/quotes", quoteBody(await marketSellAmount()));
+    const pending = post("/v1/quotes", quoteBody(await marketSellAmount(app)));
     alpha.bid(await alpha.nextRfq(), 1_000_000n);
     alpha.sign(await alpha.nextSign());
     const quoteId = String((await pending).body.quoteId);
