@@ -4,7 +4,7 @@
  *   npx tsx scripts/deploy-contracts.ts [--rpc-url http://127.0.0.1:8545] [--fund]
  *
  * `--fund` then mints 1,000,000 of each test token to anvil's accounts 1–4 and makes accounts 3 and 4
- * (the local resolvers) approve the executor.
+ * (the local resolvers) approve the executor and the reactor.
  */
 import { parseArgs } from "node:util";
 import { parseUnits } from "viem";
@@ -31,5 +31,5 @@ if (values.fund) {
     amount: parseUnits("1000000", 6),
   });
   console.log(`funded takers ${takers.map((t) => t.address).join(", ")}`);
-  console.log(`funded resolvers ${resolvers.map((r) => r.address).join(", ")} (executor approved)`);
+  console.log(`funded resolvers ${resolvers.map((r) => r.address).join(", ")} (executor and reactor approved)`);
 }

@@ -15,11 +15,13 @@ import {
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
 import { feeControllerBytecode } from "../../contracts/out/fee-controller";
+import { limitReactorBytecode } from "../../contracts/out/limit-reactor";
 import { permit2Bytecode } from "../../contracts/out/permit2";
 import { rfqExecutorBytecode } from "../../contracts/out/rfq-executor";
 import { testTokenBytecode } from "../../contracts/out/test-token";
 import { validationBytecode } from "../../contracts/out/validation";
 import { feeControllerAbi } from "../../src/chains/evm/abi/fee-controller";
+import { limitReactorAbi } from "../../src/chains/evm/abi/limit-reactor";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
 import { rfqExecutorAbi } from "../../src/chains/evm/abi/rfq-executor";
 import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
@@ -36,7 +38,7 @@ export function anvilAccount(index: number) {
 
 /** Anvil's first dev account: every address in the local configuration is one of its deployments. */
 export const ANVIL_DEPLOYER_KEY: Hex = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
-/** Anvil's dev account #9, the keeper the executor allows out of the box. */
+/** Anvil's dev account #9, the keeper the executor and the reactor allow out of the box. */
 export const ANVIL_KEEPER: Address = "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720";
 
 export interface Deployment {
@@ -46,10 +48,11 @@ export interface Deployment {
   validation: Address;
   feeController: Address;
   executor: Address;
+  reactor: Address;
 }
 
 export interface DeployOptions {
-  /** Who may call the executor; default anvil's account #9. */
+  /** Who may call the executor and the reactor; default anvil's account #9. */
   keepers?: Address[];
   /** The fee controller's default bps; default the local configuration's `fee.bps`. */
   feeBps?: number;
@@ -78,6 +81,7 @@ export function expectedDeployment(): Deployment {
     validation: getAddress(chain.validation),
     feeController: getAddress(chain.feeController),
     executor: getAddress(chain.executor),
+    reactor: getAddress(chain.reactor),
   };
 }
 
@@ -90,10 +94,9 @@ function clients(rpcUrl: string, account: Account) {
 }
 
 /**
- * Deploys Permit2, cNGN, USDC, validation, fee controller and executor from anvil's first account at
- * its nonces 0–5, the addresses `src/config/local.ts` names, and throws if any differs. Every setting
- * goes through a constructor, so no other transaction is sent and nonce 6 stays free for the
- * limit-order reactor.
+ * Deploys Permit2, cNGN, USDC, validation, fee controller, executor and limit-order reactor from anvil's
+ * first account at its nonces 0–6, the addresses `src/config/local.ts` names, and throws if any differs.
+ * Every setting goes through a constructor, so no other transaction is sent.
  */
 export async function deployContracts(rpcUrl: string, options: DeployOptions = {}): Promise<Deployment> {
   const deployer = privateKeyToAccount(ANVIL_DEPLOYER_KEY);
@@ -157,21 +160,33 @@ export async function deployContracts(rpcUrl: string, options: DeployOptions = {
       nonce: 5,
     }),
   );
-  return { permit2, cngn, usdc, validation, feeController, executor };
+  const reactor = await deployed(
+    "reactor",
+    walletClient.deployContract({
+      abi: limitReactorAbi,
+      bytecode: limitReactorBytecode,
+      args: [deployer.address, permit2, validation, feeController, keepers],
+      nonce: 6,
+    }),
+  );
+  return { permit2, cngn, usdc, validation, feeController, executor, reactor };
 }
 
 export interface FundArgs {
   /** Each gets `amount` of every token. */
   takers?: Address[];
-  /** Each gets `amount` of every token and approves the executor for all of it, once and for good. */
+  /**
+   * Each gets `amount` of every token and approves the executor and the reactor for all of it, once and
+   * for good: a resolver may win RFQ quotes and limit-order rounds alike.
+   */
   resolvers?: Account[];
   /** Per token, in base units. */
   amount: bigint;
 }
 
 /**
- * Mints test tokens (as their owner, the deployer) and makes resolvers approve the executor. It spends
- * deployer nonces, so on a chain that will also get the limit-order reactor, deploy that first.
+ * Mints test tokens (as their owner, the deployer) and makes resolvers approve the executor and the
+ * reactor. It spends deployer nonces, so deploy the contracts first.
  */
 export async function fund(rpcUrl: string, deployment: Deployment, args: FundArgs): Promise<void> {
   const deployer = privateKeyToAccount(ANVIL_DEPLOYER_KEY);
@@ -195,14 +210,16 @@ export async function fund(rpcUrl: string, deployment: Deployment, args: FundArg
   for (const resolver of resolvers) {
     const wallet = clients(rpcUrl, resolver).walletClient;
     for (const token of tokens) {
-      hashes.push(
-        await wallet.writeContract({
-          address: token,
-          abi: testTokenAbi,
-          functionName: "approve",
-          args: [deployment.executor, maxUint256],
-        }),
-      );
+      for (const spender of [deployment.executor, deployment.reactor]) {
+        hashes.push(
+          await wallet.writeContract({
+            address: token,
+            abi: testTokenAbi,
+            functionName: "approve",
+            args: [spender, maxUint256],
+          }),
+        );
+      }
     }
   }
   for (const hash of hashes) {

@@ -13,6 +13,7 @@ import {
 } from "viem";
 import { anvil } from "viem/chains";
 import { deployContracts } from "../../scripts/lib/evm-deploy";
+import { limitReactorAbi } from "../../src/chains/evm/abi/limit-reactor";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
 import { rfqExecutorAbi } from "../../src/chains/evm/abi/rfq-executor";
 import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
@@ -28,13 +29,18 @@ import {
 import { localConfig } from "../../src/config/local";
 import { startAnvil } from "../support/anvil";
 
-/** Every custom error a fill can revert with, wherever it is raised, so reverts decode by name. */
-export const fillAbi = [
-  ...rfqExecutorAbi,
+/** The custom errors a fill can revert with outside the settlement contract itself. */
+const downstreamErrors = [
   ...permit2Abi.filter((item) => item.type === "error"),
   ...validationAbi.filter((item) => item.type === "error"),
   ...testTokenAbi.filter((item) => item.type === "error"),
 ] as const;
+
+/** Every custom error a fill can revert with, wherever it is raised, so reverts decode by name. */
+export const fillAbi = [...rfqExecutorAbi, ...downstreamErrors] as const;
+
+/** The same for the limit-order reactor's fills. */
+export const limitAbi = [...limitReactorAbi, ...downstreamErrors] as const;
 
 /** The fee rate the deployment starts with, the local configuration's. */
 export const FEE_BPS = BigInt(localConfig.chains.find((c) => c.kind === "evm")?.fee.bps ?? Number.NaN);
@@ -82,6 +88,20 @@ export async function balanceOf(chain: Chain, token: Address, holder: Address): 
     functionName: "balanceOf",
     args: [holder],
   });
+}
+
+/** How `action` changed each holder's balance of each token: `changes[token][holder]`. */
+export async function withBalanceChanges<T>(
+  chain: Chain,
+  tokens: Address[],
+  holders: Address[],
+  action: () => Promise<T>,
+) {
+  const balances = () => Promise.all(tokens.map((t) => Promise.all(holders.map((h) => balanceOf(chain, t, h)))));
+  const before = await balances();
+  const result = await action();
+  const after = await balances();
+  return { result, changes: after.map((row, i) => row.map((b, j) => b - (before[i]?.[j] ?? 0n))) };
 }
 
 export async function approvePermit2(chain: Chain, owner: LocalAccount, token: Address): Promise<void> {

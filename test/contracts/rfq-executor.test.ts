@@ -29,6 +29,7 @@ import {
   signResolver,
   signTaker,
   startChain,
+  withBalanceChanges,
 } from "./chain";
 
 const taker = anvilAccount(1);
@@ -111,21 +112,12 @@ function revertOf(quote: SignedParts, from: LocalAccount = keeper): Promise<stri
   return revertName(simulateFill(quote, from));
 }
 
-/** How `action` changed each holder's balance of each token: `changes[token][holder]`. */
-async function withBalanceChanges<T>(tokens: Address[], holders: Address[], action: () => Promise<T>) {
-  const balances = () => Promise.all(tokens.map((t) => Promise.all(holders.map((h) => balanceOf(chain, t, h)))));
-  const before = await balances();
-  const result = await action();
-  const after = await balances();
-  return { result, changes: after.map((row, i) => row.map((b, j) => b - (before[i]?.[j] ?? 0n))) };
-}
-
 describe("RfqExecutor.fill", () => {
   it("moves every amount exactly when the gas fee is charged in the buy token", async () => {
     const { cngn, usdc, feeController } = chain.deployment;
     const quote = await cngnForUsdc();
     const holders = [taker.address, resolver.address, recipient, feeController, keeper.address];
-    const { result: receipt, changes } = await withBalanceChanges([cngn, usdc], holders, () => fill(quote));
+    const { result: receipt, changes } = await withBalanceChanges(chain, [cngn, usdc], holders, () => fill(quote));
 
     const { sellAmount, outputAmount } = quote.fill;
     const { received, fee, gasFee } = quote.order;
@@ -170,7 +162,7 @@ describe("RfqExecutor.fill", () => {
       deadline: (await latestTimestamp(chain)) + 300n,
     });
     const holders = [taker.address, resolver.address, recipient, feeController, keeper.address];
-    const { changes } = await withBalanceChanges([usdc, cngn], holders, () => fill(quote));
+    const { changes } = await withBalanceChanges(chain, [usdc, cngn], holders, () => fill(quote));
 
     const { sellAmount, outputAmount } = quote.fill;
     const { received, fee, gasFee } = quote.order;
