@@ -3,7 +3,8 @@
  * anvil on 127.0.0.1:8545 (or reuses one already there that runs the local contracts), deploys and
  * funds, starts the local Solana chain on 127.0.0.1:8899 (scripts/lib/solana-harness/), starts
  * `wrangler dev` on 127.0.0.1:8787 with local D1 migrated and both keepers' keys, connects two reference
- * resolvers to the EVM and Solana corridors, and prints where everything is. Ctrl-C stops it all.
+ * resolvers to the EVM and Solana corridors, serves a local NGN/USD rate source on 127.0.0.1:8790 (so the
+ * band exists offline; `--rate` sets it), and prints where everything is. Ctrl-C stops it all.
  * `--keep` resumes the anvil chain and the relay state of the last run instead of starting afresh (the
  * Solana chain always starts from its genesis). See docs/local-stack.md.
  */
@@ -16,9 +17,11 @@ import { formatUnits } from "viem";
 import type { ResolverClient } from "../src/clients/resolver/client";
 import { anvilAccount } from "../src/clients/resolver/keys";
 import { ConfigError } from "../src/config/load";
+import { LOCAL_RATE_SOURCE } from "../src/config/local";
 import type { EvmChain, SolanaChain } from "../src/config/schema";
 import { exampleDevVars, root, servedConfig } from "./lib/dev-config";
 import { ANVIL_KEEPER, type Deployment, expectedDeployment } from "./lib/evm-deploy";
+import { DEFAULT_LOCAL_RATE, type LocalRateSource, parseRate, startLocalRateSource } from "./lib/local-rates";
 import {
   type AnvilProcess,
   anvilPrivateKey,
@@ -90,10 +93,15 @@ function isLoopback(rpcUrl: string, port: number): boolean {
 
 async function main(): Promise<void> {
   let keep: boolean;
+  let rate: number;
   try {
-    keep = parseArgs({ options: { keep: { type: "boolean", default: false } } }).values.keep;
+    const { values } = parseArgs({
+      options: { keep: { type: "boolean", default: false }, rate: { type: "string", default: DEFAULT_LOCAL_RATE } },
+    });
+    keep = values.keep;
+    rate = parseRate(values.rate);
   } catch (e) {
-    throw new StartError(`${(e as Error).message}; the one option is --keep`);
+    throw new StartError(`${(e as Error).message}; the options are --keep and --rate <NGN per USD>`);
   }
   const { evm: chain, solana: solanaChain } = localChains();
   const rpcUrl = chain.rpcUrl.replace("localhost", "127.0.0.1").replace(/\/+$/, "");
@@ -105,6 +113,7 @@ async function main(): Promise<void> {
   let anvil: AnvilProcess | null = null;
   let solana: SolanaHarness | null = null;
   let relay: RelayProcess | null = null;
+  let rates: LocalRateSource | null = null;
   let resolvers: ResolverClient[] = [];
   let stopping = false;
   const stop = async (code: number) => {
@@ -115,6 +124,7 @@ async function main(): Promise<void> {
     await relay?.stop();
     await anvil?.stop();
     await solana?.stop();
+    await rates?.stop();
     process.exit(code);
   };
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stop(0));
@@ -158,6 +168,11 @@ async function main(): Promise<void> {
       solana = await startSolanaHarness({ port: DEFAULT_SOLANA_PORT });
       say(`local Solana chain on ${solana.url} (LiteSVM, a slot every 400 ms, from its genesis)`);
     }
+
+    rates = await startLocalRateSource(rate).catch((e: unknown) => {
+      throw new StartError(`cannot serve the local rate source on ${LOCAL_RATE_SOURCE.url}: ${(e as Error).message}`);
+    });
+    say(`local rate source on ${rates.url}: ${rate} NGN per USD (--rate to change), beside the public sources`);
 
     relay = await startRelay({
       port: RELAY_PORT,

@@ -13,6 +13,16 @@ const SPL_TOKEN = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 const LOCAL_USDC_MINT = "5rjTgohA7ymupd46E44VKtGtBFoMmC2rMYkVgDZzy7UK";
 const LOCAL_CNGN_MINT = "J5sDF89kt7UFKLm5ytgUg75SReeQdugmihXZWMZcrVnG";
 
+/**
+ * The local stack's own rate source (scripts/lib/local-rates.ts, started by `npm start`): the
+ * `open-er-api` format on loopback, so the local relay has a band with no internet.
+ */
+export const LOCAL_RATE_SOURCE = {
+  name: "local",
+  adapter: "open-er-api",
+  url: "http://127.0.0.1:8790/v6/latest/USD",
+} as const;
+
 export const localConfig: RelayConfig = {
   chains: [
     {
@@ -61,9 +71,10 @@ export const localConfig: RelayConfig = {
   bandGuardBps: 300,
   // Limit orders are not served yet (docs/configuration.md): off, so their routes say so.
   limitOrders: null,
-  // The local tokens stand for real ones, so their band comes from the real public NGN/USD sources.
+  // The local tokens stand for real ones, so their band comes from the real public NGN/USD sources, and
+  // from the local stack's own source when offline.
   oracle: {
-    sources: publicRateSources.map((s) => ({ ...s, base: "USD", quote: "NGN" })),
+    sources: [...publicRateSources, LOCAL_RATE_SOURCE].map((s) => ({ ...s, base: "USD", quote: "NGN" })),
     timeoutMs: 3_000,
     maxAgeSeconds: 60,
     outlierBps: 1_000,
