@@ -89,6 +89,8 @@ interface Decision {
   winner: { offer: RankedOffer; amounts: QuoteAmounts; signing: JsonObject; winnerSignature: string | null } | null;
   /** No winner because the chain state to build the winner's transaction with is stale (its RPC is down). */
   unbuildable?: true;
+  /** A limit round whose best bid gives the recipient less than the order's `minOut`: what it gives. */
+  belowLimit?: bigint;
 }
 
 const lower = (a: string) => a.toLowerCase();
@@ -126,6 +128,7 @@ export class AuctionHouse {
       sellAmount,
       deadline: Math.floor(expiresAt / 1000) + DEADLINE_GRACE_SECONDS,
       gasFeeToken: gas.token,
+      ...(input.limit ? { limit: input.limit } : {}),
     };
     const fresh = this.keepFresh(now);
     const standingPromise = port.standing();
@@ -172,6 +175,7 @@ export class AuctionHouse {
       gasFee: { token: gas.token, amount: gas.amount.toString() },
       band,
       toSign: adapter.bidToSign(terms),
+      ...(input.limit ? { limit: { limitOrderId: input.limit.limitOrderId, minOut: input.limit.minOut } } : {}),
     };
     for (const n of eligible) port.send(n.address, frame);
     const timer = setTimeout(() => auction.close(), config.rfqWindowMs);
@@ -210,6 +214,12 @@ export class AuctionHouse {
     if (!decision.winner || !winner) {
       port.waitUntil(port.store.count(counts).catch((e: unknown) => console.error(String(e))));
       markStored(false);
+      if (decision.belowLimit !== undefined) {
+        return refuse(404, "below_limit", "No bid gives the recipient the order's minimum.", {
+          replies,
+          bestReceived: decision.belowLimit.toString(),
+        });
+      }
       const why = decision.unbuildable
         ? "The chain's RPC is not answering, so no settlement can be built now."
         : "No resolver offered a price that could win.";
@@ -285,6 +295,10 @@ export class AuctionHouse {
       const offer = offers.find((o) => o.won);
       if (!offer) return { offers, winner: null };
       const amounts = this.amountsOf(live, offer.bid.outputAmount);
+      const limit = live.terms.limit;
+      if (limit && amounts.received < BigInt(limit.minOut)) {
+        return { offers: crown(offers, null), winner: null, belowLimit: amounts.received };
+      }
       const taker = signing.takerSigning(live.terms, { resolver: offer.resolver, amounts }) as JsonObject;
       return { offers, winner: { offer, amounts, signing: taker, winnerSignature: null } };
     }

@@ -1,4 +1,5 @@
 import type { QuoteAmounts } from "../auction/amounts";
+import type { LimitRound } from "../auction/quote-input";
 import type { ChainConfig } from "../config/schema";
 import type { BidCommitment } from "../protocol/frames";
 import type { ChainKind } from "./addresses";
@@ -18,6 +19,8 @@ export interface RfqTerms {
   /** Unix seconds: the fill must settle before it. */
   deadline: number;
   gasFeeToken: string;
+  /** A limit order's round: bids commit to fill the signed order instead of an RFQ quote. */
+  limit?: LimitRound;
 }
 
 /** The keys a node proved at auth: its EVM key always, a Solana key when it offered one. */

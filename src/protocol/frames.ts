@@ -135,6 +135,11 @@ export const rfqFrame = z.object({
   gasFee: z.object({ token: z.string(), amount }),
   band: bandFrameBody.nullable(),
   toSign: bidCommitment,
+  /**
+   * Present when the rfq is a limit order's round (docs/resolver-protocol.md, "Limit rounds"): the bid
+   * commits to fill that order, and wins only if the recipient gets at least `minOut`.
+   */
+  limit: z.object({ limitOrderId: z.string(), minOut: amount }).optional(),
 });
 
 export const resultFrame = z.object({

@@ -4,6 +4,7 @@ import type { ChainAdapter, RfqTerms, Winner } from "../adapter";
 import { addressFacts } from "../addresses";
 import { withBigintsAsStrings } from "../json";
 import { verifyWithKey } from "./ecdsa";
+import { type LimitFill, limitAuthOf, limitFillTypedData } from "./limit-typed-data";
 import { verifyPersonalMessage } from "./messages";
 import { fillTypedData, quoteIdToBytes32, quoteNonce, type RfqFill, takerTypedData } from "./typed-data";
 
@@ -25,11 +26,39 @@ function fillOf(terms: RfqTerms, outputAmount: bigint): RfqFill {
   };
 }
 
+/** A resolver's EIP-712 fill, as the rfq's `toSign` spells it, and its digest. */
+interface BidTypedData {
+  domain: object;
+  types: object;
+  primaryType: string;
+  message: object;
+  digest: Hex;
+}
+
+/**
+ * What a resolver signs to fill at `outputAmount`: an `RfqFill` for the executor, or, in a limit
+ * order's round, a `LimitFill` of the signed order for the reactor (docs/contracts.md).
+ */
+function bidTypedData(chain: EvmChain, terms: RfqTerms, outputAmount: bigint): BidTypedData {
+  if (!terms.limit) {
+    const executor = chain.executor as Address;
+    const typed = fillTypedData({ chainId: chain.chainId, executor, fill: fillOf(terms, outputAmount) });
+    return { ...typed, digest: hashTypedData(typed) };
+  }
+  const fill: LimitFill = {
+    quoteId: quoteIdToBytes32(terms.quoteId),
+    order: limitAuthOf(terms.limit.order),
+    nonce: BigInt(terms.limit.nonce),
+    outputAmount,
+    deadline: BigInt(terms.deadline),
+  };
+  const typed = limitFillTypedData({ chainId: chain.chainId, reactor: chain.reactor as Address, fill });
+  return { ...typed, digest: hashTypedData(typed) };
+}
+
 /** An EVM chain: Permit2 witness orders signed by the taker, EIP-712 fills signed by resolvers. */
 export function evmAdapter(chain: EvmChain): ChainAdapter {
-  const executor = chain.executor as Address;
-  const fill = (terms: RfqTerms, outputAmount: bigint) =>
-    fillTypedData({ chainId: chain.chainId, executor, fill: fillOf(terms, outputAmount) });
+  const fill = (terms: RfqTerms, outputAmount: bigint) => bidTypedData(chain, terms, outputAmount);
   return {
     ...addressFacts("evm", chain.tokens),
     chain,
@@ -50,7 +79,7 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
 
     verifyBid(terms, outputAmount, keys, signature) {
       if (!/^0x[0-9a-fA-F]{130}$/.test(signature) || !/^0x04[0-9a-fA-F]{128}$/.test(keys.publicKey)) return false;
-      return verifyWithKey(hashTypedData(fill(terms, outputAmount)), signature as Hex, keys.publicKey as Hex);
+      return verifyWithKey(fill(terms, outputAmount).digest, signature as Hex, keys.publicKey as Hex);
     },
 
     signing: {
@@ -62,6 +91,8 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
 
 /** What the taker signs on EVM: the Permit2 witness order of the winning bid, as eth_signTypedData_v4 takes it. */
 function takerSigning(chain: EvmChain, terms: RfqTerms, winner: Winner): Record<string, unknown> {
+  // A limit order's taker signed the order when placing it: the round's quote names the order.
+  if (terms.limit) return { limitOrderId: terms.limit.limitOrderId };
   const executor = chain.executor as Address;
   const { amounts } = winner;
   const typedData = takerTypedData({

@@ -81,6 +81,26 @@ export interface LimitFill {
   deadline: bigint;
 }
 
+/** A `LimitAuth` from its JSON form (addresses as they are, amounts and the deadline as decimal strings). */
+export function limitAuthOf(json: Record<string, string>): LimitAuth {
+  const field = (name: keyof LimitAuth) => {
+    const value = json[name];
+    if (value === undefined) throw new Error(`the limit order has no ${name}`);
+    return value;
+  };
+  return {
+    taker: field("taker") as Address,
+    recipient: field("recipient") as Address,
+    sellToken: field("sellToken") as Address,
+    buyToken: field("buyToken") as Address,
+    sellAmount: BigInt(field("sellAmount")),
+    minOut: BigInt(field("minOut")),
+    gasFeeToken: field("gasFeeToken") as Address,
+    maxGasFee: BigInt(field("maxGasFee")),
+    deadline: BigInt(field("deadline")),
+  };
+}
+
 /** What the taker's permit allows: the sell amount, plus the most gas fee when it is in the sell token. */
 export function limitPermitAmount(order: LimitAuth): bigint {
   return order.sellAmount + (order.gasFeeToken.toLowerCase() === order.sellToken.toLowerCase() ? order.maxGasFee : 0n);
