@@ -1,9 +1,12 @@
 import type { Address } from "viem";
 import { describe, expect, it } from "vitest";
+import { evmAdapter } from "../../src/chains/evm/adapter";
 import { eip712ToSign } from "../../src/chains/evm/json-typed-data";
 import { fillTypedData, quoteIdToBytes32 } from "../../src/chains/evm/typed-data";
 import { solanaBidText } from "../../src/chains/solana/adapter";
 import { bidTextMismatch, completeBidText, toSignMismatch } from "../../src/clients/resolver/check-rfq";
+import { localConfig } from "../../src/config/local";
+import { primaryEvmChain } from "../../src/config/record";
 import { OUTPUT_AMOUNT_SLOT, type RfqFrame } from "../../src/protocol/frames";
 import { swapQuote } from "../support/solana-swap";
 
@@ -51,7 +54,7 @@ function rfq(): RfqFrame {
 describe("toSignMismatch", () => {
   it("accepts a toSign that describes the rfq, addresses in any case", () => {
     const r = rfq();
-    expect(toSignMismatch(r, eip712ToSign(r.toSign), executor.toLowerCase())).toBeNull();
+    expect(toSignMismatch(r, eip712ToSign(r.toSign), { executor: executor.toLowerCase() })).toBeNull();
   });
 
   it.each([
@@ -66,7 +69,58 @@ describe("toSignMismatch", () => {
     ["deadline", (r: RfqFrame) => ({ ...r, deadline: 101 })],
   ] as const)("names %s when it differs", (field, change, otherExecutor: string = executor) => {
     const r = rfq();
-    expect(toSignMismatch(change(r), eip712ToSign(r.toSign), otherExecutor)).toBe(field);
+    expect(toSignMismatch(change(r), eip712ToSign(r.toSign), { executor: otherExecutor })).toBe(field);
+  });
+});
+
+describe("toSignMismatch in a limit order's round", () => {
+  const chain = primaryEvmChain(localConfig);
+  const order = {
+    taker,
+    recipient: taker,
+    sellToken,
+    buyToken,
+    sellAmount: "5",
+    minOut: "3",
+    gasFeeToken: buyToken,
+    maxGasFee: "1",
+    deadline: "1900000000",
+  };
+  /** A limit round's rfq with the toSign the relay's EVM adapter makes for it. */
+  function limitRfq(): RfqFrame {
+    const limit = { limitOrderId: "lo_1", order, nonce: "9", minOut: "3" };
+    const terms = {
+      corridor: "",
+      rfqId: "r_2",
+      quoteId,
+      chain,
+      taker,
+      recipient: taker,
+      sellToken,
+      buyToken,
+      sellAmount: 5n,
+      deadline: 100,
+      gasFeeToken: buyToken,
+      limit,
+    };
+    const toSign = evmAdapter(chain).bidToSign(terms);
+    return { ...rfq(), toSign, limit: { limitOrderId: "lo_1", minOut: "3" } };
+  }
+  const contracts = { executor, reactor: chain.reactor };
+
+  it("accepts a LimitFill of the order for the reactor", () => {
+    const r = limitRfq();
+    expect(toSignMismatch(r, eip712ToSign(r.toSign), contracts)).toBeNull();
+  });
+
+  it.each([
+    ["domain.verifyingContract", (r: RfqFrame) => r, { executor, reactor: executor }],
+    ["minOut", (r: RfqFrame) => ({ ...r, limit: { limitOrderId: "lo_1", minOut: "2" } }), contracts],
+    ["sellAmount", (r: RfqFrame) => ({ ...r, sellAmount: "6" }), contracts],
+    ["primaryType", (r: RfqFrame) => ({ ...r, limit: undefined }), { executor: chain.reactor }],
+  ] as const)("names %s when it differs", (field, change, against) => {
+    const r = limitRfq();
+    expect(toSignMismatch(change(r), eip712ToSign(r.toSign), against)).toBe(field);
   });
 });
 

@@ -3,11 +3,15 @@ import { type Eip712Commitment, OUTPUT_AMOUNT_SLOT, type RfqFrame } from "../../
 import { sameToken } from "./pricing";
 
 /**
- * The first field where an rfq's `toSign` disagrees with the rfq itself, or null. A resolver prices the
- * rfq's fields but signs `toSign`, so it signs only when the two describe the same fill, under the
- * executor of the rfq's chain: otherwise a relay could obtain a signature for a fill that was never priced.
+ * The first field where an EVM rfq's `toSign` disagrees with the rfq, or null: the node signs only a
+ * commitment to the fill it priced. An RFQ signs an `RfqFill` for the executor; a limit order's round
+ * (`rfq.limit`) a `LimitFill` of the order for the reactor (docs/resolver-protocol.md, "Limit rounds").
  */
-export function toSignMismatch(rfq: RfqFrame, toSign: Eip712Commitment, executor: string): string | null {
+export function toSignMismatch(
+  rfq: RfqFrame,
+  toSign: Eip712Commitment,
+  contracts: { executor: string; reactor?: string },
+): string | null {
   const { domain, message } = toSign;
   const text = (v: unknown) => (typeof v === "string" || typeof v === "number" ? String(v) : null);
   let quoteId: string;
@@ -16,15 +20,21 @@ export function toSignMismatch(rfq: RfqFrame, toSign: Eip712Commitment, executor
   } catch {
     return "quoteId";
   }
+  const contract = rfq.limit ? contracts.reactor : contracts.executor;
+  // A limit round's terms are those of the order the taker signed, nested in the fill.
+  const terms = (rfq.limit ? message.order : message) as Record<string, unknown> | undefined;
+  if (!terms || typeof terms !== "object") return "order";
   const checks: [string, boolean][] = [
+    ["primaryType", toSign.primaryType === (rfq.limit ? "LimitFill" : "RfqFill")],
     ["domain.chainId", text(domain.chainId) === String(rfq.chainId)],
-    ["domain.verifyingContract", sameToken(text(domain.verifyingContract) ?? "", executor)],
+    ["domain.verifyingContract", contract !== undefined && sameToken(text(domain.verifyingContract) ?? "", contract)],
     ["quoteId", text(message.quoteId)?.toLowerCase() === quoteId.toLowerCase()],
-    ["taker", sameToken(text(message.taker) ?? "", rfq.taker)],
-    ["sellToken", sameToken(text(message.sellToken) ?? "", rfq.sellToken)],
-    ["sellAmount", text(message.sellAmount) === rfq.sellAmount],
-    ["buyToken", sameToken(text(message.buyToken) ?? "", rfq.buyToken)],
+    ["taker", sameToken(text(terms.taker) ?? "", rfq.taker)],
+    ["sellToken", sameToken(text(terms.sellToken) ?? "", rfq.sellToken)],
+    ["sellAmount", text(terms.sellAmount) === rfq.sellAmount],
+    ["buyToken", sameToken(text(terms.buyToken) ?? "", rfq.buyToken)],
     ["deadline", text(message.deadline) === String(rfq.deadline)],
+    ["minOut", !rfq.limit || text(terms.minOut) === rfq.limit.minOut],
   ];
   return checks.find(([, ok]) => !ok)?.[0] ?? null;
 }

@@ -552,9 +552,7 @@ export class ResolverClient {
     const buyToken = findToken(chain, rfq.buyToken);
     if (!sellToken || !buyToken) return decline("unknown_token");
     const mismatch =
-      toSign.scheme === "eip712"
-        ? toSignMismatch(rfq, toSign, chain.executor)
-        : bidTextMismatch(rfq, toSign.text, c.key);
+      toSign.scheme === "eip712" ? toSignMismatch(rfq, toSign, chain) : bidTextMismatch(rfq, toSign.text, c.key);
     if (mismatch) return decline(`to_sign_mismatch:${mismatch}`);
     let outputAmount: bigint;
     try {

@@ -14,6 +14,8 @@ export interface ChainInfo {
   name: string;
   /** The contract (EVM) or program (Solana) that settles fills: the spender of the resolver's tokens. */
   executor: string;
+  /** EVM chains: the limit-order reactor, which limit rounds' fills are signed for. */
+  reactor?: string;
   tokens: TokenInfo[];
   /**
    * Solana chains: the published settings the relay builds each quote's swap from (keeper, treasury,
@@ -48,6 +50,7 @@ export function chainsFromRecord(record: RelayConfigRecord): ChainInfo[] {
     chainId: c.chainId,
     name: c.name,
     executor: c.executor,
+    ...(c.kind === "evm" ? { reactor: c.reactor } : {}),
     tokens: c.tokens.map((t) => ({ symbol: t.symbol, address: t.address, decimals: t.decimals })),
     ...(c.kind === "solana" ? { solana: solanaSettings(c) } : {}),
   }));
