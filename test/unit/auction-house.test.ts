@@ -482,7 +482,9 @@ describe("AuctionHouse: limit order rounds", () => {
     // 1 USDC out, less 10 bps and the 0.05 USDC gas fee: 0.949 USDC to the recipient, over 0.9.
     expect(quote.received).toBe("949000");
     expect(c.store.quotes.get(quote.quoteId)?.quote.signing).toMatchObject({
-      limitOrderId: "lo_test",
+      limit: { limitOrderId: "lo_test", nonce: "77", order: { minOut: "900000" } },
+      resolver: c.node("alpha").session.address,
+      gasFee: "50000",
       outputAmount: "1000000",
     });
   });

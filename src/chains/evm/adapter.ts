@@ -91,8 +91,16 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
 
 /** What the taker signs on EVM: the Permit2 witness order of the winning bid, as eth_signTypedData_v4 takes it. */
 function takerSigning(chain: EvmChain, terms: RfqTerms, winner: Winner): Record<string, unknown> {
-  // A limit order's taker signed the order when placing it: the round's quote names the order.
-  if (terms.limit) return { limitOrderId: terms.limit.limitOrderId };
+  // A limit order's taker signed the order when placing it: the round's quote keeps the order, the
+  // winner and the gas fee charged, which the reactor's `executeLimit` takes (src/chains/evm/limit-call.ts).
+  if (terms.limit) {
+    const { limitOrderId, order, nonce } = terms.limit;
+    return {
+      limit: { limitOrderId, order, nonce },
+      resolver: winner.resolver,
+      gasFee: winner.amounts.gasFee.toString(),
+    };
+  }
   const executor = chain.executor as Address;
   const { amounts } = winner;
   const typedData = takerTypedData({

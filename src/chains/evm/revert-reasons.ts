@@ -11,6 +11,7 @@ export interface RevertParties {
   taker: string;
   resolver: string;
   permit2: string;
+  /** The contract that pulls the resolver's side: the executor, or the reactor in a limit round. */
   executor: string;
 }
 
@@ -24,7 +25,7 @@ const same = (a: unknown, b: string) => typeof a === "string" && a.toLowerCase()
 const requote = (reason: string): RevertOutcome => ({ kind: "requote", reason });
 
 /**
- * The executor's, Permit2's, the validation contract's and the tokens' errors (docs/contracts.md), by
+ * The executor's, the reactor's, Permit2's, the validation contract's and the tokens' errors (docs/contracts.md), by
  * name. Errors that name an account are told apart by whose account it is.
  */
 const byName: Record<string, (args: readonly unknown[], parties: RevertParties) => RevertOutcome> = {
@@ -37,6 +38,10 @@ const byName: Record<string, (args: readonly unknown[], parties: RevertParties) 
   GasFeeExceedsTakerPays: () => requote("gas_fee_exceeds_taker_pays"),
   FeeMismatch: () => requote("fee_mismatch"),
   InvalidResolverSignature: () => requote("invalid_resolver_signature"),
+  // The reactor (limit rounds)
+  FillExpired: () => requote("fill_expired"),
+  GasFeeAboveMax: () => requote("gas_fee_above_max"),
+  OutputBelowMinOut: () => requote("output_below_min_out"),
   // Permit2
   SignatureExpired: () => requote("signature_expired"),
   InvalidNonce: () => requote("nonce_used"),

@@ -1,5 +1,6 @@
 import { type Abi, BaseError, decodeErrorResult, type Hex, HttpRequestError, TimeoutError } from "viem";
 import { ChainUnavailableError } from "../settler";
+import { limitReactorAbi } from "./abi/limit-reactor";
 import { permit2Abi } from "./abi/permit2";
 import { rfqExecutorAbi } from "./abi/rfq-executor";
 import { testTokenAbi } from "./abi/test-token";
@@ -9,7 +10,7 @@ import type { DecodedRevert } from "./revert-reasons";
 /** Every error a fill can revert with, wherever it is raised, once each, so revert data decodes by name. */
 const fillErrorsAbi: Abi = (() => {
   const seen = new Set<string>();
-  return [...rfqExecutorAbi, ...permit2Abi, ...validationAbi, ...testTokenAbi].filter((item) => {
+  return [...rfqExecutorAbi, ...limitReactorAbi, ...permit2Abi, ...validationAbi, ...testTokenAbi].filter((item) => {
     if (item.type !== "error" || seen.has(item.name)) return false;
     seen.add(item.name);
     return true;

@@ -27,10 +27,12 @@ import {
   type SignedFill,
   type TxReceipt,
 } from "../settler";
+import { limitReactorAbi } from "./abi/limit-reactor";
 import { rfqExecutorAbi } from "./abi/rfq-executor";
 import { evmAdapter } from "./adapter";
 import { isFinal } from "./finality";
 import { parseKeeperKey } from "./keeper-key";
+import { isLimitSigning, limitCall, limitTakerTyped, parseLimitSigning } from "./limit-call";
 import { chooseNonce } from "./nonces";
 import { refusalReason, revertOutcome } from "./revert-reasons";
 import { decodedRevert, isTransportError, rpc, shortMessage } from "./rpc";
@@ -71,19 +73,28 @@ export function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore):
   });
   const account = privateKeyToAccount(keeperKey);
   const executor = getAddress(chain.executor);
+  const reactor = getAddress(chain.reactor);
   const permit2 = getAddress(chain.permit2);
   const adapter = evmAdapter(chain);
   /** How the keeper's address is spelled in the nonce store. */
   const nonceKey = account.address.toLowerCase();
 
   /** Why a call from the keeper reverts, as a settlement outcome. */
-  const outcomeOf = (e: unknown, request: FillRequest) =>
-    revertOutcome(decodedRevert(e), {
+  const outcomeOf = (e: unknown, request: FillRequest) => {
+    const limit = isLimitSigning(request.signing);
+    return revertOutcome(decodedRevert(e), {
       taker: request.taker,
-      resolver: parseSigning(request.signing).order.resolver,
+      resolver: limit
+        ? parseLimitSigning(request.quoteId, request.signing).bid.resolver
+        : parseSigning(request.signing).order.resolver,
       permit2,
-      executor,
+      executor: limit ? reactor : executor,
     });
+  };
+
+  /** The settlement call: the executor's fill, or the reactor's in a limit order's round. */
+  const callOf = (request: FillRequest) =>
+    isLimitSigning(request.signing) ? limitCall(reactor, request) : fillCall(executor, request);
 
   const callFrom = (call: FillCall) => ({ account: account.address, to: call.to as Address, data: call.data as Hex });
 
@@ -146,8 +157,12 @@ export function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore):
       throw e;
     }
     const block = await rpc("reading a block", () => client.getBlock({ blockNumber: mined.blockNumber }));
-    const logs = mined.logs.filter((l) => adapter.sameAddress(l.address, executor));
-    const fills = parseEventLogs({ abi: rfqExecutorAbi, eventName: "RfqFilled", logs }).map(
+    const of = (contract: Address) => mined.logs.filter((l) => adapter.sameAddress(l.address, contract));
+    const events = [
+      ...parseEventLogs({ abi: rfqExecutorAbi, eventName: "RfqFilled", logs: of(executor) }),
+      ...parseEventLogs({ abi: limitReactorAbi, eventName: "LimitFilled", logs: of(reactor) }),
+    ];
+    const fills = events.map(
       (log): FillEvent => ({ ...log.args, quoteId: bytes32ToQuoteId(log.args.quoteId), logIndex: log.logIndex }),
     );
     return {
@@ -184,6 +199,16 @@ export function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore):
         reason: "not the taker's signature over the typedData",
       } as const;
       if (!/^0x[0-9a-fA-F]{130}$/.test(request.signature)) return refused;
+      if (isLimitSigning(request.signing)) {
+        const limit = parseLimitSigning(request.quoteId, request.signing);
+        const typed = limitTakerTyped(chain.chainId, { permit2, reactor }, limit);
+        try {
+          const signer = await recoverTypedDataAddress({ ...typed, signature: request.signature as Hex });
+          return adapter.sameAddress(signer, request.taker) ? { ok: true } : refused;
+        } catch {
+          return refused;
+        }
+      }
       const { order, permit } = parseSigning(request.signing);
       const typed = takerTypedData({
         chainId: chain.chainId,
@@ -219,7 +244,7 @@ export function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore):
     },
 
     async prepare(request) {
-      const call = fillCall(executor, request);
+      const call = callOf(request);
       try {
         await client.call(callFrom(call));
       } catch (e) {
