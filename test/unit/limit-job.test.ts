@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import type { QuoteInput } from "../../src/auction/quote-input";
+import { refuse } from "../../src/errors";
+import type { SubmitOutcome, SubmitRequest } from "../../src/keeper/contract";
+import { LIMIT_ROUNDS_PER_PASS, type LimitJobPort, limitPass, type OpenLimitOrder } from "../../src/keeper/limit-job";
+import { FakeLimitBook } from "../support/fake-limit-book";
+
+const band = { base: "USD", quote: "NGN", mid: 1580, low: 1570, high: 1590, sources: 3, at: 0 };
+
+/** An order selling 1,580 cNGN, whose mid output is 1 USDC, asking `limitAmount` (USDC base units). */
+function order(id: string, limitAmount: bigint, expiresAt = 10_000_000): OpenLimitOrder {
+  return {
+    limitOrderId: id,
+    chainId: 31337,
+    corridorKey: "corridor",
+    taker: "0xtaker",
+    recipient: "0xtaker",
+    sellToken: "cngn",
+    buyToken: "usdc",
+    sellAmount: "1580000000",
+    limitAmount: limitAmount.toString(),
+    round: { limitOrderId: id, order: {}, nonce: "1", minOut: "900000" },
+    signature: `0xsig-${id}`,
+    permit: null,
+    expiresAt,
+  };
+}
+
+/** A keeper port over a fake book and a fake clock; `auction` and `submit` answer as the test says. */
+function harness(options: { received?: bigint; submit?: (r: SubmitRequest) => SubmitOutcome } = {}) {
+  const book = new FakeLimitBook();
+  let now = 1_000_000;
+  let quotes = 0;
+  const auctions: QuoteInput[] = [];
+  const submissions: SubmitRequest[] = [];
+  const port: LimitJobPort = {
+    book,
+    band: async () => band,
+    ask: (o) => ({
+      sellAmount: BigInt(o.sellAmount),
+      limitAmount: BigInt(o.limitAmount),
+      sellAsset: "NGN",
+      buyAsset: "USD",
+      sellDecimals: 6,
+      buyDecimals: 6,
+    }),
+    async auction(_corridor, input) {
+      auctions.push(input);
+      const received = options.received ?? 949_000n;
+      if (received < BigInt(input.limit?.minOut ?? "0")) {
+        return refuse(404, "below_limit", "below", { bestReceived: received.toString() });
+      }
+      return { kind: "quoted", quote: { quoteId: `q_${++quotes}`, received: received.toString() } };
+    },
+    async submit(request) {
+      submissions.push(request);
+      return (
+        options.submit?.(request) ?? { kind: "submitted", quoteId: request.quoteId, executionId: "x", txHash: "0x" }
+      );
+    },
+    now: () => now,
+  };
+  return { book, port, auctions, submissions, tick: (ms: number) => (now += ms), now: () => now };
+}
+
+describe("the keeper's limit job", () => {
+  it("drives an order open → filling → filled, submitting the round's quote with the taker's signature", async () => {
+    const h = harness();
+    h.book.add(order("lo_1", 1_000_000n));
+    await limitPass(h.port);
+    expect(h.book.get("lo_1")).toMatchObject({
+      status: "filling",
+      quoteId: "q_1",
+      attempts: 1,
+      bestReceived: "949000",
+    });
+    expect(h.submissions).toEqual([{ quoteId: "q_1", signature: "0xsig-lo_1", permit: null, idempotencyKey: null }]);
+    h.tick(5_000);
+    h.book.quoteStatus.set("q_1", "settled");
+    await limitPass(h.port);
+    expect(h.book.get("lo_1").status).toBe("filled");
+    expect(h.auctions).toHaveLength(1);
+  });
+
+  it("sends a failed fill back to open, and auctions it again on the next pass", async () => {
+    const h = harness();
+    h.book.add(order("lo_1", 1_000_000n));
+    await limitPass(h.port);
+    h.book.quoteStatus.set("q_1", "failed");
+    h.tick(5_000);
+    await limitPass(h.port);
+    expect(h.book.get("lo_1")).toMatchObject({ status: "filling", quoteId: "q_2", attempts: 2 });
+  });
+
+  it("reopens an order whose round the keeper refused, with the reason", async () => {
+    const h = harness({ submit: () => refuse(503, "not_leader", "down") });
+    h.book.add(order("lo_1", 1_000_000n));
+    await limitPass(h.port);
+    expect(h.book.get("lo_1")).toMatchObject({ status: "open", lastError: "not_leader", attempts: 1 });
+  });
+
+  it("records a round no bid won, with the best the recipient was offered", async () => {
+    const h = harness({ received: 880_000n });
+    h.book.add(order("lo_1", 1_000_000n));
+    await limitPass(h.port);
+    expect(h.book.get("lo_1")).toMatchObject({
+      status: "open",
+      attempts: 1,
+      bestReceived: "880000",
+      lastError: "below_limit",
+      lastCheckedAt: h.now(),
+    });
+    expect(h.submissions).toEqual([]);
+  });
+
+  it("sweeps an open order past its expiry, and never auctions it", async () => {
+    const h = harness();
+    h.book.add(order("lo_1", 1_000_000n, 1_002_000));
+    h.tick(3_000);
+    await limitPass(h.port);
+    expect(h.book.get("lo_1").status).toBe("expired");
+    expect(h.auctions).toEqual([]);
+  });
+
+  it("does not auction an order asking more than 150 bps over the mid", async () => {
+    const h = harness();
+    h.book.add(order("far", 1_015_001n));
+    h.book.add(order("near", 1_015_000n));
+    await limitPass(h.port);
+    expect(h.auctions.map((a) => a.limit?.limitOrderId)).toEqual(["near"]);
+    expect(h.book.get("far")).toMatchObject({ status: "open", attempts: 0 });
+  });
+
+  it("leaves a cancelled order alone, and a cancel while filling is refused", async () => {
+    const h = harness();
+    h.book.add(order("lo_1", 1_000_000n));
+    h.book.add(order("lo_2", 1_000_000n));
+    expect(h.book.cancel("lo_1")).toBe(true);
+    await limitPass(h.port);
+    expect(h.auctions.map((a) => a.limit?.limitOrderId)).toEqual(["lo_2"]);
+    expect(h.book.cancel("lo_2")).toBe(false);
+    expect(h.book.get("lo_2").status).toBe("filling");
+  });
+
+  it("reads and writes the book a fixed number of times, however many orders are open", async () => {
+    const h = harness({ received: 0n });
+    for (let i = 0; i < 10_000; i++) h.book.add(order(`lo_${i}`, 1_000_000n));
+    await limitPass(h.port);
+    // followFilling, sweepExpired, open, recordChecks: no round reached filling.
+    expect(h.book.calls).toBe(4);
+    expect(h.auctions).toHaveLength(LIMIT_ROUNDS_PER_PASS);
+    // The least recently checked come first: the next pass takes the next orders.
+    await limitPass(h.port);
+    expect(new Set(h.auctions.map((a) => a.limit?.limitOrderId)).size).toBe(2 * LIMIT_ROUNDS_PER_PASS);
+  });
+});
