@@ -134,6 +134,10 @@ export interface NonceStore {
   release(address: string, nonce: number, write: () => void): void;
 }
 
+/** A settler's log line, in the keeper's structured log (docs/settlement.md). */
+export const settlerLog = (event: string, detail: Record<string, unknown>) =>
+  console.error(JSON.stringify({ keeper: event, ...detail }));
+
 /** The RPC did not answer (network error, timeout, 5xx): nothing can be concluded from it. */
 export class ChainUnavailableError extends Error {
   override readonly name = "ChainUnavailableError";

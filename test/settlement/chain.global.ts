@@ -1,8 +1,9 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
 import { anvilAccount, deployContracts, fund } from "../../scripts/lib/evm-deploy";
 import { startAnvil } from "../support/anvil";
+import { readBody, send } from "../support/proxy-http";
 import { RESOLVER_ACCOUNTS, TOKEN_FUNDING } from "./accounts";
 
 declare module "vitest" {
@@ -79,18 +80,4 @@ export default async function setup(project: TestProject) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await anvil.stop();
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = "";
-    req.on("data", (chunk) => (data += chunk));
-    req.on("end", () => resolve(data));
-    req.on("error", reject);
-  });
-}
-
-function send(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(body);
 }

@@ -1,7 +1,8 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
 import { startSolanaHarness } from "../../scripts/lib/solana-harness/server";
+import { readBody, send } from "../support/proxy-http";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -91,18 +92,4 @@ export default async function setup(project: TestProject) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await harness.stop();
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = "";
-    req.on("data", (chunk) => (data += chunk));
-    req.on("end", () => resolve(data));
-    req.on("error", reject);
-  });
-}
-
-function send(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(body);
 }

@@ -25,6 +25,7 @@ import {
   type NonceStore,
   type Settlement,
   type SignedFill,
+  settlerLog,
   type TxReceipt,
 } from "../settler";
 import { limitReactorAbi } from "./abi/limit-reactor";
@@ -47,8 +48,7 @@ const GAS_HEADROOM_PERCENT = 20n;
 
 type GasPricing = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
 
-const log = (event: string, detail: Record<string, unknown>) =>
-  console.error(JSON.stringify({ keeper: event, ...detail }));
+const log = settlerLog;
 
 /** EVM settlement: the taker's Permit2 signature in `signature`, a hex keeper key in `KEEPER_PRIVATE_KEY`. */
 export function evmSettlement(chain: EvmChain): Settlement {

@@ -1,7 +1,14 @@
 import { base64 } from "@scure/base";
 import type { Keypair } from "@solana/web3.js";
 import type { SolanaChain } from "../../config/schema";
-import type { ChainSettler, FillRequest, Settlement, SignedFill, TxReceipt } from "../settler";
+import {
+  type ChainSettler,
+  type FillRequest,
+  type Settlement,
+  type SignedFill,
+  settlerLog,
+  type TxReceipt,
+} from "../settler";
 import { keeperKeypairFromSecret } from "./keeper-key";
 import { solanaRpc } from "./rpc";
 import { sendSwap, signAsFeePayer, simulateSwap, swapReceipt, swapStatus, transactionId } from "./settlement";
@@ -23,8 +30,7 @@ function storedSigning(request: FillRequest): StoredSolanaSigning {
   return { transaction: signing.transaction, lastValidBlockHeight: signing.lastValidBlockHeight };
 }
 
-const log = (event: string, detail: Record<string, unknown>) =>
-  console.error(JSON.stringify({ keeper: event, ...detail }));
+const log = settlerLog;
 
 /**
  * Solana settlement (docs/settlement.md, "The keeper's steps on Solana"): the taker's signed transaction
