@@ -11,17 +11,15 @@ import type { BandValue, QuoteRecord, Replies } from "../schemas/quote";
 import { type GasCharge, gasChargeFor, type QuoteAmounts, quoteAmounts } from "./amounts";
 import { Auction } from "./auction";
 import { freshBand, outputBounds } from "./band-guard";
+import { decideWinner } from "./decide";
 import type { QuoteInput } from "./quote-input";
-import { crown, type RankedOffer, rankBids, winnable } from "./rank";
+import { type RankedOffer, rankBids } from "./rank";
 import type { Standing } from "./standing";
 import type { AuctionCounts, AuctionStore } from "./store";
 import { WinnerSignatures } from "./winner-signatures";
 
 /** How long a closed auction is remembered, so that its late replies are counted on the quote. */
 const REMEMBER_CLOSED_MS = 30_000;
-/** How long a winner's transaction waits for a corridor's first chain-state read (docs/architecture.md, "Quote signing"). */
-const COLD_READ_WAIT_MS = 1_000;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** Grace between a quote's expiry and the on-chain deadline, so a fill broadcast just before expiry still lands. */
 const DEADLINE_GRACE_SECONDS = 60;
 
@@ -78,19 +76,6 @@ interface Live {
   stored: Promise<boolean>;
   /** Settles when the chain-state read started with the auction (if one was due) does. */
   fresh: Promise<void>;
-}
-
-/**
- * The auction's winner once decided, and what the taker signs for it; where the winner signs after the
- * auction, the winner is the best offer whose resolver signed, and its signature is kept.
- */
-interface Decision {
-  offers: RankedOffer[];
-  winner: { offer: RankedOffer; amounts: QuoteAmounts; signing: JsonObject; winnerSignature: string | null } | null;
-  /** No winner because the chain state to build the winner's transaction with is stale (its RPC is down). */
-  unbuildable?: true;
-  /** A limit round whose best bid gives the recipient less than the order's `minOut`: what it gives. */
-  belowLimit?: bigint;
 }
 
 const lower = (a: string) => a.toLowerCase();
@@ -201,7 +186,18 @@ export class AuctionHouse {
     const ranking = rankBids(bids, { bandGuardBps: config.bandGuardBps, bounds });
     const replies = auction.replies();
     const answered = new Set(auction.answered);
-    const decision = await this.decide(live, ranking.offers);
+    const decision = await decideWinner(
+      {
+        signing: adapter.signing,
+        terms,
+        nodes: live.nodes,
+        fresh: live.fresh,
+        amountsOf: (outputAmount) => this.amountsOf(live, outputAmount),
+        askToSign: (address, transaction) => this.signatures.ask(rfqId, address, transaction),
+        strike: (address, why) => port.waitUntil(port.strike(address, rfqId, `won ${quoteId} and ${why}`)),
+      },
+      ranking.offers,
+    );
     this.sendResults(live, decision.offers);
     const winner = decision.winner?.offer;
     const counts: AuctionCounts = {
@@ -282,46 +278,6 @@ export class AuctionHouse {
       },
       signing,
     };
-  }
-
-  /**
-   * The winner: the best offer steering lets win. On a chain where the winner signs after the auction,
-   * the best such offer whose resolver answered `sign` in time with a signature that verifies; one that
-   * does not gets a strike. The adapters build what the taker signs from JSON-ready values (src/chains/json.ts).
-   */
-  private async decide(live: Live, offers: RankedOffer[]): Promise<Decision> {
-    const { signing } = this.port.adapter;
-    if (signing.kind === "taker") {
-      const offer = offers.find((o) => o.won);
-      if (!offer) return { offers, winner: null };
-      const amounts = this.amountsOf(live, offer.bid.outputAmount);
-      const limit = live.terms.limit;
-      if (limit && amounts.received < BigInt(limit.minOut)) {
-        return { offers: crown(offers, null), winner: null, belowLimit: amounts.received };
-      }
-      const taker = signing.takerSigning(live.terms, { resolver: offer.resolver, amounts }) as JsonObject;
-      return { offers, winner: { offer, amounts, signing: taker, winnerSignature: null } };
-    }
-    for (const offer of winnable(offers)) {
-      const node = live.nodes.get(lower(offer.resolver));
-      if (!node) continue;
-      const amounts = this.amountsOf(live, offer.bid.outputAmount);
-      const build = () => signing.request(live.terms, { resolver: offer.resolver, amounts }, node, Date.now());
-      // A corridor that just woke holds no chain state yet: its first read is under way, worth a short wait.
-      const request = build() ?? (await Promise.race([live.fresh, sleep(COLD_READ_WAIT_MS)]).then(build));
-      // No fresh chain state to build the transaction with (its RPC is not answering): no quote now.
-      if (!request) return { offers: crown(offers, null), winner: null, unbuildable: true };
-      const signature = await this.signatures.ask(live.auction.rfqId, node.address, request.transaction);
-      if (signature !== null && signing.verify(request, node, signature)) {
-        const crowned = crown(offers, offer.resolver);
-        const winner = crowned.find((o) => o.won) ?? offer;
-        const taker = signing.takerSigning(request, node, signature) as JsonObject;
-        return { offers: crowned, winner: { offer: winner, amounts, signing: taker, winnerSignature: signature } };
-      }
-      const why = signature === null ? "did not sign within 500 ms" : "signed something else";
-      this.port.waitUntil(this.port.strike(node.address, live.auction.rfqId, `won ${live.quoteId} and ${why}`));
-    }
-    return { offers: crown(offers, null), winner: null };
   }
 
   /** Keeps the chain state a quote is built with fresh (Solana: a recent blockhash), outside any quote's path. */
