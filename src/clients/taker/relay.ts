@@ -64,7 +64,7 @@ export interface RelayCallOptions {
   signal?: AbortSignal;
 }
 
-async function call<T>(
+export async function relayCall<T>(
   relayUrl: string,
   path: string,
   init: RequestInit & { headers?: Record<string, string> },
@@ -97,7 +97,7 @@ async function call<T>(
 }
 
 async function postQuote<T>(relayUrl: string, request: QuoteRequestBody, options?: RelayCallOptions): Promise<T> {
-  return (await call<T>(relayUrl, "/v1/quotes", { method: "POST", body: JSON.stringify(request) }, options)).body;
+  return (await relayCall<T>(relayUrl, "/v1/quotes", { method: "POST", body: JSON.stringify(request) }, options)).body;
 }
 
 /** `POST /v1/quotes` on an EVM chain: runs the auction; the quote and its `typedData`. */
@@ -146,7 +146,7 @@ export async function submitExecution(
   const headers: Record<string, string> = options.idempotencyKey ? { "idempotency-key": options.idempotencyKey } : {};
   for (let attempt = 0; ; attempt++) {
     try {
-      const { status, body } = await call<ExecutionAnswer>(
+      const { status, body } = await relayCall<ExecutionAnswer>(
         relayUrl,
         "/v1/executions",
         { method: "POST", body: JSON.stringify(request), headers },
@@ -164,7 +164,7 @@ export async function submitExecution(
 }
 
 export async function getQuote(relayUrl: string, quoteId: string, options?: RelayCallOptions): Promise<QuoteRecord> {
-  return (await call<QuoteRecord>(relayUrl, `/v1/quotes/${encodeURIComponent(quoteId)}`, {}, options)).body;
+  return (await relayCall<QuoteRecord>(relayUrl, `/v1/quotes/${encodeURIComponent(quoteId)}`, {}, options)).body;
 }
 
 export async function getExecution(
@@ -172,7 +172,8 @@ export async function getExecution(
   executionId: string,
   options?: RelayCallOptions,
 ): Promise<ExecutionRecord> {
-  return (await call<ExecutionRecord>(relayUrl, `/v1/executions/${encodeURIComponent(executionId)}`, {}, options)).body;
+  return (await relayCall<ExecutionRecord>(relayUrl, `/v1/executions/${encodeURIComponent(executionId)}`, {}, options))
+    .body;
 }
 
 /** Why following a quote stopped short of `final`. */

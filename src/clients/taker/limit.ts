@@ -1,0 +1,164 @@
+/**
+ * The taker's side of limit orders (docs/limit-orders.md): prepare a draft from a price, check it says
+ * what was asked and sign its Permit2 typed data, place it, follow it, cancel it. Shapes are the spec's
+ * records 2.7 (draft) and 2.8 (order).
+ */
+import type { Hex, LocalAccount } from "viem";
+import { type CompletedTypedData, typedDataFromJson } from "../../chains/evm/json-typed-data";
+import { limitCancelMessage } from "../../quotes/messages";
+import type { Erc2612Permit } from "./permit";
+import { type RelayCallOptions, relayCall } from "./relay";
+import { QuoteMismatchError } from "./sign";
+
+/** `POST /v1/limit-orders/prepare` (spec 4.7). */
+export interface LimitPrepareBody {
+  chainId?: number;
+  sellToken: string;
+  buyToken: string;
+  sellAmount: string;
+  limitAmount: string;
+  taker: string;
+  recipient?: string;
+  expiresInSeconds: number;
+}
+
+/** The draft (spec 2.7): placed back unchanged with the taker's signature. */
+export interface LimitDraft {
+  chainId: number;
+  executor: string;
+  permit2: string;
+  draft: {
+    minOut: string;
+    gasFeeToken: string;
+    maxGasFee: string;
+    permitAmount: string;
+    nonce: string;
+    deadline: string;
+  };
+  typedData: Record<string, unknown>;
+  fee: { token: string | null; bps: number; atLimit: string };
+  gasFeeNow: string;
+  expiresAt: string;
+}
+
+/** A placed order (spec 2.8). */
+export interface LimitOrderRecord {
+  limitOrderId: string;
+  chainId: number;
+  status: "open" | "filling" | "filled" | "cancelled" | "expired";
+  gasFee: { token: string; max: string };
+  permit: { token: string; amount: string; nonce: string; deadline: string };
+  expiresAt: string;
+  quoteId: string | null;
+  attempts: number;
+  lastError: string | null;
+  lastCheckedAt: string | null;
+  bestReceived: string | null;
+  cancelMessage: string;
+  revoke: { permit2: string; wordPos: string; mask: string };
+}
+
+export async function prepareLimitOrder(
+  relayUrl: string,
+  body: LimitPrepareBody,
+  options?: RelayCallOptions,
+): Promise<LimitDraft> {
+  const init = { method: "POST", body: JSON.stringify(body) };
+  return (await relayCall<LimitDraft>(relayUrl, "/v1/limit-orders/prepare", init, options)).body;
+}
+
+const same = (a: unknown, b: string) => typeof a === "string" && a.toLowerCase() === b.toLowerCase();
+
+/**
+ * The draft's typed data ready for viem, after checking it is the Permit2 transfer of what the taker
+ * asked for: the sell token and amount (with the capped gas fee), the buy token, the recipient, the
+ * draft's `minOut`, nonce and deadline. A taker signs what it asked for, or nothing.
+ */
+export function limitTypedData(asked: LimitPrepareBody, draft: LimitDraft): CompletedTypedData {
+  const typed = typedDataFromJson(draft.typedData as Parameters<typeof typedDataFromJson>[0]);
+  const message = typed.message as {
+    permitted?: { token?: unknown; amount?: unknown };
+    nonce?: unknown;
+    deadline?: unknown;
+    witness?: Record<string, unknown>;
+  };
+  const w = message.witness ?? {};
+  const checks: [string, boolean][] = [
+    ["primaryType", typed.primaryType === "PermitWitnessTransferFrom"],
+    ["chainId", asked.chainId === undefined || typed.domain.chainId === asked.chainId],
+    ["permitted.token", same(message.permitted?.token, asked.sellToken)],
+    ["permitted.amount", message.permitted?.amount === BigInt(draft.draft.permitAmount)],
+    ["nonce", message.nonce === BigInt(draft.draft.nonce)],
+    ["deadline", message.deadline === BigInt(draft.draft.deadline)],
+    ["witness.taker", same(w.taker, asked.taker)],
+    ["witness.recipient", same(w.recipient, asked.recipient ?? asked.taker)],
+    ["witness.sellToken", same(w.sellToken, asked.sellToken)],
+    ["witness.buyToken", same(w.buyToken, asked.buyToken)],
+    ["witness.sellAmount", w.sellAmount === BigInt(asked.sellAmount)],
+    ["witness.minOut", w.minOut === BigInt(draft.draft.minOut)],
+    ["witness.maxGasFee", w.maxGasFee === BigInt(draft.draft.maxGasFee)],
+  ];
+  const bad = checks.find(([, ok]) => !ok);
+  if (bad) throw new QuoteMismatchError(`the limit order draft's typedData: ${bad[0]} differs from what was asked`);
+  return typed;
+}
+
+export function signLimitDraft(account: LocalAccount, asked: LimitPrepareBody, draft: LimitDraft): Promise<Hex> {
+  return account.signTypedData(limitTypedData(asked, draft));
+}
+
+export async function placeLimitOrder(
+  relayUrl: string,
+  body: { draft: LimitDraft; signature: Hex; erc2612?: Erc2612Permit },
+  options?: RelayCallOptions,
+): Promise<LimitOrderRecord> {
+  const init = { method: "POST", body: JSON.stringify(body) };
+  return (await relayCall<LimitOrderRecord>(relayUrl, "/v1/limit-orders", init, options)).body;
+}
+
+export async function getLimitOrder(
+  relayUrl: string,
+  id: string,
+  options?: RelayCallOptions,
+): Promise<LimitOrderRecord> {
+  return (await relayCall<LimitOrderRecord>(relayUrl, `/v1/limit-orders/${encodeURIComponent(id)}`, {}, options)).body;
+}
+
+/** Cancels an open order with the taker's EIP-191 signature over its `cancelMessage`. */
+export async function cancelLimitOrder(
+  relayUrl: string,
+  account: LocalAccount,
+  order: LimitOrderRecord,
+  options?: RelayCallOptions,
+): Promise<LimitOrderRecord> {
+  if (order.cancelMessage !== limitCancelMessage(order.chainId, order.limitOrderId)) {
+    throw new QuoteMismatchError(`order ${order.limitOrderId}: its cancelMessage is not the relay's cancel text`);
+  }
+  const signature = await account.signMessage({ message: order.cancelMessage });
+  const init = { method: "POST", body: JSON.stringify({ signature }) };
+  const path = `/v1/limit-orders/${encodeURIComponent(order.limitOrderId)}/cancel`;
+  return (await relayCall<LimitOrderRecord>(relayUrl, path, init, options)).body;
+}
+
+/** Polls the order until it is filled (or ends otherwise, or the time runs out); the last record read. */
+export async function followLimitOrder(
+  relayUrl: string,
+  id: string,
+  options: RelayCallOptions & {
+    timeoutMs?: number;
+    intervalMs?: number;
+    onChange?: (o: LimitOrderRecord) => void;
+  } = {},
+): Promise<LimitOrderRecord> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  let last = "";
+  for (;;) {
+    const order = await getLimitOrder(relayUrl, id, options);
+    const seen = `${order.status}|${order.attempts}|${order.quoteId}`;
+    if (seen !== last) options.onChange?.(order);
+    last = seen;
+    if (order.status === "filled" || order.status === "cancelled" || order.status === "expired") return order;
+    if (Date.now() > deadline) return order;
+    await new Promise((r) => setTimeout(r, options.intervalMs ?? 500));
+  }
+}
