@@ -14,7 +14,7 @@ import type { Env } from "../src/env";
 import { InventoryChecks, kvCheckStore } from "../src/nodes/inventory-checks";
 import type { NodeSession } from "../src/nodes/nodes";
 import { advertisedCorridor, NodeSessions } from "../src/nodes/sessions";
-import { oracleCorridor } from "../src/oracle/corridors";
+import { bandAssetOf, oracleCorridor } from "../src/oracle/corridors";
 import { close } from "../src/protocol/codec";
 import { CLOSE_REASONS } from "../src/protocol/frames";
 import type { BandValue } from "../src/schemas/quote";
@@ -166,17 +166,12 @@ export class CorridorDO extends DurableObject<Env> {
   private port(): CorridorPort {
     const { config, corridor } = this;
     const adapter = adapterFor(corridor.chain);
-    const mapped = oracleCorridor(config, corridor.key);
     return {
       config,
       corridor,
       adapter,
       band: () => this.band,
-      assetOf: (token) => {
-        if (!mapped) return null;
-        if (adapter.sameAddress(token, mapped.baseToken)) return mapped.pair.base;
-        return adapter.sameAddress(token, mapped.quoteToken) ? mapped.pair.quote : null;
-      },
+      assetOf: (token) => bandAssetOf(config, corridor.key, token, adapter.sameAddress),
       nodes: () => this.sessions.list(),
       send: (address, frame) => this.sessions.sendTo(address, frame),
       chainCovers: (address, token, atLeast) => this.checks.covers(address, token, atLeast),

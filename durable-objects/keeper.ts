@@ -9,13 +9,16 @@ import {
   EXPIRE_EVERY_MS,
   INDEX_EVERY_MS,
   type KeeperJobs,
+  LIMIT_POLL_MS,
   PRUNE_EVERY_MS,
   runDue,
   ScheduleTable,
 } from "../src/keeper/jobs";
 import { Keeper } from "../src/keeper/keeper";
+import { limitPass } from "../src/keeper/limit-job";
+import { limitJobPort } from "../src/keeper/limit-port";
 import { SqlTxStore } from "../src/keeper/pending";
-import { corridorStub } from "../src/stubs";
+import { corridorStub, oracleStub } from "../src/stubs";
 
 /**
  * The keeper leader (`KEEPER`, singleton "leader"): one wallet per chain (its key from the secret the
@@ -58,18 +61,33 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
       },
       now: () => Date.now(),
     });
+    const limits = limitJobPort({
+      db: env.DB,
+      config: () => loadConfig(this.env.RELAY_CONFIG),
+      band: (corridorKey) => oracleStub(this.env).band(corridorKey),
+      auction: (corridorKey, input) => corridorStub(this.env, corridorKey).requestQuote(input),
+      submit: (request) => this.keeper.submit(request),
+    });
     this.jobs = {
       indexer: { run: () => this.keeper.index(), again: () => this.store.count() > 0 },
       prune: { run: () => this.keeper.pruneKeys(), again: () => true },
       expire: { run: () => this.keeper.expireQuotes(), again: () => true },
+      limits: { run: () => limitPass(limits), again: () => this.limitOrdersOn() },
     };
     ctx.blockConcurrencyWhile(async () => {
       const now = Date.now();
       this.schedule.ensure({ job: "prune", everyMs: PRUNE_EVERY_MS, nextAt: now + PRUNE_EVERY_MS });
       this.schedule.ensure({ job: "expire", everyMs: EXPIRE_EVERY_MS, nextAt: now + EXPIRE_EVERY_MS });
+      if (this.limitOrdersOn())
+        this.schedule.ensure({ job: "limits", everyMs: LIMIT_POLL_MS, nextAt: now + LIMIT_POLL_MS });
       if (this.store.count() > 0) await this.follow(now);
       else await this.arm();
     });
+  }
+
+  /** Whether limit orders are on (`limitOrders` in the configuration): the limit job runs only then. */
+  private limitOrdersOn(): boolean {
+    return loadConfig(this.env.RELAY_CONFIG).limitOrders !== null;
   }
 
   /** A taker's signed quote, validated by the Worker: checked, simulated, broadcast (docs/settlement.md). */

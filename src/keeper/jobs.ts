@@ -6,14 +6,16 @@ import { log } from "./port";
  * - `indexer` every second while a transaction is followed;
  * - `prune` of expired Idempotency-Keys every hour;
  * - `expire`: open quotes past their expiry recorded as expired, every 10 s, so D1 is true unread.
- * A limit-order auction job (every 5 s) would be one more row and one more entry of `KeeperJobs`.
+ * - `limits`: the limit job (src/keeper/limit-job.ts) every 5 s while limit orders are on.
  * Every job is idempotent: alarms are at-least-once, and a pass repeated changes nothing.
  */
-export type KeeperJob = "indexer" | "prune" | "expire";
+export type KeeperJob = "indexer" | "prune" | "expire" | "limits";
 
 export const INDEX_EVERY_MS = 1_000;
 export const PRUNE_EVERY_MS = 60 * 60 * 1000;
 export const EXPIRE_EVERY_MS = 10_000;
+/** How often the keeper auctions open limit orders (spec: `LIMIT_POLL_MS`). */
+export const LIMIT_POLL_MS = 5_000;
 
 export interface JobSpec {
   run(): Promise<unknown>;

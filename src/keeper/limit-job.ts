@@ -5,8 +5,6 @@ import { withinWindow } from "../limits/window";
 import type { BandValue } from "../schemas/quote";
 import type { SubmitOutcome, SubmitRequest } from "./contract";
 
-/** How often the keeper auctions open limit orders (spec: `LIMIT_POLL_MS`). */
-export const LIMIT_POLL_MS = 5_000;
 /** The most open orders one pass reads; the least recently checked come first, so every order gets its turn. */
 export const LIMIT_BATCH = 500;
 /** The most rounds one pass runs, at once (each an auction of up to one rfq window). */

@@ -37,3 +37,19 @@ export function oracleCorridors(config: RelayConfig): OracleCorridor[] {
 export function oracleCorridor(config: RelayConfig, key: string): OracleCorridor | null {
   return oracleCorridors(config).find((c) => c.key === key) ?? null;
 }
+
+/**
+ * The band asset (e.g. USD, NGN) a corridor's token tracks, for the band guard and the limit window; null
+ * when the oracle does not price the corridor or the token is neither of its pair.
+ */
+export function bandAssetOf(
+  config: RelayConfig,
+  corridorKey: string,
+  token: string,
+  sameAddress: (a: string, b: string) => boolean,
+): string | null {
+  const mapped = oracleCorridor(config, corridorKey);
+  if (!mapped) return null;
+  if (sameAddress(token, mapped.baseToken)) return mapped.pair.base;
+  return sameAddress(token, mapped.quoteToken) ? mapped.pair.quote : null;
+}

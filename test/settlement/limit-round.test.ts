@@ -3,13 +3,14 @@ import type { Address, Hex, LocalAccount } from "viem";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { LimitRound } from "../../src/auction/quote-input";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
-import { type LimitAuth, limitTakerTypedData } from "../../src/chains/evm/limit-typed-data";
+import { limitTakerTypedData } from "../../src/chains/evm/limit-typed-data";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import { corridorStub } from "../../src/stubs";
 import { type Bidder, bidder, marketSellAmount } from "../support/bidder";
 import { evmCorridorKey } from "../support/ws-client";
 import { app, balanceOf, chainClient, EVM, getQuote, indexUntil, keeper, newTaker, testClient } from "./helpers";
+import { signedOrder } from "./limit-orders";
 
 /**
  * A limit order's round settled through the reactor (docs/limit-orders.md, "The keeper's job"): the
@@ -29,31 +30,6 @@ afterEach(() => {
   node?.socket.close();
   node = null;
 });
-
-/** An order selling `sellAmount` cNGN for at least `minOut` USDC, signed by the taker for Permit2 and the reactor. */
-async function signedOrder(taker: LocalAccount, minOut: bigint) {
-  const order: LimitAuth = {
-    taker: taker.address,
-    recipient: taker.address,
-    sellToken: EVM.cngn,
-    buyToken: EVM.usdc,
-    sellAmount,
-    minOut,
-    gasFeeToken: EVM.usdc,
-    maxGasFee: 150_000n,
-    deadline: BigInt(Math.floor(Date.now() / 1000) + 3_600),
-  };
-  const nonce = BigInt(Math.floor(Math.random() * 2 ** 48));
-  const typed = limitTakerTypedData({ chainId: chain.chainId, permit2: EVM.permit2, reactor, nonce, order });
-  const signature = await taker.signTypedData(typed);
-  const round: LimitRound = {
-    limitOrderId: `lo_${nonce}`,
-    order: Object.fromEntries(Object.entries(order).map(([k, v]) => [k, String(v)])),
-    nonce: nonce.toString(),
-    minOut: minOut.toString(),
-  };
-  return { order, nonce, signature, round };
-}
 
 /** One round on the EVM corridor, alpha bidding `outputAmount`. */
 async function runRound(taker: LocalAccount, round: LimitRound, outputAmount: bigint) {
@@ -87,7 +63,7 @@ const nonceSpent = async (owner: Address, nonce: bigint) => {
 describe("a limit order's round through the reactor", () => {
   it("fills the order when the best bid meets minOut: executeLimit, LimitFilled, settled to final", async () => {
     const taker = await newTaker();
-    const { nonce, signature, round } = await signedOrder(taker, 900_000n);
+    const { nonce, signature, round } = await signedOrder(taker, sellAmount, 900_000n);
     const outcome = await runRound(taker, round, 1_000_000n);
     if (outcome.kind !== "quoted") throw new Error(`no quote: ${JSON.stringify(outcome)}`);
     const { quoteId, received } = outcome.quote;
@@ -118,7 +94,7 @@ describe("a limit order's round through the reactor", () => {
 
   it("quotes nothing, and moves nothing, when the best bid gives less than minOut", async () => {
     const taker = await newTaker();
-    const { nonce, round } = await signedOrder(taker, 960_000n);
+    const { nonce, round } = await signedOrder(taker, sellAmount, 960_000n);
     const outcome = await runRound(taker, round, 1_000_000n);
     expect(outcome).toMatchObject({ kind: "refused", code: "below_limit", extras: { bestReceived: "949000" } });
     expect(await nonceSpent(taker.address, nonce)).toBe(false);
@@ -126,7 +102,7 @@ describe("a limit order's round through the reactor", () => {
 
   it("refuses a signature that is not the taker's over the order", async () => {
     const taker = await newTaker();
-    const { round } = await signedOrder(taker, 900_000n);
+    const { round } = await signedOrder(taker, sellAmount, 900_000n);
     const outcome = await runRound(taker, round, 1_000_000n);
     if (outcome.kind !== "quoted") throw new Error("no quote");
     const other = await newTaker();
@@ -136,7 +112,7 @@ describe("a limit order's round through the reactor", () => {
         permit2: EVM.permit2,
         reactor,
         nonce: BigInt(round.nonce),
-        order: (await signedOrder(taker, 900_000n)).order,
+        order: (await signedOrder(taker, sellAmount, 900_000n)).order,
       }),
     );
     const answer = await keeper().submit({

@@ -1,0 +1,93 @@
+import { env } from "cloudflare:test";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/load";
+import { limitPass } from "../../src/keeper/limit-job";
+import { limitJobPort } from "../../src/keeper/limit-port";
+import { corridorStub, oracleStub } from "../../src/stubs";
+import { type Bidder, bidder, marketSellAmount } from "../support/bidder";
+import { app, balanceOf, EVM, indexUntil, keeper, newTaker, testClient } from "./helpers";
+import { readOrder, signedOrder, storeOrder } from "./limit-orders";
+
+/**
+ * The keeper's limit job over D1 and the real objects (docs/limit-orders.md, "The keeper's job"): an
+ * order stored open is auctioned on its corridor, filled through the reactor, and marked filled.
+ */
+
+const port = limitJobPort({
+  db: env.DB,
+  config: () => loadConfig(env.RELAY_CONFIG),
+  band: (key) => oracleStub(env).band(key),
+  auction: (key, input) => corridorStub(env, key).requestQuote(input),
+  submit: (request) => keeper().submit(request),
+});
+
+let sellAmount = 0n;
+let node: Bidder | null = null;
+beforeAll(async () => {
+  sellAmount = BigInt(await marketSellAmount((path) => app.request(path, {}, env)));
+});
+afterEach(() => {
+  node?.socket.close();
+  node = null;
+});
+
+/** A pass of the job while alpha bids `outputAmount` on every rfq it gets (none, if none comes). */
+async function passWithBids(outputAmount: bigint): Promise<string[]> {
+  node ??= await bidder(0, "alpha");
+  const bidder_ = node;
+  const rfqs: string[] = [];
+  const pass = limitPass(port);
+  const bidding = (async () => {
+    for (;;) {
+      const rfq = await bidder_.nextRfq(1_500).catch(() => null);
+      if (!rfq) return;
+      rfqs.push(rfq.limit?.limitOrderId ?? "not a limit round");
+      await bidder_.bid(rfq, outputAmount);
+    }
+  })();
+  await pass;
+  await bidding;
+  return rfqs;
+}
+
+describe("the keeper's limit job", () => {
+  it("auctions an order at the market, fills it through the reactor, and marks it filled", async () => {
+    const taker = await newTaker();
+    const id = await storeOrder(await signedOrder(taker, sellAmount, 900_000n), 1_000_000n);
+    const before = await balanceOf(EVM.usdc, taker.address);
+    expect(await passWithBids(1_000_000n)).toEqual([id]);
+    const filling = await readOrder(id);
+    expect(filling).toMatchObject({ status: "filling", attempts: 1, best_received: "949000", last_error: null });
+    const quoteId = filling?.quote_id ?? "";
+    await indexUntil(quoteId, (q) => q.status === "settled");
+    await testClient.mine({ blocks: 1 });
+    await indexUntil(quoteId, (q) => q.final);
+    await passWithBids(1_000_000n);
+    expect(await readOrder(id)).toMatchObject({ status: "filled", quote_id: quoteId });
+    expect((await balanceOf(EVM.usdc, taker.address)) - before).toBe(949_000n);
+  });
+
+  it("records a round whose best bid misses minOut, and leaves the order open", async () => {
+    const taker = await newTaker();
+    const id = await storeOrder(await signedOrder(taker, sellAmount, 960_000n), 1_000_000n);
+    await passWithBids(1_000_000n);
+    expect(await readOrder(id)).toMatchObject({
+      status: "open",
+      attempts: 1,
+      best_received: "949000",
+      last_error: "below_limit",
+      last_checked_at: expect.any(String),
+    });
+  });
+
+  it("does not auction an order asking more than 150 bps over the market, and sweeps one past its expiry", async () => {
+    const taker = await newTaker();
+    const far = await storeOrder(await signedOrder(taker, sellAmount, 900_000n), 1_016_000n);
+    const old = await storeOrder(await signedOrder(taker, sellAmount, 900_000n), 1_000_000n, Date.now() - 1_000);
+    const auctioned = await passWithBids(1_000_000n);
+    expect(auctioned).not.toContain(far);
+    expect(auctioned).not.toContain(old);
+    expect(await readOrder(far)).toMatchObject({ status: "open", attempts: 0 });
+    expect(await readOrder(old)).toMatchObject({ status: "expired", attempts: 0 });
+  });
+});
