@@ -2,6 +2,7 @@ import { ed25519 } from "@noble/curves/ed25519";
 import { base58 } from "@scure/base";
 import { type Address, type Hex, recoverMessageAddress, recoverTypedDataAddress } from "viem";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { evmAdapter } from "../../src/chains/evm/adapter";
 import { completeToSign, eip712ToSign } from "../../src/chains/evm/json-typed-data";
 import { fillTypedData, quoteIdToBytes32 } from "../../src/chains/evm/typed-data";
 import { backoffDelay, ResolverClient, type ResolverClientOptions } from "../../src/clients/resolver/client";
@@ -9,6 +10,8 @@ import { staticInventory } from "../../src/clients/resolver/inventory";
 import { anvilAccount, solanaSigner } from "../../src/clients/resolver/keys";
 import { type Band, bandSpreadPricer, fixedRatePricer, parseDecimal } from "../../src/clients/resolver/pricing";
 import type { ChainInfo } from "../../src/clients/resolver/relay-config";
+import { localConfig } from "../../src/config/local";
+import { primaryEvmChain } from "../../src/config/record";
 import { corridorKey } from "../../src/corridors";
 import {
   authFrame,
@@ -187,6 +190,53 @@ describe("resolver client against a relay", () => {
       signature: bid.signature as Hex,
     });
     expect(signer).toBe(account.address);
+  });
+
+  it("bids in a limit order's round with a LimitFill the relay's adapter verifies, and declines one for another reactor", async () => {
+    const relayChain = primaryEvmChain(localConfig);
+    startClient({ chains: [{ ...chain, executor: relayChain.executor, reactor: relayChain.reactor }] });
+    const socket = await relay.nextConnection();
+    await socket.handshake("n-1");
+    const base = rfqFor(CNGN, USDC, 1_600_000_000n);
+    const order = {
+      taker: base.taker,
+      recipient: base.taker,
+      sellToken: CNGN,
+      buyToken: USDC,
+      sellAmount: base.sellAmount,
+      minOut: "900000",
+      gasFeeToken: USDC,
+      maxGasFee: "150000",
+      deadline: "1900000000",
+    };
+    const terms = {
+      corridor: CORRIDOR,
+      rfqId: base.rfqId,
+      quoteId: base.quoteId,
+      chain: relayChain,
+      taker: base.taker,
+      recipient: base.taker,
+      sellToken: CNGN,
+      buyToken: USDC,
+      sellAmount: 1_600_000_000n,
+      deadline: base.deadline,
+      gasFeeToken: USDC,
+      limit: { limitOrderId: "lo_1", order, nonce: "5", minOut: "900000" },
+    };
+    const adapter = evmAdapter(relayChain);
+    const limitRfq = { ...base, toSign: adapter.bidToSign(terms), limit: { limitOrderId: "lo_1", minOut: "900000" } };
+    socket.send(limitRfq);
+    const bid = bidFrame.parse(await socket.next("bid"));
+    const keys = { address: account.address, publicKey: account.publicKey, solanaAddress: null };
+    expect(adapter.verifyBid(terms, BigInt(bid.outputAmount), keys, bid.signature)).toBe(true);
+    // The same terms signed for an RFQ are not a fill of the order.
+    expect(adapter.verifyBid({ ...terms, limit: undefined }, BigInt(bid.outputAmount), keys, bid.signature)).toBe(
+      false,
+    );
+
+    const other = rfqFor(CNGN, USDC, 1_600_000_000n);
+    socket.send({ ...other, toSign: limitRfq.toSign, limit: { limitOrderId: "lo_1", minOut: "900000" } });
+    expect(declineFrame.parse(await socket.next("decline")).reason).toMatch(/^to_sign_mismatch:/);
   });
 
   it("reports itself degraded while its inventory cannot be read", async () => {
