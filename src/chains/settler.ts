@@ -46,7 +46,7 @@ export type Readiness = { ready: true } | { ready: false; reason: string; detail
 export type RevertOutcome =
   | { kind: "requote"; reason: string }
   | { kind: "bad_signature" }
-  | { kind: "keeper_refused"; reason: "keeper_not_allowed" };
+  | { kind: "keeper_refused"; reason: "keeper_not_allowed" | "keeper_insufficient_funds" };
 
 /** A fill built and simulated: the call to sign and the gas it needs. */
 export interface PreparedFill {

@@ -6,12 +6,18 @@ import { NOT_LEADER_RETRY_SECONDS } from "./contract";
  * it is recovering a transaction whose broadcast it has not confirmed, the settlement contract does not
  * accept it, or the chain's RPC does not answer. Nothing was recorded; the same request may be sent again.
  */
-export type NotLeaderReason = "keeper_not_configured" | "recovering" | "keeper_not_allowed" | "rpc_unavailable";
+export type NotLeaderReason =
+  | "keeper_not_configured"
+  | "recovering"
+  | "keeper_not_allowed"
+  | "keeper_insufficient_funds"
+  | "rpc_unavailable";
 
 const notLeaderMessages: Record<NotLeaderReason, string> = {
   keeper_not_configured: "The keeper has no key configured; it cannot submit fills.",
   recovering: "The keeper is confirming an earlier broadcast before it sends another.",
   keeper_not_allowed: "The settlement contract does not accept this keeper.",
+  keeper_insufficient_funds: "The keeper cannot pay the network fee; nothing was sent.",
   rpc_unavailable: "The chain's RPC endpoint is not answering.",
 };
 

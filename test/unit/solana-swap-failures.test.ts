@@ -47,12 +47,16 @@ describe("simulationFailureReason", () => {
     expect(simulationFailureReason({ InstructionError: [6, { Custom: 17 }] }, [], buyGas)).toBe(
       "simulation_failed:instruction_6:Custom(17)",
     );
-    expect(simulationFailureReason("InsufficientFundsForFee", [], buyGas)).toBe(
-      "simulation_failed:InsufficientFundsForFee",
-    );
-    expect(simulationFailureReason({ InsufficientFundsForRent: { account_index: 3 } }, [], buyGas)).toBe(
-      "simulation_failed:InsufficientFundsForRent",
-    );
+  });
+
+  it("names a keeper that cannot pay the fee or the rent as the keeper's, not the taker's or the resolver's", () => {
+    for (const err of [
+      "InsufficientFundsForFee",
+      "AccountNotFound",
+      { InsufficientFundsForRent: { account_index: 3 } },
+    ]) {
+      expect(simulationFailureReason(err, [], buyGas)).toBe("keeper_insufficient_funds");
+    }
   });
 });
 

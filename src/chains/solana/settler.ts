@@ -13,6 +13,7 @@ import { keeperKeypairFromSecret } from "./keeper-key";
 import { solanaRpc } from "./rpc";
 import { sendSwap, signAsFeePayer, simulateSwap, swapReceipt, swapStatus, transactionId } from "./settlement";
 import { checkTakerTransaction } from "./swap-checks";
+import { KEEPER_INSUFFICIENT_FUNDS } from "./swap-failures";
 import { swapFillOf } from "./swap-fill";
 import type { SwapReceipt } from "./swap-receipt";
 
@@ -102,7 +103,12 @@ export function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler
     async prepare(request) {
       const signed = signAsFeePayer(request.signature, keeper);
       const simulation = await simulateSwap(rpcUrl, signed.raw);
-      if (!simulation.ok) return { kind: "requote", reason: simulation.reason };
+      if (!simulation.ok) {
+        // The keeper's own shortage is no taker's or resolver's to fix: 503 not_leader, the quote left open.
+        if (simulation.reason === KEEPER_INSUFFICIENT_FUNDS)
+          return { kind: "keeper_refused", reason: KEEPER_INSUFFICIENT_FUNDS };
+        return { kind: "requote", reason: simulation.reason };
+      }
       const call = { to: chain.program, data: base64.encode(signed.raw) };
       return { kind: "prepared", fill: { call, gas: BigInt(simulation.unitsConsumed) } };
     },

@@ -27,6 +27,11 @@ function instructionErrorName(inner: unknown): string {
   return "unknown";
 }
 
+/** The reason of a swap its fee payer (the keeper) cannot pay for. */
+export const KEEPER_INSUFFICIENT_FUNDS = "keeper_insufficient_funds";
+/** The transaction errors that mean the fee payer cannot pay: missing, or short for the fee or the rent. */
+const KEEPER_CANNOT_PAY = new Set(["AccountNotFound", "InsufficientFundsForFee", "InsufficientFundsForRent"]);
+
 /** A short, stable name for a transaction error: `BlockhashNotFound`, `instruction_4:Custom(1)`. */
 export function shortTransactionError(err: TransactionErrorJson): string {
   if (typeof err === "string") return err;
@@ -53,10 +58,13 @@ function isShortOfFunds(inner: unknown, logs: string[]): boolean {
  * - a leg of the taker's whose source is short or missing: `taker:insufficient_balance`;
  * - a leg of the resolver's whose source is short or missing: `resolver_insufficient_balance`;
  * - `BlockhashNotFound`: `taker:blockhash_expired` (the quote's blockhash aged out before it was sent);
+ * - the fee payer missing or short of SOL for the fee or the rent of the accounts the swap creates:
+ *   `keeper_insufficient_funds` (the keeper pays both; no taker or resolver can fix it);
  * - anything else: `simulation_failed:<shortTransactionError>`.
  */
 export function simulationFailureReason(err: TransactionErrorJson, logs: string[], transfers: SwapTransfer[]): string {
   if (err === "BlockhashNotFound") return "taker:blockhash_expired";
+  if (KEEPER_CANNOT_PAY.has(shortTransactionError(err))) return KEEPER_INSUFFICIENT_FUNDS;
   const instruction = instructionErrorOf(err);
   if (instruction) {
     const [index, inner] = instruction;
