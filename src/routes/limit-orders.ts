@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import { adapterFor } from "../chains";
 import type { ChainAdapter } from "../chains/adapter";
-import { type LimitOrderChain, type LimitOrderChains, limitOrdersFor } from "../chains/limit-orders";
+import { type LimitOrderChains, limitOrdersFor } from "../chains/limit-orders";
 import { ChainUnavailableError } from "../chains/settler";
 import { primaryEvmChain } from "../config/record";
 import type { RelayConfig } from "../config/schema";
@@ -64,18 +64,13 @@ const DEFAULT_PAGE = 50;
 /** Fresh nonces tried before giving up; a random 128-bit nonce is taken already practically never. */
 const NONCE_TRIES = 3;
 
-interface LimitChain extends DraftChain {
-  adapter: ChainAdapter;
-  orders: LimitOrderChain;
-}
-
 /** The configured chain `chainId` with its limit orders; `unknown` is thrown when none is configured. */
 function limitChainOf(
   config: RelayConfig,
   chains: LimitOrderChains,
   chainId: number,
   unknown: () => RelayError,
-): LimitChain {
+): DraftChain {
   const chain = config.chains.find((ch) => ch.chainId === chainId);
   if (!chain) throw unknown();
   const orders = chains(chain);
