@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
+import type { LimitOrderChains } from "./chains/limit-orders";
 import { ConfigError, loadConfig } from "./config/load";
 import type { AppEnv } from "./env";
 import { invalidRequest, notFound, RelayError } from "./errors";
@@ -13,7 +14,7 @@ import { adminRoutes } from "./routes/admin";
 import { configRoutes } from "./routes/config";
 import { corridorRoutes } from "./routes/corridors";
 import { executionRoutes } from "./routes/executions";
-import { limitOrdersDisabled } from "./routes/limit-orders";
+import { limitOrderRoutes, limitOrdersDisabled } from "./routes/limit-orders";
 import { quoteRoutes } from "./routes/quotes";
 import { rateRoutes } from "./routes/rates";
 import { resolverRoutes } from "./routes/resolvers";
@@ -30,8 +31,13 @@ const openApiInfo = {
   },
 };
 
+export interface AppOptions {
+  /** How limit orders reach their chains; the chains' JSON-RPC unless a test gives a fake. */
+  limitOrderChains?: LimitOrderChains;
+}
+
 /** The Worker's HTTP app: shared middleware, every route, one error shape. */
-export function createApp() {
+export function createApp(options: AppOptions = {}) {
   const app = createRouter();
 
   app.use(requestId());
@@ -67,6 +73,7 @@ export function createApp() {
   app.route("/", corridorRoutes);
   app.route("/", adminRoutes);
   app.route("/", rateRoutes);
+  app.route("/", limitOrderRoutes(options.limitOrderChains));
 
   app.openapi(
     createRoute({

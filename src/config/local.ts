@@ -69,8 +69,8 @@ export const localConfig: RelayConfig = {
   maxOutstandingRfqs: 3,
   quoteTtlSeconds: 30,
   bandGuardBps: 300,
-  // Limit orders are not served yet (docs/configuration.md): off, so their routes say so.
-  limitOrders: null,
+  // Limit orders (docs/limit-orders.md): 5 minutes to 30 days, at most 20 open per taker.
+  limitOrders: { minExpirySeconds: 300, maxExpirySeconds: 2_592_000, maxOpenPerTaker: 20 },
   // The local tokens stand for real ones, so their band comes from the real public NGN/USD sources, and
   // from the local stack's own source when offline.
   oracle: {

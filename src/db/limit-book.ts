@@ -24,6 +24,8 @@ interface LimitRow extends Record<string, unknown> {
   deadline: string;
   signature: string;
   expires_at: string;
+  /** JSON {value, deadline, v, r, s} or null (migrations/0006_limit_orders.sql). */
+  erc2612: string | null;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -55,7 +57,7 @@ function openOrder(config: RelayConfig, r: LimitRow): OpenLimitOrder | null {
     limitAmount: r.limit_amount,
     round: { limitOrderId: r.limit_order_id, order, nonce: r.nonce, minOut: r.min_out },
     signature: r.signature,
-    permit: null,
+    permit: r.erc2612 ? (JSON.parse(r.erc2612) as OpenLimitOrder["permit"]) : null,
     expiresAt: Date.parse(r.expires_at),
   };
 }

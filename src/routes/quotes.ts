@@ -8,7 +8,8 @@ import { findCorridor } from "../corridors";
 import { cancelQuote, expireIfDue, quoteStatus } from "../db/quote-status";
 import { readQuoteRecord } from "../db/quotes";
 import type { Env } from "../env";
-import { type Issue, invalidRequest, notFound, RelayError, retryLater } from "../errors";
+import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
+import { addressIssues } from "../http/address-issues";
 import { createRouter } from "../http/router";
 import { isId } from "../ids";
 import { cancelQuoteMessage, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } from "../quotes/messages";
@@ -20,12 +21,6 @@ import { corridorStub, takerStub } from "../stubs";
 
 /** The period of the QUOTES_LIMITER binding (wrangler.toml), which is when a limited taker may retry. */
 const RATE_LIMIT_PERIOD_SECONDS = 10;
-/** The addresses of a request must be addresses of the chain asked for. */
-function addressIssues(chain: ChainAdapter, fields: Record<string, string | undefined>): Issue[] {
-  return Object.entries(fields)
-    .filter(([, v]) => v !== undefined && !chain.isAddress(v))
-    .map(([path]) => ({ path, message: `must be ${chain.addressDescription}` }));
-}
 
 async function readFresh(db: D1Database, id: string) {
   let quote = await readQuoteRecord(db, id);

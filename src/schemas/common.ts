@@ -5,7 +5,7 @@ export const Amount = z
   .regex(/^(0|[1-9]\d*)$/)
   .openapi({ description: "Base units, decimal string", example: "1000000" });
 /** An amount that fits a uint256, as the contracts take it. */
-export const Uint256 = Amount.refine((v) => BigInt(v) < 2n ** 256n, "must be below 2^256");
+export const Uint256 = Amount.refine((v) => !/^\d+$/.test(v) || BigInt(v) < 2n ** 256n, "must be below 2^256");
 export const Timestamp = z.string().openapi({ description: "ISO 8601", example: "2026-11-22T10:00:00.000Z" });
 export const Address = z.string().openapi({ description: "0x address on EVM, base58 on Solana" });
 

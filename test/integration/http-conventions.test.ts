@@ -154,8 +154,11 @@ describe("GET /v1/openapi.json", () => {
 });
 
 describe("limit orders while the configuration has them off", () => {
-  it("publishes limitOrders as null in the default configuration", async () => {
-    const config = (await (await app.request("/v1/config", {}, env)).json()) as { limitOrders: unknown };
+  /** The configuration in force with limit orders off. */
+  const off = { ...env, RELAY_CONFIG: JSON.stringify({ ...loadConfig(env.RELAY_CONFIG), limitOrders: null }) };
+
+  it("publishes limitOrders as null", async () => {
+    const config = (await (await app.request("/v1/config", {}, off)).json()) as { limitOrders: unknown };
     expect(config.limitOrders).toBeNull();
   });
 
@@ -169,7 +172,7 @@ describe("limit orders while the configuration has them off", () => {
     const res = await app.request(
       path,
       { method, headers: { "content-type": "application/json" }, body: method === "POST" ? "{}" : undefined },
-      env,
+      off,
     );
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error: "limit_orders_disabled", message: expect.any(String) });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { KeeperDO } from "../../durable-objects/keeper";
 import { expireAllDue } from "../../src/db/quote-status";
 import { readQuoteRecord } from "../../src/db/quotes";
-import { EXPIRE_EVERY_MS, PRUNE_EVERY_MS } from "../../src/keeper/jobs";
+import { EXPIRE_EVERY_MS, LIMIT_POLL_MS, PRUNE_EVERY_MS } from "../../src/keeper/jobs";
 import { seedQuote } from "../support/records";
 
 /** The keeper object's one alarm over its schedule table (docs/settlement.md, "The keeper's alarm"). */
@@ -24,15 +24,17 @@ const alarmOf = (keeper: ReturnType<typeof stub>) =>
   runInDurableObject(keeper, (_: KeeperDO, state) => state.storage.getAlarm());
 
 describe("the keeper's schedule", () => {
-  it("schedules the hourly prune and the expiry sweep on first wake, and no indexer while nothing is followed", async () => {
+  it("schedules the hourly prune, the expiry sweep and the limit job on first wake, and no indexer while nothing is followed", async () => {
     const keeper = stub();
     const before = Date.now();
-    const { prune, expire, ...others } = await rows(keeper);
+    const { prune, expire, limits, ...others } = await rows(keeper);
     expect(others).toEqual({});
     expect(prune).toMatchObject({ job: "prune", every_ms: PRUNE_EVERY_MS });
     expect(prune?.next_at).toBeGreaterThanOrEqual(before + PRUNE_EVERY_MS - 1_000);
     expect(expire).toMatchObject({ job: "expire", every_ms: EXPIRE_EVERY_MS });
-    expect(await alarmOf(keeper)).toBe(expire?.next_at);
+    // Limit orders are on in this configuration: their job runs every 5 s, the earliest row.
+    expect(limits).toMatchObject({ job: "limits", every_ms: LIMIT_POLL_MS });
+    expect(await alarmOf(keeper)).toBe(limits?.next_at);
   });
 
   it("runs the earliest job when the alarm fires, and arms the alarm for its next run", async () => {
@@ -41,15 +43,19 @@ describe("the keeper's schedule", () => {
     const started = Date.now();
     expect(await runDurableObjectAlarm(keeper)).toBe(true);
     const after = await rows(keeper);
-    expect(after.expire?.next_at).toBeGreaterThanOrEqual(started + EXPIRE_EVERY_MS);
+    expect(after.limits?.next_at).toBeGreaterThanOrEqual(started + LIMIT_POLL_MS);
     expect(after.prune?.next_at).toBe(prune?.next_at);
-    expect(await alarmOf(keeper)).toBe(after.expire?.next_at);
+    expect(await alarmOf(keeper)).toBe(Math.min(after.limits?.next_at ?? 0, after.expire?.next_at ?? 0));
   });
 
   it("records the expiry of a quote nobody reads", async () => {
     const keeper = stub();
     await rows(keeper);
     const { quote } = await seedQuote(env.DB, { expiresAt: new Date(Date.now() - 1_000).toISOString() });
+    // The sweep's turn comes now.
+    await runInDurableObject(keeper, (_: KeeperDO, state) => {
+      state.storage.sql.exec("UPDATE keeper_schedule SET next_at = 0 WHERE job = 'expire'");
+    });
     expect(await runDurableObjectAlarm(keeper)).toBe(true);
     const record = await readQuoteRecord(env.DB, quote.quoteId);
     expect(record?.status).toBe("expired");

@@ -27,4 +27,13 @@ export const DOCUMENTED_ERROR_CODES = [
   "broadcast_failed",
   "not_leader",
   "limit_orders_disabled",
+  "limit_orders_unsupported",
+  "bad_expiry",
+  "limit_below_fees",
+  "terms_mismatch",
+  "too_many_open",
+  "nonce_used",
+  "order_filling",
+  "order_not_open",
+  "chain_unavailable",
 ] as const;

@@ -82,8 +82,24 @@ const executionBody = fc.record(
   { requiredKeys: [] },
 );
 
+/** Prepare's body, and placing's with a draft of edgy values. */
+const limitBody = fc.record(
+  {
+    sellToken: address,
+    buyToken: address,
+    sellAmount: edgyNumber,
+    limitAmount: edgyNumber,
+    taker: address,
+    expiresInSeconds: edgyNumber,
+    draft: fc.record({ chainId: edgyNumber, typedData: anyJson, fee: anyJson, draft: anyJson }, { requiredKeys: [] }),
+    signature: fc.oneof(hex(65), fc.string()),
+  },
+  { requiredKeys: [] },
+);
+
 const body = fc.oneof(
   quoteBody.map((b) => JSON.stringify(b)),
+  limitBody.map((b) => JSON.stringify(b)),
   executionBody.map((b) => JSON.stringify(b)),
   anyJson.map((v) => JSON.stringify(v)),
   fc.string(),
@@ -97,7 +113,11 @@ const path = fc.oneof(
     "/v1/resolvers?include=%ff",
     "/v1/openapi.json",
     "/v1/limit-orders",
+    "/v1/limit-orders/prepare",
+    "/v1/limit-orders?taker=0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc&cursor=x",
   ),
+  id("lo").map((lo) => `/v1/limit-orders/${encodeURIComponent(lo)}`),
+  id("lo").map((lo) => `/v1/limit-orders/${encodeURIComponent(lo)}/cancel`),
   id("q").map((q) => `/v1/quotes/${encodeURIComponent(q)}`),
   id("q").map((q) => `/v1/quotes/${encodeURIComponent(q)}/cancel`),
   id("x").map((x) => `/v1/executions/${encodeURIComponent(x)}`),

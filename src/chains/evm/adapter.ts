@@ -6,13 +6,14 @@ import { withBigintsAsStrings } from "../json";
 import { verifyWithKey } from "./ecdsa";
 import { type LimitFill, limitAuthOf, limitFillTypedData } from "./limit-typed-data";
 import { verifyPersonalMessage } from "./messages";
-import { fillTypedData, quoteIdToBytes32, quoteNonce, type RfqFill, takerTypedData } from "./typed-data";
-
-const PERMIT2_DOMAIN_TYPE = [
-  { name: "name", type: "string" },
-  { name: "chainId", type: "uint256" },
-  { name: "verifyingContract", type: "address" },
-];
+import {
+  fillTypedData,
+  PERMIT2_DOMAIN_TYPE,
+  quoteIdToBytes32,
+  quoteNonce,
+  type RfqFill,
+  takerTypedData,
+} from "./typed-data";
 
 function fillOf(terms: RfqTerms, outputAmount: bigint): RfqFill {
   return {

@@ -101,6 +101,16 @@ export function quoteNonce(quoteId: string): bigint {
   return BigInt(`0x${quoteId.slice(2)}`);
 }
 
+/**
+ * Permit2's EIP-712 domain type. Wallets' eth_signTypedData_v4 hashes the domain by the `EIP712Domain`
+ * type it is given, so what a taker signs spells it out.
+ */
+export const PERMIT2_DOMAIN_TYPE = [
+  { name: "name", type: "string" },
+  { name: "chainId", type: "uint256" },
+  { name: "verifyingContract", type: "address" },
+];
+
 export function permit2Domain(chainId: number, permit2: Address) {
   return { name: "Permit2", chainId, verifyingContract: permit2 } as const;
 }

@@ -1,0 +1,73 @@
+import type { ChainConfig, EvmChain } from "../config/schema";
+import type { Erc2612Permit } from "../schemas/execution";
+import { evmLimitOrders } from "./evm/limit-orders";
+import { type LimitChainReads, rpcLimitReads } from "./evm/limit-reads";
+import type { Readiness } from "./settler";
+
+/**
+ * The chain side of limit orders (docs/limit-orders.md): what the taker signs, its check, the nonce
+ * that identifies an order and the call that revokes it, and the chain reads that placing needs. Limit
+ * orders exist on EVM chains only; `limitOrdersFor` is null on any other, which the routes answer with
+ * 400 `limit_orders_unsupported`.
+ */
+
+/** An order's signed terms, in base units and unix seconds; addresses as the chain spells them. */
+export interface SignedLimitTerms {
+  taker: string;
+  recipient: string;
+  sellToken: string;
+  buyToken: string;
+  sellAmount: bigint;
+  minOut: bigint;
+  gasFeeToken: string;
+  maxGasFee: bigint;
+  permitAmount: bigint;
+  nonce: bigint;
+  deadline: bigint;
+}
+
+/** The call that ends an order's signature on chain (record 2.8 `revoke`), JSON-ready. */
+export interface RevokeCall {
+  permit2: string;
+  /** Where to send `data`: the same Permit2. */
+  to: string;
+  wordPos: string;
+  mask: string;
+  data: string;
+}
+
+export interface LimitOrderChain {
+  /** The contract that executes orders (record 2.7 `executor`): the chain's reactor. */
+  readonly executor: string;
+  readonly permit2: string;
+  /** A fresh random nonce for a new order. */
+  newNonce(): bigint;
+  /** What the taker signs for these terms, JSON-ready (integers as decimal strings). */
+  typedData(terms: SignedLimitTerms): Record<string, unknown>;
+  /** The terms a draft's typed data carries; null when it is not a limit order's typed data on this chain. */
+  termsOf(typedData: Record<string, unknown>): SignedLimitTerms | null;
+  /** The chain id the typed data is signed for, as its domain says; null when it says none. */
+  signedChainId(typedData: Record<string, unknown>): number | null;
+  /** Whether `signature` is the taker's over the typed data of `terms`. No RPC. */
+  verifyTaker(terms: SignedLimitTerms, signature: string): Promise<boolean>;
+  revoke(nonce: bigint): RevokeCall;
+  /**
+   * Whether the order's permit can be pulled: the taker holds `permitAmount` of the sell token and
+   * Permit2 may spend it, or `erc2612` approves Permit2 for it until the order's deadline. Throws
+   * `ChainUnavailableError` when the chain does not answer.
+   */
+  readiness(terms: SignedLimitTerms, erc2612: Erc2612Permit | null): Promise<Readiness>;
+  /** Whether the order's nonce is spent or invalidated on chain. Throws `ChainUnavailableError` likewise. */
+  nonceSpent(taker: string, nonce: bigint): Promise<boolean>;
+}
+
+/** What the limit-order routes take to reach a chain: the real RPC, or a fake in the integration tests. */
+export type LimitOrderChains = (chain: ChainConfig) => LimitOrderChain | null;
+
+/** Limit orders on a configured chain, the chain read through `reads` (its JSON-RPC by default). */
+export function limitOrdersFor(
+  chain: ChainConfig,
+  reads: (chain: EvmChain) => LimitChainReads = rpcLimitReads,
+): LimitOrderChain | null {
+  return chain.kind === "evm" ? evmLimitOrders(chain, reads(chain)) : null;
+}

@@ -1,0 +1,44 @@
+import type { LimitOrderStatus } from "../schemas/limit-order";
+
+/**
+ * The limit order's state machine (docs/limit-orders.md, "States"): which status may follow which.
+ *
+ * `open → filling` when the keeper broadcasts a fill, `filling → filled` when it settles, `filling → open`
+ * when it fails (the order is auctioned again), `open → expired` at `expiresAt`, `open → cancelled` on the
+ * taker's cancel. A cancel and a fill of the same order are serialised by their D1 conditions: both need
+ * `open`, so exactly one wins.
+ */
+export const LIMIT_TRANSITIONS: Record<LimitOrderStatus, readonly LimitOrderStatus[]> = {
+  open: ["filling", "expired", "cancelled"],
+  filling: ["filled", "open"],
+  filled: [],
+  cancelled: [],
+  expired: [],
+};
+
+export const canMoveLimit = (from: LimitOrderStatus, to: LimitOrderStatus) => LIMIT_TRANSITIONS[from].includes(to);
+
+/** Statuses where an order still holds the taker's funds to its terms: counted against `maxOpenPerTaker`. */
+export const ACTIVE_LIMIT_STATUSES: readonly LimitOrderStatus[] = ["open", "filling"];
+
+/** Statuses an order never leaves. */
+export const isTerminal = (status: LimitOrderStatus) => LIMIT_TRANSITIONS[status].length === 0;
+
+export interface LimitMove {
+  from: LimitOrderStatus;
+  to: LimitOrderStatus;
+}
+
+/** Every move the D1 statements make (src/db/limit-orders.ts); each is conditional on `from`. */
+export const LIMIT_MOVES = {
+  /** The keeper broadcast a fill of the order (with the filling quote's id). */
+  fill: { from: "open", to: "filling" },
+  /** The fill settled. */
+  filled: { from: "filling", to: "filled" },
+  /** The fill failed: the order is auctioned again. */
+  reopen: { from: "filling", to: "open" },
+  /** Its expiry passed while open. */
+  expire: { from: "open", to: "expired" },
+  /** The taker cancelled it. */
+  cancel: { from: "open", to: "cancelled" },
+} as const satisfies Record<string, LimitMove>;

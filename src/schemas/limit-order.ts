@@ -1,0 +1,138 @@
+import { z } from "@hono/zod-openapi";
+import { Address, Amount, Timestamp, Uint256 } from "./common";
+import { Erc2612PermitBody } from "./execution";
+
+/** Limit orders' requests and records 2.7 and 2.8 (docs/limit-orders.md). */
+
+export const LimitOrderStatus = z.enum(["open", "filling", "filled", "cancelled", "expired"]);
+export type LimitOrderStatus = z.infer<typeof LimitOrderStatus>;
+
+const positive = (amount: typeof Uint256) => amount.refine((v) => v !== "0", "must be more than zero");
+const address = z.string().min(1).max(64);
+const chainId = z.number().int().positive();
+
+export const LimitPrepareRequest = z
+  .object({
+    chainId: chainId.optional().openapi({ description: "defaults to the primary EVM chain" }),
+    sellToken: address,
+    buyToken: address,
+    sellAmount: positive(Uint256),
+    limitAmount: positive(Uint256).openapi({
+      description: "the whole sell amount at the taker's price, in buy-token base units, before fees",
+    }),
+    taker: address,
+    recipient: address.optional().openapi({ description: "defaults to the taker" }),
+    expiresInSeconds: z
+      .number()
+      .int()
+      .openapi({ description: "within the configuration's limitOrders.minExpirySeconds..maxExpirySeconds" }),
+  })
+  .openapi("LimitOrderPrepareRequest");
+
+export type LimitPrepareRequest = z.infer<typeof LimitPrepareRequest>;
+
+/** Record 2.7: the terms the relay derived and the typed data the taker signs. */
+export const LimitOrderDraft = z
+  .object({
+    chainId,
+    executor: Address.openapi({ description: "the contract that executes the order: the chain's reactor" }),
+    permit2: Address,
+    draft: z.object({
+      minOut: Amount,
+      gasFeeToken: Address,
+      maxGasFee: Amount,
+      permitAmount: Amount,
+      nonce: Amount.openapi({ description: "the Permit2 nonce the relay chose; it identifies the order" }),
+      deadline: Amount.openapi({ description: "unix seconds" }),
+    }),
+    typedData: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: "Permit2 PermitWitnessTransferFrom with a LimitAuth witness, for eth_signTypedData_v4" }),
+    fee: z.object({
+      token: Address.nullable().openapi({ description: "null when the chain's fee is 0" }),
+      bps: z.number().int(),
+      atLimit: Amount,
+    }),
+    gasFeeNow: Amount,
+    expiresAt: Timestamp,
+  })
+  .openapi("LimitOrderDraft");
+
+export type LimitOrderDraft = z.infer<typeof LimitOrderDraft>;
+
+export const LimitPlaceRequest = z
+  .object({
+    draft: LimitOrderDraft.openapi({ description: "the answer of prepare, unchanged" }),
+    signature: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{130}$/, "must be a 65-byte 0x hex signature")
+      .openapi({ description: "the taker's eth_signTypedData_v4 signature over the draft's typedData" }),
+    erc2612: Erc2612PermitBody.optional().openapi({
+      description: "the taker's EIP-2612 approval of Permit2, when the sell token has no Permit2 allowance",
+    }),
+  })
+  .openapi("LimitOrderPlaceRequest");
+
+/** Record 2.8, with the order's terms beside it. */
+export const LimitOrderRecord = z
+  .object({
+    limitOrderId: z.string(),
+    chainId: z.number().int(),
+    status: LimitOrderStatus,
+    gasFee: z.object({ token: Address, max: Amount }),
+    permit: z.object({ token: Address, amount: Amount, nonce: Amount, deadline: Amount }),
+    expiresAt: Timestamp,
+    quoteId: z.string().nullable().openapi({ description: "the quote that fills it" }),
+    attempts: z.number().int().openapi({ description: "auctions run so far" }),
+    lastError: z.string().nullable(),
+    lastCheckedAt: Timestamp.nullable(),
+    bestReceived: Amount.nullable().openapi({ description: "the best offer at the last auction" }),
+    cancelMessage: z.string().openapi({ description: "the EIP-191 text to sign to cancel" }),
+    revoke: z
+      .object({ permit2: Address, to: Address, wordPos: Amount, mask: Amount, data: z.string() })
+      .openapi({ description: "Permit2's invalidateUnorderedNonces(wordPos, mask), which ends the signature itself" }),
+    taker: Address,
+    recipient: Address,
+    sellToken: Address,
+    buyToken: Address,
+    sellAmount: Amount,
+    limitAmount: Amount,
+    minOut: Amount,
+    fee: z.object({ token: Address.nullable(), bps: z.number().int(), atLimit: Amount }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("LimitOrder");
+
+export type LimitOrderRecord = z.infer<typeof LimitOrderRecord>;
+
+/** Most orders one page of `GET /v1/limit-orders` holds. */
+export const MAX_PAGE = 100;
+
+export const LimitListQuery = z.object({
+  taker: address,
+  status: LimitOrderStatus.optional(),
+  chainId: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/, "must be a chain id")
+    .transform(Number)
+    .optional()
+    .openapi({ type: "string", description: "defaults to the primary EVM chain" }),
+  limit: z
+    .string()
+    .regex(/^[1-9]\d{0,2}$/, "must be a whole number from 1")
+    .transform(Number)
+    .pipe(z.number().max(MAX_PAGE))
+    .optional()
+    .openapi({ type: "string", description: `orders per page, at most ${MAX_PAGE}; 50 by default` }),
+  cursor: z.string().max(200).optional().openapi({ description: "`nextCursor` of the previous page" }),
+});
+
+export const LimitOrderPage = z
+  .object({
+    limitOrders: z.array(LimitOrderRecord),
+    nextCursor: z.string().nullable().openapi({ description: "null on the last page" }),
+  })
+  .openapi("LimitOrderPage");
+
+export const LimitCancelRequest = z.object({ signature: z.string().max(200) }).openapi("CancelLimitOrderRequest");

@@ -1,0 +1,212 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  cancelLimitOrder,
+  countActiveLimitOrders,
+  dueLimitOrders,
+  expireLimitOrders,
+  insertLimitOrder,
+  type LimitOrderRow,
+  limitNonceTaken,
+  listLimitOrders,
+  readLimitOrder,
+  recordLimitChecks,
+  reopenLimitOrder,
+  settleLimitFill,
+  startLimitFill,
+} from "../../src/db/limit-orders";
+import { newId } from "../../src/ids";
+import { sampleLimitOrder } from "../support/limit-records";
+
+/** The limit orders' D1 statements against the real local D1: the route's and the keeper job's. */
+const db = env.DB;
+const iso = (ms: number) => new Date(ms).toISOString();
+const now = () => iso(Date.now());
+
+async function place(overrides: Partial<LimitOrderRow> = {}, max = 20): Promise<LimitOrderRow> {
+  const row = sampleLimitOrder(overrides);
+  expect(await insertLimitOrder(db, row, max, now())).toBe("placed");
+  return row;
+}
+
+const statusOf = async (id: string) => (await readLimitOrder(db, id))?.status;
+
+beforeEach(async () => {
+  await db.exec("DELETE FROM limit_orders");
+});
+
+describe("placing and reading", () => {
+  it("stores every field and reads it back as it was, JSON columns included", async () => {
+    const row = await place({
+      erc2612: { value: "5", deadline: "9", v: 27, r: `0x${"22".repeat(32)}`, s: `0x${"33".repeat(32)}` },
+    });
+    expect(await readLimitOrder(db, row.limitOrderId)).toStrictEqual(row);
+    expect(await readLimitOrder(db, newId("lo"))).toBeNull();
+    expect(await limitNonceTaken(db, 31337, row.taker, row.nonce)).toBe(true);
+    expect(await limitNonceTaken(db, 1, row.taker, row.nonce)).toBe(false);
+  });
+
+  it("refuses a nonce the taker already used on the chain", async () => {
+    const row = await place();
+    const again = sampleLimitOrder({ nonce: row.nonce });
+    expect(await insertLimitOrder(db, again, 20, now())).toBe("nonce_used");
+    expect(await insertLimitOrder(db, { ...again, chainId: 1 }, 20, now())).toBe("placed");
+  });
+
+  it("refuses a taker's order over its limit of active ones, counting filling and unexpired open orders", async () => {
+    await place({}, 3);
+    const filling = await place({}, 3);
+    await startLimitFill(db, { limitOrderId: filling.limitOrderId, quoteId: newId("q"), now: now() });
+    await place({ status: "cancelled" }, 3);
+    await place({ expiresAt: iso(Date.now() - 1000) }, 3);
+    expect(await countActiveLimitOrders(db, sampleLimitOrder().taker, now())).toBe(2);
+    await place({}, 3);
+    expect(await insertLimitOrder(db, sampleLimitOrder(), 3, now())).toBe("too_many_open");
+    expect(await insertLimitOrder(db, sampleLimitOrder({ taker: "0xother" }), 3, now())).toBe("placed");
+  });
+
+  it("lists a taker's orders newest first, a page at a time, by status", async () => {
+    const t0 = Date.now();
+    const rows: LimitOrderRow[] = [];
+    for (let i = 0; i < 5; i++)
+      rows.push(await place({ createdAt: iso(t0 + i), status: i % 2 ? "cancelled" : "open" }));
+    // Two orders in the same millisecond are ordered by id.
+    rows.push(await place({ createdAt: iso(t0 + 4) }));
+    await place({ taker: "0xother" });
+    const taker = rows[0]?.taker ?? "";
+    const newestFirst = [...rows]
+      .sort((a, b) =>
+        a.createdAt === b.createdAt ? (a.limitOrderId < b.limitOrderId ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1,
+      )
+      .map((r) => r.limitOrderId);
+    const seen: string[] = [];
+    let after = null;
+    for (let page = 0; page < 4; page++) {
+      const got = await listLimitOrders(db, { taker, chainId: 31337, status: null, limit: 2, after });
+      seen.push(...got.map((r) => r.limitOrderId));
+      const last = got.at(-1);
+      if (!last) break;
+      after = { createdAt: last.createdAt, limitOrderId: last.limitOrderId };
+    }
+    expect(seen).toEqual(newestFirst);
+    const cancelled = await listLimitOrders(db, { taker, chainId: 31337, status: "cancelled", limit: 10, after: null });
+    expect(cancelled.map((r) => r.limitOrderId)).toEqual([rows[3]?.limitOrderId, rows[1]?.limitOrderId]);
+    expect(await listLimitOrders(db, { taker, chainId: 1, status: null, limit: 10, after: null })).toEqual([]);
+  });
+});
+
+describe("cancel and expiry", () => {
+  it("cancels an open, unexpired order once", async () => {
+    const row = await place();
+    expect(await cancelLimitOrder(db, row.limitOrderId, now())).toBe(true);
+    expect(await cancelLimitOrder(db, row.limitOrderId, now())).toBe(false);
+    expect(await statusOf(row.limitOrderId)).toBe("cancelled");
+  });
+
+  it("does not cancel a filling order, nor one past its expiry", async () => {
+    const filling = await place();
+    await startLimitFill(db, { limitOrderId: filling.limitOrderId, quoteId: newId("q"), now: now() });
+    expect(await cancelLimitOrder(db, filling.limitOrderId, now())).toBe(false);
+    const late = await place({ expiresAt: iso(Date.now() - 1) });
+    expect(await cancelLimitOrder(db, late.limitOrderId, now())).toBe(false);
+  });
+
+  it("expires one order, or sweeps every open order past its expiry in one statement", async () => {
+    const past = iso(Date.now() - 1000);
+    const a = await place({ expiresAt: past });
+    const b = await place({ expiresAt: past });
+    const c = await place({ expiresAt: past, status: "filling" });
+    const d = await place();
+    expect(await expireLimitOrders(db, now(), a.limitOrderId)).toBe(1);
+    expect(await expireLimitOrders(db, now(), d.limitOrderId)).toBe(0);
+    expect(await expireLimitOrders(db, now())).toBe(1);
+    expect(await expireLimitOrders(db, now())).toBe(0);
+    expect([await statusOf(a.limitOrderId), await statusOf(b.limitOrderId)]).toEqual(["expired", "expired"]);
+    expect([await statusOf(c.limitOrderId), await statusOf(d.limitOrderId)]).toEqual(["filling", "open"]);
+  });
+});
+
+describe("the keeper's limit job", () => {
+  it("lists open, unexpired orders due for a check, least recently checked first, at most a batch", async () => {
+    const t0 = Date.now();
+    const checkedLongAgo = await place({ lastCheckedAt: iso(t0 - 60_000), createdAt: iso(t0 - 5) });
+    const never1 = await place({ createdAt: iso(t0 - 4) });
+    const never2 = await place({ createdAt: iso(t0 - 3) });
+    await place({ lastCheckedAt: iso(t0 - 1000) });
+    await place({ expiresAt: iso(t0 - 1) });
+    await place({ status: "cancelled" });
+    const due = await dueLimitOrders(db, { now: iso(t0), checkedBefore: iso(t0 - 5000), limit: 10 });
+    expect(due.map((r) => r.limitOrderId)).toEqual([
+      never1.limitOrderId,
+      never2.limitOrderId,
+      checkedLongAgo.limitOrderId,
+    ]);
+    expect(due[0]?.typedData).toEqual(never1.typedData);
+    const batch = await dueLimitOrders(db, { now: iso(t0), checkedBefore: iso(t0 - 5000), limit: 2 });
+    expect(batch).toHaveLength(2);
+  });
+
+  it("records the checks of many orders in one statement", async () => {
+    const a = await place();
+    const b = await place({ attempts: 4, bestReceived: "1", lastError: "old" });
+    const done = await place({ status: "filled" });
+    const at = now();
+    const changed = await recordLimitChecks(db, [
+      { limitOrderId: a.limitOrderId, checkedAt: at, bestReceived: "99800000", lastError: null },
+      { limitOrderId: b.limitOrderId, checkedAt: at, bestReceived: null, lastError: "no_offers" },
+      { limitOrderId: done.limitOrderId, checkedAt: at, bestReceived: "5", lastError: null },
+      { limitOrderId: newId("lo"), checkedAt: at, bestReceived: "5", lastError: null },
+    ]);
+    expect(changed).toBe(2);
+    expect(await readLimitOrder(db, a.limitOrderId)).toMatchObject({
+      attempts: 1,
+      lastCheckedAt: at,
+      bestReceived: "99800000",
+      lastError: null,
+      updatedAt: at,
+    });
+    expect(await readLimitOrder(db, b.limitOrderId)).toMatchObject({
+      attempts: 5,
+      lastCheckedAt: at,
+      bestReceived: null,
+      lastError: "no_offers",
+    });
+    expect(await readLimitOrder(db, done.limitOrderId)).toMatchObject({ attempts: 0, lastCheckedAt: null });
+    expect(await recordLimitChecks(db, [])).toBe(0);
+  });
+
+  it("moves open → filling once, with the filling quote's id, and never an order past its expiry", async () => {
+    const row = await place();
+    const quoteId = newId("q");
+    expect(await startLimitFill(db, { limitOrderId: row.limitOrderId, quoteId, now: now() })).toBe(true);
+    expect(await startLimitFill(db, { limitOrderId: row.limitOrderId, quoteId: newId("q"), now: now() })).toBe(false);
+    expect(await readLimitOrder(db, row.limitOrderId)).toMatchObject({ status: "filling", quoteId });
+    const late = await place({ expiresAt: iso(Date.now() - 1) });
+    expect(await startLimitFill(db, { limitOrderId: late.limitOrderId, quoteId, now: now() })).toBe(false);
+  });
+
+  it("moves filling → filled for the filling quote only", async () => {
+    const row = await place();
+    const quoteId = newId("q");
+    await startLimitFill(db, { limitOrderId: row.limitOrderId, quoteId, now: now() });
+    expect(await settleLimitFill(db, { limitOrderId: row.limitOrderId, quoteId: newId("q"), now: now() })).toBe(false);
+    expect(await settleLimitFill(db, { limitOrderId: row.limitOrderId, quoteId, now: now() })).toBe(true);
+    expect(await settleLimitFill(db, { limitOrderId: row.limitOrderId, quoteId, now: now() })).toBe(false);
+    expect(await readLimitOrder(db, row.limitOrderId)).toMatchObject({ status: "filled", quoteId });
+  });
+
+  it("moves filling → open when the fill failed, clearing the quote and keeping the reason", async () => {
+    const row = await place();
+    const quoteId = newId("q");
+    await startLimitFill(db, { limitOrderId: row.limitOrderId, quoteId, now: now() });
+    const reopen = { limitOrderId: row.limitOrderId, quoteId, reason: "reverted", now: now() };
+    expect(await reopenLimitOrder(db, { ...reopen, quoteId: newId("q") })).toBe(false);
+    expect(await reopenLimitOrder(db, reopen)).toBe(true);
+    expect(await reopenLimitOrder(db, reopen)).toBe(false);
+    expect(await readLimitOrder(db, row.limitOrderId)).toMatchObject({
+      status: "open",
+      quoteId: null,
+      lastError: "reverted",
+    });
+  });
+});
