@@ -90,6 +90,13 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
     return loadConfig(this.env.RELAY_CONFIG).limitOrders !== null;
   }
 
+  /** A limit order was placed: the 5 s job is scheduled (it is, from the first wake on) and the alarm armed. */
+  async watchLimitOrders(): Promise<void> {
+    if (!this.limitOrdersOn()) return;
+    this.schedule.ensure({ job: "limits", everyMs: LIMIT_POLL_MS, nextAt: Date.now() + LIMIT_POLL_MS });
+    await this.arm();
+  }
+
   /** A taker's signed quote, validated by the Worker: checked, simulated, broadcast (docs/settlement.md). */
   async submit(request: SubmitRequest): Promise<SubmitOutcome> {
     return this.keeper.submit(request);

@@ -13,7 +13,3 @@ export const cancelQuoteMessage = (chainId: number, quoteId: string) => `relay-c
 
 /** How far a taker proof's timestamp may be from now, either way. */
 export const TAKER_PROOF_MAX_AGE_SECONDS = 60;
-
-/** Text a taker signs to cancel a limit order (spec 2.8 `cancelMessage`). */
-export const limitCancelMessage = (chainId: number, limitOrderId: string) =>
-  `relay-cancel-limit|${chainId}|${limitOrderId}`;

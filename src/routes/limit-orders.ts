@@ -38,6 +38,7 @@ import {
   LimitPrepareRequest,
 } from "../schemas/limit-order";
 import { IdParam } from "../schemas/quote";
+import { keeperStub } from "../stubs";
 
 /**
  * Limit orders are off while the configuration's `limitOrders` is null (docs/configuration.md): every
@@ -313,6 +314,12 @@ export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
         const outcome = await insertLimitOrder(c.env.DB, row, settings.maxOpenPerTaker, nowIso);
         if (outcome === "nonce_used") throw nonceUsed();
         if (outcome === "too_many_open") throw tooManyOpen(settings.maxOpenPerTaker, settings.maxOpenPerTaker);
+        // The keeper's limit job runs from its alarm: an object that has not woken yet is woken now.
+        await keeperStub(c.env)
+          .watchLimitOrders()
+          .catch((e: unknown) =>
+            console.error(JSON.stringify({ limit_orders: "keeper_wake_failed", error: String(e) })),
+          );
         return c.json(limitOrderRecord(row), 201);
       },
     )

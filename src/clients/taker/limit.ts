@@ -5,7 +5,7 @@
  */
 import type { Hex, LocalAccount } from "viem";
 import { type CompletedTypedData, typedDataFromJson } from "../../chains/evm/json-typed-data";
-import { limitCancelMessage } from "../../quotes/messages";
+import { cancelLimitMessage } from "../../limit-orders/messages";
 import type { Erc2612Permit } from "./permit";
 import { type RelayCallOptions, relayCall } from "./relay";
 import { QuoteMismatchError } from "./sign";
@@ -131,7 +131,7 @@ export async function cancelLimitOrder(
   order: LimitOrderRecord,
   options?: RelayCallOptions,
 ): Promise<LimitOrderRecord> {
-  if (order.cancelMessage !== limitCancelMessage(order.chainId, order.limitOrderId)) {
+  if (order.cancelMessage !== cancelLimitMessage(order.chainId, order.limitOrderId)) {
     throw new QuoteMismatchError(`order ${order.limitOrderId}: its cancelMessage is not the relay's cancel text`);
   }
   const signature = await account.signMessage({ message: order.cancelMessage });
