@@ -1,9 +1,11 @@
 import type { RelayConfig } from "../config/schema";
 import { findCorridor } from "../corridors";
 import type { LimitBook, LimitCheck, OpenLimitOrder } from "../keeper/limit-job";
+import { expireLimitOrders, recordLimitChecks, startLimitFill } from "./limit-orders";
 
 /**
- * The keeper job's view of D1 `limit_orders` (migrations/0001_records.sql; docs/limit-orders.md): every
+ * The keeper job's view of D1 `limit_orders` (migrations/0001_records.sql, 0006; docs/limit-orders.md), over
+ * the statements of src/db/limit-orders.ts where they fit: every
  * method is one statement, or one batch for many orders, so a pass's round trips do not grow with the
  * number of orders. Moves are conditional on the status they leave, so a cancel and the job never both win.
  */
@@ -77,30 +79,18 @@ export function d1LimitBook(db: D1Database, config: () => RelayConfig): LimitBoo
     },
 
     async recordChecks(checks: readonly LimitCheck[]) {
-      if (checks.length === 0) return;
-      await db.batch(
-        checks.map((c) =>
-          db
-            .prepare(
-              `UPDATE limit_orders SET attempts = attempts + 1, last_checked_at = ?2,
-                 best_received = COALESCE(?3, best_received), last_error = ?4, updated_at = ?2
-               WHERE limit_order_id = ?1`,
-            )
-            .bind(c.limitOrderId, iso(c.at), c.bestReceived, c.error),
-        ),
+      await recordLimitChecks(
+        db,
+        checks.map((c) => ({
+          limitOrderId: c.limitOrderId,
+          checkedAt: iso(c.at),
+          bestReceived: c.bestReceived,
+          lastError: c.error,
+        })),
       );
     },
 
-    async startFilling(limitOrderId, quoteId, now) {
-      const result = await db
-        .prepare(
-          `UPDATE limit_orders SET status = 'filling', quote_id = ?2, updated_at = ?3
-           WHERE limit_order_id = ?1 AND status = 'open'`,
-        )
-        .bind(limitOrderId, quoteId, iso(now))
-        .run();
-      return result.meta.changes === 1;
-    },
+    startFilling: (limitOrderId, quoteId, now) => startLimitFill(db, { limitOrderId, quoteId, now: iso(now) }),
 
     async reopen(limitOrderId, error, now) {
       await db
@@ -132,15 +122,6 @@ export function d1LimitBook(db: D1Database, config: () => RelayConfig): LimitBoo
       ]);
     },
 
-    async sweepExpired(now) {
-      const result = await db
-        .prepare(
-          `UPDATE limit_orders SET status = 'expired', updated_at = ?1
-           WHERE status = 'open' AND expires_at <= ?1`,
-        )
-        .bind(iso(now))
-        .run();
-      return result.meta.changes;
-    },
+    sweepExpired: (now) => expireLimitOrders(db, iso(now)),
   };
 }
