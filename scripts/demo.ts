@@ -1,9 +1,11 @@
 /**
  * `npm run demo`: a taker swaps 1,580 cNGN for USDC on the local stack (`npm start`), from the quote to
  * `final`, printing each step: on anvil (31337) by default, on the local Solana chain with `--chain 103`
- * (scripts/lib/solana-demo.ts). The taker side is the `src/clients/taker` library; see docs/local-stack.md.
+ * (scripts/lib/solana-demo.ts). With `--limit`, a limit order 1 % under the market instead, filled by the
+ * keeper's auctions (scripts/lib/limit-demo.ts). The taker side is the `src/clients/taker` library; see
+ * docs/local-stack.md.
  *
- *   npm run demo -- [--chain ID] [--relay URL] [--rpc URL] [--taker N] [--sell AMOUNT] [--approve]
+ *   npm run demo -- [--chain ID] [--relay URL] [--rpc URL] [--taker N] [--sell AMOUNT] [--approve] [--limit]
  */
 import { parseArgs } from "node:util";
 import {
@@ -35,6 +37,7 @@ import {
 import { signForSubmission } from "../src/clients/taker/swap";
 import type { QuoteRecord } from "../src/schemas/quote";
 import { describeEvent, say } from "./lib/demo-output";
+import { limitDemo } from "./lib/limit-demo";
 import { solanaDemo } from "./lib/solana-demo";
 
 const { values } = parseArgs({
@@ -45,6 +48,7 @@ const { values } = parseArgs({
     taker: { type: "string", default: "5" },
     sell: { type: "string", default: "1580" },
     approve: { type: "boolean", default: false },
+    limit: { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   },
 });
@@ -57,7 +61,9 @@ const USAGE = `npm run demo -- [options]
   --taker N      anvil dev account N is the taker, on Solana the local account taker:N (default 5;
                  npm start funds 5 to 8)
   --sell AMOUNT  cNGN to sell, in whole units (default 1580)
-  --approve      EVM: approve Permit2 on chain first (a transaction) instead of sending an EIP-2612 permit`;
+  --approve      EVM: approve Permit2 on chain first (a transaction) instead of sending an EIP-2612 permit
+  --limit        EVM: place a limit order 1 % under the market (the oracle band's mid) and follow it until
+                 the keeper's auctions fill it and its quote is final`;
 
 const erc20 = parseAbi([
   "function balanceOf(address) view returns (uint256)",
@@ -80,6 +86,7 @@ async function main(): Promise<void> {
   const chainId = values.chain === undefined ? config.chainId : Number(values.chain);
   const chosen = config.chains.find((c) => c.chainId === chainId);
   if (chosen?.kind === "solana") {
+    if (values.limit) throw new Error("--limit is for EVM chains: the relay serves no limit orders on Solana");
     if (values.approve) throw new Error("--approve is for EVM chains: a Solana taker approves nothing");
     await solanaDemo({
       relayUrl,
@@ -109,12 +116,18 @@ async function main(): Promise<void> {
   const amount = (t: Token, value: bigint | string) => `${formatUnits(BigInt(value), t.decimals)} ${t.symbol}`;
   say(`relay ${relayUrl}, chain ${config.chainId}; taker #${values.taker} ${account.address}`);
 
-  const before = await balances(client, account.address, [sell, buy]);
-  say(`balances before: ${amount(sell, before[0])}, ${amount(buy, before[1])}`);
   if (values.approve) {
     const wallet = createWalletClient({ account, chain, transport: http(rpcUrl) });
     await approvePermit2(client, wallet, sell, config.permit2 as Address);
   }
+  if (values.limit) {
+    const options = { relayUrl, client, chainId, account, sell, buy, sellAmount: values.sell, underBps: 100 };
+    await limitDemo(options);
+    return;
+  }
+
+  const before = await balances(client, account.address, [sell, buy]);
+  say(`balances before: ${amount(sell, before[0])}, ${amount(buy, before[1])}`);
 
   // 1. The auction: every connected resolver is asked; the best valid bid becomes the quote.
   const quote = await requestQuote(relayUrl, {

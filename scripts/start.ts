@@ -271,7 +271,8 @@ The local stack is up.
 ${solanaUrl ? solanaSummary(solanaUrl) : ""}
   These are public development keys: they hold value on these local chains only.
 
-  Try it: npm run demo    npm run demo -- --chain 103 (Solana)    Stop: Ctrl-C
+  Try it: npm run demo    npm run demo -- --chain 103 (Solana)    npm run demo -- --limit (a limit order)
+  Stop: Ctrl-C
 `);
 }
 

@@ -30,9 +30,15 @@ export function parseRate(text: string): number {
   return rate;
 }
 
-/** Serves the rate on the local configuration's URL for this source (127.0.0.1, its port and path). */
-export async function startLocalRateSource(rate: number): Promise<LocalRateSource> {
-  const { port, pathname } = new URL(LOCAL_RATE_SOURCE.url);
+/**
+ * Serves the rate on the local configuration's URL for this source (127.0.0.1, its port and path), or on
+ * another port (0: a free one, for tests that run beside `npm start`).
+ */
+export async function startLocalRateSource(
+  rate: number,
+  port = Number(new URL(LOCAL_RATE_SOURCE.url).port),
+): Promise<LocalRateSource> {
+  const { pathname } = new URL(LOCAL_RATE_SOURCE.url);
   const server: Server = createServer((req, res) => {
     const found = req.method === "GET" && new URL(req.url ?? "/", "http://local").pathname === pathname;
     res.writeHead(found ? 200 : 404, { "content-type": "application/json" });
@@ -40,10 +46,11 @@ export async function startLocalRateSource(rate: number): Promise<LocalRateSourc
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(Number(port), "127.0.0.1", resolve);
+    server.listen(port, "127.0.0.1", resolve);
   });
+  const address = server.address();
   return {
-    url: LOCAL_RATE_SOURCE.url,
+    url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : port}${pathname}`,
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -28,7 +28,7 @@ import {
   targetKey,
 } from "../../src/clients/resolver/relay-config";
 import { solanaRpcInventory } from "../../src/clients/resolver/solana-inventory";
-import { localConfig } from "../../src/config/local";
+import { LOCAL_RATE_SOURCE, localConfig } from "../../src/config/local";
 import type { RelayConfig } from "../../src/config/schema";
 import { ANVIL_DEPLOYER_KEY, type Deployment, deployContracts, expectedDeployment, fund } from "./evm-deploy";
 import { answersOk, freePort, spawnGroup, waitUntil } from "./processes";
@@ -260,19 +260,22 @@ export async function prepareLocalChain(
 // relay
 
 /**
- * The local configuration pointed at `rpcUrl`, with an oracle that never leaves the machine: no
- * corridor asks for a band, and the one source is a loopback port nobody listens on, so even
- * `GET /v1/rates` polls nothing public.
+ * The local configuration pointed at `rpcUrl`, with an oracle that never leaves the machine. With
+ * `rateSourceUrl` (a local rate source, scripts/lib/local-rates.ts) that source is the oracle's only one
+ * and the corridors have a band from it, as under `npm start` offline; without it no corridor asks for a
+ * band, and the one source is a loopback port nobody listens on, so even `GET /v1/rates` polls nothing
+ * public.
  */
-export function offlineRelayConfig(rpcUrl: string): RelayConfig {
+export function offlineRelayConfig(rpcUrl: string, rateSourceUrl?: string): RelayConfig {
   const config = structuredClone(localConfig);
   for (const chain of config.chains) if (chain.kind === "evm" && chain.chainId === 31337) chain.rpcUrl = rpcUrl;
+  const source = rateSourceUrl
+    ? { ...LOCAL_RATE_SOURCE, url: rateSourceUrl }
+    : { name: "offline", adapter: "open-er-api" as const, url: "http://127.0.0.1:9/offline" };
   config.oracle = {
     ...config.oracle,
-    sources: [
-      { name: "offline", adapter: "open-er-api", url: "http://127.0.0.1:9/offline", base: "USD", quote: "NGN" },
-    ],
-    corridors: [],
+    sources: [{ ...source, base: "USD", quote: "NGN" }],
+    corridors: rateSourceUrl ? config.oracle.corridors : [],
   };
   return config;
 }

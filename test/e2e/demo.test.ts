@@ -55,11 +55,11 @@ describe("the demo: a taker swaps cNGN for USDC on the local stack, quote to fin
       sellAmount: 1_580_000_000n,
     });
     const { quote } = signed;
-    // 1,580 cNGN at 0.000633 USDC/cNGN is 1.00014 USDC; beta quotes 15 bps under, so alpha wins.
+    // 1,580 cNGN at the band's mid of 1,580 NGN per USD is 1 USDC; beta quotes 15 bps under, so alpha wins.
     expect(quote.resolver).toEqual({ address: alpha.address, name: "alpha" });
     expect(quote.offers.map((o) => [o.name, o.outputAmount, o.status])).toEqual([
-      ["alpha", "1000140", "won"],
-      ["beta", "998639", "lost"],
+      ["alpha", "1000000", "won"],
+      ["beta", "998500", "lost"],
     ]);
     expect(signed.permit).not.toBeNull();
     expect(submission.httpStatus).toBe(202);
@@ -87,7 +87,7 @@ describe("the demo: a taker swaps cNGN for USDC on the local stack, quote to fin
     expect(await balance(cngn, taker.address)).toBe(before.takerCngn - BigInt(quote.takerPays));
     expect(await balance(usdc, taker.address)).toBe(before.takerUsdc + BigInt(quote.received));
     expect(await balance(cngn, alpha.address)).toBe(before.alphaCngn + BigInt(quote.proceeds));
-    expect(await balance(usdc, alpha.address)).toBe(before.alphaUsdc - 1_000_140n);
+    expect(await balance(usdc, alpha.address)).toBe(before.alphaUsdc - 1_000_000n);
     // The permit approved Permit2 for good, as an `approve` would.
     expect(await permit2Allowance(client, { token: cngn, owner: taker.address, permit2 })).toBe(maxUint256);
   });

@@ -1,5 +1,6 @@
 import { base58 } from "@scure/base";
 import type { TestProject } from "vitest/node";
+import { DEFAULT_LOCAL_RATE, parseRate, startLocalRateSource } from "../../scripts/lib/local-rates";
 import {
   anvilPrivateKey,
   LOCAL_ACCOUNTS,
@@ -26,18 +27,22 @@ declare module "vitest" {
  * The chains and one relay for the whole e2e project, started fresh and stopped at the end: anvil on a
  * free port with the contracts deployed and funded and a block a second, the LiteSVM harness on a free
  * port with slots of 100 ms (a swap is `finalized` about 3 s after it lands), and `wrangler dev`
- * settling on both with the local keeper keys. The oracle polls nothing public (`offlineRelayConfig`).
+ * settling on both with the local keeper keys. The oracle polls nothing public: its one source is the
+ * local rate source on a free port at 1,580 NGN per USD, as under `npm start` offline, so every corridor
+ * has a band (the resolvers price at its mid, and limit orders have a market).
  */
 export default async function setup(project: TestProject) {
   const solana = await startSolanaHarness({ port: 0, slotMs: 100 });
   const anvil = await startAnvil();
+  const rates = await startLocalRateSource(parseRate(DEFAULT_LOCAL_RATE), 0);
+  const stopChains = () => Promise.all([anvil.stop(), solana.stop(), rates.stop()]);
   try {
     await prepareLocalChain(anvil.rpcUrl, {
       takers: LOCAL_ACCOUNTS.takers.map((i) => anvilAccount(i).address),
       resolvers: LOCAL_ACCOUNTS.resolvers.map((i) => anvilAccount(i)),
     });
     await startIntervalMining(anvil.rpcUrl, 1);
-    const config = offlineRelayConfig(anvil.rpcUrl);
+    const config = offlineRelayConfig(anvil.rpcUrl, rates.url);
     const relay = await startRelay({
       vars: {
         RELAY_CONFIG: JSON.stringify({
@@ -53,10 +58,10 @@ export default async function setup(project: TestProject) {
     project.provide("solanaRpcUrl", solana.url);
     return async () => {
       await relay.stop();
-      await Promise.all([anvil.stop(), solana.stop()]);
+      await stopChains();
     };
   } catch (e) {
-    await Promise.all([anvil.stop(), solana.stop()]);
+    await stopChains();
     throw e;
   }
 }

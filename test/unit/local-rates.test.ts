@@ -22,6 +22,18 @@ describe("the local stack's rate source", () => {
     expect(localConfig.oracle.sources.map((s) => s.name)).toContain(LOCAL_RATE_SOURCE.name);
   });
 
+  it("serves on a free port when asked, beside the configured one", async () => {
+    const source = await startLocalRateSource(1580, 0);
+    try {
+      expect(source.url).not.toBe(LOCAL_RATE_SOURCE.url);
+      expect(new URL(source.url).pathname).toBe(new URL(LOCAL_RATE_SOURCE.url).pathname);
+      const parsed = openErApi.parse(await (await fetch(source.url)).json(), pair);
+      expect(parsed).toMatchObject({ ok: true, reading: { value: 1580 } });
+    } finally {
+      await source.stop();
+    }
+  });
+
   it("takes --rate as a positive number of NGN per USD", () => {
     expect(parseRate(DEFAULT_LOCAL_RATE)).toBe(1580);
     expect(parseRate("1499.75")).toBe(1499.75);

@@ -3,10 +3,10 @@
  * what was asked and sign its Permit2 typed data, place it, follow it, cancel it. Shapes are the spec's
  * records 2.7 (draft) and 2.8 (order).
  */
-import type { Hex, LocalAccount } from "viem";
+import type { Address, Hex, LocalAccount, PublicClient } from "viem";
 import { type CompletedTypedData, typedDataFromJson } from "../../chains/evm/json-typed-data";
 import { cancelLimitMessage } from "../../limit-orders/messages";
-import type { Erc2612Permit } from "./permit";
+import { type Erc2612Permit, permit2Allowance, signPermit2Approval } from "./permit";
 import { type RelayCallOptions, relayCall } from "./relay";
 import { QuoteMismatchError } from "./sign";
 
@@ -114,6 +114,40 @@ export async function placeLimitOrder(
 ): Promise<LimitOrderRecord> {
   const init = { method: "POST", body: JSON.stringify(body) };
   return (await relayCall<LimitOrderRecord>(relayUrl, "/v1/limit-orders", init, options)).body;
+}
+
+export interface LimitOrderRequest extends Omit<LimitPrepareBody, "taker"> {
+  relayUrl: string;
+  /** Reads the Permit2 allowance and the token's permit nonce on the order's chain. */
+  client: PublicClient;
+  account: LocalAccount;
+  /** After prepare, before signing, for a caller that shows progress. */
+  onPrepared?: (draft: LimitDraft) => void;
+}
+
+/**
+ * One limit order up to its placement: prepare, check and sign the draft, and when Permit2 may not yet
+ * pull the draft's `permitAmount`, an EIP-2612 permit for it valid until the order's deadline, so the
+ * order needs no prior `approve`. Follow it with `followLimitOrder`.
+ */
+export async function limitOrder(
+  request: LimitOrderRequest,
+  options?: RelayCallOptions,
+): Promise<{ draft: LimitDraft; permit: Erc2612Permit | null; order: LimitOrderRecord }> {
+  const { relayUrl, client, account, onPrepared, ...terms } = request;
+  const asked: LimitPrepareBody = { ...terms, taker: account.address };
+  const draft = await prepareLimitOrder(relayUrl, asked, options);
+  onPrepared?.(draft);
+  const signature = await signLimitDraft(account, asked, draft);
+  const token = asked.sellToken as Address;
+  const permit2 = draft.permit2 as Address;
+  const allowance = await permit2Allowance(client, { token, owner: account.address, permit2 });
+  const permit =
+    allowance < BigInt(draft.draft.permitAmount)
+      ? await signPermit2Approval(client, { account, token, permit2, deadline: BigInt(draft.draft.deadline) })
+      : null;
+  const order = await placeLimitOrder(relayUrl, { draft, signature, ...(permit ? { erc2612: permit } : {}) }, options);
+  return { draft, permit, order };
 }
 
 export async function getLimitOrder(

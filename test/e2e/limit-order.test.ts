@@ -1,0 +1,88 @@
+import { type Address, createPublicClient, http, maxUint256, parseAbi } from "viem";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { expectedDeployment } from "../../scripts/lib/evm-deploy";
+import { LOCAL_ACCOUNTS, startLocalResolvers } from "../../scripts/lib/local-stack";
+import type { ResolverClient } from "../../src/clients/resolver/client";
+import { anvilAccount } from "../../src/clients/resolver/keys";
+import { followLimitOrder, getLimitOrder, limitOrder } from "../../src/clients/taker/limit";
+import { permit2Allowance } from "../../src/clients/taker/permit";
+import { followToFinal } from "../../src/clients/taker/relay";
+
+/**
+ * `npm run demo -- --limit` as a test (docs/limit-orders.md): a taker places a limit order at the market on
+ * the local stack, the keeper's 5 s job auctions it among two reference resolvers, settles the winning
+ * bid through the reactor, and the order is `filled` with its quote `final`.
+ */
+
+const base = inject("relayUrl");
+const rpcUrl = inject("rpcUrl");
+const { cngn, usdc, permit2 } = expectedDeployment();
+const client = createPublicClient({ transport: http(rpcUrl), pollingInterval: 250 });
+const erc20 = parseAbi(["function balanceOf(address) view returns (uint256)"]);
+const balance = (token: Address, holder: Address) =>
+  client.readContract({ address: token, abi: erc20, functionName: "balanceOf", args: [holder] });
+
+// A taker no other e2e file settles with, so its balances move only here.
+const taker = anvilAccount(LOCAL_ACCOUNTS.takers[3]);
+
+let fleet: ResolverClient[] = [];
+beforeAll(async () => {
+  fleet = await startLocalResolvers(base, {
+    rpcUrl,
+    resolvers: [
+      { index: 1, name: "alpha", spreadBps: 0 },
+      { index: 2, name: "beta", spreadBps: 15 },
+    ],
+  });
+});
+afterAll(() => Promise.all(fleet.map((c) => c.stop())));
+
+describe("a limit order on the local stack", () => {
+  it("placed at the market with an EIP-2612 permit, is filled by the keeper's auction and its quote is final", async () => {
+    const before = { cngn: await balance(cngn, taker.address), usdc: await balance(usdc, taker.address) };
+    expect(await permit2Allowance(client, { token: cngn, owner: taker.address, permit2 })).toBe(0n);
+
+    // The band's mid is 1,580 NGN per USD, so 1,580 cNGN is worth 1 USDC: the limit is the market.
+    const { draft, permit, order } = await limitOrder({
+      relayUrl: base,
+      client,
+      account: taker,
+      sellToken: cngn,
+      buyToken: usdc,
+      sellAmount: "1580000000",
+      limitAmount: "1000000",
+      expiresInSeconds: 600,
+    });
+    // minOut is the limit less the 10 bps fee and the most gas fee the order allows.
+    expect(BigInt(draft.draft.minOut)).toBe(1_000_000n - 1_000n - BigInt(draft.draft.maxGasFee));
+    expect(permit).not.toBeNull();
+    expect(order).toMatchObject({ status: "open", attempts: 0, quoteId: null });
+
+    const filled = await followLimitOrder(base, order.limitOrderId, { timeoutMs: 30_000 });
+    // alpha bids the mid (1 USDC), beta 15 bps under it: alpha's bid meets the limit and fills it.
+    expect(filled).toMatchObject({ status: "filled", lastError: null, bestReceived: "949000" });
+    expect(filled.attempts).toBeGreaterThanOrEqual(1);
+    expect(filled.quoteId).toMatch(/^q/);
+
+    const { quote } = await followToFinal(base, filled.quoteId ?? "", { timeoutMs: 30_000 });
+    expect(quote).toMatchObject({ status: "settled", final: true, received: "949000", takerPays: "1580000000" });
+    expect(quote.resolver?.name).toBe("alpha");
+    expect(quote.timeline.map((t) => t.event)).toEqual([
+      "requested",
+      "quoted",
+      "signed",
+      "submitted",
+      "settled",
+      "final",
+    ]);
+    expect(await getLimitOrder(base, order.limitOrderId)).toEqual(filled);
+
+    // The taker paid the sell amount and received at least minOut: here exactly the quote's `received`.
+    expect(await balance(cngn, taker.address)).toBe(before.cngn - 1_580_000_000n);
+    const received = (await balance(usdc, taker.address)) - before.usdc;
+    expect(received).toBe(949_000n);
+    expect(received).toBeGreaterThanOrEqual(BigInt(draft.draft.minOut));
+    // The permit approved Permit2 for good, as with a swap.
+    expect(await permit2Allowance(client, { token: cngn, owner: taker.address, permit2 })).toBe(maxUint256);
+  });
+});
