@@ -2,14 +2,16 @@ import { DurableObject } from "cloudflare:workers";
 import { AuctionHouse, type CorridorPort, type QuoteOutcome } from "../src/auction/house";
 import type { QuoteInput } from "../src/auction/quote-input";
 import { StandingCache } from "../src/auction/standing";
-import { d1AuctionStore } from "../src/auction/store";
+import { type AuctionWrite, auctionStore, auctionWriteStatements } from "../src/auction/store";
 import { adapterFor } from "../src/chains";
 import { inventoryReaderFor } from "../src/chains/inventory";
 import { loadConfig } from "../src/config/load";
 import type { RelayConfig } from "../src/config/schema";
 import { type Corridor, corridorOfKey } from "../src/corridors";
 import { readStanding } from "../src/db/resolvers";
+import { withD1Latency } from "../src/db/simulated-latency";
 import { applyStrike, type Demotion } from "../src/db/strikes";
+import { WriteBehind } from "../src/db/write-behind";
 import type { Env } from "../src/env";
 import { InventoryChecks, kvCheckStore } from "../src/nodes/inventory-checks";
 import type { NodeSession } from "../src/nodes/nodes";
@@ -22,6 +24,9 @@ import { oracleStub } from "../src/stubs";
 
 /** Subscriptions to the oracle's band pushes lapse after two minutes; renewed while nodes heartbeat. */
 const ORACLE_RENEW_MS = 60_000;
+/** The alarm retries a write-behind drain after this, doubling on each failure up to the maximum. */
+const DRAIN_RETRY_MS = 1_000;
+const DRAIN_RETRY_MAX_MS = 30_000;
 
 /**
  * One per corridor, named by its corridor key (`idFromName`): holds the corridor's node sockets
@@ -36,11 +41,15 @@ export class CorridorDO extends DurableObject<Env> {
   readonly checks: InventoryChecks;
   private readonly house: AuctionHouse;
   private readonly standing: StandingCache;
+  /** The auctions' D1 writes, durable here first (docs/architecture.md, "Write-behind"). */
+  private readonly writes: WriteBehind<AuctionWrite>;
+  private drainFailures = 0;
   private band: BandValue | null;
   private oracleSubscribedAt = 0;
 
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
+  constructor(ctx: DurableObjectState, rawEnv: Env) {
+    super(ctx, withD1Latency(rawEnv));
+    const env = this.env;
     // Protocol pings are answered by the runtime, so idle nodes never wake the object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
     this.config = loadConfig(env.RELAY_CONFIG);
@@ -55,7 +64,11 @@ export class CorridorDO extends DurableObject<Env> {
       rfqWindowMs: this.config.rfqWindowMs,
       db: env.DB,
       band: () => this.band,
-      onActive: (now) => this.subscribeToOracle(now),
+      onActive: (now) => {
+        this.subscribeToOracle(now);
+        // Read ahead of the next auction, so none waits for D1 (src/auction/standing.ts).
+        void this.standing.get(now);
+      },
       onAuthenticated: (node, now) => this.checks.restart(node, now),
       onHeartbeat: (node, now) => {
         this.checks.heard(node, now);
@@ -72,6 +85,7 @@ export class CorridorDO extends DurableObject<Env> {
       waitUntil: (p) => ctx.waitUntil(p),
       onMismatchChange: (address) => this.sessions.writeState(address),
     });
+    this.writes = new WriteBehind(ctx.storage.sql, env.DB, auctionWriteStatements);
     this.house = new AuctionHouse(this.port());
   }
 
@@ -80,8 +94,7 @@ export class CorridorDO extends DurableObject<Env> {
     const advertised = advertisedCorridor(request.url);
     if (!advertised) return new Response("not a corridor connect URL", { status: 400 });
     const { client, authDeadline } = this.sessions.accept(advertised);
-    const alarm = await this.ctx.storage.getAlarm();
-    if (alarm === null || alarm > authDeadline) await this.ctx.storage.setAlarm(authDeadline);
+    await this.armBy(authDeadline);
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -117,10 +130,23 @@ export class CorridorDO extends DurableObject<Env> {
     this.checks.forget(address);
   }
 
-  /** Closes sockets that did not authenticate in time; re-arms for the next deadline. */
+  /**
+   * Closes sockets that did not authenticate in time and copies queued writes to D1; re-armed for the
+   * next auth deadline or drain retry, whichever is first. Both are idempotent.
+   */
   override async alarm(): Promise<void> {
-    const next = this.sessions.closeUnauthenticated(Date.now());
-    if (next !== null) await this.ctx.storage.setAlarm(next);
+    const authNext = this.sessions.closeUnauthenticated(Date.now());
+    const drainNext = await this.drainOrRetryAt();
+    const next = [authNext, drainNext].filter((t): t is number => t !== null);
+    if (next.length) await this.ctx.storage.setAlarm(Math.min(...next));
+  }
+
+  /**
+   * Copies this corridor's queued writes to D1 now, for a read or a submission that missed a quote
+   * there (docs/architecture.md, "Write-behind"); rejects when D1 does.
+   */
+  async writeThrough(): Promise<void> {
+    await this.writes.drain();
   }
 
   /** The authenticated nodes of this corridor, as the relay's in-memory view shows them. */
@@ -176,7 +202,7 @@ export class CorridorDO extends DurableObject<Env> {
       send: (address, frame) => this.sessions.sendTo(address, frame),
       chainCovers: (address, token, atLeast) => this.checks.covers(address, token, atLeast),
       standing: () => this.standing.get(),
-      store: d1AuctionStore(this.env.DB),
+      store: auctionStore(async (write) => this.queue(write)),
       strike: async (address, event, why) => {
         try {
           const demotion = await applyStrike(this.env.DB, address, event, why, Date.now());
@@ -187,6 +213,35 @@ export class CorridorDO extends DurableObject<Env> {
       },
       waitUntil: (p) => this.ctx.waitUntil(p),
     };
+  }
+
+  /**
+   * Queues a write (durable before this object's answer leaves), starts copying it to D1 behind the
+   * answer, and makes sure the alarm retries if that copy does not finish.
+   */
+  private async queue(write: AuctionWrite): Promise<void> {
+    this.writes.add(write);
+    this.ctx.waitUntil(this.writes.drain().catch(() => {}));
+    await this.armBy(Date.now() + DRAIN_RETRY_MS);
+  }
+
+  /** A drain now; when it fails or leaves writes queued, the time of the next try, with backoff. */
+  private async drainOrRetryAt(): Promise<number | null> {
+    try {
+      await this.writes.drain();
+      this.drainFailures = 0;
+    } catch (e) {
+      this.drainFailures++;
+      console.error(JSON.stringify({ corridor: this.corridor.key, write_behind_failed: String(e) }));
+    }
+    if (this.writes.size() === 0) return null;
+    return Date.now() + Math.min(DRAIN_RETRY_MAX_MS, DRAIN_RETRY_MS * 2 ** this.drainFailures);
+  }
+
+  /** Arms the alarm for `at` unless it is already armed sooner. */
+  private async armBy(at: number): Promise<void> {
+    const alarm = await this.ctx.storage.getAlarm();
+    if (alarm === null || alarm > at) await this.ctx.storage.setAlarm(at);
   }
 
   private keepBand(band: BandValue): void {

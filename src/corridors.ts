@@ -1,5 +1,7 @@
+import { keccak256, stringToBytes } from "viem";
 import { chainPairs, normaliseAddress, quotesPair } from "./chains/addresses";
 import type { ChainConfig, RelayConfig } from "./config/schema";
+import { TAG_HEX, tagOf } from "./ids";
 
 /** A chain and an unordered pair of its tokens: the unit of an auction and of a CorridorDO. */
 export interface Corridor {
@@ -35,4 +37,24 @@ export function allCorridors(config: RelayConfig): Corridor[] {
   return config.chains.flatMap((chain) =>
     chainPairs(chain).flatMap(([a, b]) => findCorridor(config, chain.chainId, a, b) ?? []),
   );
+}
+
+/**
+ * A corridor's short tag, the first hex digits of its quote ids: a read that misses a quote in D1 finds
+ * the corridor object holding it (docs/architecture.md, "Write-behind").
+ */
+export const corridorTag = (key: string): string => keccak256(stringToBytes(key)).slice(2, 2 + TAG_HEX);
+
+const tagsByConfig = new WeakMap<RelayConfig, Map<string, string[]>>();
+
+/** The keys of the corridors whose tag the quote id carries (one, but for a 32-bit collision). */
+export function corridorsOfQuoteId(config: RelayConfig, quoteId: string): string[] {
+  let tags = tagsByConfig.get(config);
+  if (!tags) {
+    tags = new Map();
+    for (const { key } of allCorridors(config))
+      tags.set(corridorTag(key), [...(tags.get(corridorTag(key)) ?? []), key]);
+    tagsByConfig.set(config, tags);
+  }
+  return tags.get(tagOf(quoteId)) ?? [];
 }

@@ -26,6 +26,8 @@ export interface Env {
    * pays the fees of Solana swaps. Unset, Solana submissions answer 503 `not_leader`.
    */
   KEEPER_SOLANA_KEY?: string;
+  /** Benchmarks only: every D1 call waits this many ms first (src/db/simulated-latency.ts). */
+  SIMULATED_D1_LATENCY_MS?: string;
 }
 
 export interface AppEnv {

@@ -8,12 +8,22 @@ const patterns: Record<IdPrefix, RegExp> = {
   lo: /^lo_[0-9a-f]{32}$/,
 };
 
-export function newId(prefix: IdPrefix): string {
+/** The hex digits of an id's tag: a quote id's first 8 name its corridor (docs/architecture.md, "Write-behind"). */
+export const TAG_HEX = 8;
+
+/**
+ * A new id; with `tag` (TAG_HEX lowercase hex digits), the id's first digits are the tag and the rest
+ * random (96 bits), so the id still has the same shape.
+ */
+export function newId(prefix: IdPrefix, tag = ""): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   let hex = "";
   for (const b of bytes) hex += b.toString(16).padStart(2, "0");
-  return `${prefix}_${hex}`;
+  return `${prefix}_${tag}${hex.slice(tag.length)}`;
 }
+
+/** The tag an id was made with (`newId(prefix, tag)`): its first TAG_HEX hex digits. */
+export const tagOf = (id: string): string => id.slice(id.indexOf("_") + 1, id.indexOf("_") + 1 + TAG_HEX);
 
 /** Whether `id` is shaped like an id of this kind; a malformed id is answered like an unknown one. */
 export function isId(prefix: IdPrefix, id: string): boolean {

@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { withD1Latency } from "./db/simulated-latency";
 import type { Env } from "./env";
 
 export { CorridorDO } from "../durable-objects/corridor";
@@ -9,5 +10,5 @@ export { TakerDO } from "../durable-objects/taker";
 const app = createApp();
 
 export default {
-  fetch: (request, env, ctx) => app.fetch(request, env, ctx),
+  fetch: (request, env, ctx) => app.fetch(request, withD1Latency(env), ctx),
 } satisfies ExportedHandler<Env>;

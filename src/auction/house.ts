@@ -1,7 +1,7 @@
 import { keccak256, stringToBytes } from "viem";
 import type { ChainAdapter, RfqTerms } from "../chains/adapter";
 import type { RelayConfig } from "../config/schema";
-import type { Corridor } from "../corridors";
+import { type Corridor, corridorTag } from "../corridors";
 import type { QuoteRow } from "../db/quotes";
 import { type Refusal, refuse } from "../errors";
 import { newId } from "../ids";
@@ -96,7 +96,8 @@ export class AuctionHouse {
     const chain = corridor.chain;
     const now = Date.now();
     const band = freshBand(port.band(), now);
-    const quoteId = newId("q");
+    // The id names the corridor, so a read that misses the quote in D1 finds it here (src/quotes/read-through.ts).
+    const quoteId = newId("q", corridorTag(corridor.key));
     const rfqId = newId("rfq");
     const expiresAt = now + config.quoteTtlSeconds * 1000;
     const sellAmount = BigInt(input.sellAmount);

@@ -27,24 +27,39 @@ export function standingOf(demoted: Iterable<string>, totals: ReadonlyMap<string
 
 /**
  * Demotions and reliability change slowly: auctions read them from a short-lived cache instead of D1
- * each time, so no quote waits on the directory. A failed read counts as nobody demoted and nobody's
- * reliability known, until the next read.
+ * each time, so no quote waits on the directory. Past 10 s the cached standing still serves while a new
+ * read runs behind it; only the first read, and the first after `forget`, is waited for. A failed read
+ * keeps the last standing (nobody demoted, nobody's reliability known, when there is none) until the
+ * next read.
  */
 export class StandingCache {
-  private cached: { at: number; standing: Promise<Standing> } | null = null;
+  private current: Standing | null = null;
+  private readAt = Number.NEGATIVE_INFINITY;
+  private reading: Promise<Standing> | null = null;
 
   constructor(private readonly read: (now: number) => Promise<Standing>) {}
 
   get(now = Date.now()): Promise<Standing> {
-    if (!this.cached || now - this.cached.at > STANDING_TTL_MS) {
-      const standing = this.read(now).catch(() => NO_STANDING);
-      this.cached = { at: now, standing };
+    if (now - this.readAt > STANDING_TTL_MS && !this.reading) {
+      this.readAt = now;
+      const reading = this.read(now)
+        .catch(() => this.current ?? NO_STANDING)
+        .then((standing) => {
+          if (this.reading === reading) {
+            this.current = standing;
+            this.reading = null;
+          }
+          return standing;
+        });
+      this.reading = reading;
     }
-    return this.cached.standing;
+    return this.current ? Promise.resolve(this.current) : (this.reading ?? Promise.resolve(NO_STANDING));
   }
 
-  /** An admin changed a demotion: the next auction reads afresh. */
+  /** An admin changed a demotion: the next auction waits for a fresh read. */
   forget(): void {
-    this.cached = null;
+    this.current = null;
+    this.reading = null;
+    this.readAt = Number.NEGATIVE_INFINITY;
   }
 }

@@ -1,5 +1,5 @@
-import { insertQuoteStatements, type QuoteRow, updateQuoteReplies } from "../db/quotes";
-import { countAllStatements } from "../db/resolver-days";
+import { insertQuoteStatements, type QuoteRow, updateQuoteRepliesStatement } from "../db/quotes";
+import { countAllStatements, type DayCounts } from "../db/resolver-days";
 import { auctionDayCounts } from "../nodes/reliability";
 import type { Offer, Replies, TimelineEntry } from "../schemas/quote";
 
@@ -28,16 +28,48 @@ export interface AuctionStore {
   storeReplies(quoteId: string, replies: Replies): Promise<void>;
 }
 
-/** The relay's store: D1, each write one batch. */
-export function d1AuctionStore(db: D1Database): AuctionStore {
-  const counters = (c: AuctionCounts) => countAllStatements(db, auctionDayCounts(c), c.at);
+/** The counters of one auction as plain data: each asked resolver's day counts, by lowercase address. */
+interface Counters {
+  byAddress: [string, DayCounts][];
+  at: string;
+}
+
+/** One of the store's writes as plain JSON data, so it can wait in a queue (src/db/write-behind.ts). */
+export type AuctionWrite =
+  | { kind: "quote"; quote: QuoteRow; offers: StoredOffer[]; timeline: TimelineEntry[]; counters: Counters }
+  | { kind: "counters"; counters: Counters }
+  | { kind: "replies"; quoteId: string; replies: Replies };
+
+const countersOf = (c: AuctionCounts): Counters => ({ byAddress: [...auctionDayCounts(c)], at: c.at });
+
+/** The D1 statements of one write, to run as one batch. */
+export function auctionWriteStatements(db: D1Database, w: AuctionWrite): D1PreparedStatement[] {
+  switch (w.kind) {
+    case "quote":
+      return [
+        ...insertQuoteStatements(db, w.quote, w.offers, w.timeline),
+        ...countAllStatements(db, new Map(w.counters.byAddress), w.counters.at),
+      ];
+    case "counters":
+      return countAllStatements(db, new Map(w.counters.byAddress), w.counters.at);
+    case "replies":
+      return [updateQuoteRepliesStatement(db, w.quoteId, w.replies)];
+  }
+}
+
+/** A store that hands each write, as data, to `write`: D1 directly, or a write-behind queue. */
+export function auctionStore(write: (w: AuctionWrite) => Promise<void>): AuctionStore {
   return {
-    async store(quote, offers, timeline, counts) {
-      await db.batch([...insertQuoteStatements(db, quote, offers, timeline), ...counters(counts)]);
-    },
-    async count(counts) {
-      await db.batch(counters(counts));
-    },
-    storeReplies: (quoteId, replies) => updateQuoteReplies(db, quoteId, replies),
+    store: (quote, offers, timeline, counts) =>
+      write({ kind: "quote", quote, offers, timeline, counters: countersOf(counts) }),
+    count: (counts) => write({ kind: "counters", counters: countersOf(counts) }),
+    storeReplies: (quoteId, replies) => write({ kind: "replies", quoteId, replies }),
   };
+}
+
+/** The store that writes to D1 at once, each write one batch. */
+export function d1AuctionStore(db: D1Database): AuctionStore {
+  return auctionStore(async (w) => {
+    await db.batch(auctionWriteStatements(db, w));
+  });
 }

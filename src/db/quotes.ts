@@ -154,8 +154,8 @@ export function insertQuoteStatements(
 }
 
 /** A late reply brought the auction's reply counts up to date. */
-export async function updateQuoteReplies(db: D1Database, quoteId: string, replies: Replies): Promise<void> {
-  await db.prepare("UPDATE quotes SET replies = ? WHERE quote_id = ?").bind(JSON.stringify(replies), quoteId).run();
+export function updateQuoteRepliesStatement(db: D1Database, quoteId: string, replies: Replies): D1PreparedStatement {
+  return db.prepare("UPDATE quotes SET replies = ? WHERE quote_id = ?").bind(JSON.stringify(replies), quoteId);
 }
 
 export function timelineStatement(db: D1Database, quoteId: string, entry: TimelineEntry): D1PreparedStatement {

@@ -14,6 +14,7 @@ import {
   type SubmitOutcome,
   type SubmitRequest,
 } from "../keeper/contract";
+import { readThrough } from "../quotes/read-through";
 import { errorResponses, jsonContent } from "../schemas/common";
 import { ExecutionAccepted, ExecutionRequest, MAX_IDEMPOTENCY_KEY_LENGTH } from "../schemas/execution";
 import { ExecutionRecord, IdParam } from "../schemas/quote";
@@ -46,7 +47,7 @@ export const executionRoutes = createRouter()
           `The Idempotency-Key is over ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`,
         );
       }
-      const quote = isId("q", body.quoteId) ? await quoteStatus(c.env.DB, body.quoteId) : null;
+      const quote = await readThrough(c.env, c.get("config"), body.quoteId, (db) => quoteStatus(db, body.quoteId));
       if (!quote) throw new RelayError(404, "quote_not_found", `No quote has the id ${JSON.stringify(body.quoteId)}.`);
       if (body.chainId !== undefined && body.chainId !== quote.chainId) {
         throw new RelayError(409, "wrong_chain", `The quote is on chain ${quote.chainId}, not ${body.chainId}.`);

@@ -11,8 +11,8 @@ import type { Env } from "../env";
 import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
 import { addressIssues } from "../http/address-issues";
 import { createRouter } from "../http/router";
-import { isId } from "../ids";
 import { cancelQuoteMessage, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } from "../quotes/messages";
+import { readThrough } from "../quotes/read-through";
 import { isOpen } from "../quotes/states";
 import { errorResponses, jsonContent } from "../schemas/common";
 import { IdParam, QuoteRecord } from "../schemas/quote";
@@ -115,7 +115,7 @@ export const quoteRoutes = createRouter()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const quote = isId("q", id) ? await readFresh(c.env.DB, id) : null;
+      const quote = await readThrough(c.env, c.get("config"), id, (db) => readFresh(db, id));
       if (!quote) throw notFound(`No quote has the id ${JSON.stringify(id)}.`);
       return c.json(quote, 200);
     },
@@ -135,7 +135,7 @@ export const quoteRoutes = createRouter()
     async (c) => {
       const { id } = c.req.valid("param");
       const { signature } = c.req.valid("json");
-      const current = isId("q", id) ? await quoteStatus(c.env.DB, id) : null;
+      const current = await readThrough(c.env, c.get("config"), id, (db) => quoteStatus(db, id));
       if (!current) throw notFound(`No quote has the id ${JSON.stringify(id)}.`);
       const chainConfig = c.get("config").chains.find((ch) => ch.chainId === current.chainId);
       const signed =

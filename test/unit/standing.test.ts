@@ -47,7 +47,28 @@ describe("StandingCache", () => {
     expect(calls).toEqual([1_000, 11_001]);
   });
 
-  it("reads afresh after forget", async () => {
+  it("serves the last standing while a read past 10 s runs behind it", async () => {
+    let release: (s: Standing) => void = () => {};
+    const first: Standing = { demoted: new Set(["0xa"]), reliability: new Map() };
+    const second: Standing = { demoted: new Set(["0xb"]), reliability: new Map() };
+    let calls = 0;
+    const cache = new StandingCache(async () => {
+      calls++;
+      if (calls === 1) return first;
+      return new Promise<Standing>((resolve) => {
+        release = resolve;
+      });
+    });
+    expect(await cache.get(0)).toBe(first);
+    expect(await cache.get(10_001)).toBe(first);
+    expect(await cache.get(10_002)).toBe(first);
+    expect(calls).toBe(2);
+    release(second);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(await cache.get(10_003)).toBe(second);
+  });
+
+  it("reads afresh after forget, and waits for that read", async () => {
     const { calls, cache } = reads();
     await cache.get(1_000);
     cache.forget();
@@ -64,6 +85,9 @@ describe("StandingCache", () => {
     expect(await cache.get(0)).toBe(NO_STANDING);
     fail = false;
     expect(await cache.get(5_000)).toBe(NO_STANDING);
-    expect((await cache.get(10_001)).demoted).toEqual(new Set(["0xa"]));
+    // Past 10 s the read runs behind the last standing, which serves until it lands.
+    expect(await cache.get(10_001)).toBe(NO_STANDING);
+    await new Promise((r) => setTimeout(r, 0));
+    expect((await cache.get(10_002)).demoted).toEqual(new Set(["0xa"]));
   });
 });

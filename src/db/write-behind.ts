@@ -1,0 +1,109 @@
+/**
+ * An object's writes to D1, made durable in the object's own SQLite storage first and copied to D1 behind
+ * (docs/architecture.md, "Write-behind"): `add` is synchronous, so the write is durable before the
+ * object's answer leaves (output gating); `drain` copies the queue to D1 in order, in batches, until it is
+ * empty, and is retried by the object's alarm until it succeeds.
+ *
+ * Each entry is written once: its batch also inserts the entry's id into D1 `written_behind`
+ * (migrations/0007_write_behind.sql), so a batch that reached D1 but whose entries were not yet removed
+ * here (the object was evicted in between) fails on that key when retried; the entries D1 already has
+ * are then dropped and the rest written.
+ */
+
+/** Statements per D1 batch: a quote with 20 offers is about 45. */
+const BATCH_STATEMENTS = 200;
+
+/** How an entry becomes D1 statements. */
+export type ToStatements<Entry> = (db: D1Database, entry: Entry) => D1PreparedStatement[];
+
+interface QueuedRow extends Record<string, SqlStorageValue> {
+  seq: number;
+  id: string;
+  body: string;
+}
+
+export class WriteBehind<Entry> {
+  private draining: Promise<void> | null = null;
+
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly db: D1Database,
+    private readonly toStatements: ToStatements<Entry>,
+  ) {
+    sql.exec(
+      `CREATE TABLE IF NOT EXISTS write_behind (
+         seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL, body TEXT NOT NULL, added_at INTEGER NOT NULL)`,
+    );
+  }
+
+  /** Queues a write; durable once the object's current event ends. */
+  add(entry: Entry, now = Date.now()): void {
+    const id = crypto.randomUUID();
+    this.sql.exec("INSERT INTO write_behind (id, body, added_at) VALUES (?, ?, ?)", id, JSON.stringify(entry), now);
+  }
+
+  /** How many writes wait for D1. */
+  size(): number {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM write_behind").one().n;
+  }
+
+  /**
+   * Copies every queued write to D1, oldest first; resolves once the queue is empty (writes queued while
+   * it runs included). One drain at a time: a second caller waits for the running one. Rejects when D1
+   * does, leaving what is not written queued.
+   */
+  drain(): Promise<void> {
+    this.draining ??= this.drainAll().finally(() => {
+      this.draining = null;
+    });
+    return this.draining;
+  }
+
+  private async drainAll(): Promise<void> {
+    for (;;) {
+      const batch = this.nextBatch();
+      if (batch.rows.length === 0) return;
+      const at = new Date().toISOString();
+      try {
+        await this.db.batch(
+          batch.rows.flatMap((row, i) => [
+            this.db.prepare("INSERT INTO written_behind (id, written_at) VALUES (?, ?)").bind(row.id, at),
+            ...(batch.statements[i] ?? []),
+          ]),
+        );
+        this.remove(batch.rows.map((r) => r.id));
+      } catch (e) {
+        const written = await this.alreadyWritten(batch.rows.map((r) => r.id));
+        if (written.length === 0) throw e;
+        this.remove(written);
+      }
+    }
+  }
+
+  /** The oldest queued writes, up to about BATCH_STATEMENTS statements (at least one write). */
+  private nextBatch(): { rows: QueuedRow[]; statements: D1PreparedStatement[][] } {
+    const rows: QueuedRow[] = [];
+    const statements: D1PreparedStatement[][] = [];
+    let count = 0;
+    for (const row of this.sql.exec<QueuedRow>("SELECT seq, id, body FROM write_behind ORDER BY seq LIMIT 100")) {
+      const list = this.toStatements(this.db, JSON.parse(row.body) as Entry);
+      if (rows.length > 0 && count + list.length + 1 > BATCH_STATEMENTS) break;
+      rows.push(row);
+      statements.push(list);
+      count += list.length + 1;
+    }
+    return { rows, statements };
+  }
+
+  private async alreadyWritten(ids: readonly string[]): Promise<string[]> {
+    const { results } = await this.db
+      .prepare("SELECT id FROM written_behind WHERE id IN (SELECT value FROM json_each(?))")
+      .bind(JSON.stringify(ids))
+      .all<{ id: string }>();
+    return results.map((r) => r.id);
+  }
+
+  private remove(ids: readonly string[]): void {
+    this.sql.exec("DELETE FROM write_behind WHERE id IN (SELECT value FROM json_each(?))", JSON.stringify(ids));
+  }
+}
