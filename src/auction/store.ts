@@ -1,4 +1,4 @@
-import { insertQuoteStatements, type QuoteRow, updateQuoteReplies } from "../db/quotes";
+import { correctOffersStatements, insertQuoteStatements, type QuoteRow, updateQuoteReplies } from "../db/quotes";
 import { countAllStatements } from "../db/resolver-days";
 import { auctionDayCounts } from "../nodes/reliability";
 import type { Offer, Replies, TimelineEntry } from "../schemas/quote";
@@ -26,6 +26,11 @@ export interface AuctionStore {
   count(counts: AuctionCounts): Promise<void>;
   /** A stored quote's reply counts, after a late reply. */
   storeReplies(quoteId: string, replies: Replies): Promise<void>;
+  /**
+   * A stored quote's offers, reply counts and offers hash, after a losing bid's signature failed its
+   * check once the quote was answered: `offers` are those that remain, ranked again.
+   */
+  correctOffers(quoteId: string, offers: StoredOffer[], replies: Replies, offersHash: string): Promise<void>;
 }
 
 /** The relay's store: D1, each write one batch. */
@@ -39,5 +44,8 @@ export function d1AuctionStore(db: D1Database): AuctionStore {
       await db.batch(counters(counts));
     },
     storeReplies: (quoteId, replies) => updateQuoteReplies(db, quoteId, replies),
+    async correctOffers(quoteId, offers, replies, offersHash) {
+      await db.batch(correctOffersStatements(db, quoteId, offers, replies, offersHash));
+    },
   };
 }
