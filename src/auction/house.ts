@@ -13,9 +13,9 @@ import { Auction } from "./auction";
 import { freshBand, outputBounds } from "./band-guard";
 import { decideWinner } from "./decide";
 import type { QuoteInput } from "./quote-input";
-import { type RankedOffer, rankBids } from "./rank";
+import { type RankedOffer, rankBids, withoutOffers } from "./rank";
 import type { Standing } from "./standing";
-import type { AuctionCounts, AuctionStore } from "./store";
+import type { AuctionCounts, AuctionStore, StoredOffer } from "./store";
 import { WinnerSignatures } from "./winner-signatures";
 
 /** How long a closed auction is remembered, so that its late replies are counted on the quote. */
@@ -184,8 +184,9 @@ export class AuctionHouse {
       reliability: standing.reliability.get(lower(b.resolver)) ?? null,
     }));
     const ranking = rankBids(bids, { bandGuardBps: config.bandGuardBps, bounds });
-    const replies = auction.replies();
     const answered = new Set(auction.answered);
+    /** Resolvers whose bid signature has been checked, so that the check after the answer skips them. */
+    const checked = new Set<string>();
     const decision = await decideWinner(
       {
         signing: adapter.signing,
@@ -193,11 +194,17 @@ export class AuctionHouse {
         nodes: live.nodes,
         fresh: live.fresh,
         amountsOf: (outputAmount) => this.amountsOf(live, outputAmount),
+        verifyBid: (offer) => {
+          checked.add(offer.resolver);
+          return this.verifyBid(live, offer);
+        },
         askToSign: (address, transaction) => this.signatures.ask(rfqId, address, transaction),
         strike: (address, why) => port.waitUntil(port.strike(address, rfqId, `won ${quoteId} and ${why}`)),
       },
       ranking.offers,
     );
+    for (const offer of decision.forged) port.waitUntil(this.disqualify(live, offer));
+    const replies = auction.replies();
     this.sendResults(live, decision.offers);
     const winner = decision.winner?.offer;
     const counts: AuctionCounts = {
@@ -224,6 +231,7 @@ export class AuctionHouse {
 
     const { amounts, signing, winnerSignature } = decision.winner;
     const quotedAt = Date.now();
+    const offers = storedOffers(decision.offers);
     const quote: QuoteRow = {
       quoteId,
       rfqId,
@@ -240,7 +248,7 @@ export class AuctionHouse {
       gasFee: { token: gas.token, amount: gas.amount.toString() },
       takerPays: amounts.takerPays.toString(),
       proceeds: amounts.proceeds.toString(),
-      offersHash: offersHash(decision.offers),
+      offersHash: offersHash(offers),
       band,
       quotedAt: new Date(quotedAt).toISOString(),
       expiresAt: new Date(expiresAt).toISOString(),
@@ -256,7 +264,6 @@ export class AuctionHouse {
         ...(winnerSignature === null ? {} : { winnerSignature }),
       },
     };
-    const offers = decision.offers.map(({ bid, ...offer }) => ({ ...offer, signature: bid.signature }));
     const timeline = [
       { at: new Date(input.requestedAt).toISOString(), event: "requested" as const, detail: null },
       { at: quote.quotedAt, event: "quoted" as const, detail: { latencyMs: quotedAt - input.requestedAt } },
@@ -266,6 +273,9 @@ export class AuctionHouse {
     } finally {
       markStored(true);
     }
+    const unchecked = decision.offers.filter((o) => !checked.has(o.resolver));
+    if (unchecked.length > 0)
+      port.waitUntil(afterAnswer().then(() => this.checkLosers(live, unchecked, decision.offers)));
     const { signing: _signing, ...record } = quote;
     return {
       kind: "quoted",
@@ -278,6 +288,39 @@ export class AuctionHouse {
       },
       signing,
     };
+  }
+
+  /**
+   * The stored quote's other offers, checked once the taker has its answer: a forged one is rejected
+   * (as on the quote's path) and the stored quote corrected to the offers that remain.
+   */
+  private async checkLosers(live: Live, unchecked: RankedOffer[], offers: RankedOffer[]): Promise<void> {
+    const forged = unchecked.filter((o) => !this.verifyBid(live, o));
+    if (forged.length === 0) return;
+    const kept = storedOffers(withoutOffers(offers, forged));
+    await Promise.all([
+      ...forged.map((o) => this.disqualify(live, o)),
+      this.port.store.correctOffers(live.quoteId, kept, live.auction.replies(), offersHash(kept)),
+    ]);
+  }
+
+  /** Whether the offer's bid signature is its node's over the rfq's commitment with its output. */
+  private verifyBid(live: Live, offer: RankedOffer): boolean {
+    const node = live.nodes.get(lower(offer.resolver));
+    return (
+      node !== undefined && this.port.adapter.verifyBid(live.terms, offer.bid.outputAmount, node, offer.bid.signature)
+    );
+  }
+
+  /**
+   * A bid whose signature is not its node's: a rejected reply after all, which the node hears of, and a
+   * strike (docs/resolver-protocol.md, "When signatures are checked").
+   */
+  private disqualify(live: Live, offer: RankedOffer): Promise<void> {
+    const { port } = this;
+    live.auction.disqualify(lower(offer.resolver));
+    port.send(offer.resolver, errorFrame("bad_signature", rejectMessage.bad_signature));
+    return port.strike(offer.resolver, live.auction.rfqId, `bid on ${live.quoteId} with a forged signature`);
   }
 
   /** Keeps the chain state a quote is built with fresh (Solana: a recent blockhash), outside any quote's path. */
@@ -305,7 +348,11 @@ export class AuctionHouse {
     for (const live of this.live.values()) live.auction.drop(lower(address));
   }
 
-  /** A node's bid: counted once, checked (window, inventory, fees, signature) and kept if valid. */
+  /**
+   * A node's bid: counted once, checked (window, expiry, fees, inventory) and kept if it passes. Its
+   * signature is checked after the close, and only where it matters then: the winner's before the taker's
+   * answer, the others' after it (docs/resolver-protocol.md, "When signatures are checked").
+   */
   onBid(node: NodeSession, frame: BidFrame): void {
     const { port } = this;
     const live = this.live.get(frame.rfqId);
@@ -338,9 +385,8 @@ export class AuctionHouse {
               !port.chainCovers(node.address, live.terms.buyToken, outputAmount)
             ? "insufficient_inventory"
             : null;
-    const signed = !reason && amounts && port.adapter.verifyBid(live.terms, outputAmount, node, frame.signature);
-    if (!signed || !amounts) {
-      const code = reason ?? "bad_signature";
+    if (reason || !amounts) {
+      const code = reason ?? "below_fees";
       live.auction.reject(address);
       port.send(node.address, errorFrame(code, rejectMessage[code]));
       return;
@@ -441,7 +487,18 @@ function noOffers(replies: Replies, nodesOnline: number, message: string): Refus
   return refuse(404, "no_offers", message, { replies, nodesOnline });
 }
 
+/** Offers as stored: the bid's signature kept for settlement. */
+function storedOffers(offers: readonly RankedOffer[]): StoredOffer[] {
+  return offers.map(({ bid, ...offer }) => ({ ...offer, signature: bid.signature }));
+}
+
+/**
+ * Resolves once the current task is done, so that work after it runs after the taker's answer has been
+ * handed back, not before it as a microtask would.
+ */
+const afterAnswer = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /** Commits to the auction's valid offers: who bid what, with which signature, in rank order. */
-function offersHash(offers: readonly RankedOffer[]): string {
-  return keccak256(stringToBytes(JSON.stringify(offers.map((o) => [o.resolver, o.outputAmount, o.bid.signature]))));
+export function offersHash(offers: readonly StoredOffer[]): string {
+  return keccak256(stringToBytes(JSON.stringify(offers.map((o) => [o.resolver, o.outputAmount, o.signature]))));
 }
