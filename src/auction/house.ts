@@ -61,10 +61,23 @@ export type QuotedRecord = Omit<QuoteRecord, "timeline"> & {
 };
 
 /**
+ * How long a quote's phases took (ms, `performance.now()`), for a `Server-Timing` header: the auction
+ * from sending the rfqs to its close, ranking and deciding the winner (its signature check, and on
+ * chains where the winner signs, its `sign` round trip), and storing the quote.
+ */
+export interface QuoteTimings {
+  auctionMs: number;
+  rankingMs: number;
+  storageMs: number;
+}
+
+/**
  * A quote request's outcome: plain JSON data, so that it crosses the Durable Object boundary as it is
  * and the route reads it with the type it has here. `signing` is what the taker signs (the chain adapter's).
  */
-export type QuoteOutcome = { kind: "quoted"; quote: QuotedRecord; signing: JsonObject } | Refusal;
+export type QuoteOutcome =
+  | { kind: "quoted"; quote: QuotedRecord; signing: JsonObject; timings: QuoteTimings }
+  | Refusal;
 
 interface Live {
   auction: Auction;
@@ -162,10 +175,12 @@ export class AuctionHouse {
       toSign: adapter.bidToSign(terms),
       ...(input.limit ? { limit: { limitOrderId: input.limit.limitOrderId, minOut: input.limit.minOut } } : {}),
     };
+    const askedAt = performance.now();
     for (const n of eligible) port.send(n.address, frame);
     const timer = setTimeout(() => auction.close(), config.rfqWindowMs);
     await auction.done;
     clearTimeout(timer);
+    const closedAt = performance.now();
     setTimeout(() => this.live.delete(rfqId), REMEMBER_CLOSED_MS);
 
     const standing = await standingPromise;
@@ -204,6 +219,7 @@ export class AuctionHouse {
       ranking.offers,
     );
     for (const offer of decision.forged) port.waitUntil(this.disqualify(live, offer));
+    const rankedAt = performance.now();
     const replies = auction.replies();
     this.sendResults(live, decision.offers);
     const winner = decision.winner?.offer;
@@ -268,11 +284,13 @@ export class AuctionHouse {
       { at: new Date(input.requestedAt).toISOString(), event: "requested" as const, detail: null },
       { at: quote.quotedAt, event: "quoted" as const, detail: { latencyMs: quotedAt - input.requestedAt } },
     ];
+    const storingAt = performance.now();
     try {
       await port.store.store(quote, offers, timeline, counts);
     } finally {
       markStored(true);
     }
+    const storedAt = performance.now();
     const unchecked = decision.offers.filter((o) => !checked.has(o.resolver));
     if (unchecked.length > 0)
       port.waitUntil(afterAnswer().then(() => this.checkLosers(live, unchecked, decision.offers)));
@@ -287,6 +305,7 @@ export class AuctionHouse {
         timeline,
       },
       signing,
+      timings: { auctionMs: closedAt - askedAt, rankingMs: rankedAt - closedAt, storageMs: storedAt - storingAt },
     };
   }
 
