@@ -232,6 +232,7 @@ export class AuctionHouse {
     };
     if (!decision.winner || !winner) {
       port.waitUntil(port.store.count(counts).catch((e: unknown) => console.error(String(e))));
+      this.checkAfterAnswer(live, decision.offers, checked, false);
       markStored(false);
       if (decision.belowLimit !== undefined) {
         return refuse(404, "below_limit", "No bid gives the recipient the order's minimum.", {
@@ -291,9 +292,7 @@ export class AuctionHouse {
       markStored(true);
     }
     const storedAt = performance.now();
-    const unchecked = decision.offers.filter((o) => !checked.has(o.resolver));
-    if (unchecked.length > 0)
-      port.waitUntil(afterAnswer().then(() => this.checkLosers(live, unchecked, decision.offers)));
+    this.checkAfterAnswer(live, decision.offers, checked, true);
     const { signing: _signing, ...record } = quote;
     return {
       kind: "quoted",
@@ -310,17 +309,31 @@ export class AuctionHouse {
   }
 
   /**
-   * The stored quote's other offers, checked once the taker has its answer: a forged one is rejected
-   * (as on the quote's path) and the stored quote corrected to the offers that remain.
+   * The offers whose signatures were not checked before the answer, checked once the taker has it: a
+   * forged one is rejected as on the quote's path, and a stored quote corrected to the offers that remain.
    */
-  private async checkLosers(live: Live, unchecked: RankedOffer[], offers: RankedOffer[]): Promise<void> {
-    const forged = unchecked.filter((o) => !this.verifyBid(live, o));
-    if (forged.length === 0) return;
-    const kept = storedOffers(withoutOffers(offers, forged));
-    await Promise.all([
-      ...forged.map((o) => this.disqualify(live, o)),
-      this.port.store.correctOffers(live.quoteId, kept, live.auction.replies(), offersHash(kept)),
-    ]);
+  private checkAfterAnswer(live: Live, offers: RankedOffer[], checked: ReadonlySet<string>, stored: boolean): void {
+    const unchecked = offers.filter((o) => !checked.has(o.resolver));
+    if (unchecked.length === 0) return;
+    const check = async () => {
+      const forged = unchecked.filter((o) => !this.verifyBid(live, o));
+      if (forged.length === 0) return;
+      const strikes = forged.map((o) => this.disqualify(live, o));
+      if (!stored) {
+        await Promise.all(strikes);
+        return;
+      }
+      const kept = storedOffers(withoutOffers(offers, forged));
+      await Promise.all([
+        ...strikes,
+        this.port.store.correctOffers(live.quoteId, kept, live.auction.replies(), offersHash(kept)),
+      ]);
+    };
+    this.port.waitUntil(
+      afterAnswer()
+        .then(check)
+        .catch((e: unknown) => console.error(JSON.stringify({ quoteId: live.quoteId, correction_failed: String(e) }))),
+    );
   }
 
   /** Whether the offer's bid signature is its node's over the rfq's commitment with its output. */

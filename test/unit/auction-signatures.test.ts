@@ -42,6 +42,24 @@ const errors = (c: Corridor, name: string) =>
     .sent("error")
     .map((e) => e.code);
 
+/** A round of an order selling 1580 cNGN whose recipient must get at least `minOut` USDC base units. */
+const round = (minOut: string): QuoteInput["limit"] => ({
+  limitOrderId: "lo_test",
+  order: {
+    taker: TAKER,
+    recipient: TAKER,
+    sellToken: CNGN,
+    buyToken: USDC,
+    sellAmount: "1580000000",
+    minOut,
+    gasFeeToken: USDC,
+    maxGasFee: "150000",
+    deadline: "1900000000",
+  },
+  nonce: "77",
+  minOut,
+});
+
 /** The local EVM adapter, counting its bid signature checks. */
 function counting() {
   const calls = { verifyBid: 0 };
@@ -106,22 +124,6 @@ describe("AuctionHouse: a forged winning signature", () => {
   });
 
   it("in a limit round, falls to the next bid before checking minOut", async () => {
-    const round = (minOut: string): QuoteInput["limit"] => ({
-      limitOrderId: "lo_test",
-      order: {
-        taker: TAKER,
-        recipient: TAKER,
-        sellToken: CNGN,
-        buyToken: USDC,
-        sellAmount: "1580000000",
-        minOut,
-        gasFeeToken: USDC,
-        maxGasFee: "150000",
-        deadline: "1900000000",
-      },
-      nonce: "77",
-      minOut,
-    });
     const c = fakeCorridor({ nodes: ["alpha", "mallory"] });
     const pending = c.house.requestQuote(quoteInput({ limit: round("900000") }));
     await c.bid("alpha", 990_000n);
@@ -201,6 +203,22 @@ describe("AuctionHouse: a forged losing signature", () => {
     const stored = c.store.quotes.get(quote.quoteId);
     expect(stored?.quote.replies).toEqual(correction?.replies);
     expect(stored?.quote.offersHash).toBe(correction?.offersHash);
+  });
+
+  it("is struck after a refusal too, with no quote to correct", async () => {
+    const c = fakeCorridor({ nodes: ["alpha", "mallory"] });
+    const pending = c.house.requestQuote(quoteInput({ limit: round("950000") }));
+    await c.bid("alpha", 1_000_000n);
+    await forgedBid(c, 990_000n, async () => "0x");
+    expect(await pending).toMatchObject({
+      code: "below_limit",
+      extras: { replies: { ...noReplies, valid: 2 }, bestReceived: "949000" },
+    });
+    expect(errors(c, "mallory")).toEqual([]);
+    await c.settled();
+    expect(errors(c, "mallory")).toEqual(["bad_signature"]);
+    expect(c.strikes.map((s) => s.address)).toEqual([c.node("mallory").session.address]);
+    expect(c.store.corrections).toEqual([]);
   });
 
   it("counts a late reply after the correction with the forged bid still rejected", async () => {
