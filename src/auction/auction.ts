@@ -72,6 +72,17 @@ export class Auction {
     this.maybeFinish();
   }
 
+  /**
+   * A bid accepted unverified whose signature, checked after the close, is not the node's: it was never
+   * valid, and counts as rejected (docs/resolver-protocol.md, "When signatures are checked").
+   */
+  disqualify(node: string): void {
+    const i = this.bids.findIndex((b) => b.resolver.toLowerCase() === node);
+    if (i < 0) return;
+    this.bids.splice(i, 1);
+    this.rejected++;
+  }
+
   decline(): void {
     this.declined++;
     this.maybeFinish();

@@ -2,7 +2,7 @@ import type { QuoteSigning, RfqTerms } from "../chains/adapter";
 import type { NodeSession } from "../nodes/nodes";
 import type { QuoteAmounts } from "./amounts";
 import type { JsonObject } from "./house";
-import { crown, type RankedOffer, winnable } from "./rank";
+import { crown, type RankedOffer, winnable, withoutOffers } from "./rank";
 
 /** How long a winner's transaction waits for a corridor's first chain-state read (docs/architecture.md, "Quote signing"). */
 const COLD_READ_WAIT_MS = 1_000;
@@ -13,8 +13,11 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * auction, the winner is the best offer whose resolver signed, and its signature is kept.
  */
 export interface Decision {
+  /** The ranking without the forged offers, ranked again from 1: what the quote shows. */
   offers: RankedOffer[];
   winner: { offer: RankedOffer; amounts: QuoteAmounts; signing: JsonObject; winnerSignature: string | null } | null;
+  /** Offers that would have won but whose bid signature is not their resolver's, best first. */
+  forged: RankedOffer[];
   /** No winner because the chain state to build the winner's transaction with is stale (its RPC is down). */
   unbuildable?: true;
   /** A limit round whose best bid gives the recipient less than the order's `minOut`: what it gives. */
@@ -30,6 +33,8 @@ export interface DecideContext {
   /** Settles when the chain-state read started with the auction does. */
   fresh: Promise<void>;
   amountsOf(outputAmount: bigint): QuoteAmounts;
+  /** Whether the offer's bid signature is its resolver's over the rfq's commitment (the adapter's `verifyBid`). */
+  verifyBid(offer: RankedOffer): boolean;
   /** Sends `sign` to the node; its signature, or null when none came in time (src/auction/winner-signatures.ts). */
   askToSign(address: string, transaction: string): Promise<string | null>;
   /** A strike for a winner that did not sign (docs/reliability.md). */
@@ -37,40 +42,53 @@ export interface DecideContext {
 }
 
 /**
- * The winner: the best offer steering lets win, and in a limit round only if the recipient gets the
- * order's `minOut`. On a chain where the winner signs after the auction, the best such offer whose
- * resolver answered `sign` in time with a signature that verifies; one that does not gets a strike.
+ * The winner: the best offer steering lets win whose bid signature verifies (bids are accepted without
+ * checking it, so only the offers tried here are checked on the quote's path), and in a limit round only
+ * if the recipient gets the order's `minOut`. On a chain where the winner signs after the auction, the
+ * best such offer whose resolver answered `sign` in time with a signature that verifies; one that does
+ * not gets a strike. Forged offers are returned for the caller to reject, and left out of `offers`.
  * The adapters build what the taker signs from JSON-ready values (src/chains/json.ts).
  */
-export async function decideWinner(ctx: DecideContext, offers: RankedOffer[]): Promise<Decision> {
+export async function decideWinner(ctx: DecideContext, ranked: RankedOffer[]): Promise<Decision> {
   const { signing, terms } = ctx;
-  if (signing.kind === "taker") {
-    const offer = offers.find((o) => o.won);
-    if (!offer) return { offers, winner: null };
-    const amounts = ctx.amountsOf(offer.bid.outputAmount);
-    if (terms.limit && amounts.received < BigInt(terms.limit.minOut)) {
-      return { offers: crown(offers, null), winner: null, belowLimit: amounts.received };
+  const forged: RankedOffer[] = [];
+  const none = (why: Pick<Decision, "unbuildable" | "belowLimit"> = {}): Decision => ({
+    offers: withoutOffers(crown(ranked, null), forged),
+    winner: null,
+    forged,
+    ...why,
+  });
+  const crowned = (offer: RankedOffer) => {
+    const offers = withoutOffers(crown(ranked, offer.resolver), forged);
+    return { offers, winner: offers.find((o) => o.won) ?? offer };
+  };
+  for (const offer of winnable(ranked)) {
+    if (!ctx.verifyBid(offer)) {
+      forged.push(offer);
+      continue;
     }
-    const taker = signing.takerSigning(terms, { resolver: offer.resolver, amounts }) as JsonObject;
-    return { offers, winner: { offer, amounts, signing: taker, winnerSignature: null } };
-  }
-  for (const offer of winnable(offers)) {
+    const amounts = ctx.amountsOf(offer.bid.outputAmount);
+    if (signing.kind === "taker") {
+      // Offers are ranked by what the recipient receives: when the best genuine one misses minOut, all do.
+      if (terms.limit && amounts.received < BigInt(terms.limit.minOut)) return none({ belowLimit: amounts.received });
+      const taker = signing.takerSigning(terms, { resolver: offer.resolver, amounts }) as JsonObject;
+      const { offers, winner } = crowned(offer);
+      return { offers, winner: { offer: winner, amounts, signing: taker, winnerSignature: null }, forged };
+    }
     const node = ctx.nodes.get(offer.resolver.toLowerCase());
     if (!node) continue;
-    const amounts = ctx.amountsOf(offer.bid.outputAmount);
     const build = () => signing.request(terms, { resolver: offer.resolver, amounts }, node, Date.now());
     // A corridor that just woke holds no chain state yet: its first read is under way, worth a short wait.
     const request = build() ?? (await Promise.race([ctx.fresh, sleep(COLD_READ_WAIT_MS)]).then(build));
     // No fresh chain state to build the transaction with (its RPC is not answering): no quote now.
-    if (!request) return { offers: crown(offers, null), winner: null, unbuildable: true };
+    if (!request) return none({ unbuildable: true });
     const signature = await ctx.askToSign(node.address, request.transaction);
     if (signature !== null && signing.verify(request, node, signature)) {
-      const crowned = crown(offers, offer.resolver);
-      const winner = crowned.find((o) => o.won) ?? offer;
       const taker = signing.takerSigning(request, node, signature) as JsonObject;
-      return { offers: crowned, winner: { offer: winner, amounts, signing: taker, winnerSignature: signature } };
+      const { offers, winner } = crowned(offer);
+      return { offers, winner: { offer: winner, amounts, signing: taker, winnerSignature: signature }, forged };
     }
     ctx.strike(node.address, signature === null ? "did not sign within 500 ms" : "signed something else");
   }
-  return { offers: crown(offers, null), winner: null };
+  return none();
 }

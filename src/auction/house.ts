@@ -13,9 +13,9 @@ import { Auction } from "./auction";
 import { freshBand, outputBounds } from "./band-guard";
 import { decideWinner } from "./decide";
 import type { QuoteInput } from "./quote-input";
-import { type RankedOffer, rankBids } from "./rank";
+import { type RankedOffer, rankBids, withoutOffers } from "./rank";
 import type { Standing } from "./standing";
-import type { AuctionCounts, AuctionStore } from "./store";
+import type { AuctionCounts, AuctionStore, StoredOffer } from "./store";
 import { WinnerSignatures } from "./winner-signatures";
 
 /** How long a closed auction is remembered, so that its late replies are counted on the quote. */
@@ -61,10 +61,23 @@ export type QuotedRecord = Omit<QuoteRecord, "timeline"> & {
 };
 
 /**
+ * How long a quote's phases took (ms, `performance.now()`), for a `Server-Timing` header: the auction
+ * from sending the rfqs to its close, ranking and deciding the winner (its signature check, and on
+ * chains where the winner signs, its `sign` round trip), and storing the quote.
+ */
+export interface QuoteTimings {
+  auctionMs: number;
+  rankingMs: number;
+  storageMs: number;
+}
+
+/**
  * A quote request's outcome: plain JSON data, so that it crosses the Durable Object boundary as it is
  * and the route reads it with the type it has here. `signing` is what the taker signs (the chain adapter's).
  */
-export type QuoteOutcome = { kind: "quoted"; quote: QuotedRecord; signing: JsonObject } | Refusal;
+export type QuoteOutcome =
+  | { kind: "quoted"; quote: QuotedRecord; signing: JsonObject; timings: QuoteTimings }
+  | Refusal;
 
 interface Live {
   auction: Auction;
@@ -163,10 +176,12 @@ export class AuctionHouse {
       toSign: adapter.bidToSign(terms),
       ...(input.limit ? { limit: { limitOrderId: input.limit.limitOrderId, minOut: input.limit.minOut } } : {}),
     };
+    const askedAt = performance.now();
     for (const n of eligible) port.send(n.address, frame);
     const timer = setTimeout(() => auction.close(), config.rfqWindowMs);
     await auction.done;
     clearTimeout(timer);
+    const closedAt = performance.now();
     setTimeout(() => this.live.delete(rfqId), REMEMBER_CLOSED_MS);
 
     const standing = await standingPromise;
@@ -185,8 +200,9 @@ export class AuctionHouse {
       reliability: standing.reliability.get(lower(b.resolver)) ?? null,
     }));
     const ranking = rankBids(bids, { bandGuardBps: config.bandGuardBps, bounds });
-    const replies = auction.replies();
     const answered = new Set(auction.answered);
+    /** Resolvers whose bid signature has been checked, so that the check after the answer skips them. */
+    const checked = new Set<string>();
     const decision = await decideWinner(
       {
         signing: adapter.signing,
@@ -194,11 +210,18 @@ export class AuctionHouse {
         nodes: live.nodes,
         fresh: live.fresh,
         amountsOf: (outputAmount) => this.amountsOf(live, outputAmount),
+        verifyBid: (offer) => {
+          checked.add(offer.resolver);
+          return this.verifyBid(live, offer);
+        },
         askToSign: (address, transaction) => this.signatures.ask(rfqId, address, transaction),
         strike: (address, why) => port.waitUntil(port.strike(address, rfqId, `won ${quoteId} and ${why}`)),
       },
       ranking.offers,
     );
+    for (const offer of decision.forged) port.waitUntil(this.disqualify(live, offer));
+    const rankedAt = performance.now();
+    const replies = auction.replies();
     this.sendResults(live, decision.offers);
     const winner = decision.winner?.offer;
     const counts: AuctionCounts = {
@@ -210,6 +233,7 @@ export class AuctionHouse {
     };
     if (!decision.winner || !winner) {
       port.waitUntil(port.store.count(counts).catch((e: unknown) => console.error(String(e))));
+      this.checkAfterAnswer(live, decision.offers, checked, false);
       markStored(false);
       if (decision.belowLimit !== undefined) {
         return refuse(404, "below_limit", "No bid gives the recipient the order's minimum.", {
@@ -225,6 +249,7 @@ export class AuctionHouse {
 
     const { amounts, signing, winnerSignature } = decision.winner;
     const quotedAt = Date.now();
+    const offers = storedOffers(decision.offers);
     const quote: QuoteRow = {
       quoteId,
       rfqId,
@@ -241,7 +266,7 @@ export class AuctionHouse {
       gasFee: { token: gas.token, amount: gas.amount.toString() },
       takerPays: amounts.takerPays.toString(),
       proceeds: amounts.proceeds.toString(),
-      offersHash: offersHash(decision.offers),
+      offersHash: offersHash(offers),
       band,
       quotedAt: new Date(quotedAt).toISOString(),
       expiresAt: new Date(expiresAt).toISOString(),
@@ -257,16 +282,18 @@ export class AuctionHouse {
         ...(winnerSignature === null ? {} : { winnerSignature }),
       },
     };
-    const offers = decision.offers.map(({ bid, ...offer }) => ({ ...offer, signature: bid.signature }));
     const timeline = [
       { at: new Date(input.requestedAt).toISOString(), event: "requested" as const, detail: null },
       { at: quote.quotedAt, event: "quoted" as const, detail: { latencyMs: quotedAt - input.requestedAt } },
     ];
+    const storingAt = performance.now();
     try {
       await port.store.store(quote, offers, timeline, counts);
     } finally {
       markStored(true);
     }
+    const storedAt = performance.now();
+    this.checkAfterAnswer(live, decision.offers, checked, true);
     const { signing: _signing, ...record } = quote;
     return {
       kind: "quoted",
@@ -278,7 +305,55 @@ export class AuctionHouse {
         timeline,
       },
       signing,
+      timings: { auctionMs: closedAt - askedAt, rankingMs: rankedAt - closedAt, storageMs: storedAt - storingAt },
     };
+  }
+
+  /**
+   * The offers whose signatures were not checked before the answer, checked once the taker has it: a
+   * forged one is rejected as on the quote's path, and a stored quote corrected to the offers that remain.
+   */
+  private checkAfterAnswer(live: Live, offers: RankedOffer[], checked: ReadonlySet<string>, stored: boolean): void {
+    const unchecked = offers.filter((o) => !checked.has(o.resolver));
+    if (unchecked.length === 0) return;
+    const check = async () => {
+      const forged = unchecked.filter((o) => !this.verifyBid(live, o));
+      if (forged.length === 0) return;
+      const strikes = forged.map((o) => this.disqualify(live, o));
+      if (!stored) {
+        await Promise.all(strikes);
+        return;
+      }
+      const kept = storedOffers(withoutOffers(offers, forged));
+      await Promise.all([
+        ...strikes,
+        this.port.store.correctOffers(live.quoteId, kept, live.auction.replies(), offersHash(kept)),
+      ]);
+    };
+    this.port.waitUntil(
+      afterAnswer()
+        .then(check)
+        .catch((e: unknown) => console.error(JSON.stringify({ quoteId: live.quoteId, correction_failed: String(e) }))),
+    );
+  }
+
+  /** Whether the offer's bid signature is its node's over the rfq's commitment with its output. */
+  private verifyBid(live: Live, offer: RankedOffer): boolean {
+    const node = live.nodes.get(lower(offer.resolver));
+    return (
+      node !== undefined && this.port.adapter.verifyBid(live.terms, offer.bid.outputAmount, node, offer.bid.signature)
+    );
+  }
+
+  /**
+   * A bid whose signature is not its node's: a rejected reply after all, which the node hears of, and a
+   * strike (docs/resolver-protocol.md, "When signatures are checked").
+   */
+  private disqualify(live: Live, offer: RankedOffer): Promise<void> {
+    const { port } = this;
+    live.auction.disqualify(lower(offer.resolver));
+    port.send(offer.resolver, errorFrame("bad_signature", rejectMessage.bad_signature));
+    return port.strike(offer.resolver, live.auction.rfqId, `bid on ${live.quoteId} with a forged signature`);
   }
 
   /** Keeps the chain state a quote is built with fresh (Solana: a recent blockhash), outside any quote's path. */
@@ -306,7 +381,11 @@ export class AuctionHouse {
     for (const live of this.live.values()) live.auction.drop(lower(address));
   }
 
-  /** A node's bid: counted once, checked (window, inventory, fees, signature) and kept if valid. */
+  /**
+   * A node's bid: counted once, checked (window, expiry, fees, inventory) and kept if it passes. Its
+   * signature is checked after the close, and only where it matters then: the winner's before the taker's
+   * answer, the others' after it (docs/resolver-protocol.md, "When signatures are checked").
+   */
   onBid(node: NodeSession, frame: BidFrame): void {
     const { port } = this;
     const live = this.live.get(frame.rfqId);
@@ -339,9 +418,8 @@ export class AuctionHouse {
               !port.chainCovers(node.address, live.terms.buyToken, outputAmount)
             ? "insufficient_inventory"
             : null;
-    const signed = !reason && amounts && port.adapter.verifyBid(live.terms, outputAmount, node, frame.signature);
-    if (!signed || !amounts) {
-      const code = reason ?? "bad_signature";
+    if (reason || !amounts) {
+      const code = reason ?? "below_fees";
       live.auction.reject(address);
       port.send(node.address, errorFrame(code, rejectMessage[code]));
       return;
@@ -442,7 +520,18 @@ function noOffers(replies: Replies, nodesOnline: number, message: string): Refus
   return refuse(404, "no_offers", message, { replies, nodesOnline });
 }
 
+/** Offers as stored: the bid's signature kept for settlement. */
+function storedOffers(offers: readonly RankedOffer[]): StoredOffer[] {
+  return offers.map(({ bid, ...offer }) => ({ ...offer, signature: bid.signature }));
+}
+
+/**
+ * Resolves once the current task is done, so that work after it runs after the taker's answer has been
+ * handed back, not before it as a microtask would.
+ */
+const afterAnswer = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /** Commits to the auction's valid offers: who bid what, with which signature, in rank order. */
-function offersHash(offers: readonly RankedOffer[]): string {
-  return keccak256(stringToBytes(JSON.stringify(offers.map((o) => [o.resolver, o.outputAmount, o.bid.signature]))));
+export function offersHash(offers: readonly StoredOffer[]): string {
+  return keccak256(stringToBytes(JSON.stringify(offers.map((o) => [o.resolver, o.outputAmount, o.signature]))));
 }

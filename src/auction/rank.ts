@@ -1,7 +1,11 @@
 import type { Offer, Steering } from "../schemas/quote";
 import type { OutputBounds } from "./band-guard";
 
-/** A bid that passed validation, with the amount the taker would receive from it. */
+/**
+ * A bid that passed the checks made on arrival, with the amount the taker would receive from it; its
+ * signature is checked only once the auction has closed (docs/resolver-protocol.md, "When signatures
+ * are checked").
+ */
 export interface ValidBid {
   resolver: string;
   name: string;
@@ -99,4 +103,14 @@ export function crown(offers: readonly RankedOffer[], resolver: string | null): 
     const won = o.resolver === resolver;
     return { ...o, status: won ? "won" : "lost", won };
   });
+}
+
+/**
+ * The offers without `dropped` (bids whose signatures did not verify), ranked again from 1 in the same
+ * order: a quote shows only the offers it could have been built from.
+ */
+export function withoutOffers(offers: readonly RankedOffer[], dropped: readonly RankedOffer[]): RankedOffer[] {
+  if (dropped.length === 0) return [...offers];
+  const out = new Set(dropped.map((o) => o.resolver));
+  return offers.filter((o) => !out.has(o.resolver)).map((o, i) => ({ ...o, rank: i + 1 }));
 }

@@ -1,4 +1,9 @@
-import { insertQuoteStatements, type QuoteRow, updateQuoteRepliesStatement } from "../db/quotes";
+import {
+  correctOffersStatements,
+  insertQuoteStatements,
+  type QuoteRow,
+  updateQuoteRepliesStatement,
+} from "../db/quotes";
 import { countAllStatements, type DayCounts } from "../db/resolver-days";
 import { auctionDayCounts } from "../nodes/reliability";
 import type { Offer, Replies, TimelineEntry } from "../schemas/quote";
@@ -26,6 +31,11 @@ export interface AuctionStore {
   count(counts: AuctionCounts): Promise<void>;
   /** A stored quote's reply counts, after a late reply. */
   storeReplies(quoteId: string, replies: Replies): Promise<void>;
+  /**
+   * A stored quote's offers, reply counts and offers hash, after a losing bid's signature failed its
+   * check once the quote was answered: `offers` are those that remain, ranked again.
+   */
+  correctOffers(quoteId: string, offers: StoredOffer[], replies: Replies, offersHash: string): Promise<void>;
 }
 
 /** The counters of one auction as plain data: each asked resolver's day counts, by lowercase address. */
@@ -38,7 +48,8 @@ interface Counters {
 export type AuctionWrite =
   | { kind: "quote"; quote: QuoteRow; offers: StoredOffer[]; timeline: TimelineEntry[]; counters: Counters }
   | { kind: "counters"; counters: Counters }
-  | { kind: "replies"; quoteId: string; replies: Replies };
+  | { kind: "replies"; quoteId: string; replies: Replies }
+  | { kind: "offers"; quoteId: string; offers: StoredOffer[]; replies: Replies; offersHash: string };
 
 const countersOf = (c: AuctionCounts): Counters => ({ byAddress: [...auctionDayCounts(c)], at: c.at });
 
@@ -54,6 +65,8 @@ export function auctionWriteStatements(db: D1Database, w: AuctionWrite): D1Prepa
       return countAllStatements(db, new Map(w.counters.byAddress), w.counters.at);
     case "replies":
       return [updateQuoteRepliesStatement(db, w.quoteId, w.replies)];
+    case "offers":
+      return correctOffersStatements(db, w.quoteId, w.offers, w.replies, w.offersHash);
   }
 }
 
@@ -64,6 +77,8 @@ export function auctionStore(write: (w: AuctionWrite) => Promise<void>): Auction
       write({ kind: "quote", quote, offers, timeline, counters: countersOf(counts) }),
     count: (counts) => write({ kind: "counters", counters: countersOf(counts) }),
     storeReplies: (quoteId, replies) => write({ kind: "replies", quoteId, replies }),
+    correctOffers: (quoteId, offers, replies, offersHash) =>
+      write({ kind: "offers", quoteId, offers, replies, offersHash }),
   };
 }
 

@@ -129,28 +129,54 @@ export function insertQuoteStatements(
         toJson(q.signing),
       ),
   ];
-  for (const o of offers) {
-    statements.push(
-      db
-        .prepare(
-          `INSERT INTO offers (quote_id, rank, resolver, name, output_amount, status, latency_ms, won, signature)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .bind(
-          q.quoteId,
-          o.rank,
-          o.resolver,
-          o.name,
-          o.outputAmount,
-          o.status,
-          o.latencyMs,
-          o.won ? 1 : 0,
-          o.signature ?? null,
-        ),
-    );
-  }
+  for (const o of offers) statements.push(offerStatement(db, q.quoteId, o));
   for (const t of timeline) statements.push(timelineStatement(db, q.quoteId, t));
   return statements;
+}
+
+function offerStatement(
+  db: D1Database,
+  quoteId: string,
+  o: Offer & { signature?: string | null },
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO offers (quote_id, rank, resolver, name, output_amount, status, latency_ms, won, signature)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(
+      quoteId,
+      o.rank,
+      o.resolver,
+      o.name,
+      o.outputAmount,
+      o.status,
+      o.latencyMs,
+      o.won ? 1 : 0,
+      o.signature ?? null,
+    );
+}
+
+/**
+ * Statements that replace a stored quote's offers with `offers` (ranked again) and set its reply counts
+ * and offers hash to match, once a losing bid's signature failed its check after the quote was answered
+ * (docs/resolver-protocol.md, "When signatures are checked"); run them in one batch. The offers are
+ * deleted and inserted again because their key is (quote_id, rank), which a re-ranking shifts.
+ */
+export function correctOffersStatements(
+  db: D1Database,
+  quoteId: string,
+  offers: (Offer & { signature?: string | null })[],
+  replies: Replies,
+  offersHash: string,
+): D1PreparedStatement[] {
+  return [
+    db
+      .prepare("UPDATE quotes SET replies = ?, offers_hash = ? WHERE quote_id = ?")
+      .bind(JSON.stringify(replies), offersHash, quoteId),
+    db.prepare("DELETE FROM offers WHERE quote_id = ?").bind(quoteId),
+    ...offers.map((o) => offerStatement(db, quoteId, o)),
+  ];
 }
 
 /** A late reply brought the auction's reply counts up to date. */

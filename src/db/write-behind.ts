@@ -107,3 +107,12 @@ export class WriteBehind<Entry> {
     this.sql.exec("DELETE FROM write_behind WHERE id IN (SELECT value FROM json_each(?))", JSON.stringify(ids));
   }
 }
+
+/** How long D1 remembers a write-behind id: longer than any write waits in a queue. */
+const WRITTEN_RETENTION_MS = 24 * 3_600_000;
+
+/** Forgets the ids of writes copied more than a day ago (the keeper's hourly prune job). */
+export async function pruneWrittenBehind(db: D1Database, now: number): Promise<void> {
+  const cutoff = new Date(now - WRITTEN_RETENTION_MS).toISOString();
+  await db.prepare("DELETE FROM written_behind WHERE written_at <= ?").bind(cutoff).run();
+}

@@ -11,6 +11,7 @@ import type { Env } from "../env";
 import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
 import { addressIssues } from "../http/address-issues";
 import { createRouter } from "../http/router";
+import { serverTiming } from "../http/server-timing";
 import { cancelQuoteMessage, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } from "../quotes/messages";
 import { readThrough } from "../quotes/read-through";
 import { isOpen } from "../quotes/states";
@@ -101,6 +102,11 @@ export const quoteRoutes = createRouter()
         return await corridorStub(c.env, corridor.key).requestQuote(input);
       });
       if (outcome.kind === "refused") throw RelayError.from(outcome);
+      const { auctionMs, rankingMs, storageMs } = outcome.timings;
+      c.header(
+        "Server-Timing",
+        serverTiming({ auction: auctionMs, ranking: rankingMs, storage: storageMs, total: Date.now() - requestedAt }),
+      );
       return c.json({ ...outcome.quote, ...outcome.signing }, 200);
     },
   )

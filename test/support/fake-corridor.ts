@@ -107,6 +107,15 @@ export class MemoryStore implements AuctionStore {
     const stored = this.quotes.get(quoteId);
     if (stored) stored.quote = { ...stored.quote, replies };
   }
+
+  /** Every correction the house made, in order. */
+  readonly corrections: { quoteId: string; offers: StoredOffer[]; replies: Replies; offersHash: string }[] = [];
+
+  async correctOffers(quoteId: string, offers: StoredOffer[], replies: Replies, offersHash: string) {
+    this.corrections.push({ quoteId, offers, replies, offersHash });
+    const stored = this.quotes.get(quoteId);
+    if (stored) this.quotes.set(quoteId, { ...stored, quote: { ...stored.quote, replies, offersHash }, offers });
+  }
 }
 
 export interface FakeCorridorOptions {

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { gasChargeFor, protocolFee, quoteAmounts } from "../../src/auction/amounts";
 import { Auction } from "../../src/auction/auction";
 import { BAND_FRESH_MS, freshBand, outputBounds } from "../../src/auction/band-guard";
-import { rankBids, type ValidBid } from "../../src/auction/rank";
+import { decideWinner } from "../../src/auction/decide";
+import { type RankedOffer, rankBids, type ValidBid, withoutOffers } from "../../src/auction/rank";
+import type { QuoteSigning, RfqTerms } from "../../src/chains/adapter";
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -114,6 +116,94 @@ describe("rankBids", () => {
   });
 });
 
+describe("withoutOffers", () => {
+  it("leaves out the dropped offers and ranks the rest again from 1, statuses kept", () => {
+    const { offers } = rankBids(
+      [
+        bid({ resolver: "a", received: 4n }),
+        bid({ resolver: "b", received: 3n, demoted: true }),
+        bid({ resolver: "c", received: 2n }),
+        bid({ resolver: "d", received: 1n }),
+      ],
+      { bandGuardBps: 300, bounds: null },
+    );
+    const dropped = offers.filter((o) => o.resolver === "b" || o.resolver === "c");
+    expect(withoutOffers(offers, dropped).map((o) => [o.resolver, o.rank, o.status])).toEqual([
+      ["a", 1, "won"],
+      ["d", 2, "lost"],
+    ]);
+    expect(withoutOffers(offers, [])).toEqual(offers);
+  });
+});
+
+describe("decideWinner: bid signatures", () => {
+  const terms = { rfqId: "r", quoteId: "q" } as RfqTerms;
+  const signing: QuoteSigning = { kind: "taker", takerSigning: (_t, w) => ({ resolver: w.resolver }) };
+  const amountsOf = (outputAmount: bigint) => ({
+    outputAmount,
+    fee: 0n,
+    gasFee: 0n,
+    received: outputAmount,
+    takerPays: 1n,
+    proceeds: 1n,
+  });
+  const decide = (offers: RankedOffer[], forged: string[], checked: string[] = []) =>
+    decideWinner(
+      {
+        signing,
+        terms,
+        nodes: new Map(),
+        fresh: Promise.resolve(),
+        amountsOf,
+        verifyBid: (o) => {
+          checked.push(o.resolver);
+          return !forged.includes(o.resolver);
+        },
+        askToSign: async () => null,
+        strike: () => {},
+      },
+      offers,
+    );
+  const ranked = () =>
+    rankBids(
+      [
+        bid({ resolver: "x", received: 9n, outputAmount: 9n, demoted: true }),
+        bid({ resolver: "a", received: 5n, outputAmount: 5n }),
+        bid({ resolver: "b", received: 4n, outputAmount: 4n }),
+        bid({ resolver: "c", received: 3n, outputAmount: 3n }),
+      ],
+      { bandGuardBps: 300, bounds: null },
+    ).offers;
+
+  it("checks only the winner's signature when it holds", async () => {
+    const checked: string[] = [];
+    const decision = await decide(ranked(), [], checked);
+    expect(checked).toEqual(["a"]);
+    expect(decision.winner?.offer.resolver).toBe("a");
+    expect(decision.forged).toEqual([]);
+  });
+
+  it("passes a forged winner's win down the ranking and leaves it out of the offers, ranks renumbered", async () => {
+    const checked: string[] = [];
+    const decision = await decide(ranked(), ["a", "b"], checked);
+    // The demoted offer cannot win, so it is not checked now.
+    expect(checked).toEqual(["a", "b", "c"]);
+    expect(decision.forged.map((o) => o.resolver)).toEqual(["a", "b"]);
+    expect(decision.winner?.offer).toMatchObject({ resolver: "c", rank: 2, status: "won", won: true });
+    expect(decision.winner?.signing).toEqual({ resolver: "c" });
+    expect(decision.offers.map((o) => [o.resolver, o.rank, o.status])).toEqual([
+      ["x", 1, "demoted"],
+      ["c", 2, "won"],
+    ]);
+  });
+
+  it("has no winner when every winnable signature is forged", async () => {
+    const decision = await decide(ranked(), ["a", "b", "c"]);
+    expect(decision.winner).toBeNull();
+    expect(decision.offers.map((o) => [o.resolver, o.rank, o.won])).toEqual([["x", 1, false]]);
+  });
+});
+
 describe("outputBounds", () => {
   const band = { base: "USD", quote: "NGN", mid: 1580, low: 1570, high: 1590, sources: 4, at: 0 };
   const args = { band, sellDecimals: 6, buyDecimals: 6, bandGuardBps: 300 };
@@ -182,5 +272,16 @@ describe("Auction", () => {
     auction.close();
     expect(auction.claim("b", 1_600)).toBe("late");
     expect(auction.replies()).toEqual({ valid: 0, rejected: 1, declined: 0, noReply: 0, late: 1 });
+  });
+
+  it("counts a bid disqualified after the close as rejected, not valid", () => {
+    const auction = new Auction("r", new Map([["a", 0]]), 1_500);
+    expect(auction.claim("a", 1)).toBe("ok");
+    auction.accept("a", bid({ resolver: "0xA" }));
+    auction.disqualify("0xa");
+    expect(auction.bids).toEqual([]);
+    expect(auction.replies()).toEqual({ valid: 0, rejected: 1, declined: 0, noReply: 0, late: 0 });
+    auction.disqualify("0xa");
+    expect(auction.replies()).toMatchObject({ rejected: 1 });
   });
 });
