@@ -21,8 +21,8 @@ import { SqlTxStore } from "../src/keeper/pending";
 import { corridorStub, oracleStub } from "../src/stubs";
 
 /**
- * The keeper leader (`KEEPER`, singleton "leader"): one wallet per chain (its key from the secret the
- * chain's settlement names), one nonce sequence per EVM chain. Takes
+ * The keeper leader (`KEEPER`, singleton "leader"): a pool of wallets per chain (their keys from the
+ * secret the chain's settlement names), one nonce sequence per EVM wallet. Takes
  * submissions (`submit`) and runs its periodic jobs from one alarm over a schedule table; the logic is in
  * src/keeper/. Its storage holds every transaction between signing and finality, so eviction loses
  * nothing: on wake it arms the indexer at once, and the indexer's pass recovers what was in flight.
@@ -32,8 +32,11 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
   private readonly store: SqlTxStore;
   private readonly schedule: ScheduleTable;
   private readonly jobs: KeeperJobs;
-  /** One settler per configured chain and key; a changed configuration or key gets a new one. */
-  private readonly settlers = new WeakMap<ChainConfig, { secret: string | undefined; settler: ChainSettler }>();
+  /** The wallets (one settler per key) of each configured chain; a changed configuration or secret gets new ones. */
+  private readonly wallets = new WeakMap<
+    ChainConfig,
+    { secret: string | undefined; settlers: readonly ChainSettler[] }
+  >();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -43,7 +46,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
       config: () => loadConfig(this.env.RELAY_CONFIG),
       db: env.DB,
       store: this.store,
-      settler: (chain) => this.settler(chain),
+      settlers: (chain) => this.settlers(chain),
       armIndexer: () => this.follow(Date.now() + INDEX_EVERY_MS),
       notify: (corridorKey, resolver, update) =>
         ctx.waitUntil(
@@ -108,15 +111,16 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
     await this.arm();
   }
 
-  private settler(chain: ChainConfig): ChainSettler | "no_key" {
+  /** The keeper's wallets on a chain: one per key of the chain's secret (docs/settlement.md, "The wallet pool"). */
+  private settlers(chain: ChainConfig): readonly ChainSettler[] | "no_key" {
     const settlement = settlerFor(chain);
     const secret = this.env[settlement.secretName];
-    const cached = this.settlers.get(chain);
-    if (cached && cached.secret === secret) return cached.settler;
-    const settler = settlement.withKey(secret, this.store.nonces(chain.chainId));
-    if (!settler) return "no_key";
-    this.settlers.set(chain, { secret, settler });
-    return settler;
+    const cached = this.wallets.get(chain);
+    if (cached && cached.secret === secret) return cached.settlers;
+    const settlers = settlement.withKeys(secret, this.store.nonces(chain.chainId));
+    if (!settlers) return "no_key";
+    this.wallets.set(chain, { secret, settlers });
+    return settlers;
   }
 
   /** Makes sure the indexer runs by `at`. */

@@ -10,7 +10,9 @@ import {
   getAddress,
   type Hex,
   http,
+  keccak256,
   maxUint256,
+  stringToBytes,
 } from "viem";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
@@ -40,6 +42,27 @@ export function anvilAccount(index: number) {
 export const ANVIL_DEPLOYER_KEY: Hex = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 /** Anvil's dev account #9, the keeper the executor and the reactor allow out of the box. */
 export const ANVIL_KEEPER: Address = "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720";
+/** Anvil's dev account #9's private key: the local keeper's, and the first wallet of the local pool. */
+export const ANVIL_KEEPER_KEY: Hex = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";
+
+/** How many wallets the local keeper pool has (docs/settlement.md, "The wallet pool"). */
+export const LOCAL_KEEPER_POOL_SIZE = 4;
+
+/**
+ * The private keys of the local keeper pool: anvil's account #9, then keys derived from a fixed seed
+ * (`keccak256("relay-local-keeper:<n>")`, n = 2…), outside anvil's mnemonic so that no test or benchmark
+ * account is one of them. Every local deployment allows all of them; `prepareLocalChain` gives them ETH.
+ * Public knowledge: for local chains only.
+ */
+export function localKeeperKeys(wallets: number = LOCAL_KEEPER_POOL_SIZE): Hex[] {
+  return Array.from({ length: wallets }, (_, i) =>
+    i === 0 ? ANVIL_KEEPER_KEY : keccak256(stringToBytes(`relay-local-keeper:${i + 1}`)),
+  );
+}
+
+/** The addresses of the local keeper pool, in the order of `localKeeperKeys`. */
+export const localKeeperPool = (wallets: number = LOCAL_KEEPER_POOL_SIZE): Address[] =>
+  localKeeperKeys(wallets).map((key) => privateKeyToAccount(key).address);
 
 export interface Deployment {
   permit2: Address;
@@ -52,7 +75,7 @@ export interface Deployment {
 }
 
 export interface DeployOptions {
-  /** Who may call the executor and the reactor; default anvil's account #9. */
+  /** Who may call the executor and the reactor; default the local keeper pool (anvil's account #9 first). */
   keepers?: Address[];
   /** The fee controller's default bps; default the local configuration's `fee.bps`. */
   feeBps?: number;
@@ -106,7 +129,7 @@ export async function deployContracts(rpcUrl: string, options: DeployOptions = {
     throw new Error(`the deployer has already sent ${sent} transactions; deploy onto a fresh anvil`);
   }
   const expected = expectedDeployment();
-  const keepers = options.keepers ?? [ANVIL_KEEPER];
+  const keepers = options.keepers ?? localKeeperPool();
   const feeBps = options.feeBps ?? localEvmChain().fee.bps;
   const treasury = options.treasury ?? deployer.address;
 

@@ -10,7 +10,18 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { base58 } from "@scure/base";
-import { type Address, createPublicClient, type Hex, http, type LocalAccount, maxUint256, parseAbi, toHex } from "viem";
+import {
+  type Address,
+  createPublicClient,
+  createTestClient,
+  type Hex,
+  http,
+  type LocalAccount,
+  maxUint256,
+  parseAbi,
+  parseEther,
+  toHex,
+} from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { ResolverClient } from "../../src/clients/resolver/client";
 import {
@@ -30,7 +41,16 @@ import {
 import { solanaRpcInventory } from "../../src/clients/resolver/solana-inventory";
 import { LOCAL_RATE_SOURCE, localConfig } from "../../src/config/local";
 import type { RelayConfig } from "../../src/config/schema";
-import { ANVIL_DEPLOYER_KEY, type Deployment, deployContracts, expectedDeployment, fund } from "./evm-deploy";
+import {
+  ANVIL_DEPLOYER_KEY,
+  type Deployment,
+  deployContracts,
+  expectedDeployment,
+  fund,
+  LOCAL_KEEPER_POOL_SIZE,
+  localKeeperKeys,
+  localKeeperPool,
+} from "./evm-deploy";
 import { answersOk, freePort, spawnGroup, waitUntil } from "./processes";
 import { localSolanaKeypair } from "./solana-harness/accounts";
 
@@ -69,12 +89,24 @@ export function localSolanaKeeperSecret(): string {
 }
 
 /**
- * The keepers' keys `npm start` hands to `wrangler dev` beside the local secrets of .dev.vars.example
- * (`example`, which wins): anvil's account #9 on EVM, the local chain's `keeper` on Solana.
+ * The local EVM keeper secret with `wallets` wallets of the local pool (1 to 4; docs/settlement.md,
+ * "The wallet pool"): anvil's account #9 alone by default, the pool's keys separated by commas otherwise.
  */
-export function localKeeperVars(example: Record<string, string>): Record<string, string> {
+export function localKeeperSecret(wallets = 1): string {
+  if (!Number.isInteger(wallets) || wallets < 1 || wallets > LOCAL_KEEPER_POOL_SIZE) {
+    throw new Error(`the local keeper pool has 1 to ${LOCAL_KEEPER_POOL_SIZE} wallets, not ${wallets}`);
+  }
+  return localKeeperKeys(wallets).join(",");
+}
+
+/**
+ * The keepers' keys `npm start` hands to `wrangler dev` beside the local secrets of .dev.vars.example
+ * (`example`, which wins): anvil's account #9 on EVM (or the first `evmWallets` of the local pool), the
+ * local chain's `keeper` on Solana.
+ */
+export function localKeeperVars(example: Record<string, string>, evmWallets = 1): Record<string, string> {
   return {
-    KEEPER_PRIVATE_KEY: anvilPrivateKey(LOCAL_ACCOUNTS.keeper),
+    KEEPER_PRIVATE_KEY: localKeeperSecret(evmWallets),
     KEEPER_SOLANA_KEY: localSolanaKeeperSecret(),
     ...example,
   };
@@ -232,6 +264,8 @@ export async function prepareLocalChain(
     deployed = true;
   }
 
+  const pool = await fundKeeperPool(rpcUrl);
+
   const amount = holders.amount ?? FUNDED_AMOUNT;
   const tokens = [deployment.cngn, deployment.usdc];
   const short = async (holder: Address) => {
@@ -253,7 +287,27 @@ export async function prepareLocalChain(
   const resolvers: LocalAccount[] = [];
   for (const r of holders.resolvers) if ((await short(r.address)) || (await unapproved(r.address))) resolvers.push(r);
   if (takers.length || resolvers.length) await fund(rpcUrl, deployment, { takers, resolvers, amount });
-  return { deployment, deployed, funded: [...takers, ...resolvers.map((r) => r.address)] };
+  return { deployment, deployed, funded: [...pool, ...takers, ...resolvers.map((r) => r.address)] };
+}
+
+/** The ETH each wallet of the local keeper pool is given (they pay the gas of every fill they send). */
+const KEEPER_POOL_ETH = parseEther("10000");
+
+/**
+ * Gives the local keeper pool's wallets ETH (`anvil_setBalance`) when they hold less than half of
+ * `KEEPER_POOL_ETH`: anvil funds its account #9 itself, not the pool's derived keys. The wallets given ETH.
+ */
+export async function fundKeeperPool(rpcUrl: string): Promise<Address[]> {
+  const transport = http(rpcUrl);
+  const client = createPublicClient({ transport });
+  const test = createTestClient({ mode: "anvil", transport });
+  const funded: Address[] = [];
+  for (const address of localKeeperPool()) {
+    if ((await client.getBalance({ address })) >= KEEPER_POOL_ETH / 2n) continue;
+    await test.setBalance({ address, value: KEEPER_POOL_ETH });
+    funded.push(address);
+  }
+  return funded;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -126,8 +126,8 @@ export type TxStatus =
 export interface NonceStore {
   /** The next nonce stored for `address`, or null before its first transaction. */
   next(address: string): number | null;
-  /** Whether a transaction on the chain is signed or sent but not mined yet. */
-  hasUnmined(): boolean;
+  /** Whether a transaction of the wallet `keeper` (`ChainSettler.keeper`) is signed or sent but not mined yet. */
+  hasUnmined(keeper: string): boolean;
   /** Moves the next nonce past `nonce` (never backwards) and runs `write` in the same storage transaction. */
   take(address: string, nonce: number, write: () => void): void;
   /** Frees `nonce` again when it is the last one taken, and runs `write` in the same storage transaction. */
@@ -144,8 +144,8 @@ export class ChainUnavailableError extends Error {
 }
 
 /**
- * Settlement on one chain with one keeper key. Every method that reads the chain throws
- * `ChainUnavailableError` when it does not answer; `broadcast` never throws.
+ * Settlement on one chain with one keeper key: one wallet of the keeper's pool there. Every method that
+ * reads the chain throws `ChainUnavailableError` when it does not answer; `broadcast` never throws.
  */
 export interface ChainSettler {
   readonly chainId: number;
@@ -158,8 +158,15 @@ export interface ChainSettler {
   /** Builds the fill and simulates it from the keeper. */
   prepare(request: FillRequest): Promise<Preparation>;
   /**
+   * Gets what signing needs from the chain (EVM: the wallet's next nonce and the chain's fees) before
+   * the wallet's lock, so `sign` reads nothing (docs/settlement.md, "The fast path"). Waits only for
+   * what is missing or too old; fresh data is refreshed in the background.
+   */
+  ready(): Promise<void>;
+  /**
    * Signs a prepared fill with the keeper's next nonce, which the settler chooses and stores; `record`
    * runs in the same storage transaction, so the transaction is kept before anyone can broadcast it.
+   * After `ready`, it reads nothing from the chain.
    */
   sign(request: FillRequest, fill: PreparedFill, record: (tx: SignedFill) => void): Promise<SignedFill>;
   /** Frees the nonce of a transaction the network refused; `forget` runs in the same storage transaction. */
@@ -185,6 +192,9 @@ export interface Settlement {
   readonly submissionField: "signature" | "transaction";
   /** Why that field is required, for the `invalid_request` issue when it is missing. */
   readonly submissionHint: string;
-  /** The settler for the keeper key the secret holds; null when the secret is not a key of this chain. */
-  withKey(secret: string | undefined, nonces: NonceStore): ChainSettler | null;
+  /**
+   * The keeper's wallets on this chain, one settler per key the secret holds (in its order; one key is a
+   * pool of one); null when the secret is not a key (or list of keys) of this chain.
+   */
+  withKeys(secret: string | undefined, nonces: NonceStore): readonly ChainSettler[] | null;
 }

@@ -1,5 +1,5 @@
 import { OPEN_SQL, type SettlementStep } from "../quotes/states";
-import type { Fill, Settlement } from "../schemas/quote";
+import type { Fill, QuoteStatus, Settlement } from "../schemas/quote";
 import {
   countSettled,
   countSubmitted,
@@ -25,20 +25,28 @@ export interface AcceptedTerms extends ExecutionTerms {
   at: string;
 }
 
+/** A claim's answer; when it failed, where the quote stands now (null fields: no such quote). */
+export type Claim = { claimed: true } | { claimed: false; status: QuoteStatus | null; expiresAt: string | null };
+
 /**
- * Claims an open, unexpired quote right before the keeper signs a fill of it; false when it is no longer
- * open (expired, cancelled). From then on a cancel is refused (`cancelQuote`), so a cancel and a fill of
- * one quote never both succeed. The status is left as it is: `signed` is written with the broadcast.
+ * Claims an open, unexpired quote right before the keeper signs a fill of it; not claimed when it is no
+ * longer open (expired, cancelled), with its status as it is now, read in the same round trip. From then
+ * on a cancel is refused (`cancelQuote`), so a cancel and a fill of one quote never both succeed. The
+ * status is left as it is: `signed` is written with the broadcast.
  */
-export async function claimOpenQuote(db: D1Database, quoteId: string, now: string): Promise<boolean> {
-  const claimed = await db
-    .prepare(
-      `UPDATE quotes SET claimed_at = ?2
-       WHERE quote_id = ?1 AND status IN (${OPEN_SQL}) AND expires_at > ?2`,
-    )
-    .bind(quoteId, now)
-    .run();
-  return claimed.meta.changes > 0;
+export async function claimOpenQuote(db: D1Database, quoteId: string, now: string): Promise<Claim> {
+  const [claimed, current] = await db.batch<{ status: QuoteStatus; expires_at: string }>([
+    db
+      .prepare(
+        `UPDATE quotes SET claimed_at = ?2
+         WHERE quote_id = ?1 AND status IN (${OPEN_SQL}) AND expires_at > ?2`,
+      )
+      .bind(quoteId, now),
+    db.prepare("SELECT status, expires_at FROM quotes WHERE quote_id = ?1").bind(quoteId),
+  ]);
+  if ((claimed?.meta.changes ?? 0) > 0) return { claimed: true };
+  const row = current?.results[0];
+  return { claimed: false, status: row?.status ?? null, expiresAt: row?.expires_at ?? null };
 }
 
 /** Gives up a claim whose fill never left (refused, or not signed): the quote is as it was, cancellable. */

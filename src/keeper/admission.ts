@@ -3,46 +3,63 @@ import { type ChainSettler, ChainUnavailableError, type FillRequest, type Prepar
 import { findCorridor } from "../corridors";
 import { expireIfDue } from "../db/quote-status";
 import { type QuoteRow, readQuoteRow } from "../db/quotes";
-import { executionForKey, scopedIdempotencyKey } from "../db/settlement";
+import { executionForQuoteKey, scopedIdempotencyKey } from "../db/settlement";
 import { type AcceptedTerms, writeRequote } from "../db/settlement-steps";
 import { refuse } from "../errors";
 import { newId } from "../ids";
-import { duplicateOf, type SubmitOutcome, type SubmitRequest } from "./contract";
+import { duplicateOf, type SubmitOutcome, type SubmitRequest, type SubmitTimings } from "./contract";
 import { notLeader, quoteExpired } from "./outcomes";
 import type { Submission } from "./pending";
 import { iso, type KeeperPort, log } from "./port";
 import { strikeWinner } from "./strikes";
+import { timed } from "./timings";
+import type { WalletSlot } from "./wallet-pool";
 
-/** A submission that passed every check and its simulation: ready to be signed and broadcast. */
+/**
+ * A submission that passed every check and its simulation: ready to be signed and broadcast by the
+ * wallet it was simulated from (`wallet`, given to it until `wallet.release()`).
+ */
 export interface Prepared {
   kind: "prepared";
   settler: ChainSettler;
+  wallet: WalletSlot;
   fill: PreparedFill;
   submission: Submission;
+  timings: SubmitTimings;
 }
 
 /**
- * Every check of a submission, in the order of docs/settlement.md, then its simulation. A duplicate, a
- * refusal or a requote is answered (and a requote recorded) here; a submission that passes is returned
- * ready for the wallet. `recovering` says whether the chain's wallet waits on an unconfirmed broadcast.
+ * Gives a submission one of the chain's wallets, skipping those waiting on an unconfirmed broadcast;
+ * null when every wallet is (`recovering`).
+ */
+export type PickWallet = (settlers: readonly ChainSettler[]) => WalletSlot | null;
+
+/**
+ * Every check of a submission, in the order of docs/settlement.md, then its simulation from the wallet
+ * `pick` gives it. A duplicate, a refusal or a requote is answered (and a requote recorded) here; a
+ * submission that passes is returned ready for that wallet, which it holds until it is done.
  */
 export async function admit(
   port: KeeperPort,
   req: SubmitRequest,
-  recovering: (chainId: number) => boolean,
+  pick: PickWallet,
+  timings: SubmitTimings,
 ): Promise<Prepared | SubmitOutcome> {
   const { db, store } = port;
   const now = iso(port.now());
-  const quote = await readQuoteRow(db, req.quoteId);
+  // The repeated key's execution is found through the quote's taker in SQL, beside the quote's read.
+  const [quote, first] = await timed(timings, "readMs", () =>
+    Promise.all([
+      readQuoteRow(db, req.quoteId),
+      req.idempotencyKey ? executionForQuoteKey(db, req.quoteId, req.idempotencyKey, now) : null,
+    ]),
+  );
   if (!quote) return refuse(404, "quote_not_found", `No quote has the id ${JSON.stringify(req.quoteId)}.`);
   const idempotencyKey = req.idempotencyKey ? scopedIdempotencyKey(quote.taker, req.idempotencyKey) : null;
-  if (idempotencyKey) {
-    const first = await executionForKey(db, idempotencyKey, now);
-    if (first) return duplicateOf(first);
-  }
+  if (first) return duplicateOf(first);
   const chain = port.config().chains.find((c) => c.chainId === quote.chainId);
   if (!chain) return refuse(409, "wrong_chain", `The relay no longer serves chain ${quote.chainId}.`);
-  const settler = port.settler(chain);
+  const settlers = port.settlers(chain);
   if (quote.status === "expired") return quoteExpired();
   if (quote.status !== "quoted" && quote.status !== "signed") {
     return refuse(409, "quote_not_open", `The quote is ${quote.status}.`, { status: quote.status });
@@ -55,8 +72,25 @@ export async function admit(
     await expireIfDue(db, quote.quoteId, now);
     return quoteExpired();
   }
-  if (settler === "no_key") return notLeader("keeper_not_configured");
-  if (recovering(quote.chainId)) return notLeader("recovering");
+  if (settlers === "no_key" || settlers.length === 0) return notLeader("keeper_not_configured");
+  const wallet = pick(settlers);
+  if (!wallet) return notLeader("recovering");
+  const checked = await simulate(port, req, quote, idempotencyKey, wallet, timings);
+  if (checked.kind !== "prepared") wallet.release();
+  return checked;
+}
+
+/** The taker's signature and readiness, and the simulation from `wallet`; a requote is recorded. */
+async function simulate(
+  port: KeeperPort,
+  req: SubmitRequest,
+  quote: QuoteRow,
+  idempotencyKey: string | null,
+  wallet: WalletSlot,
+  timings: SubmitTimings,
+): Promise<Prepared | SubmitOutcome> {
+  const { settler } = wallet;
+  const now = iso(port.now());
   const request: FillRequest = {
     quoteId: quote.quoteId,
     taker: quote.taker,
@@ -68,8 +102,8 @@ export async function admit(
     signature: req.signature,
     permit: req.permit,
   };
-  const check = await settler.verifyTaker(request);
-  if (!check.ok) return refuse(400, check.code, takerRefusals[check.code], { reason: check.reason });
+  const taker = await timed(timings, "verifyMs", () => settler.verifyTaker(request));
+  if (!taker.ok) return refuse(400, taker.code, takerRefusals[taker.code], { reason: taker.reason });
   const terms: AcceptedTerms = {
     executionId: newId("x"),
     quoteId: quote.quoteId,
@@ -79,6 +113,10 @@ export async function admit(
     idempotencyKey,
     at: now,
   };
+  // The wallet's nonce and the chain's fees are read beside the checks, so signing reads nothing.
+  const warm = settler.ready();
+  warm.catch(() => {});
+  const start = performance.now();
   try {
     const readiness = await settler.readiness(request, Math.floor(port.now() / 1000));
     if (!readiness.ready) {
@@ -88,19 +126,23 @@ export async function admit(
       });
     }
     const preparation = await settler.prepare(request);
+    timings.simulateMs += performance.now() - start;
     switch (preparation.kind) {
       case "bad_signature":
         return refuse(400, "bad_signature", "The settlement contracts refuse the taker's signature.");
       case "keeper_refused":
         return notLeader(preparation.reason);
       case "requote":
-        return requote(port, quote, terms, preparation.reason);
+        return requote(port, quote, terms, preparation.reason, timings);
     }
+    await timed(timings, "simulateMs", () => warm);
     const corridor = findCorridor(port.config(), quote.chainId, quote.sellToken, quote.buyToken);
     const { fill } = preparation;
     return {
       kind: "prepared",
       settler,
+      wallet,
+      timings,
       fill,
       submission: {
         ...terms,
@@ -131,9 +173,10 @@ async function requote(
   quote: QuoteRow,
   terms: AcceptedTerms,
   reason: string,
+  timings: SubmitTimings,
 ): Promise<SubmitOutcome> {
   const step = isTakerReason(reason) ? "takerRequote" : "requote";
-  await writeRequote(port.db, { ...terms, at: iso(port.now()) }, step, reason);
+  await timed(timings, "writeMs", () => writeRequote(port.db, { ...terms, at: iso(port.now()) }, step, reason));
   const corridor = findCorridor(port.config(), quote.chainId, quote.sellToken, quote.buyToken);
   if (step === "requote" && quote.resolver) {
     const resolver = quote.resolver.address;
@@ -144,5 +187,5 @@ async function requote(
       `requote ${reason}`,
     );
   }
-  return { kind: "requote", quoteId: quote.quoteId, executionId: terms.executionId, reason };
+  return { kind: "requote", quoteId: quote.quoteId, executionId: terms.executionId, reason, timings };
 }

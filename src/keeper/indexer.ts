@@ -2,7 +2,7 @@ import type { ChainAdapter } from "../chains/adapter";
 import { type ChainSettler, ChainUnavailableError, type TxReceipt } from "../chains/settler";
 import { writeFailed, writeFinal, writeSettled } from "../db/settlement-steps";
 import { type PendingTx, signedFill } from "./pending";
-import { iso, type KeeperPort, log, settlingChain } from "./port";
+import { iso, type KeeperPort, log, settlingChain, walletOf } from "./port";
 import { settledFill } from "./settlement-record";
 import { healWinner, strikeWinner } from "./strikes";
 import type { Wallet } from "./wallet";
@@ -41,10 +41,16 @@ export class Indexer {
         log("chain_unavailable", { chainId, pending: txs.length });
         continue;
       }
-      const { settler, adapter } = settling;
+      const { adapter } = settling;
       try {
-        const head = await settler.head();
+        const head = await (settling.settlers[0] as ChainSettler).head();
         for (const tx of txs) {
+          // Each transaction is followed by the wallet that signed it: its nonce, its key.
+          const settler = walletOf(settling, tx.keeper);
+          if (!settler) {
+            log("wallet_unavailable", { chainId, keeper: tx.keeper, txHash: tx.hash });
+            continue;
+          }
           await this.follow(settler, adapter, tx, head).catch((e: unknown) => {
             if (e instanceof ChainUnavailableError) throw e;
             log("follow_failed", { quoteId: tx.submission.quoteId, txHash: tx.hash, error: String(e) });

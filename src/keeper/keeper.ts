@@ -7,14 +7,16 @@ import { Indexer } from "./indexer";
 import { KeyedLocks } from "./locks";
 import type { PendingTx } from "./pending";
 import { iso, type KeeperPort, log } from "./port";
+import { noTimings } from "./timings";
 import { Wallet } from "./wallet";
 
 /**
- * The keeper leader (docs/settlement.md): admission checks and simulates each submission, the wallet
- * signs, keeps and broadcasts it, and the indexer follows every transaction to its receipt and finality.
- * Submissions for one quote or one Idempotency-Key run one at a time, and so does each chain's wallet
- * (one nonce sequence); the rest runs concurrently. A transaction is kept before it is broadcast, so a
- * restart re-broadcasts the same transaction or finds it on chain, never a second one.
+ * The keeper leader (docs/settlement.md): admission checks and simulates each submission from one wallet
+ * of the chain's pool, the wallet signs, keeps and broadcasts it, and the indexer follows every
+ * transaction to its receipt and finality. Submissions for one quote or one Idempotency-Key run one at a
+ * time, and so does each wallet's signing and broadcast (one nonce sequence each); the rest runs
+ * concurrently. A transaction is kept before it is broadcast, so a restart re-broadcasts the same
+ * transaction or finds it on chain, never a second one.
  */
 export class Keeper implements KeeperContract {
   private readonly locks = new KeyedLocks();
@@ -31,23 +33,21 @@ export class Keeper implements KeeperContract {
     return this.locks.run(keys, async () => {
       const prepared = await this.admit(req);
       if (prepared.kind !== "prepared") return prepared;
-      return this.locks.run([`wallet:${prepared.settler.chainId}`], async () => {
-        const pending = await this.record(prepared);
-        return "kind" in pending ? pending : this.broadcast(pending);
-      });
+      return this.wallet.send(prepared);
     });
   }
 
-  /** Every check of a submission and its simulation (src/keeper/admission.ts). */
+  /** Every check of a submission and its simulation from the wallet it is given (src/keeper/admission.ts). */
   admit(req: SubmitRequest): Promise<Prepared | SubmitOutcome> {
-    return admit(this.port, req, (chainId) => this.wallet.recovering(chainId));
+    return admit(this.port, req, this.wallet.pick, noTimings());
   }
 
-  /** Signs and keeps a prepared fill; callers hold the chain's wallet lock (`submit` does). */
+  /** Claims the quote, signs and keeps a prepared fill without broadcasting it (as a crash would leave it). */
   record(prepared: Prepared): Promise<PendingTx | Refusal> {
     return this.wallet.record(prepared);
   }
 
+  /** Broadcasts a kept transaction from its wallet and records the answer. */
   broadcast(tx: PendingTx): Promise<SubmitOutcome> {
     return this.wallet.broadcast(tx);
   }

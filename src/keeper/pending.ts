@@ -76,9 +76,9 @@ const toPending = (r: PendingRow): PendingTx => ({
 });
 
 /**
- * The keeper wallet's durable state in the object's SQLite: every transaction between signing and
- * finality, and the next nonce per chain and keeper address, which the chain's settler reads and moves
- * through `nonces(chainId)`.
+ * The keeper wallets' durable state in the object's SQLite: every transaction between signing and
+ * finality (each with the address of the wallet that signed it), and the next nonce per chain and wallet
+ * address, which the chain's settlers read and move through `nonces(chainId)`.
  */
 export class SqlTxStore implements TxStore {
   constructor(private readonly storage: DurableObjectStorage) {
@@ -171,12 +171,13 @@ export class SqlTxStore implements TxStore {
           .toArray()[0];
         return row?.next_nonce ?? null;
       },
-      hasUnmined() {
+      hasUnmined(address) {
         return (
           storage.sql
             .exec<{ n: number }>(
-              "SELECT COUNT(*) AS n FROM keeper_txs WHERE chain_id = ? AND state != 'mined'",
+              "SELECT COUNT(*) AS n FROM keeper_txs WHERE chain_id = ? AND address = ? AND state != 'mined'",
               chainId,
+              address,
             )
             .one().n > 0
         );

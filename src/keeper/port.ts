@@ -11,8 +11,11 @@ export interface KeeperPort {
   config(): RelayConfig;
   db: D1Database;
   store: TxStore;
-  /** The chain's settler; `no_key` without a (usable) keeper key for it. */
-  settler(chain: ChainConfig): ChainSettler | "no_key";
+  /**
+   * The keeper's wallets on the chain, one settler each (a pool of one or more, docs/settlement.md "The
+   * wallet pool"); `no_key` without a (usable) keeper key for it.
+   */
+  settlers(chain: ChainConfig): readonly ChainSettler[] | "no_key";
   /** Makes sure the indexer runs within a second. */
   armIndexer(): Promise<void>;
   /** Tells the winning resolver, if connected to the corridor, how its fill is going. */
@@ -27,12 +30,23 @@ export const log = (event: string, detail: Record<string, unknown>) =>
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 
-/** A configured chain with its adapter and the keeper's settler there; null when the keeper cannot settle on it. */
-export function settlingChain(
-  port: KeeperPort,
-  chainId: number,
-): { chain: ChainConfig; adapter: ChainAdapter; settler: ChainSettler } | null {
+export interface SettlingChain {
+  chain: ChainConfig;
+  adapter: ChainAdapter;
+  /** The keeper's wallets there, at least one. */
+  settlers: readonly ChainSettler[];
+}
+
+/** A configured chain with its adapter and the keeper's wallets there; null when the keeper cannot settle on it. */
+export function settlingChain(port: KeeperPort, chainId: number): SettlingChain | null {
   const chain = port.config().chains.find((c) => c.chainId === chainId);
-  const settler = chain ? port.settler(chain) : "no_key";
-  return chain && typeof settler !== "string" ? { chain, adapter: adapterFor(chain), settler } : null;
+  const settlers = chain ? port.settlers(chain) : "no_key";
+  return chain && typeof settlers !== "string" && settlers.length > 0
+    ? { chain, adapter: adapterFor(chain), settlers }
+    : null;
+}
+
+/** The wallet that signed a transaction (`keeper`, its address), if the pool still holds its key. */
+export function walletOf(settling: SettlingChain, keeper: string): ChainSettler | null {
+  return settling.settlers.find((s) => settling.adapter.sameAddress(s.keeper, keeper)) ?? null;
 }

@@ -1,46 +1,123 @@
-import { ChainUnavailableError } from "../chains/settler";
-import { readQuoteRow } from "../db/quotes";
+import { type BroadcastResult, ChainUnavailableError } from "../chains/settler";
 import { claimOpenQuote, releaseClaim, writeSubmitted } from "../db/settlement-steps";
 import { type Refusal, refuse } from "../errors";
-import type { Prepared } from "./admission";
-import type { ExecutionUpdate, SubmitOutcome } from "./contract";
+import type { PickWallet, Prepared } from "./admission";
+import type { ExecutionUpdate, SubmitOutcome, SubmitTimings } from "./contract";
 import { notLeader, quoteExpired } from "./outcomes";
 import { type PendingTx, signedFill } from "./pending";
-import { iso, type KeeperPort, log, settlingChain } from "./port";
+import { iso, type KeeperPort, log, settlingChain, walletOf } from "./port";
+import { noTimings, rounded, timed, timedSync } from "./timings";
+import { WalletPool } from "./wallet-pool";
 
 /**
- * The keeper wallet: signs a prepared fill with the chain's next nonce (the settler's), keeps it before
- * anything is broadcast, broadcasts it, and frees the nonce of a transaction the network refused. Callers
- * hold the chain's wallet lock, so one chain's transactions are signed and broadcast one at a time.
+ * The keeper's wallets (docs/settlement.md, "The wallet pool" and "The fast path"): gives each
+ * submission one wallet of its chain's pool, claims the quote, then, holding only that wallet's lock,
+ * takes its next nonce, signs, keeps the transaction before anything is broadcast, and broadcasts it; D1
+ * hears of it after the lock is let go. A refused transaction's nonce is freed. Each wallet has its own
+ * nonce sequence, so the wallets of a pool sign and broadcast side by side.
  */
 export class Wallet {
   /** Transactions whose broadcast is under way in this instance; the indexer leaves them alone. */
   readonly inFlight = new Set<string>();
+  private readonly pool = new WalletPool();
 
   constructor(private readonly port: KeeperPort) {}
 
-  /** Signs the fill and stores it as `signed` before anything is broadcast. */
-  async record(prepared: Prepared): Promise<PendingTx | Refusal> {
-    const { settler, submission } = prepared;
-    const { db, store } = this.port;
-    if (this.recovering(settler.chainId)) return notLeader("recovering");
-    // The quote must still be open at the last moment before the keeper commits to it.
-    const now = iso(this.port.now());
-    if (!(await claimOpenQuote(db, submission.quoteId, now))) {
-      const quote = await readQuoteRow(db, submission.quoteId);
-      if (!quote || quote.status === "expired" || quote.expiresAt <= now) return quoteExpired();
-      return refuse(409, "quote_not_open", `The quote is ${quote.status}.`, { status: quote.status });
+  /** A submission's wallet: the least busy of the chain's pool that is not recovering. */
+  readonly pick: PickWallet = (settlers) => this.pool.pick(settlers, (s) => !this.recovering(s.chainId, s.keeper));
+
+  /**
+   * Claims the quote, then signs, keeps and broadcasts its fill holding the wallet's lock, then records
+   * the answer in D1. The wallet is given back when this returns.
+   */
+  async send(prepared: Prepared): Promise<SubmitOutcome> {
+    const { settler, submission, timings } = prepared;
+    try {
+      const claim = await timed(timings, "claimMs", () => this.claim(prepared));
+      if (claim) return claim;
+      const waiting = performance.now();
+      const sent = await this.pool.run(settler, async () => {
+        timings.lockMs += performance.now() - waiting;
+        const tx = await this.sign(prepared);
+        if ("kind" in tx) return tx;
+        const result = await timed(timings, "broadcastMs", () => settler.broadcast(signedFill(tx)));
+        // Freed while the lock is held: the wallet's next transaction takes the nonce again.
+        if (result.status === "refused") settler.release(signedFill(tx), () => this.port.store.remove(tx.hash));
+        return { tx, result };
+      });
+      if ("kind" in sent) {
+        await releaseClaim(this.port.db, submission.quoteId);
+        return sent;
+      }
+      return await this.answer(sent.tx, sent.result, timings);
+    } finally {
+      prepared.wallet.release();
     }
-    let recorded: PendingTx;
+  }
+
+  /**
+   * Claims the quote and signs and keeps its fill, without broadcasting it: what a crash right after
+   * storing leaves (tests of restart safety drive it; `broadcast` goes on from there).
+   */
+  async record(prepared: Prepared): Promise<PendingTx | Refusal> {
+    const claim = await this.claim(prepared);
+    if (claim) return claim;
+    const tx = await this.pool.run(prepared.settler, () => this.sign(prepared));
+    if ("kind" in tx) await releaseClaim(this.port.db, prepared.submission.quoteId);
+    else await this.port.armIndexer();
+    return tx;
+  }
+
+  /** Broadcasts a recorded transaction from its wallet, then records the answer (see `answer`). */
+  async broadcast(tx: PendingTx): Promise<SubmitOutcome> {
+    const settling = settlingChain(this.port, tx.chainId);
+    const settler = settling && walletOf(settling, tx.keeper);
+    if (!settler) return notLeader("keeper_not_configured");
+    this.inFlight.add(tx.hash);
+    const result = await this.pool.run(settler, async () => {
+      const answer = await settler.broadcast(signedFill(tx));
+      if (answer.status === "refused") settler.release(signedFill(tx), () => this.port.store.remove(tx.hash));
+      return answer;
+    });
+    return this.answer(tx, result, noTimings());
+  }
+
+  /** The last check before the keeper commits to the quote; a refusal when it is no longer open. */
+  private async claim(prepared: Prepared): Promise<Refusal | null> {
+    const now = iso(this.port.now());
+    const claim = await claimOpenQuote(this.port.db, prepared.submission.quoteId, now);
+    if (claim.claimed) return null;
+    if (claim.status === null || claim.status === "expired" || (claim.expiresAt ?? "") <= now) return quoteExpired();
+    return refuse(409, "quote_not_open", `The quote is ${claim.status}.`, { status: claim.status });
+  }
+
+  /**
+   * Signs the fill with the wallet's next nonce and stores it as `signed` before anything is broadcast.
+   * Callers hold the wallet's lock.
+   */
+  private async sign(prepared: Prepared): Promise<PendingTx | Refusal> {
+    const { settler, submission, timings } = prepared;
+    if (this.recovering(settler.chainId, settler.keeper)) return notLeader("recovering");
+    const start = performance.now();
+    const storedBefore = timings.storageMs;
     try {
       const signed = await settler.sign(submission.request, prepared.fill, (tx) => {
-        store.insertSigned(
-          { hash: tx.hash, chainId: settler.chainId, keeper: settler.keeper, nonce: tx.nonce, raw: tx.raw, submission },
-          this.port.now(),
+        timedSync(timings, "storageMs", () =>
+          this.port.store.insertSigned(
+            {
+              hash: tx.hash,
+              chainId: settler.chainId,
+              keeper: settler.keeper,
+              nonce: tx.nonce,
+              raw: tx.raw,
+              submission,
+            },
+            this.port.now(),
+          ),
         );
         this.inFlight.add(tx.hash);
       });
-      recorded = {
+      return {
         hash: signed.hash,
         chainId: settler.chainId,
         keeper: settler.keeper,
@@ -52,28 +129,21 @@ export class Wallet {
       };
     } catch (e) {
       if (!(e instanceof ChainUnavailableError)) throw e;
-      await releaseClaim(db, submission.quoteId);
       return notLeader("rpc_unavailable");
+    } finally {
+      timings.signMs += performance.now() - start - (timings.storageMs - storedBefore);
     }
-    await this.port.armIndexer();
-    return recorded;
   }
 
   /**
-   * Broadcasts a recorded transaction. Refused: it is forgotten and its nonce freed (503
-   * `broadcast_failed`, nothing moved). No answer: the keeper keeps it and the indexer gets it onto the
-   * chain, so the submission stands (202).
+   * What a broadcast means, written down once the wallet's lock is let go. Refused: forgotten already,
+   * the claim given up (503 `broadcast_failed`, nothing moved). No answer: the keeper keeps it and the
+   * indexer gets it onto the chain, so the submission stands (202). Accepted: D1 says submitted.
    */
-  async broadcast(tx: PendingTx): Promise<SubmitOutcome> {
-    const settler = settlingChain(this.port, tx.chainId)?.settler;
+  private async answer(tx: PendingTx, result: BroadcastResult, timings: SubmitTimings): Promise<SubmitOutcome> {
     const { quoteId, executionId } = tx.submission;
-    const submitted: SubmitOutcome = { kind: "submitted", quoteId, executionId, txHash: tx.hash };
-    if (!settler) return notLeader("keeper_not_configured");
-    this.inFlight.add(tx.hash);
     try {
-      const result = await settler.broadcast(signedFill(tx));
       if (result.status === "refused") {
-        settler.release(signedFill(tx), () => this.port.store.remove(tx.hash));
         await releaseClaim(this.port.db, quoteId);
         log("broadcast_refused", { quoteId, txHash: tx.hash, reason: result.reason });
         return refuse(
@@ -83,15 +153,18 @@ export class Wallet {
           { reason: result.reason },
         );
       }
+      // The indexer follows it from here, whatever D1 says; a crash before this finds it stored on wake.
+      const arming = this.port.armIndexer();
       if (result.status === "unreachable") {
         log("broadcast_unconfirmed", { quoteId, txHash: tx.hash, reason: result.reason });
-        await writeSubmitted(this.port.db, tx.submission, { txHash: tx.hash, submitter: tx.keeper }).catch(
-          (e: unknown) => log("d1_write_failed", { quoteId, error: String(e) }),
-        );
-        return submitted;
+        await timed(timings, "writeMs", () =>
+          writeSubmitted(this.port.db, tx.submission, { txHash: tx.hash, submitter: tx.keeper }),
+        ).catch((e: unknown) => log("d1_write_failed", { quoteId, error: String(e) }));
+      } else {
+        await timed(timings, "writeMs", () => this.confirmSent(tx));
       }
-      await this.confirmSent(tx);
-      return submitted;
+      await arming;
+      return { kind: "submitted", quoteId, executionId, txHash: tx.hash, timings: rounded(timings) };
     } finally {
       this.inFlight.delete(tx.hash);
     }
@@ -116,10 +189,20 @@ export class Wallet {
     if (corridorKey && resolver) this.port.notify(corridorKey, resolver, { quoteId, status, txHash: tx.hash });
   }
 
-  /** Whether a transaction on the chain was recorded but its broadcast is neither under way nor confirmed. */
-  recovering(chainId: number): boolean {
+  /**
+   * Whether a wallet (or, without `keeper`, any wallet of the chain) has a transaction recorded whose
+   * broadcast is neither under way nor confirmed: that wallet takes no new submission until the indexer
+   * has settled it, so no nonce is handed out behind a transaction that might still be refused.
+   */
+  recovering(chainId: number, keeper?: string): boolean {
     return this.port.store
       .all()
-      .some((tx) => tx.chainId === chainId && tx.state === "signed" && !this.inFlight.has(tx.hash));
+      .some(
+        (tx) =>
+          tx.chainId === chainId &&
+          (keeper === undefined || tx.keeper === keeper) &&
+          tx.state === "signed" &&
+          !this.inFlight.has(tx.hash),
+      );
   }
 }

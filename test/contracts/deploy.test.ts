@@ -1,7 +1,14 @@
 import { domainSeparator, getAddress, maxUint256, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ANVIL_DEPLOYER_KEY, ANVIL_KEEPER, anvilAccount, deployContracts, fund } from "../../scripts/lib/evm-deploy";
+import {
+  ANVIL_DEPLOYER_KEY,
+  ANVIL_KEEPER,
+  anvilAccount,
+  deployContracts,
+  fund,
+  localKeeperPool,
+} from "../../scripts/lib/evm-deploy";
 import { feeControllerAbi } from "../../src/chains/evm/abi/fee-controller";
 import { limitReactorAbi } from "../../src/chains/evm/abi/limit-reactor";
 import { rfqExecutorAbi } from "../../src/chains/evm/abi/rfq-executor";
@@ -85,6 +92,14 @@ describe("deployContracts", () => {
     const read = publicClient.readContract;
     const reactor = { address: deployment.reactor, abi: limitReactorAbi } as const;
     expect(await read({ ...reactor, functionName: "keepers", args: [ANVIL_KEEPER] })).toBe(true);
+    // The local keeper pool's wallets are allowed by both contracts; anyone else is not.
+    for (const keeper of localKeeperPool()) {
+      expect(await read({ ...reactor, functionName: "keepers", args: [keeper] })).toBe(true);
+      expect(
+        await read({ address: deployment.executor, abi: rfqExecutorAbi, functionName: "keepers", args: [keeper] }),
+      ).toBe(true);
+    }
+    expect(await read({ ...reactor, functionName: "keepers", args: [anvilAccount(8).address] })).toBe(false);
     expect(await read({ ...reactor, functionName: "owner" })).toBe(privateKeyToAccount(ANVIL_DEPLOYER_KEY).address);
     expect(await read({ ...reactor, functionName: "PERMIT2" })).toBe(deployment.permit2);
     expect(await read({ ...reactor, functionName: "VALIDATION" })).toBe(deployment.validation);

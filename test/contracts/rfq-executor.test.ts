@@ -11,7 +11,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { testTokenBytecode } from "../../contracts/out/test-token";
-import { ANVIL_DEPLOYER_KEY, ANVIL_KEEPER, anvilAccount, fund } from "../../scripts/lib/evm-deploy";
+import { ANVIL_DEPLOYER_KEY, ANVIL_KEEPER, anvilAccount, fund, localKeeperKeys } from "../../scripts/lib/evm-deploy";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
 import { rfqExecutorAbi } from "../../src/chains/evm/abi/rfq-executor";
 import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
@@ -255,6 +255,17 @@ describe("RfqExecutor.fill", () => {
     await chain.testClient.increaseTime({ seconds: 60 });
     await chain.testClient.mine({ blocks: 1 });
     expect(await revertOf(quote)).toBe("OrderExpired");
+  });
+
+  it("lets a second keeper of the allowlist (the local pool's) fill as the filler, and refuses a stranger", async () => {
+    const second = privateKeyToAccount(localKeeperKeys()[1] as Hex);
+    await chain.testClient.setBalance({ address: second.address, value: 10n ** 18n });
+    const quote = await cngnForUsdc();
+    expect(await revertOf(quote, stranger)).toBe("NotKeeper");
+    const receipt = await fill(quote, second);
+    const [filled] = parseEventLogs({ abi: rfqExecutorAbi, logs: receipt.logs, eventName: "RfqFilled" });
+    expect(filled?.args.filler).toBe(second.address);
+    expect(await revertOf(await cngnForUsdc(), stranger)).toBe("NotKeeper");
   });
 
   it("only lets allow-listed keepers fill, as the owner keeps the list", async () => {

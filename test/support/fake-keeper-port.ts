@@ -7,12 +7,17 @@ import { FakeSettler } from "./fake-settler";
 import { MemoryTxStore } from "./fake-tx-store";
 
 /**
- * A keeper wired to fakes: the in-memory chain of `FakeSettler` on every chain the relay settles, an
- * in-memory transaction store, and the given D1. `noKey` stands for a keeper without a key.
+ * A keeper wired to fakes: the in-memory chain of `FakeSettler` on every chain the relay settles (one
+ * wallet, or the pool `settlers`), an in-memory transaction store (`store`, to restart a keeper over the
+ * same one), and the given D1. `noKey` stands for a keeper without a key.
  */
-export function keeperHarness(db: D1Database, options: { settler?: FakeSettler; noKey?: boolean } = {}) {
-  const settler = options.settler ?? new FakeSettler();
-  const store = new MemoryTxStore();
+export function keeperHarness(
+  db: D1Database,
+  options: { settler?: FakeSettler; settlers?: FakeSettler[]; store?: MemoryTxStore; noKey?: boolean } = {},
+) {
+  const settlers = options.settlers ?? [options.settler ?? new FakeSettler()];
+  const settler = settlers[0] as FakeSettler;
+  const store = options.store ?? new MemoryTxStore();
   const notified: { corridorKey: string; resolver: string; update: ExecutionUpdate }[] = [];
   const demotions: { corridorKey: string | null; resolver: string; demotion: Demotion }[] = [];
   let indexerArmed = 0;
@@ -20,7 +25,7 @@ export function keeperHarness(db: D1Database, options: { settler?: FakeSettler; 
     config: () => localConfig,
     db,
     store,
-    settler: () => (options.noKey ? "no_key" : settler),
+    settlers: () => (options.noKey ? "no_key" : settlers),
     armIndexer: async () => {
       indexerArmed++;
     },
@@ -31,6 +36,7 @@ export function keeperHarness(db: D1Database, options: { settler?: FakeSettler; 
   return {
     keeper: new Keeper(port),
     settler,
+    settlers,
     store,
     notified,
     demotions,

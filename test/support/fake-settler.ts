@@ -19,7 +19,6 @@ const KEEPER = "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720";
  * a mempool, receipts set by the test, and a head the test moves. Nothing waits and nothing is sent.
  */
 export class FakeSettler implements ChainSettler {
-  readonly keeper = KEEPER;
   signatureValid = true;
   readinessAnswer: Readiness = { ready: true };
   preparation: Preparation = { kind: "prepared", fill: { call: { to: KEEPER, data: "0x" }, gas: 100_000n } };
@@ -35,9 +34,15 @@ export class FakeSettler implements ChainSettler {
   private readonly mempool = new Set<string>();
   private readonly statuses = new Map<string, TxStatus>();
 
+  /** How many times signing found the wallet not ready (a read the fast path should have done before). */
+  coldSigns = 0;
+  private warm = false;
+
   constructor(
     readonly chainId = 31337,
     private readonly finalityConfirmations = 2,
+    /** The wallet's address: a pool is several fakes with different ones. */
+    readonly keeper = KEEPER,
   ) {}
 
   async verifyTaker(): Promise<TakerCheck> {
@@ -54,10 +59,20 @@ export class FakeSettler implements ChainSettler {
     return this.preparation;
   }
 
-  async sign(request: FillRequest, fill: PreparedFill, record: (tx: SignedFill) => void): Promise<SignedFill> {
+  async ready(): Promise<void> {
     this.reachable();
+    this.warm = true;
+  }
+
+  async sign(request: FillRequest, fill: PreparedFill, record: (tx: SignedFill) => void): Promise<SignedFill> {
+    if (!this.warm) {
+      this.coldSigns++;
+      this.reachable();
+    }
     const nonce = this.nextNonce++;
-    const hash = `0x${nonce.toString(16).padStart(64, "0")}`;
+    // Another wallet's address in the hash, so the transactions of a pool's wallets never share one.
+    const tag = this.keeper === KEEPER ? "" : this.keeper.slice(2, 10).toLowerCase();
+    const hash = `0x${tag}${nonce.toString(16).padStart(64 - tag.length, "0")}`;
     const tx: SignedFill = { hash, raw: `0xraw${nonce}`, nonce, call: fill.call, request };
     record(tx);
     return tx;

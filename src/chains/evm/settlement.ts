@@ -31,10 +31,11 @@ import {
 import { limitReactorAbi } from "./abi/limit-reactor";
 import { rfqExecutorAbi } from "./abi/rfq-executor";
 import { evmAdapter } from "./adapter";
+import { FeeCache } from "./fee-cache";
 import { isFinal } from "./finality";
-import { parseKeeperKey } from "./keeper-key";
+import { parseKeeperKeys } from "./keeper-key";
 import { isLimitSigning, limitCall, limitTakerTyped, parseLimitSigning } from "./limit-call";
-import { chooseNonce } from "./nonces";
+import { NonceCursor } from "./nonces";
 import { refusalReason, revertOutcome } from "./revert-reasons";
 import { decodedRevert, isTransportError, rpc, shortMessage } from "./rpc";
 import { fillCall, parseSigning } from "./stored-signing";
@@ -45,32 +46,75 @@ import { bytes32ToQuoteId, takerTypedData } from "./typed-data";
 const RPC_TIMEOUT_MS = 8_000;
 /** Head room over the gas estimate, in percent. */
 const GAS_HEADROOM_PERCENT = 20n;
+/** Fee data older than this is read again in the background when a submission comes (docs/settlement.md). */
+export const FEE_REFRESH_MS = 2_000;
+/** Fee data older than this is waited for before signing: a keeper idle for a while reads afresh. */
+export const FEE_MAX_AGE_MS = 15_000;
 
 type GasPricing = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
 
+const evmClient = (chain: EvmChain) =>
+  createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0, timeout: RPC_TIMEOUT_MS }) });
+
+type EvmClient = ReturnType<typeof evmClient>;
+
+/** What the wallets of one chain share: the RPC client, and the chain's fee data kept fresh. */
+interface ChainShared {
+  client: EvmClient;
+  fees: FeeCache<GasPricing>;
+}
+
+function chainShared(chain: EvmChain, now: () => number = Date.now): ChainShared {
+  const client = evmClient(chain);
+  const read = (): Promise<GasPricing> =>
+    rpc("reading the chain's fees", async () => {
+      try {
+        const fees = await client.estimateFeesPerGas();
+        return { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
+      } catch (e) {
+        if (isTransportError(e)) throw e;
+        // A chain without EIP-1559 blocks.
+        return { gasPrice: await client.getGasPrice() };
+      }
+    });
+  const fees = new FeeCache(read, now, { refreshMs: FEE_REFRESH_MS, maxAgeMs: FEE_MAX_AGE_MS }, (e) =>
+    log("fee_refresh_failed", { chainId: chain.chainId, error: shortMessage(e) }),
+  );
+  return { client, fees };
+}
+
 const log = settlerLog;
 
-/** EVM settlement: the taker's Permit2 signature in `signature`, a hex keeper key in `KEEPER_PRIVATE_KEY`. */
+/**
+ * EVM settlement: the taker's Permit2 signature in `signature`, the keeper's hex keys in
+ * `KEEPER_PRIVATE_KEY` (one, or a pool separated by commas: docs/settlement.md, "The wallet pool").
+ */
 export function evmSettlement(chain: EvmChain): Settlement {
   return {
     secretName: "KEEPER_PRIVATE_KEY",
     submissionField: "signature",
     submissionHint: "required: the quote is on an EVM chain, so send the taker's signature",
-    withKey(secret, nonces) {
-      const key = parseKeeperKey(secret);
-      return key ? evmSettler(chain, key, nonces) : null;
+    withKeys(secret, nonces) {
+      const keys = parseKeeperKeys(secret);
+      if (!keys) return null;
+      const shared = chainShared(chain);
+      return keys.map((key) => evmSettler(chain, key, nonces, shared));
     },
   };
 }
 
 /**
- * Settlement on one EVM chain through its JSON-RPC endpoint (fetch-based, so it runs in workerd), with
- * the keeper's own nonce sequence kept in `nonces`.
+ * Settlement on one EVM chain through its JSON-RPC endpoint (fetch-based, so it runs in workerd) from
+ * one keeper wallet, with its own nonce sequence kept in `nonces` and in memory, and the chain's fee data
+ * shared with the other wallets of the pool (`shared`).
  */
-export function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore): ChainSettler {
-  const client = createPublicClient({
-    transport: http(chain.rpcUrl, { retryCount: 0, timeout: RPC_TIMEOUT_MS }),
-  });
+export function evmSettler(
+  chain: EvmChain,
+  keeperKey: Hex,
+  nonces: NonceStore,
+  shared: ChainShared = chainShared(chain),
+): ChainSettler {
+  const { client, fees } = shared;
   const account = privateKeyToAccount(keeperKey);
   const executor = getAddress(chain.executor);
   const reactor = getAddress(chain.reactor);
@@ -78,6 +122,11 @@ export function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore):
   const adapter = evmAdapter(chain);
   /** How the keeper's address is spelled in the nonce store. */
   const nonceKey = account.address.toLowerCase();
+  const cursor = new NonceCursor({ address: nonceKey, keeper: account.address }, nonces, () =>
+    rpc("reading the keeper's nonce", () =>
+      client.getTransactionCount({ address: account.address, blockTag: "pending" }),
+    ),
+  );
 
   /** Why a call from the keeper reverts, as a settlement outcome. */
   const outcomeOf = (e: unknown, request: FillRequest) => {
@@ -98,26 +147,11 @@ export function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore):
 
   const callFrom = (call: FillCall) => ({ account: account.address, to: call.to as Address, data: call.data as Hex });
 
-  async function gasPricing(): Promise<GasPricing> {
-    try {
-      const fees = await client.estimateFeesPerGas();
-      return { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
-    } catch (e) {
-      if (isTransportError(e)) throw e;
-      // A chain without EIP-1559 blocks.
-      return { gasPrice: await client.getGasPrice() };
-    }
-  }
-
-  /** The keeper's next nonce counting pending transactions, its mined count, and fees for a transaction now. */
-  const accountState = () =>
-    rpc("reading the keeper's account", () =>
-      Promise.all([
-        client.getTransactionCount({ address: account.address, blockTag: "pending" }),
-        client.getTransactionCount({ address: account.address, blockTag: "latest" }),
-        gasPricing(),
-      ]),
-    ).then(([pendingNonce, minedNonce, pricing]) => ({ pendingNonce, minedNonce, pricing }));
+  /** How many of the keeper's transactions are mined. */
+  const minedNonce = () =>
+    rpc("reading the keeper's mined nonce", () =>
+      client.getTransactionCount({ address: account.address, blockTag: "latest" }),
+    );
 
   const presence = async (hash: string) => {
     try {
@@ -255,13 +289,14 @@ export function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore):
       return { kind: "prepared", fill: { call, gas: estimate + (estimate * GAS_HEADROOM_PERCENT) / 100n } };
     },
 
+    async ready() {
+      await Promise.all([cursor.ready(), fees.ready()]);
+    },
+
     async sign(request, fill, record) {
-      const { pendingNonce, pricing } = await accountState();
-      const nonce = chooseNonce({
-        pending: pendingNonce,
-        stored: nonces.next(nonceKey),
-        unmined: nonces.hasUnmined(),
-      });
+      // Both kept in memory after `ready`: no RPC here, but for a wallet's very first use.
+      const nonce = await cursor.peek();
+      const pricing = await fees.current();
       const { call, gas } = fill;
       const common = { chainId: chain.chainId, nonce, gas, to: call.to as Address, data: call.data as Hex, value: 0n };
       const raw =
@@ -269,13 +304,13 @@ export function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore):
           ? await account.signTransaction({ ...common, type: "legacy", gasPrice: pricing.gasPrice })
           : await account.signTransaction({ ...common, type: "eip1559", ...pricing });
       const tx: SignedFill = { hash: keccak256(raw), raw, nonce, call, request };
-      nonces.take(nonceKey, nonce, () => record(tx));
+      cursor.take(nonce, () => record(tx));
       return tx;
     },
 
     release(tx, forget) {
-      // Nothing was handed out after it: the keeper signs nothing new while a transaction is unconfirmed.
-      nonces.release(nonceKey, tx.nonce, forget);
+      // Nothing was handed out after it: the wallet signs nothing new while a transaction is unconfirmed.
+      cursor.forget(tx.nonce, forget);
     },
 
     broadcast,
@@ -296,8 +331,7 @@ export function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore):
       if (mined) return { state: "landed", receipt: mined };
       if ((await presence(tx.hash)) === "known") return { state: "pending" };
       // Gone from the network: another transaction took its nonce, or it was lost and is sent again.
-      const { minedNonce } = await accountState();
-      if (minedNonce > tx.nonce) return { state: "dropped" };
+      if ((await minedNonce()) > tx.nonce) return { state: "dropped" };
       const result = await broadcast(tx);
       if (result.status === "refused" || result.status === "unreachable") {
         log("rebroadcast_failed", { chainId: chain.chainId, txHash: tx.hash, reason: result.reason });

@@ -42,7 +42,8 @@ export function solanaSettlement(chain: SolanaChain): Settlement {
     secretName: "KEEPER_SOLANA_KEY",
     submissionField: "transaction",
     submissionHint: "required: the quote is on a Solana chain, so send its transaction signed by the taker",
-    withKey(secret) {
+    // One key: a pool of Solana fee payers is not done (every swap names the configured keeper).
+    withKeys(secret) {
       if (!secret) return null;
       let keeper: Keypair;
       try {
@@ -60,7 +61,7 @@ export function solanaSettlement(chain: SolanaChain): Settlement {
         });
         return null;
       }
-      return solanaSettler(chain, keeper);
+      return [solanaSettler(chain, keeper)];
     },
   };
 }
@@ -112,6 +113,9 @@ export function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler
       const call = { to: chain.program, data: base64.encode(signed.raw) };
       return { kind: "prepared", fill: { call, gas: BigInt(simulation.unitsConsumed) } };
     },
+
+    // The blockhash is the quote's own and no nonce orders a Solana swap: nothing to read before signing.
+    ready: async () => {},
 
     async sign(request, fill, record) {
       const raw = fill.call.data;

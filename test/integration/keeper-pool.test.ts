@@ -1,0 +1,122 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { readQuoteRecord } from "../../src/db/quotes";
+import type { SubmitRequest } from "../../src/keeper/contract";
+import type { PendingTx } from "../../src/keeper/pending";
+import { keeperHarness } from "../support/fake-keeper-port";
+import { FakeSettler } from "../support/fake-settler";
+import { MemoryTxStore } from "../support/fake-tx-store";
+import { seedQuote } from "../support/records";
+
+/**
+ * The keeper's wallet pool through its ports (docs/settlement.md, "The wallet pool" and "The fast
+ * path"): three in-memory wallets of one chain, a real local D1.
+ */
+const SIGNATURE = `0x${"11".repeat(65)}`;
+const request = (quoteId: string): SubmitRequest => ({
+  quoteId,
+  signature: SIGNATURE,
+  permit: null,
+  idempotencyKey: null,
+});
+const WALLETS = [
+  "0x1000000000000000000000000000000000000001",
+  "0x2000000000000000000000000000000000000002",
+  "0x3000000000000000000000000000000000000003",
+];
+const pool = () => WALLETS.map((address) => new FakeSettler(31337, 2, address));
+
+async function quotes(count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push((await seedQuote(env.DB)).quote.quoteId);
+  return ids;
+}
+
+describe("the keeper's wallet pool", () => {
+  it("spreads concurrent submissions over the wallets, each broadcast once by one wallet", async () => {
+    const settlers = pool();
+    const h = keeperHarness(env.DB, { settlers });
+    const ids = await quotes(6);
+
+    const outcomes = await Promise.all(ids.map((id) => h.keeper.submit(request(id))));
+
+    expect(outcomes.map((o) => o.kind)).toEqual(Array(6).fill("submitted"));
+    const hashes = outcomes.map((o) => (o.kind === "submitted" ? o.txHash : ""));
+    const sent = settlers.flatMap((s) => s.sent);
+    expect(sent.sort()).toEqual([...hashes].sort());
+    expect(settlers.map((s) => s.sent.length)).toEqual([2, 2, 2]);
+    // Each wallet's own nonce sequence.
+    expect(h.store.all().map((tx) => tx.nonce)).toEqual([0, 0, 0, 1, 1, 1]);
+    for (const [i, id] of ids.entries()) {
+      const record = await readQuoteRecord(env.DB, id);
+      const wallet = settlers.find((s) => s.sent.includes(hashes[i] as string));
+      expect(record?.executions).toMatchObject([{ status: "submitted", submitter: wallet?.keeper }]);
+    }
+  });
+
+  it("signs with what was read before the wallet's lock: no signing finds its wallet cold", async () => {
+    const settlers = pool();
+    const h = keeperHarness(env.DB, { settlers });
+    for (const id of await quotes(4)) await h.keeper.submit(request(id));
+    expect(settlers.map((s) => s.coldSigns)).toEqual([0, 0, 0]);
+  });
+
+  it("answers each submission with where its time went", async () => {
+    const h = keeperHarness(env.DB, { settlers: pool() });
+    const [id] = await quotes(1);
+    const outcome = await h.keeper.submit(request(id as string));
+    expect(outcome).toMatchObject({ kind: "submitted" });
+    const timings = outcome.kind === "submitted" ? outcome.timings : undefined;
+    expect(Object.keys(timings ?? {}).sort()).toEqual(
+      ["broadcastMs", "claimMs", "lockMs", "readMs", "signMs", "simulateMs", "storageMs", "verifyMs", "writeMs"].sort(),
+    );
+    for (const ms of Object.values(timings ?? {})) expect(ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it("passes over a wallet waiting on an unconfirmed broadcast, and answers recovering only when all are", async () => {
+    const settlers = pool();
+    const h = keeperHarness(env.DB, { settlers });
+    for (const s of settlers) s.broadcastAnswers.push({ status: "unreachable", reason: "timeout" });
+    const ids = await quotes(4);
+    for (const id of ids.slice(0, 3)) expect(await h.keeper.submit(request(id))).toMatchObject({ kind: "submitted" });
+    expect(new Set(h.store.all().map((tx) => tx.keeper))).toEqual(new Set(WALLETS));
+    expect(await h.keeper.submit(request(ids[3] as string))).toMatchObject({
+      status: 503,
+      code: "not_leader",
+      extras: { reason: "recovering" },
+    });
+  });
+
+  it("after a restart, recovers each wallet's stored transaction with that wallet, broadcasting none twice", async () => {
+    const settlers = pool();
+    const store = new MemoryTxStore();
+    const before = keeperHarness(env.DB, { settlers, store });
+    const ids = await quotes(3);
+    const stored: PendingTx[] = [];
+    for (const id of ids) {
+      const prepared = await before.keeper.admit(request(id));
+      if (prepared.kind !== "prepared") throw new Error(`not prepared: ${JSON.stringify(prepared)}`);
+      const tx = await before.keeper.record(prepared);
+      if ("kind" in tx) throw new Error(`not recorded: ${JSON.stringify(tx)}`);
+      stored.push(tx);
+    }
+    // The first wallet's broadcast reached the network before the crash; the others' did not.
+    const [first] = stored as [PendingTx];
+    settlers[0]?.acceptSilently(first.hash);
+    expect(new Set(stored.map((tx) => tx.keeper))).toEqual(new Set(WALLETS));
+
+    // A new keeper over the same storage and the same chain: nothing of the old one's memory.
+    const after = keeperHarness(env.DB, { settlers, store });
+    await after.keeper.index();
+    await after.keeper.index();
+
+    for (const tx of stored) {
+      const wallet = settlers.find((s) => s.keeper === tx.keeper) as FakeSettler;
+      const others = settlers.filter((s) => s !== wallet).flatMap((s) => s.sent);
+      expect(others).not.toContain(tx.hash);
+      expect(wallet.sent.filter((h) => h === tx.hash)).toHaveLength(tx === first ? 0 : 1);
+      expect(store.get(tx.hash)?.state).toBe("sent");
+      expect((await readQuoteRecord(env.DB, tx.submission.quoteId))?.status).toBe("submitted");
+    }
+  });
+});

@@ -1,0 +1,283 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { FeeCache } from "../../src/chains/evm/fee-cache";
+import { parseKeeperKeys } from "../../src/chains/evm/keeper-key";
+import { NonceCursor } from "../../src/chains/evm/nonces";
+import { evmSettlement } from "../../src/chains/evm/settlement";
+import type { FillRequest, NonceStore } from "../../src/chains/settler";
+import { localConfig } from "../../src/config/local";
+import { primaryEvmChain } from "../../src/config/record";
+import { chooseWallet } from "../../src/keeper/wallet-pool";
+
+/**
+ * The keeper's fast path (docs/settlement.md, "The fast path"): nonces and fee data are read before the
+ * wallet's lock and kept, so signing reads nothing; and the wallet pool's choice and secret.
+ */
+
+const KEY_A = `0x${"11".repeat(32)}`;
+const KEY_B = `0x${"22".repeat(32)}`;
+
+/** A nonce store in memory, as the keeper object's SQLite keeps it. */
+function memoryNonces(unmined = false) {
+  const next = new Map<string, number>();
+  const store: NonceStore = {
+    next: (address) => next.get(address) ?? null,
+    hasUnmined: () => unmined,
+    take(address, nonce, write) {
+      write();
+      next.set(address, Math.max(next.get(address) ?? 0, nonce + 1));
+    },
+    release(address, nonce, write) {
+      write();
+      if (next.get(address) === nonce + 1) next.set(address, nonce);
+    },
+  };
+  return { store, next };
+}
+
+/** A read the test answers when it likes, counting how many were started. */
+function controlledRead<T>() {
+  const pending: ((value: T) => void)[] = [];
+  let started = 0;
+  const read = () => {
+    started++;
+    return new Promise<T>((resolve) => pending.push(resolve));
+  };
+  return {
+    read,
+    started: () => started,
+    answer: (value: T) => pending.shift()?.(value),
+  };
+}
+
+describe("FeeCache", () => {
+  const limits = { refreshMs: 2_000, maxAgeMs: 15_000 };
+
+  it("waits for the first read, then serves the kept fees without reading", async () => {
+    let now = 0;
+    const rpc = controlledRead<number>();
+    const fees = new FeeCache(rpc.read, () => now, limits);
+    const ready = fees.ready();
+    expect(rpc.started()).toBe(1);
+    rpc.answer(7);
+    await ready;
+    now = 1_000;
+    await fees.ready();
+    expect(await fees.current()).toBe(7);
+    expect(rpc.started()).toBe(1);
+  });
+
+  it("refreshes in the background once older than refreshMs, serving the old fees meanwhile", async () => {
+    let now = 0;
+    const rpc = controlledRead<number>();
+    const fees = new FeeCache(rpc.read, () => now, limits);
+    const first = fees.ready();
+    rpc.answer(7);
+    await first;
+
+    now = 3_000;
+    await fees.ready();
+    // Not waited for: the read is under way, the kept fees still answer.
+    expect(rpc.started()).toBe(2);
+    expect(await fees.current()).toBe(7);
+    await fees.ready();
+    expect(rpc.started()).toBe(2);
+    rpc.answer(9);
+    await vi.waitFor(async () => expect(await fees.current()).toBe(9));
+  });
+
+  it("waits for a read when the fees are older than maxAgeMs (an idle keeper)", async () => {
+    let now = 0;
+    const rpc = controlledRead<number>();
+    const fees = new FeeCache(rpc.read, () => now, limits);
+    const first = fees.ready();
+    rpc.answer(7);
+    await first;
+
+    now = 20_000;
+    let done = false;
+    const ready = fees.ready().then(() => {
+      done = true;
+    });
+    await Promise.resolve();
+    expect(done).toBe(false);
+    rpc.answer(11);
+    await ready;
+    expect(await fees.current()).toBe(11);
+  });
+
+  it("keeps the old fees when a background refresh fails", async () => {
+    let now = 0;
+    let fail = false;
+    const errors: unknown[] = [];
+    const fees = new FeeCache(
+      async () => {
+        if (fail) throw new Error("down");
+        return 5;
+      },
+      () => now,
+      limits,
+      (e) => errors.push(e),
+    );
+    await fees.ready();
+    fail = true;
+    now = 3_000;
+    await fees.ready();
+    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    expect(await fees.current()).toBe(5);
+  });
+});
+
+describe("NonceCursor", () => {
+  const wallet = { address: "0xabc", keeper: "0xAbC" };
+
+  it("reads the chain once, then hands out one nonce after another without reading", async () => {
+    const { store } = memoryNonces();
+    const pendingCount = vi.fn(async () => 4);
+    const cursor = new NonceCursor(wallet, store, pendingCount);
+    await Promise.all([cursor.ready(), cursor.ready()]);
+    expect(pendingCount).toHaveBeenCalledTimes(1);
+    for (const expected of [4, 5, 6]) {
+      const nonce = await cursor.peek();
+      expect(nonce).toBe(expected);
+      cursor.take(nonce, () => {});
+    }
+    expect(pendingCount).toHaveBeenCalledTimes(1);
+  });
+
+  it("starts past the stored nonce while the wallet's transactions are unmined (a node that lags)", async () => {
+    const { store, next } = memoryNonces(true);
+    next.set(wallet.address, 9);
+    const cursor = new NonceCursor(wallet, store, async () => 4);
+    expect(await cursor.peek()).toBe(9);
+  });
+
+  it("frees a refused nonce and reads the chain again before the next one", async () => {
+    const { store, next } = memoryNonces();
+    let pending = 4;
+    const cursor = new NonceCursor(wallet, store, async () => pending);
+    const nonce = await cursor.peek();
+    cursor.take(nonce, () => {});
+    expect(next.get(wallet.address)).toBe(5);
+    cursor.forget(nonce, () => {});
+    expect(next.get(wallet.address)).toBe(4);
+    expect(cursor.known).toBe(false);
+    pending = 6;
+    expect(await cursor.peek()).toBe(6);
+  });
+
+  it("does not let a read begun before a refusal set the nonce", async () => {
+    const { store } = memoryNonces();
+    const rpc = controlledRead<number>();
+    const cursor = new NonceCursor(wallet, store, rpc.read);
+    const ready = cursor.ready();
+    cursor.forget(0, () => {});
+    rpc.answer(3);
+    // The answer to the stale read is dropped and the chain read again.
+    await vi.waitFor(() => expect(rpc.started()).toBe(2));
+    rpc.answer(8);
+    await ready;
+    expect(await cursor.peek()).toBe(8);
+  });
+});
+
+describe("the EVM settler's signing", () => {
+  const chain = { ...primaryEvmChain(localConfig), rpcUrl: "http://rpc.test/" };
+  const calls: string[] = [];
+  const answers: Record<string, unknown> = {
+    eth_getTransactionCount: "0x5",
+    eth_chainId: "0x7a69",
+    eth_maxPriorityFeePerGas: "0x3b9aca00",
+    eth_gasPrice: "0x77359400",
+    eth_getBlockByNumber: {
+      number: "0x10",
+      hash: `0x${"aa".repeat(32)}`,
+      parentHash: `0x${"bb".repeat(32)}`,
+      timestamp: "0x1",
+      baseFeePerGas: "0x3b9aca00",
+      gasLimit: "0x1c9c380",
+      gasUsed: "0x0",
+      transactions: [],
+      uncles: [],
+    },
+  };
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    calls.length = 0;
+  });
+
+  function fakeRpc() {
+    vi.stubGlobal("fetch", async (_url: string, init: RequestInit) => {
+      const body = JSON.parse(String(init.body)) as { id: number; method: string };
+      calls.push(body.method);
+      if (!(body.method in answers)) throw new Error(`unexpected ${body.method}`);
+      return new Response(JSON.stringify({ jsonrpc: "2.0", id: body.id, result: answers[body.method] }), {
+        headers: { "content-type": "application/json" },
+      });
+    });
+  }
+
+  const request = { quoteId: "q_1" } as FillRequest;
+  const fill = { call: { to: chain.executor, data: "0x1234" }, gas: 100_000n };
+
+  it("reads nothing from the chain while signing once the wallet is ready", async () => {
+    fakeRpc();
+    const [settler] = evmSettlement(chain).withKeys(KEY_A, memoryNonces().store) ?? [];
+    if (!settler) throw new Error("no settler");
+    await settler.ready();
+    expect(calls).toContain("eth_getTransactionCount");
+    calls.length = 0;
+
+    const recorded: number[] = [];
+    const first = await settler.sign(request, fill, (tx) => recorded.push(tx.nonce));
+    const second = await settler.sign(request, fill, (tx) => recorded.push(tx.nonce));
+    expect(calls).toEqual([]);
+    expect([first.nonce, second.nonce]).toEqual([5, 6]);
+    expect(recorded).toEqual([5, 6]);
+  });
+
+  it("gives each wallet of a pool its own nonces, and shares the chain's fee data", async () => {
+    fakeRpc();
+    const settlers = evmSettlement(chain).withKeys(`${KEY_A},${KEY_B}`, memoryNonces().store) ?? [];
+    expect(settlers).toHaveLength(2);
+    await Promise.all(settlers.map((s) => s.ready()));
+    // One fee read for the chain (a block and a priority fee), one nonce read per wallet.
+    expect(calls.filter((m) => m === "eth_getTransactionCount")).toHaveLength(2);
+    expect(calls.filter((m) => m === "eth_getBlockByNumber")).toHaveLength(1);
+    calls.length = 0;
+    const [a, b] = settlers;
+    const signedA = await a?.sign(request, fill, () => {});
+    const signedB = await b?.sign(request, fill, () => {});
+    expect(calls).toEqual([]);
+    expect([signedA?.nonce, signedB?.nonce]).toEqual([5, 5]);
+    expect(a?.keeper).not.toBe(b?.keeper);
+  });
+});
+
+describe("the keeper's wallet pool", () => {
+  it("reads one key or several separated by commas, one wallet per key", () => {
+    expect(parseKeeperKeys(KEY_A)).toEqual([KEY_A]);
+    expect(parseKeeperKeys(` ${KEY_A} , ${KEY_B.slice(2)},`)).toEqual([KEY_A, KEY_B]);
+    expect(parseKeeperKeys(`${KEY_A},${KEY_A.toUpperCase().replace("0X", "0x")}`)).toEqual([KEY_A]);
+    expect(parseKeeperKeys(`${KEY_A},0x1234`)).toBeNull();
+    expect(parseKeeperKeys("")).toBeNull();
+    expect(parseKeeperKeys(undefined)).toBeNull();
+  });
+
+  it("gives a submission the least busy wallet, and among equals the one given out longest ago", () => {
+    expect(chooseWallet([])).toBeNull();
+    expect(
+      chooseWallet([
+        { load: 2, lastPicked: 0 },
+        { load: 1, lastPicked: 5 },
+        { load: 1, lastPicked: 3 },
+      ]),
+    ).toBe(2);
+    expect(
+      chooseWallet([
+        { load: 0, lastPicked: 4 },
+        { load: 0, lastPicked: -1 },
+      ]),
+    ).toBe(1);
+  });
+});
