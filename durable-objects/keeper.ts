@@ -3,6 +3,7 @@ import { settlerFor } from "../src/chains";
 import type { ChainSettler } from "../src/chains/settler";
 import { loadConfig } from "../src/config/load";
 import type { ChainConfig } from "../src/config/schema";
+import { withD1Latency } from "../src/db/simulated-latency";
 import type { Env } from "../src/env";
 import type { KeeperContract, SubmitOutcome, SubmitRequest } from "../src/keeper/contract";
 import {
@@ -18,6 +19,7 @@ import { Keeper } from "../src/keeper/keeper";
 import { limitPass } from "../src/keeper/limit-job";
 import { limitJobPort } from "../src/keeper/limit-port";
 import { SqlTxStore } from "../src/keeper/pending";
+import { writeThrough } from "../src/quotes/read-through";
 import { corridorStub, oracleStub } from "../src/stubs";
 
 /**
@@ -38,8 +40,9 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
     { secret: string | undefined; settlers: readonly ChainSettler[] }
   >();
 
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
+  constructor(ctx: DurableObjectState, rawEnv: Env) {
+    super(ctx, withD1Latency(rawEnv));
+    const env = this.env;
     this.store = new SqlTxStore(ctx.storage);
     this.schedule = new ScheduleTable(ctx.storage);
     this.keeper = new Keeper({
@@ -47,6 +50,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
       db: env.DB,
       store: this.store,
       settlers: (chain) => this.settlers(chain),
+      writeThrough: (quoteId) => writeThrough(this.env, loadConfig(this.env.RELAY_CONFIG), quoteId),
       armIndexer: () => this.follow(Date.now() + INDEX_EVERY_MS),
       notify: (corridorKey, resolver, update) =>
         ctx.waitUntil(

@@ -1,5 +1,6 @@
 import { expireAllDue } from "../db/quote-status";
 import { pruneIdempotencyKeys } from "../db/settlement";
+import { pruneWrittenBehind } from "../db/write-behind";
 import type { Refusal } from "../errors";
 import { admit, type Prepared } from "./admission";
 import type { KeeperContract, SubmitOutcome, SubmitRequest } from "./contract";
@@ -57,10 +58,11 @@ export class Keeper implements KeeperContract {
     return this.indexer.index();
   }
 
-  /** Deletes the Idempotency-Keys past their retention. */
+  /** Deletes the Idempotency-Keys past their retention, and the write-behind ids past theirs. */
   async pruneKeys(): Promise<void> {
-    await pruneIdempotencyKeys(this.port.db, iso(this.port.now())).catch((e: unknown) =>
-      log("prune_failed", { error: String(e) }),
+    const now = this.port.now();
+    await Promise.all([pruneIdempotencyKeys(this.port.db, iso(now)), pruneWrittenBehind(this.port.db, now)]).catch(
+      (e: unknown) => log("prune_failed", { error: String(e) }),
     );
   }
 

@@ -16,6 +16,11 @@ export interface KeeperPort {
    * wallet pool"); `no_key` without a (usable) keeper key for it.
    */
   settlers(chain: ChainConfig): readonly ChainSettler[] | "no_key";
+  /**
+   * A quote D1 does not have: its corridor copies its queued writes to D1 (src/quotes/read-through.ts).
+   * False when no corridor of the configuration can hold it.
+   */
+  writeThrough(quoteId: string): Promise<boolean>;
   /** Makes sure the indexer runs within a second. */
   armIndexer(): Promise<void>;
   /** Tells the winning resolver, if connected to the corridor, how its fill is going. */

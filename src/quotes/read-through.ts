@@ -5,9 +5,19 @@ import { isId } from "../ids";
 import { corridorStub } from "../stubs";
 
 /**
- * Reads what D1 holds of quote `quoteId` with `read`; on a miss, the corridor its id is tagged with
- * copies its queued writes to D1 first (the quote may have left the auction a moment ago), and `read`
- * runs again (docs/architecture.md, "Write-behind"). Null for an id that is not a quote's or not found.
+ * Has the corridor quote `quoteId` is tagged with copy its queued writes to D1 (the quote may have left
+ * the auction a moment ago; docs/architecture.md, "Write-behind"). False when the id names no corridor of
+ * the configuration.
+ */
+export async function writeThrough(env: Env, config: RelayConfig, quoteId: string): Promise<boolean> {
+  const corridors = corridorsOfQuoteId(config, quoteId);
+  await Promise.all(corridors.map((key) => corridorStub(env, key).writeThrough()));
+  return corridors.length > 0;
+}
+
+/**
+ * Reads what D1 holds of quote `quoteId` with `read`; on a miss, has its corridor write through first
+ * and runs `read` again. Null for an id that is not a quote's or not found.
  */
 export async function readThrough<T>(
   env: Env,
@@ -18,8 +28,5 @@ export async function readThrough<T>(
   if (!isId("q", quoteId)) return null;
   const found = await read(env.DB);
   if (found !== null) return found;
-  const corridors = corridorsOfQuoteId(config, quoteId);
-  if (corridors.length === 0) return null;
-  await Promise.all(corridors.map((key) => corridorStub(env, key).writeThrough()));
-  return read(env.DB);
+  return (await writeThrough(env, config, quoteId)) ? read(env.DB) : null;
 }

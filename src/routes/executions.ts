@@ -6,6 +6,7 @@ import { executionForKey, scopedIdempotencyKey } from "../db/settlement";
 import type { Env } from "../env";
 import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
 import { createRouter } from "../http/router";
+import { serverTiming } from "../http/server-timing";
 import { isId } from "../ids";
 import {
   acceptedAnswer,
@@ -90,8 +91,9 @@ export const executionRoutes = createRouter()
         permit: ("permit" in body ? body.permit : undefined) ?? null,
         idempotencyKey,
       });
-      // How long the keeper took (checks, simulation, broadcast), for takers and benchmarks.
-      c.header("Server-Timing", `keeper;dur=${Date.now() - started}`);
+      // Where the keeper's time went (docs/api.md, "Server-Timing"), and the whole call to it.
+      const phases = "timings" in outcome ? (outcome.timings ?? {}) : {};
+      c.header("Server-Timing", serverTiming({ ...phases, keeper: Date.now() - started }));
       if (outcome.kind === "refused") throw RelayError.from(outcome);
       const answer = acceptedAnswer(outcome);
       return c.json(answer.body, answer.status);

@@ -6,7 +6,7 @@ import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import type { SubmitRequest } from "../../src/keeper/contract";
 import { keeperHarness } from "../support/fake-keeper-port";
 import { FakeSettler } from "../support/fake-settler";
-import { seedQuote } from "../support/records";
+import { sampleQuote, seedQuote } from "../support/records";
 
 /**
  * The keeper's admission and wallet through their ports (docs/settlement.md, "Answers, in the order they
@@ -31,6 +31,22 @@ describe("keeper admission: refusals, in order", () => {
   it("answers 404 quote_not_found for an unknown quote", async () => {
     const { keeper } = keeperHarness(env.DB);
     expect(await keeper.submit(request("q_unknown"))).toMatchObject({ status: 404, code: "quote_not_found" });
+  });
+
+  it("has the quote's corridor write it through when D1 does not have it yet, then admits it", async () => {
+    const asked: string[] = [];
+    let pending: Awaited<ReturnType<typeof seedQuote>> | null = null;
+    const quoteId = sampleQuote().quoteId;
+    const { keeper } = keeperHarness(env.DB, {
+      writeThrough: async (id) => {
+        asked.push(id);
+        pending = await seedQuote(env.DB, { quoteId: id });
+        return true;
+      },
+    });
+    expect(await keeper.submit(request(quoteId))).toMatchObject({ kind: "submitted", quoteId });
+    expect(asked).toEqual([quoteId]);
+    expect(pending).not.toBeNull();
   });
 
   it.each(["cancelled", "settled", "failed"] as const)("answers 409 quote_not_open for a %s quote", async (status) => {

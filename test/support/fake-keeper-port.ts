@@ -13,7 +13,14 @@ import { MemoryTxStore } from "./fake-tx-store";
  */
 export function keeperHarness(
   db: D1Database,
-  options: { settler?: FakeSettler; settlers?: FakeSettler[]; store?: MemoryTxStore; noKey?: boolean } = {},
+  options: {
+    settler?: FakeSettler;
+    settlers?: FakeSettler[];
+    store?: MemoryTxStore;
+    noKey?: boolean;
+    /** What a corridor does when asked to write a quote through (default: it holds none). */
+    writeThrough?: KeeperPort["writeThrough"];
+  } = {},
 ) {
   const settlers = options.settlers ?? [options.settler ?? new FakeSettler()];
   const settler = settlers[0] as FakeSettler;
@@ -31,6 +38,7 @@ export function keeperHarness(
     },
     notify: (corridorKey, resolver, update) => notified.push({ corridorKey, resolver, update }),
     demoted: (corridorKey, resolver, demotion) => demotions.push({ corridorKey, resolver, demotion }),
+    writeThrough: options.writeThrough ?? (async () => false),
     now: () => Date.now(),
   };
   return {
