@@ -14,3 +14,13 @@ export function verdict(name: string, value: number, target: number, better: "lo
   const sign = better === "lower" ? "≤" : "≥";
   return `${name.padEnd(44)} ${value.toFixed(1).padStart(8)} ${unit.padEnd(8)} target ${sign} ${target} ${unit}  ${ok ? "ok" : "MISSED"}`;
 }
+
+/** A summary line for a figure the table reports without a target. */
+export function reported(name: string, value: number, unit: string): string {
+  return `${name.padEnd(44)} ${value.toFixed(1).padStart(8)} ${unit.padEnd(8)} reported`;
+}
+
+/** A summary line for a figure that could not be measured in this run, with the reason. */
+export function notMeasured(name: string, why: string): string {
+  return `${name.padEnd(44)} ${"—".padStart(8)} ${"".padEnd(8)} not measured: ${why}`;
+}
