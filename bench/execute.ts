@@ -43,7 +43,7 @@ import { RelayHttpError, requestQuote, submitExecution } from "../src/clients/ta
 import { type SignedQuote, signForSubmission } from "../src/clients/taker/swap";
 import { solanaExecutionRun } from "./execute-solana";
 import { busyTime, type RpcCall, type RpcTimer, startRpcTimer } from "./rpc-timer";
-import { fmt, notMeasured, percentile, reported, verdict } from "./stats";
+import { fmt, machineLoad, notMeasured, percentile, reported, verdict } from "./stats";
 
 const SEQUENTIAL = Number(process.env.BENCH_EXECUTIONS ?? 100);
 const BURST = Number(process.env.BENCH_BURST ?? 300);
@@ -320,13 +320,16 @@ async function main() {
       console.log(
         `burst of ${BURST} at concurrency ${CONCURRENCY}, ${POOL_SIZE} keeper wallets: ${describeBurst(result)}`,
       );
-      summary.push(verdict(poolName, perSecond(result), 100, "higher", "exec/s"));
-      if (result.failed > 0)
-        summary.push(`  (${result.failed} of ${BURST} failed: ${result.firstError?.slice(0, 200)})`);
+      if (result.accepted === 0) summary.push(notMeasured(poolName, `every submission failed: ${result.firstError}`));
+      else {
+        summary.push(verdict(poolName, perSecond(result), 100, "higher", "exec/s"));
+        if (result.failed > 0)
+          summary.push(`  (${result.failed} of ${BURST} failed: ${result.firstError?.slice(0, 200)})`);
+      }
     } catch (e) {
       summary.push(notMeasured(poolName, (e as Error).message.split("\n")[0] ?? String(e)));
     }
-    console.log(`\n${summary.join("\n")}`);
+    console.log(`\n${summary.join("\n")}\n${machineLoad()}`);
   } finally {
     await timer.stop();
     await solanaTimer.stop();

@@ -14,7 +14,7 @@ import { localConfig } from "../src/config/local";
 import type { RelayConfig } from "../src/config/schema";
 import type { QuoteRecord } from "../src/schemas/quote";
 import { startRelay } from "../test/e2e/harness";
-import { fmt, notMeasured, percentile, reported, verdict } from "./stats";
+import { fmt, machineLoad, notMeasured, percentile, reported, verdict } from "./stats";
 import { cpuMs, findWorkerRuntime, type WorkerRuntime } from "./workerd";
 
 const REPLY_LATENCY_MS = 20;
@@ -243,7 +243,8 @@ async function measureResolvers(count: number, proxy: string, runtime: WorkerRun
       `   through wrangler dev: ${proxied.describe()}\n` +
       `   Worker directly:      ${direct.describe()}\n` +
       `   Worker CPU per quote: ${fmt(row.cpuThroughput)} at full load, ${fmt(row.cpuSequential)} one at a time` +
-      ` (idle with the resolvers connected: ${row.idleCpuMsPerS.toFixed(1)} ms/s)\n` +
+      ` (idle with the resolvers connected: ${row.idleCpuMsPerS.toFixed(1)} ms/s, of which a quote at full load` +
+      ` carries ${fmt(row.idleCpuMsPerS / row.oneDirect)})\n` +
       `   quotes/s: 1 corridor ${row.oneDirect.toFixed(0)} directly, ${row.oneProxied.toFixed(0)} through wrangler dev;` +
       ` 4 corridors ${row.fourDirect.toFixed(0)} directly` +
       (row.failed ? ` (${row.failed} auctions under load ended without a price, not counted)` : ""),
@@ -314,7 +315,7 @@ async function summary(rows: Row[]): Promise<void> {
       }
     }
   }
-  console.log(`\n${lines.join("\n")}`);
+  console.log(`\n${lines.join("\n")}\n${machineLoad()}`);
 }
 
 /**
