@@ -180,26 +180,26 @@ async function startFleet(relayUrl: string, count: number): Promise<{ stop(): Pr
   };
 }
 
-/**
- * A relay with `SIMULATED_D1_LATENCY_MS` set, its resolvers on the Worker directly (as they would reach
- * Cloudflare's edge, not a local proxy), and `run` given the Worker's runtime.
- */
+/** Resolvers on `url` for the length of `run`. */
+async function withFleet<T>(url: string, count: number, run: () => Promise<T>): Promise<T> {
+  const fleet = await startFleet(url, count);
+  try {
+    return await run();
+  } finally {
+    await fleet.stop();
+  }
+}
+
+/** A relay with `SIMULATED_D1_LATENCY_MS` set, for the length of `run`, given its proxy URL and runtime. */
 async function withRelay<T>(
   d1LatencyMs: number,
-  resolvers: number,
-  run: (runtime: WorkerRuntime) => Promise<T>,
+  run: (proxyUrl: string, runtime: WorkerRuntime) => Promise<T>,
 ): Promise<T> {
   const relay = await startRelay({
     vars: { RELAY_CONFIG: JSON.stringify(benchConfig()), SIMULATED_D1_LATENCY_MS: String(d1LatencyMs) },
   });
   try {
-    const runtime = await findWorkerRuntime(relay.url);
-    const fleet = await startFleet(runtime.directUrl, resolvers);
-    try {
-      return await run(runtime);
-    } finally {
-      await fleet.stop();
-    }
+    return await run(relay.url, await findWorkerRuntime(relay.url));
   } finally {
     await relay.stop();
   }
@@ -252,30 +252,22 @@ async function measureResolvers(count: number, proxy: string, runtime: WorkerRun
   return row;
 }
 
-/** Every resolver count on one relay, so the counts share its warm state, one fleet at a time. */
-async function measureAll(): Promise<Row[]> {
-  const rows: Row[] = [];
-  const relay = await startRelay({
-    vars: { RELAY_CONFIG: JSON.stringify(benchConfig()), SIMULATED_D1_LATENCY_MS: "0" },
-  });
-  try {
-    const runtime = await findWorkerRuntime(relay.url);
+/**
+ * Every resolver count on one relay, so the counts share its warm state, one fleet at a time. The
+ * resolvers connect to the Worker directly, as they would reach Cloudflare's edge, not a local proxy.
+ */
+function measureAll(): Promise<Row[]> {
+  return withRelay(0, async (proxyUrl, runtime) => {
     console.log(
-      `wrangler dev on ${relay.url} (proxy: workerd ${runtime.proxyPid}); the Worker directly on ${runtime.directUrl}` +
+      `wrangler dev on ${proxyUrl} (proxy: workerd ${runtime.proxyPid}); the Worker directly on ${runtime.directUrl}` +
         ` (workerd ${runtime.workerPids.join(", ")})\n`,
     );
+    const rows: Row[] = [];
     for (const count of RESOLVER_COUNTS) {
-      const fleet = await startFleet(runtime.directUrl, count);
-      try {
-        rows.push(await measureResolvers(count, relay.url, runtime));
-      } finally {
-        await fleet.stop();
-      }
+      rows.push(await withFleet(runtime.directUrl, count, () => measureResolvers(count, proxyUrl, runtime)));
     }
-  } finally {
-    await relay.stop();
-  }
-  return rows;
+    return rows;
+  });
 }
 
 async function summary(rows: Row[]): Promise<void> {
@@ -341,10 +333,12 @@ async function d1ReadP50(base: string): Promise<number> {
 /** Overhead with 20 resolvers, one quote at a time to the Worker directly, on a relay with slow D1. */
 async function slowD1Overhead(): Promise<{ sample: Sample; readP50: number } | string> {
   try {
-    return await withRelay(SLOW_D1_MS, 20, async (runtime) => {
-      const { samples } = await sequential([runtime.directUrl], SLOW_D1_QUOTES, runtime);
-      return { sample: samples[0] as Sample, readP50: await d1ReadP50(runtime.directUrl) };
-    });
+    return await withRelay(SLOW_D1_MS, (_, runtime) =>
+      withFleet(runtime.directUrl, 20, async () => {
+        const { samples } = await sequential([runtime.directUrl], SLOW_D1_QUOTES, runtime);
+        return { sample: samples[0] as Sample, readP50: await d1ReadP50(runtime.directUrl) };
+      }),
+    );
   } catch (e) {
     return (e as Error).message.split("\n")[0] ?? String(e);
   }
