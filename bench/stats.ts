@@ -1,3 +1,5 @@
+import { availableParallelism, loadavg } from "node:os";
+
 /** Percentile of a sample (nearest rank); NaN for an empty one. */
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;
@@ -13,4 +15,20 @@ export function verdict(name: string, value: number, target: number, better: "lo
   const ok = better === "lower" ? value <= target : value >= target;
   const sign = better === "lower" ? "≤" : "≥";
   return `${name.padEnd(44)} ${value.toFixed(1).padStart(8)} ${unit.padEnd(8)} target ${sign} ${target} ${unit}  ${ok ? "ok" : "MISSED"}`;
+}
+
+/** A summary line for a figure the table reports without a target. */
+export function reported(name: string, value: number, unit: string): string {
+  return `${name.padEnd(44)} ${value.toFixed(1).padStart(8)} ${unit.padEnd(8)} reported`;
+}
+
+/** A summary line for a figure that could not be measured in this run, with the reason. */
+export function notMeasured(name: string, why: string): string {
+  return `${name.padEnd(44)} ${"—".padStart(8)} ${"".padEnd(8)} not measured: ${why}`;
+}
+
+/** The machine the figures come from: a shared one skews them, so every run says how busy it was. */
+export function machineLoad(): string {
+  const [one, five] = loadavg();
+  return `machine: ${availableParallelism()} cores, load average ${one?.toFixed(2)} (1 min), ${five?.toFixed(2)} (5 min)`;
 }
