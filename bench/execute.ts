@@ -43,7 +43,7 @@ import { RelayHttpError, requestQuote, submitExecution } from "../src/clients/ta
 import { type SignedQuote, signForSubmission } from "../src/clients/taker/swap";
 import { solanaExecutionRun } from "./execute-solana";
 import { busyTime, type RpcCall, type RpcTimer, startRpcTimer } from "./rpc-timer";
-import { fmt, machineLoad, notMeasured, percentile, reported, verdict } from "./stats";
+import { fetchTimed, fmt, machineLoad, notMeasured, Phases, percentile, reported, verdict } from "./stats";
 
 const SEQUENTIAL = Number(process.env.BENCH_EXECUTIONS ?? 100);
 const BURST = Number(process.env.BENCH_BURST ?? 300);
@@ -103,10 +103,11 @@ async function quoteAndSign(relayUrl: string, client: PublicClient, n: number) {
   return signed;
 }
 
-async function submit(relayUrl: string, signed: SignedQuote) {
+async function submit(relayUrl: string, signed: SignedQuote, phases?: Phases) {
   const { httpStatus, answer } = await submitExecution(relayUrl, signed.request, {
     idempotencyKey: crypto.randomUUID(),
     notLeaderRetries: 0,
+    ...(phases ? { fetch: fetchTimed(phases) } : {}),
   });
   if (httpStatus !== 202) throw new Error(`submission answered ${httpStatus} ${JSON.stringify(answer)}`);
   return answer;
@@ -242,10 +243,11 @@ async function sequential(relayUrl: string, stack: Stack) {
   const rpcParts: number[] = [];
   const relayParts: number[] = [];
   const rpcCalls: number[] = [];
+  const phases = new Phases();
   for (let i = 0; i < SEQUENTIAL + 10; i++) {
     const signed = await quoteAndSign(relayUrl, stack.client, i);
     const from = performance.now();
-    await submit(relayUrl, signed);
+    await submit(relayUrl, signed, i < 10 ? undefined : phases);
     const to = performance.now();
     if (i < 10) continue; // warm-up: the keeper object starting, first connections
     const calls = stack.timer.callsSince(from).filter((c) => c.start < to && isSubmissionCall(c));
@@ -261,6 +263,7 @@ async function sequential(relayUrl: string, stack: Stack) {
       ` (${percentile(rpcCalls, 50)} calls)` +
       ` | relay p50 ${fmt(percentile(relayParts, 50))} p99 ${fmt(percentile(relayParts, 99))}`,
   );
+  console.log(`  the relay's phases (Server-Timing, p50 ms): ${phases.describe()}`);
   return relayParts;
 }
 

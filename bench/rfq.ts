@@ -14,7 +14,7 @@ import { localConfig } from "../src/config/local";
 import type { RelayConfig } from "../src/config/schema";
 import type { QuoteRecord } from "../src/schemas/quote";
 import { startRelay } from "../test/e2e/harness";
-import { fmt, machineLoad, notMeasured, percentile, reported, verdict } from "./stats";
+import { fetchTimed, fmt, machineLoad, notMeasured, Phases, percentile, reported, verdict } from "./stats";
 import { cpuMs, findWorkerRuntime, type WorkerRuntime } from "./workerd";
 
 const REPLY_LATENCY_MS = 20;
@@ -72,9 +72,9 @@ class QuoteFailed extends Error {
   }
 }
 
-async function quote(base: string, taker: string, buyToken: string): Promise<QuoteTiming> {
+async function quote(base: string, taker: string, buyToken: string, phases?: Phases): Promise<QuoteTiming> {
   const started = performance.now();
-  const res = await fetch(`${base}/v1/quotes`, {
+  const res = await (phases ? fetchTimed(phases) : fetch)(`${base}/v1/quotes`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ sellToken: CNGN, buyToken, sellAmount: "1580000000", taker }),
@@ -116,11 +116,13 @@ class Sample {
 async function sequential(urls: readonly string[], n: number, runtime: WorkerRuntime) {
   for (let i = 0; i < 10; i++) await quote(urls[i % urls.length] as string, taker(i), ONE_CORRIDOR[0] as string);
   const samples = urls.map(() => new Sample());
+  const phases = new Phases();
   const cpuBefore = cpuMs(runtime.workerPids);
   for (let i = 0; i < n * urls.length; i++) {
-    samples[i % urls.length]?.add(await quote(urls[i % urls.length] as string, taker(i), ONE_CORRIDOR[0] as string));
+    const url = urls[i % urls.length] as string;
+    samples[i % urls.length]?.add(await quote(url, taker(i), ONE_CORRIDOR[0] as string, phases));
   }
-  return { samples, cpuPerQuote: (cpuMs(runtime.workerPids) - cpuBefore) / (n * urls.length) };
+  return { samples, phases, cpuPerQuote: (cpuMs(runtime.workerPids) - cpuBefore) / (n * urls.length) };
 }
 
 /**
@@ -221,7 +223,7 @@ interface Row {
 
 async function measureResolvers(count: number, proxy: string, runtime: WorkerRuntime): Promise<Row> {
   const idleCpuMsPerS = await idleCpu(runtime);
-  const { samples, cpuPerQuote } = await sequential([proxy, runtime.directUrl], SEQUENTIAL_QUOTES, runtime);
+  const { samples, phases, cpuPerQuote } = await sequential([proxy, runtime.directUrl], SEQUENTIAL_QUOTES, runtime);
   const one = await throughput(runtime.directUrl, ONE_CORRIDOR, runtime);
   const oneProxied = await throughput(proxy, ONE_CORRIDOR, runtime);
   const four = await throughput(runtime.directUrl, USD_TOKENS, runtime);
@@ -242,6 +244,7 @@ async function measureResolvers(count: number, proxy: string, runtime: WorkerRun
     `${String(count).padStart(2)} resolvers\n` +
       `   through wrangler dev: ${proxied.describe()}\n` +
       `   Worker directly:      ${direct.describe()}\n` +
+      `   the relay's phases (Server-Timing, p50 ms): ${phases.describe()}\n` +
       `   Worker CPU per quote: ${fmt(row.cpuThroughput)} at full load, ${fmt(row.cpuSequential)} one at a time` +
       ` (idle with the resolvers connected: ${row.idleCpuMsPerS.toFixed(1)} ms/s, of which a quote at full load` +
       ` carries ${fmt(row.idleCpuMsPerS / row.oneDirect)})\n` +

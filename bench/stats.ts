@@ -32,3 +32,35 @@ export function machineLoad(): string {
   const [one, five] = loadavg();
   return `machine: ${availableParallelism()} cores, load average ${one?.toFixed(2)} (1 min), ${five?.toFixed(2)} (5 min)`;
 }
+
+/**
+ * The relay's phases of many responses, from their `Server-Timing` headers (docs/api.md,
+ * "Server-Timing"): `add` one header at a time, `describe` each phase's p50.
+ */
+export class Phases {
+  private readonly byName = new Map<string, number[]>();
+
+  add(header: string | null): void {
+    for (const part of (header ?? "").split(",")) {
+      const [name, ...params] = part.trim().split(";");
+      const dur = params.map((p) => p.trim()).find((p) => p.startsWith("dur="));
+      if (!name || !dur) continue;
+      const list = this.byName.get(name) ?? [];
+      list.push(Number(dur.slice(4)));
+      this.byName.set(name, list);
+    }
+  }
+
+  describe(): string {
+    return [...this.byName].map(([name, values]) => `${name} ${percentile(values, 50).toFixed(1)}`).join(", ");
+  }
+}
+
+/** A `fetch` that hands each response's `Server-Timing` header to `phases`. */
+export const fetchTimed =
+  (phases: Phases): typeof fetch =>
+  async (input, init) => {
+    const res = await fetch(input, init);
+    phases.add(res.headers.get("server-timing"));
+    return res;
+  };
