@@ -50,7 +50,7 @@ export async function admit(
   // The repeated key's execution is found through the quote's taker in SQL, beside the quote's read.
   const [quote, first] = await timed(timings, "readMs", async () => {
     const [row, repeated] = await Promise.all([
-      readQuoteRow(db, req.quoteId),
+      req.quote ?? readQuoteRow(db, req.quoteId),
       req.idempotencyKey ? executionForQuoteKey(db, req.quoteId, req.idempotencyKey, now) : null,
     ]);
     if (row) return [row, repeated] as const;

@@ -1,4 +1,5 @@
 import type { ExecutionRow } from "../db/executions";
+import type { QuoteRow } from "../db/quotes";
 import type { Refusal } from "../errors";
 import type { Erc2612Permit } from "../schemas/execution";
 import type { ExecutionStatus } from "../schemas/quote";
@@ -18,6 +19,8 @@ export interface SubmitRequest {
   signature: string;
   permit: Erc2612Permit | null;
   idempotencyKey: string | null;
+  /** The quote as the Worker has just read it from D1, so the keeper does not read it again; absent, it does. */
+  quote?: QuoteRow;
 }
 
 /**

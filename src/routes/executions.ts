@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { adapterFor, settlerFor } from "../chains";
 import { readExecutionRecord } from "../db/executions";
-import { quoteStatus } from "../db/quote-status";
+import { readQuoteRow } from "../db/quotes";
 import { executionForKey, scopedIdempotencyKey } from "../db/settlement";
 import type { Env } from "../env";
 import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
@@ -48,7 +48,7 @@ export const executionRoutes = createRouter()
           `The Idempotency-Key is over ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`,
         );
       }
-      const quote = await readThrough(c.env, c.get("config"), body.quoteId, (db) => quoteStatus(db, body.quoteId));
+      const quote = await readThrough(c.env, c.get("config"), body.quoteId, (db) => readQuoteRow(db, body.quoteId));
       if (!quote) throw new RelayError(404, "quote_not_found", `No quote has the id ${JSON.stringify(body.quoteId)}.`);
       if (body.chainId !== undefined && body.chainId !== quote.chainId) {
         throw new RelayError(409, "wrong_chain", `The quote is on chain ${quote.chainId}, not ${body.chainId}.`);
@@ -90,6 +90,7 @@ export const executionRoutes = createRouter()
         signature: takerPart,
         permit: ("permit" in body ? body.permit : undefined) ?? null,
         idempotencyKey,
+        quote,
       });
       // Where the keeper's time went (docs/api.md, "Server-Timing"), and the whole call to it.
       const phases = "timings" in outcome ? (outcome.timings ?? {}) : {};

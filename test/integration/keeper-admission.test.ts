@@ -49,6 +49,19 @@ describe("keeper admission: refusals, in order", () => {
     expect(pending).not.toBeNull();
   });
 
+  it("takes the quote the Worker read instead of reading it again", async () => {
+    const { keeper } = keeperHarness(env.DB);
+    const { quote } = await seedQuote(env.DB);
+    // The quote handed over says `cancelled`, D1 says `quoted`: the keeper goes by what it was handed.
+    const handed = { ...quote, status: "cancelled" as const };
+    expect(await keeper.submit(request(quote.quoteId, { quote: handed }))).toMatchObject({
+      status: 409,
+      code: "quote_not_open",
+      extras: { status: "cancelled" },
+    });
+    expect(await keeper.submit(request(quote.quoteId))).toMatchObject({ kind: "submitted" });
+  });
+
   it.each(["cancelled", "settled", "failed"] as const)("answers 409 quote_not_open for a %s quote", async (status) => {
     const { keeper } = keeperHarness(env.DB);
     const { quote } = await seedQuote(env.DB, { status });
