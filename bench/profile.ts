@@ -1,0 +1,104 @@
+/**
+ * `npm run bench:profile`: where the relay's CPU goes on quotes (bench/README.md, "Profile"). Starts
+ * `wrangler dev` with its inspector, connects `BENCH_RESOLVERS` reference resolvers, samples the Worker's
+ * isolate with V8's CPU profiler over `BENCH_QUOTES` quotes one at a time, and prints the functions and
+ * the source files with the most self time.
+ */
+import { freePort, startRelay } from "../test/e2e/harness";
+import { startResolverFleet, stopFleet } from "../test/support/reference-resolvers";
+
+const RESOLVERS = Number(process.env.BENCH_RESOLVERS ?? 20);
+const QUOTES = Number(process.env.BENCH_QUOTES ?? 200);
+const TOP = 25;
+const CNGN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
+const USDC = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+
+/** A minimal Chrome DevTools protocol client over the inspector's WebSocket. */
+async function inspector(port: number) {
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { webSocketDebuggerUrl: string }[];
+  const url = targets[0]?.webSocketDebuggerUrl;
+  if (!url) throw new Error("the inspector lists no target");
+  const ws = new WebSocket(url);
+  await new Promise((resolve, reject) => {
+    ws.addEventListener("open", resolve);
+    ws.addEventListener("error", reject);
+  });
+  let next = 1;
+  const waiting = new Map<number, (result: unknown) => void>();
+  ws.addEventListener("message", (event: MessageEvent) => {
+    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+    if (message.id !== undefined) waiting.get(message.id)?.(message.result);
+  });
+  return {
+    send<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+      const id = next++;
+      ws.send(JSON.stringify({ id, method, params }));
+      return new Promise((resolve) => waiting.set(id, (r) => resolve(r as T)));
+    },
+    close: () => ws.close(),
+  };
+}
+
+const place = (f: ProfileNode["callFrame"]) => `${f.url.split("/").slice(-2).join("/") || "(native)"}`;
+
+async function main() {
+  const inspectorPort = await freePort();
+  const relay = await startRelay({ inspectorPort });
+  const fleet = await startResolverFleet(relay.url, { count: RESOLVERS, latencyMs: 20 });
+  const quote = (i: number) =>
+    fetch(`${relay.url}/v1/quotes`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        sellToken: CNGN,
+        buyToken: USDC,
+        sellAmount: "1580000000",
+        taker: `0x${(i + 1).toString(16).padStart(40, "0")}`,
+      }),
+    }).then((r) => r.text());
+  try {
+    for (let i = 0; i < 20; i++) await quote(i);
+    const cdp = await inspector(inspectorPort);
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+    await cdp.send("Profiler.start");
+    for (let i = 0; i < QUOTES; i++) await quote(1000 + i);
+    // Let the work behind the answers (write-behind, the losers' signature checks) finish inside the window.
+    await new Promise((r) => setTimeout(r, 500));
+    const { profile } = await cdp.send<{ profile: { nodes: ProfileNode[] } }>("Profiler.stop");
+    cdp.close();
+    const total = profile.nodes.reduce((n, node) => n + (node.hitCount ?? 0), 0);
+    const byFunction = new Map<string, number>();
+    const byFile = new Map<string, number>();
+    for (const node of profile.nodes) {
+      const hits = node.hitCount ?? 0;
+      const f = node.callFrame;
+      const key = `${f.functionName || "(anonymous)"}  ${place(f)}:${f.lineNumber + 1}`;
+      byFunction.set(key, (byFunction.get(key) ?? 0) + hits);
+      byFile.set(place(f), (byFile.get(place(f)) ?? 0) + hits);
+    }
+    const show = (title: string, m: Map<string, number>) => {
+      console.log(`\n${title}`);
+      for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
+        console.log(`${((100 * v) / total).toFixed(1).padStart(6)} %  ${k}`);
+      }
+    };
+    console.log(`${QUOTES} quotes, ${RESOLVERS} resolvers: ${total} samples of 0.1 ms in the Worker's isolate`);
+    show("self time by function", byFunction);
+    show("self time by file", byFile);
+  } finally {
+    await stopFleet(fleet);
+    await relay.stop();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
