@@ -4,6 +4,7 @@
  * isolate with V8's CPU profiler over `BENCH_QUOTES` quotes one at a time, and prints the functions and
  * the source files with the most self time.
  */
+import WebSocket from "ws";
 import { freePort, startRelay } from "../test/e2e/harness";
 import { startResolverFleet, stopFleet } from "../test/support/reference-resolvers";
 
@@ -19,20 +20,23 @@ interface ProfileNode {
   hitCount?: number;
 }
 
-/** A minimal Chrome DevTools protocol client over the inspector's WebSocket. */
+/**
+ * A minimal Chrome DevTools protocol client over the inspector's WebSocket (the `ws` package, already
+ * installed with @solana/web3.js and miniflare; Node's own WebSocket is refused by wrangler's proxy).
+ */
 async function inspector(port: number) {
   const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { webSocketDebuggerUrl: string }[];
   const url = targets[0]?.webSocketDebuggerUrl;
   if (!url) throw new Error("the inspector lists no target");
   const ws = new WebSocket(url);
   await new Promise((resolve, reject) => {
-    ws.addEventListener("open", resolve);
-    ws.addEventListener("error", reject);
+    ws.once("open", resolve);
+    ws.once("error", reject);
   });
   let next = 1;
   const waiting = new Map<number, (result: unknown) => void>();
-  ws.addEventListener("message", (event: MessageEvent) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+  ws.on("message", (data) => {
+    const message = JSON.parse(String(data)) as { id?: number; result?: unknown };
     if (message.id !== undefined) waiting.get(message.id)?.(message.result);
   });
   return {
