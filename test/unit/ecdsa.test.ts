@@ -1,6 +1,6 @@
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { bytesToHex, type Hex, hexToBytes, keccak256, toHex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { verifyWithKey } from "../../src/chains/evm/ecdsa";
 
@@ -17,6 +17,16 @@ describe("verifyWithKey", () => {
     expect(verifyWithKey(hash, await other.sign({ hash }), account.publicKey)).toBe(false);
     expect(verifyWithKey(hash, "0x1234", account.publicKey)).toBe(false);
     expect(verifyWithKey(hash, `0x${"00".repeat(65)}`, account.publicKey)).toBe(false);
+  });
+
+  it("accepts the signer's signature and refuses another digest's, on 100 random keys", async () => {
+    for (let i = 0; i < 100; i++) {
+      const signer = privateKeyToAccount(generatePrivateKey());
+      const digest = keccak256(toHex(`bid ${i}`));
+      const signature = await signer.sign({ hash: digest });
+      expect(verifyWithKey(digest, signature, signer.publicKey)).toBe(true);
+      expect(verifyWithKey(keccak256(toHex(`bid ${i}+`)), signature, signer.publicKey)).toBe(false);
+    }
   });
 
   it("refuses the high-s twin of a valid signature", async () => {

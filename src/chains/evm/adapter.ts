@@ -1,4 +1,4 @@
-import { type Address, getAddress, type Hex, hashTypedData } from "viem";
+import { type Address, getAddress, type Hex } from "viem";
 import type { EvmChain } from "../../config/schema";
 import type { ChainAdapter, RfqTerms, Winner } from "../adapter";
 import { addressFacts } from "../addresses";
@@ -14,6 +14,7 @@ import {
   type RfqFill,
   takerTypedData,
 } from "./typed-data";
+import { typedDataDigest } from "./typed-data-digest";
 
 function fillOf(terms: RfqTerms, outputAmount: bigint): RfqFill {
   return {
@@ -44,7 +45,7 @@ function bidTypedData(chain: EvmChain, terms: RfqTerms, outputAmount: bigint): B
   if (!terms.limit) {
     const executor = chain.executor as Address;
     const typed = fillTypedData({ chainId: chain.chainId, executor, fill: fillOf(terms, outputAmount) });
-    return { ...typed, digest: hashTypedData(typed) };
+    return { ...typed, digest: typedDataDigest(typed) };
   }
   const fill: LimitFill = {
     quoteId: quoteIdToBytes32(terms.quoteId),
@@ -54,7 +55,7 @@ function bidTypedData(chain: EvmChain, terms: RfqTerms, outputAmount: bigint): B
     deadline: BigInt(terms.deadline),
   };
   const typed = limitFillTypedData({ chainId: chain.chainId, reactor: chain.reactor as Address, fill });
-  return { ...typed, digest: hashTypedData(typed) };
+  return { ...typed, digest: typedDataDigest(typed) };
 }
 
 /** An EVM chain: Permit2 witness orders signed by the taker, EIP-712 fills signed by resolvers. */

@@ -8,7 +8,18 @@ import { type Hex, hexToBytes } from "viem";
  */
 const { Point } = secp256k1;
 const Fn = Point.Fn;
+const Fp = Point.Fp;
 const HALF_ORDER = Fn.ORDER >> 1n;
+
+/**
+ * Whether the affine x of projective `R` (x = X / Z), reduced mod the group order, is `r`, without the
+ * field inversion that going to affine costs: X = r·Z, or X = (r + n)·Z when r + n is still a field element.
+ */
+function xIsR(R: InstanceType<typeof Point>, r: bigint): boolean {
+  if (Fp.eql(R.X, Fp.mul(r, R.Z))) return true;
+  const rn = r + Fn.ORDER;
+  return rn < Fp.ORDER && Fp.eql(R.X, Fp.mul(rn, R.Z));
+}
 
 const points = new Map<string, InstanceType<typeof Point>>();
 const MAX_CACHED_KEYS = 4096;
@@ -36,7 +47,7 @@ export function verifyWithKey(hash: Hex, signature: Hex, publicKey: Hex): boolea
     const R = Point.BASE.multiplyUnsafe(Fn.create(BigInt(hash) * sInv)).add(
       pointOf(publicKey).multiplyUnsafe(Fn.create(r * sInv)),
     );
-    return !R.is0() && Fn.create(R.toAffine().x) === r;
+    return !R.is0() && xIsR(R, r);
   } catch {
     return false;
   }

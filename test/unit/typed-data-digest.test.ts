@@ -1,0 +1,59 @@
+import { type Address, hashTypedData } from "viem";
+import { describe, expect, it } from "vitest";
+import { limitFillTypedData } from "../../src/chains/evm/limit-typed-data";
+import { fillTypedData, quoteIdToBytes32 } from "../../src/chains/evm/typed-data";
+import { typedDataDigest } from "../../src/chains/evm/typed-data-digest";
+import { newId } from "../../src/ids";
+
+const A = "0x976EA74026E726554dB657fA54763abd0C3a0aa9" as Address;
+const B = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512" as Address;
+const C = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0" as Address;
+
+describe("typedDataDigest", () => {
+  it("is viem's hashTypedData for RFQ fills on several chains and executors, and for limit fills", () => {
+    for (const [chainId, executor] of [
+      [31337, B],
+      [31337, C],
+      [1, B],
+    ] as const) {
+      for (const outputAmount of [0n, 1n, 999_950n, 2n ** 200n]) {
+        const typed = fillTypedData({
+          chainId,
+          executor,
+          fill: {
+            quoteId: quoteIdToBytes32(newId("q")),
+            taker: A,
+            sellToken: B,
+            sellAmount: 1_580_000_000n,
+            buyToken: C,
+            outputAmount,
+            deadline: 1_800_000_000n,
+          },
+        });
+        expect(typedDataDigest(typed)).toBe(hashTypedData(typed));
+      }
+    }
+    const limit = limitFillTypedData({
+      chainId: 31337,
+      reactor: C,
+      fill: {
+        quoteId: quoteIdToBytes32(newId("q")),
+        order: {
+          taker: A,
+          recipient: A,
+          sellToken: B,
+          buyToken: C,
+          sellAmount: 5n,
+          minOut: 3n,
+          gasFeeToken: C,
+          maxGasFee: 1n,
+          deadline: 9n,
+        },
+        nonce: 77n,
+        outputAmount: 4n,
+        deadline: 10n,
+      },
+    });
+    expect(typedDataDigest(limit)).toBe(hashTypedData(limit));
+  });
+});
