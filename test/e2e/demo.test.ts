@@ -1,40 +1,21 @@
-import { type Address, createPublicClient, http, maxUint256, parseAbi } from "viem";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { expectedDeployment } from "../../scripts/lib/evm-deploy";
-import { LOCAL_ACCOUNTS, startLocalResolvers } from "../../scripts/lib/local-stack";
-import type { ResolverClient } from "../../src/clients/resolver/client";
+import { maxUint256 } from "viem";
+import { describe, expect, it } from "vitest";
+import { LOCAL_ACCOUNTS } from "../../scripts/lib/local-stack";
 import { anvilAccount } from "../../src/clients/resolver/keys";
 import { permit2Allowance } from "../../src/clients/taker/permit";
 import { followToFinal, submitExecution } from "../../src/clients/taker/relay";
 import { swap } from "../../src/clients/taker/swap";
+import { balance, base, client, deployment, withAlphaAndBeta } from "./evm-chain";
 
 /**
  * `npm run demo` as a test: a taker swaps on a relay settling on anvil, with two reference resolvers
  * whose inventory is read from the chain, from the quote to `final`, through the `src/clients/taker` library.
  */
 
-const base = inject("relayUrl");
-const rpcUrl = inject("rpcUrl");
-const { cngn, usdc, permit2 } = expectedDeployment();
-const client = createPublicClient({ transport: http(rpcUrl), pollingInterval: 250 });
-const erc20 = parseAbi(["function balanceOf(address) view returns (uint256)"]);
-const balance = (token: Address, holder: Address) =>
-  client.readContract({ address: token, abi: erc20, functionName: "balanceOf", args: [holder] });
-
+const { cngn, usdc, permit2 } = deployment;
 const taker = anvilAccount(LOCAL_ACCOUNTS.takers[0]);
 const alpha = anvilAccount(1);
-
-let fleet: ResolverClient[] = [];
-beforeAll(async () => {
-  fleet = await startLocalResolvers(base, {
-    rpcUrl,
-    resolvers: [
-      { index: 1, name: "alpha", spreadBps: 0 },
-      { index: 2, name: "beta", spreadBps: 15 },
-    ],
-  });
-});
-afterAll(() => Promise.all(fleet.map((c) => c.stop())));
+withAlphaAndBeta();
 
 describe("the demo: a taker swaps cNGN for USDC on the local stack, quote to final", () => {
   it("settles a first swap in one submission, with an EIP-2612 permit for Permit2, and makes it final", async () => {

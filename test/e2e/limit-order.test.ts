@@ -1,12 +1,11 @@
-import { type Address, createPublicClient, http, maxUint256, parseAbi } from "viem";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { expectedDeployment } from "../../scripts/lib/evm-deploy";
-import { LOCAL_ACCOUNTS, startLocalResolvers } from "../../scripts/lib/local-stack";
-import type { ResolverClient } from "../../src/clients/resolver/client";
+import { maxUint256 } from "viem";
+import { describe, expect, it } from "vitest";
+import { LOCAL_ACCOUNTS } from "../../scripts/lib/local-stack";
 import { anvilAccount } from "../../src/clients/resolver/keys";
 import { followLimitOrder, getLimitOrder, limitOrder } from "../../src/clients/taker/limit";
 import { permit2Allowance } from "../../src/clients/taker/permit";
 import { followToFinal } from "../../src/clients/taker/relay";
+import { balance, base, client, deployment, withAlphaAndBeta } from "./evm-chain";
 
 /**
  * `npm run demo -- --limit` as a test (docs/limit-orders.md): a taker places a limit order at the market on
@@ -14,28 +13,10 @@ import { followToFinal } from "../../src/clients/taker/relay";
  * bid through the reactor, and the order is `filled` with its quote `final`.
  */
 
-const base = inject("relayUrl");
-const rpcUrl = inject("rpcUrl");
-const { cngn, usdc, permit2 } = expectedDeployment();
-const client = createPublicClient({ transport: http(rpcUrl), pollingInterval: 250 });
-const erc20 = parseAbi(["function balanceOf(address) view returns (uint256)"]);
-const balance = (token: Address, holder: Address) =>
-  client.readContract({ address: token, abi: erc20, functionName: "balanceOf", args: [holder] });
-
+const { cngn, usdc, permit2 } = deployment;
 // A taker no other e2e file settles with, so its balances move only here.
 const taker = anvilAccount(LOCAL_ACCOUNTS.takers[3]);
-
-let fleet: ResolverClient[] = [];
-beforeAll(async () => {
-  fleet = await startLocalResolvers(base, {
-    rpcUrl,
-    resolvers: [
-      { index: 1, name: "alpha", spreadBps: 0 },
-      { index: 2, name: "beta", spreadBps: 15 },
-    ],
-  });
-});
-afterAll(() => Promise.all(fleet.map((c) => c.stop())));
+withAlphaAndBeta();
 
 describe("a limit order on the local stack", () => {
   it("placed at the market with an EIP-2612 permit, is filled by the keeper's auction and its quote is final", async () => {
