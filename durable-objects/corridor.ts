@@ -24,9 +24,6 @@ import { oracleStub } from "../src/stubs";
 
 /** Subscriptions to the oracle's band pushes lapse after two minutes; renewed while nodes heartbeat. */
 const ORACLE_RENEW_MS = 60_000;
-/** The alarm retries a write-behind drain after this, doubling on each failure up to the maximum. */
-const DRAIN_RETRY_MS = 1_000;
-const DRAIN_RETRY_MAX_MS = 30_000;
 
 /**
  * One per corridor, named by its corridor key (`idFromName`): holds the corridor's node sockets
@@ -43,7 +40,6 @@ export class CorridorDO extends DurableObject<Env> {
   private readonly standing: StandingCache;
   /** The auctions' D1 writes, durable here first (docs/architecture.md, "Write-behind"). */
   private readonly writes: WriteBehind<AuctionWrite>;
-  private drainFailures = 0;
   private band: BandValue | null;
   private oracleSubscribedAt = 0;
 
@@ -85,7 +81,7 @@ export class CorridorDO extends DurableObject<Env> {
       waitUntil: (p) => ctx.waitUntil(p),
       onMismatchChange: (address) => this.sessions.writeState(address),
     });
-    this.writes = new WriteBehind(ctx.storage.sql, env.DB, auctionWriteStatements);
+    this.writes = new WriteBehind(ctx.storage.sql, env.DB, auctionWriteStatements, corridor.key);
     this.house = new AuctionHouse(this.port());
   }
 
@@ -136,7 +132,7 @@ export class CorridorDO extends DurableObject<Env> {
    */
   override async alarm(): Promise<void> {
     const authNext = this.sessions.closeUnauthenticated(Date.now());
-    const drainNext = await this.drainOrRetryAt();
+    const drainNext = await this.writes.drainOrRetryAt();
     const next = [authNext, drainNext].filter((t): t is number => t !== null);
     if (next.length) await this.ctx.storage.setAlarm(Math.min(...next));
   }
@@ -220,22 +216,9 @@ export class CorridorDO extends DurableObject<Env> {
    * answer, and makes sure the alarm retries if that copy does not finish.
    */
   private async queue(write: AuctionWrite): Promise<void> {
-    this.writes.add(write);
+    const retryBy = this.writes.add(write);
     this.ctx.waitUntil(this.writes.drain().catch(() => {}));
-    await this.armBy(Date.now() + DRAIN_RETRY_MS);
-  }
-
-  /** A drain now; when it fails or leaves writes queued, the time of the next try, with backoff. */
-  private async drainOrRetryAt(): Promise<number | null> {
-    try {
-      await this.writes.drain();
-      this.drainFailures = 0;
-    } catch (e) {
-      this.drainFailures++;
-      console.error(JSON.stringify({ corridor: this.corridor.key, write_behind_failed: String(e) }));
-    }
-    if (this.writes.size() === 0) return null;
-    return Date.now() + Math.min(DRAIN_RETRY_MAX_MS, DRAIN_RETRY_MS * 2 ** this.drainFailures);
+    await this.armBy(retryBy);
   }
 
   /** Arms the alarm for `at` unless it is already armed sooner. */

@@ -12,6 +12,9 @@
 
 /** Statements per D1 batch: a quote with 20 offers is about 45. */
 const BATCH_STATEMENTS = 200;
+/** The object's alarm retries a drain after this, doubling on each failure up to the maximum. */
+const RETRY_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
 
 /** How an entry becomes D1 statements. */
 export type ToStatements<Entry> = (db: D1Database, entry: Entry) => D1PreparedStatement[];
@@ -24,11 +27,14 @@ interface QueuedRow extends Record<string, SqlStorageValue> {
 
 export class WriteBehind<Entry> {
   private draining: Promise<void> | null = null;
+  private failures = 0;
 
+  /** `label` names the queue in logs. */
   constructor(
     private readonly sql: SqlStorage,
     private readonly db: D1Database,
     private readonly toStatements: ToStatements<Entry>,
+    private readonly label: string,
   ) {
     sql.exec(
       `CREATE TABLE IF NOT EXISTS write_behind (
@@ -36,10 +42,30 @@ export class WriteBehind<Entry> {
     );
   }
 
-  /** Queues a write; durable once the object's current event ends. */
-  add(entry: Entry, now = Date.now()): void {
+  /**
+   * Queues a write, durable once the object's current event ends. Returns by when the object's alarm
+   * should run, to retry in case the drain the caller starts behind its answer does not finish.
+   */
+  add(entry: Entry, now = Date.now()): number {
     const id = crypto.randomUUID();
     this.sql.exec("INSERT INTO write_behind (id, body, added_at) VALUES (?, ?, ?)", id, JSON.stringify(entry), now);
+    return now + RETRY_MS;
+  }
+
+  /**
+   * The alarm's part: a drain now; when it fails or leaves writes queued, when to try again (1 s doubling
+   * to 30 s over consecutive failures), else null.
+   */
+  async drainOrRetryAt(now = Date.now()): Promise<number | null> {
+    try {
+      await this.drain();
+      this.failures = 0;
+    } catch (e) {
+      this.failures++;
+      console.error(JSON.stringify({ writeBehind: this.label, failed: String(e), failures: this.failures }));
+    }
+    if (this.size() === 0) return null;
+    return now + Math.min(RETRY_MAX_MS, RETRY_MS * 2 ** this.failures);
   }
 
   /** How many writes wait for D1. */

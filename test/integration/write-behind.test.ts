@@ -68,7 +68,9 @@ function failingDb(mode: "before" | "after", reads = true): D1Database {
 
 /** Runs `f` with a write-behind queue over the corridor object's own storage. */
 const inCorridor = <T>(db: D1Database, f: (queue: WriteBehind<AuctionWrite>) => Promise<T>) =>
-  runInDurableObject(corridor(), (_, state) => f(new WriteBehind(state.storage.sql, db, auctionWriteStatements)));
+  runInDurableObject(corridor(), (_, state) =>
+    f(new WriteBehind(state.storage.sql, db, auctionWriteStatements, "test")),
+  );
 
 describe("write-behind of a corridor's writes", () => {
   it("keeps writes queued while D1 fails and, after eviction, writes them in order", async () => {
@@ -79,13 +81,18 @@ describe("write-behind of a corridor's writes", () => {
       queue.add({ kind: "replies", quoteId, replies });
       await expect(queue.drain()).rejects.toThrow(/failed before/);
       expect(queue.size()).toBe(2);
+      // The alarm tries again later each time D1 fails: 2 s, 4 s, … up to 30 s.
+      expect(await queue.drainOrRetryAt(0)).toBe(2_000);
+      expect(await queue.drainOrRetryAt(0)).toBe(4_000);
+      for (let i = 0; i < 5; i++) await queue.drainOrRetryAt(0);
+      expect(await queue.drainOrRetryAt(0)).toBe(30_000);
     });
     expect(await readQuoteRecord(env.DB, quoteId)).toBeNull();
 
     await evictDurableObject(corridor());
     await inCorridor(env.DB, async (queue) => {
       expect(queue.size()).toBe(2);
-      await queue.drain();
+      expect(await queue.drainOrRetryAt()).toBeNull();
       expect(queue.size()).toBe(0);
     });
     // The replies update ran after the insert: in the other order it would have found no row.
@@ -158,7 +165,7 @@ describe("write-behind of a corridor's writes", () => {
   it("is drained by the corridor's alarm", async () => {
     const { write, quoteId } = quoteWrite();
     await runInDurableObject(corridor(), async (_, state) => {
-      new WriteBehind(state.storage.sql, env.DB, auctionWriteStatements).add(write);
+      new WriteBehind(state.storage.sql, env.DB, auctionWriteStatements, "test").add(write);
       await state.storage.setAlarm(Date.now() + 60_000);
     });
     expect(await runDurableObjectAlarm(corridor())).toBe(true);
