@@ -10,6 +10,7 @@ import { readQuoteRecord } from "../db/quotes";
 import type { Env } from "../env";
 import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
 import { addressIssues } from "../http/address-issues";
+import { behindAnswer } from "../http/behind-answer";
 import { createRouter } from "../http/router";
 import { serverTiming } from "../http/server-timing";
 import { cancelQuoteMessage, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } from "../quotes/messages";
@@ -98,9 +99,13 @@ export const quoteRoutes = createRouter()
         recipient: body.recipient ?? body.taker,
         requestedAt,
       };
-      const outcome = await whileInFlight(c.env, config, taker, async () => {
-        return await corridorStub(c.env, corridor.key).requestQuote(input);
-      });
+      const outcome = await whileInFlight(
+        c.env,
+        config,
+        taker,
+        async () => await corridorStub(c.env, corridor.key).requestQuote(input),
+        (release) => behindAnswer(c, release),
+      );
       if (outcome.kind === "refused") throw RelayError.from(outcome);
       const { auctionMs, rankingMs, storageMs } = outcome.timings;
       c.header(
@@ -184,7 +189,13 @@ const LEASE_SLACK_MS = 5_000;
  * Runs a quote request while holding one of the taker's `maxOutstandingRfqs` places, counted across
  * every corridor by the taker's object; with none free, 429 `too_many_rfqs`.
  */
-async function whileInFlight<T>(env: Env, config: RelayConfig, taker: string, run: () => Promise<T>): Promise<T> {
+async function whileInFlight<T>(
+  env: Env,
+  config: RelayConfig,
+  taker: string,
+  run: () => Promise<T>,
+  release: (done: Promise<void>) => Promise<void>,
+): Promise<T> {
   const stub = takerStub(env, taker);
   const lease = crypto.randomUUID();
   const place = await stub.acquire(lease, config.rfqWindowMs + LEASE_SLACK_MS, config.maxOutstandingRfqs);
@@ -199,6 +210,7 @@ async function whileInFlight<T>(env: Env, config: RelayConfig, taker: string, ru
   try {
     return await run();
   } finally {
-    await stub.release(lease);
+    // The place is given back behind the answer: the taker does not wait for that round trip.
+    await release(stub.release(lease));
   }
 }
