@@ -70,7 +70,7 @@ export function auctionWriteStatements(db: D1Database, w: AuctionWrite): D1Prepa
   }
 }
 
-/** A store that hands each write, as data, to `write`: D1 directly, or a write-behind queue. */
+/** A store that hands each write, as data, to `write` (the corridor's write-behind queue, src/db/write-behind.ts). */
 export function auctionStore(write: (w: AuctionWrite) => Promise<void>): AuctionStore {
   return {
     store: (quote, offers, timeline, counts) =>
@@ -80,11 +80,4 @@ export function auctionStore(write: (w: AuctionWrite) => Promise<void>): Auction
     correctOffers: (quoteId, offers, replies, offersHash) =>
       write({ kind: "offers", quoteId, offers, replies, offersHash }),
   };
-}
-
-/** The store that writes to D1 at once, each write one batch. */
-export function d1AuctionStore(db: D1Database): AuctionStore {
-  return auctionStore(async (w) => {
-    await db.batch(auctionWriteStatements(db, w));
-  });
 }
