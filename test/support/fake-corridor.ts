@@ -243,6 +243,24 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
 }
 
 /** A quote request for 1580 cNGN → USDC: the band's mid implies 1 USDC. */
+/** A limit order's round selling 1580 cNGN whose recipient must get at least `minOut` USDC base units. */
+export const limitRound = (minOut: string): QuoteInput["limit"] => ({
+  limitOrderId: "lo_test",
+  order: {
+    taker: TAKER,
+    recipient: TAKER,
+    sellToken: CNGN,
+    buyToken: USDC,
+    sellAmount: "1580000000",
+    minOut,
+    gasFeeToken: USDC,
+    maxGasFee: "150000",
+    deadline: "1900000000",
+  },
+  nonce: "77",
+  minOut,
+});
+
 export const quoteInput = (over: Partial<QuoteInput> = {}): QuoteInput => ({
   chainId: evm.chainId,
   sellToken: CNGN,

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { QuoteInput } from "../../src/auction/quote-input";
 import type { ChainAdapter } from "../../src/chains/adapter";
 import { SIGN_TIMEOUT_MS } from "../../src/protocol/frames";
-import { BAND, CNGN, fakeCorridor, quoteInput, TAKER, USDC } from "../support/fake-corridor";
+import { BAND, CNGN, fakeCorridor, limitRound, quoteInput, TAKER, USDC } from "../support/fake-corridor";
 
 const stranger = privateKeyToAccount("0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e");
 const noReplies = { valid: 0, rejected: 0, declined: 0, noReply: 0, late: 0 };
@@ -450,27 +450,9 @@ describe("AuctionHouse: winners that sign after the auction", () => {
 });
 
 describe("AuctionHouse: limit order rounds", () => {
-  /** A round of an order selling 1580 cNGN whose recipient must get at least `minOut` USDC base units. */
-  const round = (minOut: string): QuoteInput["limit"] => ({
-    limitOrderId: "lo_test",
-    order: {
-      taker: TAKER,
-      recipient: TAKER,
-      sellToken: CNGN,
-      buyToken: USDC,
-      sellAmount: "1580000000",
-      minOut,
-      gasFeeToken: USDC,
-      maxGasFee: "150000",
-      deadline: "1900000000",
-    },
-    nonce: "77",
-    minOut,
-  });
-
   it("asks for a LimitFill of the order under the reactor's domain and quotes a bid that meets minOut", async () => {
     const c = fakeCorridor({ nodes: ["alpha"] });
-    const pending = c.house.requestQuote(quoteInput({ limit: round("900000") }));
+    const pending = c.house.requestQuote(quoteInput({ limit: limitRound("900000") }));
     const rfq = await c.node("alpha").next("rfq");
     expect(rfq.limit).toEqual({ limitOrderId: "lo_test", minOut: "900000" });
     expect(rfq.toSign).toMatchObject({
@@ -493,7 +475,7 @@ describe("AuctionHouse: limit order rounds", () => {
 
   it("quotes nothing when the best bid gives the recipient less than minOut, and says how much it gave", async () => {
     const c = fakeCorridor({ nodes: ["alpha"] });
-    const pending = c.house.requestQuote(quoteInput({ limit: round("950000") }));
+    const pending = c.house.requestQuote(quoteInput({ limit: limitRound("950000") }));
     await c.bid("alpha", 1_000_000n);
     expect(await pending).toMatchObject({ code: "below_limit", extras: { bestReceived: "949000" } });
     expect(c.node("alpha").sent("result")).toMatchObject([{ won: false, rank: 1 }]);
@@ -512,7 +494,7 @@ describe("AuctionHouse: limit order rounds", () => {
       signature: rfqSignature,
     });
     await rfqPending;
-    const pending = c.house.requestQuote(quoteInput({ limit: round("900000") }));
+    const pending = c.house.requestQuote(quoteInput({ limit: limitRound("900000") }));
     const limitRfq = await c.node("alpha").next("rfq");
     c.house.onBid(c.node("alpha").session, {
       type: "bid",

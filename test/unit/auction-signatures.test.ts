@@ -4,7 +4,7 @@ import { offersHash } from "../../src/auction/house";
 import type { QuoteInput } from "../../src/auction/quote-input";
 import type { ChainAdapter } from "../../src/chains/adapter";
 import type { RfqFrame } from "../../src/protocol/frames";
-import { CNGN, fakeCorridor, quoteInput, TAKER, USDC } from "../support/fake-corridor";
+import { CNGN, fakeCorridor, limitRound, quoteInput, TAKER, USDC } from "../support/fake-corridor";
 
 /** Bid signatures are checked after the close, the winner's before the answer and the others' after it. */
 
@@ -41,24 +41,6 @@ const errors = (c: Corridor, name: string) =>
     .node(name)
     .sent("error")
     .map((e) => e.code);
-
-/** A round of an order selling 1580 cNGN whose recipient must get at least `minOut` USDC base units. */
-const round = (minOut: string): QuoteInput["limit"] => ({
-  limitOrderId: "lo_test",
-  order: {
-    taker: TAKER,
-    recipient: TAKER,
-    sellToken: CNGN,
-    buyToken: USDC,
-    sellAmount: "1580000000",
-    minOut,
-    gasFeeToken: USDC,
-    maxGasFee: "150000",
-    deadline: "1900000000",
-  },
-  nonce: "77",
-  minOut,
-});
 
 /** The local EVM adapter, counting its bid signature checks. */
 function counting() {
@@ -125,7 +107,7 @@ describe("AuctionHouse: a forged winning signature", () => {
 
   it("in a limit round, falls to the next bid before checking minOut", async () => {
     const c = fakeCorridor({ nodes: ["alpha", "mallory"] });
-    const pending = c.house.requestQuote(quoteInput({ limit: round("900000") }));
+    const pending = c.house.requestQuote(quoteInput({ limit: limitRound("900000") }));
     await c.bid("alpha", 990_000n);
     await forgedBid(c, 1_000_000n, async () => "0x");
     const { quote } = quoted(await pending);
@@ -207,7 +189,7 @@ describe("AuctionHouse: a forged losing signature", () => {
 
   it("is struck after a refusal too, with no quote to correct", async () => {
     const c = fakeCorridor({ nodes: ["alpha", "mallory"] });
-    const pending = c.house.requestQuote(quoteInput({ limit: round("950000") }));
+    const pending = c.house.requestQuote(quoteInput({ limit: limitRound("950000") }));
     await c.bid("alpha", 1_000_000n);
     await forgedBid(c, 990_000n, async () => "0x");
     expect(await pending).toMatchObject({
