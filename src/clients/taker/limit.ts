@@ -6,57 +6,18 @@
 import type { Address, Hex, LocalAccount, PublicClient } from "viem";
 import { type CompletedTypedData, typedDataFromJson } from "../../chains/evm/json-typed-data";
 import { cancelLimitMessage } from "../../limit-orders/messages";
+import type { LimitOrderDraft, LimitOrderRecord, LimitPrepareRequest } from "../../schemas/limit-order";
 import { type Erc2612Permit, permit2Allowance, signPermit2Approval } from "./permit";
 import { type RelayCallOptions, relayCall } from "./relay";
 import { QuoteMismatchError } from "./sign";
 
 /** `POST /v1/limit-orders/prepare` (spec 4.7). */
-export interface LimitPrepareBody {
-  chainId?: number;
-  sellToken: string;
-  buyToken: string;
-  sellAmount: string;
-  limitAmount: string;
-  taker: string;
-  recipient?: string;
-  expiresInSeconds: number;
-}
+export type LimitPrepareBody = LimitPrepareRequest;
 
 /** The draft (spec 2.7): placed back unchanged with the taker's signature. */
-export interface LimitDraft {
-  chainId: number;
-  executor: string;
-  permit2: string;
-  draft: {
-    minOut: string;
-    gasFeeToken: string;
-    maxGasFee: string;
-    permitAmount: string;
-    nonce: string;
-    deadline: string;
-  };
-  typedData: Record<string, unknown>;
-  fee: { token: string | null; bps: number; atLimit: string };
-  gasFeeNow: string;
-  expiresAt: string;
-}
+export type LimitDraft = LimitOrderDraft;
 
-/** A placed order (spec 2.8). */
-export interface LimitOrderRecord {
-  limitOrderId: string;
-  chainId: number;
-  status: "open" | "filling" | "filled" | "cancelled" | "expired";
-  gasFee: { token: string; max: string };
-  permit: { token: string; amount: string; nonce: string; deadline: string };
-  expiresAt: string;
-  quoteId: string | null;
-  attempts: number;
-  lastError: string | null;
-  lastCheckedAt: string | null;
-  bestReceived: string | null;
-  cancelMessage: string;
-  revoke: { permit2: string; wordPos: string; mask: string };
-}
+export type { LimitOrderRecord };
 
 export async function prepareLimitOrder(
   relayUrl: string,
