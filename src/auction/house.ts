@@ -98,8 +98,12 @@ export class AuctionHouse {
   private readonly live = new Map<string, Live>();
   private readonly signatures: WinnerSignatures;
 
+  /** The corridor's tag, the first digits of its quote ids (src/corridors.ts, `corridorTag`). */
+  private readonly tag: string;
+
   constructor(private readonly port: CorridorPort) {
     this.signatures = new WinnerSignatures((address, frame) => port.send(address, frame));
+    this.tag = corridorTag(port.corridor.key);
   }
 
   /** One auction for a quote request (the taker's in-flight limit is counted by the route, across corridors). */
@@ -110,7 +114,7 @@ export class AuctionHouse {
     const now = Date.now();
     const band = freshBand(port.band(), now);
     // The id names the corridor, so a read that misses the quote in D1 finds it here (src/quotes/read-through.ts).
-    const quoteId = newId("q", corridorTag(corridor.key));
+    const quoteId = newId("q", this.tag);
     const rfqId = newId("rfq");
     const expiresAt = now + config.quoteTtlSeconds * 1000;
     const sellAmount = BigInt(input.sellAmount);
