@@ -1,7 +1,13 @@
 import type { RelayConfig } from "../config/schema";
 import { findCorridor } from "../corridors";
 import type { LimitBook, LimitCheck, OpenLimitOrder } from "../keeper/limit-job";
-import { expireLimitOrders, recordLimitChecks, startLimitFill } from "./limit-orders";
+import {
+  dueLimitOrders,
+  expireLimitOrders,
+  type LimitOrderRow,
+  recordLimitChecks,
+  startLimitFill,
+} from "./limit-orders";
 
 /**
  * The keeper job's view of D1 `limit_orders` (migrations/0001_records.sql, 0006; docs/limit-orders.md), over
@@ -10,72 +16,47 @@ import { expireLimitOrders, recordLimitChecks, startLimitFill } from "./limit-or
  * number of orders. Moves are conditional on the status they leave, so a cancel and the job never both win.
  */
 
-interface LimitRow extends Record<string, unknown> {
-  limit_order_id: string;
-  chain_id: number;
-  taker: string;
-  recipient: string;
-  sell_token: string;
-  buy_token: string;
-  sell_amount: string;
-  limit_amount: string;
-  min_out: string;
-  gas_fee_token: string;
-  max_gas_fee: string;
-  nonce: string;
-  deadline: string;
-  signature: string;
-  expires_at: string;
-  /** JSON {value, deadline, v, r, s} or null (migrations/0006_limit_orders.sql). */
-  erc2612: string | null;
-}
-
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** An order's row as the job reads it; null when the configuration no longer serves its pair. */
-function openOrder(config: RelayConfig, r: LimitRow): OpenLimitOrder | null {
-  const corridor = findCorridor(config, r.chain_id, r.sell_token, r.buy_token);
+/** An order as the job reads it; null when the configuration no longer serves its pair. */
+function openOrder(config: RelayConfig, r: LimitOrderRow): OpenLimitOrder | null {
+  const corridor = findCorridor(config, r.chainId, r.sellToken, r.buyToken);
   if (!corridor) return null;
   const order = {
     taker: r.taker,
     recipient: r.recipient,
-    sellToken: r.sell_token,
-    buyToken: r.buy_token,
-    sellAmount: r.sell_amount,
-    minOut: r.min_out,
-    gasFeeToken: r.gas_fee_token,
-    maxGasFee: r.max_gas_fee,
+    sellToken: r.sellToken,
+    buyToken: r.buyToken,
+    sellAmount: r.sellAmount,
+    minOut: r.minOut,
+    gasFeeToken: r.gasFeeToken,
+    maxGasFee: r.maxGasFee,
     deadline: r.deadline,
   };
   return {
-    limitOrderId: r.limit_order_id,
-    chainId: r.chain_id,
+    limitOrderId: r.limitOrderId,
+    chainId: r.chainId,
     corridorKey: corridor.key,
     taker: r.taker,
     recipient: r.recipient,
-    sellToken: r.sell_token,
-    buyToken: r.buy_token,
-    sellAmount: r.sell_amount,
-    limitAmount: r.limit_amount,
-    round: { limitOrderId: r.limit_order_id, order, nonce: r.nonce, minOut: r.min_out },
+    sellToken: r.sellToken,
+    buyToken: r.buyToken,
+    sellAmount: r.sellAmount,
+    limitAmount: r.limitAmount,
+    round: { limitOrderId: r.limitOrderId, order, nonce: r.nonce, minOut: r.minOut },
     signature: r.signature,
-    permit: r.erc2612 ? (JSON.parse(r.erc2612) as OpenLimitOrder["permit"]) : null,
-    expiresAt: Date.parse(r.expires_at),
+    permit: r.erc2612,
+    expiresAt: Date.parse(r.expiresAt),
   };
 }
 
 export function d1LimitBook(db: D1Database, config: () => RelayConfig): LimitBook {
   return {
     async open(now, limit) {
-      const { results } = await db
-        .prepare(
-          `SELECT * FROM limit_orders WHERE status = 'open' AND expires_at > ?
-           ORDER BY last_checked_at IS NOT NULL, last_checked_at, created_at LIMIT ?`,
-        )
-        .bind(iso(now), limit)
-        .all<LimitRow>();
+      // Every open order is due to the job: checked at or before now, least recently first.
+      const rows = await dueLimitOrders(db, { now: iso(now), checkedBefore: iso(now), limit });
       const cfg = config();
-      return results.map((r) => openOrder(cfg, r)).filter((o): o is OpenLimitOrder => o !== null);
+      return rows.map((r) => openOrder(cfg, r)).filter((o): o is OpenLimitOrder => o !== null);
     },
 
     async recordChecks(checks: readonly LimitCheck[]) {
