@@ -90,3 +90,37 @@ export async function deployToChain(options: ChainDeployOptions): Promise<ChainD
   );
   return { chainId, permit2, validation, feeController, executor, reactor };
 }
+
+export interface SetKeeperOptions {
+  rpcUrl: string;
+  /** The contracts' owner. */
+  ownerKey: Hex;
+  /** The executor and the reactor (each keeps its own keeper list). */
+  contracts: Address[];
+  keeper: Address;
+  allowed: boolean;
+}
+
+/** Allows or removes a keeper wallet on each contract (docs/operations.md, "Rotate a keeper key"); waits for each. */
+export async function setKeeper(options: SetKeeperOptions): Promise<void> {
+  const account = privateKeyToAccount(options.ownerKey);
+  const probe = createPublicClient({ transport: http(options.rpcUrl) });
+  const chain = defineChain({
+    id: await probe.getChainId(),
+    name: "chain",
+    nativeCurrency: { name: "native", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [options.rpcUrl] } },
+  });
+  const walletClient = createWalletClient({ account, chain, transport: http(options.rpcUrl) });
+  for (const address of options.contracts) {
+    // The executor and the reactor share `setKeeper(address,bool)`; the executor's ABI serves both.
+    const hash = await walletClient.writeContract({
+      address,
+      abi: rfqExecutorAbi,
+      functionName: "setKeeper",
+      args: [options.keeper, options.allowed],
+    });
+    const receipt = await probe.waitForTransactionReceipt({ hash });
+    if (receipt.status !== "success") throw new Error(`setKeeper on ${address} failed`);
+  }
+}

@@ -2,7 +2,7 @@ import { createPublicClient, getAddress, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANVIL_DEPLOYER_KEY, deployContracts } from "../../scripts/lib/evm-deploy";
-import { deployToChain } from "../../scripts/lib/evm-deploy-chain";
+import { deployToChain, setKeeper } from "../../scripts/lib/evm-deploy-chain";
 import { anvilPrivateKey } from "../../scripts/lib/local-stack";
 import { feeControllerAbi } from "../../src/chains/evm/abi/fee-controller";
 import { limitReactorAbi } from "../../src/chains/evm/abi/limit-reactor";
@@ -12,8 +12,10 @@ import { type AnvilProcess, startAnvil } from "../support/anvil";
 
 /** scripts/deploy-evm.ts's deployment, onto an anvil where the local deployment put a Permit2 and two tokens. */
 let anvil: AnvilProcess;
+let local: Awaited<ReturnType<typeof deployContracts>>;
 beforeAll(async () => {
   anvil = await startAnvil();
+  local = await deployContracts(anvil.rpcUrl);
 });
 afterAll(() => anvil?.stop());
 
@@ -26,7 +28,6 @@ const OWNER = getAddress("0x00000000000000000000000000000000000000e1");
 
 describe("deploying onto a chain (scripts/deploy-evm.ts)", () => {
   it("deploys against the chain's Permit2, each contract set up by its constructor", async () => {
-    const local = await deployContracts(anvil.rpcUrl);
     const client = createPublicClient({ transport: http(anvil.rpcUrl) });
     const deployment = await deployToChain({
       rpcUrl: anvil.rpcUrl,
@@ -63,6 +64,29 @@ describe("deploying onto a chain (scripts/deploy-evm.ts)", () => {
         functionName: "defaultFeeBps",
       }),
     ).toBe(25);
+  });
+
+  it("lets the owner swap a keeper on both contracts (scripts/set-keeper.ts)", async () => {
+    const client = createPublicClient({ transport: http(anvil.rpcUrl) });
+    const ownerKey = anvilPrivateKey(2);
+    const deployment = await deployToChain({
+      rpcUrl: anvil.rpcUrl,
+      deployerKey: ownerKey,
+      tokens: [],
+      keepers: [KEEPERS[0] as `0x${string}`],
+      feeBps: 10,
+      treasury: TREASURY,
+      permit2: local.permit2,
+    });
+    const contracts = [deployment.executor, deployment.reactor];
+    const fresh = KEEPERS[1] as `0x${string}`;
+    await setKeeper({ rpcUrl: anvil.rpcUrl, ownerKey, contracts, keeper: fresh, allowed: true });
+    await setKeeper({ rpcUrl: anvil.rpcUrl, ownerKey, contracts, keeper: KEEPERS[0] as `0x${string}`, allowed: false });
+    for (const address of contracts) {
+      const isKeeper = (keeper: `0x${string}`) =>
+        client.readContract({ abi: rfqExecutorAbi, address, functionName: "keepers", args: [keeper] });
+      expect([await isKeeper(KEEPERS[0] as `0x${string}`), await isKeeper(fresh)]).toEqual([false, true]);
+    }
   });
 
   it("refuses a Permit2 address without code", async () => {
