@@ -1,6 +1,6 @@
 /**
  * Deploys the settlement contracts onto a real EVM chain and prints the addresses for `RELAY_CONFIG`
- * (docs/deploy.md, "An EVM chain"). The deployer's key comes from the environment, never the command line:
+ * (docs/deploy.md, step 6). The deployer's key comes from the environment, never the command line:
  *
  *   DEPLOYER_PRIVATE_KEY=0x… npx tsx scripts/deploy-evm.ts --rpc-url https://… \
  *     --tokens 0xcNGN,0xUSDC --keepers 0xKeeper1,0xKeeper2 --fee-bps 10 --treasury 0x… [--owner 0x…] [--permit2 0x…]

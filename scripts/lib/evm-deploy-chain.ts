@@ -1,5 +1,5 @@
 /**
- * Deploys the relay's settlement contracts onto any EVM chain (docs/deploy.md, "An EVM chain"), against
+ * Deploys the relay's settlement contracts onto any EVM chain (docs/deploy.md, step 6), against
  * a Permit2 already there (Uniswap's canonical one on public chains). Node only: it carries bytecode.
  */
 import { type Address, createPublicClient, createWalletClient, defineChain, getAddress, type Hex, http } from "viem";
