@@ -8,6 +8,7 @@ import type { LimitOrderChains } from "./chains/limit-orders";
 import { ConfigError, loadConfig } from "./config/load";
 import type { AppEnv } from "./env";
 import { invalidRequest, notFound, RelayError } from "./errors";
+import { API_REFERENCE_PATH, apiReference } from "./http/api-reference";
 import { createRouter } from "./http/router";
 import { allowedMethods } from "./http/routes-table";
 import { adminRoutes } from "./routes/admin";
@@ -85,6 +86,8 @@ export function createApp(options: AppOptions = {}) {
     }),
     (c) => c.json(app.getOpenAPI31Document(openApiInfo), 200),
   );
+
+  app.get(API_REFERENCE_PATH, apiReference);
 
   app.notFound((c) => {
     const allowed = allowedMethods(app.routes, c.req.path);
