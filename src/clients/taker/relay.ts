@@ -1,4 +1,4 @@
-import type { ExecutionRecord, QuoteRecord, TimelineEntry } from "../../schemas/quote";
+import type { ExecutionRecord, QuoteRecord } from "../../schemas/quote";
 import type { Erc2612Permit } from "./permit";
 
 /**
