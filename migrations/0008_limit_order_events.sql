@@ -12,19 +12,22 @@ CREATE TABLE limit_order_events (
 );
 CREATE INDEX limit_order_events_by_order ON limit_order_events (limit_order_id, id);
 
+-- An order as its next event: one definition for both triggers.
+CREATE VIEW limit_order_event_now AS
+SELECT limit_order_id, updated_at AS at, status, json_object(
+  'status', status, 'quoteId', quote_id, 'attempts', attempts, 'lastError', last_error,
+  'lastCheckedAt', last_checked_at, 'bestReceived', best_received, 'updatedAt', updated_at) AS data
+FROM limit_orders;
+
 CREATE TRIGGER limit_order_placed AFTER INSERT ON limit_orders
 BEGIN
   INSERT INTO limit_order_events (limit_order_id, at, status, data)
-  VALUES (NEW.limit_order_id, NEW.created_at, NEW.status, json_object(
-    'status', NEW.status, 'quoteId', NEW.quote_id, 'attempts', NEW.attempts, 'lastError', NEW.last_error,
-    'lastCheckedAt', NEW.last_checked_at, 'bestReceived', NEW.best_received, 'updatedAt', NEW.updated_at));
+  SELECT limit_order_id, at, status, data FROM limit_order_event_now WHERE limit_order_id = NEW.limit_order_id;
 END;
 
 CREATE TRIGGER limit_order_moved AFTER UPDATE OF status ON limit_orders
 WHEN NEW.status <> OLD.status
 BEGIN
   INSERT INTO limit_order_events (limit_order_id, at, status, data)
-  VALUES (NEW.limit_order_id, NEW.updated_at, NEW.status, json_object(
-    'status', NEW.status, 'quoteId', NEW.quote_id, 'attempts', NEW.attempts, 'lastError', NEW.last_error,
-    'lastCheckedAt', NEW.last_checked_at, 'bestReceived', NEW.best_received, 'updatedAt', NEW.updated_at));
+  SELECT limit_order_id, at, status, data FROM limit_order_event_now WHERE limit_order_id = NEW.limit_order_id;
 END;
