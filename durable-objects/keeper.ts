@@ -20,6 +20,7 @@ import { limitPass } from "../src/keeper/limit-job";
 import { limitJobPort } from "../src/keeper/limit-port";
 import { SqlTxStore } from "../src/keeper/pending";
 import { writeThrough } from "../src/quotes/read-through";
+import { announceLimitOrders, announceQuote } from "../src/streams/announce";
 import { corridorStub, oracleStub } from "../src/stubs";
 
 /**
@@ -58,6 +59,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
             .notifyExecution(resolver, update)
             .catch((e: unknown) => console.error(JSON.stringify({ keeper: "notify_failed", error: String(e) }))),
         ),
+      timelineGrew: (quoteId) => ctx.waitUntil(announceQuote(this.env, loadConfig(this.env.RELAY_CONFIG), quoteId)),
       demoted: (corridorKey, resolver, demotion) => {
         if (!corridorKey) return;
         ctx.waitUntil(
@@ -74,6 +76,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
       band: (corridorKey) => oracleStub(this.env).band(corridorKey),
       auction: (corridorKey, input) => corridorStub(this.env, corridorKey).requestQuote(input),
       submit: (request) => this.keeper.submit(request),
+      moved: (orders) => ctx.waitUntil(announceLimitOrders(this.env, orders)),
     });
     this.jobs = {
       indexer: { run: () => this.keeper.index(), again: () => this.store.count() > 0 },

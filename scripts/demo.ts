@@ -26,14 +26,9 @@ import {
 import { anvil } from "viem/chains";
 import { anvilAccount } from "../src/clients/resolver/keys";
 import type { RelayConfigRecord } from "../src/clients/resolver/relay-config";
+import { followToFinal, SwapNotFinalError } from "../src/clients/taker/follow";
 import { permit2Allowance } from "../src/clients/taker/permit";
-import {
-  followToFinal,
-  RelayHttpError,
-  requestQuote,
-  SwapNotFinalError,
-  submitExecution,
-} from "../src/clients/taker/relay";
+import { RelayHttpError, requestQuote, submitExecution } from "../src/clients/taker/relay";
 import { signForSubmission } from "../src/clients/taker/swap";
 import type { QuoteRecord } from "../src/schemas/quote";
 import { describeEvent, say } from "./lib/demo-output";
@@ -161,11 +156,13 @@ async function main(): Promise<void> {
   }
   say(`submitted: execution ${answer.executionId}, tx ${answer.txHash} (HTTP ${httpStatus}, key ${idempotencyKey})`);
 
-  // 4. Follow it until the indexer has confirmed it past the chain's finality depth.
+  // 4. Follow its event stream until the indexer has confirmed it past the chain's finality depth.
+  say(`following ${relayUrl}/v1/quotes/${quote.quoteId}/events`);
   const { quote: final, execution } = await followToFinal(relayUrl, quote.quoteId, {
     executionId: answer.executionId,
     timeoutMs: 90_000,
-    onEvent: (entry) => say(`  ${describeEvent(entry)}`),
+    onEvent: (e) => say(`  ${describeEvent(e)}`),
+    onFallback: (why) => say(`  ${why}: polling GET /v1/quotes/${quote.quoteId} instead`),
     onExecution: (e) => say(`  execution ${e.status}${e.reason ? `: ${e.reason}` : ""}`),
   });
   say(

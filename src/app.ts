@@ -14,6 +14,7 @@ import { allowedMethods } from "./http/routes-table";
 import { adminRoutes } from "./routes/admin";
 import { configRoutes } from "./routes/config";
 import { corridorRoutes } from "./routes/corridors";
+import { eventRoutes } from "./routes/events";
 import { executionRoutes } from "./routes/executions";
 import { limitOrderRoutes, limitOrdersDisabled } from "./routes/limit-orders";
 import { quoteRoutes } from "./routes/quotes";
@@ -75,6 +76,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", adminRoutes);
   app.route("/", rateRoutes);
   app.route("/", limitOrderRoutes(options.limitOrderChains));
+  app.route("/", eventRoutes);
 
   app.openapi(
     createRoute({

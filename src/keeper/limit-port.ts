@@ -11,6 +11,7 @@ export interface LimitPortDeps {
   band: LimitJobPort["band"];
   auction: LimitJobPort["auction"];
   submit: LimitJobPort["submit"];
+  moved: LimitJobPort["moved"];
 }
 
 /** The limit job's port over D1 and the objects (docs/limit-orders.md, "The keeper's job"). */
@@ -20,6 +21,7 @@ export function limitJobPort(deps: LimitPortDeps): LimitJobPort {
     band: deps.band,
     auction: deps.auction,
     submit: deps.submit,
+    moved: deps.moved,
     now: () => Date.now(),
     ask(order) {
       const config = deps.config();

@@ -33,6 +33,7 @@ function harness(options: { received?: bigint; submit?: (r: SubmitRequest) => Su
   let quotes = 0;
   const auctions: QuoteInput[] = [];
   const submissions: SubmitRequest[] = [];
+  const moved: string[] = [];
   const port: LimitJobPort = {
     book,
     band: async () => band,
@@ -58,9 +59,10 @@ function harness(options: { received?: bigint; submit?: (r: SubmitRequest) => Su
         options.submit?.(request) ?? { kind: "submitted", quoteId: request.quoteId, executionId: "x", txHash: "0x" }
       );
     },
+    moved: (orders) => moved.push(...orders.map((o) => `${o.limitOrderId}@${o.corridor}`)),
     now: () => now,
   };
-  return { book, port, auctions, submissions, tick: (ms: number) => (now += ms), now: () => now };
+  return { book, port, auctions, submissions, moved, tick: (ms: number) => (now += ms), now: () => now };
 }
 
 describe("the keeper's limit job", () => {
@@ -80,6 +82,8 @@ describe("the keeper's limit job", () => {
     await limitPass(h.port);
     expect(h.book.get("lo_1").status).toBe("filled");
     expect(h.auctions).toHaveLength(1);
+    // Each move is announced to the order's corridor, which hosts its event stream.
+    expect(h.moved).toEqual(["lo_1@corridor", "lo_1@corridor"]);
   });
 
   it("sends a failed fill back to open, and auctions it again on the next pass", async () => {
@@ -90,6 +94,8 @@ describe("the keeper's limit job", () => {
     h.tick(5_000);
     await limitPass(h.port);
     expect(h.book.get("lo_1")).toMatchObject({ status: "filling", quoteId: "q_2", attempts: 2 });
+    // filling, back to open, filling again.
+    expect(h.moved).toEqual(["lo_1@corridor", "lo_1@corridor", "lo_1@corridor"]);
   });
 
   it("reopens an order whose round the keeper refused, with the reason", async () => {
