@@ -2,7 +2,7 @@ import { ApiError, getConfig, getJson } from "./api.js";
 import { tokenOf } from "./corridors.js";
 import { address, fill, h, pill, problem, table } from "./dom.js";
 import { clock, dateTime, elapsed, number, shortAddress, units } from "./format.js";
-import { describeDetail, entriesOf, isOver, mergeTimeline, outcomeOf, placeEntry, stageOf } from "./timeline.js";
+import { describeDetail, entriesOf, mergeTimeline, outcomeOf, placeEntry, quoteIsOver, stageOf } from "./timeline.js";
 import { followTimeline } from "./timeline-stream.js";
 
 /** What the live marker says in each state of the stream. */
@@ -64,7 +64,7 @@ export function showQuote(root, quoteId) {
     .then(([config, quote]) => {
       if (stopped) return;
       Object.assign(state, { config, quote, timeline: quote.timeline });
-      if (isOver(state.timeline)) state.live = "ended";
+      if (quoteIsOver(quote)) state.live = "ended";
       else {
         stream = followTimeline(quoteId, {
           onEntry: (position, entry) => {
@@ -105,7 +105,7 @@ function quoteView({ config, quote, timeline, live }) {
   const chain = config.chains.find((c) => c.chainId === quote.chainId);
   const amount = (token, value) => `${units(value, token.decimals)} ${token.symbol}`;
   const feeToken = (fee) => tokenOf(config, quote.chainId, fee.token);
-  const stage = stageOf(timeline);
+  const stage = stageOf(timeline, quote.status);
   return [
     h(
       "section",

@@ -17,8 +17,14 @@ export const TIMELINE_EVENTS = [
   "cancelled",
 ];
 
-/** After one of these the stream ends: nothing more will happen to the quote. */
+/** The events after which the relay closes a quote's stream (docs/api.md, "Event streams"). */
 export const TERMINAL_EVENTS = new Set(["final", "failed", "cancelled", "expired"]);
+
+/**
+ * Whether nothing more can happen to the quote, by its record: final, failed, cancelled, or expired (a
+ * fill already on its way when it expired moves it on to `submitted`).
+ */
+export const quoteIsOver = (quote) => quote.final || ["failed", "cancelled", "expired"].includes(quote.status);
 
 /**
  * The timeline with `entry` at `position` (1-based); entries already there are kept, so a replayed
@@ -52,14 +58,15 @@ export function mergeTimeline(held, read) {
 /** The entries in order, without the holes a resumed stream could leave for a moment. */
 export const entriesOf = (timeline) => timeline.filter((e) => e !== undefined);
 
-/** Where the quote stands: its latest event (`quoted`, …, `final`). */
-export function stageOf(timeline) {
+/**
+ * Where the quote stands: its latest event (`quoted`, …, `final`), or `cancelled`, which the record's
+ * status says but its timeline has no entry for.
+ */
+export function stageOf(timeline, status) {
   const entries = entriesOf(timeline);
+  if (status === "cancelled" && !entries.some((e) => e.event === "cancelled")) return "cancelled";
   return entries.length ? entries[entries.length - 1].event : "unknown";
 }
-
-/** Whether the timeline holds an event after which nothing more happens. */
-export const isOver = (timeline) => entriesOf(timeline).some((e) => TERMINAL_EVENTS.has(e.event));
 
 /** What an offer's status means to a reader: `won`, `lost`, or steered away from winning, and why. */
 export function outcomeOf(status) {

@@ -3,10 +3,10 @@ import { errorOf } from "../../public/js/api.js";
 import { corridorKey, corridorName, corridorsOf, tokenOf } from "../../public/js/corridors.js";
 import { ago, clock, elapsed, percent, shortAddress, units } from "../../public/js/format.js";
 import {
-  isOver,
   mergeTimeline,
   outcomeOf,
   placeEntry,
+  quoteIsOver,
   stageOf,
   TERMINAL_EVENTS,
   TIMELINE_EVENTS,
@@ -97,10 +97,15 @@ describe("the timeline", () => {
     timeline = placeEntry(timeline, 3, entry("signed"));
     timeline = mergeTimeline(timeline, [entry("requested"), entry("quoted"), entry("signed"), entry("submitted")]);
     expect(timeline.map((e) => e.event)).toEqual(["requested", "quoted", "signed", "submitted"]);
-    expect(stageOf(timeline)).toBe("submitted");
-    expect(isOver(timeline)).toBe(false);
-    expect(isOver(placeEntry(timeline, 5, entry("final")))).toBe(true);
+    expect(stageOf(timeline, "submitted")).toBe("submitted");
+    expect(stageOf(timeline, "cancelled")).toBe("cancelled");
     expect(placeEntry(timeline, Number(""), entry("final"))).toBe(timeline);
+  });
+
+  it("tells a quote that can still move from one that cannot", () => {
+    expect(quoteIsOver({ final: false, status: "settled" })).toBe(false);
+    expect(quoteIsOver({ final: true, status: "settled" })).toBe(true);
+    for (const status of ["failed", "cancelled", "expired"]) expect(quoteIsOver({ final: false, status })).toBe(true);
   });
 
   it("reads an offer's status as won, lost or steered", () => {
