@@ -88,8 +88,16 @@ export function createApp(options: AppOptions = {}) {
     }),
     (c) => c.json(app.getOpenAPI31Document(openApiInfo), 200),
   );
-
-  app.get(API_REFERENCE_PATH, apiReference);
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: API_REFERENCE_PATH,
+      tags: ["meta"],
+      summary: "This document as a page to read and try (Swagger UI; docs/explorer.md)",
+      responses: { 200: { description: "The API reference page", content: { "text/html": { schema: z.string() } } } },
+    }),
+    apiReference,
+  );
 
   app.notFound((c) => {
     const allowed = allowedMethods(app.routes, c.req.path);
