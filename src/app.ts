@@ -8,6 +8,7 @@ import type { LimitOrderChains } from "./chains/limit-orders";
 import { ConfigError, loadConfig } from "./config/load";
 import type { AppEnv } from "./env";
 import { invalidRequest, notFound, RelayError } from "./errors";
+import { API_REFERENCE_PATH, apiReference } from "./http/api-reference";
 import { createRouter } from "./http/router";
 import { allowedMethods } from "./http/routes-table";
 import { adminRoutes } from "./routes/admin";
@@ -86,6 +87,16 @@ export function createApp(options: AppOptions = {}) {
       responses: { 200: jsonContent(z.object({ openapi: z.string() }).passthrough(), "OpenAPI 3.1 document") },
     }),
     (c) => c.json(app.getOpenAPI31Document(openApiInfo), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: API_REFERENCE_PATH,
+      tags: ["meta"],
+      summary: "This document as a page to read and try (Swagger UI; docs/explorer.md)",
+      responses: { 200: { description: "The API reference page", content: { "text/html": { schema: z.string() } } } },
+    }),
+    apiReference,
   );
 
   app.notFound((c) => {
