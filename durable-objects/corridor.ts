@@ -25,6 +25,9 @@ import { close } from "../src/protocol/codec";
 import { CLOSE_REASONS } from "../src/protocol/frames";
 import type { PauseRecord } from "../src/schemas/ops";
 import type { BandValue } from "../src/schemas/quote";
+import { StreamHub } from "../src/streams/hub";
+import { streamResponse } from "../src/streams/response";
+import { limitOrderTopic, quoteTopic, readSubject, streamAsked, subjectOf } from "../src/streams/subjects";
 import { oracleStub } from "../src/stubs";
 
 /** Subscriptions to the oracle's band pushes lapse after two minutes; renewed while nodes heartbeat. */
@@ -32,8 +35,9 @@ const ORACLE_RENEW_MS = 60_000;
 
 /**
  * One per corridor, named by its corridor key (`idFromName`): holds the corridor's node sockets
- * (src/nodes/sessions.ts), checks their inventory on chain (src/nodes/inventory-checks.ts) and runs
- * their RFQ auctions (src/auction/house.ts).
+ * (src/nodes/sessions.ts), checks their inventory on chain (src/nodes/inventory-checks.ts), runs
+ * their RFQ auctions (src/auction/house.ts), and hosts the event streams of its quotes and limit orders
+ * (src/streams/hub.ts).
  */
 export class CorridorDO extends DurableObject<Env> {
   private readonly config: RelayConfig;
@@ -45,6 +49,8 @@ export class CorridorDO extends DurableObject<Env> {
   private readonly standing: StandingCache;
   /** The auctions' D1 writes, durable here first (docs/architecture.md, "Write-behind"). */
   private readonly writes: WriteBehind<AuctionWrite>;
+  /** Open event streams of this corridor's quotes and limit orders (docs/api.md, "Event streams"). */
+  readonly streams: StreamHub;
   private band: BandValue | null;
   private oracleSubscribedAt = 0;
 
@@ -88,10 +94,20 @@ export class CorridorDO extends DurableObject<Env> {
     });
     this.writes = new WriteBehind(ctx.storage.sql, env.DB, auctionWriteStatements, corridor.key);
     this.house = new AuctionHouse(this.port());
+    this.streams = new StreamHub({ read: (topic) => this.readTopic(topic), now: () => Date.now() });
   }
 
-  /** A resolver's connect request, routed here by the Worker; the URL's token order is what the node advertises. */
+  /**
+   * A resolver's connect request, routed here by the Worker (the URL's token order is what the node
+   * advertises), or a taker's event stream of a quote or limit order of this corridor.
+   */
   override async fetch(request: Request): Promise<Response> {
+    const ask = streamAsked(request);
+    if (ask) {
+      const response = streamResponse(await this.streams.open(ask.topic, ask.client, ask.last));
+      await this.armStreams();
+      return response;
+    }
     const advertised = advertisedCorridor(request.url);
     if (!advertised) return new Response("not a corridor connect URL", { status: 400 });
     const { client, authDeadline } = this.sessions.accept(advertised);
@@ -132,13 +148,14 @@ export class CorridorDO extends DurableObject<Env> {
   }
 
   /**
-   * Closes sockets that did not authenticate in time and copies queued writes to D1; re-armed for the
-   * next auth deadline or drain retry, whichever is first. Both are idempotent.
+   * Closes sockets that did not authenticate in time, copies queued writes to D1, and keeps event streams
+   * alive and read; re-armed for whichever of the three is due first. All are idempotent.
    */
   override async alarm(): Promise<void> {
     const authNext = this.sessions.closeUnauthenticated(Date.now());
     const drainNext = await this.writes.drainOrRetryAt();
-    const next = [authNext, drainNext].filter((t): t is number => t !== null);
+    await this.streams.tick();
+    const next = [authNext, drainNext, this.streams.nextAt()].filter((t): t is number => t !== null);
     if (next.length) await this.ctx.storage.setAlarm(Math.min(...next));
   }
 
@@ -148,6 +165,18 @@ export class CorridorDO extends DurableObject<Env> {
    */
   async writeThrough(): Promise<void> {
     await this.writes.drain();
+  }
+
+  /** Quote `quoteId` moved (the keeper settled it, a taker cancelled it): its open streams get what is new. */
+  async quoteChanged(quoteId: string): Promise<void> {
+    await this.streams.changed(quoteTopic(quoteId));
+    await this.armStreams();
+  }
+
+  /** Limit order `limitOrderId` moved: its open streams get what is new. */
+  async limitOrderChanged(limitOrderId: string): Promise<void> {
+    await this.streams.changed(limitOrderTopic(limitOrderId));
+    await this.armStreams();
   }
 
   /** The authenticated nodes of this corridor, as the relay's in-memory view shows them. */
@@ -260,6 +289,25 @@ export class CorridorDO extends DurableObject<Env> {
     const retryBy = this.writes.add(write);
     this.ctx.waitUntil(this.writes.drain().catch(() => {}));
     await this.armBy(retryBy);
+  }
+
+  /**
+   * Reads a stream's subject from D1; a quote D1 does not have yet may still be in this corridor's
+   * write-behind queue, so the queue is copied first and the quote read again.
+   */
+  private async readTopic(topic: string) {
+    const subject = subjectOf(topic);
+    if (!subject) return null;
+    const read = await readSubject(this.env.DB, subject, Date.now());
+    if (read || subject.kind !== "quote") return read;
+    await this.writes.drain();
+    return readSubject(this.env.DB, subject, Date.now());
+  }
+
+  /** Makes sure the alarm runs the streams' next keep-alive or read. */
+  private async armStreams(): Promise<void> {
+    const next = this.streams.nextAt();
+    if (next !== null) await this.armBy(next);
   }
 
   /** Arms the alarm for `at` unless it is already armed sooner. */

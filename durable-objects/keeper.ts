@@ -25,6 +25,7 @@ import { log, withRequestId } from "../src/log";
 import { PAUSE_KEY, pauseRecord } from "../src/ops/pause";
 import { writeThrough } from "../src/quotes/read-through";
 import type { KeeperRecord, PauseRecord } from "../src/schemas/ops";
+import { announceLimitOrders, announceQuote } from "../src/streams/announce";
 import { corridorStub, oracleStub } from "../src/stubs";
 
 /**
@@ -63,6 +64,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
             .notifyExecution(resolver, update)
             .catch((e: unknown) => log.error("notify_failed", { component: "keeper", error: String(e) })),
         ),
+      timelineGrew: (quoteId) => ctx.waitUntil(announceQuote(this.env, loadConfig(this.env.RELAY_CONFIG), quoteId)),
       demoted: (corridorKey, resolver, demotion) => {
         if (!corridorKey) return;
         ctx.waitUntil(
@@ -80,6 +82,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
       auction: (corridorKey, input) => corridorStub(this.env, corridorKey).requestQuote(input),
       submit: (request) => this.keeper.submit(request),
       paused: () => this.paused() !== null,
+      moved: (orders) => ctx.waitUntil(announceLimitOrders(this.env, orders)),
     });
     this.jobs = {
       indexer: { run: () => this.keeper.index(), again: () => this.store.count() > 0 },

@@ -5,7 +5,7 @@
  * keeper's auctions (scripts/lib/limit-demo.ts). The taker side is the `src/clients/taker` library; see
  * docs/local-stack.md.
  *
- *   npm run demo -- [--chain ID] [--relay URL] [--rpc URL] [--taker N] [--sell AMOUNT] [--approve] [--limit]
+ *   npm run demo -- [--chain ID] [--relay URL] [--rpc URL] [--taker N] [--sell AMOUNT] [--approve] [--pause S] [--limit]
  */
 import { parseArgs } from "node:util";
 import {
@@ -26,14 +26,9 @@ import {
 import { anvil } from "viem/chains";
 import { anvilAccount } from "../src/clients/resolver/keys";
 import type { RelayConfigRecord } from "../src/clients/resolver/relay-config";
+import { followToFinal, SwapNotFinalError } from "../src/clients/taker/follow";
 import { permit2Allowance } from "../src/clients/taker/permit";
-import {
-  followToFinal,
-  RelayHttpError,
-  requestQuote,
-  SwapNotFinalError,
-  submitExecution,
-} from "../src/clients/taker/relay";
+import { RelayHttpError, requestQuote, submitExecution } from "../src/clients/taker/relay";
 import { signForSubmission } from "../src/clients/taker/swap";
 import type { QuoteRecord } from "../src/schemas/quote";
 import { describeEvent, say } from "./lib/demo-output";
@@ -49,6 +44,7 @@ const { values } = parseArgs({
     sell: { type: "string", default: "1580" },
     approve: { type: "boolean", default: false },
     limit: { type: "boolean", default: false },
+    pause: { type: "string", default: "0" },
     help: { type: "boolean", default: false },
   },
 });
@@ -62,6 +58,8 @@ const USAGE = `npm run demo -- [options]
                  npm start funds 5 to 8)
   --sell AMOUNT  cNGN to sell, in whole units (default 1580)
   --approve      EVM: approve Permit2 on chain first (a transaction) instead of sending an EIP-2612 permit
+  --pause S      EVM: wait S seconds between the quote and its signature, to watch the quote's explorer page
+                 (printed) go from quoted to final; the quote lives 30 s
   --limit        EVM: place a limit order 1 % under the market (the oracle band's mid) and follow it until
                  the keeper's auctions fill it and its quote is final`;
 
@@ -144,6 +142,12 @@ async function main(): Promise<void> {
     say(`  offer ${o.name.padEnd(8)} ${amount(buy, o.outputAmount).padEnd(16)} ${o.status} (${o.latencyMs} ms)`);
   }
   say(`  replies ${JSON.stringify(quote.replies)}; expires ${quote.expiresAt}`);
+  say(`  explorer: ${relayUrl}/#/quotes/${quote.quoteId}`);
+  const pauseSeconds = Number(values.pause);
+  if (pauseSeconds > 0) {
+    say(`waiting ${pauseSeconds} s before signing (--pause)`);
+    await new Promise((r) => setTimeout(r, pauseSeconds * 1000));
+  }
 
   // 2. Sign the Permit2 transfer; without an allowance for Permit2, an EIP-2612 permit goes along.
   const signed = await signForSubmission(client, account, quote);
@@ -161,11 +165,13 @@ async function main(): Promise<void> {
   }
   say(`submitted: execution ${answer.executionId}, tx ${answer.txHash} (HTTP ${httpStatus}, key ${idempotencyKey})`);
 
-  // 4. Follow it until the indexer has confirmed it past the chain's finality depth.
+  // 4. Follow its event stream until the indexer has confirmed it past the chain's finality depth.
+  say(`following ${relayUrl}/v1/quotes/${quote.quoteId}/events`);
   const { quote: final, execution } = await followToFinal(relayUrl, quote.quoteId, {
     executionId: answer.executionId,
     timeoutMs: 90_000,
-    onEvent: (entry) => say(`  ${describeEvent(entry)}`),
+    onEvent: (e) => say(`  ${describeEvent(e)}`),
+    onFallback: (why) => say(`  ${why}: polling GET /v1/quotes/${quote.quoteId} instead`),
     onExecution: (e) => say(`  execution ${e.status}${e.reason ? `: ${e.reason}` : ""}`),
   });
   say(

@@ -8,12 +8,14 @@ import type { LimitOrderChains } from "./chains/limit-orders";
 import { ConfigError, loadConfig } from "./config/load";
 import type { AppEnv } from "./env";
 import { invalidRequest, notFound, RelayError } from "./errors";
+import { API_REFERENCE_PATH, apiReference } from "./http/api-reference";
 import { createRouter } from "./http/router";
 import { allowedMethods } from "./http/routes-table";
 import { log, withRequestId } from "./log";
 import { adminRoutes } from "./routes/admin";
 import { configRoutes } from "./routes/config";
 import { corridorRoutes } from "./routes/corridors";
+import { eventRoutes } from "./routes/events";
 import { executionRoutes } from "./routes/executions";
 import { healthRoutes } from "./routes/health";
 import { limitOrderRoutes, limitOrdersDisabled } from "./routes/limit-orders";
@@ -85,6 +87,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", adminRoutes);
   app.route("/", rateRoutes);
   app.route("/", limitOrderRoutes(options.limitOrderChains));
+  app.route("/", eventRoutes);
 
   app.openapi(
     createRoute({
@@ -95,6 +98,16 @@ export function createApp(options: AppOptions = {}) {
       responses: { 200: jsonContent(z.object({ openapi: z.string() }).passthrough(), "OpenAPI 3.1 document") },
     }),
     (c) => c.json(app.getOpenAPI31Document(openApiInfo), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: API_REFERENCE_PATH,
+      tags: ["meta"],
+      summary: "This document as a page to read and try (Swagger UI; docs/explorer.md)",
+      responses: { 200: { description: "The API reference page", content: { "text/html": { schema: z.string() } } } },
+    }),
+    apiReference,
   );
 
   app.notFound((c) => {

@@ -7,8 +7,9 @@
  */
 import { type Address, formatUnits, type LocalAccount, type PublicClient, parseAbi, parseUnits } from "viem";
 import { rationalFromFloat } from "../../src/clients/resolver/pricing";
+import { followToFinal } from "../../src/clients/taker/follow";
 import { followLimitOrder, type LimitOrderRecord, limitOrder } from "../../src/clients/taker/limit";
-import { followToFinal, relayCall } from "../../src/clients/taker/relay";
+import { relayCall } from "../../src/clients/taker/relay";
 import type { QuoteRecord } from "../../src/schemas/quote";
 import { describeEvent, say } from "./demo-output";
 
@@ -90,7 +91,7 @@ export async function limitDemo(o: LimitDemoOptions): Promise<void> {
   // 4. The quote that filled it, followed to final.
   const { quote } = await followToFinal(relayUrl, last.quoteId, {
     timeoutMs: FILL_TIMEOUT_MS,
-    onEvent: (entry) => say(`  ${describeEvent(entry)}`),
+    onEvent: (e) => say(`  ${describeEvent(e)}`),
   });
   say(`the quote that filled it, ${quote.quoteId}: ${describeQuote(quote, (v) => amount(buy, v))}`);
   for (const offer of quote.offers) {

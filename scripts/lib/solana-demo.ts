@@ -9,7 +9,8 @@ import { solanaRpc } from "../../src/chains/solana/rpc";
 import { isEmptySlot, readWireBase64, slotBytes } from "../../src/chains/solana/wire";
 import type { RelayConfigRecord } from "../../src/clients/resolver/relay-config";
 import { type SplToken, splBalance } from "../../src/clients/resolver/solana-inventory";
-import { followToFinal, requestSolanaQuote, type SolanaQuote, submitExecution } from "../../src/clients/taker/relay";
+import { followToFinal } from "../../src/clients/taker/follow";
+import { requestSolanaQuote, type SolanaQuote, submitExecution } from "../../src/clients/taker/relay";
 import { signSolanaQuote } from "../../src/clients/taker/solana-swap";
 import type { QuoteRecord } from "../../src/schemas/quote";
 import { describeEvent, say } from "./demo-output";
@@ -106,7 +107,7 @@ export async function solanaDemo(options: SolanaDemoOptions): Promise<void> {
   const { quote: final, execution } = await followToFinal(relayUrl, quote.quoteId, {
     executionId: answer.executionId,
     timeoutMs: 90_000,
-    onEvent: (entry) => say(`  ${describeEvent(entry, "slot")}`),
+    onEvent: (e) => say(`  ${describeEvent(e, "slot")}`),
     onExecution: (e) => say(`  execution ${e.status}${e.reason ? `: ${e.reason}` : ""}`),
   });
   say(`final: slot ${final.settlement?.block}, fee payer ${execution?.submitter ?? chain.keeper}`);

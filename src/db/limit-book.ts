@@ -5,6 +5,8 @@ import {
   dueLimitOrders,
   expireLimitOrders,
   type LimitOrderRow,
+  type MovedLimitOrder,
+  RETURNING_MOVED,
   recordLimitChecks,
   startLimitFill,
 } from "./limit-orders";
@@ -85,11 +87,12 @@ export function d1LimitBook(db: D1Database, config: () => RelayConfig): LimitBoo
 
     async followFilling(now) {
       const at = iso(now);
-      await db.batch([
+      const moves = await db.batch<MovedLimitOrder>([
         db
           .prepare(
             `UPDATE limit_orders SET status = 'filled', updated_at = ?1
-             WHERE status = 'filling' AND quote_id IN (SELECT quote_id FROM quotes WHERE status = 'settled')`,
+             WHERE status = 'filling' AND quote_id IN (SELECT quote_id FROM quotes WHERE status = 'settled')
+             ${RETURNING_MOVED}`,
           )
           .bind(at),
         db
@@ -97,10 +100,12 @@ export function d1LimitBook(db: D1Database, config: () => RelayConfig): LimitBoo
             `UPDATE limit_orders SET status = 'open', updated_at = ?1,
                last_error = 'fill_' || (SELECT q.status FROM quotes q WHERE q.quote_id = limit_orders.quote_id)
              WHERE status = 'filling' AND quote_id IN
-               (SELECT quote_id FROM quotes WHERE status IN ('failed', 'expired', 'cancelled'))`,
+               (SELECT quote_id FROM quotes WHERE status IN ('failed', 'expired', 'cancelled'))
+             ${RETURNING_MOVED}`,
           )
           .bind(at),
       ]);
+      return moves.flatMap((m) => m.results);
     },
 
     sweepExpired: (now) => expireLimitOrders(db, iso(now)),

@@ -142,6 +142,37 @@ export async function readLimitOrder(db: D1Database, limitOrderId: string): Prom
   return r ? fromDb(r as DbRow) : null;
 }
 
+/** One status an order took (migrations/0008): `data` holds the record's changing fields after the move. */
+export interface LimitOrderEvent {
+  at: string;
+  status: LimitOrderStatus;
+  data: Record<string, unknown>;
+}
+
+/** What an order's event stream reads: its status and expiry, and the statuses it took, in order. */
+export interface LimitOrderProgress {
+  status: LimitOrderStatus;
+  expiresAt: string;
+  events: LimitOrderEvent[];
+}
+
+/** Order `limitOrderId`'s progress in one round trip; null when there is no such order. */
+export async function readLimitOrderProgress(db: D1Database, limitOrderId: string): Promise<LimitOrderProgress | null> {
+  const [order, events] = await db.batch([
+    db.prepare("SELECT status, expires_at AS expiresAt FROM limit_orders WHERE limit_order_id = ?").bind(limitOrderId),
+    db
+      .prepare("SELECT at, status, data FROM limit_order_events WHERE limit_order_id = ? ORDER BY id")
+      .bind(limitOrderId),
+  ]);
+  const row = order?.results[0] as { status: LimitOrderStatus; expiresAt: string } | undefined;
+  if (!row) return null;
+  const moves = (events?.results ?? []) as { at: string; status: LimitOrderStatus; data: string }[];
+  return {
+    ...row,
+    events: moves.map((r) => ({ at: r.at, status: r.status, data: parseJson<Record<string, unknown>>(r.data) ?? {} })),
+  };
+}
+
 /** How many active orders the taker (normalised) has, on any chain. */
 export async function countActiveLimitOrders(db: D1Database, taker: string, now: string): Promise<number> {
   const r = await db
@@ -203,26 +234,35 @@ export async function cancelLimitOrder(db: D1Database, limitOrderId: string, now
   return r.meta.changes > 0;
 }
 
+/** An order that moved, and the corridor whose object hosts its event stream (docs/api.md, "Event streams"). */
+export interface MovedLimitOrder {
+  limitOrderId: string;
+  corridor: string;
+}
+
+/** `RETURNING` of a statement that moves orders: who moved, for their streams. */
+export const RETURNING_MOVED = "RETURNING limit_order_id AS limitOrderId, corridor";
+
 /**
  * Marks open orders past their `expiresAt` as expired: one order (`limitOrderId`, when it is read), or
- * every due order (the keeper's sweep), in one statement. Returns how many.
+ * every due order (the keeper's sweep), in one statement. Returns the orders it expired.
  */
 export async function expireLimitOrders(
   db: D1Database,
   now: string,
   limitOrderId: string | null = null,
-): Promise<number> {
+): Promise<MovedLimitOrder[]> {
   const { from, to } = LIMIT_MOVES.expire;
   // Two shapes of one statement, so each finds its rows by an index: the key, or the status index.
   const which = limitOrderId === null ? "?2 IS NULL" : "limit_order_id = ?2";
-  const r = await db
+  const { results } = await db
     .prepare(
       `UPDATE limit_orders SET status = '${to}', updated_at = ?1
-       WHERE ${which} AND status = '${from}' AND expires_at <= ?1`,
+       WHERE ${which} AND status = '${from}' AND expires_at <= ?1 ${RETURNING_MOVED}`,
     )
     .bind(now, limitOrderId)
-    .run();
-  return r.meta.changes;
+    .all<MovedLimitOrder>();
+  return results;
 }
 
 // ---- The keeper's limit job (docs/limit-orders.md, "The keeper's job") ----

@@ -244,13 +244,46 @@ export async function readQuoteRecord(db: D1Database, quoteId: string): Promise<
     fills: rows<FillDbRow>(fills).map(
       (f): Fill => ({ orderHash: f.order_hash, resolver: f.resolver, filler: f.filler, logIndex: f.log_index }),
     ),
-    timeline: rows<TimelineDbRow>(timeline).map((t) => ({
-      at: t.at,
-      event: t.event,
-      detail: parseJson<Record<string, unknown>>(t.detail),
-    })),
+    timeline: rows<TimelineDbRow>(timeline).map(timelineEntry),
   };
 }
+
+/** What a quote's event stream reads (docs/api.md, "Event streams"): its status and timeline, in one round trip. */
+export interface QuoteProgress {
+  status: QuoteRecord["status"];
+  expiresAt: string;
+  updatedAt: string;
+  /** A fill of it is on its way: an expired quote may still become `submitted`. */
+  claimed: boolean;
+  timeline: TimelineEntry[];
+}
+
+export async function readQuoteProgress(db: D1Database, quoteId: string): Promise<QuoteProgress | null> {
+  const [quotes, timeline] = await db.batch([
+    db.prepare("SELECT status, expires_at, updated_at, claimed_at FROM quotes WHERE quote_id = ?").bind(quoteId),
+    db.prepare("SELECT at, event, detail FROM timeline_events WHERE quote_id = ? ORDER BY id").bind(quoteId),
+  ]);
+  const row = rows<{
+    status: QuoteRecord["status"];
+    expires_at: string;
+    updated_at: string;
+    claimed_at: string | null;
+  }>(quotes)[0];
+  if (!row) return null;
+  return {
+    status: row.status,
+    expiresAt: row.expires_at,
+    updatedAt: row.updated_at,
+    claimed: row.claimed_at !== null,
+    timeline: rows<TimelineDbRow>(timeline).map(timelineEntry),
+  };
+}
+
+const timelineEntry = (t: TimelineDbRow): TimelineEntry => ({
+  at: t.at,
+  event: t.event,
+  detail: parseJson<Record<string, unknown>>(t.detail),
+});
 
 function rows<T>(result: D1Result | undefined): T[] {
   return (result?.results ?? []) as T[];

@@ -183,6 +183,7 @@ async function requote(
 ): Promise<SubmitOutcome> {
   const step = isTakerReason(reason) ? "takerRequote" : "requote";
   await timed(timings, "writeMs", () => writeRequote(port.db, { ...terms, at: iso(port.now()) }, step, reason));
+  port.timelineGrew(quote.quoteId);
   const corridor = findCorridor(port.config(), quote.chainId, quote.sellToken, quote.buyToken);
   if (step === "requote" && quote.resolver) {
     const resolver = quote.resolver.address;

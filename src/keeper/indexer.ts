@@ -88,6 +88,7 @@ export class Indexer {
     if (current?.state === "mined" && current.block !== null && settler.isFinal(current.block, head)) {
       await writeFinal(this.port.db, current.submission.quoteId, iso(this.port.now()));
       store.remove(current.hash);
+      this.port.timelineGrew(current.submission.quoteId);
     }
   }
 
@@ -119,6 +120,7 @@ export class Indexer {
       iso(this.port.now()),
     );
     this.port.store.setState(tx.hash, "mined", receipt.block, this.port.now());
+    this.port.timelineGrew(s.quoteId);
     this.wallet.notify(tx, "settled");
     await healWinner(this.port, s);
     return true;
@@ -130,6 +132,7 @@ export class Indexer {
     this.port.store.remove(tx.hash);
     // A transaction lost before its broadcast was ever confirmed has no execution to fail: nobody to tell.
     if (!moved) return;
+    this.port.timelineGrew(s.quoteId);
     this.wallet.notify(tx, "failed");
     await strikeWinner(this.port, s, `transaction ${reason}`);
   }

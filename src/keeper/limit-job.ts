@@ -1,4 +1,5 @@
 import type { LimitRound, QuoteInput } from "../auction/quote-input";
+import type { MovedLimitOrder } from "../db/limit-orders";
 import type { Refusal } from "../errors";
 import type { LimitAsk } from "../limits/window";
 import { withinWindow } from "../limits/window";
@@ -55,9 +56,9 @@ export interface LimitBook {
    * Follows every `filling` order to its round's quote: `filled` once it settled, back to `open` (with the
    * reason) once it failed or was never sent before it expired. One statement per move.
    */
-  followFilling(now: number): Promise<void>;
-  /** `open → expired` for every open order past its expiry; how many. */
-  sweepExpired(now: number): Promise<number>;
+  followFilling(now: number): Promise<MovedLimitOrder[]>;
+  /** `open → expired` for every open order past its expiry; the orders it expired. */
+  sweepExpired(now: number): Promise<MovedLimitOrder[]>;
 }
 
 export interface LimitJobPort {
@@ -75,6 +76,8 @@ export interface LimitJobPort {
   submit(request: SubmitRequest): Promise<SubmitOutcome>;
   /** Whether an operator paused the keeper: no round starts then (docs/operations.md, "Pausing"). */
   paused(): boolean;
+  /** Orders that moved: their event streams are told (src/streams/announce.ts); never waited for. */
+  moved(orders: readonly MovedLimitOrder[]): void;
   now(): number;
 }
 
@@ -87,8 +90,8 @@ export interface LimitJobPort {
 export async function limitPass(port: LimitJobPort): Promise<void> {
   const { book } = port;
   const now = port.now();
-  await book.followFilling(now);
-  await book.sweepExpired(now);
+  port.moved(await book.followFilling(now));
+  port.moved(await book.sweepExpired(now));
   if (port.paused()) return;
   const open = await book.open(now, LIMIT_BATCH);
   const bands = new Map<string, BandValue | null>();
@@ -127,6 +130,8 @@ async function round(port: LimitJobPort, order: OpenLimitOrder): Promise<LimitCh
   if (!(await port.book.startFilling(order.limitOrderId, quoteId, port.now()))) {
     return check(received, "not_open");
   }
+  const moved = [{ limitOrderId: order.limitOrderId, corridor: order.corridorKey }];
+  port.moved(moved);
   const submitted = await port.submit({
     quoteId,
     signature: order.signature,
@@ -137,5 +142,6 @@ async function round(port: LimitJobPort, order: OpenLimitOrder): Promise<LimitCh
   const why =
     submitted.kind === "refused" ? submitted.code : submitted.kind === "requote" ? submitted.reason : "duplicate";
   await port.book.reopen(order.limitOrderId, why, port.now());
+  port.moved(moved);
   return check(received, why);
 }

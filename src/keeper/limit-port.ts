@@ -12,6 +12,7 @@ export interface LimitPortDeps {
   auction: LimitJobPort["auction"];
   submit: LimitJobPort["submit"];
   paused: LimitJobPort["paused"];
+  moved: LimitJobPort["moved"];
 }
 
 /** The limit job's port over D1 and the objects (docs/limit-orders.md, "The keeper's job"). */
@@ -22,6 +23,7 @@ export function limitJobPort(deps: LimitPortDeps): LimitJobPort {
     auction: deps.auction,
     submit: deps.submit,
     paused: deps.paused,
+    moved: deps.moved,
     now: () => Date.now(),
     ask(order) {
       const config = deps.config();

@@ -26,6 +26,8 @@ export interface KeeperPort {
   armIndexer(): Promise<void>;
   /** Tells the winning resolver, if connected to the corridor, how its fill is going. */
   notify(corridorKey: string, resolver: string, update: ExecutionUpdate): void;
+  /** The quote's timeline grew: its event streams get the new entries (src/streams/announce.ts); never waited for. */
+  timelineGrew(quoteId: string): void;
   /** A strike demoted the resolver: every corridor reads demotions afresh, and the resolver hears why. */
   demoted(corridorKey: string | null, resolver: string, demotion: Demotion): void;
   now(): number;

@@ -159,7 +159,10 @@ export class Wallet {
         log("broadcast_unconfirmed", { quoteId, txHash: tx.hash, reason: result.reason });
         await timed(timings, "writeMs", () =>
           writeSubmitted(this.port.db, tx.submission, { txHash: tx.hash, submitter: tx.keeper }),
-        ).catch((e: unknown) => log("d1_write_failed", { quoteId, error: String(e) }));
+        ).then(
+          () => this.port.timelineGrew(quoteId),
+          (e: unknown) => log("d1_write_failed", { quoteId, error: String(e) }),
+        );
       } else {
         await timed(timings, "writeMs", () => this.confirmSent(tx));
       }
@@ -180,6 +183,7 @@ export class Wallet {
       return;
     }
     this.port.store.setState(tx.hash, "sent", null, this.port.now());
+    this.port.timelineGrew(tx.submission.quoteId);
     this.notify(tx, "submitted");
   }
 

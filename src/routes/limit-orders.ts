@@ -20,6 +20,7 @@ import {
 import type { AppEnv } from "../env";
 import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
 import { addressIssues } from "../http/address-issues";
+import { behindAnswer } from "../http/behind-answer";
 import { createRouter } from "../http/router";
 import { isId, newId } from "../ids";
 import { decodeCursor, encodeCursor } from "../limit-orders/cursor";
@@ -39,6 +40,7 @@ import {
   LimitPrepareRequest,
 } from "../schemas/limit-order";
 import { IdParam } from "../schemas/quote";
+import { announceLimitOrders } from "../streams/announce";
 import { keeperStub } from "../stubs";
 
 /**
@@ -414,6 +416,7 @@ export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
           }
           throw new RelayError(409, "order_not_open", `The order is ${status}.`, { status });
         }
+        await behindAnswer(c, announceLimitOrders(c.env, [{ limitOrderId: id, corridor: row.corridor }]));
         return c.json(limitOrderRecord((await readLimitOrder(c.env.DB, id)) as LimitOrderRow), 200);
       },
     );

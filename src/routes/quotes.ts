@@ -19,6 +19,7 @@ import { isOpen } from "../quotes/states";
 import { errorResponses, jsonContent } from "../schemas/common";
 import { IdParam, QuoteRecord } from "../schemas/quote";
 import { CancelRequest, QuoteRequest } from "../schemas/quote-request";
+import { announceQuote } from "../streams/announce";
 import { corridorStub, takerStub } from "../stubs";
 
 /** The period of the QUOTES_LIMITER binding (wrangler.toml), which is when a limited taker may retry. */
@@ -167,6 +168,7 @@ export const quoteRoutes = createRouter()
         const message = isOpen(status) ? "A fill of this quote is on its way." : `The quote is ${status}.`;
         throw new RelayError(409, "quote_not_open", message, { status });
       }
+      await behindAnswer(c, announceQuote(c.env, c.get("config"), id));
       return c.json((await readQuoteRecord(c.env.DB, id)) as z.infer<typeof QuoteRecord>, 200);
     },
   );

@@ -2,8 +2,9 @@ import { maxUint256 } from "viem";
 import { describe, expect, it } from "vitest";
 import { LOCAL_ACCOUNTS } from "../../scripts/lib/local-stack";
 import { anvilAccount } from "../../src/clients/resolver/keys";
+import { followToFinal } from "../../src/clients/taker/follow";
 import { permit2Allowance } from "../../src/clients/taker/permit";
-import { followToFinal, submitExecution } from "../../src/clients/taker/relay";
+import { submitExecution } from "../../src/clients/taker/relay";
 import { swap } from "../../src/clients/taker/swap";
 import { balance, base, client, deployment, withAlphaAndBeta } from "./evm-chain";
 

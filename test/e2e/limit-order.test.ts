@@ -2,9 +2,9 @@ import { maxUint256 } from "viem";
 import { describe, expect, it } from "vitest";
 import { LOCAL_ACCOUNTS } from "../../scripts/lib/local-stack";
 import { anvilAccount } from "../../src/clients/resolver/keys";
+import { followToFinal } from "../../src/clients/taker/follow";
 import { followLimitOrder, getLimitOrder, limitOrder } from "../../src/clients/taker/limit";
 import { permit2Allowance } from "../../src/clients/taker/permit";
-import { followToFinal } from "../../src/clients/taker/relay";
 import { balance, base, client, deployment, withAlphaAndBeta } from "./evm-chain";
 
 /**

@@ -4,7 +4,7 @@ import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import type { ResolverClient } from "../../src/clients/resolver/client";
 import { fetchRelayConfig } from "../../src/clients/resolver/relay-config";
 import { type SplToken, splBalance } from "../../src/clients/resolver/solana-inventory";
-import { followToFinal } from "../../src/clients/taker/relay";
+import { followToFinal } from "../../src/clients/taker/follow";
 import { swapOnSolana } from "../../src/clients/taker/solana-swap";
 
 /**

@@ -198,6 +198,8 @@ describe("keeper admission: requotes", () => {
     expect(after.status).toBe("signed");
     expect(after.executions).toMatchObject([{ status: "requote", reason: "taker:insufficient_balance" }]);
     expect(after.timeline.at(-1)).toMatchObject({ event: "requote", detail: { reason: "taker:insufficient_balance" } });
+    // The taker's streams hear of the requote; no resolver does.
+    expect(h.grown).toEqual([quote.quoteId]);
     expect(h.notified).toEqual([]);
     expect(h.demotions).toEqual([]);
   });

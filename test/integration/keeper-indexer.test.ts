@@ -72,6 +72,8 @@ describe("the keeper's indexer", () => {
       "final",
     ]);
     expect(h.store.count()).toBe(0);
+    // Each step's event streams were told, once per step (src/streams/announce.ts).
+    expect(h.grown).toEqual([quote.quoteId, quote.quoteId, quote.quoteId]);
 
     // Passes are idempotent: another changes nothing.
     await h.keeper.index();
@@ -94,6 +96,7 @@ describe("the keeper's indexer", () => {
       { executionId, status: "failed", reason: "resolver_insufficient_allowance", gasUsed: "90000" },
     ]);
     expect(h.notified.at(-1)?.update).toEqual({ quoteId: quote.quoteId, status: "failed", txHash });
+    expect(h.grown).toEqual([quote.quoteId, quote.quoteId]);
   });
 
   it("strikes the winner of a fill that reverted, and heals it with a settled one", async () => {

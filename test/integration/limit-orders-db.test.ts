@@ -10,6 +10,7 @@ import {
   limitNonceTaken,
   listLimitOrders,
   readLimitOrder,
+  readLimitOrderProgress,
   recordLimitChecks,
   reopenLimitOrder,
   settleLimitFill,
@@ -111,16 +112,18 @@ describe("cancel and expiry", () => {
     expect(await cancelLimitOrder(db, late.limitOrderId, now())).toBe(false);
   });
 
-  it("expires one order, or sweeps every open order past its expiry in one statement", async () => {
+  it("expires one order, or sweeps every open order past its expiry in one statement, naming what moved", async () => {
     const past = iso(Date.now() - 1000);
     const a = await place({ expiresAt: past });
     const b = await place({ expiresAt: past });
     const c = await place({ expiresAt: past, status: "filling" });
     const d = await place();
-    expect(await expireLimitOrders(db, now(), a.limitOrderId)).toBe(1);
-    expect(await expireLimitOrders(db, now(), d.limitOrderId)).toBe(0);
-    expect(await expireLimitOrders(db, now())).toBe(1);
-    expect(await expireLimitOrders(db, now())).toBe(0);
+    expect(await expireLimitOrders(db, now(), a.limitOrderId)).toEqual([
+      { limitOrderId: a.limitOrderId, corridor: a.corridor },
+    ]);
+    expect(await expireLimitOrders(db, now(), d.limitOrderId)).toEqual([]);
+    expect(await expireLimitOrders(db, now())).toEqual([{ limitOrderId: b.limitOrderId, corridor: b.corridor }]);
+    expect(await expireLimitOrders(db, now())).toEqual([]);
     expect([await statusOf(a.limitOrderId), await statusOf(b.limitOrderId)]).toEqual(["expired", "expired"]);
     expect([await statusOf(c.limitOrderId), await statusOf(d.limitOrderId)]).toEqual(["filling", "open"]);
   });
@@ -208,5 +211,25 @@ describe("the keeper's limit job", () => {
       quoteId: null,
       lastError: "reverted",
     });
+  });
+});
+
+describe("the order's event log (migrations/0008)", () => {
+  it("records each status it takes, with the fields that change, and nothing for other updates", async () => {
+    const order = await place();
+    await recordLimitChecks(db, [
+      { limitOrderId: order.limitOrderId, checkedAt: now(), bestReceived: "90", lastError: "below_limit" },
+    ]);
+    expect(await startLimitFill(db, { limitOrderId: order.limitOrderId, quoteId: "q_x", now: now() })).toBe(true);
+    const progress = await readLimitOrderProgress(db, order.limitOrderId);
+    expect(progress?.status).toBe("filling");
+    expect(progress?.events.map((e) => e.status)).toEqual(["open", "filling"]);
+    expect(progress?.events[1]?.data).toMatchObject({
+      status: "filling",
+      quoteId: "q_x",
+      attempts: 1,
+      bestReceived: "90",
+    });
+    expect(await readLimitOrderProgress(db, newId("lo"))).toBeNull();
   });
 });

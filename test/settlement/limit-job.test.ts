@@ -20,6 +20,7 @@ const port = limitJobPort({
   auction: (key, input) => corridorStub(env, key).requestQuote(input),
   submit: (request) => keeper().submit(request),
   paused: () => false,
+  moved: () => {},
 });
 
 let sellAmount = 0n;

@@ -27,6 +27,8 @@ export function keeperHarness(
   const store = options.store ?? new MemoryTxStore();
   const notified: { corridorKey: string; resolver: string; update: ExecutionUpdate }[] = [];
   const demotions: { corridorKey: string | null; resolver: string; demotion: Demotion }[] = [];
+  /** Quotes whose timeline grew, in the order the keeper said so. */
+  const grown: string[] = [];
   let indexerArmed = 0;
   const port: KeeperPort = {
     config: () => localConfig,
@@ -37,6 +39,7 @@ export function keeperHarness(
       indexerArmed++;
     },
     notify: (corridorKey, resolver, update) => notified.push({ corridorKey, resolver, update }),
+    timelineGrew: (quoteId) => grown.push(quoteId),
     demoted: (corridorKey, resolver, demotion) => demotions.push({ corridorKey, resolver, demotion }),
     writeThrough: options.writeThrough ?? (async () => false),
     now: () => Date.now(),
@@ -47,6 +50,7 @@ export function keeperHarness(
     settlers,
     store,
     notified,
+    grown,
     demotions,
     indexerArmed: () => indexerArmed,
   };

@@ -1,4 +1,7 @@
+import type { MovedLimitOrder } from "../../src/db/limit-orders";
 import type { LimitBook, LimitCheck, OpenLimitOrder } from "../../src/keeper/limit-job";
+
+const movedOf = (o: OpenLimitOrder): MovedLimitOrder => ({ limitOrderId: o.limitOrderId, corridor: o.corridorKey });
 
 export type FakeStatus = "open" | "filling" | "filled" | "cancelled" | "expired";
 
@@ -85,8 +88,9 @@ export class FakeLimitBook implements LimitBook {
     o.lastError = error;
   }
 
-  async followFilling(): Promise<void> {
+  async followFilling(): Promise<MovedLimitOrder[]> {
     this.calls++;
+    const moved: MovedLimitOrder[] = [];
     for (const o of this.orders.values()) {
       if (o.status !== "filling" || !o.quoteId) continue;
       const status = this.quoteStatus.get(o.quoteId);
@@ -94,19 +98,21 @@ export class FakeLimitBook implements LimitBook {
       else if (status === "failed" || status === "expired") {
         o.status = "open";
         o.lastError = `fill_${status}`;
-      }
+      } else continue;
+      moved.push(movedOf(o.order));
     }
+    return moved;
   }
 
-  async sweepExpired(now: number): Promise<number> {
+  async sweepExpired(now: number): Promise<MovedLimitOrder[]> {
     this.calls++;
-    let n = 0;
+    const moved: MovedLimitOrder[] = [];
     for (const o of this.orders.values()) {
       if (o.status === "open" && o.order.expiresAt <= now) {
         o.status = "expired";
-        n++;
+        moved.push(movedOf(o.order));
       }
     }
-    return n;
+    return moved;
   }
 }

@@ -1,9 +1,8 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { QuoteInput } from "../../src/auction/quote-input";
 import type { ChainAdapter } from "../../src/chains/adapter";
 import { SIGN_TIMEOUT_MS } from "../../src/protocol/frames";
-import { BAND, CNGN, fakeCorridor, limitRound, quoteInput, TAKER, USDC } from "../support/fake-corridor";
+import { BAND, fakeCorridor, limitRound, quoteInput, USDC } from "../support/fake-corridor";
 
 const stranger = privateKeyToAccount("0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e");
 const noReplies = { valid: 0, rejected: 0, declined: 0, noReply: 0, late: 0 };

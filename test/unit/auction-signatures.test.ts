@@ -1,10 +1,9 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { offersHash } from "../../src/auction/house";
-import type { QuoteInput } from "../../src/auction/quote-input";
 import type { ChainAdapter } from "../../src/chains/adapter";
 import type { RfqFrame } from "../../src/protocol/frames";
-import { CNGN, fakeCorridor, limitRound, quoteInput, TAKER, USDC } from "../support/fake-corridor";
+import { fakeCorridor, limitRound, quoteInput } from "../support/fake-corridor";
 
 /** Bid signatures are checked after the close, the winner's before the answer and the others' after it. */
 

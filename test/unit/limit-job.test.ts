@@ -35,6 +35,7 @@ function harness(
   let quotes = 0;
   const auctions: QuoteInput[] = [];
   const submissions: SubmitRequest[] = [];
+  const moved: string[] = [];
   const port: LimitJobPort = {
     book,
     band: async () => band,
@@ -61,9 +62,10 @@ function harness(
       );
     },
     paused: options.paused ?? (() => false),
+    moved: (orders) => moved.push(...orders.map((o) => `${o.limitOrderId}@${o.corridor}`)),
     now: () => now,
   };
-  return { book, port, auctions, submissions, tick: (ms: number) => (now += ms), now: () => now };
+  return { book, port, auctions, submissions, moved, tick: (ms: number) => (now += ms), now: () => now };
 }
 
 describe("the keeper's limit job", () => {
@@ -83,6 +85,8 @@ describe("the keeper's limit job", () => {
     await limitPass(h.port);
     expect(h.book.get("lo_1").status).toBe("filled");
     expect(h.auctions).toHaveLength(1);
+    // Each move is announced to the order's corridor, which hosts its event stream.
+    expect(h.moved).toEqual(["lo_1@corridor", "lo_1@corridor"]);
   });
 
   it("sends a failed fill back to open, and auctions it again on the next pass", async () => {
@@ -93,6 +97,8 @@ describe("the keeper's limit job", () => {
     h.tick(5_000);
     await limitPass(h.port);
     expect(h.book.get("lo_1")).toMatchObject({ status: "filling", quoteId: "q_2", attempts: 2 });
+    // filling, back to open, filling again.
+    expect(h.moved).toEqual(["lo_1@corridor", "lo_1@corridor", "lo_1@corridor"]);
   });
 
   it("starts no round while the keeper is paused, still following fills and sweeping expiries, and resumes after", async () => {

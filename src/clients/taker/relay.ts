@@ -1,4 +1,4 @@
-import type { ExecutionRecord, QuoteRecord, TimelineEntry } from "../../schemas/quote";
+import type { ExecutionRecord, QuoteRecord } from "../../schemas/quote";
 import type { Erc2612Permit } from "./permit";
 
 /**
@@ -174,76 +174,4 @@ export async function getExecution(
 ): Promise<ExecutionRecord> {
   return (await relayCall<ExecutionRecord>(relayUrl, `/v1/executions/${encodeURIComponent(executionId)}`, {}, options))
     .body;
-}
-
-/** Why following a quote stopped short of `final`. */
-export class SwapNotFinalError extends Error {
-  override readonly name = "SwapNotFinalError";
-  constructor(
-    message: string,
-    readonly quote: QuoteRecord | null,
-    readonly execution: ExecutionRecord | null,
-  ) {
-    super(message);
-  }
-}
-
-export interface FollowOptions extends RelayCallOptions {
-  /** Also follow this execution (`GET /v1/executions/{id}`). */
-  executionId?: string;
-  /** Default 60 s. */
-  timeoutMs?: number;
-  /** Default 250 ms. */
-  intervalMs?: number;
-  /** Each timeline entry once, in order, as it appears. */
-  onEvent?: (entry: TimelineEntry, quote: QuoteRecord) => void;
-  /** Each change of the execution's status. */
-  onExecution?: (execution: ExecutionRecord) => void;
-}
-
-/** Statuses from which a quote never becomes final. */
-const DEAD_ENDS = new Set(["failed", "expired", "cancelled"]);
-
-/**
- * Polls the quote (and its execution) until the quote is `final`; returns both as they were then.
- * Throws a SwapNotFinalError when the quote fails, expires or is cancelled, when the execution is a
- * requote or failed, or at the timeout.
- */
-export async function followToFinal(
-  relayUrl: string,
-  quoteId: string,
-  options: FollowOptions = {},
-): Promise<{ quote: QuoteRecord; execution: ExecutionRecord | null }> {
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-  let seen = 0;
-  let lastStatus: string | null = null;
-  let quote: QuoteRecord | null = null;
-  let execution: ExecutionRecord | null = null;
-  for (;;) {
-    [quote, execution] = await Promise.all([
-      getQuote(relayUrl, quoteId, options),
-      options.executionId ? getExecution(relayUrl, options.executionId, options) : Promise.resolve(null),
-    ]);
-    for (const entry of quote.timeline.slice(seen)) options.onEvent?.(entry, quote);
-    seen = Math.max(seen, quote.timeline.length);
-    if (execution && execution.status !== lastStatus) {
-      lastStatus = execution.status;
-      options.onExecution?.(execution);
-    }
-    if (quote.final) return { quote, execution };
-    if (DEAD_ENDS.has(quote.status)) {
-      throw new SwapNotFinalError(`quote ${quoteId} is ${quote.status}`, quote, execution);
-    }
-    if (execution && (execution.status === "failed" || execution.status === "requote")) {
-      throw new SwapNotFinalError(
-        `execution ${execution.executionId} is ${execution.status}${execution.reason ? `: ${execution.reason}` : ""}`,
-        quote,
-        execution,
-      );
-    }
-    if (Date.now() >= deadline) {
-      throw new SwapNotFinalError(`quote ${quoteId} not final in time (status ${quote.status})`, quote, execution);
-    }
-    await new Promise((r) => setTimeout(r, options.intervalMs ?? 250));
-  }
 }

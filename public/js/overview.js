@@ -1,0 +1,217 @@
+import { getConfig, getJson } from "./api.js";
+import { corridorName, corridorsOf } from "./corridors.js";
+import { address, fill, h, pill, problem, table } from "./dom.js";
+import { ago, dateTime, number, percent, shortAddress } from "./format.js";
+
+/** How often the overview reads the relay again: nodes heartbeat every few seconds, bands every 10 s. */
+const REFRESH_MS = 10_000;
+
+/**
+ * The overview (`#/`): corridors with their connected nodes, the resolver directory, the rate bands and
+ * their sources, read again every 10 s. A failed read keeps what was shown and says why above it.
+ *
+ * @param {HTMLElement} root
+ * @returns {{stop: () => void}}
+ */
+export function showOverview(root) {
+  const status = h("div", { class: "status" });
+  const sections = {
+    corridors: h("section", { id: "corridors", "aria-labelledby": "corridors-title" }),
+    resolvers: h("section", { id: "resolvers", "aria-labelledby": "resolvers-title" }),
+    rates: h("section", { id: "rates", "aria-labelledby": "rates-title" }),
+  };
+  fill(root, status, sections.corridors, sections.resolvers, sections.rates);
+  for (const section of Object.values(sections)) section.append(h("p", { class: "muted" }, "Loading…"));
+
+  let stopped = false;
+  let timer;
+  const load = async () => {
+    try {
+      const [config, { nodes }, directory, rates] = await Promise.all([
+        getConfig(),
+        getJson("/v1/nodes"),
+        getJson("/v1/resolvers"),
+        getJson("/v1/rates"),
+      ]);
+      if (stopped) return;
+      const now = Date.now();
+      fill(sections.corridors, ...corridorsSection(corridorsOf(config, nodes, rates.bands), now));
+      fill(sections.resolvers, ...resolversSection(directory, now));
+      fill(sections.rates, ...ratesSection(config, rates, now));
+      fill(status, h("p", { class: "muted" }, `Updated ${dateTime(now)}; refreshed every 10 s.`));
+    } catch (e) {
+      if (stopped) return;
+      fill(status, problem("Could not read the relay.", e.message));
+    }
+    if (!stopped) timer = setTimeout(load, REFRESH_MS);
+  };
+  load();
+  return {
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function corridorsSection(corridors, now) {
+  return [
+    h("h2", { id: "corridors-title" }, "Corridors"),
+    h(
+      "div",
+      { class: "cards" },
+      corridors.map((c) =>
+        h(
+          "article",
+          { class: "card", "data-corridor": c.key },
+          h(
+            "h3",
+            {},
+            `${c.tokens[0].symbol} / ${c.tokens[1].symbol}`,
+            " ",
+            h("span", { class: "muted" }, `${c.chainName} · ${c.chainId}`),
+          ),
+          c.band
+            ? h(
+                "p",
+                {},
+                `Band: 1 ${c.band.base} = ${number(c.band.mid)} ${c.band.quote} `,
+                h("span", { class: "muted" }, `(${number(c.band.low)}–${number(c.band.high)}, ${ago(c.band.at, now)})`),
+              )
+            : h("p", { class: "muted" }, "No band: quotes are not steered by price."),
+          h("h4", {}, `Connected nodes: ${c.nodes.length}`),
+          c.nodes.length
+            ? h(
+                "ul",
+                { class: "nodes" },
+                c.nodes.map((n) =>
+                  h(
+                    "li",
+                    {},
+                    h("strong", {}, n.name),
+                    " ",
+                    address(n.address, shortAddress(n.address)),
+                    " ",
+                    pill(n.fresh ? n.state : "stale", n.fresh ? n.state : "stale"),
+                    " ",
+                    h(
+                      "span",
+                      { class: "muted" },
+                      n.lastHeartbeat ? `heartbeat ${ago(n.lastHeartbeat, now)}` : "no heartbeat yet",
+                    ),
+                  ),
+                ),
+              )
+            : h("p", { class: "muted" }, "No node is connected: quotes here find no offer."),
+        ),
+      ),
+    ),
+  ];
+}
+
+function resolversSection({ resolvers, inactive }, now) {
+  const rows = resolvers.map((r) => [
+    h("span", {}, h("strong", {}, r.name), h("br"), address(r.address, shortAddress(r.address))),
+    h(
+      "span",
+      {},
+      pill(r.online ? "online" : "offline"),
+      r.state ? [" ", pill(r.state)] : null,
+      r.degraded ? h("span", { class: "muted" }, ` ${r.degraded}`) : null,
+    ),
+    reliabilityCell(r),
+    r.badges.length
+      ? h(
+          "span",
+          {},
+          r.badges.map((b) => pill(b, "badge")),
+        )
+      : "—",
+    r.demoted
+      ? h(
+          "span",
+          {},
+          pill("demoted"),
+          ` until ${r.demotedUntil ? dateTime(r.demotedUntil) : "reinstated"}`,
+          r.demotionReason ? h("br") : null,
+          r.demotionReason,
+        )
+      : "no",
+    r.lastSeen ? ago(r.lastSeen, now) : "—",
+  ]);
+  return [
+    h("h2", { id: "resolvers-title" }, "Resolvers"),
+    h(
+      "p",
+      { class: "muted" },
+      "Reliability is response × fill × uptime over the last 7 days, once each has 20 samples.",
+    ),
+    resolvers.length
+      ? table(["Resolver", "State", "Reliability", "Badges", "Demoted", "Last seen"], rows, { id: "resolver-table" })
+      : h("p", { class: "muted" }, "No resolver has connected in the last 7 days."),
+    inactive ? h("p", { class: "muted" }, `${inactive} inactive resolvers are not listed.`) : null,
+  ];
+}
+
+function reliabilityCell(r) {
+  const detail = r.reliabilityDetail;
+  const measure = (name, m) => `${name} ${percent(m.rate)} (${m.samples})`;
+  return h(
+    "span",
+    {},
+    h("strong", {}, r.reliability === null ? "not yet" : percent(r.reliability)),
+    detail
+      ? h(
+          "small",
+          { class: "muted detail" },
+          [measure("response", detail.response), measure("fill", detail.fill), measure("uptime", detail.uptime)].join(
+            " · ",
+          ),
+        )
+      : null,
+  );
+}
+
+function ratesSection(config, { bands, sources, unavailable }, now) {
+  return [
+    h("h2", { id: "rates-title" }, "Rate bands"),
+    h("p", { class: "muted" }, "Advisory: the median of public NGN/USD sources, recomputed every 10 s; never a price."),
+    bands.length
+      ? table(
+          ["Corridor", "Mid", "Low", "High", "Sources", "Computed"],
+          bands.map((b) => [
+            corridorName(config, b.corridor),
+            `${number(b.mid)} ${b.quote}/${b.base}`,
+            number(b.low),
+            number(b.high),
+            b.sources,
+            ago(b.at, now),
+          ]),
+          { id: "band-table" },
+        )
+      : h("p", { class: "muted" }, "No corridor has a band yet."),
+    h("h3", {}, "Sources"),
+    sources.length
+      ? table(
+          ["Source", "Value", "Bid", "Ask", "Age"],
+          sources.map((s) => [
+            s.name,
+            number(s.value),
+            s.bid === null ? "—" : number(s.bid),
+            s.ask === null ? "—" : number(s.ask),
+            `${s.ageSeconds} s`,
+          ]),
+          { id: "source-table" },
+        )
+      : h("p", { class: "muted" }, "No source answers plausibly right now."),
+    unavailable.length
+      ? h(
+          "p",
+          {},
+          h("strong", {}, "Failing now: "),
+          unavailable.join(", "),
+          h("span", { class: "muted" }, " (left out of every band)"),
+        )
+      : null,
+  ];
+}

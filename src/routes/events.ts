@@ -1,0 +1,97 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { corridorsOfQuoteId } from "../corridors";
+import { readLimitOrder } from "../db/limit-orders";
+import type { AppEnv } from "../env";
+import { invalidRequest, notFound } from "../errors";
+import { createRouter } from "../http/router";
+import { isId } from "../ids";
+import { errorResponses } from "../schemas/common";
+import { IdParam } from "../schemas/quote";
+import { lastEventId } from "../streams/events";
+import { STREAM_LIMITS } from "../streams/hub";
+import { limitOrderTopic, quoteTopic, streamRequest } from "../streams/subjects";
+import { corridorStub } from "../stubs";
+
+/**
+ * Server-Sent Events of a quote's and a limit order's progress (docs/api.md, "Event streams"). The
+ * Worker finds the corridor object that hosts the subject's streams and hands the stream through.
+ */
+
+const streamContent = (description: string) => ({
+  description,
+  content: { "text/event-stream": { schema: z.string().openapi({ example: "id: 2\nevent: quoted\ndata: {…}\n\n" }) } },
+});
+
+const LastEventIdHeader = z.object({
+  "last-event-id": z
+    .string()
+    .optional()
+    .openapi({ description: "the `id` of the last event received: the stream resumes after it, without repeats" }),
+});
+
+const described = (what: string) =>
+  `${what} The history is replayed first; a comment every ${STREAM_LIMITS.keepAliveMs / 1000} s keeps the stream open; ` +
+  `the stream ends at the terminal state. At most ${STREAM_LIMITS.perClient} open streams per client address per corridor (429 rate_limited).`;
+
+export const eventRoutes = createRouter()
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/quotes/{id}/events",
+      tags: ["quotes"],
+      summary: "The quote's timeline as Server-Sent Events, live until final",
+      description: described("Each event's `event` is a timeline event name and `data` the timeline entry."),
+      request: { params: IdParam, headers: LastEventIdHeader },
+      responses: { 200: streamContent("The event stream"), ...errorResponses(400, 404, 429, 503) },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const last = resumeAfter(c);
+      const corridors = isId("q", id) ? corridorsOfQuoteId(c.get("config"), id) : [];
+      for (const key of corridors) {
+        const answer = await corridorStub(c.env, key).fetch(
+          streamRequest({ topic: quoteTopic(id), last, client: clientOf(c) }),
+        );
+        if (answer.status !== 404) return handedThrough(answer);
+      }
+      throw notFound(`No quote has the id ${JSON.stringify(id)}.`);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/limit-orders/{id}/events",
+      tags: ["limit orders"],
+      summary: "The limit order's status changes as Server-Sent Events, live until it ends",
+      description: described(
+        "Each event's `event` is a status the order took and `data` the record's changing fields after the move.",
+      ),
+      request: { params: IdParam, headers: LastEventIdHeader },
+      responses: { 200: streamContent("The event stream"), ...errorResponses(400, 404, 429, 503) },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const last = resumeAfter(c);
+      const order = isId("lo", id) ? await readLimitOrder(c.env.DB, id) : null;
+      if (!order) throw notFound(`No limit order has the id ${JSON.stringify(id)}.`);
+      const answer = await corridorStub(c.env, order.corridor).fetch(
+        streamRequest({ topic: limitOrderTopic(id), last, client: clientOf(c) }),
+      );
+      return handedThrough(answer);
+    },
+  );
+
+function resumeAfter(c: Context<AppEnv>): number {
+  const last = lastEventId(c.req.header("Last-Event-ID") ?? null);
+  if (last === null) {
+    throw invalidRequest([{ path: "Last-Event-ID", message: "must be the id of an event this stream sent" }]);
+  }
+  return last;
+}
+
+/** Who the per-client limit counts: the connecting address Cloudflare gives (one shared bucket locally). */
+const clientOf = (c: Context<AppEnv>) => c.req.header("CF-Connecting-IP") ?? "local";
+
+/** The host's answer with headers this app's middleware may still add to (a fetched Response's are immutable). */
+const handedThrough = (answer: Response) => new Response(answer.body, answer);

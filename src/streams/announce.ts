@@ -1,0 +1,25 @@
+import type { RelayConfig } from "../config/schema";
+import { corridorsOfQuoteId } from "../corridors";
+import type { MovedLimitOrder } from "../db/limit-orders";
+import type { Env } from "../env";
+import { corridorStub } from "../stubs";
+
+/**
+ * Tells the objects hosting event streams that a subject changed (docs/api.md, "Event streams"): a quote's
+ * corridor is named by its id's tag, an order's by its record. Each object reads D1 only if a stream of
+ * that subject is open there. Failures are logged, not thrown: a stream that misses a change catches up
+ * at its host's next read, a few seconds later.
+ */
+export function announceQuote(env: Env, config: RelayConfig, quoteId: string): Promise<void> {
+  return settle(corridorsOfQuoteId(config, quoteId).map((key) => corridorStub(env, key).quoteChanged(quoteId)));
+}
+
+export function announceLimitOrders(env: Env, moved: readonly MovedLimitOrder[]): Promise<void> {
+  return settle(moved.map((m) => corridorStub(env, m.corridor).limitOrderChanged(m.limitOrderId)));
+}
+
+async function settle(calls: Promise<void>[]): Promise<void> {
+  for (const r of await Promise.allSettled(calls)) {
+    if (r.status === "rejected") console.error(JSON.stringify({ streams: "announce_failed", error: String(r.reason) }));
+  }
+}

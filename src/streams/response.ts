@@ -1,0 +1,28 @@
+import { notFound, type RelayError, retryLater } from "../errors";
+import type { OpenOutcome } from "./hub";
+
+/** Headers of an event stream: never cached, never buffered by a proxy. */
+export const SSE_HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-cache, no-transform",
+  "X-Accel-Buffering": "no",
+} as const;
+
+/** How the stream host answers an open (docs/api.md, "Event streams"). */
+export function streamResponse(outcome: OpenOutcome): Response {
+  if (outcome instanceof ReadableStream) return new Response(outcome, { headers: SSE_HEADERS });
+  const error =
+    outcome === "not_found"
+      ? notFound("No such quote or limit order.")
+      : outcome === "too_many"
+        ? retryLater(429, "rate_limited", "Too many open event streams; close one, or poll.", 10)
+        : retryLater(503, "stream_unavailable", "The stream could not read its subject; reconnect shortly.", 1);
+  return errorJson(error);
+}
+
+export function errorJson(error: RelayError): Response {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  const retryAfter = error.extras.retryAfter;
+  if (typeof retryAfter === "number") headers["Retry-After"] = String(retryAfter);
+  return new Response(JSON.stringify(error.body()), { status: error.status, headers });
+}

@@ -1,0 +1,181 @@
+import { env } from "cloudflare:test";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterEach, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { loadConfig } from "../../src/config/load";
+import { allCorridors, corridorTag } from "../../src/corridors";
+import { cancelLimitOrder, insertLimitOrder, startLimitFill } from "../../src/db/limit-orders";
+import { timelineStatement } from "../../src/db/quotes";
+import { newId } from "../../src/ids";
+import { cancelQuoteMessage } from "../../src/quotes/messages";
+import { STREAM_LIMITS } from "../../src/streams/hub";
+import { sampleLimitOrder } from "../support/limit-records";
+import { seedQuote } from "../support/records";
+import { SseClient } from "../support/sse-client";
+
+/**
+ * Event streams of quotes and limit orders (docs/api.md, "Event streams"), through the Worker to the
+ * corridor object that hosts them, over real D1: history, live events, resume, end, errors and limits.
+ */
+
+const app = createApp();
+const corridorKey = allCorridors(loadConfig(env.RELAY_CONFIG))[0]?.key ?? "";
+const corridor = () => env.CORRIDOR.get(env.CORRIDOR.idFromName(corridorKey));
+const taker = privateKeyToAccount("0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbac7f7fa5c");
+const open: SseClient[] = [];
+
+async function stream(path: string, headers: Record<string, string> = {}) {
+  const res = await app.request(path, { headers }, env);
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+  const client = new SseClient(res.body);
+  open.push(client);
+  return client;
+}
+
+const seed = (overrides: Parameters<typeof seedQuote>[1] = {}) =>
+  seedQuote(env.DB, { quoteId: newId("q", corridorTag(corridorKey)), ...overrides });
+
+/** A settlement step as the keeper writes it: the status and the timeline entry. */
+async function step(quoteId: string, status: string, event: "signed" | "submitted" | "settled" | "final") {
+  const at = new Date().toISOString();
+  await env.DB.batch([
+    env.DB.prepare("UPDATE quotes SET status = ?2, updated_at = ?3 WHERE quote_id = ?1").bind(quoteId, status, at),
+    timelineStatement(env.DB, quoteId, { at, event, detail: event === "submitted" ? { txHash: "0xabc" } : null }),
+  ]);
+}
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close().catch(() => {})));
+});
+
+describe("a quote's event stream", () => {
+  it("replays the timeline, delivers each step within a second of its announcement, and ends at final", async () => {
+    const { quote } = await seed();
+    const s = await stream(`/v1/quotes/${quote.quoteId}/events`);
+    const history = await s.until("quoted");
+    expect(history.map((e) => [e.id, e.event])).toEqual([
+      ["1", "requested"],
+      ["2", "quoted"],
+    ]);
+    expect(history[1]?.data).toMatchObject({ event: "quoted", detail: { latencyMs: 80 } });
+    expect(s.text.startsWith(`retry: ${STREAM_LIMITS.retryMs}\n\n`)).toBe(true);
+
+    await step(quote.quoteId, "submitted", "signed");
+    await step(quote.quoteId, "submitted", "submitted");
+    const announced = Date.now();
+    await corridor().quoteChanged(quote.quoteId);
+    const live = await s.until("submitted", 1_000);
+    expect(Date.now() - announced).toBeLessThan(1_000);
+    expect(live.map((e) => [e.id, e.event])).toEqual([
+      ["3", "signed"],
+      ["4", "submitted"],
+    ]);
+    expect(live[1]?.data).toMatchObject({ detail: { txHash: "0xabc" } });
+
+    await step(quote.quoteId, "settled", "settled");
+    await step(quote.quoteId, "settled", "final");
+    await corridor().quoteChanged(quote.quoteId);
+    const last = await s.end(1_000);
+    expect(last.map((e) => e.event)).toEqual(["settled", "final"]);
+  });
+
+  it("resumes after Last-Event-ID with only what followed", async () => {
+    const { quote } = await seed();
+    await step(quote.quoteId, "signed", "signed");
+    const s = await stream(`/v1/quotes/${quote.quoteId}/events`, { "Last-Event-ID": "2" });
+    expect((await s.take(100)).map((e) => [e.id, e.event])).toEqual([["3", "signed"]]);
+  });
+
+  it("catches a change nobody announced at its next read", async () => {
+    const { quote } = await seed();
+    const s = await stream(`/v1/quotes/${quote.quoteId}/events`);
+    await s.until("quoted");
+    await step(quote.quoteId, "signed", "signed");
+    const events = await s.until("signed", STREAM_LIMITS.rereadMs + 3_000);
+    expect(events.map((e) => e.event)).toEqual(["signed"]);
+  }, 15_000);
+
+  it("sees the quote expire when it is due and ends", async () => {
+    const { quote } = await seed({ expiresAt: new Date(Date.now() + 1_500).toISOString() });
+    const s = await stream(`/v1/quotes/${quote.quoteId}/events`);
+    await s.until("quoted");
+    const events = await s.end(4_000);
+    expect(events.map((e) => [e.id, e.event])).toEqual([["3", "expired"]]);
+  }, 10_000);
+
+  it("ends a cancelled quote's stream with a cancelled event when the taker cancels", async () => {
+    const { quote } = await seed({ taker: taker.address });
+    const s = await stream(`/v1/quotes/${quote.quoteId}/events`);
+    await s.until("quoted");
+    const signature = await taker.signMessage({ message: cancelQuoteMessage(quote.chainId, quote.quoteId) });
+    const cancelled = await app.request(
+      `/v1/quotes/${quote.quoteId}/cancel`,
+      { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ signature }) },
+      env,
+    );
+    expect(cancelled.status).toBe(200);
+    const events = await s.end(1_000);
+    expect(events).toEqual([{ id: "3", event: "cancelled", data: { at: expect.any(String), status: "cancelled" } }]);
+  });
+
+  it("answers 404 not_found for an unknown or malformed id, 400 for a Last-Event-ID it never gave", async () => {
+    for (const id of [newId("q", corridorTag(corridorKey)), newId("q"), "nope"]) {
+      const res = await app.request(`/v1/quotes/${id}/events`, {}, env);
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as { error: string }).error).toBe("not_found");
+    }
+    const { quote } = await seed();
+    const bad = await app.request(`/v1/quotes/${quote.quoteId}/events`, { headers: { "Last-Event-ID": "x1" } }, env);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toBe("invalid_request");
+  });
+
+  it(`holds at most ${STREAM_LIMITS.perClient} open streams per client address per corridor`, async () => {
+    const { quote } = await seed();
+    const path = `/v1/quotes/${quote.quoteId}/events`;
+    for (let i = 0; i < STREAM_LIMITS.perClient; i++) await stream(path, { "CF-Connecting-IP": "192.0.2.7" });
+    const refused = await app.request(path, { headers: { "CF-Connecting-IP": "192.0.2.7" } }, env);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("Retry-After")).toBe("10");
+    expect(((await refused.json()) as { error: string }).error).toBe("rate_limited");
+    await stream(path, { "CF-Connecting-IP": "192.0.2.8" });
+    // A closed stream frees its place.
+    await open[0]?.close();
+    await new Promise((r) => setTimeout(r, 50));
+    await stream(path, { "CF-Connecting-IP": "192.0.2.7" });
+  });
+});
+
+describe("a limit order's event stream", () => {
+  it("replays its statuses, follows its moves, and ends when it is cancelled", async () => {
+    const order = sampleLimitOrder({ corridor: corridorKey });
+    expect(await insertLimitOrder(env.DB, order, 100, new Date().toISOString())).toBe("placed");
+    const s = await stream(`/v1/limit-orders/${order.limitOrderId}/events`);
+    const [placed] = await s.until("open");
+    expect(placed).toMatchObject({ id: "1", event: "open", data: { status: "open", attempts: 0, quoteId: null } });
+
+    const quoteId = newId("q", corridorTag(corridorKey));
+    await startLimitFill(env.DB, { limitOrderId: order.limitOrderId, quoteId, now: new Date().toISOString() });
+    await corridor().limitOrderChanged(order.limitOrderId);
+    const [filling] = await s.until("filling", 1_000);
+    expect(filling).toMatchObject({ id: "2", data: { status: "filling", quoteId } });
+
+    await env.DB.prepare("UPDATE limit_orders SET status = 'open', updated_at = ? WHERE limit_order_id = ?")
+      .bind(new Date().toISOString(), order.limitOrderId)
+      .run();
+    expect(await cancelLimitOrder(env.DB, order.limitOrderId, new Date().toISOString())).toBe(true);
+    await corridor().limitOrderChanged(order.limitOrderId);
+    const rest = await s.end(1_000);
+    expect(rest.map((e) => [e.id, e.event])).toEqual([
+      ["3", "open"],
+      ["4", "cancelled"],
+    ]);
+  });
+
+  it("answers 404 not_found for an unknown order", async () => {
+    const res = await app.request(`/v1/limit-orders/${newId("lo")}/events`, {}, env);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: string }).error).toBe("not_found");
+  });
+});

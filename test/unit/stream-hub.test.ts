@@ -1,0 +1,219 @@
+import { describe, expect, it } from "vitest";
+import type { StreamEvent, StreamRead } from "../../src/streams/events";
+import { type OpenOutcome, STREAM_LIMITS, StreamHub } from "../../src/streams/hub";
+import { SseClient } from "../support/sse-client";
+
+/**
+ * The stream host's hub (src/streams/hub.ts; docs/api.md, "Event streams") over a fake subject store and
+ * clock: history first, each event once per stream, resumes, ends, limits, keep-alives and rereads.
+ */
+
+function harness() {
+  let now = 1_000_000;
+  const subjects = new Map<string, { events: StreamEvent[]; ended: boolean; wakeAt?: number }>();
+  let reads = 0;
+  let failing = false;
+  let gate: Promise<void> | null = null;
+  const hub = new StreamHub({
+    async read(topic): Promise<StreamRead | null> {
+      reads++;
+      if (gate) await gate;
+      if (failing) throw new Error("D1 is down");
+      const s = subjects.get(topic);
+      return s ? { events: [...s.events], ended: s.ended, wakeAt: s.wakeAt ?? null } : null;
+    },
+    now: () => now,
+  });
+  const add = (topic: string, ...names: string[]) => {
+    const s = subjects.get(topic) ?? { events: [], ended: false };
+    for (const name of names) s.events.push({ id: s.events.length + 1, event: name, data: { n: s.events.length + 1 } });
+    subjects.set(topic, s);
+    return s;
+  };
+  return {
+    hub,
+    add,
+    end: (topic: string) => {
+      const s = subjects.get(topic);
+      if (s) s.ended = true;
+    },
+    tick: (ms: number) => (now += ms),
+    now: () => now,
+    reads: () => reads,
+    fail: (on: boolean) => {
+      failing = on;
+    },
+    hold: () => {
+      let release = () => {};
+      gate = new Promise((r) => {
+        release = r;
+      });
+      return () => {
+        gate = null;
+        release();
+      };
+    },
+  };
+}
+
+/** A client of an opened stream. */
+function client(outcome: OpenOutcome) {
+  if (!(outcome instanceof ReadableStream)) throw new Error(`not a stream: ${outcome}`);
+  const c = new SseClient(outcome);
+  return Object.assign(c, {
+    /** Ids and names only, of what arrived so far. */
+    names: async () => (await c.take()).map((e) => ({ id: e.id, event: e.event })),
+  });
+}
+
+describe("the stream hub", () => {
+  it("replays the history first, then each new event once, and closes after the subject ends", async () => {
+    const h = harness();
+    h.add("quote:q1", "requested", "quoted");
+    const c = client(await h.hub.open("quote:q1", "ip1", 0));
+    expect(await c.names()).toEqual([
+      { id: "1", event: "requested" },
+      { id: "2", event: "quoted" },
+    ]);
+    expect(c.text.startsWith(`retry: ${STREAM_LIMITS.retryMs}\n\n`)).toBe(true);
+    h.add("quote:q1", "signed", "submitted");
+    await h.hub.changed("quote:q1");
+    await h.hub.changed("quote:q1");
+    expect(await c.names()).toEqual([
+      { id: "3", event: "signed" },
+      { id: "4", event: "submitted" },
+    ]);
+    h.add("quote:q1", "settled", "final");
+    h.end("quote:q1");
+    await h.hub.changed("quote:q1");
+    expect(await c.names()).toEqual([
+      { id: "5", event: "settled" },
+      { id: "6", event: "final" },
+    ]);
+    expect(c.done).toBe(true);
+    expect(h.hub.size).toBe(0);
+  });
+
+  it("resumes after Last-Event-ID without repeating what the client has", async () => {
+    const h = harness();
+    h.add("quote:q1", "requested", "quoted", "signed");
+    const c = client(await h.hub.open("quote:q1", "ip1", 2));
+    expect(await c.names()).toEqual([{ id: "3", event: "signed" }]);
+  });
+
+  it("sends a subject that already ended, then closes at once", async () => {
+    const h = harness();
+    h.add("quote:q1", "requested", "quoted", "expired");
+    h.end("quote:q1");
+    const c = client(await h.hub.open("quote:q1", "ip1", 0));
+    expect((await c.names()).map((e) => e.event)).toEqual(["requested", "quoted", "expired"]);
+    expect(c.done).toBe(true);
+  });
+
+  it("answers not_found for an unknown subject, unavailable when its first read fails", async () => {
+    const h = harness();
+    expect(await h.hub.open("quote:nope", "ip1", 0)).toBe("not_found");
+    h.add("quote:q1", "requested");
+    h.fail(true);
+    expect(await h.hub.open("quote:q1", "ip1", 0)).toBe("unavailable");
+    expect(h.hub.size).toBe(0);
+  });
+
+  it("reads a subject once for all its streams, and not at all when none is open", async () => {
+    const h = harness();
+    h.add("quote:q1", "requested");
+    const a = client(await h.hub.open("quote:q1", "ip1", 0));
+    const b = client(await h.hub.open("quote:q1", "ip2", 0));
+    const before = h.reads();
+    h.add("quote:q1", "quoted");
+    await h.hub.changed("quote:q1");
+    expect(h.reads() - before).toBe(1);
+    expect(await a.take()).toHaveLength(2);
+    expect(await b.take()).toHaveLength(2);
+    await h.hub.changed("quote:other");
+    expect(h.reads() - before).toBe(1);
+  });
+
+  it("reads again when a change is announced while a read is under way", async () => {
+    const h = harness();
+    h.add("quote:q1", "requested");
+    const c = client(await h.hub.open("quote:q1", "ip1", 0));
+    await c.names();
+    const release = h.hold();
+    const first = h.hub.changed("quote:q1");
+    h.add("quote:q1", "quoted");
+    const second = h.hub.changed("quote:q1");
+    release();
+    await Promise.all([first, second]);
+    expect(await c.names()).toEqual([{ id: "2", event: "quoted" }]);
+  });
+
+  it("limits open streams per client", async () => {
+    const h = harness();
+    h.add("quote:q1", "requested");
+    for (let i = 0; i < STREAM_LIMITS.perClient; i++) {
+      expect(await h.hub.open("quote:q1", "ip1", 0)).toBeInstanceOf(ReadableStream);
+    }
+    expect(await h.hub.open("quote:q1", "ip1", 0)).toBe("too_many");
+    expect(await h.hub.open("quote:q1", "ip2", 0)).toBeInstanceOf(ReadableStream);
+  });
+
+  it("keeps a quiet stream alive with a comment, rereads open subjects, and wakes at the subject's time", async () => {
+    const h = harness();
+    const s = h.add("quote:q1", "requested");
+    s.wakeAt = h.now() + 2_000;
+    const c = client(await h.hub.open("quote:q1", "ip1", 0));
+    await c.names();
+    expect(h.hub.nextAt()).toBe(h.now() + 2_000);
+    h.tick(2_000);
+    const reads = h.reads();
+    s.events.push({ id: 2, event: "expired", data: {} });
+    await h.hub.tick();
+    expect(h.reads()).toBe(reads + 1);
+    expect(await c.names()).toEqual([{ id: "2", event: "expired" }]);
+    s.wakeAt = undefined;
+    h.tick(STREAM_LIMITS.keepAliveMs);
+    await h.hub.tick();
+    await c.names();
+    expect(c.text.endsWith(": keep-alive\n\n")).toBe(true);
+  });
+
+  it("closes a stream past its age; the client resumes where it was", async () => {
+    const h = harness();
+    h.add("lo:1", "open");
+    const c = client(await h.hub.open("lo:1", "ip1", 0));
+    await c.names();
+    h.tick(STREAM_LIMITS.maxAgeMs);
+    await h.hub.tick();
+    await c.names();
+    expect(c.done).toBe(true);
+    expect(h.hub.nextAt()).toBeNull();
+  });
+
+  it("keeps streams open through a failed read and delivers on the next", async () => {
+    const h = harness();
+    h.add("quote:q1", "requested");
+    const c = client(await h.hub.open("quote:q1", "ip1", 0));
+    await c.names();
+    h.fail(true);
+    h.add("quote:q1", "quoted");
+    await h.hub.changed("quote:q1");
+    expect(await c.names()).toEqual([]);
+    h.fail(false);
+    h.tick(STREAM_LIMITS.rereadMs);
+    await h.hub.tick();
+    expect(await c.names()).toEqual([{ id: "2", event: "quoted" }]);
+  });
+
+  it("forgets a stream whose client went away", async () => {
+    const h = harness();
+    h.add("quote:q1", "requested");
+    const outcome = await h.hub.open("quote:q1", "ip1", 0);
+    if (!(outcome instanceof ReadableStream)) throw new Error("no stream");
+    await outcome.cancel();
+    h.add("quote:q1", "quoted");
+    await h.hub.changed("quote:q1");
+    await new Promise((r) => setTimeout(r, 5));
+    expect(h.hub.size).toBe(0);
+  });
+});
