@@ -117,6 +117,10 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      // The Worker as `wrangler deploy` builds it: it builds, carries no Node-only module, fits its budget.
+      {
+        test: { name: "bundle", include: ["test/bundle/**/*.test.ts"], environment: "node", testTimeout: 60_000 },
+      },
       {
         test: {
           name: "contracts",

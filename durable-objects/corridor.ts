@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { AuctionHouse, type CorridorPort, type QuoteOutcome } from "../src/auction/house";
+import { auctionLogFields } from "../src/auction/outcome-log";
 import type { QuoteInput } from "../src/auction/quote-input";
 import { StandingCache } from "../src/auction/standing";
 import { type AuctionWrite, auctionStore, auctionWriteStatements } from "../src/auction/store";
@@ -13,12 +14,16 @@ import { withD1Latency } from "../src/db/simulated-latency";
 import { applyStrike, type Demotion } from "../src/db/strikes";
 import { WriteBehind } from "../src/db/write-behind";
 import type { Env } from "../src/env";
+import { log, withRequestId } from "../src/log";
 import { InventoryChecks, kvCheckStore } from "../src/nodes/inventory-checks";
-import type { NodeSession } from "../src/nodes/nodes";
+import { isFresh, type NodeSession } from "../src/nodes/nodes";
 import { advertisedCorridor, NodeSessions } from "../src/nodes/sessions";
+import type { CorridorStatus } from "../src/ops/corridor-state";
+import { corridorPaused, PAUSE_KEY, pauseRecord } from "../src/ops/pause";
 import { bandAssetOf, oracleCorridor } from "../src/oracle/corridors";
 import { close } from "../src/protocol/codec";
 import { CLOSE_REASONS } from "../src/protocol/frames";
+import type { PauseRecord } from "../src/schemas/ops";
 import type { BandValue } from "../src/schemas/quote";
 import { StreamHub } from "../src/streams/hub";
 import { streamResponse } from "../src/streams/response";
@@ -179,9 +184,45 @@ export class CorridorDO extends DurableObject<Env> {
     return this.sessions.list();
   }
 
-  /** Runs an RFQ auction for a quote request the Worker validated; stores and returns the quote. */
+  /**
+   * Runs an RFQ auction for a quote request the Worker validated; stores and returns the quote. A paused
+   * corridor refuses it (503 `not_leader`, docs/operations.md "Pausing").
+   */
   async requestQuote(input: QuoteInput): Promise<QuoteOutcome> {
-    return this.house.requestQuote(input);
+    return withRequestId(input.requestId, async () => {
+      const paused = this.paused();
+      const outcome = paused ? corridorPaused(paused) : await this.house.requestQuote(input);
+      // A limit order's rounds run every 5 s each: their lines are debug.
+      (input.limit ? log.debug : log.info)("auction", auctionLogFields(this.corridor.key, outcome));
+      return outcome;
+    });
+  }
+
+  /**
+   * An operator pauses the corridor (docs/operations.md, "Pausing"): new quotes are refused, while the
+   * sockets stay open and quotes already given can still be signed and settled. Kept in storage.
+   */
+  async pause(reason?: string): Promise<CorridorStatus> {
+    if (!this.paused()) this.ctx.storage.kv.put(PAUSE_KEY, pauseRecord(reason, Date.now()));
+    log.warn("corridor_paused", { corridor: this.corridor.key, reason: reason ?? null });
+    return this.status();
+  }
+
+  async resume(): Promise<CorridorStatus> {
+    this.ctx.storage.kv.delete(PAUSE_KEY);
+    log.warn("corridor_resumed", { corridor: this.corridor.key });
+    return this.status();
+  }
+
+  /** Its pause, its fresh nodes and its write-behind backlog, for `GET /v1/corridors` and the health check. */
+  async status(): Promise<CorridorStatus> {
+    const now = Date.now();
+    const nodes = this.sessions.list().filter((n) => isFresh(n.lastHeartbeat, now)).length;
+    return { paused: this.paused(), nodes, outbox: this.writes.backlog() };
+  }
+
+  private paused(): PauseRecord | null {
+    return this.ctx.storage.kv.get<PauseRecord>(PAUSE_KEY) ?? null;
   }
 
   /** Tells a quote's winning resolver how its fill is going (`execution` frame), if it is connected. */
@@ -233,7 +274,7 @@ export class CorridorDO extends DurableObject<Env> {
           const demotion = await applyStrike(this.env.DB, address, event, why, Date.now());
           if (demotion) await this.notifyDemotion(address, demotion);
         } catch (e) {
-          console.error(JSON.stringify({ corridor: this.corridor.key, strike_failed: address, error: String(e) }));
+          log.error("strike_failed", { corridor: this.corridor.key, resolver: address, error: String(e) });
         }
       },
       waitUntil: (p) => this.ctx.waitUntil(p),
@@ -297,7 +338,7 @@ export class CorridorDO extends DurableObject<Env> {
         })
         .catch((e: unknown) => {
           this.oracleSubscribedAt = 0;
-          console.error(JSON.stringify({ corridor: key, error: `oracle subscribe failed: ${String(e)}` }));
+          log.error("oracle_subscribe_failed", { corridor: key, error: String(e) });
         }),
     );
   }

@@ -18,8 +18,13 @@ import {
 import { Keeper } from "../src/keeper/keeper";
 import { limitPass } from "../src/keeper/limit-job";
 import { limitJobPort } from "../src/keeper/limit-port";
+import { notLeader } from "../src/keeper/outcomes";
 import { SqlTxStore } from "../src/keeper/pending";
+import { submissionLogFields } from "../src/keeper/submission-log";
+import { log, withRequestId } from "../src/log";
+import { PAUSE_KEY, pauseRecord } from "../src/ops/pause";
 import { writeThrough } from "../src/quotes/read-through";
+import type { KeeperRecord, PauseRecord } from "../src/schemas/ops";
 import { announceLimitOrders, announceQuote } from "../src/streams/announce";
 import { corridorStub, oracleStub } from "../src/stubs";
 
@@ -57,7 +62,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
         ctx.waitUntil(
           corridorStub(this.env, corridorKey)
             .notifyExecution(resolver, update)
-            .catch((e: unknown) => console.error(JSON.stringify({ keeper: "notify_failed", error: String(e) }))),
+            .catch((e: unknown) => log.error("notify_failed", { component: "keeper", error: String(e) })),
         ),
       timelineGrew: (quoteId) => ctx.waitUntil(announceQuote(this.env, loadConfig(this.env.RELAY_CONFIG), quoteId)),
       demoted: (corridorKey, resolver, demotion) => {
@@ -65,7 +70,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
         ctx.waitUntil(
           corridorStub(this.env, corridorKey)
             .notifyDemotion(resolver, demotion)
-            .catch((e: unknown) => console.error(JSON.stringify({ keeper: "notify_failed", error: String(e) }))),
+            .catch((e: unknown) => log.error("notify_failed", { component: "keeper", error: String(e) })),
         );
       },
       now: () => Date.now(),
@@ -76,6 +81,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
       band: (corridorKey) => oracleStub(this.env).band(corridorKey),
       auction: (corridorKey, input) => corridorStub(this.env, corridorKey).requestQuote(input),
       submit: (request) => this.keeper.submit(request),
+      paused: () => this.paused() !== null,
       moved: (orders) => ctx.waitUntil(announceLimitOrders(this.env, orders)),
     });
     this.jobs = {
@@ -107,9 +113,45 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
     await this.arm();
   }
 
-  /** A taker's signed quote, validated by the Worker: checked, simulated, broadcast (docs/settlement.md). */
+  /**
+   * A taker's signed quote, validated by the Worker: checked, simulated, broadcast (docs/settlement.md);
+   * refused while an operator has paused the keeper (docs/operations.md, "Pausing").
+   */
   async submit(request: SubmitRequest): Promise<SubmitOutcome> {
-    return this.keeper.submit(request);
+    return withRequestId(request.requestId, async () => {
+      const outcome = this.paused() ? notLeader("keeper_paused") : await this.keeper.submit(request);
+      log.info("submission", { component: "keeper", ...submissionLogFields(request.quoteId, outcome) });
+      return outcome;
+    });
+  }
+
+  /**
+   * An operator pauses the keeper (docs/operations.md, "Pausing"): submissions answer 503 `not_leader` and
+   * the limit job starts no round, while the indexer still follows what was sent. Kept in storage.
+   */
+  async pause(reason?: string): Promise<KeeperRecord> {
+    if (!this.paused()) this.ctx.storage.kv.put(PAUSE_KEY, pauseRecord(reason, Date.now()));
+    log.warn("keeper_paused", { component: "keeper", reason: reason ?? null });
+    return this.status();
+  }
+
+  async resume(): Promise<KeeperRecord> {
+    this.ctx.storage.kv.delete(PAUSE_KEY);
+    log.warn("keeper_resumed", { component: "keeper" });
+    return this.status();
+  }
+
+  /** Its pause, the transactions it follows and its wallets per chain, for the admin API and the health check. */
+  async status(): Promise<KeeperRecord> {
+    const wallets = loadConfig(this.env.RELAY_CONFIG).chains.map((chain) => {
+      const settlers = this.settlers(chain);
+      return { chainId: chain.chainId, wallets: settlers === "no_key" ? 0 : settlers.length };
+    });
+    return { paused: this.paused(), followed: this.store.count(), wallets };
+  }
+
+  private paused(): PauseRecord | null {
+    return this.ctx.storage.kv.get<PauseRecord>(PAUSE_KEY) ?? null;
   }
 
   /** Runs the due jobs of the schedule table, then arms the alarm for the earliest remaining. */

@@ -2,6 +2,8 @@ import { DurableObject } from "cloudflare:workers";
 import { loadConfig } from "../src/config/load";
 import type { RelayConfig } from "../src/config/schema";
 import type { Env } from "../src/env";
+import { log } from "../src/log";
+import type { OracleStatus } from "../src/ops/health";
 import { afterRound, type Health, planRound } from "../src/oracle/backoff";
 import { oracleCorridor, oracleCorridors } from "../src/oracle/corridors";
 import { pollSources, rateSources } from "../src/oracle/poll";
@@ -78,6 +80,19 @@ export class OracleDO extends DurableObject<Env> {
     const snapshot = await this.current();
     await this.ensureAlarm();
     return snapshot.bands[pairKey(corridor.pair)] ?? null;
+  }
+
+  /**
+   * What the health check reads (docs/operations.md, "Health"): whether the oracle is polling, each mapped
+   * corridor's band time from the last round, and the failing sources. Polls nothing.
+   */
+  async health(): Promise<OracleStatus> {
+    const snapshot = this.snapshot();
+    const bands = oracleCorridors(this.config()).map((c) => ({
+      corridor: c.key,
+      at: snapshot?.bands[pairKey(c.pair)]?.at ?? null,
+    }));
+    return { active: isActive(this.activity(), Date.now()), bands, unavailable: snapshot?.unavailable ?? [] };
   }
 
   /** One round while someone uses the oracle; otherwise the loop ends here by not re-arming. */
@@ -171,7 +186,7 @@ export class OracleDO extends DurableObject<Env> {
     });
     return Promise.allSettled(sends).then((results) => {
       const failed = results.flatMap((r) => (r.status === "rejected" ? [r.reason] : []));
-      if (failed.length > 0) console.error(JSON.stringify({ oracle: "push_failed", failed }));
+      if (failed.length > 0) log.error("push_failed", { component: "oracle", failed });
     });
   }
 }
@@ -184,7 +199,7 @@ function logChanges(previous: Snapshot | null, next: Snapshot, pairs: string[]):
   const withoutBand = pairs.filter((p) => !next.bands[p]);
   const summary = (s: Snapshot) => JSON.stringify([s.unavailable, pairs.filter((p) => !s.bands[p])]);
   if (previous && summary(previous) === summary(next)) return;
-  const line = JSON.stringify({ oracle: "sources_changed", unavailable: next.reasons, withoutBand });
-  if (withoutBand.length > 0) console.error(line);
-  else console.warn(line);
+  const fields = { component: "oracle", unavailable: next.reasons, withoutBand };
+  if (withoutBand.length > 0) log.error("sources_changed", fields);
+  else log.warn("sources_changed", fields);
 }

@@ -11,11 +11,13 @@ import { invalidRequest, notFound, RelayError } from "./errors";
 import { API_REFERENCE_PATH, apiReference } from "./http/api-reference";
 import { createRouter } from "./http/router";
 import { allowedMethods } from "./http/routes-table";
+import { log, withRequestId } from "./log";
 import { adminRoutes } from "./routes/admin";
 import { configRoutes } from "./routes/config";
 import { corridorRoutes } from "./routes/corridors";
 import { eventRoutes } from "./routes/events";
 import { executionRoutes } from "./routes/executions";
+import { healthRoutes } from "./routes/health";
 import { limitOrderRoutes, limitOrdersDisabled } from "./routes/limit-orders";
 import { quoteRoutes } from "./routes/quotes";
 import { rateRoutes } from "./routes/rates";
@@ -43,6 +45,14 @@ export function createApp(options: AppOptions = {}) {
   const app = createRouter();
 
   app.use(requestId());
+  // Every line logged while serving a request carries its id; one line per request when it is answered.
+  app.use((c, next) =>
+    withRequestId(c.get("requestId"), async () => {
+      const started = Date.now();
+      await next();
+      log.info("request", { method: c.req.method, path: c.req.path, status: c.res.status, ms: Date.now() - started });
+    }),
+  );
   app.use(
     cors({
       origin: "*",
@@ -69,6 +79,7 @@ export function createApp(options: AppOptions = {}) {
   app.use("/v1/limit-orders/*", limitOrdersDisabled);
 
   app.route("/", configRoutes);
+  app.route("/", healthRoutes);
   app.route("/", quoteRoutes);
   app.route("/", executionRoutes);
   app.route("/", resolverRoutes);
@@ -128,10 +139,10 @@ export function createApp(options: AppOptions = {}) {
       );
     }
     if (err instanceof ConfigError) {
-      console.error(JSON.stringify({ requestId: c.get("requestId"), error: err.message }));
+      log.error("config_invalid", { error: err.message });
       return errorResponse(c, new RelayError(500, "config_invalid", err.message));
     }
-    console.error(JSON.stringify({ requestId: c.get("requestId"), error: String(err), stack: (err as Error)?.stack }));
+    log.error("internal_error", { error: String(err), stack: (err as Error)?.stack });
     return errorResponse(c, new RelayError(500, "internal_error", "Something went wrong on our side."));
   });
 

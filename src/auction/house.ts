@@ -5,6 +5,7 @@ import { type Corridor, corridorTag } from "../corridors";
 import type { QuoteRow } from "../db/quotes";
 import { type Refusal, refuse } from "../errors";
 import { newId } from "../ids";
+import { log } from "../log";
 import { isFresh, type NodeSession } from "../nodes/nodes";
 import type { BidFrame, DeclineFrame, InventoryEntry, RelayFrame, SignedFrame } from "../protocol/frames";
 import type { BandValue, QuoteRecord, Replies } from "../schemas/quote";
@@ -236,7 +237,9 @@ export class AuctionHouse {
       at: new Date().toISOString(),
     };
     if (!decision.winner || !winner) {
-      port.waitUntil(port.store.count(counts).catch((e: unknown) => console.error(String(e))));
+      port.waitUntil(
+        port.store.count(counts).catch((e: unknown) => log.error("auction_count_failed", { error: String(e) })),
+      );
       this.checkAfterAnswer(live, decision.offers, checked, false);
       markStored(false);
       if (decision.belowLimit !== undefined) {
@@ -337,7 +340,7 @@ export class AuctionHouse {
     this.port.waitUntil(
       afterAnswer()
         .then(check)
-        .catch((e: unknown) => console.error(JSON.stringify({ quoteId: live.quoteId, correction_failed: String(e) }))),
+        .catch((e: unknown) => log.error("correction_failed", { quoteId: live.quoteId, error: String(e) })),
     );
   }
 

@@ -22,4 +22,6 @@ export interface QuoteInput {
   requestedAt: number;
   /** Present when the keeper auctions a limit order: the winner signs a fill of the order. */
   limit?: LimitRound;
+  /** The HTTP request's id, for the corridor's log lines (docs/operations.md, "Logs"). */
+  requestId?: string;
 }

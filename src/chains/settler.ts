@@ -1,3 +1,4 @@
+import { log } from "../log";
 import type { Erc2612Permit } from "../schemas/execution";
 
 /**
@@ -136,7 +137,7 @@ export interface NonceStore {
 
 /** A settler's log line, in the keeper's structured log (docs/settlement.md). */
 export const settlerLog = (event: string, detail: Record<string, unknown>) =>
-  console.error(JSON.stringify({ keeper: event, ...detail }));
+  log.error(event, { component: "keeper", ...detail });
 
 /** The RPC did not answer (network error, timeout, 5xx): nothing can be concluded from it. */
 export class ChainUnavailableError extends Error {

@@ -182,6 +182,12 @@ export async function countActiveLimitOrders(db: D1Database, taker: string, now:
   return r?.n ?? 0;
 }
 
+/** Every open order, on any chain, for the health check (docs/operations.md, "Health"). */
+export async function countOpenLimitOrders(db: D1Database): Promise<number> {
+  const r = await db.prepare("SELECT COUNT(*) AS n FROM limit_orders WHERE status = 'open'").first<{ n: number }>();
+  return r?.n ?? 0;
+}
+
 /** Whether the taker (normalised) has an order with this Permit2 nonce (decimal) on the chain. */
 export async function limitNonceTaken(db: D1Database, chainId: number, taker: string, nonce: string): Promise<boolean> {
   const r = await db

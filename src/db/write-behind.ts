@@ -10,6 +10,8 @@
  * are then dropped and the rest written.
  */
 
+import { log } from "../log";
+
 /** Statements per D1 batch: a quote with 20 offers is about 45. */
 const BATCH_STATEMENTS = 200;
 /** The object's alarm retries a drain after this, doubling on each failure up to the maximum. */
@@ -62,10 +64,18 @@ export class WriteBehind<Entry> {
       this.failures = 0;
     } catch (e) {
       this.failures++;
-      console.error(JSON.stringify({ writeBehind: this.label, failed: String(e), failures: this.failures }));
+      log.error("write_behind_failed", { writeBehind: this.label, failed: String(e), failures: this.failures });
     }
     if (this.size() === 0) return null;
     return now + Math.min(RETRY_MAX_MS, RETRY_MS * 2 ** this.failures);
+  }
+
+  /** How many writes wait for D1, and when the oldest was queued (unix ms): the health check's outbox. */
+  backlog(): { queued: number; oldestAt: number | null } {
+    const row = this.sql
+      .exec<{ n: number; oldest: number | null }>("SELECT COUNT(*) AS n, MIN(added_at) AS oldest FROM write_behind")
+      .one();
+    return { queued: row.n, oldestAt: row.oldest };
   }
 
   /** How many writes wait for D1. */

@@ -21,6 +21,8 @@ export interface SubmitRequest {
   idempotencyKey: string | null;
   /** The quote as the Worker has just read it from D1, so the keeper does not read it again; absent, it does. */
   quote?: QuoteRow;
+  /** The HTTP request's id, for the keeper's log lines and its chain calls' (docs/operations.md, "Logs"). */
+  requestId?: string;
 }
 
 /**

@@ -74,6 +74,8 @@ export interface LimitJobPort {
   ): Promise<{ kind: "quoted"; quote: { quoteId: string; received: string } } | Refusal>;
   /** The keeper's own submission of a round's quote (the same path as `POST /v1/executions`). */
   submit(request: SubmitRequest): Promise<SubmitOutcome>;
+  /** Whether an operator paused the keeper: no round starts then (docs/operations.md, "Pausing"). */
+  paused(): boolean;
   /** Orders that moved: their event streams are told (src/streams/announce.ts); never waited for. */
   moved(orders: readonly MovedLimitOrder[]): void;
   now(): number;
@@ -81,7 +83,7 @@ export interface LimitJobPort {
 
 /**
  * One pass of the limit job (docs/limit-orders.md, "The keeper's job"): fillings followed to their end,
- * expired orders swept, then a round for each open order near the market, its outcome recorded, and a
+ * expired orders swept, then (unless the keeper is paused) a round for each open order near the market, its outcome recorded, and a
  * winning round's quote submitted through the keeper. Idempotent: a pass repeated after a crash finds
  * orders already `filling` and leaves them to `followFilling`.
  */
@@ -90,6 +92,7 @@ export async function limitPass(port: LimitJobPort): Promise<void> {
   const now = port.now();
   port.moved(await book.followFilling(now));
   port.moved(await book.sweepExpired(now));
+  if (port.paused()) return;
   const open = await book.open(now, LIMIT_BATCH);
   const bands = new Map<string, BandValue | null>();
   const near: OpenLimitOrder[] = [];

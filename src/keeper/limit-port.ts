@@ -11,6 +11,7 @@ export interface LimitPortDeps {
   band: LimitJobPort["band"];
   auction: LimitJobPort["auction"];
   submit: LimitJobPort["submit"];
+  paused: LimitJobPort["paused"];
   moved: LimitJobPort["moved"];
 }
 
@@ -21,6 +22,7 @@ export function limitJobPort(deps: LimitPortDeps): LimitJobPort {
     band: deps.band,
     auction: deps.auction,
     submit: deps.submit,
+    paused: deps.paused,
     moved: deps.moved,
     now: () => Date.now(),
     ask(order) {

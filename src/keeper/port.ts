@@ -3,6 +3,7 @@ import type { ChainAdapter } from "../chains/adapter";
 import type { ChainSettler } from "../chains/settler";
 import type { ChainConfig, RelayConfig } from "../config/schema";
 import type { Demotion } from "../db/strikes";
+import { log as relayLog } from "../log";
 import type { ExecutionUpdate } from "./contract";
 import type { TxStore } from "./pending";
 
@@ -32,8 +33,9 @@ export interface KeeperPort {
   now(): number;
 }
 
+/** The keeper's log lines; inside a submission they carry its request id (docs/operations.md, "Logs"). */
 export const log = (event: string, detail: Record<string, unknown>) =>
-  console.error(JSON.stringify({ keeper: event, ...detail }));
+  relayLog.error(event, { component: "keeper", ...detail });
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 

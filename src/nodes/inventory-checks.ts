@@ -1,5 +1,6 @@
 import type { ProvedKeys } from "../chains/adapter";
 import type { InventoryReader } from "../chains/inventory";
+import { log } from "../log";
 import type { InventoryEntry } from "../protocol/frames";
 
 /** A node's holdings are read from the chain at most this often (docs/resolver-protocol.md). */
@@ -184,7 +185,7 @@ export class InventoryChecks {
     const previous = this.get(key);
     if (outcome instanceof Error) {
       // Logged once per run of failures: a relay whose RPC is down would log every node every 10 s.
-      if (!this.failing.has(key)) console.error(JSON.stringify({ inventoryRead: key, error: outcome.message }));
+      if (!this.failing.has(key)) log.warn("inventory_read_failed", { inventoryRead: key, error: outcome.message });
       this.failing.add(key);
       this.keep(key, previous ?? { read: null, reviewed: false, mismatch: false });
     } else {

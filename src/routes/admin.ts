@@ -1,8 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import type { RelayConfig } from "../config/schema";
-import { allCorridors } from "../corridors";
+import { allCorridors, type Corridor, findCorridor } from "../corridors";
 import { readTotals } from "../db/resolver-days";
 import { demoteResolver, readResolver, reinstateResolver, upsertRegistration } from "../db/resolvers";
 import type { AppEnv, Env } from "../env";
@@ -10,9 +10,11 @@ import { notFound, RelayError } from "../errors";
 import { createRouter } from "../http/router";
 import { buildDirectory, type ResolverRecord as DirectoryEntry } from "../nodes/directory";
 import { windowStart } from "../nodes/reliability";
+import { corridorRecord } from "../ops/corridors";
 import { errorResponses, jsonContent } from "../schemas/common";
+import { CorridorRecord, KeeperRecord, PauseBody } from "../schemas/ops";
 import { DemoteBody, EvmAddressParam, RegistrationBody, ResolverRecord } from "../schemas/resolvers";
-import { corridorStub } from "../stubs";
+import { corridorStub, keeperStub } from "../stubs";
 
 /** Bearer `ADMIN_TOKEN`; without the secret set, the admin API is closed. */
 const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
@@ -51,6 +53,23 @@ async function resolverRecord(db: D1Database, address: string): Promise<Director
   if (!row) throw notFound(`No resolver has the address ${address}.`);
   return buildDirectory([row], totals, [], now, true).resolvers[0] as DirectoryEntry;
 }
+
+const CorridorKeyParam = z.object({
+  key: z.string().openapi({
+    param: { name: "key", in: "path" },
+    description: "the corridor's key as `GET /v1/corridors` lists it, `<chainId>:<tokenA>:<tokenB>`",
+  }),
+});
+
+/** The corridor a key names, in either token order or case; 404 when the relay does not serve it. */
+function corridorOf(config: RelayConfig, key: string): Corridor {
+  const [chainId, a, b, ...rest] = key.split(":");
+  const corridor = a && b && rest.length === 0 ? findCorridor(config, Number(chainId), a, b) : null;
+  if (!corridor) throw notFound(`The relay serves no corridor ${JSON.stringify(key)}.`);
+  return corridor;
+}
+
+const pauseBody = { required: false, content: { "application/json": { schema: PauseBody } } };
 
 const adminRouter = createRouter();
 adminRouter.use("/v1/admin/*", requireAdmin);
@@ -122,4 +141,69 @@ export const adminRoutes = adminRouter
       await forgetDemotions(c.env, c.get("config"));
       return c.json(await resolverRecord(c.env.DB, address), 200);
     },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/admin/corridors/{key}/pause",
+      tags: ["admin"],
+      summary: "Pause a corridor: new quotes answer 503 not_leader; quotes already given still settle",
+      security,
+      request: { params: CorridorKeyParam, body: pauseBody },
+      responses: { 200: jsonContent(CorridorRecord, "The corridor"), ...errorResponses(400, 401, 404) },
+    }),
+    async (c) => {
+      const corridor = corridorOf(c.get("config"), c.req.valid("param").key);
+      const { reason } = c.req.valid("json");
+      return c.json(corridorRecord(corridor, await corridorStub(c.env, corridor.key).pause(reason)), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/admin/corridors/{key}/resume",
+      tags: ["admin"],
+      summary: "Resume a paused corridor",
+      security,
+      request: { params: CorridorKeyParam },
+      responses: { 200: jsonContent(CorridorRecord, "The corridor"), ...errorResponses(401, 404) },
+    }),
+    async (c) => {
+      const corridor = corridorOf(c.get("config"), c.req.valid("param").key);
+      return c.json(corridorRecord(corridor, await corridorStub(c.env, corridor.key).resume()), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/admin/keeper/pause",
+      tags: ["admin"],
+      summary: "Pause the keeper: submissions answer 503 not_leader, no limit-order round starts",
+      security,
+      request: { body: pauseBody },
+      responses: { 200: jsonContent(KeeperRecord, "The keeper"), ...errorResponses(400, 401) },
+    }),
+    async (c) => c.json(await keeperStub(c.env).pause(c.req.valid("json").reason), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/v1/admin/keeper/resume",
+      tags: ["admin"],
+      summary: "Resume the keeper",
+      security,
+      responses: { 200: jsonContent(KeeperRecord, "The keeper"), ...errorResponses(401) },
+    }),
+    async (c) => c.json(await keeperStub(c.env).resume(), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/admin/keeper",
+      tags: ["admin"],
+      summary: "The keeper: its pause, the transactions it follows, its wallets per chain",
+      security,
+      responses: { 200: jsonContent(KeeperRecord, "The keeper"), ...errorResponses(401) },
+    }),
+    async (c) => c.json(await keeperStub(c.env).status(), 200),
   );

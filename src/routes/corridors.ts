@@ -2,41 +2,61 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { findCorridor } from "../corridors";
 import { RelayError } from "../errors";
 import { createRouter } from "../http/router";
+import { corridorRecord, corridorStatuses } from "../ops/corridors";
+import { HEALTH_PART_TIMEOUT_MS } from "../ops/health";
 import { CLOSE_POLICY } from "../protocol/frames";
-import { errorResponses } from "../schemas/common";
+import { errorResponses, jsonContent } from "../schemas/common";
+import { CorridorRecord } from "../schemas/ops";
 import { corridorStub } from "../stubs";
 
-export const corridorRoutes = createRouter().openapi(
-  createRoute({
-    method: "get",
-    path: "/v1/corridors/{chainId}/{tokenA}/{tokenB}/connect",
-    tags: ["resolvers"],
-    summary: "Resolver WebSocket (see docs/resolver-protocol.md)",
-    request: {
-      params: z.object({
-        chainId: z.coerce
-          .number()
-          .int()
-          .positive()
-          .openapi({ param: { name: "chainId", in: "path" } }),
-        tokenA: z.string().openapi({ param: { name: "tokenA", in: "path" } }),
-        tokenB: z.string().openapi({ param: { name: "tokenB", in: "path" } }),
-      }),
+export const corridorRoutes = createRouter()
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/corridors",
+      tags: ["resolvers"],
+      summary: "Every corridor served, with its state: quoting, degraded (no fresh resolver) or paused",
+      responses: { 200: jsonContent(z.object({ corridors: z.array(CorridorRecord) }), "The corridors") },
+    }),
+    async (c) => {
+      const statuses = await corridorStatuses(c.env, c.get("config"), HEALTH_PART_TIMEOUT_MS);
+      const corridors = statuses.map(({ corridor, status }) =>
+        corridorRecord(corridor, status.ok ? status.value : null),
+      );
+      return c.json({ corridors }, 200);
     },
-    responses: { 101: { description: "Switching protocols: the resolver socket" }, ...errorResponses(400, 426) },
-  }),
-  async (c) => {
-    if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
-      throw new RelayError(426, "upgrade_required", "This endpoint only speaks WebSocket.");
-    }
-    const { chainId, tokenA, tokenB } = c.req.valid("param");
-    const corridor = findCorridor(c.get("config"), chainId, tokenA, tokenB);
-    if (!corridor)
-      return refuseSocket("unsupported_corridor", `the relay does not serve ${chainId}/${tokenA}/${tokenB}`);
-    // The corridor object knows its corridor from its name, and the advertised token order from the URL.
-    return corridorStub(c.env, corridor.key).fetch(c.req.raw);
-  },
-);
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/corridors/{chainId}/{tokenA}/{tokenB}/connect",
+      tags: ["resolvers"],
+      summary: "Resolver WebSocket (see docs/resolver-protocol.md)",
+      request: {
+        params: z.object({
+          chainId: z.coerce
+            .number()
+            .int()
+            .positive()
+            .openapi({ param: { name: "chainId", in: "path" } }),
+          tokenA: z.string().openapi({ param: { name: "tokenA", in: "path" } }),
+          tokenB: z.string().openapi({ param: { name: "tokenB", in: "path" } }),
+        }),
+      },
+      responses: { 101: { description: "Switching protocols: the resolver socket" }, ...errorResponses(400, 426) },
+    }),
+    async (c) => {
+      if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
+        throw new RelayError(426, "upgrade_required", "This endpoint only speaks WebSocket.");
+      }
+      const { chainId, tokenA, tokenB } = c.req.valid("param");
+      const corridor = findCorridor(c.get("config"), chainId, tokenA, tokenB);
+      if (!corridor)
+        return refuseSocket("unsupported_corridor", `the relay does not serve ${chainId}/${tokenA}/${tokenB}`);
+      // The corridor object knows its corridor from its name, and the advertised token order from the URL.
+      return corridorStub(c.env, corridor.key).fetch(c.req.raw);
+    },
+  );
 
 /** Completes the upgrade only to say why, so a resolver sees a readable error frame and close reason. */
 function refuseSocket(code: string, message: string): Response {

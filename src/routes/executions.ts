@@ -91,6 +91,7 @@ export const executionRoutes = createRouter()
         permit: ("permit" in body ? body.permit : undefined) ?? null,
         idempotencyKey,
         quote,
+        requestId: c.get("requestId"),
       });
       // Where the keeper's time went (docs/api.md, "Server-Timing"), and the whole call to it.
       const phases = "timings" in outcome ? (outcome.timings ?? {}) : {};

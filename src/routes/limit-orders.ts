@@ -28,6 +28,7 @@ import { buildDraft, type DraftChain, firstDifference, inputsOfDraft } from "../
 import { deadlineAccepted, deadlineOf, expiresAtOf, expiryAccepted } from "../limit-orders/expiry";
 import { cancelLimitMessage } from "../limit-orders/messages";
 import { limitOrderRecord } from "../limit-orders/record";
+import { log } from "../log";
 import { errorResponses, jsonContent } from "../schemas/common";
 import {
   LimitCancelRequest,
@@ -319,9 +320,7 @@ export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
         // The keeper's limit job runs from its alarm: an object that has not woken yet is woken now.
         await keeperStub(c.env)
           .watchLimitOrders()
-          .catch((e: unknown) =>
-            console.error(JSON.stringify({ limit_orders: "keeper_wake_failed", error: String(e) })),
-          );
+          .catch((e: unknown) => log.error("keeper_wake_failed", { component: "limit_orders", error: String(e) }));
         return c.json(limitOrderRecord(row), 201);
       },
     )

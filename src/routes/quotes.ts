@@ -99,6 +99,7 @@ export const quoteRoutes = createRouter()
         taker: body.taker,
         recipient: body.recipient ?? body.taker,
         requestedAt,
+        requestId: c.get("requestId"),
       };
       const outcome = await whileInFlight(
         c.env,

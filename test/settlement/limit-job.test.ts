@@ -19,6 +19,7 @@ const port = limitJobPort({
   band: (key) => oracleStub(env).band(key),
   auction: (key, input) => corridorStub(env, key).requestQuote(input),
   submit: (request) => keeper().submit(request),
+  paused: () => false,
   moved: () => {},
 });
 

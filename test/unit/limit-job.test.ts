@@ -27,7 +27,9 @@ function order(id: string, limitAmount: bigint, expiresAt = 10_000_000): OpenLim
 }
 
 /** A keeper port over a fake book and a fake clock; `auction` and `submit` answer as the test says. */
-function harness(options: { received?: bigint; submit?: (r: SubmitRequest) => SubmitOutcome } = {}) {
+function harness(
+  options: { received?: bigint; submit?: (r: SubmitRequest) => SubmitOutcome; paused?: () => boolean } = {},
+) {
   const book = new FakeLimitBook();
   let now = 1_000_000;
   let quotes = 0;
@@ -59,6 +61,7 @@ function harness(options: { received?: bigint; submit?: (r: SubmitRequest) => Su
         options.submit?.(request) ?? { kind: "submitted", quoteId: request.quoteId, executionId: "x", txHash: "0x" }
       );
     },
+    paused: options.paused ?? (() => false),
     moved: (orders) => moved.push(...orders.map((o) => `${o.limitOrderId}@${o.corridor}`)),
     now: () => now,
   };
@@ -96,6 +99,21 @@ describe("the keeper's limit job", () => {
     expect(h.book.get("lo_1")).toMatchObject({ status: "filling", quoteId: "q_2", attempts: 2 });
     // filling, back to open, filling again.
     expect(h.moved).toEqual(["lo_1@corridor", "lo_1@corridor", "lo_1@corridor"]);
+  });
+
+  it("starts no round while the keeper is paused, still following fills and sweeping expiries, and resumes after", async () => {
+    let paused = true;
+    const h = harness({ paused: () => paused });
+    h.book.add(order("lo_1", 1_000_000n));
+    h.book.add(order("lo_2", 1_000_000n, 1_002_000));
+    h.tick(3_000);
+    await limitPass(h.port);
+    expect(h.auctions).toEqual([]);
+    expect(h.book.get("lo_1")).toMatchObject({ status: "open", attempts: 0 });
+    expect(h.book.get("lo_2").status).toBe("expired");
+    paused = false;
+    await limitPass(h.port);
+    expect(h.book.get("lo_1")).toMatchObject({ status: "filling", attempts: 1 });
   });
 
   it("reopens an order whose round the keeper refused, with the reason", async () => {

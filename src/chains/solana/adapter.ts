@@ -1,4 +1,5 @@
 import type { SolanaChain } from "../../config/schema";
+import { log } from "../../log";
 import { OUTPUT_AMOUNT_SLOT } from "../../protocol/frames";
 import type { ChainAdapter, QuoteSigning, RfqTerms } from "../adapter";
 import { addressFacts } from "../addresses";
@@ -40,7 +41,7 @@ export function solanaAdapter(chain: SolanaChain): ChainAdapter {
 function winnerSigns(chain: SolanaChain): QuoteSigning {
   const blockhashes = new BlockhashKeeper(
     () => readLatestBlockhash(chain.rpcUrl),
-    (e) => console.error(JSON.stringify({ chainId: chain.chainId, error: `blockhash read failed: ${String(e)}` })),
+    (e) => log.error("blockhash_read_failed", { chainId: chain.chainId, error: String(e) }),
   );
   return {
     kind: "winner",

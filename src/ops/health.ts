@@ -1,0 +1,135 @@
+import { BAND_FRESH_MS } from "../auction/band-guard";
+import type { ChainHead } from "../chains/head";
+import type { HealthRecord, KeeperRecord } from "../schemas/ops";
+import { type CorridorStatus, corridorState } from "./corridor-state";
+import type { Probed } from "./deadline";
+
+/** Each part of `GET /v1/health` answers within this, or counts as down (docs/operations.md, "Health"). */
+export const HEALTH_PART_TIMEOUT_MS = 2_500;
+/** A head older than this means the RPC serves a node that stopped following its chain. */
+export const HEAD_STALE_SECONDS = 120;
+/** A write queued longer than this means its corridor cannot reach D1 (writes normally leave in milliseconds). */
+export const OUTBOX_STALE_SECONDS = 60;
+
+/** What the oracle says of itself, without polling (`OracleDO.health`). */
+export interface OracleStatus {
+  active: boolean;
+  /** Each mapped corridor's band time (unix ms), null without a band. */
+  bands: { corridor: string; at: number | null }[];
+  unavailable: string[];
+}
+
+/** Everything the health check asked, each part bounded in time. */
+export interface HealthProbes {
+  keeper: Probed<KeeperRecord>;
+  chains: { chainId: number; name: string; head: Probed<ChainHead> }[];
+  oracle: Probed<OracleStatus>;
+  corridors: { key: string; status: Probed<CorridorStatus> }[];
+  openLimitOrders: Probed<number>;
+}
+
+const ageSeconds = (at: number | null, now: number) =>
+  at === null ? null : Math.max(0, Math.floor((now - at) / 1000));
+const errorOf = <T>(p: Probed<T>) => (p.ok ? null : p.error);
+
+/**
+ * The health record from the probes (docs/operations.md, "Health"): each part `ok`, `degraded` or (the
+ * keeper, a corridor) `paused`; the whole is `degraded` when any part is, and names them. A pause is an
+ * operator's decision, listed in `paused`, and does not make the whole degraded.
+ */
+export function assessHealth(probes: HealthProbes, now: number): HealthRecord {
+  const degraded: string[] = [];
+  const paused: string[] = [];
+  const mark = (part: string, isDegraded: boolean) => {
+    if (isDegraded) degraded.push(part);
+    return isDegraded ? ("degraded" as const) : ("ok" as const);
+  };
+
+  const k = probes.keeper;
+  const wallets = k.ok ? k.value.wallets : [];
+  const keeperPaused = k.ok ? k.value.paused : null;
+  const keyless = wallets.filter((w) => w.wallets === 0).map((w) => w.chainId);
+  const keeperDown = !k.ok || keyless.length > 0;
+  if (keeperPaused) paused.push("keeper");
+  const keeper = {
+    status: keeperDown ? mark("keeper", true) : keeperPaused ? ("paused" as const) : ("ok" as const),
+    reachable: k.ok,
+    paused: keeperPaused,
+    followed: k.ok ? k.value.followed : null,
+    wallets,
+    ms: k.ms,
+    error: errorOf(k) ?? (keyless.length > 0 ? `no keeper key for chain ${keyless.join(", ")}` : null),
+  };
+
+  const chains = probes.chains.map(({ chainId, name, head }) => {
+    const headAgeSeconds = head.ok ? ageSeconds(head.value.time, now) : null;
+    const stale = headAgeSeconds !== null && headAgeSeconds > HEAD_STALE_SECONDS;
+    return {
+      chainId,
+      name,
+      status: mark(`chain:${chainId}`, !head.ok || stale),
+      reachable: head.ok,
+      head: head.ok ? head.value.number : null,
+      headAgeSeconds,
+      ms: head.ms,
+      error: errorOf(head) ?? (stale ? `head is ${headAgeSeconds} s old` : null),
+    };
+  });
+
+  const o = probes.oracle;
+  const bands = o.ok ? o.value.bands.map((b) => ({ corridor: b.corridor, ageSeconds: ageSeconds(b.at, now) })) : [];
+  // An idle oracle polls nothing, so old bands are expected; a polling one must keep them fresh.
+  const staleBand = o.ok && o.value.active && o.value.bands.some((b) => b.at === null || now - b.at > BAND_FRESH_MS);
+  const oracle = {
+    status: mark("oracle", !o.ok || staleBand),
+    active: o.ok && o.value.active,
+    bands,
+    unavailable: o.ok ? o.value.unavailable : [],
+    ms: o.ms,
+    error: errorOf(o) ?? (staleBand ? `a band is older than ${BAND_FRESH_MS / 1000} s` : null),
+  };
+
+  let queued = 0;
+  let oldestAt: number | null = null;
+  const corridors = probes.corridors.map(({ key, status }) => {
+    const value = status.ok ? status.value : null;
+    const { state, degraded: why } = corridorState(value);
+    if (state === "paused") paused.push(`corridor:${key}`);
+    if (state === "degraded") degraded.push(`corridor:${key}`);
+    if (value) {
+      queued += value.outbox.queued;
+      if (value.outbox.oldestAt !== null) oldestAt = Math.min(oldestAt ?? value.outbox.oldestAt, value.outbox.oldestAt);
+    }
+    const outbox = value
+      ? { queued: value.outbox.queued, oldestAgeSeconds: ageSeconds(value.outbox.oldestAt, now) }
+      : null;
+    return { key, state, degraded: why, nodes: value?.nodes ?? null, outbox, ms: status.ms };
+  });
+  const oldestAgeSeconds = ageSeconds(oldestAt, now);
+  const outbox = {
+    status: mark("outbox", oldestAgeSeconds !== null && oldestAgeSeconds > OUTBOX_STALE_SECONDS),
+    queued,
+    oldestAgeSeconds,
+  };
+
+  const l = probes.openLimitOrders;
+  const limitOrders = {
+    status: mark("limitOrders", !l.ok),
+    open: l.ok ? l.value : null,
+    ms: l.ms,
+    error: errorOf(l),
+  };
+
+  return {
+    status: degraded.length > 0 ? "degraded" : "ok",
+    degraded,
+    paused,
+    checkedAt: new Date(now).toISOString(),
+    keeper,
+    chains,
+    oracle,
+    corridors,
+    outbox,
+    limitOrders,
+  };
+}

@@ -1,0 +1,99 @@
+import { z } from "@hono/zod-openapi";
+import { Address, Timestamp } from "./common";
+
+/** Corridor and keeper pauses, and the health record (docs/operations.md). */
+
+export const PauseBody = z
+  .object({ reason: z.string().max(200).optional().openapi({ description: "shown with the pause; public" }) })
+  .openapi("PauseBody");
+
+/** An operator's pause: when, and why if they said. */
+export const PauseRecord = z.object({ at: Timestamp, reason: z.string().nullable() }).openapi("Pause");
+export type PauseRecord = z.infer<typeof PauseRecord>;
+
+/** A corridor's state, in the words the spec uses for nodes: quoting, degraded (with why) or paused. */
+export const CorridorState = z.enum(["quoting", "degraded", "paused"]);
+export type CorridorState = z.infer<typeof CorridorState>;
+
+export const CorridorRecord = z
+  .object({
+    key: z.string().openapi({ example: "31337:0x9fe4…:0xe7f1…" }),
+    chainId: z.number().int(),
+    tokens: z.array(z.object({ address: Address, symbol: z.string() })),
+    state: CorridorState,
+    degraded: z
+      .string()
+      .nullable()
+      .openapi({ description: "why it is degraded: `no_nodes` (no fresh resolver), `unreachable`" }),
+    paused: PauseRecord.nullable(),
+    nodes: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "resolvers with a fresh heartbeat; null if unreachable" }),
+  })
+  .openapi("Corridor");
+export type CorridorRecord = z.infer<typeof CorridorRecord>;
+
+/** The keeper's state, as the admin API shows it. */
+export const KeeperRecord = z
+  .object({
+    paused: PauseRecord.nullable(),
+    followed: z.number().int().openapi({ description: "transactions followed between signing and finality" }),
+    wallets: z.array(z.object({ chainId: z.number().int(), wallets: z.number().int() })),
+  })
+  .openapi("Keeper");
+export type KeeperRecord = z.infer<typeof KeeperRecord>;
+
+const PartStatus = z.enum(["ok", "degraded", "paused"]);
+/** How long a part took to answer, and what went wrong when it did not. */
+const Probe = { ms: z.number().int(), error: z.string().nullable() };
+const AgeSeconds = z.number().int().nullable();
+
+export const HealthRecord = z
+  .object({
+    status: z.enum(["ok", "degraded"]),
+    degraded: z.array(z.string()).openapi({ description: "the degraded parts, e.g. `chain:31337`, `keeper`" }),
+    paused: z.array(z.string()).openapi({ description: "what an operator paused: `keeper`, `corridor:<key>`" }),
+    checkedAt: Timestamp,
+    keeper: z.object({
+      status: PartStatus,
+      reachable: z.boolean(),
+      paused: PauseRecord.nullable(),
+      followed: z.number().int().nullable(),
+      wallets: z.array(z.object({ chainId: z.number().int(), wallets: z.number().int() })),
+      ...Probe,
+    }),
+    chains: z.array(
+      z.object({
+        chainId: z.number().int(),
+        name: z.string(),
+        status: PartStatus,
+        reachable: z.boolean(),
+        head: z.number().int().nullable().openapi({ description: "block number (EVM) or slot (Solana)" }),
+        headAgeSeconds: AgeSeconds,
+        ...Probe,
+      }),
+    ),
+    oracle: z.object({
+      status: PartStatus,
+      active: z.boolean().openapi({ description: "polling: read in the last 3 minutes, or a corridor subscribed" }),
+      bands: z.array(z.object({ corridor: z.string(), ageSeconds: AgeSeconds })),
+      unavailable: z.array(z.string()),
+      ...Probe,
+    }),
+    corridors: z.array(
+      CorridorRecord.pick({ key: true, state: true, degraded: true, nodes: true }).extend({
+        outbox: z.object({ queued: z.number().int(), oldestAgeSeconds: AgeSeconds }).nullable(),
+        ms: z.number().int(),
+      }),
+    ),
+    outbox: z.object({
+      status: PartStatus,
+      queued: z.number().int().openapi({ description: "D1 writes queued in the corridors, not yet copied" }),
+      oldestAgeSeconds: AgeSeconds,
+    }),
+    limitOrders: z.object({ status: PartStatus, open: z.number().int().nullable(), ...Probe }),
+  })
+  .openapi("Health");
+export type HealthRecord = z.infer<typeof HealthRecord>;
