@@ -2,6 +2,7 @@ import type { RelayConfig } from "../config/schema";
 import { corridorsOfQuoteId } from "../corridors";
 import type { MovedLimitOrder } from "../db/limit-orders";
 import type { Env } from "../env";
+import { errorText, log } from "../log";
 import { corridorStub } from "../stubs";
 
 /**
@@ -20,6 +21,6 @@ export function announceLimitOrders(env: Env, moved: readonly MovedLimitOrder[])
 
 async function settle(calls: Promise<void>[]): Promise<void> {
   for (const r of await Promise.allSettled(calls)) {
-    if (r.status === "rejected") console.error(JSON.stringify({ streams: "announce_failed", error: String(r.reason) }));
+    if (r.status === "rejected") log.warn("stream_announce_failed", { error: errorText(r.reason) });
   }
 }
