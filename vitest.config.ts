@@ -64,6 +64,12 @@ function onTestChain(kind: "evm" | "solana", rpcUrl: string, config = localConfi
   return { ...config, chains: config.chains.map((c) => (c.kind === kind ? { ...c, rpcUrl } : c)) };
 }
 
+/** A transaction not mined in a second is replaced: the stuck-transaction tests wait that long, not 30 s. */
+function withQuickReplacement(config: typeof localConfig) {
+  const replacement = { afterSeconds: 1, bumpPercent: 25, maxBumps: 3 };
+  return { ...config, chains: config.chains.map((c) => (c.kind === "evm" ? { ...c, replacement } : c)) };
+}
+
 export default defineConfig({
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
@@ -83,7 +89,7 @@ export default defineConfig({
         {
           setup: "test/settlement/chain.global.ts",
           bindings: (inject) => ({
-            RELAY_CONFIG: JSON.stringify(onTestChain("evm", inject("keeperRpcUrl"))),
+            RELAY_CONFIG: JSON.stringify(withQuickReplacement(onTestChain("evm", inject("keeperRpcUrl")))),
             KEEPER_PRIVATE_KEY: KEEPER_KEY,
             TEST_CHAIN_RPC_URL: inject("chainRpcUrl"),
             TEST_PROXY_URL: inject("keeperRpcUrl"),

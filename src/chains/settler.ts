@@ -176,6 +176,14 @@ export interface ChainSettler {
   /** Gets a transaction whose broadcast was never confirmed onto the network: found there, or sent again. */
   recover(tx: SignedFill): Promise<BroadcastResult>;
   status(tx: SignedFill): Promise<TxStatus>;
+  /**
+   * When a sent transaction that is not mined is replaced by the same call with the same nonce at a
+   * higher fee (docs/settlement.md, "Stuck transactions"); null on a chain that does not replace (Solana:
+   * a transaction that does not land expires with its blockhash and is failed as dropped).
+   */
+  readonly replacement: { afterMs: number; maxBumps: number } | null;
+  /** Signs `tx`'s replacement: the same call and nonce, its fees raised. No nonce moves. */
+  replace(tx: SignedFill): Promise<SignedFill>;
   /** The block finality is counted against: the latest block on EVM, the latest `finalized` slot on Solana. */
   head(): Promise<number>;
   /** Whether a transaction landed in `block` is final with the chain at `head`. */

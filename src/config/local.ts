@@ -42,6 +42,7 @@ export const localConfig: RelayConfig = {
       gasFee: { fixed: "50000", token: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0" },
       fee: { bps: 10 },
       finalityConfirmations: 2,
+      replacement: { afterSeconds: 30, bumpPercent: 25, maxBumps: 3 },
     },
     {
       kind: "solana",

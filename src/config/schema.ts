@@ -45,6 +45,17 @@ export const evmChainSchema = z.object({
   fee: z.object({ bps }),
   /** Confirmations after which a settlement is final. */
   finalityConfirmations: z.number().int().min(1).max(1_000),
+  /**
+   * A fill not mined `afterSeconds` after its broadcast is sent again with the same nonce at fees
+   * `bumpPercent` % higher, at most `maxBumps` times (docs/settlement.md, "Stuck transactions").
+   */
+  replacement: z
+    .object({
+      afterSeconds: z.number().int().min(1).max(3_600),
+      bumpPercent: z.number().int().min(10).max(200),
+      maxBumps: z.number().int().min(0).max(10),
+    })
+    .default({ afterSeconds: 30, bumpPercent: 25, maxBumps: 3 }),
 });
 
 export const solanaTokenSchema = z.object({

@@ -121,8 +121,50 @@ export async function writeSettled(
       { reason: null, gasUsed: receipt.gasUsed, proceeds: receipt.proceeds, takerPays: receipt.takerPays },
       at,
     ),
+    // The hash that landed: after a fee bump it may be any of the nonce's transactions.
+    db.prepare("UPDATE executions SET tx_hash = ?2 WHERE execution_id = ?1").bind(executionId, receipt.txHash),
     ...fillStatements(db, quoteId, receipt.txHash, receipt.fills),
     ...quoteStepStatements(db, quoteId, "settled", at, { block: receipt.block }, receipt.settlement),
+  ]);
+}
+
+/**
+ * A stuck transaction was replaced (same nonce, higher fee): the execution follows the new hash, and the
+ * timeline gets a `submitted` naming the hash it replaces and the bump's number.
+ */
+export async function writeReplaced(
+  db: D1Database,
+  terms: Pick<ExecutionTerms, "executionId" | "quoteId">,
+  tx: { txHash: string; replaces: string; bump: number },
+  at: string,
+): Promise<void> {
+  await db.batch([
+    db
+      .prepare("UPDATE executions SET tx_hash = ?2, updated_at = ?3 WHERE execution_id = ?1 AND status = 'submitted'")
+      .bind(terms.executionId, tx.txHash, at),
+    ...quoteStepStatements(db, terms.quoteId, "replaced", at, tx),
+  ]);
+}
+
+/**
+ * The settlement's block was reorged away before `final`: the quote and its execution go back to
+ * `submitted` (the settlement and the fills of that transaction gone), and the timeline's `submitted`
+ * says from which block.
+ */
+export async function writeReorged(
+  db: D1Database,
+  terms: Pick<ExecutionTerms, "executionId" | "quoteId">,
+  tx: { txHash: string; block: number },
+  at: string,
+): Promise<void> {
+  await db.batch([
+    db
+      .prepare(
+        "UPDATE executions SET status = 'submitted', gas_used = NULL, updated_at = ?2 WHERE execution_id = ?1 AND status = 'settled'",
+      )
+      .bind(terms.executionId, at),
+    db.prepare("DELETE FROM fills WHERE quote_id = ?1 AND tx_hash = ?2").bind(terms.quoteId, tx.txHash),
+    ...quoteStepStatements(db, terms.quoteId, "reorged", at, { txHash: tx.txHash, reorgedFrom: tx.block }),
   ]);
 }
 

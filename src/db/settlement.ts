@@ -18,6 +18,10 @@ import { countStatement } from "./resolver-days";
 
 type TimelineEvent = TimelineEntry["event"];
 
+/** The id of the quote's last reorg event (a `submitted` whose detail has `reorgedFrom`), or 0. */
+const LAST_REORG = `(SELECT COALESCE(MAX(id), 0) FROM timeline_events
+  WHERE quote_id = ?1 AND event = 'submitted' AND json_extract(detail, '$.reorgedFrom') IS NOT NULL)`;
+
 /** How long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
@@ -48,19 +52,30 @@ export function quoteStepStatements(
          SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM quotes WHERE quote_id = ?1 AND ${condition})`,
       )
       .bind(quoteId, at, name, toJson(name === "final" ? null : detail));
+  // Once since the quote's last reorg: a settlement reorged away is settled again with its own events.
   const once = (name: TimelineEvent, reached: string) =>
-    event(name, `${reached} AND NOT EXISTS (SELECT 1 FROM timeline_events WHERE quote_id = ?1 AND event = ?3)`);
+    event(
+      name,
+      `${reached} AND NOT EXISTS (SELECT 1 FROM timeline_events WHERE quote_id = ?1 AND event = ?3 AND id > ${LAST_REORG})`,
+    );
   const statements: D1PreparedStatement[] = [];
   // A requote is an attempt: one event each time, written while the quote is still where the step applies.
   if (move.events.includes("requote")) statements.push(event("requote", `status IN (${from})`));
+  if (move.again) {
+    const sameDetail = "SELECT 1 FROM timeline_events WHERE quote_id = ?1 AND event = ?3 AND detail IS ?4";
+    for (const name of move.events) statements.push(event(name, `status IN (${from}) AND NOT EXISTS (${sameDetail})`));
+  }
   if (move.to !== null) {
+    // A reorg takes the settlement away with the status; every other move keeps or sets it.
+    const kept = step === "reorged" ? "NULL" : "COALESCE(?4, settlement)";
+    const values = [quoteId, move.to, at, ...(step === "reorged" ? [] : [toJson(settlement)])];
     statements.push(
       db
         .prepare(
-          `UPDATE quotes SET status = ?2, updated_at = ?3, settlement = COALESCE(?4, settlement)
+          `UPDATE quotes SET status = ?2, updated_at = ?3, settlement = ${kept}
            WHERE quote_id = ?1 AND status IN (${from})`,
         )
-        .bind(quoteId, move.to, at, toJson(settlement)),
+        .bind(...values),
     );
   } else if (step === "final") {
     statements.push(
@@ -73,6 +88,7 @@ export function quoteStepStatements(
         .bind(quoteId, at),
     );
   }
+  if (move.again) return statements;
   // Every other event happens once per quote, when the step has taken the quote where it leads.
   const reached = move.to !== null ? `status = '${move.to}'` : "final = 1";
   for (const name of move.events) if (name !== "requote") statements.push(once(name, reached));

@@ -1,6 +1,6 @@
 import type { ChainAdapter } from "../chains/adapter";
-import { type ChainSettler, ChainUnavailableError, type TxReceipt } from "../chains/settler";
-import { writeFailed, writeFinal, writeSettled } from "../db/settlement-steps";
+import { type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains/settler";
+import { writeFailed, writeFinal, writeReorged, writeReplaced, writeSettled } from "../db/settlement-steps";
 import { type PendingTx, signedFill } from "./pending";
 import { iso, type KeeperPort, log, settlingChain, walletOf } from "./port";
 import { settledFill } from "./settlement-record";
@@ -72,24 +72,83 @@ export class Indexer {
       current = store.get(tx.hash);
     }
     if (current?.state === "sent") {
-      const status = await settler.status(signedFill(current));
+      const status = await this.statusOf(settler, current);
       switch (status.state) {
         case "pending":
-          return;
+          return this.replaceIfStuck(settler, current);
         case "dropped":
           return this.fail(current, "dropped", null);
         case "reverted":
           return this.fail(current, status.reason, status.gasUsed.toString());
         case "landed":
           if (!(await this.settle(current, status.receipt, adapter))) return;
-          current = store.get(tx.hash);
+          current = store.get(status.receipt.hash);
       }
     }
-    if (current?.state === "mined" && current.block !== null && settler.isFinal(current.block, head)) {
+    if (current?.state === "mined" && current.block !== null) {
+      // Settled but not final: the receipt must still be where it was (docs/settlement.md, "Reorgs").
+      const status = await settler.status(signedFill(current));
+      if (status.state !== "landed" || status.receipt.block !== current.block) {
+        return this.reorged(current, status, adapter);
+      }
+      if (!settler.isFinal(current.block, head)) return;
       await writeFinal(this.port.db, current.submission.quoteId, iso(this.port.now()));
       store.remove(current.hash);
       this.port.timelineGrew(current.submission.quoteId);
     }
+  }
+
+  /**
+   * Where a sent transaction stands; when it was dropped because its nonce was used, one of the
+   * transactions it replaced may be what used it: that one's fate, the store then following it.
+   */
+  private async statusOf(settler: ChainSettler, tx: PendingTx): Promise<TxStatus> {
+    const status = await settler.status(signedFill(tx));
+    if (status.state !== "dropped") return status;
+    for (const earlier of tx.replaced) {
+      const theirs = await settler.status({ ...signedFill(tx), ...earlier });
+      if (theirs.state === "landed" || theirs.state === "reverted") {
+        this.port.store.landedAs(tx.hash, earlier);
+        return theirs;
+      }
+    }
+    return status;
+  }
+
+  /**
+   * A sent transaction still not mined `replacement.afterMs` after it was sent is replaced with the same
+   * nonce at a higher fee, at most `maxBumps` times (docs/settlement.md, "Stuck transactions"). The
+   * replacement is stored before it is broadcast, and both stay followed: whichever lands is the fill, and
+   * the shared nonce lets only one land.
+   */
+  private async replaceIfStuck(settler: ChainSettler, tx: PendingTx): Promise<void> {
+    const policy = settler.replacement;
+    const now = this.port.now();
+    if (!policy || tx.replaced.length >= policy.maxBumps || now - tx.since < policy.afterMs) return;
+    const by = await settler.replace(signedFill(tx));
+    this.port.store.replace(tx.hash, by, now);
+    const bump = tx.replaced.length + 1;
+    const sent = await settler.broadcast(by);
+    log("fee_bumped", { quoteId: tx.submission.quoteId, txHash: by.hash, replaces: tx.hash, bump, sent: sent.status });
+    await writeReplaced(this.port.db, tx.submission, { txHash: by.hash, replaces: tx.hash, bump }, iso(now));
+    this.port.timelineGrew(tx.submission.quoteId);
+  }
+
+  /**
+   * A settlement whose receipt is gone or moved before `final`: back to `submitted`, then followed as
+   * any sent transaction (settled again where it landed now, or failed when it is gone for good).
+   */
+  private async reorged(tx: PendingTx, now: TxStatus, adapter: ChainAdapter): Promise<void> {
+    const { quoteId } = tx.submission;
+    log("reorged", { quoteId, txHash: tx.hash, block: tx.block, now: now.state });
+    await writeReorged(this.port.db, tx.submission, { txHash: tx.hash, block: tx.block ?? 0 }, iso(this.port.now()));
+    this.port.store.setState(tx.hash, "sent", null, this.port.now());
+    this.port.timelineGrew(quoteId);
+    const sent = this.port.store.get(tx.hash);
+    if (!sent) return;
+    if (now.state === "landed") await this.settle(sent, now.receipt, adapter);
+    else if (now.state === "dropped") await this.fail(sent, "dropped", null);
+    else if (now.state === "reverted") await this.fail(sent, now.reason, now.gasUsed.toString());
   }
 
   /** A transaction recorded but not confirmed as broadcast: found on chain, or broadcast again (the same one). */
@@ -116,10 +175,10 @@ export class Indexer {
     await writeSettled(
       this.port.db,
       s,
-      { txHash: tx.hash, block: receipt.block, gasUsed: receipt.gasUsed.toString(), ...fill },
+      { txHash: receipt.hash, block: receipt.block, gasUsed: receipt.gasUsed.toString(), ...fill },
       iso(this.port.now()),
     );
-    this.port.store.setState(tx.hash, "mined", receipt.block, this.port.now());
+    this.port.store.setState(receipt.hash, "mined", receipt.block, this.port.now());
     this.port.timelineGrew(s.quoteId);
     this.wallet.notify(tx, "settled");
     await healWinner(this.port, s);

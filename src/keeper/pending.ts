@@ -28,13 +28,21 @@ export interface PendingTx {
   state: PendingState;
   block: number | null;
   submission: Submission;
+  /** Earlier transactions of the same nonce this one replaced at a higher fee, oldest first. */
+  replaced: { hash: string; raw: string }[];
+  /** When it was last signed, sent or moved (epoch ms): a `sent` one waits for its receipt since then. */
+  since: number;
 }
 
 /** The transactions the keeper follows, from signing to finality. Synchronous, like the object's SQLite. */
 export interface TxStore {
   /** Stores a signed transaction as `signed` (inside the settler's nonce transaction). */
-  insertSigned(tx: Omit<PendingTx, "state" | "block">, now: number): void;
+  insertSigned(tx: Omit<PendingTx, "state" | "block" | "replaced" | "since">, now: number): void;
   setState(hash: string, state: PendingState, block: number | null, now: number): void;
+  /** The transaction `hash` was replaced by `by` (same nonce, higher fee): followed as `by`, sent, from `now`. */
+  replace(hash: string, by: { hash: string; raw: string }, now: number): void;
+  /** One of the transactions `hash` replaced landed instead: followed as that one from now on. */
+  landedAs(hash: string, landed: { hash: string; raw: string }): void;
   remove(hash: string): void;
   /** Every transaction still followed, by chain, oldest nonce first. */
   all(): PendingTx[];
@@ -62,6 +70,8 @@ interface PendingRow extends Record<string, SqlStorageValue> {
   state: PendingState;
   block: number | null;
   submission: string;
+  replaced: string;
+  updated_at: number;
 }
 
 const toPending = (r: PendingRow): PendingTx => ({
@@ -73,6 +83,8 @@ const toPending = (r: PendingRow): PendingTx => ({
   state: r.state,
   block: r.block,
   submission: JSON.parse(r.submission) as Submission,
+  replaced: JSON.parse(r.replaced) as PendingTx["replaced"],
+  since: r.updated_at,
 });
 
 /**
@@ -103,6 +115,11 @@ export class SqlTxStore implements TxStore {
         updated_at  INTEGER NOT NULL
       );
     `);
+    // Added with fee bumping: the hashes a transaction replaced (docs/settlement.md, "Stuck transactions").
+    const columns = storage.sql.exec<{ name: string }>("PRAGMA table_info(keeper_txs)").toArray();
+    if (!columns.some((c) => c.name === "replaced")) {
+      storage.sql.exec("ALTER TABLE keeper_txs ADD COLUMN replaced TEXT NOT NULL DEFAULT '[]'");
+    }
   }
 
   insertSigned(tx: Omit<PendingTx, "state" | "block">, now: number): void {
@@ -129,6 +146,27 @@ export class SqlTxStore implements TxStore {
       block,
       now,
       hash,
+    );
+  }
+
+  replace(hash: string, by: { hash: string; raw: string }, now: number): void {
+    this.storage.sql.exec(
+      `UPDATE keeper_txs SET tx_hash = ?2, raw = ?3, state = 'sent', updated_at = ?4,
+         replaced = json_insert(replaced, '$[#]', json_object('hash', tx_hash, 'raw', raw))
+       WHERE tx_hash = ?1`,
+      hash,
+      by.hash,
+      by.raw,
+      now,
+    );
+  }
+
+  landedAs(hash: string, landed: { hash: string; raw: string }): void {
+    this.storage.sql.exec(
+      "UPDATE keeper_txs SET tx_hash = ?2, raw = ?3 WHERE tx_hash = ?1",
+      hash,
+      landed.hash,
+      landed.raw,
     );
   }
 

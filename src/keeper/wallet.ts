@@ -126,6 +126,8 @@ export class Wallet {
         state: "signed",
         block: null,
         submission,
+        replaced: [],
+        since: this.port.now(),
       };
     } catch (e) {
       if (!(e instanceof ChainUnavailableError)) throw e;

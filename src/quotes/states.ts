@@ -12,7 +12,8 @@ export const QUOTE_TRANSITIONS: Record<QuoteStatus, readonly QuoteStatus[]> = {
   quoted: ["signed", "submitted", "expired", "cancelled", "failed"],
   signed: ["submitted", "expired", "cancelled", "failed"],
   submitted: ["settled", "failed"],
-  settled: [],
+  // A reorg took the settlement's block away before it was final (docs/settlement.md, "Reorgs").
+  settled: ["submitted"],
   failed: [],
   expired: ["submitted"],
   cancelled: [],
@@ -34,7 +35,7 @@ export const OPEN_SQL = statusSql(OPEN_STATUSES);
 /** The execution's state machine: a submitted execution settles or fails; the others are where they end. */
 export const EXECUTION_TRANSITIONS: Record<ExecutionStatus, readonly ExecutionStatus[]> = {
   submitted: ["settled", "failed"],
-  settled: [],
+  settled: ["submitted"],
   failed: [],
   requote: [],
 };
@@ -50,6 +51,11 @@ export interface SettlementMove {
   execution: ExecutionStatus | null;
   /** Timeline events, in order. */
   events: readonly TimelineEvent[];
+  /**
+   * Its events are written each time the step applies (with the quote still in `from`, once per distinct
+   * detail), not once per quote: a fee bump or a reorg can happen more than once.
+   */
+  again?: true;
 }
 
 /**
@@ -77,6 +83,17 @@ export const SETTLEMENT_MOVES = {
   failed: { from: ["submitted"], to: "failed", execution: "failed", events: ["failed"] },
   /** The settlement is `finalityConfirmations` deep. */
   final: { from: ["settled"], to: null, execution: null, events: ["final"] },
+  /**
+   * A transaction not mined in time was replaced by one with the same nonce at a higher fee: the
+   * execution follows the new hash, and the timeline says so with another `submitted` (its detail names
+   * the hash it replaces).
+   */
+  replaced: { from: ["submitted"], to: null, execution: "submitted", events: ["submitted"], again: true },
+  /**
+   * The settlement's block was reorged away before `final`: back to `submitted` and followed again, the
+   * timeline's `submitted` detail saying from which block (docs/settlement.md, "Reorgs").
+   */
+  reorged: { from: ["settled"], to: "submitted", execution: "submitted", events: ["submitted"], again: true },
 } as const satisfies Record<string, SettlementMove>;
 
 export type SettlementStep = keyof typeof SETTLEMENT_MOVES;

@@ -4,6 +4,7 @@ import { readQuoteRecord } from "../../src/db/quotes";
 import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import { applyStrike } from "../../src/db/strikes";
 import { keeperHarness } from "../support/fake-keeper-port";
+import { FakeSettler } from "../support/fake-settler";
 import { seedQuote } from "../support/records";
 
 /**
@@ -186,5 +187,125 @@ describe("the keeper's indexer", () => {
     expect(await h.keeper.index()).toBe(true);
     expect(h.store.get(txHash)?.state).toBe("sent");
     expect((await record(quote.quoteId)).status).toBe("submitted");
+  });
+});
+
+describe("stuck transactions and reorgs (docs/settlement.md)", () => {
+  /** A wallet whose nonces no other test's uses: fills are keyed by transaction hash. */
+  const wallet = (firstNonce: number) => Object.assign(new FakeSettler(), { nextNonce: firstNonce });
+
+  it("replaces a transaction not mined in time with a higher fee, at most maxBumps times, and settles the one that lands", async () => {
+    let now = Date.now();
+    const h = keeperHarness(env.DB, { now: () => now, settler: wallet(1_000) });
+    const { quote, executionId, txHash } = await submitted(h);
+    const { afterMs, maxBumps } = h.settler.replacement;
+    await h.keeper.index();
+    expect(h.settler.sent).toEqual([txHash]);
+
+    now += afterMs;
+    await h.keeper.index();
+    const first = `${txHash}~1`;
+    expect(h.settler.sent).toEqual([txHash, first]);
+    expect(h.store.get(first)).toMatchObject({ state: "sent", replaced: [{ hash: txHash }] });
+    let r = await record(quote.quoteId);
+    expect(r.executions).toMatchObject([{ executionId, status: "submitted", txHash: first }]);
+    expect(r.timeline.at(-1)).toMatchObject({
+      event: "submitted",
+      detail: { txHash: first, replaces: txHash, bump: 1 },
+    });
+
+    // Not again before its own wait, and never past maxBumps.
+    await h.keeper.index();
+    expect(h.settler.sent).toHaveLength(2);
+    for (let i = 1; i < maxBumps + 2; i++) {
+      now += afterMs;
+      await h.keeper.index();
+    }
+    expect(h.settler.sent).toHaveLength(1 + maxBumps);
+    const last = `${txHash}~${maxBumps}`;
+
+    // The first replacement lands (the nonce's others are then dropped): settled as that one, once.
+    h.settler.setStatus(last, { state: "dropped" });
+    h.settler.land(first, quote.quoteId, {
+      sellToken: quote.sellToken,
+      resolver: quote.resolver?.address ?? "",
+      sellAmount: BigInt(quote.sellAmount),
+    });
+    await h.keeper.index();
+    r = await record(quote.quoteId);
+    expect(r.status).toBe("settled");
+    expect(r.settlement?.txHash).toBe(first);
+    expect(r.executions).toMatchObject([{ executionId, status: "settled", txHash: first }]);
+    expect(r.fills.map((f) => f.orderHash)).toHaveLength(1);
+    expect(r.timeline.map((t) => t.event)).toEqual([
+      "requested",
+      "quoted",
+      "signed",
+      "submitted",
+      "submitted",
+      "submitted",
+      "settled",
+    ]);
+  });
+
+  it("takes a settlement reorged away before final back to submitted, then settles it where it lands again", async () => {
+    const h = keeperHarness(env.DB, { settler: wallet(2_000) });
+    const { quote, executionId, txHash } = await submitted(h);
+    const fill = {
+      sellToken: quote.sellToken,
+      resolver: quote.resolver?.address ?? "",
+      sellAmount: BigInt(quote.sellAmount),
+    };
+    const receipt = h.settler.land(txHash, quote.quoteId, fill);
+    await h.keeper.index();
+    expect((await record(quote.quoteId)).status).toBe("settled");
+
+    // The block is gone; the transaction is back among the pending ones.
+    h.settler.setStatus(txHash, { state: "pending" });
+    await h.keeper.index();
+    let r = await record(quote.quoteId);
+    expect(r).toMatchObject({ status: "submitted", final: false, settlement: null, fills: [] });
+    expect(r.executions).toMatchObject([{ executionId, status: "submitted", gasUsed: null }]);
+    expect(r.timeline.at(-1)).toMatchObject({ event: "submitted", detail: { txHash, reorgedFrom: receipt.block } });
+    expect(h.store.get(txHash)?.state).toBe("sent");
+
+    // It lands again, a block later, and becomes final from there.
+    h.settler.setStatus(txHash, { state: "landed", receipt: { ...receipt, block: receipt.block + 1 } });
+    await h.keeper.index();
+    h.settler.headBlock = receipt.block + 5;
+    await h.keeper.index();
+    r = await record(quote.quoteId);
+    expect(r).toMatchObject({ status: "settled", final: true });
+    expect(r.settlement?.block).toBe(receipt.block + 1);
+    expect(r.fills).toHaveLength(1);
+    expect(r.timeline.map((t) => t.event)).toEqual([
+      "requested",
+      "quoted",
+      "signed",
+      "submitted",
+      "settled",
+      "submitted",
+      "settled",
+      "final",
+    ]);
+    expect(h.grown.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it("fails a settlement reorged away whose transaction is gone", async () => {
+    const h = keeperHarness(env.DB, { settler: wallet(3_000) });
+    const { quote, txHash } = await submitted(h);
+    h.settler.land(txHash, quote.quoteId, {
+      sellToken: quote.sellToken,
+      resolver: quote.resolver?.address ?? "",
+      sellAmount: BigInt(quote.sellAmount),
+    });
+    await h.keeper.index();
+    h.settler.setStatus(txHash, { state: "dropped" });
+    await h.keeper.index();
+    const r = await record(quote.quoteId);
+    expect(r.status).toBe("failed");
+    expect(r.timeline.map((t) => t.event).slice(-3)).toEqual(["settled", "submitted", "failed"]);
+    expect(r.executions).toMatchObject([{ status: "failed", reason: "dropped" }]);
+    expect(h.store.count()).toBe(0);
   });
 });

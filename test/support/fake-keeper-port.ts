@@ -20,6 +20,8 @@ export function keeperHarness(
     noKey?: boolean;
     /** What a corridor does when asked to write a quote through (default: it holds none). */
     writeThrough?: KeeperPort["writeThrough"];
+    /** The keeper's clock (default: the real one). */
+    now?: () => number;
   } = {},
 ) {
   const settlers = options.settlers ?? [options.settler ?? new FakeSettler()];
@@ -42,7 +44,7 @@ export function keeperHarness(
     timelineGrew: (quoteId) => grown.push(quoteId),
     demoted: (corridorKey, resolver, demotion) => demotions.push({ corridorKey, resolver, demotion }),
     writeThrough: options.writeThrough ?? (async () => false),
-    now: () => Date.now(),
+    now: options.now ?? (() => Date.now()),
   };
   return {
     keeper: new Keeper(port),

@@ -30,7 +30,8 @@ export class FakeSettler implements ChainSettler {
   /** Every transaction the network was handed and accepted, by hash, in order. */
   readonly sent: string[] = [];
   readonly released: number[] = [];
-  private nextNonce = 0;
+  /** The nonce the next signing takes; tests sharing one D1 start apart, so their hashes differ. */
+  nextNonce = 0;
   private readonly mempool = new Set<string>();
   private readonly statuses = new Map<string, TxStatus>();
 
@@ -101,6 +102,14 @@ export class FakeSettler implements ChainSettler {
   async status(tx: SignedFill): Promise<TxStatus> {
     this.reachable();
     return this.statuses.get(tx.hash) ?? { state: "pending" };
+  }
+
+  /** Replaced after a minute, up to twice; a replacement's hash is the original's with `~<n>`. */
+  readonly replacement = { afterMs: 60_000, maxBumps: 2 };
+
+  async replace(tx: SignedFill): Promise<SignedFill> {
+    const n = Number(tx.hash.split("~")[1] ?? 0) + 1;
+    return { ...tx, hash: `${tx.hash.split("~")[0]}~${n}`, raw: `${tx.raw}~${n}` };
   }
 
   async head(): Promise<number> {

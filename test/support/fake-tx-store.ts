@@ -4,13 +4,33 @@ import type { PendingState, PendingTx, TxStore } from "../../src/keeper/pending"
 export class MemoryTxStore implements TxStore {
   private readonly txs = new Map<string, PendingTx>();
 
-  insertSigned(tx: Omit<PendingTx, "state" | "block">): void {
-    this.txs.set(tx.hash, structuredClone({ ...tx, state: "signed", block: null }));
+  insertSigned(tx: Omit<PendingTx, "state" | "block" | "replaced" | "since">, now: number): void {
+    this.txs.set(tx.hash, structuredClone({ ...tx, state: "signed", block: null, replaced: [], since: now }));
   }
 
-  setState(hash: string, state: PendingState, block: number | null): void {
+  setState(hash: string, state: PendingState, block: number | null, now: number): void {
     const tx = this.txs.get(hash);
-    if (tx) this.txs.set(hash, { ...tx, state, block });
+    if (tx) this.txs.set(hash, { ...tx, state, block, since: now });
+  }
+
+  replace(hash: string, by: { hash: string; raw: string }, now: number): void {
+    const tx = this.txs.get(hash);
+    if (!tx) return;
+    this.txs.delete(hash);
+    this.txs.set(by.hash, {
+      ...tx,
+      ...by,
+      state: "sent",
+      replaced: [...tx.replaced, { hash, raw: tx.raw }],
+      since: now,
+    });
+  }
+
+  landedAs(hash: string, landed: { hash: string; raw: string }): void {
+    const tx = this.txs.get(hash);
+    if (!tx) return;
+    this.txs.delete(hash);
+    this.txs.set(landed.hash, { ...tx, ...landed });
   }
 
   remove(hash: string): void {

@@ -142,9 +142,12 @@ describe("the settlement moves table", () => {
     expect(SETTLEMENT_MOVES.requote.events).toEqual(["requote", "failed"]);
   });
 
-  it("settles or fails only a submitted execution", () => {
+  it("settles or fails only a submitted execution, and takes a settlement back only to submitted (a reorg)", () => {
     expect(EXECUTION_TRANSITIONS.submitted).toEqual(["settled", "failed"]);
-    for (const status of ["settled", "failed", "requote"] as const) expect(EXECUTION_TRANSITIONS[status]).toEqual([]);
+    expect(EXECUTION_TRANSITIONS.settled).toEqual(["submitted"]);
+    for (const status of ["failed", "requote"] as const) expect(EXECUTION_TRANSITIONS[status]).toEqual([]);
+    expect(SETTLEMENT_MOVES.reorged).toMatchObject({ from: ["settled"], to: "submitted", events: ["submitted"] });
+    expect(SETTLEMENT_MOVES.replaced).toMatchObject({ from: ["submitted"], to: null, events: ["submitted"] });
   });
 });
 

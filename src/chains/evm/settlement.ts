@@ -8,6 +8,7 @@ import {
   http,
   keccak256,
   parseEventLogs,
+  parseTransaction,
   RpcRequestError,
   recoverTypedDataAddress,
   TransactionNotFoundError,
@@ -84,6 +85,8 @@ function chainShared(chain: EvmChain, now: () => number = Date.now): ChainShared
 }
 
 const log = settlerLog;
+
+const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);
 
 /**
  * EVM settlement: the taker's Permit2 signature in `signature`, the keeper's hex keys in
@@ -337,6 +340,45 @@ export function evmSettler(
         log("rebroadcast_failed", { chainId: chain.chainId, txHash: tx.hash, reason: result.reason });
       }
       return { state: "pending" };
+    },
+
+    replacement: {
+      afterMs: chain.replacement.afterSeconds * 1000,
+      maxBumps: chain.replacement.maxBumps,
+    },
+
+    async replace(tx) {
+      const before = parseTransaction(tx.raw as Hex);
+      const pricing = await fees.current();
+      const now =
+        "gasPrice" in pricing
+          ? { fee: pricing.gasPrice, tip: pricing.gasPrice }
+          : {
+              fee: pricing.maxFeePerGas,
+              tip: pricing.maxPriorityFeePerGas,
+            };
+      // At least `bumpPercent` over what it replaces (nodes refuse a replacement that is not), and never
+      // under what the chain asks now.
+      const raised = (was: bigint | undefined, current: bigint) =>
+        maxBig((was ?? 0n) + ((was ?? 0n) * BigInt(chain.replacement.bumpPercent) + 99n) / 100n, current);
+      const common = {
+        chainId: chain.chainId,
+        nonce: tx.nonce,
+        gas: before.gas,
+        to: tx.call.to as Address,
+        data: tx.call.data as Hex,
+        value: 0n,
+      };
+      const raw =
+        before.type === "legacy"
+          ? await account.signTransaction({ ...common, type: "legacy", gasPrice: raised(before.gasPrice, now.fee) })
+          : await account.signTransaction({
+              ...common,
+              type: "eip1559",
+              maxFeePerGas: raised(before.maxFeePerGas, now.fee),
+              maxPriorityFeePerGas: raised(before.maxPriorityFeePerGas, now.tip),
+            });
+      return { ...tx, hash: keccak256(raw), raw };
     },
 
     async head() {

@@ -154,6 +154,10 @@ export function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler
       }
     },
 
+    replacement: null,
+
+    replace: () => Promise.reject(new Error("Solana transactions are not replaced")),
+
     head: () => solanaRpc<number>(rpcUrl, "getSlot", [{ commitment: "finalized" }]),
 
     isFinal: (slot, finalizedSlot) => slot <= finalizedSlot,

@@ -1,0 +1,131 @@
+import type { Hex } from "viem";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  balanceOf,
+  chainClient,
+  EVM,
+  fundedResolver,
+  getQuote,
+  KEEPER,
+  newTaker,
+  runIndexer,
+  seedQuote,
+  signQuote,
+  submit,
+  testClient,
+  walletOf,
+} from "./helpers";
+
+/**
+ * Stuck transactions and reorgs on anvil (docs/settlement.md, "Stuck transactions", "Reorgs"): a fill
+ * not mined in time is replaced with the same nonce at a higher fee and settles once; a settlement whose
+ * block is reverted before `final` goes back to `submitted`, is followed and settles again, or fails when
+ * its transaction is gone. Here a transaction is replaced after 1 s (vitest.config.ts).
+ */
+
+async function signedQuote() {
+  const taker = await newTaker();
+  const { quoteId, typedData, quote } = await seedQuote({ taker: taker.address, resolver: fundedResolver(0) });
+  return { taker, quoteId, quote, signature: await signQuote(taker, typedData) };
+}
+
+const events = async (quoteId: string) => (await getQuote(quoteId)).timeline.map((t) => t.event);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+afterEach(async () => {
+  await testClient.setAutomine(true);
+  await runIndexer();
+});
+
+describe("a stuck transaction", () => {
+  it("is replaced with the same nonce at a higher fee, and the fill lands once", async () => {
+    const { taker, quoteId, quote, signature } = await signedQuote();
+    const before = await balanceOf(EVM.cngn, taker.address);
+    await testClient.setAutomine(false);
+    const res = await submit({ quoteId, signature });
+    expect(res.status).toBe(202);
+    const first = res.body.txHash as Hex;
+    const original = await chainClient.getTransaction({ hash: first });
+
+    await sleep(1_100);
+    await runIndexer();
+    const bumped = (await getQuote(quoteId)).executions[0]?.txHash as Hex;
+    expect(bumped).not.toBe(first);
+    const replacement = await chainClient.getTransaction({ hash: bumped });
+    expect(replacement.nonce).toBe(original.nonce);
+    expect(replacement.maxFeePerGas).toBeGreaterThanOrEqual(((original.maxFeePerGas ?? 0n) * 125n) / 100n);
+    expect((await getQuote(quoteId)).timeline.at(-1)).toMatchObject({
+      event: "submitted",
+      detail: { txHash: bumped, replaces: first, bump: 1 },
+    });
+
+    await testClient.mine({ blocks: 1 });
+    await runIndexer();
+    const settled = await getQuote(quoteId);
+    expect(settled.status).toBe("settled");
+    expect(settled.settlement?.txHash).toBe(bumped);
+    expect(settled.executions).toMatchObject([{ status: "settled", txHash: bumped }]);
+    // One fill: the taker paid once, and the first transaction never made it into a block.
+    expect(await balanceOf(EVM.cngn, taker.address)).toBe(before - BigInt(quote.takerPays));
+    await expect(chainClient.getTransactionReceipt({ hash: first })).rejects.toThrow();
+    expect(await events(quoteId)).toEqual(["requested", "quoted", "signed", "submitted", "submitted", "settled"]);
+  });
+});
+
+describe("a reorg before final", () => {
+  it("takes the settlement back to submitted and follows the transaction to its new block", async () => {
+    const { taker, quoteId, quote, signature } = await signedQuote();
+    const before = await balanceOf(EVM.cngn, taker.address);
+    const snapshot = await testClient.snapshot();
+    const res = await submit({ quoteId, signature });
+    expect(res.status).toBe(202);
+    const txHash = res.body.txHash as Hex;
+    await runIndexer();
+    const settled = await getQuote(quoteId);
+    expect(settled).toMatchObject({ status: "settled", final: false });
+    const block = settled.settlement?.block;
+
+    // The block with the fill is gone; the keeper finds its transaction missing and sends it again.
+    await testClient.revert({ id: snapshot });
+    await runIndexer();
+    const back = await getQuote(quoteId);
+    expect(back).toMatchObject({ status: "submitted", settlement: null, fills: [] });
+    expect(back.timeline.at(-1)).toMatchObject({ event: "submitted", detail: { txHash, reorgedFrom: block } });
+
+    await runIndexer();
+    await testClient.mine({ blocks: 1 });
+    await runIndexer();
+    const final = await getQuote(quoteId);
+    expect(final).toMatchObject({ status: "settled", final: true });
+    expect(final.settlement?.txHash).toBe(txHash);
+    expect(await events(quoteId)).toEqual([
+      "requested",
+      "quoted",
+      "signed",
+      "submitted",
+      "settled",
+      "submitted",
+      "settled",
+      "final",
+    ]);
+    expect(await balanceOf(EVM.cngn, taker.address)).toBe(before - BigInt(quote.takerPays));
+  });
+
+  it("fails the quote when its transaction is gone: another took its nonce", async () => {
+    const { quoteId, signature } = await signedQuote();
+    const snapshot = await testClient.snapshot();
+    const res = await submit({ quoteId, signature });
+    expect(res.status).toBe(202);
+    const { nonce } = await chainClient.getTransaction({ hash: res.body.txHash as Hex });
+    await runIndexer();
+    expect((await getQuote(quoteId)).status).toBe("settled");
+
+    await testClient.revert({ id: snapshot });
+    await walletOf(KEEPER).sendTransaction({ to: KEEPER.address, value: 0n, nonce });
+    await runIndexer();
+    const failed = await getQuote(quoteId);
+    expect(failed.status).toBe("failed");
+    expect(failed.executions).toMatchObject([{ status: "failed", reason: "dropped" }]);
+    expect((await events(quoteId)).slice(-3)).toEqual(["settled", "submitted", "failed"]);
+  });
+});
