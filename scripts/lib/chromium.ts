@@ -50,7 +50,11 @@ export async function watchedPage(
     if (m.type() === "error") trouble.consoleErrors.push(m.text());
   });
   page.on("pageerror", (e) => trouble.pageErrors.push(e.message));
-  page.on("requestfailed", (r) => trouble.failedRequests.push(`${r.url()}: ${r.failure()?.errorText}`));
+  page.on("requestfailed", (r) => {
+    const why = r.failure()?.errorText;
+    // A request the browser dropped because the page navigated away (a favicon still loading) is no fault.
+    if (why !== "net::ERR_ABORTED") trouble.failedRequests.push(`${r.url()}: ${why}`);
+  });
   page.on("response", (r) => {
     if (r.status() >= 400) trouble.failedRequests.push(`${r.url()}: HTTP ${r.status()}`);
   });
