@@ -14,6 +14,8 @@ import type { Wallet } from "./wallet";
  */
 export class Indexer {
   private running: Promise<boolean> | null = null;
+  /** Settled transactions by hash, and the head their receipt was last read at (memory: a restart reads again). */
+  private readonly checkedHead = new Map<string, number>();
 
   constructor(
     private readonly port: KeeperPort,
@@ -71,6 +73,8 @@ export class Indexer {
       if (!(await this.recover(settler, current))) return;
       current = store.get(tx.hash);
     }
+    // The head at which a settlement's receipt was last read: read again only when the chain moved.
+    let checkedAt = this.checkedHead.get(tx.hash);
     if (current?.state === "sent") {
       const status = await this.statusOf(settler, current);
       switch (status.state) {
@@ -83,17 +87,24 @@ export class Indexer {
         case "landed":
           if (!(await this.settle(current, status.receipt, adapter))) return;
           current = store.get(status.receipt.hash);
+          checkedAt = head;
       }
     }
     if (current?.state === "mined" && current.block !== null) {
-      // Settled but not final: the receipt must still be where it was (docs/settlement.md, "Reorgs").
-      const status = await settler.status(signedFill(current));
-      if (status.state !== "landed" || status.receipt.block !== current.block) {
-        return this.reorged(current, status, adapter);
+      // Settled but not final: the receipt must still be where it was once the chain has moved
+      // (docs/settlement.md, "Reorgs").
+      if (checkedAt !== head) {
+        const status = await settler.status(signedFill(current));
+        if (status.state !== "landed" || status.receipt.block !== current.block) {
+          this.checkedHead.delete(current.hash);
+          return this.reorged(current, status, adapter);
+        }
       }
+      this.checkedHead.set(current.hash, head);
       if (!settler.isFinal(current.block, head)) return;
       await writeFinal(this.port.db, current.submission.quoteId, iso(this.port.now()));
       store.remove(current.hash);
+      this.checkedHead.delete(current.hash);
       this.port.timelineGrew(current.submission.quoteId);
     }
   }

@@ -260,7 +260,8 @@ describe("stuck transactions and reorgs (docs/settlement.md)", () => {
     await h.keeper.index();
     expect((await record(quote.quoteId)).status).toBe("settled");
 
-    // The block is gone; the transaction is back among the pending ones.
+    // The block is gone, a new head in its place; the transaction is back among the pending ones.
+    h.settler.headBlock = receipt.block + 1;
     h.settler.setStatus(txHash, { state: "pending" });
     await h.keeper.index();
     let r = await record(quote.quoteId);
@@ -300,6 +301,7 @@ describe("stuck transactions and reorgs (docs/settlement.md)", () => {
       sellAmount: BigInt(quote.sellAmount),
     });
     await h.keeper.index();
+    h.settler.headBlock += 1;
     h.settler.setStatus(txHash, { state: "dropped" });
     await h.keeper.index();
     const r = await record(quote.quoteId);

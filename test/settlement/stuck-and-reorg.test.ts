@@ -122,6 +122,8 @@ describe("a reorg before final", () => {
 
     await testClient.revert({ id: snapshot });
     await walletOf(KEEPER).sendTransaction({ to: KEEPER.address, value: 0n, nonce });
+    // The new chain is as high as the old one was: the settlement is read again once it moves past it.
+    await testClient.mine({ blocks: 1 });
     await runIndexer();
     const failed = await getQuote(quoteId);
     expect(failed.status).toBe("failed");
