@@ -2,16 +2,14 @@ import { DurableObject } from "cloudflare:workers";
 import { AuctionHouse, type CorridorPort, type QuoteOutcome } from "../src/auction/house";
 import { auctionLogFields } from "../src/auction/outcome-log";
 import type { QuoteInput } from "../src/auction/quote-input";
-import { StandingCache } from "../src/auction/standing";
 import { type AuctionWrite, auctionStore, auctionWriteStatements } from "../src/auction/store";
 import { adapterFor } from "../src/chains";
 import { inventoryReaderFor } from "../src/chains/inventory";
 import { loadConfig } from "../src/config/load";
 import type { RelayConfig } from "../src/config/schema";
 import { type Corridor, corridorOfKey } from "../src/corridors";
-import { readStanding } from "../src/db/resolvers";
 import { withD1Latency } from "../src/db/simulated-latency";
-import { applyStrike, type Demotion } from "../src/db/strikes";
+import type { Demotion } from "../src/db/strikes";
 import { WriteBehind } from "../src/db/write-behind";
 import type { Env } from "../src/env";
 import { log, withRequestId } from "../src/log";
@@ -19,19 +17,26 @@ import { InventoryChecks, kvCheckStore } from "../src/nodes/inventory-checks";
 import { isFresh, type NodeSession } from "../src/nodes/nodes";
 import { advertisedCorridor, NodeSessions } from "../src/nodes/sessions";
 import type { CorridorStatus } from "../src/ops/corridor-state";
-import { corridorPaused, PAUSE_KEY, pauseRecord } from "../src/ops/pause";
-import { bandAssetOf, oracleCorridor } from "../src/oracle/corridors";
+import { corridorPaused, PauseSwitch } from "../src/ops/pause";
+import { BandSubscription } from "../src/oracle/band-subscription";
+import { bandAssetOf } from "../src/oracle/corridors";
 import { close } from "../src/protocol/codec";
 import { CLOSE_REASONS } from "../src/protocol/frames";
-import type { PauseRecord } from "../src/schemas/ops";
+import { readStanding, StandingCache } from "../src/resolvers/standing";
+import { strike } from "../src/resolvers/strikes";
+import { type Job, Schedule } from "../src/schedule";
 import type { BandValue } from "../src/schemas/quote";
 import { StreamHub } from "../src/streams/hub";
 import { streamResponse } from "../src/streams/response";
 import { limitOrderTopic, quoteTopic, readSubject, streamAsked, subjectOf } from "../src/streams/subjects";
 import { oracleStub } from "../src/stubs";
 
-/** Subscriptions to the oracle's band pushes lapse after two minutes; renewed while nodes heartbeat. */
-const ORACLE_RENEW_MS = 60_000;
+/**
+ * The corridor's timers, rows of one schedule (src/schedule.ts): closing sockets that did not
+ * authenticate in time, copying queued writes to D1 (and retrying), and the event streams' keep-alives
+ * and reads.
+ */
+type CorridorJob = "auth" | "drain" | "streams";
 
 /**
  * One per corridor, named by its corridor key (`idFromName`): holds the corridor's node sockets
@@ -51,8 +56,10 @@ export class CorridorDO extends DurableObject<Env> {
   private readonly writes: WriteBehind<AuctionWrite>;
   /** Open event streams of this corridor's quotes and limit orders (docs/api.md, "Event streams"). */
   readonly streams: StreamHub;
-  private band: BandValue | null;
-  private oracleSubscribedAt = 0;
+  private readonly band: BandSubscription;
+  private readonly pauses: PauseSwitch;
+  private readonly schedule: Schedule<CorridorJob>;
+  private readonly jobs: Record<CorridorJob, Job>;
 
   constructor(ctx: DurableObjectState, rawEnv: Env) {
     super(ctx, withD1Latency(rawEnv));
@@ -63,16 +70,23 @@ export class CorridorDO extends DurableObject<Env> {
     const corridor = corridorOfKey(this.config, ctx.id.name ?? "");
     if (!corridor) throw new Error(`not a corridor: ${ctx.id.name}`);
     this.corridor = corridor;
-    this.band = ctx.storage.kv.get<BandValue>("band") ?? null;
+    this.pauses = new PauseSwitch(ctx.storage.kv);
+    this.band = new BandSubscription({
+      config: this.config,
+      corridorKey: corridor.key,
+      kv: ctx.storage.kv,
+      subscribe: (key) => oracleStub(env).subscribe(key),
+      waitUntil: (p) => ctx.waitUntil(p),
+    });
     this.standing = new StandingCache((now) => readStanding(env.DB, now));
     this.sessions = new NodeSessions(ctx, {
       corridorKey: corridor.key,
       requireRegistration: this.config.requireRegistration,
       rfqWindowMs: this.config.rfqWindowMs,
       db: env.DB,
-      band: () => this.band,
+      band: () => this.band.current(),
       onActive: (now) => {
-        this.subscribeToOracle(now);
+        this.band.renew(now);
         // Read ahead of the next auction, so none waits for D1 (src/auction/standing.ts).
         void this.standing.get(now);
       },
@@ -95,6 +109,19 @@ export class CorridorDO extends DurableObject<Env> {
     this.writes = new WriteBehind(ctx.storage.sql, env.DB, auctionWriteStatements, corridor.key);
     this.house = new AuctionHouse(this.port());
     this.streams = new StreamHub({ read: (topic) => this.readTopic(topic), now: () => Date.now() });
+    this.schedule = new Schedule(ctx.storage, "corridor_schedule", (job, e) =>
+      log.error("job_failed", { corridor: corridor.key, job, error: String(e) }),
+    );
+    this.jobs = {
+      auth: { run: async () => this.sessions.closeUnauthenticated(Date.now()) },
+      drain: { run: () => this.writes.drainOrRetryAt() },
+      streams: {
+        run: async () => {
+          await this.streams.tick();
+          return this.streams.nextAt();
+        },
+      },
+    };
   }
 
   /**
@@ -111,7 +138,7 @@ export class CorridorDO extends DurableObject<Env> {
     const advertised = advertisedCorridor(request.url);
     if (!advertised) return new Response("not a corridor connect URL", { status: 400 });
     const { client, authDeadline } = this.sessions.accept(advertised);
-    await this.armBy(authDeadline);
+    await this.runBy("auth", authDeadline);
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -147,16 +174,10 @@ export class CorridorDO extends DurableObject<Env> {
     this.checks.forget(address);
   }
 
-  /**
-   * Closes sockets that did not authenticate in time, copies queued writes to D1, and keeps event streams
-   * alive and read; re-armed for whichever of the three is due first. All are idempotent.
-   */
   override async alarm(): Promise<void> {
-    const authNext = this.sessions.closeUnauthenticated(Date.now());
-    const drainNext = await this.writes.drainOrRetryAt();
-    await this.streams.tick();
-    const next = [authNext, drainNext, this.streams.nextAt()].filter((t): t is number => t !== null);
-    if (next.length) await this.ctx.storage.setAlarm(Math.min(...next));
+    // Whatever set the alarm, writes still queued are copied (docs/architecture.md, "Write-behind").
+    if (this.writes.size() > 0) this.schedule.ensure({ job: "drain", everyMs: 0, nextAt: Date.now() });
+    await this.schedule.runDue(this.jobs, () => Date.now());
   }
 
   /**
@@ -190,7 +211,7 @@ export class CorridorDO extends DurableObject<Env> {
    */
   async requestQuote(input: QuoteInput): Promise<QuoteOutcome> {
     return withRequestId(input.requestId, async () => {
-      const paused = this.paused();
+      const paused = this.pauses.current();
       const outcome = paused ? corridorPaused(paused) : await this.house.requestQuote(input);
       // A limit order's rounds run every 5 s each: their lines are debug.
       (input.limit ? log.debug : log.info)("auction", auctionLogFields(this.corridor.key, outcome));
@@ -203,13 +224,13 @@ export class CorridorDO extends DurableObject<Env> {
    * sockets stay open and quotes already given can still be signed and settled. Kept in storage.
    */
   async pause(reason?: string): Promise<CorridorStatus> {
-    if (!this.paused()) this.ctx.storage.kv.put(PAUSE_KEY, pauseRecord(reason, Date.now()));
+    this.pauses.pause(reason, Date.now());
     log.warn("corridor_paused", { corridor: this.corridor.key, reason: reason ?? null });
     return this.status();
   }
 
   async resume(): Promise<CorridorStatus> {
-    this.ctx.storage.kv.delete(PAUSE_KEY);
+    this.pauses.resume();
     log.warn("corridor_resumed", { corridor: this.corridor.key });
     return this.status();
   }
@@ -218,11 +239,7 @@ export class CorridorDO extends DurableObject<Env> {
   async status(): Promise<CorridorStatus> {
     const now = Date.now();
     const nodes = this.sessions.list().filter((n) => isFresh(n.lastHeartbeat, now)).length;
-    return { paused: this.paused(), nodes, outbox: this.writes.backlog() };
-  }
-
-  private paused(): PauseRecord | null {
-    return this.ctx.storage.kv.get<PauseRecord>(PAUSE_KEY) ?? null;
+    return { paused: this.pauses.current(), nodes, outbox: this.writes.backlog() };
   }
 
   /** Tells a quote's winning resolver how its fill is going (`execution` frame), if it is connected. */
@@ -232,7 +249,7 @@ export class CorridorDO extends DurableObject<Env> {
 
   /** The oracle's latest band for this corridor; sent on to every authenticated node. */
   async publishBand(band: BandValue): Promise<void> {
-    this.keepBand(band);
+    this.band.publish(band);
     this.sessions.broadcast({ type: "band", ...band });
   }
 
@@ -262,20 +279,15 @@ export class CorridorDO extends DurableObject<Env> {
       config,
       corridor,
       adapter,
-      band: () => this.band,
+      band: () => this.band.current(),
       assetOf: (token) => bandAssetOf(config, corridor.key, token, adapter.sameAddress),
       nodes: () => this.sessions.list(),
       send: (address, frame) => this.sessions.sendTo(address, frame),
       chainCovers: (address, token, atLeast) => this.checks.covers(address, token, atLeast),
       standing: () => this.standing.get(),
       store: auctionStore(async (write) => this.queue(write)),
-      strike: async (address, event, why) => {
-        try {
-          const demotion = await applyStrike(this.env.DB, address, event, why, Date.now());
-          if (demotion) await this.notifyDemotion(address, demotion);
-        } catch (e) {
-          log.error("strike_failed", { corridor: this.corridor.key, resolver: address, error: String(e) });
-        }
+      strike: async (resolver, event, why) => {
+        await strike(this.env.DB, { resolver, event, why, now: Date.now() }, (d) => this.notifyDemotion(resolver, d));
       },
       waitUntil: (p) => this.ctx.waitUntil(p),
     };
@@ -288,7 +300,7 @@ export class CorridorDO extends DurableObject<Env> {
   private async queue(write: AuctionWrite): Promise<void> {
     const retryBy = this.writes.add(write);
     this.ctx.waitUntil(this.writes.drain().catch(() => {}));
-    await this.armBy(retryBy);
+    await this.runBy("drain", retryBy);
   }
 
   /**
@@ -307,39 +319,11 @@ export class CorridorDO extends DurableObject<Env> {
   /** Makes sure the alarm runs the streams' next keep-alive or read. */
   private async armStreams(): Promise<void> {
     const next = this.streams.nextAt();
-    if (next !== null) await this.armBy(next);
+    if (next !== null) await this.runBy("streams", next);
   }
 
-  /** Arms the alarm for `at` unless it is already armed sooner. */
-  private async armBy(at: number): Promise<void> {
-    const alarm = await this.ctx.storage.getAlarm();
-    if (alarm === null || alarm > at) await this.ctx.storage.setAlarm(at);
-  }
-
-  private keepBand(band: BandValue): void {
-    this.band = band;
-    this.ctx.storage.kv.put("band", band);
-  }
-
-  /**
-   * While this corridor has nodes, the oracle keeps computing its band and pushes each update here
-   * (`publishBand`); the subscription lapses on its own once nodes stop heartbeating.
-   */
-  private subscribeToOracle(now: number): void {
-    if (now - this.oracleSubscribedAt < ORACLE_RENEW_MS) return;
-    const key = this.corridor.key;
-    if (!oracleCorridor(this.config, key)) return;
-    this.oracleSubscribedAt = now;
-    this.ctx.waitUntil(
-      oracleStub(this.env)
-        .subscribe(key)
-        .then((band) => {
-          if (band && (!this.band || band.at >= this.band.at)) this.keepBand(band);
-        })
-        .catch((e: unknown) => {
-          this.oracleSubscribedAt = 0;
-          log.error("oracle_subscribe_failed", { corridor: key, error: String(e) });
-        }),
-    );
+  /** Makes sure `job` runs by `at`. */
+  private runBy(job: CorridorJob, at: number): Promise<void> {
+    return this.schedule.soon({ job, everyMs: 0, nextAt: at });
   }
 }

@@ -22,7 +22,7 @@ import { notLeader } from "../src/keeper/outcomes";
 import { SqlTxStore } from "../src/keeper/pending";
 import { submissionLogFields } from "../src/keeper/submission-log";
 import { log, withRequestId } from "../src/log";
-import { PAUSE_KEY, pauseRecord } from "../src/ops/pause";
+import { PauseSwitch } from "../src/ops/pause";
 import { writeThrough } from "../src/quotes/read-through";
 import type { KeeperRecord, PauseRecord } from "../src/schemas/ops";
 import { announceLimitOrders, announceQuote } from "../src/streams/announce";
@@ -130,13 +130,13 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
    * the limit job starts no round, while the indexer still follows what was sent. Kept in storage.
    */
   async pause(reason?: string): Promise<KeeperRecord> {
-    if (!this.paused()) this.ctx.storage.kv.put(PAUSE_KEY, pauseRecord(reason, Date.now()));
+    new PauseSwitch(this.ctx.storage.kv).pause(reason, Date.now());
     log.warn("keeper_paused", { component: "keeper", reason: reason ?? null });
     return this.status();
   }
 
   async resume(): Promise<KeeperRecord> {
-    this.ctx.storage.kv.delete(PAUSE_KEY);
+    new PauseSwitch(this.ctx.storage.kv).resume();
     log.warn("keeper_resumed", { component: "keeper" });
     return this.status();
   }
@@ -151,7 +151,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
   }
 
   private paused(): PauseRecord | null {
-    return this.ctx.storage.kv.get<PauseRecord>(PAUSE_KEY) ?? null;
+    return new PauseSwitch(this.ctx.storage.kv).current();
   }
 
   /** Runs the due jobs of the schedule table, then arms the alarm for the earliest remaining. */

@@ -1,7 +1,8 @@
 /**
- * A schedule table for one alarm serving several periodic jobs (docs/settlement.md, "The keeper's
- * alarm"): each row says when its job runs next and how often it repeats. The alarm runs the due rows
- * and is armed again for the earliest remaining. Pure: the object keeps the rows in its storage.
+ * One alarm serving several jobs of an object (docs/architecture.md, "Alarms"; the keeper's in
+ * docs/settlement.md, "The keeper's alarm"): each row of a schedule table says when its job runs next and
+ * how often it repeats. The alarm runs the due rows and is armed again for the earliest remaining. The
+ * functions are pure; `Schedule` keeps the rows in the object's storage.
  */
 export interface ScheduleRow<Job extends string = string> {
   job: Job;
@@ -38,4 +39,103 @@ export function sooner<Job extends string>(
   const current = rows.find((r) => r.job === row.job);
   const kept = current && current.nextAt <= row.nextAt ? current : row;
   return [...rows.filter((r) => r.job !== row.job), { ...kept, everyMs: row.everyMs }];
+}
+
+/** One periodic job of an object. */
+export interface Job {
+  /** Runs the job; resolves to when it should run next (epoch ms), or null when it has nothing left to do. */
+  run(row: ScheduleRow, now: () => number): Promise<number | null>;
+}
+
+/** A job that repeats every `everyMs` of its row for as long as `again()` holds right after a run. */
+export const periodic = (spec: { run(): Promise<unknown>; again(): boolean }): Job => ({
+  async run(row, now) {
+    await spec.run();
+    return spec.again() ? now() + row.everyMs : null;
+  },
+});
+
+/** A job that retried too soon would spin its object: a failed run is tried again this much later at least. */
+const RETRY_FAILED_MS = 1_000;
+
+interface ScheduleDbRow extends Record<string, SqlStorageValue> {
+  job: string;
+  every_ms: number;
+  next_at: number;
+}
+
+/**
+ * The schedule table in an object's SQLite storage (`table` names it), and the one alarm that serves
+ * every row: `runDue` runs the due jobs one after another and arms the alarm for the earliest remaining.
+ * Jobs must be idempotent: alarms are delivered at least once.
+ */
+export class Schedule<J extends string> {
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    private readonly table: string,
+    private readonly onError: (job: J, error: unknown) => void,
+  ) {
+    storage.sql.exec(
+      `CREATE TABLE IF NOT EXISTS ${table} (job TEXT PRIMARY KEY, every_ms INTEGER NOT NULL, next_at INTEGER NOT NULL)`,
+    );
+  }
+
+  rows(): ScheduleRow<J>[] {
+    return this.storage.sql
+      .exec<ScheduleDbRow>(`SELECT job, every_ms, next_at FROM ${this.table}`)
+      .toArray()
+      .map((r) => ({ job: r.job as J, everyMs: r.every_ms, nextAt: r.next_at }));
+  }
+
+  /** Schedules `row`, or keeps the job's current time when that is sooner; then arms the alarm. */
+  async soon(row: ScheduleRow<J>): Promise<void> {
+    this.put(sooner(this.rows(), row).find((r) => r.job === row.job) ?? row);
+    await this.arm();
+  }
+
+  /** Schedules `row` when its job has no row yet. */
+  ensure(row: ScheduleRow<J>): void {
+    if (!this.rows().some((r) => r.job === row.job)) this.put(row);
+  }
+
+  put(row: ScheduleRow<J>): void {
+    this.storage.sql.exec(
+      `INSERT INTO ${this.table} (job, every_ms, next_at) VALUES (?1, ?2, ?3)
+       ON CONFLICT (job) DO UPDATE SET every_ms = ?2, next_at = ?3`,
+      row.job,
+      row.everyMs,
+      row.nextAt,
+    );
+  }
+
+  remove(job: J): void {
+    this.storage.sql.exec(`DELETE FROM ${this.table} WHERE job = ?`, job);
+  }
+
+  /** When the alarm should fire next, or null. */
+  nextAt(): number | null {
+    return next(this.rows());
+  }
+
+  /** The alarm: runs each due job, reschedules or removes it as it answers, then arms for the earliest row. */
+  async runDue(jobs: Record<J, Job>, now: () => number): Promise<void> {
+    for (const row of due(this.rows(), now())) {
+      let nextAt: number | null;
+      try {
+        nextAt = await jobs[row.job].run(row, now);
+      } catch (e) {
+        this.onError(row.job, e);
+        nextAt = now() + Math.max(row.everyMs, RETRY_FAILED_MS);
+      }
+      if (nextAt === null) this.remove(row.job);
+      else this.put({ ...row, nextAt });
+    }
+    await this.arm();
+  }
+
+  /** Arms the object's alarm for the earliest row. */
+  async arm(): Promise<void> {
+    const at = this.nextAt();
+    if (at !== null && (await this.storage.getAlarm()) !== at) await this.storage.setAlarm(at);
+  }
 }

@@ -8,6 +8,7 @@ import { newId } from "../ids";
 import { log } from "../log";
 import { isFresh, type NodeSession } from "../nodes/nodes";
 import type { BidFrame, DeclineFrame, InventoryEntry, RelayFrame, SignedFrame } from "../protocol/frames";
+import type { Standing } from "../resolvers/standing";
 import type { BandValue, QuoteRecord, Replies } from "../schemas/quote";
 import { type GasCharge, gasChargeFor, type QuoteAmounts, quoteAmounts } from "./amounts";
 import { Auction } from "./auction";
@@ -15,7 +16,6 @@ import { freshBand, outputBounds } from "./band-guard";
 import { decideWinner } from "./decide";
 import type { QuoteInput } from "./quote-input";
 import { type RankedOffer, rankBids, withoutOffers } from "./rank";
-import type { Standing } from "./standing";
 import type { AuctionCounts, AuctionStore, StoredOffer } from "./store";
 import { WinnerSignatures } from "./winner-signatures";
 

@@ -5,7 +5,7 @@ import {
   updateQuoteRepliesStatement,
 } from "../db/quotes";
 import { countAllStatements, type DayCounts } from "../db/resolver-days";
-import { auctionDayCounts } from "../nodes/reliability";
+import { auctionDayCounts } from "../resolvers/reliability";
 import type { Offer, Replies, TimelineEntry } from "../schemas/quote";
 
 /** An offer as stored: its bid's signature is kept for settlement, never shown. */

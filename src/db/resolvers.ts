@@ -1,7 +1,5 @@
-import { type Standing, standingOf } from "../auction/standing";
-import type { AdvertisedCorridor } from "../nodes/nodes";
-import { windowStart } from "../nodes/reliability";
 import type { NodeState } from "../protocol/frames";
+import type { AdvertisedCorridor } from "../schemas/resolvers";
 import { parseJson } from "./json";
 import { type Totals, totalsByAddress, totalsStatement } from "./resolver-days";
 
@@ -212,16 +210,17 @@ export async function reinstateResolver(db: D1Database, address: string, at: str
 }
 
 /**
- * What auctions need of the directory (src/auction/standing.ts): who is demoted at `now`, and each
- * resolver's reliability over the window. One round trip.
+ * What auctions need of the directory (src/resolvers/standing.ts): who is demoted at `now`, and each
+ * resolver's reliability counters since `windowStart`. One round trip.
  */
-export async function readStanding(db: D1Database, now: number): Promise<Standing> {
+export async function readStandingRows(
+  db: D1Database,
+  now: number,
+  windowStart: string,
+): Promise<{ demoted: string[]; totals: Map<string, Totals> }> {
   const [demoted, totals] = (await db.batch([
     db.prepare("SELECT address FROM resolvers WHERE demoted_until > ?").bind(new Date(now).toISOString()),
-    totalsStatement(db, windowStart(now)),
+    totalsStatement(db, windowStart),
   ])) as [D1Result<{ address: string }>, D1Result<Totals & { address: string }>];
-  return standingOf(
-    demoted.results.map((r) => r.address),
-    totalsByAddress(totals.results),
-  );
+  return { demoted: demoted.results.map((r) => r.address), totals: totalsByAddress(totals.results) };
 }

@@ -1,10 +1,25 @@
-import { cleanFill, type StrikeRecord, strike, strikeReason } from "../resolvers/strikes";
-
 /**
- * A resolver's strike record in D1 (migrations/0005_strikes.sql), updated by read, compute
- * (src/resolvers/strikes.ts), and a conditional write that fails if another writer got there first, then
- * tries again. `event` names what is applied (an execution, an rfq): applying it again changes nothing.
+ * A resolver's strike record in D1 (migrations/0005_strikes.sql): read, and written back only if no
+ * other writer moved it meanwhile (`updated_at` unchanged). The arithmetic is src/resolvers/strike-policy.ts;
+ * the read-compute-write loop src/resolvers/strikes.ts.
  */
+
+/** The strike columns of a resolver's row. */
+export interface StrikeRow {
+  level: number;
+  strikes: number;
+  cleanFills: number;
+  lastStrikeAt: number | null;
+  /** The last strike or clean fill applied (an execution, an rfq): applying it again changes nothing. */
+  lastEvent: string | null;
+  demotedUntil: string | null;
+  updatedAt: string;
+}
+
+export interface Demotion {
+  demotedUntil: string;
+  reason: string;
+}
 
 interface RecordRow {
   strike_level: number;
@@ -16,23 +31,11 @@ interface RecordRow {
   updated_at: string;
 }
 
-export interface Demotion {
-  demotedUntil: string;
-  reason: string;
-}
-
-const ATTEMPTS = 3;
 const key = (address: string) => address.toLowerCase();
 
-const toRecord = (r: RecordRow): StrikeRecord => ({
-  level: r.strike_level,
-  strikes: r.strikes,
-  cleanFills: r.clean_fills,
-  lastStrikeAt: r.last_strike_at === null ? null : Date.parse(r.last_strike_at),
-});
-
-async function readRecord(db: D1Database, address: string): Promise<RecordRow | null> {
-  return db
+/** The resolver's strike record, or null when it is not in the directory. */
+export async function readStrikeRow(db: D1Database, address: string): Promise<StrikeRow | null> {
+  const r = await db
     .prepare(
       `SELECT strike_level, strikes, clean_fills, last_strike_at, last_standing_event, demoted_until,
               updated_at
@@ -40,14 +43,27 @@ async function readRecord(db: D1Database, address: string): Promise<RecordRow | 
     )
     .bind(key(address))
     .first<RecordRow>();
+  if (!r) return null;
+  return {
+    level: r.strike_level,
+    strikes: r.strikes,
+    cleanFills: r.clean_fills,
+    lastStrikeAt: r.last_strike_at === null ? null : Date.parse(r.last_strike_at),
+    lastEvent: r.last_standing_event,
+    demotedUntil: r.demoted_until,
+    updatedAt: r.updated_at,
+  };
 }
 
-/** Writes `record` if the row is still as read (`updated_at` unchanged); false when it moved meanwhile. */
-async function writeRecord(
+/**
+ * Writes the record's new values, `event` and `at` (and the demotion, if any) if the row is still as
+ * `read` left it; false when it moved meanwhile.
+ */
+export async function writeStrikeRow(
   db: D1Database,
   address: string,
-  read: RecordRow,
-  record: StrikeRecord,
+  read: Pick<StrikeRow, "updatedAt">,
+  next: Pick<StrikeRow, "level" | "strikes" | "cleanFills" | "lastStrikeAt">,
   event: string,
   at: string,
   demotion: Demotion | null,
@@ -62,11 +78,11 @@ async function writeRecord(
     )
     .bind(
       key(address),
-      read.updated_at,
-      record.level,
-      record.strikes,
-      record.cleanFills,
-      record.lastStrikeAt === null ? null : new Date(record.lastStrikeAt).toISOString(),
+      read.updatedAt,
+      next.level,
+      next.strikes,
+      next.cleanFills,
+      next.lastStrikeAt === null ? null : new Date(next.lastStrikeAt).toISOString(),
       event,
       at,
       demotion?.demotedUntil ?? null,
@@ -74,43 +90,4 @@ async function writeRecord(
     )
     .run();
   return result.meta.changes > 0;
-}
-
-/**
- * A strike for `address` (a fill that failed for a reason that is not the taker's): demoted from `now` for
- * the length its record earns, never shortening a longer demotion already in force. Null when the resolver
- * is not in the directory or `event` was already applied.
- */
-export async function applyStrike(
-  db: D1Database,
-  address: string,
-  event: string,
-  why: string,
-  now: number,
-): Promise<Demotion | null> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const read = await readRecord(db, address);
-    if (!read || read.last_standing_event === event) return null;
-    const { record, demotedForMs } = strike(toRecord(read), now);
-    const until = now + demotedForMs;
-    const current = read.demoted_until === null ? 0 : Date.parse(read.demoted_until);
-    const demotion = {
-      demotedUntil: new Date(Math.max(until, current)).toISOString(),
-      reason: strikeReason(record, demotedForMs, why),
-    };
-    const at = new Date(Math.max(now, Date.parse(read.updated_at) + 1)).toISOString();
-    if (await writeRecord(db, address, read, record, event, at, demotion)) return demotion;
-  }
-  throw new Error(`could not record a strike for ${address}: its record kept changing`);
-}
-
-/** A settled fill by `address`: its strike record heals (src/resolvers/strikes.ts `cleanFill`). */
-export async function applyCleanFill(db: D1Database, address: string, event: string, now: number): Promise<void> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const read = await readRecord(db, address);
-    if (!read || read.last_standing_event === event) return;
-    const at = new Date(Math.max(now, Date.parse(read.updated_at) + 1)).toISOString();
-    if (await writeRecord(db, address, read, cleanFill(toRecord(read)), event, at, null)) return;
-  }
-  throw new Error(`could not record a clean fill for ${address}: its record kept changing`);
 }

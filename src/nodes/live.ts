@@ -1,8 +1,9 @@
 import type { RelayConfig } from "../config/schema";
 import { allCorridors } from "../corridors";
 import type { Env } from "../env";
+import type { NodeRecord } from "../schemas/resolvers";
 import { corridorStub } from "../stubs";
-import { mergeNodes, type NodeRecord } from "./nodes";
+import { mergeNodes } from "./nodes";
 
 /** The relay's in-memory view of every connected node, merged across the corridors it serves. */
 export async function liveNodes(env: Env, config: RelayConfig, now = Date.now()): Promise<NodeRecord[]> {

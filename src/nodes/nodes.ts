@@ -1,13 +1,7 @@
-import type { z } from "zod";
 import type { ProvedKeys } from "../chains/adapter";
 import { type InventoryEntry, type NodeState, STALE_AFTER_MS } from "../protocol/frames";
-import type {
-  AdvertisedCorridor as AdvertisedCorridorSchema,
-  NodeRecord as NodeRecordSchema,
-} from "../schemas/resolvers";
+import type { AdvertisedCorridor, NodeRecord } from "../schemas/resolvers";
 
-export type NodeRecord = z.infer<typeof NodeRecordSchema>;
-export type AdvertisedCorridor = z.infer<typeof AdvertisedCorridorSchema>;
 export type ChainStatus = NodeRecord["chains"][number];
 
 /**

@@ -13,12 +13,13 @@ import {
   type RelayFrame,
   type SignedFrame,
 } from "../protocol/frames";
+import { accrue, startUptime, type Uptime } from "../resolvers/uptime";
 import type { BandValue } from "../schemas/quote";
+import type { AdvertisedCorridor } from "../schemas/resolvers";
 import { verifyNodeAuth } from "./auth";
 import { FrameLimiter } from "./frame-limiter";
 import type { Claims } from "./inventory-checks";
-import { type AdvertisedCorridor, type NodeSession, shownState } from "./nodes";
-import { accrue, startUptime, type Uptime } from "./uptime";
+import { type NodeSession, shownState } from "./nodes";
 
 /** How often a node's heartbeats may refresh its directory entry in D1. */
 const DIRECTORY_WRITE_EVERY_MS = 60_000;

@@ -3,12 +3,26 @@ import { NOT_LEADER_RETRY_SECONDS } from "../keeper/contract";
 import type { PauseRecord } from "../schemas/ops";
 
 /** Where a corridor or the keeper keeps its pause, in its object's storage, so a restart keeps it. */
-export const PAUSE_KEY = "paused";
+const PAUSE_KEY = "paused";
 
-export const pauseRecord = (reason: string | undefined, now: number): PauseRecord => ({
-  at: new Date(now).toISOString(),
-  reason: reason ?? null,
-});
+/** An object's pause (docs/operations.md, "Pausing"), kept in its storage. */
+export class PauseSwitch {
+  constructor(private readonly kv: SyncKvStorage) {}
+
+  /** The pause in force, or null. */
+  current(): PauseRecord | null {
+    return this.kv.get<PauseRecord>(PAUSE_KEY) ?? null;
+  }
+
+  /** Pauses, keeping the first pause's time and reason when already paused. */
+  pause(reason: string | undefined, now: number): void {
+    if (!this.current()) this.kv.put(PAUSE_KEY, { at: new Date(now).toISOString(), reason: reason ?? null });
+  }
+
+  resume(): void {
+    this.kv.delete(PAUSE_KEY);
+  }
+}
 
 /**
  * A quote asked of a paused corridor (docs/operations.md, "Pausing"): 503 `not_leader`, the spec's one

@@ -1,57 +1,73 @@
+import { type Demotion, readStrikeRow, type StrikeRow, writeStrikeRow } from "../db/strikes";
+import { log } from "../log";
+import { afterCleanFill, afterStrike, strikeReason } from "./strike-policy";
+
 /**
- * Strikes and demotion (docs/reliability.md, "Strikes and demotion"): pure arithmetic over a resolver's
- * strike record. A strike demotes at once for 15 min, doubled for each further strike within 24 h (cap
- * 32 h). Only settled fills heal: each halves the next length, 20 in a row clear the record. Time alone
- * never shortens a penalty.
+ * The one way a resolver's standing moves after a failed or a settled win, for the keeper and the
+ * corridor alike (docs/reliability.md, "Strikes and demotion"). Each reads the record, computes the next
+ * one (src/resolvers/strike-policy.ts) and writes it if nobody wrote in between, else tries again.
+ * `event` names what is applied (an execution, an rfq), so applying it twice counts once. Neither ever
+ * throws: a failure is logged and never fails the step that caused it.
  */
 
-export const FIRST_DEMOTION_MS = 15 * 60_000;
-/** 15 min × 2^7 = 32 h. */
-export const MAX_STRIKE_LEVEL = 7;
-export const DOUBLING_WINDOW_MS = 24 * 3_600_000;
-export const CLEAN_FILLS_TO_CLEAR = 20;
+const ATTEMPTS = 3;
 
-export interface StrikeRecord {
-  /**
-   * The last demotion lasted FIRST_DEMOTION_MS × 2^level; a strike within 24 h brings level + 1, a later
-   * one level (each within 0..MAX_STRIKE_LEVEL). Clean fills lower it, down to -1: a strike within 24 h
-   * then brings the first length again.
-   */
-  level: number;
-  /** Strikes since the record was last cleared. */
-  strikes: number;
-  /** Settled fills in a row since the last strike. */
-  cleanFills: number;
-  lastStrikeAt: number | null;
+export interface StandingEvent {
+  resolver: string;
+  /** What is applied: an execution id, an rfq id. */
+  event: string;
+  now: number;
 }
 
-export const CLEAN_RECORD: StrikeRecord = { level: 0, strikes: 0, cleanFills: 0, lastStrikeAt: null };
-
-/** What a strike earns: the record after it, and how long the resolver is demoted from `now`. */
-export function strike(record: StrikeRecord, now: number): { record: StrikeRecord; demotedForMs: number } {
-  const doubles = record.lastStrikeAt !== null && now - record.lastStrikeAt < DOUBLING_WINDOW_MS;
-  const level = Math.min(Math.max(doubles ? record.level + 1 : record.level, 0), MAX_STRIKE_LEVEL);
-  return {
-    record: { level, strikes: record.strikes + 1, cleanFills: 0, lastStrikeAt: now },
-    demotedForMs: FIRST_DEMOTION_MS * 2 ** level,
-  };
+/**
+ * A strike for a fill that failed for a reason that is the resolver's: demoted from `now` for the length
+ * its record earns, never shortening a longer demotion in force. `demoted` hears of the demotion (the
+ * resolver's corridor tells it why). Null when the resolver is not in the directory, the event was
+ * already applied, or the write failed.
+ */
+export async function strike(
+  db: D1Database,
+  s: StandingEvent & { why: string },
+  demoted: (demotion: Demotion) => unknown,
+): Promise<Demotion | null> {
+  try {
+    const demotion = await apply(db, s, (row) => {
+      const { record, demotedForMs } = afterStrike(row, s.now);
+      const until = Math.max(s.now + demotedForMs, row.demotedUntil === null ? 0 : Date.parse(row.demotedUntil));
+      return { record, demotion: { demotedUntil: iso(until), reason: strikeReason(record, demotedForMs, s.why) } };
+    });
+    if (!demotion) return null;
+    log.warn("strike", { resolver: s.resolver, event: s.event, ...demotion });
+    await demoted(demotion);
+    return demotion;
+  } catch (e) {
+    log.error("strike_failed", { resolver: s.resolver, event: s.event, error: String(e) });
+    return null;
+  }
 }
 
-/** A settled fill: halves the next demotion (never below the first length); 20 in a row clear the record. */
-export function cleanFill(record: StrikeRecord): StrikeRecord {
-  const cleanFills = record.cleanFills + 1;
-  if (cleanFills >= CLEAN_FILLS_TO_CLEAR) return CLEAN_RECORD;
-  return { ...record, level: Math.max(-1, record.level - 1), cleanFills };
+/** A settled fill: the resolver's record heals (src/resolvers/strike-policy.ts, `afterCleanFill`). */
+export async function heal(db: D1Database, s: StandingEvent): Promise<void> {
+  try {
+    await apply(db, s, (row) => ({ record: afterCleanFill(row), demotion: null }));
+  } catch (e) {
+    log.error("clean_fill_failed", { resolver: s.resolver, event: s.event, error: String(e) });
+  }
 }
 
-/** The demotion reason shown in the directory and sent to the resolver. */
-export function strikeReason(record: StrikeRecord, demotedForMs: number, why: string): string {
-  return `strike ${record.strikes}: ${why}; demoted for ${formatDuration(demotedForMs)}`;
+type Next = { record: Parameters<typeof writeStrikeRow>[3]; demotion: Demotion | null };
+
+/** Reads, computes and writes conditionally; the demotion written, or null when nothing was. */
+async function apply(db: D1Database, s: StandingEvent, next: (row: StrikeRow) => Next): Promise<Demotion | null> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const row = await readStrikeRow(db, s.resolver);
+    if (!row || row.lastEvent === s.event) return null;
+    const { record, demotion } = next(row);
+    // Strictly after the row's last write, so the conditional write of the next change sees a new value.
+    const at = iso(Math.max(s.now, Date.parse(row.updatedAt) + 1));
+    if (await writeStrikeRow(db, s.resolver, row, record, s.event, at, demotion)) return demotion;
+  }
+  throw new Error(`the standing of ${s.resolver} kept changing`);
 }
 
-function formatDuration(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  if (minutes < 60) return `${minutes} min`;
-  const hours = minutes / 60;
-  return Number.isInteger(hours) ? `${hours} h` : `${hours.toFixed(1)} h`;
-}
+const iso = (ms: number) => new Date(ms).toISOString();

@@ -8,9 +8,9 @@ import { demoteResolver, readResolver, reinstateResolver, upsertRegistration } f
 import type { AppEnv, Env } from "../env";
 import { notFound, RelayError } from "../errors";
 import { createRouter } from "../http/router";
-import { buildDirectory, type ResolverRecord as DirectoryEntry } from "../nodes/directory";
-import { windowStart } from "../nodes/reliability";
 import { corridorRecord } from "../ops/corridors";
+import { buildDirectory } from "../resolvers/directory";
+import { windowStart } from "../resolvers/reliability";
 import { errorResponses, jsonContent } from "../schemas/common";
 import { CorridorRecord, KeeperRecord, PauseBody } from "../schemas/ops";
 import { DemoteBody, EvmAddressParam, RegistrationBody, ResolverRecord } from "../schemas/resolvers";
@@ -47,11 +47,11 @@ async function closeDeregistered(env: Env, config: RelayConfig, address: string)
   await Promise.all(allCorridors(config).map((c) => corridorStub(env, c.key).closeNode(address)));
 }
 
-async function resolverRecord(db: D1Database, address: string): Promise<DirectoryEntry> {
+async function resolverRecord(db: D1Database, address: string): Promise<ResolverRecord> {
   const now = Date.now();
   const [row, totals] = await Promise.all([readResolver(db, address), readTotals(db, windowStart(now), address)]);
   if (!row) throw notFound(`No resolver has the address ${address}.`);
-  return buildDirectory([row], totals, [], now, true).resolvers[0] as DirectoryEntry;
+  return buildDirectory([row], totals, [], now, true).resolvers[0] as ResolverRecord;
 }
 
 const CorridorKeyParam = z.object({

@@ -2,9 +2,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { readTotals } from "../db/resolver-days";
 import { listResolvers } from "../db/resolvers";
 import { createRouter } from "../http/router";
-import { buildDirectory } from "../nodes/directory";
 import { liveNodes } from "../nodes/live";
-import { windowStart } from "../nodes/reliability";
+import { buildDirectory } from "../resolvers/directory";
+import { windowStart } from "../resolvers/reliability";
 import { jsonContent } from "../schemas/common";
 import { NodeRecord, ResolverRecord } from "../schemas/resolvers";
 

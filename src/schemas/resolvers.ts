@@ -4,6 +4,7 @@ import { Address, Amount, Timestamp } from "./common";
 const NodeState = z.enum(["quoting", "degraded", "paused"]);
 /** A corridor as a node advertised it: the token order of its connect URL. */
 export const AdvertisedCorridor = z.object({ chainId: z.number().int(), baseToken: Address, quoteToken: Address });
+export type AdvertisedCorridor = z.infer<typeof AdvertisedCorridor>;
 
 export const NodeRecord = z
   .object({
@@ -23,6 +24,7 @@ export const NodeRecord = z
     chains: z.array(z.object({ chainId: z.number().int(), state: NodeState, degraded: z.string().nullable() })),
   })
   .openapi("Node");
+export type NodeRecord = z.infer<typeof NodeRecord>;
 
 /** One reliability measure over the window: its rate (null with no samples) and how many samples it has. */
 const Measure = z.object({ rate: z.number().min(0).max(1).nullable(), samples: z.number().int().min(0) });
@@ -34,8 +36,10 @@ export const ReliabilityDetail = z
     uptime: Measure.openapi({ description: "fresh-heartbeat time / connected time; samples are connected minutes" }),
   })
   .openapi("ReliabilityDetail", { description: "The last 7 days (docs/reliability.md)" });
+export type ReliabilityDetail = z.infer<typeof ReliabilityDetail>;
 
 export const Badge = z.enum(["fast", "reliable", "solana", "new"]).openapi("Badge");
+export type Badge = z.infer<typeof Badge>;
 
 export const ResolverRecord = z
   .object({
@@ -62,6 +66,7 @@ export const ResolverRecord = z
     corridors: z.array(AdvertisedCorridor),
   })
   .openapi("Resolver");
+export type ResolverRecord = z.infer<typeof ResolverRecord>;
 
 export const EvmAddressParam = z.object({
   address: z

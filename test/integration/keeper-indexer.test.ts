@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readQuoteRecord } from "../../src/db/quotes";
 import { readResolver, upsertRegistration } from "../../src/db/resolvers";
-import { applyStrike } from "../../src/db/strikes";
+import { strike } from "../../src/resolvers/strikes";
 import { keeperHarness } from "../support/fake-keeper-port";
 import { FakeSettler } from "../support/fake-settler";
 import { seedQuote } from "../support/records";
@@ -111,7 +111,9 @@ describe("the keeper's indexer", () => {
     expect(h.demotions).toMatchObject([{ resolver, demotion: { reason } }]);
     expect(await readResolver(env.DB, resolver)).toMatchObject({ demotionReason: reason, demotions: 1 });
     // The same failure applied again (a restart) is not a second strike.
-    expect(await applyStrike(env.DB, resolver, first.executionId, "again", Date.now())).toBeNull();
+    expect(
+      await strike(env.DB, { resolver, event: first.executionId, why: "again", now: Date.now() }, () => {}),
+    ).toBeNull();
 
     const second = await submitted(h);
     h.settler.land(second.txHash, second.quote.quoteId, {

@@ -2,7 +2,7 @@ import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { localConfig } from "../../src/config/local";
 import { allCorridors } from "../../src/corridors";
-import type { NodeRecord } from "../../src/nodes/nodes";
+import type { NodeRecord } from "../../src/schemas/resolvers";
 import {
   authenticate,
   connect,

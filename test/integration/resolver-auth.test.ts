@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load";
-import type { NodeRecord } from "../../src/nodes/nodes";
+import type { NodeRecord } from "../../src/schemas/resolvers";
 import { authenticate, connect, EVM, getJson, heartbeat, nodeAccount } from "../support/ws-client";
 
 describe("resolver authentication", () => {

@@ -2,10 +2,9 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { countStatement, type DayCounts, readTotals, type Totals } from "../../src/db/resolver-days";
-import { readStanding } from "../../src/db/resolvers";
-import type { ResolverRecord } from "../../src/nodes/directory";
-import type { NodeRecord } from "../../src/nodes/nodes";
-import { windowStart } from "../../src/nodes/reliability";
+import { windowStart } from "../../src/resolvers/reliability";
+import { readStanding } from "../../src/resolvers/standing";
+import type { NodeRecord, ResolverRecord } from "../../src/schemas/resolvers";
 import { authenticate, connect, EVM, eventually, getJson, heartbeat, nodeAccount } from "../support/ws-client";
 
 const app = createApp();

@@ -13,7 +13,7 @@ import {
   quoteStepStatements,
 } from "../../src/db/settlement";
 import { newId } from "../../src/ids";
-import { windowStart } from "../../src/nodes/reliability";
+import { windowStart } from "../../src/resolvers/reliability";
 import { seedQuote } from "../support/records";
 
 /** The keeper's D1 writes, each written twice as a restart would: the second time changes nothing. */

@@ -3,8 +3,8 @@ import { erc20Abi, type PrivateKeyAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readResolver } from "../../src/db/resolvers";
-import type { NodeRecord } from "../../src/nodes/nodes";
 import type { QuoteRecord } from "../../src/schemas/quote";
+import type { NodeRecord } from "../../src/schemas/resolvers";
 import { type Bidder, bidder, marketSellAmount, quoteBody, signBid } from "../support/bidder";
 import {
   authenticate,

@@ -3,7 +3,7 @@ import { type Address, type Hex, hashTypedData } from "viem";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fillTypedData, quoteIdToBytes32 } from "../../src/chains/evm/typed-data";
 import { readTotals } from "../../src/db/resolver-days";
-import { windowStart } from "../../src/nodes/reliability";
+import { windowStart } from "../../src/resolvers/reliability";
 import type { QuoteRecord } from "../../src/schemas/quote";
 import { type Bidder, bidder, marketSellAmount, quoteBody } from "../support/bidder";
 import { eventually } from "../support/ws-client";

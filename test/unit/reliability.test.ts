@@ -7,7 +7,7 @@ import {
   reliabilityFields,
   reliabilityOf,
   windowStart,
-} from "../../src/nodes/reliability";
+} from "../../src/resolvers/reliability";
 
 const MINUTE = 60_000;
 const NOW = Date.parse("2026-03-10T12:00:00.000Z");

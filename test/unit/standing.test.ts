@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { NO_STANDING, type Standing, StandingCache, standingOf } from "../../src/auction/standing";
 import { NO_TOTALS } from "../../src/db/resolver-days";
+import { NO_STANDING, type Standing, StandingCache, standingOf } from "../../src/resolvers/standing";
 
 const MINUTE = 60_000;
 const full = (n: number) => ({

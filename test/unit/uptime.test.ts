@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { accrue, startUptime } from "../../src/nodes/uptime";
 import { STALE_AFTER_MS } from "../../src/protocol/frames";
+import { accrue, startUptime } from "../../src/resolvers/uptime";
 
 const S = 1_000;
 

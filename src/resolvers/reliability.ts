@@ -1,11 +1,8 @@
-import type { z } from "zod";
 import type { AuctionCounts } from "../auction/store";
 import { type DayCounts, dayOf, type Totals } from "../db/resolver-days";
-import { Badge as BadgeSchema, type ReliabilityDetail as ReliabilityDetailSchema } from "../schemas/resolvers";
+import { Badge, type ReliabilityDetail } from "../schemas/resolvers";
 
-export type ReliabilityDetail = z.infer<typeof ReliabilityDetailSchema>;
-export type Measure = ReliabilityDetail["response"];
-export type Badge = z.infer<typeof BadgeSchema>;
+type Measure = ReliabilityDetail["response"];
 
 /** The window: today (UTC) and the days before it, this many in all. */
 export const WINDOW_DAYS = 7;
@@ -94,7 +91,7 @@ export function badgesOf(f: BadgeFacts, now: number): Badge[] {
     solana: f.solana,
     new: f.firstSeen !== null && now - Date.parse(f.firstSeen) < NEW_FOR_MS,
   };
-  return BadgeSchema.options.filter((b) => earned[b]);
+  return Badge.options.filter((b) => earned[b]);
 }
 
 /** The directory's reliability fields of one resolver. */

@@ -1,16 +1,11 @@
 import { getAddress } from "viem";
-import type { z } from "zod";
 import { NO_TOTALS, type Totals } from "../db/resolver-days";
 import type { ResolverRow } from "../db/resolvers";
-import type { ResolverRecord as ResolverRecordSchema } from "../schemas/resolvers";
-import type { NodeRecord } from "./nodes";
+import type { NodeRecord, ResolverRecord } from "../schemas/resolvers";
 import { reliabilityFields } from "./reliability";
 
 /** Offline for longer than this hides a resolver from the directory unless `include=inactive`. */
 export const INACTIVE_AFTER_MS = 24 * 60 * 60 * 1000;
-
-/** Record 2.4. */
-export type ResolverRecord = z.infer<typeof ResolverRecordSchema>;
 
 const latest = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a > b ? a : b);
 

@@ -1,5 +1,6 @@
 import type { Totals } from "../db/resolver-days";
-import { detailOf, reliabilityOf } from "../nodes/reliability";
+import { readStandingRows } from "../db/resolvers";
+import { detailOf, reliabilityOf, windowStart } from "./reliability";
 
 /** How long a read of the resolvers' standing serves auctions before it is read again. */
 const STANDING_TTL_MS = 10_000;
@@ -23,6 +24,12 @@ export function standingOf(demoted: Iterable<string>, totals: ReadonlyMap<string
     if (r !== null) reliability.set(address.toLowerCase(), r);
   }
   return { demoted: new Set([...demoted].map((a) => a.toLowerCase())), reliability };
+}
+
+/** Who is demoted at `now` and each resolver's reliability over the window, read from D1 in one round trip. */
+export async function readStanding(db: D1Database, now: number): Promise<Standing> {
+  const { demoted, totals } = await readStandingRows(db, now, windowStart(now));
+  return standingOf(demoted, totals);
 }
 
 /**
