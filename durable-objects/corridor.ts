@@ -3,8 +3,8 @@ import { AuctionHouse, type CorridorPort, type QuoteOutcome } from "../src/aucti
 import { auctionLogFields } from "../src/auction/outcome-log";
 import type { QuoteInput } from "../src/auction/quote-input";
 import { type AuctionWrite, auctionStore, auctionWriteStatements } from "../src/auction/store";
-import { adapterFor } from "../src/chains";
-import { inventoryReaderFor } from "../src/chains/inventory";
+import { adapterFor, inventoryReaderFor } from "../src/chains";
+
 import { loadConfig } from "../src/config/load";
 import type { RelayConfig } from "../src/config/schema";
 import { type Corridor, corridorOfKey } from "../src/corridors";

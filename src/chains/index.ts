@@ -1,10 +1,17 @@
 import type { ChainConfig } from "../config/schema";
 import type { ChainAdapter } from "./adapter";
 import { evmAdapter } from "./evm/adapter";
+import { evmInventoryReader } from "./evm/inventory";
 import { evmSettlement } from "./evm/settlement";
+import type { InventoryReader } from "./inventory";
 import type { Settlement } from "./settler";
 import { solanaAdapter } from "./solana/adapter";
 import { solanaSettlement } from "./solana/settler";
+
+/**
+ * The chain factories: the one place that picks a chain kind's implementation of each port
+ * (docs/architecture.md, "Where each fact lives").
+ */
 
 const adapters = new WeakMap<ChainConfig, ChainAdapter>();
 
@@ -21,4 +28,12 @@ export function adapterFor(chain: ChainConfig): ChainAdapter {
 /** How the keeper settles on a chain. */
 export function settlerFor(chain: ChainConfig): Settlement {
   return chain.kind === "evm" ? evmSettlement(chain) : solanaSettlement(chain);
+}
+
+/**
+ * How the relay reads nodes' inventory on a chain, or null when it cannot yet. Solana nodes are checked
+ * by their heartbeats only until the relay settles on Solana: what a Solana fill pulls is not defined yet.
+ */
+export function inventoryReaderFor(chain: ChainConfig): InventoryReader | null {
+  return chain.kind === "evm" ? evmInventoryReader(chain) : null;
 }

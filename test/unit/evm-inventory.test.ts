@@ -1,8 +1,8 @@
 import { decodeFunctionData, encodeAbiParameters, erc20Abi, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
+import { inventoryReaderFor } from "../../src/chains";
 import type { ProvedKeys } from "../../src/chains/adapter";
 import { evmInventoryReader, inventoryFromAnswers } from "../../src/chains/evm/inventory";
-import { inventoryReaderFor } from "../../src/chains/inventory";
 import { localConfig } from "../../src/config/local";
 import type { EvmChain } from "../../src/config/schema";
 

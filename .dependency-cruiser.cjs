@@ -1,0 +1,47 @@
+// The layers point one way (docs/architecture.md, "Layers"); `npm test` runs this check.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-runtime-cycle",
+      comment: "A module may not reach itself through runtime imports (type-only imports are erased).",
+      severity: "error",
+      from: { path: "^(src|durable-objects)/" },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
+    },
+    {
+      name: "db-imports-no-domain",
+      comment:
+        "src/db/ holds SQL: it imports schemas, state tables and leaf modules (ids, errors, log), never a domain folder.",
+      severity: "error",
+      from: { path: "^src/db/" },
+      to: {
+        path: "^src/",
+        pathNot: [
+          "^src/db/",
+          "^src/schemas/",
+          "^src/config/schema\\.ts$",
+          "^src/protocol/frames\\.ts$",
+          "^src/quotes/states\\.ts$",
+          "^src/limit-orders/states\\.ts$",
+          "^src/(ids|errors|log|types)\\.ts$",
+        ],
+      },
+    },
+    {
+      name: "src-imports-no-object",
+      comment:
+        "Domain code never imports a Durable Object class; objects wire src/, not the other way round. The Worker's entry exports them and its Env names their bindings.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(index|env)\\.ts$" },
+      to: { path: "^durable-objects/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^src/clients/explorer" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".js", ".mjs"] },
+  },
+};
