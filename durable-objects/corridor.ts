@@ -19,7 +19,7 @@ import { advertisedCorridor, NodeSessions } from "../src/nodes/sessions";
 import type { CorridorStatus } from "../src/ops/corridor-state";
 import { corridorPaused, PauseSwitch } from "../src/ops/pause";
 import { BandSubscription } from "../src/oracle/band-subscription";
-import { bandAssetOf } from "../src/oracle/corridors";
+import { bandAssetOf } from "../src/oracle/band-corridors";
 import { close } from "../src/protocol/codec";
 import { CLOSE_REASONS } from "../src/protocol/frames";
 import { readStanding, StandingCache } from "../src/resolvers/standing";

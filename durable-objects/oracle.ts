@@ -5,7 +5,7 @@ import type { Env } from "../src/env";
 import { log } from "../src/log";
 import type { OracleStatus } from "../src/ops/health";
 import { afterRound, type Health, planRound } from "../src/oracle/backoff";
-import { oracleCorridor, oracleCorridors } from "../src/oracle/corridors";
+import { oracleCorridor, oracleCorridors } from "../src/oracle/band-corridors";
 import { pollSources, rateSources } from "../src/oracle/poll";
 import {
   type Activity,

@@ -1,7 +1,7 @@
 import { adapterFor } from "../chains";
 import type { RelayConfig } from "../config/schema";
 import { d1LimitBook } from "../db/limit-book";
-import { bandAssetOf } from "../oracle/corridors";
+import { bandAssetOf } from "../oracle/band-corridors";
 import type { LimitJobPort } from "./limit-job";
 
 /** What the limit job's port is made of in the keeper object: D1, the configuration, and the other objects. */

@@ -3,7 +3,7 @@ import type { RelayConfig } from "../config/schema";
 import { countOpenLimitOrders } from "../db/limit-orders";
 import type { Env } from "../env";
 import { keeperStub, oracleStub } from "../stubs";
-import { corridorStatuses } from "./corridors";
+import { corridorStatuses } from "./corridor-records";
 import { within } from "./deadline";
 import { HEALTH_PART_TIMEOUT_MS, type HealthProbes } from "./health";
 

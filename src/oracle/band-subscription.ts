@@ -1,7 +1,7 @@
 import type { RelayConfig } from "../config/schema";
 import { log } from "../log";
 import type { BandValue } from "../schemas/quote";
-import { oracleCorridor } from "./corridors";
+import { oracleCorridor } from "./band-corridors";
 
 /** Subscriptions to the oracle's band pushes lapse after two minutes; renewed while nodes heartbeat. */
 const RENEW_MS = 60_000;

@@ -8,7 +8,7 @@ import { demoteResolver, readResolver, reinstateResolver, upsertRegistration } f
 import type { AppEnv, Env } from "../env";
 import { notFound, RelayError } from "../errors";
 import { createRouter } from "../http/router";
-import { corridorRecord } from "../ops/corridors";
+import { corridorRecord } from "../ops/corridor-records";
 import { buildDirectory } from "../resolvers/directory";
 import { windowStart } from "../resolvers/reliability";
 import { errorResponses, jsonContent } from "../schemas/common";

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { findCorridor } from "../corridors";
 import { RelayError } from "../errors";
 import { createRouter } from "../http/router";
-import { corridorRecord, corridorStatuses } from "../ops/corridors";
+import { corridorRecord, corridorStatuses } from "../ops/corridor-records";
 import { HEALTH_PART_TIMEOUT_MS } from "../ops/health";
 import { CLOSE_POLICY } from "../protocol/frames";
 import { errorResponses, jsonContent } from "../schemas/common";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "../../src/config/load";
 import { localConfig } from "../../src/config/local";
 import { configRecord } from "../../src/config/record";
-import { oracleCorridor, oracleCorridors } from "../../src/oracle/corridors";
+import { oracleCorridor, oracleCorridors } from "../../src/oracle/band-corridors";
 import { publicRateSources } from "../../src/oracle/sources";
 
 type Mutable = Record<string, unknown> & {
