@@ -1,9 +1,5 @@
-import {
-  correctOffersStatements,
-  insertQuoteStatements,
-  type QuoteRow,
-  updateQuoteRepliesStatement,
-} from "../db/quotes";
+import { correctOffersStatements, insertQuoteStatements, updateQuoteRepliesStatement } from "../db/quote-writes";
+import type { QuoteRow } from "../db/quotes";
 import { countAllStatements, type DayCounts } from "../db/resolver-days";
 import { auctionDayCounts } from "../resolvers/reliability";
 import type { Offer, Replies, TimelineEntry } from "../schemas/quote";

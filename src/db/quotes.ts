@@ -9,7 +9,7 @@ import type {
   Steering,
   TimelineEntry,
 } from "../schemas/quote";
-import { parseJson, toJson } from "./json";
+import { parseJson } from "./json";
 
 /** The stored part of a quote: the record without the lists kept in their own tables. */
 export type QuoteRow = Omit<QuoteRecord, "offers" | "executions" | "fills" | "timeline"> & {
@@ -79,115 +79,6 @@ interface FillDbRow {
   resolver: string;
   filler: string;
   log_index: number;
-}
-
-/** Statements that store a new quote with its offers and first timeline events; run them in one batch. */
-export function insertQuoteStatements(
-  db: D1Database,
-  quote: QuoteRow,
-  offers: (Offer & { signature?: string | null })[],
-  timeline: TimelineEntry[],
-): D1PreparedStatement[] {
-  const q = quote;
-  const statements = [
-    db
-      .prepare(
-        `INSERT INTO quotes (quote_id, rfq_id, chain_id, status, final, taker, recipient, sell_token, buy_token,
-           sell_amount, received, fee_token, fee_amount, gas_fee_token, gas_fee_amount, taker_pays, proceeds,
-           offers_hash, band, quoted_at, expires_at, resolver, resolver_name, replies, steering, settlement,
-           signing, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
-           ?22, ?23, ?24, ?25, ?26, ?27, ?20)`,
-      )
-      .bind(
-        q.quoteId,
-        q.rfqId,
-        q.chainId,
-        q.status,
-        q.final ? 1 : 0,
-        q.taker,
-        q.recipient,
-        q.sellToken,
-        q.buyToken,
-        q.sellAmount,
-        q.received,
-        q.fee.token,
-        q.fee.amount,
-        q.gasFee.token,
-        q.gasFee.amount,
-        q.takerPays,
-        q.proceeds,
-        q.offersHash,
-        toJson(q.band),
-        q.quotedAt,
-        q.expiresAt,
-        q.resolver?.address ?? null,
-        q.resolver?.name ?? null,
-        JSON.stringify(q.replies),
-        toJson(q.steering),
-        toJson(q.settlement),
-        toJson(q.signing),
-      ),
-  ];
-  for (const o of offers) statements.push(offerStatement(db, q.quoteId, o));
-  for (const t of timeline) statements.push(timelineStatement(db, q.quoteId, t));
-  return statements;
-}
-
-function offerStatement(
-  db: D1Database,
-  quoteId: string,
-  o: Offer & { signature?: string | null },
-): D1PreparedStatement {
-  return db
-    .prepare(
-      `INSERT INTO offers (quote_id, rank, resolver, name, output_amount, status, latency_ms, won, signature)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .bind(
-      quoteId,
-      o.rank,
-      o.resolver,
-      o.name,
-      o.outputAmount,
-      o.status,
-      o.latencyMs,
-      o.won ? 1 : 0,
-      o.signature ?? null,
-    );
-}
-
-/**
- * Statements that replace a stored quote's offers with `offers` (ranked again) and set its reply counts
- * and offers hash to match, once a losing bid's signature failed its check after the quote was answered
- * (docs/resolver-protocol.md, "When signatures are checked"); run them in one batch. The offers are
- * deleted and inserted again because their key is (quote_id, rank), which a re-ranking shifts.
- */
-export function correctOffersStatements(
-  db: D1Database,
-  quoteId: string,
-  offers: (Offer & { signature?: string | null })[],
-  replies: Replies,
-  offersHash: string,
-): D1PreparedStatement[] {
-  return [
-    db
-      .prepare("UPDATE quotes SET replies = ?, offers_hash = ? WHERE quote_id = ?")
-      .bind(JSON.stringify(replies), offersHash, quoteId),
-    db.prepare("DELETE FROM offers WHERE quote_id = ?").bind(quoteId),
-    ...offers.map((o) => offerStatement(db, quoteId, o)),
-  ];
-}
-
-/** A late reply brought the auction's reply counts up to date. */
-export function updateQuoteRepliesStatement(db: D1Database, quoteId: string, replies: Replies): D1PreparedStatement {
-  return db.prepare("UPDATE quotes SET replies = ? WHERE quote_id = ?").bind(JSON.stringify(replies), quoteId);
-}
-
-export function timelineStatement(db: D1Database, quoteId: string, entry: TimelineEntry): D1PreparedStatement {
-  return db
-    .prepare("INSERT INTO timeline_events (quote_id, at, event, detail) VALUES (?, ?, ?, ?)")
-    .bind(quoteId, entry.at, entry.event, toJson(entry.detail));
 }
 
 export async function readQuoteRow(db: D1Database, quoteId: string): Promise<QuoteRow | null> {

@@ -5,7 +5,7 @@ import { createApp } from "../../src/app";
 import { loadConfig } from "../../src/config/load";
 import { allCorridors, corridorTag } from "../../src/corridors";
 import { cancelLimitOrder, insertLimitOrder, startLimitFill } from "../../src/db/limit-orders";
-import { timelineStatement } from "../../src/db/quotes";
+import { timelineStatement } from "../../src/db/quote-writes";
 import { newId } from "../../src/ids";
 import { cancelQuoteMessage } from "../../src/quotes/messages";
 import { STREAM_LIMITS } from "../../src/streams/hub";

@@ -1,5 +1,6 @@
 import { insertExecutionStatement } from "../../src/db/executions";
-import { insertQuoteStatements, type QuoteRow } from "../../src/db/quotes";
+import { insertQuoteStatements } from "../../src/db/quote-writes";
+import type { QuoteRow } from "../../src/db/quotes";
 import { newId } from "../../src/ids";
 import type { Offer, TimelineEntry } from "../../src/schemas/quote";
 
