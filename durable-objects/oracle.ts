@@ -4,9 +4,6 @@ import type { RelayConfig } from "../src/config/schema";
 import type { Env } from "../src/env";
 import { log } from "../src/log";
 import type { OracleStatus } from "../src/ops/health";
-import { afterRound, type Health, planRound } from "../src/oracle/backoff";
-import { oracleCorridor, oracleCorridors } from "../src/oracle/band-corridors";
-import { pollSources, rateSources } from "../src/oracle/poll";
 import {
   type Activity,
   afterRead,
@@ -17,10 +14,15 @@ import {
   nextRunAt,
   noActivity,
   prune,
+  RECOMPUTE_INTERVAL_MS,
   subscribers,
-} from "../src/oracle/schedule";
+} from "../src/oracle/activity";
+import { afterRound, type Health, planRound } from "../src/oracle/backoff";
+import { oracleCorridor, oracleCorridors } from "../src/oracle/band-corridors";
+import { pollSources, rateSources } from "../src/oracle/poll";
 import { buildSnapshot, type Snapshot } from "../src/oracle/snapshot";
 import { type Band, pairKey, type SourceRate } from "../src/oracle/types";
+import { Schedule } from "../src/schedule";
 
 /** A band in `GET /v1/rates`: which corridor it is for, since several corridors can share a pair. */
 export type CorridorBand = Band & { corridor: string };
@@ -44,6 +46,11 @@ const HEALTH_KEY = "health";
 export class OracleDO extends DurableObject<Env> {
   /** The round being polled, shared by every caller that needs it, so a burst of reads polls once. */
   private inFlight: Promise<{ snapshot: Snapshot; pushed: Promise<unknown> }> | null = null;
+  /** One job, `poll`, in the schedule table every object keeps (src/schedule.ts). */
+  private readonly schedule = new Schedule<"poll">(this.ctx.storage, "oracle_schedule", (_, e) =>
+    log.error("oracle_round_failed", { error: String(e) }),
+  );
+  private readonly jobs = { poll: { run: () => this.round() } };
 
   /** Every corridor's band, every source and which are failing (`GET /v1/rates`). */
   async rates(): Promise<Rates> {
@@ -95,20 +102,24 @@ export class OracleDO extends DurableObject<Env> {
     return { active: isActive(this.activity(), Date.now()), bands, unavailable: snapshot?.unavailable ?? [] };
   }
 
-  /** One round while someone uses the oracle; otherwise the loop ends here by not re-arming. */
   override async alarm(): Promise<void> {
+    await this.schedule.runDue(this.jobs, () => Date.now());
+  }
+
+  /** One round while someone uses the oracle; when nobody does, the loop ends here (null: not scheduled again). */
+  private async round(): Promise<number | null> {
     const now = Date.now();
     const before = this.activity();
     const activity = prune(before, now);
     if (activity !== before) this.saveActivity(activity);
-    if (!isActive(activity, now)) return;
+    if (!isActive(activity, now)) return null;
     const last = this.snapshot();
     // At-least-once delivery, or a read that already polled: a round that is not due is not repeated.
     if (this.inFlight || isDue(last?.at ?? null, now)) {
       const { pushed } = await this.recompute();
       await pushed;
     }
-    await this.ctx.storage.setAlarm(nextRunAt(this.snapshot()?.at ?? null, Date.now()));
+    return nextRunAt(this.snapshot()?.at ?? null, Date.now());
   }
 
   private config(): RelayConfig {
@@ -142,10 +153,14 @@ export class OracleDO extends DurableObject<Env> {
     return snapshot;
   }
 
-  /** Restarts the loop after it stopped; a running loop already has its next alarm. */
+  /** Restarts the loop after it stopped; a running loop already has its next round scheduled. */
   private async ensureAlarm(): Promise<void> {
-    if ((await this.ctx.storage.getAlarm()) !== null) return;
-    await this.ctx.storage.setAlarm(nextRunAt(this.snapshot()?.at ?? null, Date.now()));
+    this.schedule.ensure({
+      job: "poll",
+      everyMs: RECOMPUTE_INTERVAL_MS,
+      nextAt: nextRunAt(this.snapshot()?.at ?? null, Date.now()),
+    });
+    await this.schedule.arm();
   }
 
   private recompute(): Promise<{ snapshot: Snapshot; pushed: Promise<unknown> }> {

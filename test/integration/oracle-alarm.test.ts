@@ -1,6 +1,6 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { RECOMPUTE_INTERVAL_MS } from "../../src/oracle/schedule";
+import { RECOMPUTE_INTERVAL_MS } from "../../src/oracle/activity";
 import { ageLastRound, alarmOf, corridors, expectedBand, oracleNamed, snapshotOf } from "../support/oracle-helpers";
 
 describe("the oracle's alarm", () => {

@@ -1,6 +1,6 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { noActivity } from "../../src/oracle/schedule";
+import { noActivity } from "../../src/oracle/activity";
 import {
   activityOf,
   ageLastRound,

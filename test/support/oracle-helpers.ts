@@ -1,8 +1,8 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { ACTIVITY_KEY, SNAPSHOT_KEY } from "../../durable-objects/oracle";
 import { loadConfig } from "../../src/config/load";
+import type { Activity } from "../../src/oracle/activity";
 import { oracleCorridors } from "../../src/oracle/band-corridors";
-import type { Activity } from "../../src/oracle/schedule";
 import type { Snapshot } from "../../src/oracle/snapshot";
 import { publicRateSources } from "../../src/oracle/sources";
 import { recordedRates } from "./oracle-fixtures";

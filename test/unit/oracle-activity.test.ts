@@ -12,7 +12,7 @@ import {
   RECOMPUTE_INTERVAL_MS,
   SUBSCRIPTION_TTL_MS,
   subscribers,
-} from "../../src/oracle/schedule";
+} from "../../src/oracle/activity";
 
 const T = 1_700_000_000_000;
 
