@@ -89,6 +89,10 @@ export class NodeSockets implements Iterable<[WebSocket, SocketEntry]> {
     return this.sockets[Symbol.iterator]();
   }
 
+  values(): IterableIterator<SocketEntry> {
+    return this.sockets.values();
+  }
+
   /** The authenticated socket of the node with this address (one per corridor). */
   ofAddress(address: string): [WebSocket, SocketEntry] | null {
     const wanted = address.toLowerCase();

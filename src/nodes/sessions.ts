@@ -132,7 +132,7 @@ export class NodeSessions {
 
   /** The authenticated nodes. */
   list(): NodeSession[] {
-    return [...this.sockets].filter(([, e]) => e.attachment.node).map(([, e]) => this.sessionOf(e));
+    return [...this.sockets.values()].filter((e) => e.attachment.node).map((e) => this.sessionOf(e));
   }
 
   /** What the node with this address claims in its last heartbeat, or null before one (or when it is not connected). */
