@@ -64,6 +64,7 @@ export interface CheckStore {
   delete(address: string): void;
 }
 
+/** The inventory checks' host: the corridor object whose nodes they check, and what they tell it. */
 export interface InventoryChecksHost {
   /** The chain's reader, or null where the relay cannot read inventory (nodes checked by heartbeat only). */
   reader: InventoryReader | null;

@@ -1,8 +1,5 @@
-import { countStatement } from "../db/resolver-days";
-import { isRegistered, recordNodeSeen, touchStatement } from "../db/resolvers";
 import { close, frameSize, parseNodeFrame, send } from "../protocol/codec";
 import {
-  AUTH_TIMEOUT_MS,
   type AuthFrame,
   type BidFrame,
   CLOSE_POLICY,
@@ -13,50 +10,22 @@ import {
   type RelayFrame,
   type SignedFrame,
 } from "../protocol/frames";
-import { accrue, startUptime, type Uptime } from "../resolvers/uptime";
+import { accrue, startUptime } from "../resolvers/uptime";
 import type { BandValue } from "../schemas/quote";
 import type { AdvertisedCorridor } from "../schemas/resolvers";
 import { verifyNodeAuth } from "./auth";
-import { FrameLimiter } from "./frame-limiter";
 import type { Claims } from "./inventory-checks";
+import { NodeSockets, type SocketEntry, type SocketState } from "./node-sockets";
 import { type NodeSession, shownState } from "./nodes";
-
-/** How often a node's heartbeats may refresh its directory entry in D1. */
-const DIRECTORY_WRITE_EVERY_MS = 60_000;
-
-/**
- * A socket's state, kept in its attachment so that it survives hibernation (under 2 KiB). `kind` tells
- * a node socket from the corridor's other kinds of socket when they are restored. A node's inventory and
- * chain reports can outgrow an attachment: they live in the object's storage (`heardKey`).
- */
-interface Attachment {
-  kind: "node";
-  nonce: string;
-  corridor: AdvertisedCorridor;
-  connectedAt: number;
-  authDeadline: number;
-  lastDirectoryWrite: number;
-  /** Uptime since the last directory write, counted from authentication (docs/reliability.md). */
-  uptime: Uptime;
-  /** Null until the node authenticates. */
-  node: Omit<NodeSession, "corridor" | "connectedAt" | "inventory" | "chains"> | null;
-}
-
-type Heard = Pick<NodeSession, "inventory" | "chains">;
-
-interface Entry {
-  attachment: Attachment;
-  heard: Heard;
-  limiter: FrameLimiter;
-}
+import { SessionRecords } from "./session-records";
 
 /** A node's reply to an auction, for the auction house. */
 export type AuctionReply =
   | { node: NodeSession; frame: BidFrame | DeclineFrame | SignedFrame }
   | { node: NodeSession; malformed: { rfqId: string; message: string } };
 
-/** What the sessions ask of the corridor they serve. */
-export interface SessionHost {
+/** The node sessions' host: the corridor they serve, what it asks of them and what they tell it. */
+export interface NodeSessionsHost {
   corridorKey: string;
   requireRegistration: boolean;
   rfqWindowMs: number;
@@ -72,55 +41,36 @@ export interface SessionHost {
   inventoryMismatch(address: string): boolean;
 }
 
-/** Which auctions a reply may belong to, for the flood limit and malformed replies. */
+/** The live auctions (the auction house): which auctions a reply may belong to, for the flood limit and malformed replies. */
 export interface LiveAuctions {
   isLive(rfqId: string): boolean;
   /** Whether the node was asked `rfqId` and has not answered it yet. */
   awaits(rfqId: string, address: string): boolean;
 }
 
-const heardKey = (a: Attachment) => `socket:${a.nonce}`;
-const nothingHeard = (): Heard => ({ inventory: [], chains: [] });
-
 /**
  * The node sockets of one corridor: accepted, authenticated, kept through heartbeats, restored after
- * hibernation, forgotten on close. Frames that concern auctions are handed back to the caller.
+ * hibernation (src/nodes/node-sockets.ts), forgotten on close; their state written to D1
+ * (src/nodes/session-records.ts). Frames that concern auctions are handed back to the caller.
  */
 export class NodeSessions {
-  private readonly sockets = new Map<WebSocket, Entry>();
+  private readonly sockets: NodeSockets;
+  private readonly records: SessionRecords;
 
   constructor(
-    private readonly ctx: DurableObjectState,
-    private readonly host: SessionHost,
+    state: SocketState,
+    private readonly host: NodeSessionsHost,
   ) {
-    for (const ws of ctx.getWebSockets()) {
-      const attachment = ws.deserializeAttachment() as Attachment | null;
-      if (attachment?.kind !== "node") continue;
-      const heard = ctx.storage.kv.get<Heard>(heardKey(attachment)) ?? nothingHeard();
-      this.sockets.set(ws, { attachment, heard, limiter: new FrameLimiter() });
-    }
+    this.sockets = new NodeSockets(state);
+    this.records = new SessionRecords(host.db, (p) => state.waitUntil(p));
   }
 
   /** Accepts a node's socket and challenges it; the caller closes it at `authDeadline` unless it authenticated. */
   accept(corridor: AdvertisedCorridor): { client: WebSocket; authDeadline: number } {
-    const pair = new WebSocketPair();
-    const [client, server] = [pair[0], pair[1]];
-    this.ctx.acceptWebSocket(server);
-    const now = Date.now();
-    const attachment: Attachment = {
-      kind: "node",
-      nonce: crypto.randomUUID(),
-      corridor,
-      connectedAt: now,
-      authDeadline: now + AUTH_TIMEOUT_MS,
-      lastDirectoryWrite: now,
-      uptime: startUptime(now),
-      node: null,
-    };
-    server.serializeAttachment(attachment);
-    this.sockets.set(server, { attachment, heard: nothingHeard(), limiter: new FrameLimiter() });
-    send(server, { type: "challenge", nonce: attachment.nonce, corridor: this.host.corridorKey });
-    return { client, authDeadline: attachment.authDeadline };
+    const { client, server, entry } = this.sockets.open(corridor, Date.now());
+    const { nonce, authDeadline } = entry.attachment;
+    send(server, { type: "challenge", nonce, corridor: this.host.corridorKey });
+    return { client, authDeadline };
   }
 
   /**
@@ -188,33 +138,25 @@ export class NodeSessions {
 
   /** What the node with this address claims in its last heartbeat, or null before one (or when it is not connected). */
   claims(address: string): Claims | null {
-    const entry = this.entryOf(address)?.[1];
+    const entry = this.sockets.ofAddress(address)?.[1];
     const at = entry?.attachment.node?.lastHeartbeat;
     return entry && typeof at === "number" ? { inventory: entry.heard.inventory, at } : null;
   }
 
   /** Writes the node's state as the relay shows it to its directory entry now, e.g. when the relay's view changed. */
   writeState(address: string): void {
-    const found = this.entryOf(address);
+    const found = this.sockets.ofAddress(address);
     if (!found) return;
     const [ws, entry] = found;
     this.touchDirectory(entry, Date.now());
-    ws.serializeAttachment(entry.attachment);
+    this.sockets.save(ws, entry);
   }
 
   /** Closes the node's socket with an `error` frame and 1008 `reason`, e.g. once it is de-registered. */
   closeNode(address: string, reason: string, message: string): boolean {
-    const found = this.entryOf(address);
+    const found = this.sockets.ofAddress(address);
     if (found) this.reject(found[0], reason, message);
     return found !== null;
-  }
-
-  /** The authenticated socket of the node with this address (one per corridor). */
-  private entryOf(address: string): [WebSocket, Entry] | null {
-    const wanted = address.toLowerCase();
-    for (const [ws, entry] of this.sockets)
-      if (entry.attachment.node?.address.toLowerCase() === wanted) return [ws, entry];
-    return null;
   }
 
   /** Sends a frame to the node with this address, if it is connected. */
@@ -232,42 +174,25 @@ export class NodeSessions {
 
   /** Drops a socket and what it reported; returns the node's address when it had authenticated. */
   forget(ws: WebSocket): string | null {
-    const entry = this.sockets.get(ws);
-    if (!entry) return null;
-    this.sockets.delete(ws);
-    this.ctx.storage.kv.delete(heardKey(entry.attachment));
-    const { attachment } = entry;
-    const node = attachment.node;
-    if (!node) return null;
-    const now = Date.now();
-    attachment.uptime = accrue(attachment.uptime, node.lastHeartbeat, now);
-    const written = this.takeUptime(attachment, new Date(now).toISOString());
-    if (written.length > 0) this.ctx.waitUntil(this.host.db.batch(written));
-    return node.address;
-  }
-
-  /** The uptime the socket accrued, as a write to its node's counters of the day of `at`; counted afresh from `at`. */
-  private takeUptime(attachment: Attachment, at: string): D1PreparedStatement[] {
-    const { node, uptime } = attachment;
-    attachment.uptime = startUptime(uptime.since);
-    if (!node || uptime.connectedMs === 0) return [];
-    const counts = { connectedMs: uptime.connectedMs, freshMs: uptime.freshMs };
-    return [countStatement(this.host.db, node.address, counts, at)];
+    const entry = this.sockets.drop(ws);
+    if (!entry?.attachment.node) return null;
+    this.records.release(entry.attachment, Date.now());
+    return entry.attachment.node.address;
   }
 
   /** Verifies the auth signature and registration; one socket per node, so an older one is replaced. */
-  private async authenticate(ws: WebSocket, entry: Entry, frame: AuthFrame): Promise<void> {
+  private async authenticate(ws: WebSocket, entry: SocketEntry, frame: AuthFrame): Promise<void> {
     const { attachment } = entry;
     const proved = await verifyNodeAuth(frame, this.host.corridorKey, attachment.nonce);
     if (!proved.ok) {
       this.reject(ws, proved.reason, "the auth signature does not match the address");
       return;
     }
-    if (this.host.requireRegistration && !(await isRegistered(this.host.db, proved.address))) {
+    if (this.host.requireRegistration && !(await this.records.registered(proved.address))) {
       this.reject(ws, CLOSE_REASONS.notRegistered, "this relay only accepts registered resolvers");
       return;
     }
-    if (!this.sockets.has(ws)) return; // closed while we checked
+    if (!this.sockets.get(ws)) return; // closed while we checked
     for (const [other, { attachment: a }] of this.sockets) {
       if (other !== ws && a.node?.address === proved.address) {
         close(other, 1000, "replaced");
@@ -275,16 +200,13 @@ export class NodeSessions {
       }
     }
     const now = Date.now();
-    const identity = {
+    attachment.node = {
       address: proved.address,
       solanaAddress: proved.solanaAddress,
       name: frame.name,
       version: frame.version,
       region: frame.region ?? null,
       signerType: frame.signerType ?? null,
-    };
-    attachment.node = {
-      ...identity,
       publicKey: proved.publicKey,
       lastHeartbeat: null,
       state: "paused",
@@ -292,7 +214,7 @@ export class NodeSessions {
     };
     attachment.lastDirectoryWrite = now;
     attachment.uptime = startUptime(now);
-    ws.serializeAttachment(attachment);
+    this.sockets.save(ws, entry);
     send(ws, {
       type: "welcome",
       address: proved.address,
@@ -300,14 +222,13 @@ export class NodeSessions {
       rfqWindowMs: this.host.rfqWindowMs,
       band: this.host.band(),
     });
-    const seen = { ...identity, corridor: attachment.corridor, state: null, degraded: null };
-    this.ctx.waitUntil(recordNodeSeen(this.host.db, { ...seen, at: new Date(now).toISOString() }));
+    this.records.seen(attachment, now);
     this.host.onActive(now);
     this.host.onAuthenticated(this.sessionOf(entry), now);
   }
 
   /** Keeps the node's state and inventory; its directory entry is refreshed at most once a minute. */
-  private heartbeat(ws: WebSocket, entry: Entry, frame: HeartbeatFrame): void {
+  private heartbeat(ws: WebSocket, entry: SocketEntry, frame: HeartbeatFrame): void {
     const { attachment } = entry;
     const node = attachment.node;
     if (!node) return;
@@ -316,31 +237,25 @@ export class NodeSessions {
     node.lastHeartbeat = now;
     node.state = frame.state;
     node.degraded = frame.state === "degraded" ? (frame.degraded ?? null) : null;
-    entry.heard = {
+    this.sockets.hear(entry, {
       inventory: frame.inventory,
       chains: (frame.chains ?? []).map((c) => ({ chainId: c.chainId, state: c.state, degraded: c.degraded ?? null })),
-    };
-    this.ctx.storage.kv.put(heardKey(attachment), entry.heard);
+    });
     this.host.onActive(now);
     this.host.onHeartbeat(this.sessionOf(entry), now);
-    if (now - attachment.lastDirectoryWrite >= DIRECTORY_WRITE_EVERY_MS) this.touchDirectory(entry, now);
-    ws.serializeAttachment(attachment);
+    if (this.records.due(attachment, now)) this.touchDirectory(entry, now);
+    this.sockets.save(ws, entry);
   }
 
-  /** Refreshes the node's directory entry (`last_seen`, state as shown); the caller saves the attachment. */
-  private touchDirectory({ attachment }: Entry, now: number): void {
+  /** Refreshes the node's directory entry with its state as shown; the caller saves the attachment. */
+  private touchDirectory({ attachment }: SocketEntry, now: number): void {
     const node = attachment.node;
     if (!node) return;
-    attachment.lastDirectoryWrite = now;
-    const { state, degraded } = shownState(node.state, node.degraded, this.host.inventoryMismatch(node.address));
-    const at = new Date(now).toISOString();
-    const { db } = this.host;
-    this.ctx.waitUntil(
-      db.batch([touchStatement(db, node.address, state, degraded, at), ...this.takeUptime(attachment, at)]),
-    );
+    const shown = shownState(node.state, node.degraded, this.host.inventoryMismatch(node.address));
+    this.records.touch(attachment, shown, now);
   }
 
-  private sessionOf({ attachment, heard }: Entry): NodeSession {
+  private sessionOf({ attachment, heard }: SocketEntry): NodeSession {
     const node = attachment.node;
     if (!node) throw new Error("the socket has not authenticated");
     const inventoryMismatch = this.host.inventoryMismatch(node.address);

@@ -24,7 +24,8 @@ export const STREAM_LIMITS = {
   maxQueued: 256,
 } as const;
 
-export interface HubPort {
+/** The stream hub's port: its stream host's reads of a subject's events, and its clock. */
+export interface StreamHubPort {
   /** All events of the subject so far; null when there is no such subject; rejects when the read fails. */
   read(topic: string): Promise<StreamRead | null>;
   now(): number;
@@ -58,7 +59,7 @@ const encoder = new TextEncoder();
 export class StreamHub {
   private readonly topics = new Map<string, Topic>();
 
-  constructor(private readonly port: HubPort) {}
+  constructor(private readonly port: StreamHubPort) {}
 
   /** Opens a stream of `topic` for `client`, resuming after event `last`; the history is queued on it at once. */
   async open(topic: string, client: string, last: number): Promise<OpenOutcome> {

@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProvedKeys } from "../../src/chains/adapter";
-import type { InventoryReader } from "../../src/chains/inventory";
 import {
-  type CheckStore,
-  type Claims,
   chainCovers,
   claimsExceed,
   type InventoryCheck,
@@ -11,6 +8,7 @@ import {
   READ_EVERY_MS,
 } from "../../src/nodes/inventory-checks";
 import type { InventoryEntry } from "../../src/protocol/frames";
+import { fakeInventoryChecksHost } from "../support/fake-inventory-checks-host";
 
 const USDC = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
 const CNGN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
@@ -58,26 +56,6 @@ describe("claimsExceed", () => {
   });
 });
 
-/** A reader whose reads the test answers one by one. */
-function fakeReader() {
-  const calls: { node: ProvedKeys; tokens: readonly string[]; answer(e: InventoryEntry[] | Error): void }[] = [];
-  const reader: InventoryReader = (node, tokens) =>
-    new Promise((resolve, reject) => {
-      calls.push({ node, tokens, answer: (e) => (e instanceof Error ? reject(e) : resolve(e)) });
-    });
-  return { reader, calls };
-}
-
-function memoryStore(): CheckStore & { map: Map<string, InventoryCheck> } {
-  const map = new Map<string, InventoryCheck>();
-  return {
-    map,
-    get: (a) => map.get(a),
-    put: (a, c) => map.set(a, c),
-    delete: (a) => map.delete(a),
-  };
-}
-
 const NODE: ProvedKeys = {
   address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
   publicKey: "0x04",
@@ -85,35 +63,8 @@ const NODE: ProvedKeys = {
 };
 
 function setup(options: { readable?: boolean } = {}) {
-  const { reader, calls } = fakeReader();
-  const store = memoryStore();
-  let claims: Claims | null = null;
-  const changes: [string, boolean][] = [];
-  const pending: Promise<unknown>[] = [];
-  const checks = new InventoryChecks({
-    reader: options.readable === false ? null : reader,
-    tokens: [CNGN, USDC],
-    sameToken: same,
-    claims: () => claims,
-    store,
-    waitUntil: (p) => pending.push(p),
-    onMismatchChange: (address, mismatch) => changes.push([address, mismatch]),
-  });
-  return {
-    checks,
-    calls,
-    store,
-    changes,
-    /** The node's heartbeat at `at` claims `entries`. */
-    claim: (at: number, ...entries: InventoryEntry[]) => {
-      claims = { inventory: entries, at };
-    },
-    /** Answers the latest read and lets its outcome land. */
-    answer: async (e: InventoryEntry[] | Error) => {
-      calls.at(-1)?.answer(e);
-      await Promise.all(pending);
-    },
-  };
+  const fake = fakeInventoryChecksHost({ tokens: [CNGN, USDC], sameToken: same, ...options });
+  return { ...fake, checks: new InventoryChecks(fake.host) };
 }
 
 describe("InventoryChecks", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { StreamEvent, StreamRead } from "../../src/streams/events";
 import { type OpenOutcome, STREAM_LIMITS, StreamHub } from "../../src/streams/hub";
+import { fakeStreamHubPort } from "../support/fake-stream-hub-port";
 import { SseClient } from "../support/sse-client";
 
 /**
@@ -9,51 +9,8 @@ import { SseClient } from "../support/sse-client";
  */
 
 function harness() {
-  let now = 1_000_000;
-  const subjects = new Map<string, { events: StreamEvent[]; ended: boolean; wakeAt?: number }>();
-  let reads = 0;
-  let failing = false;
-  let gate: Promise<void> | null = null;
-  const hub = new StreamHub({
-    async read(topic): Promise<StreamRead | null> {
-      reads++;
-      if (gate) await gate;
-      if (failing) throw new Error("D1 is down");
-      const s = subjects.get(topic);
-      return s ? { events: [...s.events], ended: s.ended, wakeAt: s.wakeAt ?? null } : null;
-    },
-    now: () => now,
-  });
-  const add = (topic: string, ...names: string[]) => {
-    const s = subjects.get(topic) ?? { events: [], ended: false };
-    for (const name of names) s.events.push({ id: s.events.length + 1, event: name, data: { n: s.events.length + 1 } });
-    subjects.set(topic, s);
-    return s;
-  };
-  return {
-    hub,
-    add,
-    end: (topic: string) => {
-      const s = subjects.get(topic);
-      if (s) s.ended = true;
-    },
-    tick: (ms: number) => (now += ms),
-    now: () => now,
-    reads: () => reads,
-    fail: (on: boolean) => {
-      failing = on;
-    },
-    hold: () => {
-      let release = () => {};
-      gate = new Promise((r) => {
-        release = r;
-      });
-      return () => {
-        gate = null;
-        release();
-      };
-    },
-  };
+  const fake = fakeStreamHubPort();
+  return { ...fake, hub: new StreamHub(fake.port) };
 }
 
 /** A client of an opened stream. */

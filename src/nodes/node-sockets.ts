@@ -1,0 +1,124 @@
+import { AUTH_TIMEOUT_MS } from "../protocol/frames";
+import { startUptime, type Uptime } from "../resolvers/uptime";
+import type { AdvertisedCorridor } from "../schemas/resolvers";
+import { FrameLimiter } from "./frame-limiter";
+import type { NodeSession } from "./nodes";
+
+/**
+ * What of a Durable Object's state the node sockets live in: its hibernatable sockets, its synchronous
+ * storage and its `waitUntil`. A `DurableObjectState` is one.
+ */
+export interface SocketState {
+  acceptWebSocket(ws: WebSocket): void;
+  getWebSockets(): WebSocket[];
+  storage: { kv: Pick<SyncKvStorage, "get" | "put" | "delete"> };
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/**
+ * A socket's state, kept in its attachment so that it survives hibernation (under 2 KiB). `kind` tells
+ * a node socket from the corridor's other kinds of socket when they are restored. A node's inventory and
+ * chain reports can outgrow an attachment: they live in the object's storage (`heardKey`).
+ */
+export interface Attachment {
+  kind: "node";
+  nonce: string;
+  corridor: AdvertisedCorridor;
+  connectedAt: number;
+  authDeadline: number;
+  lastDirectoryWrite: number;
+  /** Uptime since the last directory write, counted from authentication (docs/reliability.md). */
+  uptime: Uptime;
+  /** Null until the node authenticates. */
+  node: Omit<NodeSession, "corridor" | "connectedAt" | "inventory" | "chains"> | null;
+}
+
+/** What the node's last heartbeat reported. */
+export type Heard = Pick<NodeSession, "inventory" | "chains">;
+
+export interface SocketEntry {
+  attachment: Attachment;
+  heard: Heard;
+  limiter: FrameLimiter;
+}
+
+const heardKey = (a: Attachment) => `socket:${a.nonce}`;
+const nothingHeard = (): Heard => ({ inventory: [], chains: [] });
+
+/**
+ * The bookkeeping of a corridor's node sockets: each socket's entry, restored from the object's sockets
+ * and their attachments after hibernation, kept in step with the attachment and storage, dropped on close.
+ */
+export class NodeSockets implements Iterable<[WebSocket, SocketEntry]> {
+  private readonly sockets = new Map<WebSocket, SocketEntry>();
+
+  constructor(private readonly state: SocketState) {
+    for (const ws of state.getWebSockets()) {
+      const attachment = ws.deserializeAttachment() as Attachment | null;
+      if (attachment?.kind !== "node") continue;
+      const heard = state.storage.kv.get<Heard>(heardKey(attachment)) ?? nothingHeard();
+      this.sockets.set(ws, { attachment, heard, limiter: new FrameLimiter() });
+    }
+  }
+
+  /** A new node socket, accepted by the object (so it hibernates) and yet to authenticate by its deadline. */
+  open(corridor: AdvertisedCorridor, now: number): { client: WebSocket; server: WebSocket; entry: SocketEntry } {
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    this.state.acceptWebSocket(server);
+    const attachment: Attachment = {
+      kind: "node",
+      nonce: crypto.randomUUID(),
+      corridor,
+      connectedAt: now,
+      authDeadline: now + AUTH_TIMEOUT_MS,
+      lastDirectoryWrite: now,
+      uptime: startUptime(now),
+      node: null,
+    };
+    server.serializeAttachment(attachment);
+    const entry = { attachment, heard: nothingHeard(), limiter: new FrameLimiter() };
+    this.sockets.set(server, entry);
+    return { client, server, entry };
+  }
+
+  get(ws: WebSocket): SocketEntry | undefined {
+    return this.sockets.get(ws);
+  }
+
+  [Symbol.iterator](): Iterator<[WebSocket, SocketEntry]> {
+    return this.sockets[Symbol.iterator]();
+  }
+
+  values(): IterableIterator<SocketEntry> {
+    return this.sockets.values();
+  }
+
+  /** The authenticated socket of the node with this address (one per corridor). */
+  ofAddress(address: string): [WebSocket, SocketEntry] | null {
+    const wanted = address.toLowerCase();
+    for (const [ws, entry] of this.sockets)
+      if (entry.attachment.node?.address.toLowerCase() === wanted) return [ws, entry];
+    return null;
+  }
+
+  /** Keeps the entry's attachment with its socket, so that it survives hibernation. */
+  save(ws: WebSocket, entry: SocketEntry): void {
+    ws.serializeAttachment(entry.attachment);
+  }
+
+  /** Keeps what the node's heartbeat reported, in storage: it can outgrow an attachment. */
+  hear(entry: SocketEntry, heard: Heard): void {
+    entry.heard = heard;
+    this.state.storage.kv.put(heardKey(entry.attachment), heard);
+  }
+
+  /** Drops a socket and what it reported; its entry, or null when it was not a node socket (or is gone). */
+  drop(ws: WebSocket): SocketEntry | null {
+    const entry = this.sockets.get(ws);
+    if (!entry) return null;
+    this.sockets.delete(ws);
+    this.state.storage.kv.delete(heardKey(entry.attachment));
+    return entry;
+  }
+}

@@ -1,0 +1,68 @@
+import type { ProvedKeys } from "../../src/chains/adapter";
+import type { InventoryReader } from "../../src/chains/inventory";
+import type { CheckStore, Claims, InventoryCheck, InventoryChecksHost } from "../../src/nodes/inventory-checks";
+import type { InventoryEntry } from "../../src/protocol/frames";
+
+/** A reader whose reads the test answers one by one. */
+function fakeReader() {
+  const calls: { node: ProvedKeys; tokens: readonly string[]; answer(e: InventoryEntry[] | Error): void }[] = [];
+  const reader: InventoryReader = (node, tokens) =>
+    new Promise((resolve, reject) => {
+      calls.push({ node, tokens, answer: (e) => (e instanceof Error ? reject(e) : resolve(e)) });
+    });
+  return { reader, calls };
+}
+
+/** Checks kept in memory (`map`), where a corridor keeps them in its storage. */
+function memoryCheckStore(): CheckStore & { map: Map<string, InventoryCheck> } {
+  const map = new Map<string, InventoryCheck>();
+  return {
+    map,
+    get: (a) => map.get(a),
+    put: (a, c) => map.set(a, c),
+    delete: (a) => map.delete(a),
+  };
+}
+
+export interface FakeChecksHostOptions {
+  tokens: readonly string[];
+  sameToken: InventoryChecksHost["sameToken"];
+  /** False for a chain the relay cannot read. */
+  readable?: boolean;
+}
+
+/**
+ * The inventory checks' host (`InventoryChecksHost` of src/nodes/inventory-checks.ts) in memory: reads the
+ * test answers (`calls`, `answer`), claims it sets (`claim`), the checks' store, and each mismatch change told.
+ */
+export function fakeInventoryChecksHost(options: FakeChecksHostOptions) {
+  const { reader, calls } = fakeReader();
+  const store = memoryCheckStore();
+  let claims: Claims | null = null;
+  const changes: [string, boolean][] = [];
+  const pending: Promise<unknown>[] = [];
+  const host: InventoryChecksHost = {
+    reader: options.readable === false ? null : reader,
+    tokens: options.tokens,
+    sameToken: options.sameToken,
+    claims: () => claims,
+    store,
+    waitUntil: (p) => pending.push(p),
+    onMismatchChange: (address, mismatch) => changes.push([address, mismatch]),
+  };
+  return {
+    host,
+    calls,
+    store,
+    changes,
+    /** The node's heartbeat at `at` claims `entries`. */
+    claim: (at: number, ...entries: InventoryEntry[]) => {
+      claims = { inventory: entries, at };
+    },
+    /** Answers the latest read and lets its outcome land. */
+    answer: async (e: InventoryEntry[] | Error) => {
+      calls.at(-1)?.answer(e);
+      await Promise.all(pending);
+    },
+  };
+}
