@@ -1,5 +1,6 @@
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
-import { type Latency, ResolverClient } from "../../src/clients/resolver/client";
+import type { Latency } from "../../src/clients/resolver/bidder";
+import { ResolverClient } from "../../src/clients/resolver/client";
 import { staticInventory } from "../../src/clients/resolver/inventory";
 import { anvilAccount, solanaSigner } from "../../src/clients/resolver/keys";
 import { fixedRatePricer, parseDecimal } from "../../src/clients/resolver/pricing";

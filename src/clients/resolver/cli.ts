@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { type Address, type Hex, parseUnits } from "viem";
 import type { InventoryEntry } from "../../protocol/frames";
-import type { Latency } from "./client";
+import type { Latency } from "./bidder";
 import { type InventorySource, inventoryByChain, rpcInventory, staticInventory } from "./inventory";
 import { bandSpreadPricer, fixedRatePricer, type Pricer, parseDecimal, type Rational, sameToken } from "./pricing";
 import { type ChainInfo, type CorridorTarget, corridorsFromRecord, type RelayConfigRecord } from "./relay-config";

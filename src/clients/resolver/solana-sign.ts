@@ -3,7 +3,9 @@ import { quoteAmounts } from "../../auction/amounts";
 import { buildSwapTransaction } from "../../chains/solana/swap-transaction";
 import { equalBytes, messageBytes, readWireBase64 } from "../../chains/solana/wire";
 import type { SolanaChain } from "../../config/schema";
-import type { RfqFrame } from "../../protocol/frames";
+import type { RelayFrame, RfqFrame } from "../../protocol/frames";
+import { asError } from "./events";
+import type { SolanaSigner } from "./keys";
 
 export type SignCheck = { ok: true; message: Uint8Array } | { ok: false; reason: string };
 
@@ -60,4 +62,83 @@ export function checkSignRequest(
   return equalBytes(asked, expected)
     ? { ok: true, message: asked }
     : { ok: false, reason: "the transaction does not move exactly what was bid" };
+}
+
+/** Why the node did not answer a `sign` request: it answers only for the swap its own bid implies. */
+export class SignRefusedError extends Error {
+  override readonly name = "SignRefusedError";
+  constructor(
+    readonly rfqId: string,
+    readonly reason: string,
+  ) {
+    super(`refused to sign the transaction of ${rfqId}: ${reason}`);
+  }
+}
+
+type SignFrame = Extract<RelayFrame, { type: "sign" }>;
+
+/** A Solana bid the node sent. */
+interface SolanaBid {
+  corridor: string;
+  rfq: RfqFrame;
+  outputAmount: bigint;
+}
+
+/**
+ * The Solana bids the node sent, by rfq id, each kept until its `sign` request, its `result` or its
+ * deadline, so that the node signs a winning swap only if it moves exactly what it bid.
+ */
+export class SolanaBids {
+  private readonly bids = new Map<string, SolanaBid>();
+
+  remember(corridor: string, rfq: RfqFrame, outputAmount: bigint): void {
+    const now = Date.now() / 1000;
+    for (const [rfqId, bid] of this.bids) if (bid.rfq.deadline < now) this.bids.delete(rfqId);
+    this.bids.set(rfq.rfqId, { corridor, rfq, outputAmount });
+  }
+
+  /** The auction is over, signed or not: nothing more will be asked about this bid. */
+  settled(corridor: string, rfqId: string): void {
+    if (this.bids.get(rfqId)?.corridor === corridor) this.bids.delete(rfqId);
+  }
+
+  /**
+   * The answer to a winner's `sign` (docs/resolver-protocol.md, "Signing after the auction"): the
+   * transaction must be, byte for byte, the swap the bid implies (`checkSignRequest`); then the ed25519
+   * signature over its message, with the bid it answers. One request per bid: this consumes it.
+   */
+  sign(
+    corridor: string,
+    settings: SolanaChain | undefined,
+    signer: SolanaSigner | null | undefined,
+    frame: SignFrame,
+  ): (SolanaBid & { signature: string }) | SignRefusedError {
+    const approved = this.approve(corridor, settings, signer, frame);
+    if (typeof approved === "string") return new SignRefusedError(frame.rfqId, approved);
+    return { ...approved.bid, signature: approved.signer.signBytes(approved.message) };
+  }
+
+  /** The message to sign, with the bid it answers and the key to sign it with; or why not. */
+  private approve(
+    corridor: string,
+    settings: SolanaChain | undefined,
+    signer: SolanaSigner | null | undefined,
+    frame: SignFrame,
+  ): { bid: SolanaBid; signer: SolanaSigner; message: Uint8Array } | string {
+    const bid = this.bids.get(frame.rfqId);
+    if (!bid || bid.corridor !== corridor) return "this node sent no Solana bid for it on this corridor";
+    this.bids.delete(frame.rfqId);
+    if (!signer || !settings) return "no Solana key or chain settings to check it with";
+    try {
+      const check = checkSignRequest(
+        settings,
+        bid.rfq,
+        { resolver: signer.address, outputAmount: bid.outputAmount },
+        frame.transaction,
+      );
+      return check.ok ? { bid, signer, message: check.message } : check.reason;
+    } catch (e) {
+      return asError(e).message;
+    }
+  }
 }

@@ -1,0 +1,135 @@
+import { ed25519 } from "@noble/curves/ed25519";
+import { base58 } from "@scure/base";
+import { describe, expect, it } from "vitest";
+import { Bidder, type BidderOptions } from "../../src/clients/resolver/bidder";
+import type { Emit } from "../../src/clients/resolver/events";
+import { anvilAccount, solanaSigner } from "../../src/clients/resolver/keys";
+import { NodeStates } from "../../src/clients/resolver/node-state";
+import { fixedRatePricer, parseDecimal } from "../../src/clients/resolver/pricing";
+import type { ChainInfo } from "../../src/clients/resolver/relay-config";
+import { type InventoryEntry, OUTPUT_AMOUNT_SLOT, type RfqFrame } from "../../src/protocol/frames";
+
+const CNGN = "CNGNmint1111111111111111111111111111111111";
+const USDC = "USDCmint1111111111111111111111111111111111";
+const CORRIDOR = `103:${CNGN}:${USDC}`;
+const chain: ChainInfo = {
+  kind: "solana",
+  chainId: 103,
+  name: "solana-local",
+  executor: "Exec1111111111111111111111111111111111111",
+  tokens: [
+    { symbol: "cNGN", address: CNGN, decimals: 6 },
+    { symbol: "USDC", address: USDC, decimals: 6 },
+  ],
+};
+const solana = solanaSigner(new Uint8Array(32).fill(9));
+const plenty: InventoryEntry[] = [{ chainId: 103, token: USDC, balance: "1000000000", allowance: "1000000000" }];
+
+/** A Solana rfq selling 1000 cNGN, its commitment text as the relay writes it. */
+function rfq(overrides: Partial<RfqFrame> = {}): RfqFrame {
+  const base = {
+    type: "rfq" as const,
+    rfqId: "r_1",
+    quoteId: "q_1",
+    chainId: 103,
+    sellToken: CNGN,
+    buyToken: USDC,
+    sellAmount: "1000000000",
+    taker: "Taker111111111111111111111111111111111111",
+    recipient: "Taker111111111111111111111111111111111111",
+    deadline: 1_900_000_000,
+    fee: { token: USDC, bps: 10 },
+    gasFee: { token: USDC, amount: "5000" },
+    band: null,
+    ...overrides,
+  };
+  const text = `relay-solana-bid|${CORRIDOR}|${base.rfqId}|${base.quoteId}|${OUTPUT_AMOUNT_SLOT}|${base.deadline}`;
+  return { toSign: { scheme: "ed25519", text }, ...base };
+}
+
+function bidder(options: Partial<BidderOptions> = {}) {
+  const errors: Error[] = [];
+  const emit: Emit = (event, payload) => {
+    if (event === "error") errors.push((payload as { error: Error }).error);
+  };
+  const made = new Bidder({
+    account: anvilAccount(1),
+    solana,
+    chains: [chain],
+    pricer: fixedRatePricer({ rate: parseDecimal("0.000633") }),
+    random: () => 0.5,
+    states: new NodeStates(),
+    emit,
+    ...options,
+  });
+  return { bidder: made, errors };
+}
+
+const corridor = (inventory = plenty) => ({
+  key: CORRIDOR,
+  band: null,
+  heartbeats: { inventory, inventoryRead: true, queue: Promise.resolve() },
+});
+
+describe("what the node answers an rfq", () => {
+  it("bids what its pricer gives, signed over the commitment with its amount in the slot", async () => {
+    const { bidder: b } = bidder();
+    const reply = await b.decide(corridor(), rfq());
+    expect(reply).toMatchObject({ type: "bid", rfqId: "r_1", outputAmount: "633000" });
+    const text = `relay-solana-bid|${CORRIDOR}|r_1|q_1|633000|1900000000`;
+    const signature = reply.type === "bid" ? reply.signature : "";
+    const verified = ed25519.verify(
+      base58.decode(signature),
+      new TextEncoder().encode(text),
+      base58.decode(solana.address),
+    );
+    expect(verified).toBe(true);
+  });
+
+  it("declines with the first check that fails, in the documented order", async () => {
+    const reason = async (b: Bidder, r = rfq(), c = corridor()) => {
+      const reply = await b.decide(c, r);
+      return reply.type === "decline" ? reply.reason : "bid";
+    };
+    const paused = new NodeStates("paused");
+    expect(await reason(bidder({ declineRate: 1, states: paused }).bidder)).toBe("random_decline");
+    expect(await reason(bidder({ states: paused }).bidder)).toBe("paused");
+    expect(await reason(bidder({ chains: [] }).bidder)).toBe("unsupported_chain");
+    expect(await reason(bidder({ solana: null }).bidder)).toBe("no_solana_key");
+    expect(await reason(bidder().bidder, rfq({ buyToken: "Other111111111111111111111111111111111111" }))).toBe(
+      "unknown_token",
+    );
+    const wrongText = { ...rfq(), toSign: { scheme: "ed25519" as const, text: "relay-solana-bid|x" } };
+    expect(await reason(bidder().bidder, wrongText)).toBe("to_sign_mismatch:format");
+    expect(await reason(bidder({ pricer: () => ({ decline: "no_band" }) }).bidder)).toBe("no_band");
+    expect(await reason(bidder({ pricer: () => ({ outputAmount: 0n }) }).bidder)).toBe("amount_too_small");
+    expect(await reason(bidder().bidder, rfq(), corridor([]))).toBe("insufficient_inventory");
+  });
+
+  it("declines pricing_error and tells listeners when the pricer throws", async () => {
+    const { bidder: b, errors } = bidder({
+      pricer: () => {
+        throw new Error("feed down");
+      },
+    });
+    expect(await b.decide(corridor(), rfq())).toMatchObject({ type: "decline", reason: "pricing_error" });
+    expect(errors.map((e) => e.message)).toEqual(["feed down"]);
+  });
+
+  it("judges an rfq that beats the first inventory read by that read", async () => {
+    const { bidder: b } = bidder();
+    const heartbeats = { inventory: [] as InventoryEntry[], inventoryRead: false, queue: Promise.resolve() };
+    heartbeats.queue = new Promise((read) => setTimeout(read, 20)).then(() => {
+      heartbeats.inventory = plenty;
+      heartbeats.inventoryRead = true;
+    });
+    expect(await b.decide({ key: CORRIDOR, band: null, heartbeats }, rfq())).toMatchObject({ type: "bid" });
+  });
+
+  it("refuses a decline rate or a latency out of range, and draws a latency range with its random source", () => {
+    expect(() => bidder({ declineRate: 1.5 })).toThrow("declineRate must be between 0 and 1");
+    expect(() => bidder({ latencyMs: { min: 20, max: 10 } })).toThrow("latencyMs must be a non-negative");
+    expect(bidder({ latencyMs: { min: 10, max: 30 } }).bidder.latency()).toBe(20);
+    expect(bidder({ latencyMs: 7 }).bidder.latency()).toBe(7);
+  });
+});
