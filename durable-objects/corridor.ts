@@ -87,7 +87,7 @@ export class CorridorDO extends DurableObject<Env> {
       band: () => this.band.current(),
       onActive: (now) => {
         this.band.renew(now);
-        // Read ahead of the next auction, so none waits for D1 (src/auction/standing.ts).
+        // Read ahead of the next auction, so none waits for D1 (src/resolvers/standing.ts).
         void this.standing.get(now);
       },
       onAuthenticated: (node, now) => this.checks.restart(node, now),

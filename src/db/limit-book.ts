@@ -1,113 +1,58 @@
-import type { RelayConfig } from "../config/schema";
-import { findCorridor } from "../corridors";
-import type { LimitBook, LimitCheck, OpenLimitOrder } from "../keeper/limit-job";
-import {
-  dueLimitOrders,
-  expireLimitOrders,
-  type LimitOrderRow,
-  type MovedLimitOrder,
-  RETURNING_MOVED,
-  recordLimitChecks,
-  startLimitFill,
-} from "./limit-orders";
+import { ACTIVE_LIMIT_STATUSES, LIMIT_MOVES } from "../limit-orders/states";
+import { statusSql } from "../quotes/states";
+import type { LimitCheck, OpenLimitOrder } from "../schemas/limit-order";
+import { type DbRow, fromDb, SELECT_STORED } from "./limit-order-rows";
 
 /**
- * The keeper job's view of D1 `limit_orders` (migrations/0001_records.sql, 0006; docs/limit-orders.md), over
- * the statements of src/db/limit-orders.ts where they fit: every
- * method is one statement, or one batch for many orders, so a pass's round trips do not grow with the
- * number of orders. Moves are conditional on the status they leave, so a cancel and the job never both win.
+ * The book the keeper's limit job reads (docs/limit-orders.md, "The keeper's job"): the orders due for an
+ * auction and the auctions' outcomes, each one statement for many orders, so a pass's round trips do not
+ * grow with the number of orders. Its moves are src/db/limit-moves.ts, shared with the routes.
  */
 
-const iso = (ms: number) => new Date(ms).toISOString();
+const ACTIVE_SQL = statusSql(ACTIVE_LIMIT_STATUSES);
+/** The status an auction's winner moves an order from. */
+const AUCTIONED = LIMIT_MOVES.fill.from;
 
-/** An order as the job reads it; null when the configuration no longer serves its pair. */
-function openOrder(config: RelayConfig, r: LimitOrderRow): OpenLimitOrder | null {
-  const corridor = findCorridor(config, r.chainId, r.sellToken, r.buyToken);
-  if (!corridor) return null;
-  const order = {
-    taker: r.taker,
-    recipient: r.recipient,
-    sellToken: r.sellToken,
-    buyToken: r.buyToken,
-    sellAmount: r.sellAmount,
-    minOut: r.minOut,
-    gasFeeToken: r.gasFeeToken,
-    maxGasFee: r.maxGasFee,
-    deadline: r.deadline,
-  };
-  return {
-    limitOrderId: r.limitOrderId,
-    chainId: r.chainId,
-    corridorKey: corridor.key,
-    taker: r.taker,
-    recipient: r.recipient,
-    sellToken: r.sellToken,
-    buyToken: r.buyToken,
-    sellAmount: r.sellAmount,
-    limitAmount: r.limitAmount,
-    round: { limitOrderId: r.limitOrderId, order, nonce: r.nonce, minOut: r.minOut },
-    signature: r.signature,
-    permit: r.erc2612,
-    expiresAt: Date.parse(r.expiresAt),
-  };
+/**
+ * Open, unexpired orders due for an auction: never checked, or last checked at or before
+ * `checkedBefore`; least recently checked first, at most `limit` of them (one query).
+ */
+export async function dueLimitOrders(
+  db: D1Database,
+  q: { now: string; checkedBefore: string; limit: number },
+): Promise<OpenLimitOrder[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT ${SELECT_STORED} FROM limit_orders
+       WHERE status = '${AUCTIONED}' AND expires_at > ?1 AND (last_checked_at IS NULL OR last_checked_at <= ?2)
+       ORDER BY last_checked_at, created_at
+       LIMIT ?3`,
+    )
+    .bind(q.now, q.checkedBefore, q.limit)
+    .all<DbRow>();
+  return results.map(fromDb) as OpenLimitOrder[];
 }
 
-export function d1LimitBook(db: D1Database, config: () => RelayConfig): LimitBook {
-  return {
-    async open(now, limit) {
-      // Every open order is due to the job: checked at or before now, least recently first.
-      const rows = await dueLimitOrders(db, { now: iso(now), checkedBefore: iso(now), limit });
-      const cfg = config();
-      return rows.map((r) => openOrder(cfg, r)).filter((o): o is OpenLimitOrder => o !== null);
-    },
-
-    async recordChecks(checks: readonly LimitCheck[]) {
-      await recordLimitChecks(
-        db,
-        checks.map((c) => ({
-          limitOrderId: c.limitOrderId,
-          checkedAt: iso(c.at),
-          bestReceived: c.bestReceived,
-          lastError: c.error,
-        })),
-      );
-    },
-
-    startFilling: (limitOrderId, quoteId, now) => startLimitFill(db, { limitOrderId, quoteId, now: iso(now) }),
-
-    async reopen(limitOrderId, error, now) {
-      await db
-        .prepare(
-          `UPDATE limit_orders SET status = 'open', last_error = ?2, updated_at = ?3
-           WHERE limit_order_id = ?1 AND status = 'filling'`,
-        )
-        .bind(limitOrderId, error, iso(now))
-        .run();
-    },
-
-    async followFilling(now) {
-      const at = iso(now);
-      const moves = await db.batch<MovedLimitOrder>([
-        db
-          .prepare(
-            `UPDATE limit_orders SET status = 'filled', updated_at = ?1
-             WHERE status = 'filling' AND quote_id IN (SELECT quote_id FROM quotes WHERE status = 'settled')
-             ${RETURNING_MOVED}`,
-          )
-          .bind(at),
-        db
-          .prepare(
-            `UPDATE limit_orders SET status = 'open', updated_at = ?1,
-               last_error = 'fill_' || (SELECT q.status FROM quotes q WHERE q.quote_id = limit_orders.quote_id)
-             WHERE status = 'filling' AND quote_id IN
-               (SELECT quote_id FROM quotes WHERE status IN ('failed', 'expired', 'cancelled'))
-             ${RETURNING_MOVED}`,
-          )
-          .bind(at),
-      ]);
-      return moves.flatMap((m) => m.results);
-    },
-
-    sweepExpired: (now) => expireLimitOrders(db, iso(now)),
-  };
+/**
+ * Records auctions of many orders in one statement: `attempts + 1`, `lastCheckedAt`, `bestReceived`,
+ * `lastError`, for each order that is still open or filling (one check per order). Returns how many
+ * orders it updated.
+ */
+export async function recordLimitChecks(db: D1Database, checks: readonly LimitCheck[]): Promise<number> {
+  if (checks.length === 0) return 0;
+  const r = await db
+    .prepare(
+      `UPDATE limit_orders SET
+         attempts = attempts + 1,
+         last_checked_at = json_extract(c.value, '$.lastCheckedAt'),
+         best_received = json_extract(c.value, '$.bestReceived'),
+         last_error = json_extract(c.value, '$.lastError'),
+         updated_at = json_extract(c.value, '$.lastCheckedAt')
+       FROM json_each(?1) AS c
+       WHERE limit_orders.limit_order_id = json_extract(c.value, '$.limitOrderId')
+         AND limit_orders.status IN (${ACTIVE_SQL})`,
+    )
+    .bind(JSON.stringify(checks))
+    .run();
+  return r.meta.changes;
 }

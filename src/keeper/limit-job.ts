@@ -1,8 +1,8 @@
-import type { LimitRound, QuoteInput } from "../auction/quote-input";
-import type { MovedLimitOrder } from "../db/limit-orders";
+import type { QuoteInput } from "../auction/quote-input";
 import type { Refusal } from "../errors";
-import type { LimitAsk } from "../limits/window";
-import { withinWindow } from "../limits/window";
+import { limitRoundOf } from "../limit-orders/round";
+import { type LimitAsk, withinWindow } from "../limit-orders/window";
+import type { LimitCheck, MovedLimitOrder, OpenLimitOrder } from "../schemas/limit-order";
 import type { BandValue } from "../schemas/quote";
 import type { SubmitOutcome, SubmitRequest } from "./contract";
 
@@ -10,34 +10,6 @@ import type { SubmitOutcome, SubmitRequest } from "./contract";
 export const LIMIT_BATCH = 500;
 /** The most rounds one pass runs, at once (each an auction of up to one rfq window). */
 export const LIMIT_ROUNDS_PER_PASS = 16;
-
-/** An open limit order as the job needs it (docs/limit-orders.md, "The keeper's job"). */
-export interface OpenLimitOrder {
-  limitOrderId: string;
-  chainId: number;
-  corridorKey: string;
-  taker: string;
-  recipient: string;
-  sellToken: string;
-  buyToken: string;
-  sellAmount: string;
-  limitAmount: string;
-  /** The order the taker signed (LimitAuth as JSON), its Permit2 nonce and the least the recipient gets. */
-  round: LimitRound;
-  /** The taker's signature over the order, and its EIP-2612 permit for Permit2 if it sent one. */
-  signature: string;
-  permit: SubmitRequest["permit"];
-  /** Unix ms. */
-  expiresAt: number;
-}
-
-/** What one round found, for the order's `attempts`, `lastCheckedAt`, `bestReceived` and `lastError`. */
-export interface LimitCheck {
-  limitOrderId: string;
-  at: number;
-  bestReceived: string | null;
-  error: string | null;
-}
 
 /**
  * Where limit orders live (D1 behind it): every read and write of a pass is one statement or one batch,
@@ -50,8 +22,8 @@ export interface LimitBook {
   recordChecks(checks: readonly LimitCheck[]): Promise<void>;
   /** `open → filling` with the round's quote; false when the order is no longer open (cancelled meanwhile). */
   startFilling(limitOrderId: string, quoteId: string, now: number): Promise<boolean>;
-  /** `filling → open` with why (the fill was refused before anything was sent). */
-  reopen(limitOrderId: string, error: string, now: number): Promise<void>;
+  /** `filling → open` with why: the fill in quote `quoteId` was refused before anything was sent. */
+  reopen(limitOrderId: string, quoteId: string, reason: string, now: number): Promise<void>;
   /**
    * Follows every `filling` order to its round's quote: `filled` once it settled, back to `open` (with the
    * reason) once it failed or was never sent before it expired. One statement per move.
@@ -97,8 +69,8 @@ export async function limitPass(port: LimitJobPort): Promise<void> {
   const bands = new Map<string, BandValue | null>();
   const near: OpenLimitOrder[] = [];
   for (const order of open) {
-    if (!bands.has(order.corridorKey)) bands.set(order.corridorKey, await port.band(order.corridorKey));
-    if (withinWindow(bands.get(order.corridorKey) ?? null, port.ask(order))) near.push(order);
+    if (!bands.has(order.corridor)) bands.set(order.corridor, await port.band(order.corridor));
+    if (withinWindow(bands.get(order.corridor) ?? null, port.ask(order))) near.push(order);
     if (near.length === LIMIT_ROUNDS_PER_PASS) break;
   }
   const checks = await Promise.all(near.map((order) => round(port, order)));
@@ -106,13 +78,13 @@ export async function limitPass(port: LimitJobPort): Promise<void> {
 }
 
 async function round(port: LimitJobPort, order: OpenLimitOrder): Promise<LimitCheck> {
-  const check = (bestReceived: string | null, error: string | null): LimitCheck => ({
+  const check = (bestReceived: string | null, lastError: string | null): LimitCheck => ({
     limitOrderId: order.limitOrderId,
-    at: port.now(),
+    lastCheckedAt: new Date(port.now()).toISOString(),
     bestReceived,
-    error,
+    lastError,
   });
-  const outcome = await port.auction(order.corridorKey, {
+  const outcome = await port.auction(order.corridor, {
     chainId: order.chainId,
     sellToken: order.sellToken,
     buyToken: order.buyToken,
@@ -120,7 +92,7 @@ async function round(port: LimitJobPort, order: OpenLimitOrder): Promise<LimitCh
     taker: order.taker,
     recipient: order.recipient,
     requestedAt: port.now(),
-    limit: order.round,
+    limit: limitRoundOf(order),
   });
   if (outcome.kind !== "quoted") {
     const best = outcome.extras.bestReceived;
@@ -130,18 +102,18 @@ async function round(port: LimitJobPort, order: OpenLimitOrder): Promise<LimitCh
   if (!(await port.book.startFilling(order.limitOrderId, quoteId, port.now()))) {
     return check(received, "not_open");
   }
-  const moved = [{ limitOrderId: order.limitOrderId, corridor: order.corridorKey }];
+  const moved = [{ limitOrderId: order.limitOrderId, corridor: order.corridor }];
   port.moved(moved);
   const submitted = await port.submit({
     quoteId,
     signature: order.signature,
-    permit: order.permit,
+    permit: order.erc2612,
     idempotencyKey: null,
   });
   if (submitted.kind === "submitted") return check(received, null);
   const why =
     submitted.kind === "refused" ? submitted.code : submitted.kind === "requote" ? submitted.reason : "duplicate";
-  await port.book.reopen(order.limitOrderId, why, port.now());
+  await port.book.reopen(order.limitOrderId, quoteId, why, port.now());
   port.moved(moved);
   return check(received, why);
 }

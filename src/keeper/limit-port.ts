@@ -1,8 +1,11 @@
 import { adapterFor } from "../chains";
 import type { RelayConfig } from "../config/schema";
-import { d1LimitBook } from "../db/limit-book";
+import { findCorridor } from "../corridors";
+import { dueLimitOrders, recordLimitChecks } from "../db/limit-book";
+import { expireLimitOrders, followLimitFills, reopenLimitOrder, startLimitFill } from "../db/limit-moves";
 import { bandAssetOf } from "../oracle/band-corridors";
-import type { LimitJobPort } from "./limit-job";
+import type { OpenLimitOrder } from "../schemas/limit-order";
+import type { LimitBook, LimitJobPort } from "./limit-job";
 
 /** What the limit job's port is made of in the keeper object: D1, the configuration, and the other objects. */
 export interface LimitPortDeps {
@@ -13,6 +16,38 @@ export interface LimitPortDeps {
   submit: LimitJobPort["submit"];
   paused: LimitJobPort["paused"];
   moved: LimitJobPort["moved"];
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The order on the corridor the configuration serves its pair on now; null when it no longer does. */
+function served(config: RelayConfig, order: OpenLimitOrder): OpenLimitOrder | null {
+  const corridor = findCorridor(config, order.chainId, order.sellToken, order.buyToken);
+  return corridor ? { ...order, corridor: corridor.key } : null;
+}
+
+/**
+ * The job's book over D1 (src/db/limit-book.ts for its reads, src/db/limit-moves.ts for its moves, the
+ * routes' own): every method is one statement, or one batch for many orders.
+ */
+function d1LimitBook(db: D1Database, config: () => RelayConfig): LimitBook {
+  return {
+    async open(now, limit) {
+      // Every open order is due to the job: checked at or before now, least recently first.
+      const due = await dueLimitOrders(db, { now: iso(now), checkedBefore: iso(now), limit });
+      const cfg = config();
+      return due.map((o) => served(cfg, o)).filter((o): o is OpenLimitOrder => o !== null);
+    },
+    async recordChecks(checks) {
+      await recordLimitChecks(db, checks);
+    },
+    startFilling: (limitOrderId, quoteId, now) => startLimitFill(db, { limitOrderId, quoteId, now: iso(now) }),
+    async reopen(limitOrderId, quoteId, reason, now) {
+      await reopenLimitOrder(db, { limitOrderId, quoteId, reason, now: iso(now) });
+    },
+    followFilling: (now) => followLimitFills(db, iso(now)),
+    sweepExpired: (now) => expireLimitOrders(db, iso(now)),
+  };
 }
 
 /** The limit job's port over D1 and the objects (docs/limit-orders.md, "The keeper's job"). */
@@ -30,7 +65,7 @@ export function limitJobPort(deps: LimitPortDeps): LimitJobPort {
       const chain = config.chains.find((c) => c.chainId === order.chainId);
       const adapter = chain ? adapterFor(chain) : null;
       const asset = (token: string) =>
-        adapter ? bandAssetOf(config, order.corridorKey, token, adapter.sameAddress) : null;
+        adapter ? bandAssetOf(config, order.corridor, token, adapter.sameAddress) : null;
       const decimals = (token: string) => adapter?.token(token)?.decimals ?? 0;
       return {
         sellAmount: BigInt(order.sellAmount),

@@ -1,4 +1,4 @@
-import type { PagePosition } from "../db/limit-orders";
+import type { PagePosition } from "../schemas/limit-order";
 
 /**
  * The opaque `cursor` of `GET /v1/limit-orders` (docs/limit-orders.md, "Listing"): where the next page

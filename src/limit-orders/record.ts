@@ -1,5 +1,4 @@
-import type { LimitOrderRow } from "../db/limit-orders";
-import type { LimitOrderRecord } from "../schemas/limit-order";
+import type { LimitOrderRecord, LimitOrderRow } from "../schemas/limit-order";
 import { cancelLimitMessage } from "./messages";
 
 /** Record 2.8 of a stored order (docs/limit-orders.md, "The record"). */

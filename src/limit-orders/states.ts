@@ -16,8 +16,6 @@ export const LIMIT_TRANSITIONS: Record<LimitOrderStatus, readonly LimitOrderStat
   expired: [],
 };
 
-export const canMoveLimit = (from: LimitOrderStatus, to: LimitOrderStatus) => LIMIT_TRANSITIONS[from].includes(to);
-
 /** Statuses where an order still holds the taker's funds to its terms: counted against `maxOpenPerTaker`. */
 export const ACTIVE_LIMIT_STATUSES: readonly LimitOrderStatus[] = ["open", "filling"];
 
@@ -29,7 +27,7 @@ export interface LimitMove {
   to: LimitOrderStatus;
 }
 
-/** Every move the D1 statements make (src/db/limit-orders.ts); each is conditional on `from`. */
+/** Every move the D1 statements make (src/db/limit-moves.ts); each is conditional on `from`. */
 export const LIMIT_MOVES = {
   /** The keeper broadcast a fill of the order (with the filling quote's id). */
   fill: { from: "open", to: "filling" },

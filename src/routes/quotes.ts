@@ -15,6 +15,7 @@ import { createRouter } from "../http/router";
 import { serverTiming } from "../http/server-timing";
 import { cancelQuoteMessage, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } from "../quotes/messages";
 import { readThrough } from "../quotes/read-through";
+import { verifySignedCancel } from "../quotes/signed-cancel";
 import { isOpen } from "../quotes/states";
 import { errorResponses, jsonContent } from "../schemas/common";
 import { IdParam, QuoteRecord } from "../schemas/quote";
@@ -150,17 +151,12 @@ export const quoteRoutes = createRouter()
       const { signature } = c.req.valid("json");
       const current = await readThrough(c.env, c.get("config"), id, (db) => quoteStatus(db, id));
       if (!current) throw notFound(`No quote has the id ${JSON.stringify(id)}.`);
-      const chainConfig = c.get("config").chains.find((ch) => ch.chainId === current.chainId);
-      const signed =
-        chainConfig !== undefined &&
-        (await adapterFor(chainConfig).verifyMessage(
-          current.taker,
-          cancelQuoteMessage(current.chainId, id),
-          signature,
-        ));
-      if (!signed) {
-        throw new RelayError(400, "bad_signature", "The signature is not the taker's over the cancel message.");
-      }
+      await verifySignedCancel(c.get("config"), {
+        chainId: current.chainId,
+        taker: current.taker,
+        message: cancelQuoteMessage(current.chainId, id),
+        signature,
+      });
       if (!(await cancelQuote(c.env.DB, id, new Date().toISOString()))) {
         const quote = await readFresh(c.env.DB, id);
         const status = quote?.status ?? "expired";

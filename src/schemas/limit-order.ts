@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { Address, Amount, Timestamp, Uint256 } from "./common";
-import { Erc2612PermitBody } from "./execution";
+import { type Erc2612Permit, Erc2612PermitBody } from "./execution";
 
 /** Limit orders' requests and records 2.7 and 2.8 (docs/limit-orders.md). */
 
@@ -73,6 +73,8 @@ export const LimitPlaceRequest = z
   })
   .openapi("LimitOrderPlaceRequest");
 
+export type LimitPlaceRequest = z.infer<typeof LimitPlaceRequest>;
+
 /** Record 2.8, with the order's terms beside it. */
 export const LimitOrderRecord = z
   .object({
@@ -128,6 +130,8 @@ export const LimitListQuery = z.object({
   cursor: z.string().max(200).optional().openapi({ description: "`nextCursor` of the previous page" }),
 });
 
+export type LimitListQuery = z.output<typeof LimitListQuery>;
+
 export const LimitOrderPage = z
   .object({
     limitOrders: z.array(LimitOrderRecord),
@@ -135,4 +139,64 @@ export const LimitOrderPage = z
   })
   .openapi("LimitOrderPage");
 
+export type LimitOrderPage = z.infer<typeof LimitOrderPage>;
+
 export const LimitCancelRequest = z.object({ signature: z.string().max(200) }).openapi("CancelLimitOrderRequest");
+
+/**
+ * An order as stored (migrations 0001 and 0006; docs/limit-orders.md, "Placing"): the record's own
+ * fields, flat, with what the keeper needs to fill it. `taker` is keyed as the chain normalises it.
+ */
+export type LimitOrderRow = Pick<
+  LimitOrderRecord,
+  | "limitOrderId"
+  | "chainId"
+  | "status"
+  | "taker"
+  | "recipient"
+  | "sellToken"
+  | "buyToken"
+  | "sellAmount"
+  | "limitAmount"
+  | "minOut"
+  | "revoke"
+  | "expiresAt"
+  | "quoteId"
+  | "attempts"
+  | "lastError"
+  | "lastCheckedAt"
+  | "bestReceived"
+  | "createdAt"
+  | "updatedAt"
+> & {
+  /** The canonical corridor key (src/corridors.ts) the order is auctioned on. */
+  corridor: string;
+  feeToken: LimitOrderRecord["fee"]["token"];
+  feeBps: LimitOrderRecord["fee"]["bps"];
+  feeAtLimit: LimitOrderRecord["fee"]["atLimit"];
+  gasFeeToken: LimitOrderRecord["gasFee"]["token"];
+  gasFeeNow: LimitOrderDraft["gasFeeNow"];
+  maxGasFee: LimitOrderRecord["gasFee"]["max"];
+  permitToken: LimitOrderRecord["permit"]["token"];
+  permitAmount: LimitOrderRecord["permit"]["amount"];
+  /** The Permit2 nonce, decimal. */
+  nonce: LimitOrderRecord["permit"]["nonce"];
+  /** Unix seconds, decimal. */
+  deadline: LimitOrderRecord["permit"]["deadline"];
+  /** The typed data the taker signed, as prepare returned it. */
+  typedData: LimitOrderDraft["typedData"];
+  signature: string;
+  erc2612: Erc2612Permit | null;
+};
+
+/** An order the keeper's job may auction (docs/limit-orders.md, "The keeper's job"): a stored one, open. */
+export type OpenLimitOrder = LimitOrderRow & { status: "open" };
+
+/** What one of the keeper's auctions of an order found: the fields of the order it updates. */
+export type LimitCheck = Pick<LimitOrderRow, "limitOrderId" | "bestReceived" | "lastError"> & { lastCheckedAt: string };
+
+/** An order that moved, and the corridor whose object hosts its event stream (docs/api.md, "Event streams"). */
+export type MovedLimitOrder = Pick<LimitOrderRow, "limitOrderId" | "corridor">;
+
+/** Where a page of a taker's orders starts: after this order, newest first (docs/limit-orders.md, "Reading and listing"). */
+export type PagePosition = Pick<LimitOrderRow, "createdAt" | "limitOrderId">;

@@ -1,8 +1,8 @@
 import type { RelayConfig } from "../config/schema";
 import { corridorsOfQuoteId } from "../corridors";
-import type { MovedLimitOrder } from "../db/limit-orders";
 import type { Env } from "../env";
 import { errorText, log } from "../log";
+import type { MovedLimitOrder } from "../schemas/limit-order";
 import { corridorStub } from "../stubs";
 
 /**

@@ -1,4 +1,5 @@
-import { expireLimitOrders, readLimitOrderProgress } from "../db/limit-orders";
+import { expireLimitOrders } from "../db/limit-moves";
+import { readLimitOrderProgress } from "../db/limit-orders";
 import { expireIfDue } from "../db/quote-status";
 import { readQuoteProgress } from "../db/quotes";
 import { isOpen } from "../quotes/states";

@@ -1,25 +1,27 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
+import { dueLimitOrders, recordLimitChecks } from "../../src/db/limit-book";
 import {
   cancelLimitOrder,
-  countActiveLimitOrders,
-  dueLimitOrders,
   expireLimitOrders,
+  followLimitFills,
+  reopenLimitOrder,
+  startLimitFill,
+} from "../../src/db/limit-moves";
+import {
+  countActiveLimitOrders,
   insertLimitOrder,
-  type LimitOrderRow,
   limitNonceTaken,
   listLimitOrders,
   readLimitOrder,
   readLimitOrderProgress,
-  recordLimitChecks,
-  reopenLimitOrder,
-  settleLimitFill,
-  startLimitFill,
 } from "../../src/db/limit-orders";
 import { newId } from "../../src/ids";
+import type { LimitOrderRow } from "../../src/schemas/limit-order";
 import { sampleLimitOrder } from "../support/limit-records";
+import { seedQuote } from "../support/records";
 
-/** The limit orders' D1 statements against the real local D1: the route's and the keeper job's. */
+/** The limit orders' D1 statements against the real local D1: the routes' and the keeper job's, one set. */
 const db = env.DB;
 const iso = (ms: number) => new Date(ms).toISOString();
 const now = () => iso(Date.now());
@@ -81,18 +83,27 @@ describe("placing and reading", () => {
       )
       .map((r) => r.limitOrderId);
     const seen: string[] = [];
-    let after = null;
+    let after: { createdAt: string; limitOrderId: string } | null = null;
     for (let page = 0; page < 4; page++) {
-      const got = await listLimitOrders(db, { taker, chainId: 31337, status: null, limit: 2, after });
+      const got = await listLimitOrders(db, { taker, chainId: 31337, status: null, limit: 2, after, now: now() });
       seen.push(...got.map((r) => r.limitOrderId));
       const last = got.at(-1);
       if (!last) break;
       after = { createdAt: last.createdAt, limitOrderId: last.limitOrderId };
     }
     expect(seen).toEqual(newestFirst);
-    const cancelled = await listLimitOrders(db, { taker, chainId: 31337, status: "cancelled", limit: 10, after: null });
+    const cancelled = await listLimitOrders(db, {
+      taker,
+      chainId: 31337,
+      status: "cancelled",
+      limit: 10,
+      after: null,
+      now: now(),
+    });
     expect(cancelled.map((r) => r.limitOrderId)).toEqual([rows[3]?.limitOrderId, rows[1]?.limitOrderId]);
-    expect(await listLimitOrders(db, { taker, chainId: 1, status: null, limit: 10, after: null })).toEqual([]);
+    expect(await listLimitOrders(db, { taker, chainId: 1, status: null, limit: 10, after: null, now: now() })).toEqual(
+      [],
+    );
   });
 });
 
@@ -129,6 +140,36 @@ describe("cancel and expiry", () => {
   });
 });
 
+describe("reading as of now", () => {
+  it("reads an open order past its expiry as expired at its expiresAt, and writes nothing", async () => {
+    const past = iso(Date.now() - 1000);
+    const late = await place({ expiresAt: past });
+    const live = await place();
+    expect(await readLimitOrder(db, late.limitOrderId, now())).toStrictEqual({
+      ...late,
+      status: "expired",
+      updatedAt: past,
+    });
+    expect(await readLimitOrder(db, live.limitOrderId, now())).toStrictEqual(live);
+    expect(await statusOf(late.limitOrderId)).toBe("open");
+    // What the keeper's sweep then records is what the read showed.
+    await expireLimitOrders(db, now());
+    expect(await readLimitOrder(db, late.limitOrderId)).toStrictEqual(
+      await readLimitOrder(db, late.limitOrderId, now()),
+    );
+  });
+
+  it("lists and filters an open order past its expiry by the status it has now", async () => {
+    const late = await place({ expiresAt: iso(Date.now() - 1000) });
+    const live = await place();
+    const list = (status: "open" | "expired") =>
+      listLimitOrders(db, { taker: late.taker, chainId: 31337, status, limit: 10, after: null, now: now() });
+    expect((await list("expired")).map((r) => [r.limitOrderId, r.status])).toEqual([[late.limitOrderId, "expired"]]);
+    expect((await list("open")).map((r) => r.limitOrderId)).toEqual([live.limitOrderId]);
+    expect(await statusOf(late.limitOrderId)).toBe("open");
+  });
+});
+
 describe("the keeper's limit job", () => {
   it("lists open, unexpired orders due for a check, least recently checked first, at most a batch", async () => {
     const t0 = Date.now();
@@ -155,10 +196,10 @@ describe("the keeper's limit job", () => {
     const done = await place({ status: "filled" });
     const at = now();
     const changed = await recordLimitChecks(db, [
-      { limitOrderId: a.limitOrderId, checkedAt: at, bestReceived: "99800000", lastError: null },
-      { limitOrderId: b.limitOrderId, checkedAt: at, bestReceived: null, lastError: "no_offers" },
-      { limitOrderId: done.limitOrderId, checkedAt: at, bestReceived: "5", lastError: null },
-      { limitOrderId: newId("lo"), checkedAt: at, bestReceived: "5", lastError: null },
+      { limitOrderId: a.limitOrderId, lastCheckedAt: at, bestReceived: "99800000", lastError: null },
+      { limitOrderId: b.limitOrderId, lastCheckedAt: at, bestReceived: null, lastError: "no_offers" },
+      { limitOrderId: done.limitOrderId, lastCheckedAt: at, bestReceived: "5", lastError: null },
+      { limitOrderId: newId("lo"), lastCheckedAt: at, bestReceived: "5", lastError: null },
     ]);
     expect(changed).toBe(2);
     expect(await readLimitOrder(db, a.limitOrderId)).toMatchObject({
@@ -188,14 +229,31 @@ describe("the keeper's limit job", () => {
     expect(await startLimitFill(db, { limitOrderId: late.limitOrderId, quoteId, now: now() })).toBe(false);
   });
 
-  it("moves filling → filled for the filling quote only", async () => {
+  it("follows filling orders to their quotes: filled once settled, and only those", async () => {
+    const settled = await place();
+    const pending = await place();
+    const { quote } = await seedQuote(db, { status: "settled" });
+    const { quote: open } = await seedQuote(db);
+    await startLimitFill(db, { limitOrderId: settled.limitOrderId, quoteId: quote.quoteId, now: now() });
+    await startLimitFill(db, { limitOrderId: pending.limitOrderId, quoteId: open.quoteId, now: now() });
+    expect(await followLimitFills(db, now())).toEqual([
+      { limitOrderId: settled.limitOrderId, corridor: settled.corridor },
+    ]);
+    expect(await followLimitFills(db, now())).toEqual([]);
+    expect(await readLimitOrder(db, settled.limitOrderId)).toMatchObject({ status: "filled", quoteId: quote.quoteId });
+    expect(await readLimitOrder(db, pending.limitOrderId)).toMatchObject({ status: "filling", quoteId: open.quoteId });
+  });
+
+  it("follows a filling order whose quote failed back to open, clearing the quote, with the reason", async () => {
     const row = await place();
-    const quoteId = newId("q");
-    await startLimitFill(db, { limitOrderId: row.limitOrderId, quoteId, now: now() });
-    expect(await settleLimitFill(db, { limitOrderId: row.limitOrderId, quoteId: newId("q"), now: now() })).toBe(false);
-    expect(await settleLimitFill(db, { limitOrderId: row.limitOrderId, quoteId, now: now() })).toBe(true);
-    expect(await settleLimitFill(db, { limitOrderId: row.limitOrderId, quoteId, now: now() })).toBe(false);
-    expect(await readLimitOrder(db, row.limitOrderId)).toMatchObject({ status: "filled", quoteId });
+    const { quote } = await seedQuote(db, { status: "failed" });
+    await startLimitFill(db, { limitOrderId: row.limitOrderId, quoteId: quote.quoteId, now: now() });
+    expect(await followLimitFills(db, now())).toEqual([{ limitOrderId: row.limitOrderId, corridor: row.corridor }]);
+    expect(await readLimitOrder(db, row.limitOrderId)).toMatchObject({
+      status: "open",
+      quoteId: null,
+      lastError: "fill_failed",
+    });
   });
 
   it("moves filling → open when the fill failed, clearing the quote and keeping the reason", async () => {
@@ -218,7 +276,7 @@ describe("the order's event log (migrations/0008)", () => {
   it("records each status it takes, with the fields that change, and nothing for other updates", async () => {
     const order = await place();
     await recordLimitChecks(db, [
-      { limitOrderId: order.limitOrderId, checkedAt: now(), bestReceived: "90", lastError: "below_limit" },
+      { limitOrderId: order.limitOrderId, lastCheckedAt: now(), bestReceived: "90", lastError: "below_limit" },
     ]);
     expect(await startLimitFill(db, { limitOrderId: order.limitOrderId, quoteId: "q_x", now: now() })).toBe(true);
     const progress = await readLimitOrderProgress(db, order.limitOrderId);

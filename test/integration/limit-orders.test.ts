@@ -7,7 +7,8 @@ import { type JsonTypedData, typedDataFromJson } from "../../src/chains/evm/json
 import { loadConfig } from "../../src/config/load";
 import { primaryEvmChain } from "../../src/config/record";
 import type { RelayConfig } from "../../src/config/schema";
-import { insertLimitOrder, readLimitOrder, startLimitFill } from "../../src/db/limit-orders";
+import { startLimitFill } from "../../src/db/limit-moves";
+import { insertLimitOrder, readLimitOrder } from "../../src/db/limit-orders";
 import { newId } from "../../src/ids";
 import { PLACE_GRACE_SECONDS } from "../../src/limit-orders/expiry";
 import type { LimitOrderDraft, LimitOrderRecord } from "../../src/schemas/limit-order";
@@ -495,6 +496,13 @@ describe("GET /v1/limit-orders and /v1/limit-orders/{id}", () => {
     await insertLimitOrder(env.DB, row, 1_000, new Date().toISOString());
     const res = await call<LimitOrderRecord>("GET", `/v1/limit-orders/${row.limitOrderId}`);
     expect(res.body.status).toBe("expired");
+    const listed = await call<{ limitOrders: LimitOrderRecord[] }>(
+      "GET",
+      `/v1/limit-orders?taker=${row.taker}&status=expired`,
+    );
+    expect(listed.body.limitOrders.map((o) => o.limitOrderId)).toContain(row.limitOrderId);
+    // A read writes nothing: the keeper's sweep records the expiry.
+    expect((await readLimitOrder(env.DB, row.limitOrderId))?.status).toBe("open");
   });
 
   it("lists the taker's orders newest first, a page at a time, by status", async () => {

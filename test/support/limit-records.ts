@@ -1,5 +1,5 @@
-import type { LimitOrderRow } from "../../src/db/limit-orders";
 import { newId } from "../../src/ids";
+import type { LimitOrderRow } from "../../src/schemas/limit-order";
 
 const TAKER = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
 const CNGN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";

@@ -1,71 +1,39 @@
 import { describe, expect, it } from "vitest";
-import type { QuoteInput } from "../../src/auction/quote-input";
 import { refuse } from "../../src/errors";
 import type { SubmitOutcome, SubmitRequest } from "../../src/keeper/contract";
-import { LIMIT_ROUNDS_PER_PASS, type LimitJobPort, limitPass, type OpenLimitOrder } from "../../src/keeper/limit-job";
-import { FakeLimitBook } from "../support/fake-limit-book";
-
-const band = { base: "USD", quote: "NGN", mid: 1580, low: 1570, high: 1590, sources: 3, at: 0 };
+import { LIMIT_ROUNDS_PER_PASS, limitPass } from "../../src/keeper/limit-job";
+import type { LimitOrderRow } from "../../src/schemas/limit-order";
+import { FakeLimitPort } from "../support/fake-limit-port";
+import { sampleLimitOrder } from "../support/limit-records";
 
 /** An order selling 1,580 cNGN, whose mid output is 1 USDC, asking `limitAmount` (USDC base units). */
-function order(id: string, limitAmount: bigint, expiresAt = 10_000_000): OpenLimitOrder {
-  return {
+function order(id: string, limitAmount: bigint, expiresAt = 10_000_000): LimitOrderRow {
+  return sampleLimitOrder({
     limitOrderId: id,
-    chainId: 31337,
-    corridorKey: "corridor",
-    taker: "0xtaker",
-    recipient: "0xtaker",
-    sellToken: "cngn",
-    buyToken: "usdc",
+    corridor: "corridor",
     sellAmount: "1580000000",
     limitAmount: limitAmount.toString(),
-    round: { limitOrderId: id, order: {}, nonce: "1", minOut: "900000" },
+    minOut: "900000",
     signature: `0xsig-${id}`,
-    permit: null,
-    expiresAt,
-  };
+    erc2612: null,
+    expiresAt: new Date(expiresAt).toISOString(),
+  });
 }
 
-/** A keeper port over a fake book and a fake clock; `auction` and `submit` answer as the test says. */
+/** The job's port in memory and a fake clock; `auction` and `submit` answer as the test says. */
 function harness(
   options: { received?: bigint; submit?: (r: SubmitRequest) => SubmitOutcome; paused?: () => boolean } = {},
 ) {
-  const book = new FakeLimitBook();
-  let now = 1_000_000;
-  let quotes = 0;
-  const auctions: QuoteInput[] = [];
-  const submissions: SubmitRequest[] = [];
-  const moved: string[] = [];
-  const port: LimitJobPort = {
-    book,
-    band: async () => band,
-    ask: (o) => ({
-      sellAmount: BigInt(o.sellAmount),
-      limitAmount: BigInt(o.limitAmount),
-      sellAsset: "NGN",
-      buyAsset: "USD",
-      sellDecimals: 6,
-      buyDecimals: 6,
-    }),
-    async auction(_corridor, input) {
-      auctions.push(input);
-      const received = options.received ?? 949_000n;
-      if (received < BigInt(input.limit?.minOut ?? "0")) {
-        return refuse(404, "below_limit", "below", { bestReceived: received.toString() });
-      }
-      return { kind: "quoted", quote: { quoteId: `q_${++quotes}`, received: received.toString() } };
-    },
-    async submit(request) {
-      submissions.push(request);
-      return (
-        options.submit?.(request) ?? { kind: "submitted", quoteId: request.quoteId, executionId: "x", txHash: "0x" }
-      );
-    },
-    paused: options.paused ?? (() => false),
-    moved: (orders) => moved.push(...orders.map((o) => `${o.limitOrderId}@${o.corridor}`)),
-    now: () => now,
+  const port = new FakeLimitPort(options);
+  return {
+    book: port.book,
+    port,
+    auctions: port.auctions,
+    submissions: port.submissions,
+    moved: port.moves,
+    tick: (ms: number) => port.tick(ms),
+    now: () => port.now(),
   };
-  return { book, port, auctions, submissions, moved, tick: (ms: number) => (now += ms), now: () => now };
 }
 
 describe("the keeper's limit job", () => {
@@ -132,7 +100,7 @@ describe("the keeper's limit job", () => {
       attempts: 1,
       bestReceived: "880000",
       lastError: "below_limit",
-      lastCheckedAt: h.now(),
+      lastCheckedAt: new Date(h.now()).toISOString(),
     });
     expect(h.submissions).toEqual([]);
   });
@@ -159,10 +127,10 @@ describe("the keeper's limit job", () => {
     const h = harness();
     h.book.add(order("lo_1", 1_000_000n));
     h.book.add(order("lo_2", 1_000_000n));
-    expect(h.book.cancel("lo_1")).toBe(true);
+    expect(h.book.cancel("lo_1", h.now())).toBe(true);
     await limitPass(h.port);
     expect(h.auctions.map((a) => a.limit?.limitOrderId)).toEqual(["lo_2"]);
-    expect(h.book.cancel("lo_2")).toBe(false);
+    expect(h.book.cancel("lo_2", h.now())).toBe(false);
     expect(h.book.get("lo_2").status).toBe("filling");
   });
 

@@ -10,20 +10,13 @@ import { limitReadiness } from "../../src/chains/evm/limit-readiness";
 import { limitOrdersFor } from "../../src/chains/limit-orders";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
-import type { LimitOrderRow } from "../../src/db/limit-orders";
 import { decodeCursor, encodeCursor } from "../../src/limit-orders/cursor";
 import { buildDraft, firstDifference, inputsOfDraft, type LimitInputs } from "../../src/limit-orders/draft";
 import { deadlineAccepted, expiryAccepted, PLACE_GRACE_SECONDS } from "../../src/limit-orders/expiry";
 import { limitOrderRecord } from "../../src/limit-orders/record";
-import {
-  ACTIVE_LIMIT_STATUSES,
-  canMoveLimit,
-  isTerminal,
-  LIMIT_MOVES,
-  LIMIT_TRANSITIONS,
-} from "../../src/limit-orders/states";
+import { ACTIVE_LIMIT_STATUSES, isTerminal, LIMIT_MOVES, LIMIT_TRANSITIONS } from "../../src/limit-orders/states";
 import { limitAmountOf, limitAmounts } from "../../src/limit-orders/terms";
-import type { LimitOrderDraft, LimitOrderStatus } from "../../src/schemas/limit-order";
+import type { LimitOrderDraft, LimitOrderRow, LimitOrderStatus } from "../../src/schemas/limit-order";
 import { FakeLimitReads } from "../support/fake-limit-reads";
 
 const chain = primaryEvmChain(localConfig);
@@ -102,6 +95,7 @@ describe("limit order expiry", () => {
 /** Through JSON, as a draft travels (the schema's own parse is exercised by the integration tests). */
 const wireOf = (draft: LimitOrderDraft): LimitOrderDraft => JSON.parse(JSON.stringify(draft));
 const STATUSES = Object.keys(LIMIT_TRANSITIONS) as LimitOrderStatus[];
+const canMoveLimit = (from: LimitOrderStatus, to: LimitOrderStatus) => LIMIT_TRANSITIONS[from].includes(to);
 
 describe("limit order states", () => {
   it("moves open → filling → filled, filling → open, open → expired, open → cancelled, and nothing else", () => {

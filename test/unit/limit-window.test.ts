@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type LimitAsk, midOutput, withinWindow } from "../../src/limits/window";
+import { type LimitAsk, midOutput, withinWindow } from "../../src/limit-orders/window";
 
 const band = { base: "USD", quote: "NGN", mid: 1580, low: 1570, high: 1590, sources: 3, at: 0 };
 /** Selling 1,580 cNGN (6 decimals) for USDC (6 decimals): the mid implies exactly 1 USDC. */

@@ -1,0 +1,69 @@
+import { primaryEvmChain } from "../config/record";
+import { findCorridor } from "../corridors";
+import { limitNonceTaken } from "../db/limit-orders";
+import { invalidRequest, RelayError } from "../errors";
+import { addressIssues } from "../http/address-issues";
+import type { LimitOrderDraft, LimitPrepareRequest } from "../schemas/limit-order";
+import { type LimitOrderContext, limitChainOf, limitSettings } from "./context";
+import { buildDraft } from "./draft";
+import { deadlineOf, expiryAccepted } from "./expiry";
+import { limitBelowFees, refuseBelowMinimum, refuseOverLimit } from "./refusals";
+
+/** Fresh nonces tried before giving up; a random 128-bit nonce is taken already practically never. */
+const NONCE_TRIES = 3;
+
+/**
+ * `POST /v1/limit-orders/prepare` (docs/limit-orders.md, "Prepare"): the draft of the taker's terms,
+ * with a Permit2 nonce the taker has not used; stores nothing.
+ */
+export async function prepareLimitOrder(ctx: LimitOrderContext, body: LimitPrepareRequest): Promise<LimitOrderDraft> {
+  const { config, db } = ctx;
+  const settings = limitSettings(config);
+  const chainId = body.chainId ?? primaryEvmChain(config).chainId;
+  const chain = limitChainOf(
+    ctx,
+    chainId,
+    () => new RelayError(400, "unsupported_pair", `The relay does not serve chain ${chainId}.`),
+  );
+  const { adapter } = chain;
+  const issues = addressIssues(adapter, {
+    sellToken: body.sellToken,
+    buyToken: body.buyToken,
+    taker: body.taker,
+    recipient: body.recipient,
+  });
+  if (issues.length) throw invalidRequest(issues, "The request failed validation.");
+  if (!findCorridor(config, chainId, body.sellToken, body.buyToken)) {
+    throw new RelayError(400, "unsupported_pair", `The relay does not trade ${body.sellToken} for ${body.buyToken}.`);
+  }
+  const sellAmount = BigInt(body.sellAmount);
+  refuseBelowMinimum(adapter, body.sellToken, sellAmount);
+  if (!expiryAccepted(body.expiresInSeconds, settings)) {
+    throw new RelayError(
+      400,
+      "bad_expiry",
+      `expiresInSeconds must be from ${settings.minExpirySeconds} to ${settings.maxExpirySeconds}.`,
+    );
+  }
+  const now = Date.now();
+  const inputs = {
+    taker: body.taker,
+    recipient: body.recipient ?? body.taker,
+    // The corridor exists, so both are configured tokens; the draft names them as configured.
+    sellToken: adapter.token(body.sellToken)?.address ?? body.sellToken,
+    buyToken: adapter.token(body.buyToken)?.address ?? body.buyToken,
+    sellAmount,
+    limitAmount: BigInt(body.limitAmount),
+    deadline: deadlineOf(Math.floor(now / 1000), body.expiresInSeconds),
+  };
+  if (!buildDraft(chain, { ...inputs, nonce: 0n })) throw limitBelowFees();
+  const taker = adapter.normalise(body.taker);
+  await refuseOverLimit(db, taker, settings.maxOpenPerTaker, new Date(now).toISOString());
+  for (let i = 0; i < NONCE_TRIES; i++) {
+    const nonce = chain.orders.newNonce();
+    if (await limitNonceTaken(db, chainId, taker, nonce.toString())) continue;
+    const draft = buildDraft(chain, { ...inputs, nonce });
+    if (draft) return draft.record;
+  }
+  throw new Error("no free limit-order nonce");
+}
