@@ -1,8 +1,8 @@
 import type { ChainConfig } from "../config/schema";
 import type { ChainAdapter } from "./adapter";
 import { evmAdapter } from "./evm/adapter";
-import { evmSettlement } from "./evm/settlement";
-import type { Settlement } from "./settler";
+import { evmSettlement } from "./evm/settler";
+import type { SettlementScheme } from "./settler";
 import { solanaAdapter } from "./solana/adapter";
 import { solanaSettlement } from "./solana/settler";
 
@@ -19,6 +19,6 @@ export function adapterFor(chain: ChainConfig): ChainAdapter {
 }
 
 /** How the keeper settles on a chain. */
-export function settlerFor(chain: ChainConfig): Settlement {
+export function settlerFor(chain: ChainConfig): SettlementScheme {
   return chain.kind === "evm" ? evmSettlement(chain) : solanaSettlement(chain);
 }
