@@ -10,7 +10,7 @@ import { newId } from "../ids";
 import { duplicateOf, type SubmitOutcome, type SubmitRequest, type SubmitTimings } from "./contract";
 import { notLeader, quoteExpired } from "./outcomes";
 import type { Submission } from "./pending";
-import { iso, type KeeperPort, log } from "./port";
+import { type FillNotice, iso, type KeeperPort, log } from "./port";
 import { strikeWinner } from "./strikes";
 import { timed } from "./timings";
 import type { WalletSlot } from "./wallet-pool";
@@ -183,16 +183,15 @@ async function requote(
 ): Promise<SubmitOutcome> {
   const step = isTakerReason(reason) ? "takerRequote" : "requote";
   await timed(timings, "writeMs", () => writeRequote(port.db, { ...terms, at: iso(port.now()) }, step, reason));
-  port.timelineGrew(quote.quoteId);
   const corridor = findCorridor(port.config(), quote.chainId, quote.sellToken, quote.buyToken);
-  if (step === "requote" && quote.resolver) {
-    const resolver = quote.resolver.address;
-    if (corridor) port.notify(corridor.key, resolver, { quoteId: quote.quoteId, status: "failed", txHash: null });
-    await strikeWinner(
-      port,
-      { corridorKey: corridor?.key ?? null, resolver, executionId: terms.executionId },
-      `requote ${reason}`,
-    );
+  // A requote the taker can fix leaves the quote open: the winner hears nothing.
+  const winner = step === "requote" ? (quote.resolver?.address ?? null) : null;
+  const corridorKey = corridor?.key ?? null;
+  const fill: FillNotice | null =
+    corridorKey && winner ? { corridorKey, resolver: winner, status: "failed", txHash: null } : null;
+  port.quoteMoved(quote.quoteId, fill);
+  if (winner) {
+    await strikeWinner(port, { corridorKey, resolver: winner, executionId: terms.executionId }, `requote ${reason}`);
   }
   return { kind: "requote", quoteId: quote.quoteId, executionId: terms.executionId, reason, timings };
 }

@@ -71,9 +71,6 @@ export const duplicateOf = (first: ExecutionRow): Extract<SubmitOutcome, { kind:
   return { kind: "duplicate", quoteId, executionId, status, txHash, reason };
 };
 
-/** How a winning resolver's fill is going, for its corridor socket (`execution` frame). */
-export type ExecutionUpdate = { quoteId: string; status: "submitted" | "settled" | "failed"; txHash: string | null };
-
 /** The keeper object as the Worker calls it. */
 export interface KeeperContract {
   submit(request: SubmitRequest): Promise<SubmitOutcome>;
