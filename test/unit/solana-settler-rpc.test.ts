@@ -7,13 +7,7 @@ import { type SolanaHarness, startSolanaHarness } from "../../scripts/lib/solana
 import { ChainUnavailableError } from "../../src/chains/settler";
 import { readLatestBlockhash } from "../../src/chains/solana/blockhash";
 import { keeperKeypairFromSecret } from "../../src/chains/solana/keeper-key";
-import {
-  sendSwap,
-  signAsFeePayer,
-  simulateSwap,
-  swapReceipt,
-  swapStatus,
-} from "../../src/chains/solana/settler-rpc";
+import { sendSwap, signAsFeePayer, simulateSwap, swapReceipt, swapStatus } from "../../src/chains/solana/settler-rpc";
 import { checkTakerTransaction } from "../../src/chains/solana/swap-checks";
 import { signRequest, withSignature } from "../../src/chains/solana/swap-signatures";
 import { buildSwapTransaction } from "../../src/chains/solana/swap-transaction";
