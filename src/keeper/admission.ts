@@ -3,8 +3,8 @@ import { type ChainSettler, ChainUnavailableError, type FillRequest, type Prepar
 import { findCorridor } from "../corridors";
 import { expireIfDue } from "../db/quote-status";
 import { type QuoteRow, readQuoteRow } from "../db/quotes";
-import { executionForQuoteKey, scopedIdempotencyKey } from "../db/settlement";
-import { type AcceptedTerms, writeRequote } from "../db/settlement-steps";
+import { type ExecutionTerms, executionForQuoteKey, scopedIdempotencyKey } from "../db/settlement";
+import { writeRequote } from "../db/settlement-steps";
 import { refuse } from "../errors";
 import { newId } from "../ids";
 import { duplicateOf, type SubmitOutcome, type SubmitRequest, type SubmitTimings } from "./contract";
@@ -110,7 +110,7 @@ async function simulate(
   };
   const taker = await timed(timings, "verifyMs", () => settler.verifyTaker(request));
   if (!taker.ok) return refuse(400, taker.code, takerRefusals[taker.code], { reason: taker.reason });
-  const terms: AcceptedTerms = {
+  const terms: ExecutionTerms = {
     executionId: newId("x"),
     quoteId: quote.quoteId,
     resolver: quote.resolver?.address ?? null,
@@ -177,7 +177,7 @@ const takerRefusals = {
 async function requote(
   port: KeeperPort,
   quote: QuoteRow,
-  terms: AcceptedTerms,
+  terms: ExecutionTerms,
   reason: string,
   timings: SubmitTimings,
 ): Promise<SubmitOutcome> {

@@ -1,7 +1,7 @@
 import type { ExecutionRow } from "../db/executions";
 import type { QuoteRow } from "../db/quotes";
 import type { Refusal } from "../errors";
-import type { Erc2612Permit } from "../schemas/execution";
+import type { Erc2612Permit, ExecutionAccepted } from "../schemas/execution";
 import type { ExecutionStatus } from "../schemas/quote";
 
 /**
@@ -15,7 +15,7 @@ export const NOT_LEADER_RETRY_SECONDS = 2;
 /** A submission as the Worker hands it over, validated. */
 export interface SubmitRequest {
   quoteId: string;
-  /** The taker's part, from the body field the quote's chain names (`Settlement.submissionField`). */
+  /** The taker's part, from the body field the quote's chain names (`SettlementScheme.submissionField`). */
   signature: string;
   permit: Erc2612Permit | null;
   idempotencyKey: string | null;
@@ -77,7 +77,10 @@ export interface KeeperContract {
 }
 
 /** The HTTP answer of an outcome that is not an error: 202 for a broadcast, 200 for the rest. */
-export function acceptedAnswer(outcome: Exclude<SubmitOutcome, Refusal>): { status: 200 | 202; body: object } {
+export function acceptedAnswer(outcome: Exclude<SubmitOutcome, Refusal>): {
+  status: 200 | 202;
+  body: ExecutionAccepted;
+} {
   switch (outcome.kind) {
     case "submitted":
       return {

@@ -1,5 +1,5 @@
 import type { FillCall, FillRequest, NonceStore, SignedFill } from "../chains/settler";
-import type { AcceptedTerms } from "../db/settlement-steps";
+import type { ExecutionTerms } from "../db/settlement";
 import type { FillNotice } from "./port";
 
 /**
@@ -12,7 +12,7 @@ import type { FillNotice } from "./port";
 export type PendingState = "signed" | "sent" | "mined";
 
 /** Everything the keeper needs to finish a submission after a restart, without the request that made it. */
-export interface Submission extends AcceptedTerms {
+export interface Submission extends ExecutionTerms {
   request: FillRequest;
   call: FillCall;
   gasFeeToken: string;
