@@ -7,7 +7,7 @@ import { type ExecutionTerms, executionForQuoteKey, scopedIdempotencyKey } from 
 import { writeRequote } from "../db/settlement-steps";
 import { refuse } from "../errors";
 import { newId } from "../ids";
-import { duplicateOf, type SubmitOutcome, type SubmitRequest, type SubmitTimings } from "./contract";
+import { chainNotServed, duplicateOf, type SubmitOutcome, type SubmitRequest, type SubmitTimings } from "./contract";
 import { notLeader, quoteExpired } from "./outcomes";
 import type { Submission } from "./pending";
 import { type FillNotice, iso, type KeeperPort, log } from "./port";
@@ -47,7 +47,9 @@ export async function admit(
 ): Promise<Prepared | SubmitOutcome> {
   const { db, store } = port;
   const now = iso(port.now());
-  // The repeated key's execution is found through the quote's taker in SQL, beside the quote's read.
+  // The repeated key's execution is found through the quote's taker in SQL, beside the quote's read. The
+  // Worker looked before its rate limit, but only this read, under the key's lock, sees a repeat that ran
+  // concurrently (docs/settlement.md, "Idempotency-Key").
   const [quote, first] = await timed(timings, "readMs", async () => {
     const [row, repeated] = await Promise.all([
       req.quote ?? readQuoteRow(db, req.quoteId),
@@ -64,7 +66,7 @@ export async function admit(
   const idempotencyKey = req.idempotencyKey ? scopedIdempotencyKey(quote.taker, req.idempotencyKey) : null;
   if (first) return duplicateOf(first);
   const chain = port.config().chains.find((c) => c.chainId === quote.chainId);
-  if (!chain) return refuse(409, "wrong_chain", `The relay no longer serves chain ${quote.chainId}.`);
+  if (!chain) return chainNotServed(quote.chainId);
   const settlers = port.settlers(chain);
   if (quote.status === "expired") return quoteExpired();
   if (quote.status !== "quoted" && quote.status !== "signed") {

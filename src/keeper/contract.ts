@@ -1,6 +1,6 @@
 import type { ExecutionRow } from "../db/executions";
 import type { QuoteRow } from "../db/quotes";
-import type { Refusal } from "../errors";
+import { type Refusal, refuse } from "../errors";
 import type { Erc2612Permit, ExecutionAccepted } from "../schemas/execution";
 import type { ExecutionStatus } from "../schemas/quote";
 
@@ -64,6 +64,13 @@ export type SubmitOutcome =
       reason: string | null;
     }
   | Refusal;
+
+/**
+ * A quote on a chain the configuration no longer has: the Worker answers it before the rate limit, and
+ * the keeper for the submissions that do not come through the Worker (the limit job).
+ */
+export const chainNotServed = (chainId: number): Refusal =>
+  refuse(409, "wrong_chain", `The relay no longer serves chain ${chainId}.`);
 
 /** A repeated Idempotency-Key: the first execution, as it stands. */
 export const duplicateOf = (first: ExecutionRow): Extract<SubmitOutcome, { kind: "duplicate" }> => {
