@@ -188,8 +188,13 @@ export class CorridorDO extends DurableObject<Env> {
     await this.writes.drain();
   }
 
-  /** Quote `quoteId` moved (the keeper settled it, a taker cancelled it): its open streams get what is new. */
-  async quoteChanged(quoteId: string): Promise<void> {
+  /**
+   * Quote `quoteId` moved (a settlement step, a cancel): with `fill`, its winning resolver hears how the fill
+   * is going if connected here (`execution` frame); its open streams get what is new. One call per step.
+   */
+  async quoteChanged(quoteId: string, fill?: { resolver: string; status: string; txHash: string | null }) {
+    if (fill)
+      this.sessions.sendTo(fill.resolver, { type: "execution", quoteId, status: fill.status, txHash: fill.txHash });
     await this.streams.changed(quoteTopic(quoteId));
     await this.armStreams();
   }
@@ -240,11 +245,6 @@ export class CorridorDO extends DurableObject<Env> {
     const now = Date.now();
     const nodes = this.sessions.list().filter((n) => isFresh(n.lastHeartbeat, now)).length;
     return { paused: this.pauses.current(), nodes, outbox: this.writes.backlog() };
-  }
-
-  /** Tells a quote's winning resolver how its fill is going (`execution` frame), if it is connected. */
-  async notifyExecution(resolver: string, update: { quoteId: string; status: string; txHash: string | null }) {
-    this.sessions.sendTo(resolver, { type: "execution", ...update });
   }
 
   /** The oracle's latest band for this corridor; sent on to every authenticated node. */

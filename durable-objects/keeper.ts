@@ -58,13 +58,8 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
       settlers: (chain) => this.settlers(chain),
       writeThrough: (quoteId) => writeThrough(this.env, loadConfig(this.env.RELAY_CONFIG), quoteId),
       armIndexer: () => this.follow(Date.now() + INDEX_EVERY_MS),
-      notify: (corridorKey, resolver, update) =>
-        ctx.waitUntil(
-          corridorStub(this.env, corridorKey)
-            .notifyExecution(resolver, update)
-            .catch((e: unknown) => log.error("notify_failed", { component: "keeper", error: String(e) })),
-        ),
-      timelineGrew: (quoteId) => ctx.waitUntil(announceQuote(this.env, loadConfig(this.env.RELAY_CONFIG), quoteId)),
+      quoteMoved: (quoteId, fill) =>
+        ctx.waitUntil(announceQuote(this.env, loadConfig(this.env.RELAY_CONFIG), quoteId, fill ?? undefined)),
       demoted: (corridorKey, resolver, demotion) => {
         if (!corridorKey) return;
         ctx.waitUntil(

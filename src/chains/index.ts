@@ -2,9 +2,9 @@ import type { ChainConfig } from "../config/schema";
 import type { ChainAdapter } from "./adapter";
 import { evmAdapter } from "./evm/adapter";
 import { evmInventoryReader } from "./evm/inventory";
-import { evmSettlement } from "./evm/settlement";
+import { evmSettlement } from "./evm/settler";
 import type { InventoryReader } from "./inventory";
-import type { Settlement } from "./settler";
+import type { SettlementScheme } from "./settler";
 import { solanaAdapter } from "./solana/adapter";
 import { solanaSettlement } from "./solana/settler";
 
@@ -26,7 +26,7 @@ export function adapterFor(chain: ChainConfig): ChainAdapter {
 }
 
 /** How the keeper settles on a chain. */
-export function settlerFor(chain: ChainConfig): Settlement {
+export function settlerFor(chain: ChainConfig): SettlementScheme {
   return chain.kind === "evm" ? evmSettlement(chain) : solanaSettlement(chain);
 }
 

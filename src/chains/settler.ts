@@ -191,10 +191,11 @@ export interface ChainSettler {
 }
 
 /**
- * How a chain settles, before any key: which body field carries the taker's part of a submission, and
- * the settler for the keeper's key. A chain the keeper does not settle has none (`settlerFor` is null).
+ * How a chain settles, before any key (`settlerFor`, src/chains/index.ts): which body field carries the
+ * taker's part of a submission, which secret holds the keeper's keys, and a settler for each key. Not the
+ * quote record's `settlement` (src/schemas/quote.ts), which is what a settled transaction did.
  */
-export interface Settlement {
+export interface SettlementScheme {
   /** The Worker secret holding the keeper's key on this chain (docs/settlement.md). */
   readonly secretName: "KEEPER_PRIVATE_KEY" | "KEEPER_SOLANA_KEY";
   /** The body field of `POST /v1/executions` that carries the taker's part on this chain. */

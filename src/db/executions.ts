@@ -1,20 +1,8 @@
 import type { ExecutionRecord, ExecutionStatus } from "../schemas/quote";
 import { readQuoteRecord } from "./quotes";
 
-export interface ExecutionRow {
-  executionId: string;
-  quoteId: string;
-  status: ExecutionStatus;
-  reason: string | null;
-  txHash: string | null;
-  submitter: string | null;
-  gasUsed: string | null;
-  resolver: string | null;
-  proceeds: string | null;
-  takerPays: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** An execution as D1 holds it: record 2.1 without its quote's lifecycle, with when it was created. */
+export type ExecutionRow = Omit<ExecutionRecord, "lifecycle"> & { createdAt: ExecutionRecord["updatedAt"] };
 
 interface ExecutionDbRow {
   execution_id: string;
@@ -31,30 +19,7 @@ interface ExecutionDbRow {
   updated_at: string;
 }
 
-export function insertExecutionStatement(db: D1Database, e: ExecutionRow): D1PreparedStatement {
-  return db
-    .prepare(
-      `INSERT INTO executions (execution_id, quote_id, status, reason, tx_hash, submitter, gas_used, resolver,
-         proceeds, taker_pays, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .bind(
-      e.executionId,
-      e.quoteId,
-      e.status,
-      e.reason,
-      e.txHash,
-      e.submitter,
-      e.gasUsed,
-      e.resolver,
-      e.proceeds,
-      e.takerPays,
-      e.createdAt,
-      e.updatedAt,
-    );
-}
-
-export async function readExecutionRow(db: D1Database, executionId: string): Promise<ExecutionRow | null> {
+async function readExecutionRow(db: D1Database, executionId: string): Promise<ExecutionRow | null> {
   const r = await db
     .prepare("SELECT * FROM executions WHERE execution_id = ?")
     .bind(executionId)

@@ -17,14 +17,6 @@ import {
  * restart changes nothing.
  */
 
-/** An accepted submission's terms, as the keeper keeps them until its transaction is final. */
-export interface AcceptedTerms extends ExecutionTerms {
-  /** The Idempotency-Key, scoped to the taker, or null. */
-  idempotencyKey: string | null;
-  /** When the keeper accepted the submission (ISO 8601). */
-  at: string;
-}
-
 /** A claim's answer; when it failed, where the quote stands now (null fields: no such quote). */
 export type Claim = { claimed: true } | { claimed: false; status: QuoteStatus | null; expiresAt: string | null };
 
@@ -63,7 +55,7 @@ export async function releaseClaim(db: D1Database, quoteId: string): Promise<voi
  */
 export async function writeRequote(
   db: D1Database,
-  terms: AcceptedTerms,
+  terms: ExecutionTerms,
   step: Extract<SettlementStep, "requote" | "takerRequote">,
   reason: string,
 ): Promise<void> {
@@ -83,7 +75,7 @@ export async function writeRequote(
  */
 export async function writeSubmitted(
   db: D1Database,
-  terms: AcceptedTerms,
+  terms: ExecutionTerms,
   tx: { txHash: string; submitter: string },
 ): Promise<void> {
   const { at, idempotencyKey, executionId, resolver } = terms;
@@ -96,19 +88,25 @@ export async function writeSubmitted(
   ]);
 }
 
+/**
+ * What a receipt showed of a quote's fill: the quote record's `settlement` (still unconfirmed), its fills,
+ * what actually moved, and the transaction that landed.
+ */
+export interface SettledReceipt {
+  txHash: string;
+  block: number;
+  gasUsed: string;
+  fills: Fill[];
+  settlement: Settlement;
+  proceeds: string;
+  takerPays: string;
+}
+
 /** The receipt shows the fill: the resolver's count, the settled execution, the fills and the settlement. */
 export async function writeSettled(
   db: D1Database,
-  terms: ExecutionTerms,
-  receipt: {
-    txHash: string;
-    block: number;
-    gasUsed: string;
-    fills: Fill[];
-    settlement: Settlement;
-    proceeds: string;
-    takerPays: string;
-  },
+  terms: Pick<ExecutionTerms, "executionId" | "quoteId" | "resolver">,
+  receipt: SettledReceipt,
   at: string,
 ): Promise<void> {
   const { executionId, quoteId, resolver } = terms;

@@ -25,13 +25,20 @@ const LAST_REORG = `(SELECT COALESCE(MAX(id), 0) FROM timeline_events
 /** How long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-/** What every execution row records about its quote (record 2.1). */
+/**
+ * An accepted submission's terms, as the keeper keeps them until its transaction is final: what its
+ * execution row records about the quote (record 2.1), the taker's Idempotency-Key, and when it was accepted.
+ */
 export interface ExecutionTerms {
   executionId: string;
   quoteId: string;
   resolver: string | null;
   proceeds: string;
   takerPays: string;
+  /** The Idempotency-Key, scoped to the taker (`scopedIdempotencyKey`), or null. */
+  idempotencyKey: string | null;
+  /** When the keeper accepted the submission (ISO 8601). */
+  at: string;
 }
 
 /** The quote's status move and timeline events of one step (`SETTLEMENT_MOVES`). */
@@ -98,7 +105,7 @@ export function quoteStepStatements(
 /** A new execution row; written again (recovery), it is left as it is. */
 export function insertExecutionOnce(
   db: D1Database,
-  terms: ExecutionTerms,
+  terms: Omit<ExecutionTerms, "idempotencyKey" | "at">,
   status: Extract<ExecutionStatus, "submitted" | "requote">,
   fields: { reason: string | null; txHash: string | null; submitter: string | null },
   at: string,

@@ -3,14 +3,14 @@ import { type ChainSettler, ChainUnavailableError, type FillRequest, type Prepar
 import { findCorridor } from "../corridors";
 import { expireIfDue } from "../db/quote-status";
 import { type QuoteRow, readQuoteRow } from "../db/quotes";
-import { executionForQuoteKey, scopedIdempotencyKey } from "../db/settlement";
-import { type AcceptedTerms, writeRequote } from "../db/settlement-steps";
+import { type ExecutionTerms, executionForQuoteKey, scopedIdempotencyKey } from "../db/settlement";
+import { writeRequote } from "../db/settlement-steps";
 import { refuse } from "../errors";
 import { newId } from "../ids";
-import { duplicateOf, type SubmitOutcome, type SubmitRequest, type SubmitTimings } from "./contract";
+import { chainNotServed, duplicateOf, type SubmitOutcome, type SubmitRequest, type SubmitTimings } from "./contract";
 import { notLeader, quoteExpired } from "./outcomes";
 import type { Submission } from "./pending";
-import { iso, type KeeperPort, log } from "./port";
+import { type FillNotice, iso, type KeeperPort, log } from "./port";
 import { strikeWinner } from "./strikes";
 import { timed } from "./timings";
 import type { WalletSlot } from "./wallet-pool";
@@ -47,7 +47,9 @@ export async function admit(
 ): Promise<Prepared | SubmitOutcome> {
   const { db, store } = port;
   const now = iso(port.now());
-  // The repeated key's execution is found through the quote's taker in SQL, beside the quote's read.
+  // The repeated key's execution is found through the quote's taker in SQL, beside the quote's read. The
+  // Worker looked before its rate limit, but only this read, under the key's lock, sees a repeat that ran
+  // concurrently (docs/settlement.md, "Idempotency-Key").
   const [quote, first] = await timed(timings, "readMs", async () => {
     const [row, repeated] = await Promise.all([
       req.quote ?? readQuoteRow(db, req.quoteId),
@@ -64,7 +66,7 @@ export async function admit(
   const idempotencyKey = req.idempotencyKey ? scopedIdempotencyKey(quote.taker, req.idempotencyKey) : null;
   if (first) return duplicateOf(first);
   const chain = port.config().chains.find((c) => c.chainId === quote.chainId);
-  if (!chain) return refuse(409, "wrong_chain", `The relay no longer serves chain ${quote.chainId}.`);
+  if (!chain) return chainNotServed(quote.chainId);
   const settlers = port.settlers(chain);
   if (quote.status === "expired") return quoteExpired();
   if (quote.status !== "quoted" && quote.status !== "signed") {
@@ -110,7 +112,7 @@ async function simulate(
   };
   const taker = await timed(timings, "verifyMs", () => settler.verifyTaker(request));
   if (!taker.ok) return refuse(400, taker.code, takerRefusals[taker.code], { reason: taker.reason });
-  const terms: AcceptedTerms = {
+  const terms: ExecutionTerms = {
     executionId: newId("x"),
     quoteId: quote.quoteId,
     resolver: quote.resolver?.address ?? null,
@@ -177,22 +179,21 @@ const takerRefusals = {
 async function requote(
   port: KeeperPort,
   quote: QuoteRow,
-  terms: AcceptedTerms,
+  terms: ExecutionTerms,
   reason: string,
   timings: SubmitTimings,
 ): Promise<SubmitOutcome> {
   const step = isTakerReason(reason) ? "takerRequote" : "requote";
   await timed(timings, "writeMs", () => writeRequote(port.db, { ...terms, at: iso(port.now()) }, step, reason));
-  port.timelineGrew(quote.quoteId);
   const corridor = findCorridor(port.config(), quote.chainId, quote.sellToken, quote.buyToken);
-  if (step === "requote" && quote.resolver) {
-    const resolver = quote.resolver.address;
-    if (corridor) port.notify(corridor.key, resolver, { quoteId: quote.quoteId, status: "failed", txHash: null });
-    await strikeWinner(
-      port,
-      { corridorKey: corridor?.key ?? null, resolver, executionId: terms.executionId },
-      `requote ${reason}`,
-    );
+  // A requote the taker can fix leaves the quote open: the winner hears nothing.
+  const winner = step === "requote" ? (quote.resolver?.address ?? null) : null;
+  const corridorKey = corridor?.key ?? null;
+  const fill: FillNotice | null =
+    corridorKey && winner ? { corridorKey, resolver: winner, status: "failed", txHash: null } : null;
+  port.quoteMoved(quote.quoteId, fill);
+  if (winner) {
+    await strikeWinner(port, { corridorKey, resolver: winner, executionId: terms.executionId }, `requote ${reason}`);
   }
   return { kind: "requote", quoteId: quote.quoteId, executionId: terms.executionId, reason, timings };
 }

@@ -1,7 +1,7 @@
 import type { ExecutionRow } from "../db/executions";
 import type { QuoteRow } from "../db/quotes";
-import type { Refusal } from "../errors";
-import type { Erc2612Permit } from "../schemas/execution";
+import { type Refusal, refuse } from "../errors";
+import type { Erc2612Permit, ExecutionAccepted } from "../schemas/execution";
 import type { ExecutionStatus } from "../schemas/quote";
 
 /**
@@ -15,7 +15,7 @@ export const NOT_LEADER_RETRY_SECONDS = 2;
 /** A submission as the Worker hands it over, validated. */
 export interface SubmitRequest {
   quoteId: string;
-  /** The taker's part, from the body field the quote's chain names (`Settlement.submissionField`). */
+  /** The taker's part, from the body field the quote's chain names (`SettlementScheme.submissionField`). */
   signature: string;
   permit: Erc2612Permit | null;
   idempotencyKey: string | null;
@@ -65,14 +65,18 @@ export type SubmitOutcome =
     }
   | Refusal;
 
+/**
+ * A quote on a chain the configuration no longer has: the Worker answers it before the rate limit, and
+ * the keeper for the submissions that do not come through the Worker (the limit job).
+ */
+export const chainNotServed = (chainId: number): Refusal =>
+  refuse(409, "wrong_chain", `The relay no longer serves chain ${chainId}.`);
+
 /** A repeated Idempotency-Key: the first execution, as it stands. */
 export const duplicateOf = (first: ExecutionRow): Extract<SubmitOutcome, { kind: "duplicate" }> => {
   const { executionId, quoteId, status, txHash, reason } = first;
   return { kind: "duplicate", quoteId, executionId, status, txHash, reason };
 };
-
-/** How a winning resolver's fill is going, for its corridor socket (`execution` frame). */
-export type ExecutionUpdate = { quoteId: string; status: "submitted" | "settled" | "failed"; txHash: string | null };
 
 /** The keeper object as the Worker calls it. */
 export interface KeeperContract {
@@ -80,7 +84,10 @@ export interface KeeperContract {
 }
 
 /** The HTTP answer of an outcome that is not an error: 202 for a broadcast, 200 for the rest. */
-export function acceptedAnswer(outcome: Exclude<SubmitOutcome, Refusal>): { status: 200 | 202; body: object } {
+export function acceptedAnswer(outcome: Exclude<SubmitOutcome, Refusal>): {
+  status: 200 | 202;
+  body: ExecutionAccepted;
+} {
   switch (outcome.kind) {
     case "submitted":
       return {

@@ -1,7 +1,7 @@
 import type { ChainAdapter } from "../chains/adapter";
 import { type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains/settler";
 import { writeFailed, writeFinal, writeReorged, writeReplaced, writeSettled } from "../db/settlement-steps";
-import { type PendingTx, signedFill } from "./pending";
+import { fillNotice, type PendingTx, signedFill } from "./pending";
 import { iso, type KeeperPort, log, settlingChain, walletOf } from "./port";
 import { settledFill } from "./settlement-record";
 import { healWinner, strikeWinner } from "./strikes";
@@ -105,7 +105,7 @@ export class Indexer {
       await writeFinal(this.port.db, current.submission.quoteId, iso(this.port.now()));
       store.remove(current.hash);
       this.checkedHead.delete(current.hash);
-      this.port.timelineGrew(current.submission.quoteId);
+      this.port.quoteMoved(current.submission.quoteId, null);
     }
   }
 
@@ -142,7 +142,7 @@ export class Indexer {
     const sent = await settler.broadcast(by);
     log("fee_bumped", { quoteId: tx.submission.quoteId, txHash: by.hash, replaces: tx.hash, bump, sent: sent.status });
     await writeReplaced(this.port.db, tx.submission, { txHash: by.hash, replaces: tx.hash, bump }, iso(now));
-    this.port.timelineGrew(tx.submission.quoteId);
+    this.port.quoteMoved(tx.submission.quoteId, null);
   }
 
   /**
@@ -154,7 +154,7 @@ export class Indexer {
     log("reorged", { quoteId, txHash: tx.hash, block: tx.block, now: now.state });
     await writeReorged(this.port.db, tx.submission, { txHash: tx.hash, block: tx.block ?? 0 }, iso(this.port.now()));
     this.port.store.setState(tx.hash, "sent", null, this.port.now());
-    this.port.timelineGrew(quoteId);
+    this.port.quoteMoved(quoteId, null);
     const sent = this.port.store.get(tx.hash);
     if (!sent) return;
     if (now.state === "landed") await this.settle(sent, now.receipt, adapter);
@@ -190,8 +190,7 @@ export class Indexer {
       iso(this.port.now()),
     );
     this.port.store.setState(receipt.hash, "mined", receipt.block, this.port.now());
-    this.port.timelineGrew(s.quoteId);
-    this.wallet.notify(tx, "settled");
+    this.port.quoteMoved(s.quoteId, fillNotice(tx, "settled"));
     await healWinner(this.port, s);
     return true;
   }
@@ -202,8 +201,7 @@ export class Indexer {
     this.port.store.remove(tx.hash);
     // A transaction lost before its broadcast was ever confirmed has no execution to fail: nobody to tell.
     if (!moved) return;
-    this.port.timelineGrew(s.quoteId);
-    this.wallet.notify(tx, "failed");
+    this.port.quoteMoved(s.quoteId, fillNotice(tx, "failed"));
     await strikeWinner(this.port, s, `transaction ${reason}`);
   }
 }

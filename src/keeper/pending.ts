@@ -1,5 +1,6 @@
 import type { FillCall, FillRequest, NonceStore, SignedFill } from "../chains/settler";
-import type { AcceptedTerms } from "../db/settlement-steps";
+import type { ExecutionTerms } from "../db/settlement";
+import type { FillNotice } from "./port";
 
 /**
  * Where a transaction the keeper signed stands:
@@ -11,7 +12,7 @@ import type { AcceptedTerms } from "../db/settlement-steps";
 export type PendingState = "signed" | "sent" | "mined";
 
 /** Everything the keeper needs to finish a submission after a restart, without the request that made it. */
-export interface Submission extends AcceptedTerms {
+export interface Submission extends ExecutionTerms {
   request: FillRequest;
   call: FillCall;
   gasFeeToken: string;
@@ -60,6 +61,12 @@ export const signedFill = (tx: PendingTx): SignedFill => ({
   call: tx.submission.call,
   request: tx.submission.request,
 });
+
+/** The winning resolver's notice of a followed transaction's step; null when there is nobody to tell. */
+export function fillNotice(tx: PendingTx, status: FillNotice["status"]): FillNotice | null {
+  const { corridorKey, resolver } = tx.submission;
+  return corridorKey && resolver ? { corridorKey, resolver, status, txHash: tx.hash } : null;
+}
 
 interface PendingRow extends Record<string, SqlStorageValue> {
   tx_hash: string;

@@ -4,7 +4,6 @@ import type { ChainSettler } from "../chains/settler";
 import type { ChainConfig, RelayConfig } from "../config/schema";
 import type { Demotion } from "../db/strikes";
 import { log as relayLog } from "../log";
-import type { ExecutionUpdate } from "./contract";
 import type { TxStore } from "./pending";
 
 /** What the keeper needs from its Durable Object; tests hand it fakes (test/support/). */
@@ -24,13 +23,23 @@ export interface KeeperPort {
   writeThrough(quoteId: string): Promise<boolean>;
   /** Makes sure the indexer runs within a second. */
   armIndexer(): Promise<void>;
-  /** Tells the winning resolver, if connected to the corridor, how its fill is going. */
-  notify(corridorKey: string, resolver: string, update: ExecutionUpdate): void;
-  /** The quote's timeline grew: its event streams get the new entries (src/streams/announce.ts); never waited for. */
-  timelineGrew(quoteId: string): void;
+  /**
+   * A settlement step moved the quote: its event streams get the new entries, and with `fill` its winning
+   * resolver hears how the fill is going, in one call to its corridor (src/streams/announce.ts); never
+   * waited for.
+   */
+  quoteMoved(quoteId: string, fill: FillNotice | null): void;
   /** A strike demoted the resolver: every corridor reads demotions afresh, and the resolver hears why. */
   demoted(corridorKey: string | null, resolver: string, demotion: Demotion): void;
   now(): number;
+}
+
+/** How a winning resolver's fill is going, for its `execution` frame on the corridor it quoted on. */
+export interface FillNotice {
+  corridorKey: string;
+  resolver: string;
+  status: "submitted" | "settled" | "failed";
+  txHash: string | null;
 }
 
 /** The keeper's log lines; inside a submission they carry its request id (docs/operations.md, "Logs"). */

@@ -1,12 +1,8 @@
 import type { TxReceipt } from "../chains/settler";
-import type { Fill, Settlement } from "../schemas/quote";
+import type { SettledReceipt } from "../db/settlement-steps";
 
-export interface SettledFill {
-  settlement: Settlement;
-  fills: Fill[];
-  proceeds: string;
-  takerPays: string;
-}
+/** What `writeSettled` records, but for what the indexer adds from the receipt itself. */
+type SettledFill = Omit<SettledReceipt, "txHash" | "block" | "gasUsed">;
 
 /**
  * What a successful receipt says about one quote: its settlement record (still unconfirmed: `confirmed`

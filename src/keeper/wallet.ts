@@ -2,9 +2,9 @@ import { type BroadcastResult, ChainUnavailableError } from "../chains/settler";
 import { claimOpenQuote, releaseClaim, writeSubmitted } from "../db/settlement-steps";
 import { type Refusal, refuse } from "../errors";
 import type { PickWallet, Prepared } from "./admission";
-import type { ExecutionUpdate, SubmitOutcome, SubmitTimings } from "./contract";
+import type { SubmitOutcome, SubmitTimings } from "./contract";
 import { notLeader, quoteExpired } from "./outcomes";
-import { type PendingTx, signedFill } from "./pending";
+import { fillNotice, type PendingTx, signedFill } from "./pending";
 import { iso, type KeeperPort, log, settlingChain, walletOf } from "./port";
 import { noTimings, rounded, timed, timedSync } from "./timings";
 import { WalletPool } from "./wallet-pool";
@@ -162,7 +162,7 @@ export class Wallet {
         await timed(timings, "writeMs", () =>
           writeSubmitted(this.port.db, tx.submission, { txHash: tx.hash, submitter: tx.keeper }),
         ).then(
-          () => this.port.timelineGrew(quoteId),
+          () => this.port.quoteMoved(quoteId, null),
           (e: unknown) => log("d1_write_failed", { quoteId, error: String(e) }),
         );
       } else {
@@ -185,14 +185,7 @@ export class Wallet {
       return;
     }
     this.port.store.setState(tx.hash, "sent", null, this.port.now());
-    this.port.timelineGrew(tx.submission.quoteId);
-    this.notify(tx, "submitted");
-  }
-
-  /** Tells the winning resolver how its fill is going. */
-  notify(tx: PendingTx, status: ExecutionUpdate["status"]): void {
-    const { corridorKey, resolver, quoteId } = tx.submission;
-    if (corridorKey && resolver) this.port.notify(corridorKey, resolver, { quoteId, status, txHash: tx.hash });
+    this.port.quoteMoved(tx.submission.quoteId, fillNotice(tx, "submitted"));
   }
 
   /**

@@ -10,6 +10,7 @@ import { serverTiming } from "../http/server-timing";
 import { isId } from "../ids";
 import {
   acceptedAnswer,
+  chainNotServed,
   duplicateOf,
   NOT_LEADER_RETRY_SECONDS,
   type SubmitOutcome,
@@ -54,7 +55,7 @@ export const executionRoutes = createRouter()
         throw new RelayError(409, "wrong_chain", `The quote is on chain ${quote.chainId}, not ${body.chainId}.`);
       }
       const chain = c.get("config").chains.find((ch) => ch.chainId === quote.chainId);
-      if (!chain) throw new RelayError(409, "wrong_chain", `The relay no longer serves chain ${quote.chainId}.`);
+      if (!chain) throw RelayError.from(chainNotServed(quote.chainId));
       const settlement = settlerFor(chain);
       // The taker's part sits in the body field the chain's settlement names.
       const fields: Record<string, unknown> = body;
@@ -66,6 +67,7 @@ export const executionRoutes = createRouter()
         );
       }
       // A retry with the same key is answered with the first execution and does not count against the limit.
+      // The keeper reads the key again under its lock: only that read sees a concurrent repeat's execution.
       const first = idempotencyKey
         ? await executionForKey(c.env.DB, scopedIdempotencyKey(quote.taker, idempotencyKey), new Date().toISOString())
         : null;

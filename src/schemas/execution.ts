@@ -27,7 +27,7 @@ export type Erc2612Permit = z.infer<typeof Erc2612PermitBody>;
 const quoteId = z.string().min(1).max(64);
 const chainId = z.number().int().positive().optional().openapi({ description: "must be the quote's chain when given" });
 
-export const EvmExecutionRequest = z
+const EvmExecutionRequest = z
   .object({
     quoteId,
     chainId,
@@ -39,7 +39,7 @@ export const EvmExecutionRequest = z
   })
   .openapi("EvmExecutionRequest");
 
-export const SolanaExecutionRequest = z
+const SolanaExecutionRequest = z
   .object({
     quoteId,
     chainId,
@@ -59,3 +59,6 @@ export const ExecutionAccepted = z
     duplicate: z.literal(true).optional(),
   })
   .openapi("ExecutionAnswer");
+
+/** What `POST /v1/executions` answers when it is not an error. */
+export type ExecutionAccepted = z.infer<typeof ExecutionAccepted>;

@@ -1,6 +1,7 @@
 import type { RelayConfig } from "../config/schema";
 import { corridorsOfQuoteId } from "../corridors";
 import type { Env } from "../env";
+import type { FillNotice } from "../keeper/port";
 import { errorText, log } from "../log";
 import type { MovedLimitOrder } from "../schemas/limit-order";
 import { corridorStub } from "../stubs";
@@ -8,11 +9,21 @@ import { corridorStub } from "../stubs";
 /**
  * Tells the objects hosting event streams that a subject changed (docs/api.md, "Event streams"): a quote's
  * corridor is named by its id's tag, an order's by its record. Each object reads D1 only if a stream of
- * that subject is open there. Failures are logged, not thrown: a stream that misses a change catches up
- * at its host's next read, a few seconds later.
+ * that subject is open there. A settlement step's notice to the winner rides on the same call to its
+ * corridor, so each step costs one call per corridor. Failures are logged, not thrown: a stream that
+ * misses a change catches up at its host's next read, a few seconds later.
  */
-export function announceQuote(env: Env, config: RelayConfig, quoteId: string): Promise<void> {
-  return settle(corridorsOfQuoteId(config, quoteId).map((key) => corridorStub(env, key).quoteChanged(quoteId)));
+export function announceQuote(env: Env, config: RelayConfig, quoteId: string, fill?: FillNotice): Promise<void> {
+  const keys = corridorsOfQuoteId(config, quoteId);
+  // The winner's corridor is the tag's unless the configuration dropped it since the quote was accepted.
+  const all = fill && !keys.includes(fill.corridorKey) ? [...keys, fill.corridorKey] : keys;
+  return settle(
+    all.map((key) => {
+      const notice =
+        fill?.corridorKey === key ? { resolver: fill.resolver, status: fill.status, txHash: fill.txHash } : undefined;
+      return corridorStub(env, key).quoteChanged(quoteId, notice);
+    }),
+  );
 }
 
 export function announceLimitOrders(env: Env, moved: readonly MovedLimitOrder[]): Promise<void> {

@@ -4,7 +4,7 @@ import { Keypair, VersionedTransaction } from "@solana/web3.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import { createApp } from "../../src/app";
-import { transactionId } from "../../src/chains/solana/settlement";
+import { transactionId } from "../../src/chains/solana/settler-rpc";
 import { readWireBase64 } from "../../src/chains/solana/wire";
 import { splBalance } from "../../src/clients/resolver/solana-inventory";
 import { loadConfig } from "../../src/config/load";

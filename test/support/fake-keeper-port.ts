@@ -1,8 +1,7 @@
 import { localConfig } from "../../src/config/local";
 import type { Demotion } from "../../src/db/strikes";
-import type { ExecutionUpdate } from "../../src/keeper/contract";
 import { Keeper } from "../../src/keeper/keeper";
-import type { KeeperPort } from "../../src/keeper/port";
+import type { FillNotice, KeeperPort } from "../../src/keeper/port";
 import { FakeSettler } from "./fake-settler";
 import { MemoryTxStore } from "./fake-tx-store";
 
@@ -27,7 +26,12 @@ export function keeperHarness(
   const settlers = options.settlers ?? [options.settler ?? new FakeSettler()];
   const settler = settlers[0] as FakeSettler;
   const store = options.store ?? new MemoryTxStore();
-  const notified: { corridorKey: string; resolver: string; update: ExecutionUpdate }[] = [];
+  /** What the winning resolvers heard: each notice with its `execution` frame's fields. */
+  const notified: {
+    corridorKey: string;
+    resolver: string;
+    update: { quoteId: string; status: FillNotice["status"]; txHash: string | null };
+  }[] = [];
   const demotions: { corridorKey: string | null; resolver: string; demotion: Demotion }[] = [];
   /** Quotes whose timeline grew, in the order the keeper said so. */
   const grown: string[] = [];
@@ -40,8 +44,13 @@ export function keeperHarness(
     armIndexer: async () => {
       indexerArmed++;
     },
-    notify: (corridorKey, resolver, update) => notified.push({ corridorKey, resolver, update }),
-    timelineGrew: (quoteId) => grown.push(quoteId),
+    quoteMoved: (quoteId, fill) => {
+      grown.push(quoteId);
+      if (fill) {
+        const { corridorKey, resolver, status, txHash } = fill;
+        notified.push({ corridorKey, resolver, update: { quoteId, status, txHash } });
+      }
+    },
     demoted: (corridorKey, resolver, demotion) => demotions.push({ corridorKey, resolver, demotion }),
     writeThrough: options.writeThrough ?? (async () => false),
     now: options.now ?? (() => Date.now()),

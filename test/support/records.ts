@@ -1,8 +1,8 @@
-import { insertExecutionStatement } from "../../src/db/executions";
 import { insertQuoteStatements } from "../../src/db/quote-writes";
 import type { QuoteRow } from "../../src/db/quotes";
 import { newId } from "../../src/ids";
 import type { Offer, TimelineEntry } from "../../src/schemas/quote";
+import { insertExecutionStatement } from "./execution-rows";
 
 const TAKER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const CNGN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";

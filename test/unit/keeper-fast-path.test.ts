@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { FeeCache } from "../../src/chains/evm/fee-cache";
 import { parseKeeperKeys } from "../../src/chains/evm/keeper-key";
 import { NonceCursor } from "../../src/chains/evm/nonces";
-import { evmSettlement } from "../../src/chains/evm/settlement";
+import { evmSettlement } from "../../src/chains/evm/settler";
 import type { FillRequest, NonceStore } from "../../src/chains/settler";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";

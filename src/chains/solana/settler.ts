@@ -4,14 +4,14 @@ import type { SolanaChain } from "../../config/schema";
 import {
   type ChainSettler,
   type FillRequest,
-  type Settlement,
+  type SettlementScheme,
   type SignedFill,
   settlerLog,
   type TxReceipt,
 } from "../settler";
 import { keeperKeypairFromSecret } from "./keeper-key";
 import { solanaRpc } from "./rpc";
-import { sendSwap, signAsFeePayer, simulateSwap, swapReceipt, swapStatus, transactionId } from "./settlement";
+import { sendSwap, signAsFeePayer, simulateSwap, swapReceipt, swapStatus, transactionId } from "./settler-rpc";
 import { checkTakerTransaction } from "./swap-checks";
 import { KEEPER_INSUFFICIENT_FUNDS } from "./swap-failures";
 import { swapFillOf } from "./swap-fill";
@@ -37,7 +37,7 @@ const log = settlerLog;
  * Solana settlement (docs/settlement.md, "The keeper's steps on Solana"): the taker's signed transaction
  * in `transaction`, the keeper's ed25519 secret in `KEEPER_SOLANA_KEY`.
  */
-export function solanaSettlement(chain: SolanaChain): Settlement {
+export function solanaSettlement(chain: SolanaChain): SettlementScheme {
   return {
     secretName: "KEEPER_SOLANA_KEY",
     submissionField: "transaction",
@@ -71,7 +71,7 @@ export function solanaSettlement(chain: SolanaChain): Settlement {
  * byte; the keeper signs it as fee payer, simulates it, and sends the same bytes until it lands or its
  * blockhash expires. Solana orders nothing by nonce, so no nonce is taken or stored (`nonce` is 0).
  */
-export function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
+function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
   const rpcUrl = chain.rpcUrl;
   const keeperAddress = keeper.publicKey.toBase58();
 

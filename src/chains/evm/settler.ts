@@ -1,18 +1,13 @@
 import {
   type Address,
   BaseError,
-  createPublicClient,
   erc20Abi,
   getAddress,
   type Hex,
-  http,
   keccak256,
-  parseEventLogs,
   parseTransaction,
   RpcRequestError,
-  recoverTypedDataAddress,
   TransactionNotFoundError,
-  TransactionReceiptNotFoundError,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { EvmChain } from "../../config/schema";
@@ -21,78 +16,36 @@ import {
   type ChainSettler,
   ChainUnavailableError,
   type FillCall,
-  type FillEvent,
   type FillRequest,
   type NonceStore,
-  type Settlement,
+  type SettlementScheme,
   type SignedFill,
   settlerLog,
-  type TxReceipt,
 } from "../settler";
-import { limitReactorAbi } from "./abi/limit-reactor";
-import { rfqExecutorAbi } from "./abi/rfq-executor";
 import { evmAdapter } from "./adapter";
-import { FeeCache } from "./fee-cache";
 import { isFinal } from "./finality";
 import { parseKeeperKeys } from "./keeper-key";
-import { isLimitSigning, limitCall, limitTakerTyped, parseLimitSigning } from "./limit-call";
+import { isLimitSigning, limitCall, parseLimitSigning } from "./limit-call";
 import { NonceCursor } from "./nonces";
 import { refusalReason, revertOutcome } from "./revert-reasons";
 import { decodedRevert, isTransportError, rpc, shortMessage } from "./rpc";
+import { type ChainShared, chainShared } from "./settler-client";
+import { raisedFees } from "./settler-fees";
+import { evmReceipt } from "./settler-receipt";
+import { verifyEvmTaker } from "./settler-taker";
 import { fillCall, parseSigning } from "./stored-signing";
 import { takerReadiness } from "./taker-readiness";
-import { bytes32ToQuoteId, takerTypedData } from "./typed-data";
 
-/** How long one RPC call may take before the chain counts as unavailable. */
-const RPC_TIMEOUT_MS = 8_000;
 /** Head room over the gas estimate, in percent. */
 const GAS_HEADROOM_PERCENT = 20n;
-/** Fee data older than this is read again in the background when a submission comes (docs/settlement.md). */
-export const FEE_REFRESH_MS = 2_000;
-/** Fee data older than this is waited for before signing: a keeper idle for a while reads afresh. */
-export const FEE_MAX_AGE_MS = 15_000;
-
-type GasPricing = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
-
-const evmClient = (chain: EvmChain) =>
-  createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0, timeout: RPC_TIMEOUT_MS }) });
-
-type EvmClient = ReturnType<typeof evmClient>;
-
-/** What the wallets of one chain share: the RPC client, and the chain's fee data kept fresh. */
-interface ChainShared {
-  client: EvmClient;
-  fees: FeeCache<GasPricing>;
-}
-
-function chainShared(chain: EvmChain, now: () => number = Date.now): ChainShared {
-  const client = evmClient(chain);
-  const read = (): Promise<GasPricing> =>
-    rpc("reading the chain's fees", async () => {
-      try {
-        const fees = await client.estimateFeesPerGas();
-        return { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
-      } catch (e) {
-        if (isTransportError(e)) throw e;
-        // A chain without EIP-1559 blocks.
-        return { gasPrice: await client.getGasPrice() };
-      }
-    });
-  const fees = new FeeCache(read, now, { refreshMs: FEE_REFRESH_MS, maxAgeMs: FEE_MAX_AGE_MS }, (e) =>
-    log("fee_refresh_failed", { chainId: chain.chainId, error: shortMessage(e) }),
-  );
-  return { client, fees };
-}
 
 const log = settlerLog;
-
-const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);
 
 /**
  * EVM settlement: the taker's Permit2 signature in `signature`, the keeper's hex keys in
  * `KEEPER_PRIVATE_KEY` (one, or a pool separated by commas: docs/settlement.md, "The wallet pool").
  */
-export function evmSettlement(chain: EvmChain): Settlement {
+export function evmSettlement(chain: EvmChain): SettlementScheme {
   return {
     secretName: "KEEPER_PRIVATE_KEY",
     submissionField: "signature",
@@ -111,12 +64,7 @@ export function evmSettlement(chain: EvmChain): Settlement {
  * one keeper wallet, with its own nonce sequence kept in `nonces` and in memory, and the chain's fee data
  * shared with the other wallets of the pool (`shared`).
  */
-export function evmSettler(
-  chain: EvmChain,
-  keeperKey: Hex,
-  nonces: NonceStore,
-  shared: ChainShared = chainShared(chain),
-): ChainSettler {
+function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared: ChainShared): ChainSettler {
   const { client, fees } = shared;
   const account = privateKeyToAccount(keeperKey);
   const executor = getAddress(chain.executor);
@@ -185,34 +133,6 @@ export function evmSettler(
     }
   }
 
-  async function receipt(hash: string): Promise<TxReceipt | null> {
-    let mined: Awaited<ReturnType<typeof client.getTransactionReceipt>>;
-    try {
-      mined = await rpc("reading a receipt", () => client.getTransactionReceipt({ hash: hash as Hex }));
-    } catch (e) {
-      if (e instanceof TransactionReceiptNotFoundError) return null;
-      throw e;
-    }
-    const block = await rpc("reading a block", () => client.getBlock({ blockNumber: mined.blockNumber }));
-    const of = (contract: Address) => mined.logs.filter((l) => adapter.sameAddress(l.address, contract));
-    const events = [
-      ...parseEventLogs({ abi: rfqExecutorAbi, eventName: "RfqFilled", logs: of(executor) }),
-      ...parseEventLogs({ abi: limitReactorAbi, eventName: "LimitFilled", logs: of(reactor) }),
-    ];
-    const fills = events.map(
-      (log): FillEvent => ({ ...log.args, quoteId: bytes32ToQuoteId(log.args.quoteId), logIndex: log.logIndex }),
-    );
-    return {
-      hash,
-      status: mined.status,
-      block: Number(mined.blockNumber),
-      blockTime: new Date(Number(block.timestamp) * 1000).toISOString(),
-      gasUsed: mined.gasUsed,
-      from: getAddress(mined.from),
-      fills,
-    };
-  }
-
   /** Why a mined transaction reverted, replayed as a call on the block before it; null when unknown. */
   async function revertReason(tx: SignedFill, block: number): Promise<string | null> {
     try {
@@ -229,41 +149,8 @@ export function evmSettler(
     chainId: chain.chainId,
     keeper: account.address,
 
-    async verifyTaker(request) {
-      const refused = {
-        ok: false,
-        code: "bad_signature",
-        reason: "not the taker's signature over the typedData",
-      } as const;
-      if (!/^0x[0-9a-fA-F]{130}$/.test(request.signature)) return refused;
-      if (isLimitSigning(request.signing)) {
-        const limit = parseLimitSigning(request.quoteId, request.signing);
-        const typed = limitTakerTyped(chain.chainId, { permit2, reactor }, limit);
-        try {
-          const signer = await recoverTypedDataAddress({ ...typed, signature: request.signature as Hex });
-          return adapter.sameAddress(signer, request.taker) ? { ok: true } : refused;
-        } catch {
-          return refused;
-        }
-      }
-      const { order, permit } = parseSigning(request.signing);
-      const typed = takerTypedData({
-        chainId: chain.chainId,
-        permit2,
-        executor,
-        sellToken: permit.permitted.token,
-        takerPays: permit.permitted.amount,
-        nonce: permit.nonce,
-        deadline: permit.deadline,
-        order,
-      });
-      try {
-        const signer = await recoverTypedDataAddress({ ...typed, signature: request.signature as Hex });
-        return adapter.sameAddress(signer, request.taker) ? { ok: true } : refused;
-      } catch {
-        return refused;
-      }
-    },
+    verifyTaker: (request) =>
+      verifyEvmTaker({ chainId: chain.chainId, permit2, executor, reactor }, request, adapter.sameAddress),
 
     async readiness(request, now) {
       const token = getAddress(request.sellToken);
@@ -323,7 +210,7 @@ export function evmSettler(
     },
 
     async status(tx) {
-      const mined = await receipt(tx.hash);
+      const mined = await evmReceipt(client, { executor, reactor }, tx.hash, adapter.sameAddress);
       if (mined?.status === "reverted") {
         return {
           state: "reverted",
@@ -349,35 +236,17 @@ export function evmSettler(
 
     async replace(tx) {
       const before = parseTransaction(tx.raw as Hex);
-      const pricing = await fees.current();
-      const now =
-        "gasPrice" in pricing
-          ? { fee: pricing.gasPrice, tip: pricing.gasPrice }
-          : {
-              fee: pricing.maxFeePerGas,
-              tip: pricing.maxPriorityFeePerGas,
-            };
-      // At least `bumpPercent` over what it replaces (nodes refuse a replacement that is not), and never
-      // under what the chain asks now.
-      const raised = (was: bigint | undefined, current: bigint) =>
-        maxBig((was ?? 0n) + ((was ?? 0n) * BigInt(chain.replacement.bumpPercent) + 99n) / 100n, current);
+      const raised = raisedFees(before, await fees.current(), chain.replacement.bumpPercent);
+      const to = tx.call.to as Address;
       const common = {
         chainId: chain.chainId,
         nonce: tx.nonce,
         gas: before.gas,
-        to: tx.call.to as Address,
+        to,
         data: tx.call.data as Hex,
         value: 0n,
       };
-      const raw =
-        before.type === "legacy"
-          ? await account.signTransaction({ ...common, type: "legacy", gasPrice: raised(before.gasPrice, now.fee) })
-          : await account.signTransaction({
-              ...common,
-              type: "eip1559",
-              maxFeePerGas: raised(before.maxFeePerGas, now.fee),
-              maxPriorityFeePerGas: raised(before.maxPriorityFeePerGas, now.tip),
-            });
+      const raw = await account.signTransaction({ ...common, ...raised });
       return { ...tx, hash: keccak256(raw), raw };
     },
 

@@ -7,14 +7,7 @@ import { type SolanaHarness, startSolanaHarness } from "../../scripts/lib/solana
 import { ChainUnavailableError } from "../../src/chains/settler";
 import { readLatestBlockhash } from "../../src/chains/solana/blockhash";
 import { keeperKeypairFromSecret } from "../../src/chains/solana/keeper-key";
-import {
-  isFinalized,
-  sendSwap,
-  signAsFeePayer,
-  simulateSwap,
-  swapReceipt,
-  swapStatus,
-} from "../../src/chains/solana/settlement";
+import { sendSwap, signAsFeePayer, simulateSwap, swapReceipt, swapStatus } from "../../src/chains/solana/settler-rpc";
 import { checkTakerTransaction } from "../../src/chains/solana/swap-checks";
 import { signRequest, withSignature } from "../../src/chains/solana/swap-signatures";
 import { buildSwapTransaction } from "../../src/chains/solana/swap-transaction";
@@ -37,6 +30,10 @@ const USDC = mintOf(localSolana, "USDC");
 const CNGN = mintOf(localSolana, "cNGN");
 /** Nothing listens on port 1: the connection is refused at once. */
 const DOWN = "http://127.0.0.1:1";
+
+/** Whether a landed (or reverted) swap is final: its slot is rooted (`finalized`). */
+const isFinalized = (status: Awaited<ReturnType<typeof swapStatus>>) =>
+  (status.state === "landed" || status.state === "reverted") && status.confirmationStatus === "finalized";
 
 const ata = (mint: string, owner: PublicKey) => getAssociatedTokenAddressSync(new PublicKey(mint), owner, true);
 

@@ -18,7 +18,7 @@ import { messageBytes, readWire, readWireBase64, slotBytes } from "./wire";
 const SIGNATURE_VERIFICATION_FAILURE = -32003;
 
 /** The fully signed swap: the bytes to send, and its id (the fee payer's signature, base58). */
-export interface FeePayerSigned {
+interface FeePayerSigned {
   raw: Uint8Array;
   signature: string;
 }
@@ -45,7 +45,7 @@ export function transactionId(raw: Uint8Array): string {
   return base58.encode(slotBytes(wire, 0));
 }
 
-export type SwapSimulation =
+type SwapSimulation =
   | { ok: true; unitsConsumed: number }
   | { ok: false; kind: "requote"; reason: string; logs: string[] };
 
@@ -152,11 +152,6 @@ export async function swapStatus(rpcUrl: string, signature: string, lastValidBlo
     return { state: "reverted", slot: status.slot, confirmationStatus, reason: shortTransactionError(status.err) };
   }
   return { state: "landed", slot: status.slot, confirmationStatus };
-}
-
-/** Whether a landed (or reverted) swap is final: its slot is rooted (`finalized`). */
-export function isFinalized(status: SwapStatus): boolean {
-  return (status.state === "landed" || status.state === "reverted") && status.confirmationStatus === "finalized";
 }
 
 /** The receipt of a swap that landed (`confirmed` or deeper); null while the node does not return it. */
