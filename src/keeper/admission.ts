@@ -7,11 +7,11 @@ import { type ExecutionTerms, executionForQuoteKey, scopedIdempotencyKey } from 
 import { writeRequote } from "../db/settlement-steps";
 import { refuse } from "../errors";
 import { newId } from "../ids";
+import { strike } from "../resolvers/strikes";
 import { chainNotServed, duplicateOf, type SubmitOutcome, type SubmitRequest, type SubmitTimings } from "./contract";
 import { notLeader, quoteExpired } from "./outcomes";
 import type { Submission } from "./pending";
 import { type FillNotice, iso, type KeeperPort, log } from "./port";
-import { strikeWinner } from "./strikes";
 import { timed } from "./timings";
 import type { WalletSlot } from "./wallet-pool";
 
@@ -193,7 +193,8 @@ async function requote(
     corridorKey && winner ? { corridorKey, resolver: winner, status: "failed", txHash: null } : null;
   port.quoteMoved(quote.quoteId, fill);
   if (winner) {
-    await strikeWinner(port, { corridorKey, resolver: winner, executionId: terms.executionId }, `requote ${reason}`);
+    const failed = { resolver: winner, event: terms.executionId, why: `requote ${reason}`, now: port.now() };
+    await strike(port.db, failed, (demotion) => port.demoted(corridorKey, winner, demotion));
   }
   return { kind: "requote", quoteId: quote.quoteId, executionId: terms.executionId, reason, timings };
 }

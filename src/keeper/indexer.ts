@@ -1,10 +1,10 @@
 import type { ChainAdapter } from "../chains/adapter";
 import { type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains/settler";
 import { writeFailed, writeFinal, writeReorged, writeReplaced, writeSettled } from "../db/settlement-steps";
+import { heal, strike } from "../resolvers/strikes";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
 import { iso, type KeeperPort, log, settlingChain, walletOf } from "./port";
 import { settledFill } from "./settlement-record";
-import { healWinner, strikeWinner } from "./strikes";
 import type { Wallet } from "./wallet";
 
 /**
@@ -191,7 +191,7 @@ export class Indexer {
     );
     this.port.store.setState(receipt.hash, "mined", receipt.block, this.port.now());
     this.port.quoteMoved(s.quoteId, fillNotice(tx, "settled"));
-    await healWinner(this.port, s);
+    if (s.resolver) await heal(this.port.db, { resolver: s.resolver, event: s.executionId, now: this.port.now() });
     return true;
   }
 
@@ -202,6 +202,9 @@ export class Indexer {
     // A transaction lost before its broadcast was ever confirmed has no execution to fail: nobody to tell.
     if (!moved) return;
     this.port.quoteMoved(s.quoteId, fillNotice(tx, "failed"));
-    await strikeWinner(this.port, s, `transaction ${reason}`);
+    const { resolver, corridorKey } = s;
+    if (!resolver) return;
+    const failed = { resolver, event: s.executionId, why: `transaction ${reason}`, now: this.port.now() };
+    await strike(this.port.db, failed, (demotion) => this.port.demoted(corridorKey, resolver, demotion));
   }
 }
