@@ -1,7 +1,7 @@
 import type { QuoteSigning, RfqTerms } from "../chains/adapter";
 import type { NodeSession } from "../nodes/nodes";
 import type { QuoteAmounts } from "./amounts";
-import type { JsonObject } from "./house";
+import type { JsonObject } from "./quote-outcome";
 import { crown, type RankedOffer, winnable, withoutOffers } from "./rank";
 
 /** How long a winner's transaction waits for a corridor's first chain-state read (docs/architecture.md, "Quote signing"). */

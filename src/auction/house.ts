@@ -1,84 +1,28 @@
 import { keccak256, stringToBytes } from "viem";
-import type { ChainAdapter, RfqTerms } from "../chains/adapter";
-import type { RelayConfig } from "../config/schema";
-import { type Corridor, corridorTag } from "../corridors";
+import type { RfqTerms } from "../chains/adapter";
+import { corridorTag } from "../corridors";
 import type { QuoteRow } from "../db/quotes";
 import { type Refusal, refuse } from "../errors";
 import { newId } from "../ids";
 import { log } from "../log";
 import { isFresh, type NodeSession } from "../nodes/nodes";
 import type { BidFrame, DeclineFrame, InventoryEntry, RelayFrame, SignedFrame } from "../protocol/frames";
-import type { BandValue, QuoteRecord, Replies } from "../schemas/quote";
+import type { Replies } from "../schemas/quote";
 import { type GasCharge, gasChargeFor, type QuoteAmounts, quoteAmounts } from "./amounts";
 import { Auction } from "./auction";
 import { freshBand, outputBounds } from "./band-guard";
+import type { CorridorPort } from "./corridor-port";
 import { decideWinner } from "./decide";
 import type { QuoteInput } from "./quote-input";
+import type { QuoteOutcome } from "./quote-outcome";
 import { type RankedOffer, rankBids, withoutOffers } from "./rank";
-import type { Standing } from "./standing";
-import type { AuctionCounts, AuctionStore, StoredOffer } from "./store";
+import type { AuctionCounts, StoredOffer } from "./store";
 import { WinnerSignatures } from "./winner-signatures";
 
 /** How long a closed auction is remembered, so that its late replies are counted on the quote. */
 const REMEMBER_CLOSED_MS = 30_000;
 /** Grace between a quote's expiry and the on-chain deadline, so a fill broadcast just before expiry still lands. */
 const DEADLINE_GRACE_SECONDS = 60;
-
-/** What the auction needs from its corridor object; built once per object. */
-export interface CorridorPort {
-  config: RelayConfig;
-  corridor: Corridor;
-  adapter: ChainAdapter;
-  /** The corridor's latest oracle band, or null. */
-  band(): BandValue | null;
-  /** The band assets (e.g. USD, NGN) the corridor's tokens track, for the band guard. */
-  assetOf(token: string): string | null;
-  /** The corridor's authenticated nodes. */
-  nodes(): NodeSession[];
-  /** Sends a frame to the node with this address, if it is connected. */
-  send(address: string, frame: RelayFrame): void;
-  /**
-   * Whether the relay's last on-chain read of the node shows `atLeast` of `token`
-   * (docs/resolver-protocol.md, "Inventory checked on chain").
-   */
-  chainCovers(address: string, token: string, atLeast: bigint): boolean;
-  /** Who is demoted now and each resolver's reliability, read at most every 10 s. */
-  standing(): Promise<Standing>;
-  store: AuctionStore;
-  /** A strike for a node that failed its win (docs/reliability.md); `event` makes it count once. */
-  strike(address: string, event: string, why: string): Promise<void>;
-  waitUntil(p: Promise<unknown>): void;
-}
-
-/**
- * A JSON object as Durable Object RPC typing can state it (it cannot state `unknown`, nor a recursive
- * JSON type): nested values are plain `object`s.
- */
-export type JsonObject = Record<string, string | number | boolean | null | object>;
-
-/** The quote record with its free-form parts (timeline details) as JSON. */
-export type QuotedRecord = Omit<QuoteRecord, "timeline"> & {
-  timeline: (Omit<QuoteRecord["timeline"][number], "detail"> & { detail: JsonObject | null })[];
-};
-
-/**
- * How long a quote's phases took (ms, `performance.now()`), for a `Server-Timing` header: the auction
- * from sending the rfqs to its close, ranking and deciding the winner (its signature check, and on
- * chains where the winner signs, its `sign` round trip), and storing the quote.
- */
-export interface QuoteTimings {
-  auctionMs: number;
-  rankingMs: number;
-  storageMs: number;
-}
-
-/**
- * A quote request's outcome: plain JSON data, so that it crosses the Durable Object boundary as it is
- * and the route reads it with the type it has here. `signing` is what the taker signs (the chain adapter's).
- */
-export type QuoteOutcome =
-  | { kind: "quoted"; quote: QuotedRecord; signing: JsonObject; timings: QuoteTimings }
-  | Refusal;
 
 interface Live {
   auction: Auction;

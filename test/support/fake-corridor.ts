@@ -1,6 +1,7 @@
 import type { PrivateKeyAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { AuctionHouse, type CorridorPort } from "../../src/auction/house";
+import type { CorridorPort } from "../../src/auction/corridor-port";
+import { AuctionHouse } from "../../src/auction/house";
 import type { QuoteInput } from "../../src/auction/quote-input";
 import type { AuctionCounts, AuctionStore, StoredOffer } from "../../src/auction/store";
 import { adapterFor } from "../../src/chains";
