@@ -139,7 +139,7 @@ describe("withoutOffers", () => {
 describe("decideWinner: bid signatures", () => {
   const terms = { rfqId: "r", quoteId: "q" } as RfqTerms;
   const signing: QuoteSigning = { kind: "taker", takerSigning: (_t, w) => ({ resolver: w.resolver }) };
-  const amountsOf = (outputAmount: bigint) => ({
+  const amountsOf = ({ bid: { outputAmount } }: RankedOffer) => ({
     outputAmount,
     fee: 0n,
     gasFee: 0n,
