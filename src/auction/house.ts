@@ -154,7 +154,7 @@ export class AuctionHouse {
     for (const live of this.live.values()) live.auction.drop(address.toLowerCase());
   }
 
-  /** A node's bid (src/auction/reply-intake.ts). */
+  /** A node's bid: checked as it arrives, and kept with its amounts if it passes (src/auction/reply-intake.ts). */
   onBid(node: NodeSession, frame: BidFrame): void {
     receiveBid(this.port, this.live.get(frame.rfqId), node, frame);
   }
@@ -164,6 +164,7 @@ export class AuctionHouse {
     receiveMalformed(this.port, this.live.get(rfqId), node, message);
   }
 
+  /** A node's decline: counted once, late after the close. */
   onDecline(node: NodeSession, frame: DeclineFrame): void {
     receiveDecline(this.port, this.live.get(frame.rfqId), node, frame);
   }

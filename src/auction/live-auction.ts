@@ -19,11 +19,11 @@ export class LiveAuction {
   readonly quoteId: string;
   /** The asked nodes, by lower-case address. */
   readonly nodes: ReadonlyMap<string, NodeSession>;
-  /** Settles once the quote is stored (true) or once there is none (false), so late replies update a row that exists. */
+  /** Settles once the quote is stored (true) or there is none (false), so late replies update a row that exists. */
   readonly stored: Promise<boolean>;
-  markStored: (ok: boolean) => void = () => {};
+  private settleStored: (ok: boolean) => void = () => {};
 
-  /** Asks `eligible` now, for `windowMs`. */
+  /** An auction of the `eligible` nodes, asked now (their rfqs go out next), open for `windowMs`. */
   constructor(
     readonly terms: RfqTerms,
     readonly gas: GasCharge,
@@ -42,7 +42,11 @@ export class LiveAuction {
     this.quoteId = terms.quoteId;
     this.nodes = new Map(eligible.map((n) => [n.address.toLowerCase(), n]));
     this.stored = new Promise((resolve) => {
-      this.markStored = resolve;
+      this.settleStored = resolve;
     });
+  }
+
+  markStored(ok: boolean): void {
+    this.settleStored(ok);
   }
 }
