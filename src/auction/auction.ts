@@ -3,7 +3,8 @@ import type { ValidBid } from "./rank";
 
 /**
  * One RFQ's reply book: who was asked, who answered how, and when it may close (at the window or as
- * soon as every asked node has answered). No I/O: the corridor feeds it checked replies.
+ * soon as every asked node has answered). No I/O: the corridor feeds it checked replies, and keeps its
+ * accepted bids as `B` (the auction house's carry their amounts).
  */
 export class Auction<B extends ValidBid = ValidBid> {
   readonly bids: B[] = [];

@@ -3,7 +3,7 @@ import type { CorridorPort } from "./corridor-port";
 import type { LiveAuction } from "./live-auction";
 import { offersHash, storedOffers } from "./quote-row";
 import { type RankedOffer, withoutOffers } from "./rank";
-import { errorFrame, rejectMessage } from "./reply-frames";
+import { rejectMessage, replyError } from "./reply-frames";
 
 // Bids are accepted unchecked, and their signatures checked once the auction has closed, where it matters
 // then: the winner's on the quote's path, the others' after the taker's answer (docs/resolver-protocol.md,
@@ -18,7 +18,7 @@ export function verifyBid(port: CorridorPort, live: LiveAuction, offer: RankedOf
 /** A bid whose signature is not its node's: a rejected reply after all, which the node hears of, and a strike. */
 export function disqualify(port: CorridorPort, live: LiveAuction, offer: RankedOffer): Promise<void> {
   live.auction.disqualify(offer.resolver.toLowerCase());
-  port.send(offer.resolver, errorFrame("bad_signature", rejectMessage.bad_signature));
+  port.send(offer.resolver, replyError("bad_signature", rejectMessage.bad_signature));
   return port.strike(offer.resolver, live.auction.rfqId, `bid on ${live.quoteId} with a forged signature`);
 }
 

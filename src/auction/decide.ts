@@ -15,7 +15,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export interface Decision<O extends RankedOffer = RankedOffer> {
   /** The ranking without the forged offers, ranked again from 1: what the quote shows. */
   offers: O[];
-  winner: Winner<O> | null;
+  winner: DecidedWinner<O> | null;
   /** Offers that would have won but whose bid signature is not their resolver's, best first. */
   forged: O[];
   /** No winner because the chain state to build the winner's transaction with is stale (its RPC is down). */
@@ -25,7 +25,7 @@ export interface Decision<O extends RankedOffer = RankedOffer> {
 }
 
 /** The decided winner: its offer, the amounts of its bid, what the taker signs, and its own signature if it signs. */
-export interface Winner<O extends RankedOffer = RankedOffer> {
+export interface DecidedWinner<O extends RankedOffer = RankedOffer> {
   offer: O;
   amounts: QuoteAmounts;
   signing: JsonObject;

@@ -14,9 +14,9 @@ import type { QuoteInput } from "./quote-input";
 import type { QuoteOutcome } from "./quote-outcome";
 import { firstEvents, quotedRecord, quoteRow, storedOffers } from "./quote-row";
 import { rankBids, withStanding } from "./rank";
-import { errorFrame, sendResults } from "./reply-frames";
+import { replyError, sendResults } from "./reply-frames";
 import { receiveBid, receiveDecline, receiveMalformed } from "./reply-intake";
-import { eligibleNodes, onlineNodes, rfqBounds, rfqFrame, rfqTerms } from "./rfq";
+import { eligibleNodes, onlineNodes, rfqBounds, rfqFrameFor, rfqTerms } from "./rfq";
 import type { AuctionCounts } from "./store";
 import { WinnerSignatures } from "./winner-signatures";
 
@@ -57,7 +57,7 @@ export class AuctionHouse {
     const live = new LiveAuction(terms, gas, band, expiresAt, fresh, eligible, config.rfqWindowMs);
     const { auction } = live;
     this.live.set(rfqId, live);
-    const frame = rfqFrame(adapter, terms, input, gas, band);
+    const frame = rfqFrameFor(adapter, terms, input, gas, band);
     const askedAt = performance.now();
     for (const n of eligible) port.send(n.address, frame);
     const timer = setTimeout(() => auction.close(), config.rfqWindowMs);
@@ -172,7 +172,7 @@ export class AuctionHouse {
   /** A winner's answer to `sign`; anything else names no rfq that awaits this node's signature. */
   onSigned(node: NodeSession, frame: SignedFrame): void {
     if (!this.signatures.answer(node.address, frame)) {
-      this.port.send(node.address, errorFrame("unknown_rfq", `no rfq ${frame.rfqId} awaits a signature`));
+      this.port.send(node.address, replyError("unknown_rfq", `no rfq ${frame.rfqId} awaits a signature`));
     }
   }
 }

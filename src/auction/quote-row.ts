@@ -1,7 +1,7 @@
 import { keccak256, stringToBytes } from "viem";
 import type { QuoteRow } from "../db/quotes";
 import type { Steering } from "../schemas/quote";
-import type { Winner } from "./decide";
+import type { DecidedWinner } from "./decide";
 import type { LiveAuction } from "./live-auction";
 import type { QuoteInput } from "./quote-input";
 import type { QuotedRecord } from "./quote-outcome";
@@ -12,7 +12,7 @@ import type { StoredOffer } from "./store";
 export function quoteRow(
   live: LiveAuction,
   input: QuoteInput,
-  winner: Winner,
+  winner: DecidedWinner,
   offers: readonly StoredOffer[],
   steering: Steering | null,
   quotedAt: number,

@@ -4,7 +4,7 @@ import type { LiveAuction } from "./live-auction";
 import type { RankedOffer } from "./rank";
 
 /** The `error` frame a node gets at once about a reply that does not count or is rejected (docs/resolver-protocol.md, "Auctions"). */
-export const errorFrame = (code: string, message: string): RelayFrame => ({ type: "error", code, message });
+export const replyError = (code: string, message: string): RelayFrame => ({ type: "error", code, message });
 
 /** A reply that cannot count (`Auction.claim`): its code, and what the node is told. */
 export const claimError = { not_asked: "not_asked", duplicate: "duplicate_bid", late: "late_bid" } as const;

@@ -3,7 +3,7 @@ import type { BidFrame, DeclineFrame } from "../protocol/frames";
 import { quoteAmounts } from "./amounts";
 import type { CorridorPort } from "./corridor-port";
 import type { LiveAuction } from "./live-auction";
-import { claimError, claimMessage, errorFrame, rejectMessage } from "./reply-frames";
+import { claimError, claimMessage, rejectMessage, replyError } from "./reply-frames";
 import { hasInventory } from "./rfq";
 
 /**
@@ -18,14 +18,14 @@ export function receiveBid(
   frame: BidFrame,
 ): void {
   if (!live) {
-    port.send(node.address, errorFrame("unknown_rfq", `no live rfq ${frame.rfqId}`));
+    port.send(node.address, replyError("unknown_rfq", `no live rfq ${frame.rfqId}`));
     return;
   }
   const address = node.address.toLowerCase();
   const now = Date.now();
   const claim = live.auction.claim(address, now);
   if (claim !== "ok") {
-    port.send(node.address, errorFrame(claimError[claim], claimMessage[claim]));
+    port.send(node.address, replyError(claimError[claim], claimMessage[claim]));
     if (claim === "late") recordLate(port, live);
     return;
   }
@@ -48,7 +48,7 @@ export function receiveBid(
   if (reason || !amounts) {
     const code = reason ?? "below_fees";
     live.auction.reject(address);
-    port.send(node.address, errorFrame(code, rejectMessage[code]));
+    port.send(node.address, replyError(code, rejectMessage[code]));
     return;
   }
   live.auction.accept(address, {
@@ -73,7 +73,7 @@ export function receiveMalformed(
 ): void {
   const address = node.address.toLowerCase();
   if (live?.auction.claim(address, Date.now()) === "ok") live.auction.reject(address);
-  port.send(node.address, errorFrame("bad_frame", message));
+  port.send(node.address, replyError("bad_frame", message));
 }
 
 /** A node's decline: counted once, as `declined` inside the window and `late` after it. */
@@ -84,13 +84,13 @@ export function receiveDecline(
   frame: DeclineFrame,
 ): void {
   if (!live) {
-    port.send(node.address, errorFrame("unknown_rfq", `no live rfq ${frame.rfqId}`));
+    port.send(node.address, replyError("unknown_rfq", `no live rfq ${frame.rfqId}`));
     return;
   }
   const claim = live.auction.claim(node.address.toLowerCase(), Date.now());
   if (claim === "ok") live.auction.decline();
   else if (claim === "late") recordLate(port, live);
-  else port.send(node.address, errorFrame(claimError[claim], claimMessage[claim]));
+  else port.send(node.address, replyError(claimError[claim], claimMessage[claim]));
 }
 
 /** A reply after the close: the stored quote's `replies` are brought up to date. */

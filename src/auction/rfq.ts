@@ -67,7 +67,7 @@ export function hasInventory(port: CorridorPort, node: NodeSession, token: strin
 }
 
 /** The rfq frame every eligible node is sent (docs/resolver-protocol.md, "Auctions"). */
-export function rfqFrame(
+export function rfqFrameFor(
   adapter: ChainAdapter,
   terms: RfqTerms,
   input: QuoteInput,
