@@ -1,7 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
-import { AuctionHouse, type CorridorPort, type QuoteOutcome } from "../src/auction/house";
+import type { CorridorPort } from "../src/auction/corridor-port";
+import { AuctionHouse } from "../src/auction/house";
 import { auctionLogFields } from "../src/auction/outcome-log";
 import type { QuoteInput } from "../src/auction/quote-input";
+import type { QuoteOutcome } from "../src/auction/quote-outcome";
 import { type AuctionWrite, auctionStore, auctionWriteStatements } from "../src/auction/store";
 import { adapterFor, inventoryReaderFor } from "../src/chains";
 

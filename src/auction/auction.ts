@@ -3,10 +3,11 @@ import type { ValidBid } from "./rank";
 
 /**
  * One RFQ's reply book: who was asked, who answered how, and when it may close (at the window or as
- * soon as every asked node has answered). No I/O: the corridor feeds it checked replies.
+ * soon as every asked node has answered). No I/O: the corridor feeds it checked replies, and keeps its
+ * accepted bids as `B` (the auction house's carry their amounts).
  */
-export class Auction {
-  readonly bids: ValidBid[] = [];
+export class Auction<B extends ValidBid = ValidBid> {
+  readonly bids: B[] = [];
   readonly bidders = new Set<string>();
   /** Nodes that replied (bid, decline or rejected), in the window or, once closed, late. */
   readonly answered = new Set<string>();
@@ -60,7 +61,7 @@ export class Auction {
   }
 
   /** A claimed bid that passed every check. */
-  accept(node: string, bid: ValidBid): void {
+  accept(node: string, bid: B): void {
     this.bidders.add(node);
     this.bids.push(bid);
     this.maybeFinish();

@@ -1,7 +1,7 @@
 import type { QuoteSigning, RfqTerms } from "../chains/adapter";
 import type { NodeSession } from "../nodes/nodes";
 import type { QuoteAmounts } from "./amounts";
-import type { JsonObject } from "./house";
+import type { JsonObject } from "./quote-outcome";
 import { crown, type RankedOffer, winnable, withoutOffers } from "./rank";
 
 /** How long a winner's transaction waits for a corridor's first chain-state read (docs/architecture.md, "Quote signing"). */
@@ -12,29 +12,38 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * The auction's winner once decided, and what the taker signs for it; where the winner signs after the
  * auction, the winner is the best offer whose resolver signed, and its signature is kept.
  */
-export interface Decision {
+export interface Decision<O extends RankedOffer = RankedOffer> {
   /** The ranking without the forged offers, ranked again from 1: what the quote shows. */
-  offers: RankedOffer[];
-  winner: { offer: RankedOffer; amounts: QuoteAmounts; signing: JsonObject; winnerSignature: string | null } | null;
+  offers: O[];
+  winner: DecidedWinner<O> | null;
   /** Offers that would have won but whose bid signature is not their resolver's, best first. */
-  forged: RankedOffer[];
+  forged: O[];
   /** No winner because the chain state to build the winner's transaction with is stale (its RPC is down). */
   unbuildable?: true;
   /** A limit round whose best bid gives the recipient less than the order's `minOut`: what it gives. */
   belowLimit?: bigint;
 }
 
+/** The decided winner: its offer, the amounts of its bid, what the taker signs, and its own signature if it signs. */
+export interface DecidedWinner<O extends RankedOffer = RankedOffer> {
+  offer: O;
+  amounts: QuoteAmounts;
+  signing: JsonObject;
+  winnerSignature: string | null;
+}
+
 /** What deciding needs of the auction that ranked the offers. */
-export interface DecideContext {
+export interface DecideContext<O extends RankedOffer> {
   signing: QuoteSigning;
   terms: RfqTerms;
   /** The auction's asked nodes, by lower-case address. */
   nodes: ReadonlyMap<string, NodeSession>;
   /** Settles when the chain-state read started with the auction does. */
   fresh: Promise<void>;
-  amountsOf(outputAmount: bigint): QuoteAmounts;
+  /** The amounts of a valid offer's bid (which covers the fees, or it would not be valid). */
+  amountsOf(offer: O): QuoteAmounts;
   /** Whether the offer's bid signature is its resolver's over the rfq's commitment (the adapter's `verifyBid`). */
-  verifyBid(offer: RankedOffer): boolean;
+  verifyBid(offer: O): boolean;
   /** Sends `sign` to the node; its signature, or null when none came in time (src/auction/winner-signatures.ts). */
   askToSign(address: string, transaction: string): Promise<string | null>;
   /** A strike for a winner that did not sign (docs/reliability.md). */
@@ -49,16 +58,16 @@ export interface DecideContext {
  * not gets a strike. Forged offers are returned for the caller to reject, and left out of `offers`.
  * The adapters build what the taker signs from JSON-ready values (src/chains/json.ts).
  */
-export async function decideWinner(ctx: DecideContext, ranked: RankedOffer[]): Promise<Decision> {
+export async function decideWinner<O extends RankedOffer>(ctx: DecideContext<O>, ranked: O[]): Promise<Decision<O>> {
   const { signing, terms } = ctx;
-  const forged: RankedOffer[] = [];
-  const none = (why: Pick<Decision, "unbuildable" | "belowLimit"> = {}): Decision => ({
+  const forged: O[] = [];
+  const none = (why: Pick<Decision, "unbuildable" | "belowLimit"> = {}): Decision<O> => ({
     offers: withoutOffers(crown(ranked, null), forged),
     winner: null,
     forged,
     ...why,
   });
-  const crowned = (offer: RankedOffer) => {
+  const crowned = (offer: O) => {
     const offers = withoutOffers(crown(ranked, offer.resolver), forged);
     return { offers, winner: offers.find((o) => o.won) ?? offer };
   };
@@ -67,7 +76,7 @@ export async function decideWinner(ctx: DecideContext, ranked: RankedOffer[]): P
       forged.push(offer);
       continue;
     }
-    const amounts = ctx.amountsOf(offer.bid.outputAmount);
+    const amounts = ctx.amountsOf(offer);
     if (signing.kind === "taker") {
       // Offers are ranked by what the recipient receives: when the best genuine one misses minOut, all do.
       if (terms.limit && amounts.received < BigInt(terms.limit.minOut)) return none({ belowLimit: amounts.received });

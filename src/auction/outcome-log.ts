@@ -1,5 +1,5 @@
 import type { LogFields } from "../log";
-import type { QuoteOutcome } from "./house";
+import type { QuoteOutcome } from "./quote-outcome";
 
 /** An auction's log line (docs/operations.md, "Logs"): the quote and its winner, or the refusal. */
 export function auctionLogFields(corridor: string, outcome: QuoteOutcome): LogFields {

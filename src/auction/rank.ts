@@ -1,3 +1,4 @@
+import type { Standing } from "../resolvers/standing";
 import type { Offer, Steering } from "../schemas/quote";
 import type { OutputBounds } from "./band-guard";
 
@@ -18,14 +19,23 @@ export interface ValidBid {
   signature: string;
 }
 
-export interface RankedOffer extends Offer {
-  bid: ValidBid;
+/** An offer as ranked, with the bid it shows (the auction house's bids also carry their amounts). */
+export interface RankedOffer<B extends ValidBid = ValidBid> extends Offer {
+  bid: B;
 }
 
-export interface Ranking {
-  offers: RankedOffer[];
-  winner: RankedOffer | null;
+export interface Ranking<B extends ValidBid = ValidBid> {
+  offers: RankedOffer<B>[];
+  winner: RankedOffer<B> | null;
   steering: Steering | null;
+}
+
+/** The bids with their resolvers' standing, read when the auction closes: demoted or not, and reliability. */
+export function withStanding<B extends ValidBid>(bids: readonly B[], standing: Standing): B[] {
+  return bids.map((b) => {
+    const address = b.resolver.toLowerCase();
+    return { ...b, demoted: standing.demoted.has(address), reliability: standing.reliability.get(address) ?? null };
+  });
 }
 
 /** Best first: most received, then the more reliable resolver (unknown counts as least), then the faster. */
@@ -42,16 +52,16 @@ export function compareBids(a: ValidBid, b: ValidBid): number {
  * outside `bounds` (the oracle band guard) is shown as `outside_band`; a demoted resolver's bid as
  * `demoted`. Steering is recorded whenever a band guard was in force or a demoted resolver bid.
  */
-export function rankBids(
-  bids: readonly ValidBid[],
+export function rankBids<B extends ValidBid>(
+  bids: readonly B[],
   guard: { bandGuardBps: number; bounds: OutputBounds | null },
-): Ranking {
+): Ranking<B> {
   const { bounds } = guard;
   const sorted = [...bids].sort(compareBids);
   const outsideBand: string[] = [];
   const demoted: string[] = [];
-  let winner: RankedOffer | null = null;
-  const offers = sorted.map((bid, i): RankedOffer => {
+  let winner: RankedOffer<B> | null = null;
+  const offers = sorted.map((bid, i): RankedOffer<B> => {
     let status: Offer["status"] = "lost";
     if (bounds && (bid.outputAmount < bounds.min || bid.outputAmount > bounds.max)) {
       status = "outside_band";
@@ -62,7 +72,7 @@ export function rankBids(
     } else if (!winner) {
       status = "won";
     }
-    const offer: RankedOffer = {
+    const offer: RankedOffer<B> = {
       resolver: bid.resolver,
       name: bid.name,
       outputAmount: bid.outputAmount.toString(),
@@ -92,13 +102,13 @@ export function rankBids(
 }
 
 /** The offers steering lets win, best first: who is asked next when a winner does not sign. */
-export function winnable(offers: readonly RankedOffer[]): RankedOffer[] {
+export function winnable<O extends RankedOffer>(offers: readonly O[]): O[] {
   return offers.filter((o) => o.status === "won" || o.status === "lost");
 }
 
 /** The offers with `resolver` as the winner, or none: every other offer steering let win is `lost`. */
-export function crown(offers: readonly RankedOffer[], resolver: string | null): RankedOffer[] {
-  return offers.map((o) => {
+export function crown<O extends RankedOffer>(offers: readonly O[], resolver: string | null): O[] {
+  return offers.map((o): O => {
     if (o.status !== "won" && o.status !== "lost") return o;
     const won = o.resolver === resolver;
     return { ...o, status: won ? "won" : "lost", won };
@@ -109,7 +119,7 @@ export function crown(offers: readonly RankedOffer[], resolver: string | null): 
  * The offers without `dropped` (bids whose signatures did not verify), ranked again from 1 in the same
  * order: a quote shows only the offers it could have been built from.
  */
-export function withoutOffers(offers: readonly RankedOffer[], dropped: readonly RankedOffer[]): RankedOffer[] {
+export function withoutOffers<O extends RankedOffer>(offers: readonly O[], dropped: readonly RankedOffer[]): O[] {
   if (dropped.length === 0) return [...offers];
   const out = new Set(dropped.map((o) => o.resolver));
   return offers.filter((o) => !out.has(o.resolver)).map((o, i) => ({ ...o, rank: i + 1 }));

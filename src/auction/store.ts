@@ -1,7 +1,7 @@
 import { correctOffersStatements, insertQuoteStatements, updateQuoteRepliesStatement } from "../db/quote-writes";
 import type { QuoteRow } from "../db/quotes";
 import { countAllStatements, type DayCounts } from "../db/resolver-days";
-import { auctionDayCounts } from "../resolvers/reliability";
+import { type AuctionCounts, auctionDayCounts } from "../resolvers/reliability";
 import type { Offer, Replies, TimelineEntry } from "../schemas/quote";
 
 /** An offer as stored: its bid's signature is kept for settlement, never shown. */
@@ -11,14 +11,6 @@ export type StoredOffer = Offer & { signature: string };
  * One auction's part in the reliability counters (docs/reliability.md): who was asked, who answered in
  * time, who won, and how soon each reply inside the window came (ms, by lowercase address).
  */
-export interface AuctionCounts {
-  asked: readonly string[];
-  answered: ReadonlySet<string>;
-  winner: string | null;
-  replyMs: ReadonlyMap<string, number>;
-  at: string;
-}
-
 /** Where the auction house keeps what its auctions decided. */
 export interface AuctionStore {
   /** A new quote with its offers, first timeline events and its auction's counters, in one write. */

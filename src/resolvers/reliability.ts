@@ -1,4 +1,3 @@
-import type { AuctionCounts } from "../auction/store";
 import { type DayCounts, dayOf, type Totals } from "../db/resolver-days";
 import { Badge, type ReliabilityDetail } from "../schemas/resolvers";
 
@@ -20,6 +19,15 @@ const NEW_FOR_MS = WINDOW_DAYS * DAY_MS;
 
 /** The first day of the window that ends today. */
 export const windowStart = (now: number) => dayOf(new Date(now - (WINDOW_DAYS - 1) * DAY_MS).toISOString());
+
+/** What one auction counts towards its asked resolvers' reliability: lowercase addresses, reply latencies in ms. */
+export interface AuctionCounts {
+  asked: readonly string[];
+  answered: ReadonlySet<string>;
+  winner: string | null;
+  replyMs: ReadonlyMap<string, number>;
+  at: string;
+}
 
 /**
  * One auction's counts per asked resolver: asked, answered (a reply inside the window), won, and its

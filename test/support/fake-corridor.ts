@@ -1,8 +1,9 @@
 import type { PrivateKeyAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { AuctionHouse, type CorridorPort } from "../../src/auction/house";
+import type { CorridorPort } from "../../src/auction/corridor-port";
+import { AuctionHouse } from "../../src/auction/house";
 import type { QuoteInput } from "../../src/auction/quote-input";
-import type { AuctionCounts, AuctionStore, StoredOffer } from "../../src/auction/store";
+import type { AuctionStore, StoredOffer } from "../../src/auction/store";
 import { adapterFor } from "../../src/chains";
 import type { ChainAdapter } from "../../src/chains/adapter";
 import { completeToSign, eip712ToSign } from "../../src/chains/evm/json-typed-data";
@@ -12,6 +13,7 @@ import { findCorridor } from "../../src/corridors";
 import type { QuoteRow } from "../../src/db/quotes";
 import type { NodeSession } from "../../src/nodes/nodes";
 import type { BidFrame, RelayFrame, RfqFrame } from "../../src/protocol/frames";
+import type { AuctionCounts } from "../../src/resolvers/reliability";
 import type { BandValue, Replies, TimelineEntry } from "../../src/schemas/quote";
 
 /** anvil's dev accounts 1–4: well-known keys that hold nothing of value. */

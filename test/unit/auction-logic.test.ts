@@ -3,7 +3,7 @@ import { gasChargeFor, protocolFee, quoteAmounts } from "../../src/auction/amoun
 import { Auction } from "../../src/auction/auction";
 import { BAND_FRESH_MS, freshBand, outputBounds } from "../../src/auction/band-guard";
 import { decideWinner } from "../../src/auction/decide";
-import { type RankedOffer, rankBids, type ValidBid, withoutOffers } from "../../src/auction/rank";
+import { type RankedOffer, rankBids, type ValidBid, withoutOffers, withStanding } from "../../src/auction/rank";
 import type { QuoteSigning, RfqTerms } from "../../src/chains/adapter";
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -136,10 +136,20 @@ describe("withoutOffers", () => {
   });
 });
 
+describe("withStanding", () => {
+  it("marks each bid's resolver demoted or not and its reliability by address, whatever its case", () => {
+    const standing = { demoted: new Set(["0xa"]), reliability: new Map([["0xb", 0.75]]) };
+    const kept = { ...bid({ resolver: "0xB" }), amounts: "kept" };
+    const [a, b] = withStanding([bid({ resolver: "0xA", reliability: 0.5 }), kept], standing);
+    expect(a).toMatchObject({ resolver: "0xA", demoted: true, reliability: null });
+    expect(b).toEqual({ ...kept, demoted: false, reliability: 0.75 });
+  });
+});
+
 describe("decideWinner: bid signatures", () => {
   const terms = { rfqId: "r", quoteId: "q" } as RfqTerms;
   const signing: QuoteSigning = { kind: "taker", takerSigning: (_t, w) => ({ resolver: w.resolver }) };
-  const amountsOf = (outputAmount: bigint) => ({
+  const amountsOf = ({ bid: { outputAmount } }: RankedOffer) => ({
     outputAmount,
     fee: 0n,
     gasFee: 0n,

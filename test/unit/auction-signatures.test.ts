@@ -1,6 +1,6 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
-import { offersHash } from "../../src/auction/house";
+import { offersHash } from "../../src/auction/quote-row";
 import type { ChainAdapter } from "../../src/chains/adapter";
 import type { RfqFrame } from "../../src/protocol/frames";
 import { fakeCorridor, limitRound, quoteInput } from "../support/fake-corridor";

@@ -1,0 +1,34 @@
+import type { ChainAdapter } from "../chains/adapter";
+import type { RelayConfig } from "../config/schema";
+import type { Corridor } from "../corridors";
+import type { NodeSession } from "../nodes/nodes";
+import type { RelayFrame } from "../protocol/frames";
+import type { Standing } from "../resolvers/standing";
+import type { BandValue } from "../schemas/quote";
+import type { AuctionStore } from "./store";
+
+/** What the auction needs from its corridor object; built once per object. */
+export interface CorridorPort {
+  config: RelayConfig;
+  corridor: Corridor;
+  adapter: ChainAdapter;
+  /** The corridor's latest oracle band, or null. */
+  band(): BandValue | null;
+  /** The band assets (e.g. USD, NGN) the corridor's tokens track, for the band guard. */
+  assetOf(token: string): string | null;
+  /** The corridor's authenticated nodes. */
+  nodes(): NodeSession[];
+  /** Sends a frame to the node with this address, if it is connected. */
+  send(address: string, frame: RelayFrame): void;
+  /**
+   * Whether the relay's last on-chain read of the node shows `atLeast` of `token`
+   * (docs/resolver-protocol.md, "Inventory checked on chain").
+   */
+  chainCovers(address: string, token: string, atLeast: bigint): boolean;
+  /** Who is demoted now and each resolver's reliability, read at most every 10 s. */
+  standing(): Promise<Standing>;
+  store: AuctionStore;
+  /** A strike for a node that failed its win (docs/reliability.md); `event` makes it count once. */
+  strike(address: string, event: string, why: string): Promise<void>;
+  waitUntil(p: Promise<unknown>): void;
+}

@@ -1,0 +1,52 @@
+import type { RfqTerms } from "../chains/adapter";
+import type { NodeSession } from "../nodes/nodes";
+import type { BandValue } from "../schemas/quote";
+import type { GasCharge, QuoteAmounts } from "./amounts";
+import { Auction } from "./auction";
+import type { ValidBid } from "./rank";
+
+/**
+ * A bid that passed the checks made on arrival, with the amounts of its output (docs/api.md, "Amounts"):
+ * computed there once, to check that it covers the fees, and what the winner's quote is built from.
+ */
+export interface AcceptedBid extends ValidBid {
+  amounts: QuoteAmounts;
+}
+
+/** An auction open or recently closed: its reply book, and what its replies are checked against. */
+export class LiveAuction {
+  readonly auction: Auction<AcceptedBid>;
+  readonly quoteId: string;
+  /** The asked nodes, by lower-case address. */
+  readonly nodes: ReadonlyMap<string, NodeSession>;
+  /** Settles once the quote is stored (true) or there is none (false), so late replies update a row that exists. */
+  readonly stored: Promise<boolean>;
+  private settleStored: (ok: boolean) => void = () => {};
+
+  /** An auction of the `eligible` nodes, asked now (their rfqs go out next), open for `windowMs`. */
+  constructor(
+    readonly terms: RfqTerms,
+    readonly gas: GasCharge,
+    /** The oracle band the rfq carries, if fresh. */
+    readonly band: BandValue | null,
+    /** When the quote expires (ms). */
+    readonly expiresAt: number,
+    /** Settles when the chain-state read started with the auction (if one was due) does. */
+    readonly fresh: Promise<void>,
+    eligible: readonly NodeSession[],
+    windowMs: number,
+  ) {
+    const sentAt = Date.now();
+    const asked = new Map(eligible.map((n) => [n.address.toLowerCase(), sentAt]));
+    this.auction = new Auction<AcceptedBid>(terms.rfqId, asked, windowMs);
+    this.quoteId = terms.quoteId;
+    this.nodes = new Map(eligible.map((n) => [n.address.toLowerCase(), n]));
+    this.stored = new Promise((resolve) => {
+      this.settleStored = resolve;
+    });
+  }
+
+  markStored(ok: boolean): void {
+    this.settleStored(ok);
+  }
+}

@@ -1,0 +1,32 @@
+import type { Refusal } from "../errors";
+import type { QuoteRecord } from "../schemas/quote";
+
+/**
+ * A JSON object as Durable Object RPC typing can state it (it cannot state `unknown`, nor a recursive
+ * JSON type): nested values are plain `object`s.
+ */
+export type JsonObject = Record<string, string | number | boolean | null | object>;
+
+/** The quote record with its free-form parts (timeline details) as JSON. */
+export type QuotedRecord = Omit<QuoteRecord, "timeline"> & {
+  timeline: (Omit<QuoteRecord["timeline"][number], "detail"> & { detail: JsonObject | null })[];
+};
+
+/**
+ * How long a quote's phases took (ms, `performance.now()`), for a `Server-Timing` header: the auction
+ * from sending the rfqs to its close, ranking and deciding the winner (its signature check, and on
+ * chains where the winner signs, its `sign` round trip), and storing the quote.
+ */
+export interface QuoteTimings {
+  auctionMs: number;
+  rankingMs: number;
+  storageMs: number;
+}
+
+/**
+ * A quote request's outcome: plain JSON data, so that it crosses the Durable Object boundary as it is
+ * and the route reads it with the type it has here. `signing` is what the taker signs (the chain adapter's).
+ */
+export type QuoteOutcome =
+  | { kind: "quoted"; quote: QuotedRecord; signing: JsonObject; timings: QuoteTimings }
+  | Refusal;

@@ -1,0 +1,88 @@
+import { keccak256, stringToBytes } from "viem";
+import type { QuoteRow } from "../db/quotes";
+import type { Steering } from "../schemas/quote";
+import type { DecidedWinner } from "./decide";
+import type { LiveAuction } from "./live-auction";
+import type { QuoteInput } from "./quote-input";
+import type { QuotedRecord } from "./quote-outcome";
+import type { RankedOffer } from "./rank";
+import type { StoredOffer } from "./store";
+
+/** The quote as stored, won by `winner` at `quotedAt` (ms), with the auction's valid `offers` as stored. */
+export function quoteRow(
+  live: LiveAuction,
+  input: QuoteInput,
+  winner: DecidedWinner,
+  offers: readonly StoredOffer[],
+  steering: Steering | null,
+  quotedAt: number,
+): QuoteRow {
+  const { terms, gas } = live;
+  const { offer, amounts, signing, winnerSignature } = winner;
+  return {
+    quoteId: live.quoteId,
+    rfqId: terms.rfqId,
+    chainId: terms.chain.chainId,
+    status: "quoted",
+    final: false,
+    taker: input.taker,
+    recipient: input.recipient,
+    sellToken: input.sellToken,
+    buyToken: input.buyToken,
+    sellAmount: input.sellAmount,
+    received: amounts.received.toString(),
+    fee: { token: input.buyToken, amount: amounts.fee.toString() },
+    gasFee: { token: gas.token, amount: gas.amount.toString() },
+    takerPays: amounts.takerPays.toString(),
+    proceeds: amounts.proceeds.toString(),
+    offersHash: offersHash(offers),
+    band: live.band,
+    quotedAt: new Date(quotedAt).toISOString(),
+    expiresAt: new Date(live.expiresAt).toISOString(),
+    resolver: { address: offer.resolver, name: offer.name },
+    replies: live.auction.replies(),
+    steering,
+    settlement: null,
+    signing: {
+      ...signing,
+      outputAmount: amounts.outputAmount.toString(),
+      resolverSignature: offer.bid.signature,
+      deadline: terms.deadline,
+      ...(winnerSignature === null ? {} : { winnerSignature }),
+    },
+  };
+}
+
+/** A new quote's first timeline events: requested, and quoted `quotedAt` (ms) with its latency. */
+export function firstEvents(input: QuoteInput, quote: QuoteRow, quotedAt: number): QuotedRecord["timeline"] {
+  return [
+    { at: new Date(input.requestedAt).toISOString(), event: "requested", detail: null },
+    { at: quote.quotedAt, event: "quoted", detail: { latencyMs: quotedAt - input.requestedAt } },
+  ];
+}
+
+/** The quote as the taker gets it: the stored row without what the taker signs, offers without signatures. */
+export function quotedRecord(
+  quote: QuoteRow,
+  offers: readonly StoredOffer[],
+  timeline: QuotedRecord["timeline"],
+): QuotedRecord {
+  const { signing: _signing, ...record } = quote;
+  return {
+    ...record,
+    offers: offers.map(({ signature: _s, ...o }) => o),
+    executions: [],
+    fills: [],
+    timeline,
+  };
+}
+
+/** Offers as stored: the bid's signature kept for settlement. */
+export function storedOffers(offers: readonly RankedOffer[]): StoredOffer[] {
+  return offers.map(({ bid, ...offer }) => ({ ...offer, signature: bid.signature }));
+}
+
+/** Commits to the auction's valid offers: who bid what, with which signature, in rank order. */
+export function offersHash(offers: readonly StoredOffer[]): string {
+  return keccak256(stringToBytes(JSON.stringify(offers.map((o) => [o.resolver, o.outputAmount, o.signature]))));
+}

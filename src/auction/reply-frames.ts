@@ -1,0 +1,39 @@
+import type { RelayFrame } from "../protocol/frames";
+import type { CorridorPort } from "./corridor-port";
+import type { LiveAuction } from "./live-auction";
+import type { RankedOffer } from "./rank";
+
+/** The `error` frame a node gets at once about a reply that does not count or is rejected (docs/resolver-protocol.md, "Auctions"). */
+export const replyError = (code: string, message: string): RelayFrame => ({ type: "error", code, message });
+
+/** A reply that cannot count (`Auction.claim`): its code, and what the node is told. */
+export const claimError = { not_asked: "not_asked", duplicate: "duplicate_bid", late: "late_bid" } as const;
+export const claimMessage = {
+  not_asked: "this node was not asked for this rfq",
+  duplicate: "only the first reply to an rfq counts",
+  late: "the auction had closed",
+} as const;
+
+/** A bid that counts as rejected, by code: what the node is told. */
+export const rejectMessage = {
+  expired_bid: "the bid expired before the auction closed",
+  below_fees: "the output does not cover the fees",
+  insufficient_inventory: "the last heartbeat or on-chain read does not show enough balance and allowance",
+  bad_signature: "the signature is not the node's over the rfq's toSign",
+} as const;
+
+/** Once the auction is decided, every node that bid hears whether it won, and its rank (null for a rejected bid). */
+export function sendResults(port: CorridorPort, live: LiveAuction, offers: readonly RankedOffer[]): void {
+  const rankOf = new Map(offers.map((o) => [o.resolver.toLowerCase(), o]));
+  for (const address of live.auction.bidders) {
+    const node = live.nodes.get(address);
+    if (!node) continue;
+    const offer = rankOf.get(address);
+    port.send(node.address, {
+      type: "result",
+      rfqId: live.auction.rfqId,
+      won: offer?.won ?? false,
+      rank: offer?.rank ?? null,
+    });
+  }
+}

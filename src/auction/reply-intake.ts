@@ -1,0 +1,100 @@
+import type { NodeSession } from "../nodes/nodes";
+import type { BidFrame, DeclineFrame } from "../protocol/frames";
+import { quoteAmounts } from "./amounts";
+import type { CorridorPort } from "./corridor-port";
+import type { LiveAuction } from "./live-auction";
+import { claimError, claimMessage, rejectMessage, replyError } from "./reply-frames";
+import { hasInventory } from "./rfq";
+
+/**
+ * A node's bid: counted once, checked (window, expiry, fees, inventory) and kept with its amounts if it
+ * passes. Its signature is checked after the close, and only where it matters then: the winner's before
+ * the taker's answer, the others' after it (docs/resolver-protocol.md, "When signatures are checked").
+ */
+export function receiveBid(
+  port: CorridorPort,
+  live: LiveAuction | undefined,
+  node: NodeSession,
+  frame: BidFrame,
+): void {
+  if (!live) {
+    port.send(node.address, replyError("unknown_rfq", `no live rfq ${frame.rfqId}`));
+    return;
+  }
+  const address = node.address.toLowerCase();
+  const now = Date.now();
+  const claim = live.auction.claim(address, now);
+  if (claim !== "ok") {
+    port.send(node.address, replyError(claimError[claim], claimMessage[claim]));
+    if (claim === "late") recordLate(port, live);
+    return;
+  }
+  const latencyMs = live.auction.latency(address, now);
+  const outputAmount = BigInt(frame.outputAmount);
+  const amounts = quoteAmounts({
+    sellAmount: live.terms.sellAmount,
+    outputAmount,
+    feeBps: live.terms.chain.fee.bps,
+    gas: live.gas,
+  });
+  const reason: keyof typeof rejectMessage | null =
+    frame.expiresAt !== undefined && frame.expiresAt <= now
+      ? "expired_bid"
+      : !amounts
+        ? "below_fees"
+        : !hasInventory(port, node, live.terms.buyToken, outputAmount)
+          ? "insufficient_inventory"
+          : null;
+  if (reason || !amounts) {
+    const code = reason ?? "below_fees";
+    live.auction.reject(address);
+    port.send(node.address, replyError(code, rejectMessage[code]));
+    return;
+  }
+  live.auction.accept(address, {
+    resolver: node.address,
+    name: node.name,
+    outputAmount,
+    received: amounts.received,
+    latencyMs,
+    reliability: null,
+    demoted: false,
+    signature: frame.signature,
+    amounts,
+  });
+}
+
+/** A reply to a live rfq that failed the frame schema: it is the node's reply, and it is rejected. */
+export function receiveMalformed(
+  port: CorridorPort,
+  live: LiveAuction | undefined,
+  node: NodeSession,
+  message: string,
+): void {
+  const address = node.address.toLowerCase();
+  if (live?.auction.claim(address, Date.now()) === "ok") live.auction.reject(address);
+  port.send(node.address, replyError("bad_frame", message));
+}
+
+/** A node's decline: counted once, as `declined` inside the window and `late` after it. */
+export function receiveDecline(
+  port: CorridorPort,
+  live: LiveAuction | undefined,
+  node: NodeSession,
+  frame: DeclineFrame,
+): void {
+  if (!live) {
+    port.send(node.address, replyError("unknown_rfq", `no live rfq ${frame.rfqId}`));
+    return;
+  }
+  const claim = live.auction.claim(node.address.toLowerCase(), Date.now());
+  if (claim === "ok") live.auction.decline();
+  else if (claim === "late") recordLate(port, live);
+  else port.send(node.address, replyError(claimError[claim], claimMessage[claim]));
+}
+
+/** A reply after the close: the stored quote's `replies` are brought up to date. */
+function recordLate(port: CorridorPort, live: LiveAuction): void {
+  const replies = live.auction.replies();
+  port.waitUntil(live.stored.then((stored) => (stored ? port.store.storeReplies(live.quoteId, replies) : undefined)));
+}

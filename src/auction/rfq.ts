@@ -1,0 +1,108 @@
+import type { ChainAdapter, RfqTerms } from "../chains/adapter";
+import type { Corridor } from "../corridors";
+import { isFresh, type NodeSession } from "../nodes/nodes";
+import type { RelayFrame } from "../protocol/frames";
+import type { BandValue } from "../schemas/quote";
+import type { GasCharge } from "./amounts";
+import { type OutputBounds, outputBounds } from "./band-guard";
+import type { CorridorPort } from "./corridor-port";
+import type { QuoteInput } from "./quote-input";
+
+/** Grace between a quote's expiry and the on-chain deadline, so a fill broadcast just before expiry still lands. */
+const DEADLINE_GRACE_SECONDS = 60;
+
+/** What an rfq asks for, and what its bids sign and are checked against. `expiresAt` is the quote's (ms). */
+export function rfqTerms(
+  corridor: Corridor,
+  input: QuoteInput,
+  rfqId: string,
+  quoteId: string,
+  expiresAt: number,
+  gas: GasCharge,
+): RfqTerms {
+  return {
+    corridor: corridor.key,
+    rfqId,
+    quoteId,
+    chain: corridor.chain,
+    taker: input.taker,
+    recipient: input.recipient,
+    sellToken: input.sellToken,
+    buyToken: input.buyToken,
+    sellAmount: BigInt(input.sellAmount),
+    deadline: Math.floor(expiresAt / 1000) + DEADLINE_GRACE_SECONDS,
+    gasFeeToken: gas.token,
+    ...(input.limit ? { limit: input.limit } : {}),
+  };
+}
+
+/** The nodes whose last heartbeat is fresh: the corridor's nodes online (docs/resolver-protocol.md, "Staying eligible"). */
+export function onlineNodes(nodes: readonly NodeSession[], now: number): NodeSession[] {
+  return nodes.filter((n) => isFresh(n.lastHeartbeat, now));
+}
+
+/**
+ * The online nodes an rfq buying `buyToken` goes to (docs/resolver-protocol.md, "Auctions"): `quoting`,
+ * with a key that signs bids on this chain, and with inventory of the buy token.
+ */
+export function eligibleNodes(port: CorridorPort, online: readonly NodeSession[], buyToken: string): NodeSession[] {
+  return online.filter(
+    (n) => n.state === "quoting" && port.adapter.bidKey(n) !== null && hasInventory(port, n, buyToken, 1n),
+  );
+}
+
+/**
+ * Whether the node's last heartbeat shows `atLeast` of `token` in both balance and allowance, and the
+ * relay's last on-chain read of it does too (docs/resolver-protocol.md, "Inventory checked on chain").
+ */
+export function hasInventory(port: CorridorPort, node: NodeSession, token: string, atLeast: bigint): boolean {
+  const chainId = port.corridor.chain.chainId;
+  const entry = node.inventory.find((i) => i.chainId === chainId && port.adapter.sameAddress(i.token, token));
+  return (
+    entry !== undefined &&
+    BigInt(entry.balance) >= atLeast &&
+    BigInt(entry.allowance) >= atLeast &&
+    port.chainCovers(node.address, token, atLeast)
+  );
+}
+
+/** The rfq frame every eligible node is sent (docs/resolver-protocol.md, "Auctions"). */
+export function rfqFrameFor(
+  adapter: ChainAdapter,
+  terms: RfqTerms,
+  input: QuoteInput,
+  gas: GasCharge,
+  band: BandValue | null,
+): RelayFrame {
+  return {
+    type: "rfq",
+    rfqId: terms.rfqId,
+    quoteId: terms.quoteId,
+    chainId: terms.chain.chainId,
+    sellToken: input.sellToken,
+    buyToken: input.buyToken,
+    sellAmount: input.sellAmount,
+    taker: input.taker,
+    recipient: input.recipient,
+    deadline: terms.deadline,
+    fee: { token: input.buyToken, bps: terms.chain.fee.bps },
+    gasFee: { token: gas.token, amount: gas.amount.toString() },
+    band,
+    toSign: adapter.bidToSign(terms),
+    ...(input.limit ? { limit: { limitOrderId: input.limit.limitOrderId, minOut: input.limit.minOut } } : {}),
+  };
+}
+
+/** The outputs the rfq's bids may win within, by the band it carried (docs/api.md, "Ranking and steering"). */
+export function rfqBounds(port: CorridorPort, terms: RfqTerms, band: BandValue | null): OutputBounds | null {
+  const { adapter } = port;
+  return outputBounds({
+    band,
+    sellAsset: port.assetOf(terms.sellToken),
+    buyAsset: port.assetOf(terms.buyToken),
+    sellAmount: terms.sellAmount,
+    sellDecimals: adapter.token(terms.sellToken)?.decimals ?? 0,
+    buyDecimals: adapter.token(terms.buyToken)?.decimals ?? 0,
+    bandGuardBps: port.config.bandGuardBps,
+  });
+}
