@@ -29,6 +29,17 @@ module.exports = {
       },
     },
     {
+      name: "chains-import-no-domain",
+      comment:
+        "src/chains/ adapts the chains for the domain: it imports schemas, configuration, protocol frames and leaves, never a domain folder.",
+      severity: "error",
+      from: { path: "^src/chains/" },
+      to: {
+        path: "^src/",
+        pathNot: ["^src/chains/", "^src/schemas/", "^src/config/", "^src/protocol/", "^src/(ids|errors|log|types)\\.ts$"],
+      },
+    },
+    {
       name: "src-imports-no-object",
       comment:
         "Domain code never imports a Durable Object class; objects wire src/, not the other way round. The Worker's entry exports them and its Env names their bindings.",

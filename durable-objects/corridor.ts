@@ -2,11 +2,9 @@ import { DurableObject } from "cloudflare:workers";
 import type { CorridorPort } from "../src/auction/corridor-port";
 import { AuctionHouse } from "../src/auction/house";
 import { auctionLogFields } from "../src/auction/outcome-log";
-import type { QuoteInput } from "../src/auction/quote-input";
 import type { QuoteOutcome } from "../src/auction/quote-outcome";
 import { type AuctionWrite, auctionStore, auctionWriteStatements } from "../src/auction/store";
 import { adapterFor, inventoryReaderFor } from "../src/chains";
-
 import { loadConfig } from "../src/config/load";
 import type { RelayConfig } from "../src/config/schema";
 import { type Corridor, corridorOfKey } from "../src/corridors";
@@ -32,6 +30,7 @@ import { StreamHub } from "../src/streams/hub";
 import { streamResponse } from "../src/streams/response";
 import { limitOrderTopic, quoteTopic, readSubject, streamAsked, subjectOf } from "../src/streams/subjects";
 import { oracleStub } from "../src/stubs";
+import type { QuoteInput } from "../src/types";
 
 /**
  * The corridor's timers, rows of one schedule (src/schedule.ts): closing sockets that did not

@@ -1,3 +1,5 @@
+import type { QuoteAmounts } from "../types";
+
 /**
  * The money of a quote, all in base units as bigint (docs/api.md, "Amounts"):
  * - the winning resolver delivers `outputAmount` of the buy token;
@@ -30,15 +32,6 @@ export function gasChargeFor(
   const amount = BigInt(gasFee.fixed);
   if (gasFee.token !== null && sameToken(gasFee.token, sellToken)) return { token: sellToken, amount, side: "sell" };
   return { token: buyToken, amount, side: "buy" };
-}
-
-export interface QuoteAmounts {
-  outputAmount: bigint;
-  fee: bigint;
-  gasFee: bigint;
-  received: bigint;
-  takerPays: bigint;
-  proceeds: bigint;
 }
 
 export function protocolFee(outputAmount: bigint, feeBps: number): bigint {

@@ -1,6 +1,6 @@
 import type { QuoteSigning, RfqTerms } from "../chains/adapter";
 import type { NodeSession } from "../nodes/nodes";
-import type { QuoteAmounts } from "./amounts";
+import type { QuoteAmounts } from "../types";
 import type { JsonObject } from "./quote-outcome";
 import { crown, type RankedOffer, winnable, withoutOffers } from "./rank";
 

@@ -1,7 +1,8 @@
 import type { RfqTerms } from "../chains/adapter";
 import type { NodeSession } from "../nodes/nodes";
 import type { BandValue } from "../schemas/quote";
-import type { GasCharge, QuoteAmounts } from "./amounts";
+import type { QuoteAmounts } from "../types";
+import type { GasCharge } from "./amounts";
 import { Auction } from "./auction";
 import type { ValidBid } from "./rank";
 

@@ -1,9 +1,9 @@
 import { keccak256, stringToBytes } from "viem";
 import type { QuoteRow } from "../db/quotes";
 import type { Steering } from "../schemas/quote";
+import type { QuoteInput } from "../types";
 import type { DecidedWinner } from "./decide";
 import type { LiveAuction } from "./live-auction";
-import type { QuoteInput } from "./quote-input";
 import type { QuotedRecord } from "./quote-outcome";
 import type { RankedOffer } from "./rank";
 import type { StoredOffer } from "./store";

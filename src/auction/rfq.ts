@@ -3,10 +3,10 @@ import type { Corridor } from "../corridors";
 import { isFresh, type NodeSession } from "../nodes/nodes";
 import type { RelayFrame } from "../protocol/frames";
 import type { BandValue } from "../schemas/quote";
+import type { QuoteInput } from "../types";
 import type { GasCharge } from "./amounts";
 import { type OutputBounds, outputBounds } from "./band-guard";
 import type { CorridorPort } from "./corridor-port";
-import type { QuoteInput } from "./quote-input";
 
 /** Grace between a quote's expiry and the on-chain deadline, so a fill broadcast just before expiry still lands. */
 const DEADLINE_GRACE_SECONDS = 60;

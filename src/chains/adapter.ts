@@ -1,7 +1,6 @@
-import type { QuoteAmounts } from "../auction/amounts";
-import type { LimitRound } from "../auction/quote-input";
 import type { ChainConfig } from "../config/schema";
 import type { BidCommitment } from "../protocol/frames";
+import type { LimitRound, QuoteAmounts } from "../types";
 import type { ChainKind } from "./addresses";
 
 /** What an auction knows of the swap before any bid: the terms every resolver is asked to price. */

@@ -1,9 +1,12 @@
-import type { ChainConfig } from "../config/schema";
+import type { ChainConfig, EvmChain } from "../config/schema";
 import type { ChainAdapter } from "./adapter";
 import { evmAdapter } from "./evm/adapter";
 import { evmInventoryReader } from "./evm/inventory";
+import { evmLimitOrders } from "./evm/limit-orders";
+import { type LimitChainReads, rpcLimitReads } from "./evm/limit-reads";
 import { evmSettlement } from "./evm/settler";
 import type { InventoryReader } from "./inventory";
+import type { LimitOrderChain } from "./limit-orders";
 import type { SettlementScheme } from "./settler";
 import { solanaAdapter } from "./solana/adapter";
 import { solanaSettlement } from "./solana/settler";
@@ -36,4 +39,12 @@ export function settlerFor(chain: ChainConfig): SettlementScheme {
  */
 export function inventoryReaderFor(chain: ChainConfig): InventoryReader | null {
   return chain.kind === "evm" ? evmInventoryReader(chain) : null;
+}
+
+/** Limit orders on a configured chain, the chain read through `reads` (its JSON-RPC by default). */
+export function limitOrdersFor(
+  chain: ChainConfig,
+  reads: (chain: EvmChain) => LimitChainReads = rpcLimitReads,
+): LimitOrderChain | null {
+  return chain.kind === "evm" ? evmLimitOrders(chain, reads(chain)) : null;
 }

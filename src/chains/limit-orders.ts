@@ -1,7 +1,5 @@
-import type { ChainConfig, EvmChain } from "../config/schema";
+import type { ChainConfig } from "../config/schema";
 import type { Erc2612Permit } from "../schemas/execution";
-import { evmLimitOrders } from "./evm/limit-orders";
-import { type LimitChainReads, rpcLimitReads } from "./evm/limit-reads";
 import type { Readiness } from "./settler";
 
 /**
@@ -63,11 +61,3 @@ export interface LimitOrderChain {
 
 /** What the limit-order routes take to reach a chain: the real RPC, or a fake in the integration tests. */
 export type LimitOrderChains = (chain: ChainConfig) => LimitOrderChain | null;
-
-/** Limit orders on a configured chain, the chain read through `reads` (its JSON-RPC by default). */
-export function limitOrdersFor(
-  chain: ChainConfig,
-  reads: (chain: EvmChain) => LimitChainReads = rpcLimitReads,
-): LimitOrderChain | null {
-  return chain.kind === "evm" ? evmLimitOrders(chain, reads(chain)) : null;
-}

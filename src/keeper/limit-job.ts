@@ -1,9 +1,9 @@
-import type { QuoteInput } from "../auction/quote-input";
 import type { Refusal } from "../errors";
 import { limitRoundOf } from "../limit-orders/round";
 import { type LimitAsk, withinWindow } from "../limit-orders/window";
 import type { LimitCheck, MovedLimitOrder, OpenLimitOrder } from "../schemas/limit-order";
 import type { BandValue } from "../schemas/quote";
+import type { QuoteInput } from "../types";
 import type { SubmitOutcome, SubmitRequest } from "./contract";
 
 /** The most open orders one pass reads; the least recently checked come first, so every order gets its turn. */

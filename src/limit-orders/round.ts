@@ -1,5 +1,5 @@
-import type { LimitRound } from "../auction/quote-input";
 import type { OpenLimitOrder } from "../schemas/limit-order";
+import type { LimitRound } from "../types";
 
 /**
  * What a round of the keeper's job asks the corridor with (docs/limit-orders.md, "The keeper's job"): the

@@ -1,7 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { type LimitOrderChains, limitOrdersFor } from "../chains/limit-orders";
+import { limitOrdersFor } from "../chains";
+import type { LimitOrderChains } from "../chains/limit-orders";
 import type { AppEnv } from "../env";
 import { behindAnswer } from "../http/behind-answer";
 import { createRouter } from "../http/router";

@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { QuoteInput } from "../auction/quote-input";
 import { adapterFor } from "../chains";
 import type { ChainAdapter } from "../chains/adapter";
 import { primaryEvmChain } from "../config/record";
@@ -22,6 +21,7 @@ import { IdParam, QuoteRecord } from "../schemas/quote";
 import { CancelRequest, QuoteRequest } from "../schemas/quote-request";
 import { announceQuote } from "../streams/announce";
 import { corridorStub, takerStub } from "../stubs";
+import type { QuoteInput } from "../types";
 
 /** The period of the QUOTES_LIMITER binding (wrangler.toml), which is when a limited taker may retry. */
 const RATE_LIMIT_PERIOD_SECONDS = 10;

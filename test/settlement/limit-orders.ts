@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import type { Address, LocalAccount } from "viem";
-import type { LimitRound } from "../../src/auction/quote-input";
 import { type LimitAuth, limitPermitAmount, limitTakerTypedData } from "../../src/chains/evm/limit-typed-data";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
+import type { LimitRound } from "../../src/types";
 import { EVM } from "./helpers";
 
 const chain = primaryEvmChain(localConfig);

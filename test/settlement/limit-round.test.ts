@@ -1,12 +1,12 @@
 import { env } from "cloudflare:test";
 import type { Address, Hex, LocalAccount } from "viem";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { LimitRound } from "../../src/auction/quote-input";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
 import { limitTakerTypedData } from "../../src/chains/evm/limit-typed-data";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import { corridorStub } from "../../src/stubs";
+import type { LimitRound } from "../../src/types";
 import { type Bidder, bidder, marketSellAmount } from "../support/bidder";
 import { evmCorridorKey } from "../support/ws-client";
 import { app, balanceOf, chainClient, EVM, getQuote, indexUntil, keeper, newTaker, testClient } from "./helpers";

@@ -2,7 +2,6 @@ import type { PrivateKeyAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { CorridorPort } from "../../src/auction/corridor-port";
 import { AuctionHouse } from "../../src/auction/house";
-import type { QuoteInput } from "../../src/auction/quote-input";
 import type { AuctionStore, StoredOffer } from "../../src/auction/store";
 import { adapterFor } from "../../src/chains";
 import type { ChainAdapter } from "../../src/chains/adapter";
@@ -15,6 +14,7 @@ import type { NodeSession } from "../../src/nodes/nodes";
 import type { BidFrame, RelayFrame, RfqFrame } from "../../src/protocol/frames";
 import type { AuctionCounts } from "../../src/resolvers/reliability";
 import type { BandValue, Replies, TimelineEntry } from "../../src/schemas/quote";
+import type { QuoteInput } from "../../src/types";
 
 /** anvil's dev accounts 1–4: well-known keys that hold nothing of value. */
 const NODE_KEYS = [

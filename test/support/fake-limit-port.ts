@@ -1,10 +1,10 @@
-import type { QuoteInput } from "../../src/auction/quote-input";
 import { refuse } from "../../src/errors";
 import type { SubmitOutcome, SubmitRequest } from "../../src/keeper/contract";
 import type { LimitBook, LimitJobPort } from "../../src/keeper/limit-job";
 import type { LimitAsk } from "../../src/limit-orders/window";
 import type { LimitCheck, LimitOrderRow, MovedLimitOrder, OpenLimitOrder } from "../../src/schemas/limit-order";
 import type { BandValue } from "../../src/schemas/quote";
+import type { QuoteInput } from "../../src/types";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const movedOf = (o: LimitOrderRow): MovedLimitOrder => ({ limitOrderId: o.limitOrderId, corridor: o.corridor });

@@ -1,6 +1,7 @@
 import type { Address } from "viem";
+import { limitOrdersFor } from "../../src/chains";
 import type { LimitChainReads } from "../../src/chains/evm/limit-reads";
-import { type LimitOrderChains, limitOrdersFor } from "../../src/chains/limit-orders";
+import type { LimitOrderChains } from "../../src/chains/limit-orders";
 import { ChainUnavailableError } from "../../src/chains/settler";
 
 /**

@@ -1,11 +1,12 @@
 import { ed25519 } from "@noble/curves/ed25519";
 import { base58, base64 } from "@scure/base";
 import { type Keypair, VersionedTransaction } from "@solana/web3.js";
-import { gasChargeFor, type QuoteAmounts, quoteAmounts } from "../../src/auction/amounts";
+import { gasChargeFor, quoteAmounts } from "../../src/auction/amounts";
 import type { RfqTerms } from "../../src/chains/adapter";
 import { localConfig } from "../../src/config/local";
 import type { SolanaChain } from "../../src/config/schema";
 import { corridorKey } from "../../src/corridors";
+import type { QuoteAmounts } from "../../src/types";
 
 /** The local configuration's Solana chain (chain 103, the LiteSVM harness). */
 export const localSolana = localConfig.chains.find((c): c is SolanaChain => c.kind === "solana") as SolanaChain;

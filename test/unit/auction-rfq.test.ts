@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { gasChargeFor } from "../../src/auction/amounts";
-import type { QuoteInput } from "../../src/auction/quote-input";
 import { rfqTerms } from "../../src/auction/rfq";
 import { localConfig } from "../../src/config/local";
 import { findCorridor } from "../../src/corridors";
+import type { QuoteInput } from "../../src/types";
 import { CNGN, TAKER, USDC } from "../support/fake-corridor";
 
 const chain = localConfig.chains.find((c) => c.kind === "evm");

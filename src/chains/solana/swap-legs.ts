@@ -1,4 +1,4 @@
-import type { QuoteAmounts } from "../../auction/amounts";
+import type { QuoteAmounts } from "../../types";
 
 /** One token movement of a Solana swap: `amount` base units of `token` from `from`'s account to `to`'s. */
 export interface SwapLeg {

@@ -10,8 +10,8 @@ import {
   TransactionMessage,
   VersionedTransaction,
 } from "@solana/web3.js";
-import type { QuoteAmounts } from "../../auction/amounts";
 import type { SolanaChain } from "../../config/schema";
+import type { QuoteAmounts } from "../../types";
 import type { RfqTerms } from "../adapter";
 import { type SwapLeg, swapLegs } from "./swap-legs";
 

@@ -1,4 +1,25 @@
 /**
+ * The types every layer shares: what the Worker hands a corridor (a quote request, a limit order's
+ * round) and a quote's amounts, which the auction computes and the chains build settlements from. A
+ * leaf: it imports nothing.
+ */
+
+/** A quote's amounts in base units (docs/api.md, "Amounts"). */
+export interface QuoteAmounts {
+  /** What the winning resolver gives. */
+  outputAmount: bigint;
+  /** The protocol fee, taken from the output. */
+  fee: bigint;
+  gasFee: bigint;
+  /** What the recipient gets. */
+  received: bigint;
+  /** What the taker pays: the sell amount, plus the gas fee when it is charged in the sell token. */
+  takerPays: bigint;
+  /** What the resolver receives of the sell token. */
+  proceeds: bigint;
+}
+
+/**
  * A limit order's round (docs/limit-orders.md, "The keeper's job"): the order the taker signed, as JSON,
  * with its Permit2 nonce and the least the recipient must receive.
  */
