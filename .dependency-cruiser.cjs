@@ -36,7 +36,13 @@ module.exports = {
       from: { path: "^src/chains/" },
       to: {
         path: "^src/",
-        pathNot: ["^src/chains/", "^src/schemas/", "^src/config/", "^src/protocol/", "^src/(ids|errors|log|types)\\.ts$"],
+        pathNot: [
+          "^src/chains/",
+          "^src/schemas/",
+          "^src/config/",
+          "^src/protocol/",
+          "^src/(ids|errors|log|types)\\.ts$",
+        ],
       },
     },
     {
