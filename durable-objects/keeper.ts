@@ -6,15 +6,7 @@ import type { ChainConfig } from "../src/config/schema";
 import { withD1Latency } from "../src/db/simulated-latency";
 import type { Env } from "../src/env";
 import type { KeeperContract, SubmitOutcome, SubmitRequest } from "../src/keeper/contract";
-import {
-  EXPIRE_EVERY_MS,
-  INDEX_EVERY_MS,
-  type KeeperJobs,
-  LIMIT_POLL_MS,
-  PRUNE_EVERY_MS,
-  runDue,
-  ScheduleTable,
-} from "../src/keeper/jobs";
+import { EXPIRE_EVERY_MS, INDEX_EVERY_MS, type KeeperJob, LIMIT_POLL_MS, PRUNE_EVERY_MS } from "../src/keeper/jobs";
 import { Keeper } from "../src/keeper/keeper";
 import { limitPass } from "../src/keeper/limit-job";
 import { limitJobPort } from "../src/keeper/limit-port";
@@ -24,6 +16,7 @@ import { submissionLogFields } from "../src/keeper/submission-log";
 import { log, withRequestId } from "../src/log";
 import { PauseSwitch } from "../src/ops/pause";
 import { writeThrough } from "../src/quotes/read-through";
+import { periodic, Schedule } from "../src/schedule";
 import type { KeeperRecord, PauseRecord } from "../src/schemas/ops";
 import { announceLimitOrders, announceQuote } from "../src/streams/announce";
 import { corridorStub, oracleStub } from "../src/stubs";
@@ -38,8 +31,8 @@ import { corridorStub, oracleStub } from "../src/stubs";
 export class KeeperDO extends DurableObject<Env> implements KeeperContract {
   readonly keeper: Keeper;
   private readonly store: SqlTxStore;
-  private readonly schedule: ScheduleTable;
-  private readonly jobs: KeeperJobs;
+  private readonly schedule: Schedule<KeeperJob>;
+  private readonly pauses: PauseSwitch;
   /** The wallets (one settler per key) of each configured chain; a changed configuration or secret gets new ones. */
   private readonly wallets = new WeakMap<
     ChainConfig,
@@ -50,7 +43,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
     super(ctx, withD1Latency(rawEnv));
     const env = this.env;
     this.store = new SqlTxStore(ctx.storage);
-    this.schedule = new ScheduleTable(ctx.storage);
+    this.pauses = new PauseSwitch(ctx.storage.kv);
     this.keeper = new Keeper({
       config: () => loadConfig(this.env.RELAY_CONFIG),
       db: env.DB,
@@ -79,12 +72,15 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
       paused: () => this.paused() !== null,
       moved: (orders) => ctx.waitUntil(announceLimitOrders(this.env, orders)),
     });
-    this.jobs = {
-      indexer: { run: () => this.keeper.index(), again: () => this.store.count() > 0 },
-      prune: { run: () => this.keeper.pruneKeys(), again: () => true },
-      expire: { run: () => this.keeper.expireQuotes(), again: () => true },
-      limits: { run: () => limitPass(limits), again: () => this.limitOrdersOn() },
+    const jobs = {
+      indexer: periodic({ run: () => this.keeper.index(), again: () => this.store.count() > 0 }),
+      prune: periodic({ run: () => this.keeper.pruneKeys(), again: () => true }),
+      expire: periodic({ run: () => this.keeper.expireQuotes(), again: () => true }),
+      limits: periodic({ run: () => limitPass(limits), again: () => this.limitOrdersOn() }),
     };
+    this.schedule = new Schedule(ctx.storage, "keeper_schedule", jobs, (job, e) =>
+      log.error("job_failed", { component: "keeper", job, error: String(e) }),
+    );
     ctx.blockConcurrencyWhile(async () => {
       const now = Date.now();
       this.schedule.ensure({ job: "prune", everyMs: PRUNE_EVERY_MS, nextAt: now + PRUNE_EVERY_MS });
@@ -92,7 +88,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
       if (this.limitOrdersOn())
         this.schedule.ensure({ job: "limits", everyMs: LIMIT_POLL_MS, nextAt: now + LIMIT_POLL_MS });
       if (this.store.count() > 0) await this.follow(now);
-      else await this.arm();
+      else await this.schedule.arm();
     });
   }
 
@@ -105,7 +101,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
   async watchLimitOrders(): Promise<void> {
     if (!this.limitOrdersOn()) return;
     this.schedule.ensure({ job: "limits", everyMs: LIMIT_POLL_MS, nextAt: Date.now() + LIMIT_POLL_MS });
-    await this.arm();
+    await this.schedule.arm();
   }
 
   /**
@@ -125,13 +121,13 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
    * the limit job starts no round, while the indexer still follows what was sent. Kept in storage.
    */
   async pause(reason?: string): Promise<KeeperRecord> {
-    new PauseSwitch(this.ctx.storage.kv).pause(reason, Date.now());
+    this.pauses.pause(reason, Date.now());
     log.warn("keeper_paused", { component: "keeper", reason: reason ?? null });
     return this.status();
   }
 
   async resume(): Promise<KeeperRecord> {
-    new PauseSwitch(this.ctx.storage.kv).resume();
+    this.pauses.resume();
     log.warn("keeper_resumed", { component: "keeper" });
     return this.status();
   }
@@ -146,13 +142,12 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
   }
 
   private paused(): PauseRecord | null {
-    return new PauseSwitch(this.ctx.storage.kv).current();
+    return this.pauses.current();
   }
 
   /** Runs the due jobs of the schedule table, then arms the alarm for the earliest remaining. */
   override async alarm(): Promise<void> {
-    await runDue(this.schedule, this.jobs, () => Date.now());
-    await this.arm();
+    await this.schedule.runDue(() => Date.now());
   }
 
   /** The keeper's wallets on a chain: one per key of the chain's secret (docs/settlement.md, "The wallet pool"). */
@@ -169,13 +164,6 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
 
   /** Makes sure the indexer runs by `at`. */
   private async follow(at: number): Promise<void> {
-    this.schedule.soon({ job: "indexer", everyMs: INDEX_EVERY_MS, nextAt: at });
-    await this.arm();
-  }
-
-  private async arm(): Promise<void> {
-    const at = this.schedule.nextAt();
-    if (at === null) return;
-    if ((await this.ctx.storage.getAlarm()) !== at) await this.ctx.storage.setAlarm(at);
+    await this.schedule.soon({ job: "indexer", everyMs: INDEX_EVERY_MS, nextAt: at });
   }
 }

@@ -47,10 +47,12 @@ export class OracleDO extends DurableObject<Env> {
   /** The round being polled, shared by every caller that needs it, so a burst of reads polls once. */
   private inFlight: Promise<{ snapshot: Snapshot; pushed: Promise<unknown> }> | null = null;
   /** One job, `poll`, in the schedule table every object keeps (src/schedule.ts). */
-  private readonly schedule = new Schedule<"poll">(this.ctx.storage, "oracle_schedule", (_, e) =>
-    log.error("oracle_round_failed", { error: String(e) }),
+  private readonly schedule = new Schedule(
+    this.ctx.storage,
+    "oracle_schedule",
+    { poll: { run: () => this.round() } },
+    (_, e) => log.error("oracle_round_failed", { error: String(e) }),
   );
-  private readonly jobs = { poll: { run: () => this.round() } };
 
   /** Every corridor's band, every source and which are failing (`GET /v1/rates`). */
   async rates(): Promise<Rates> {
@@ -103,7 +105,7 @@ export class OracleDO extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
-    await this.schedule.runDue(this.jobs, () => Date.now());
+    await this.schedule.runDue(() => Date.now());
   }
 
   /** One round while someone uses the oracle; when nobody does, the loop ends here (null: not scheduled again). */

@@ -73,6 +73,7 @@ export class Schedule<J extends string> {
   constructor(
     private readonly storage: DurableObjectStorage,
     private readonly table: string,
+    private readonly jobs: Record<J, Job>,
     private readonly onError: (job: J, error: unknown) => void,
   ) {
     storage.sql.exec(
@@ -91,6 +92,11 @@ export class Schedule<J extends string> {
   async soon(row: ScheduleRow<J>): Promise<void> {
     this.put(sooner(this.rows(), row).find((r) => r.job === row.job) ?? row);
     await this.arm();
+  }
+
+  /** Makes sure `job` runs by `at`, for a job that says itself when it runs next (no period). */
+  runBy(job: J, at: number): Promise<void> {
+    return this.soon({ job, everyMs: 0, nextAt: at });
   }
 
   /** Schedules `row` when its job has no row yet. */
@@ -118,11 +124,11 @@ export class Schedule<J extends string> {
   }
 
   /** The alarm: runs each due job, reschedules or removes it as it answers, then arms for the earliest row. */
-  async runDue(jobs: Record<J, Job>, now: () => number): Promise<void> {
+  async runDue(now: () => number): Promise<void> {
     for (const row of due(this.rows(), now())) {
       let nextAt: number | null;
       try {
-        nextAt = await jobs[row.job].run(row, now);
+        nextAt = await this.jobs[row.job].run(row, now);
       } catch (e) {
         this.onError(row.job, e);
         nextAt = now() + Math.max(row.everyMs, RETRY_FAILED_MS);

@@ -2,6 +2,7 @@ import { corridorTag } from "../corridors";
 import { newId } from "../ids";
 import { log } from "../log";
 import type { NodeSession } from "../nodes/nodes";
+import type { AuctionReply } from "../nodes/sessions";
 import type { BidFrame, DeclineFrame, SignedFrame } from "../protocol/frames";
 import type { AuctionCounts } from "../resolvers/reliability";
 import type { QuoteInput } from "../types";
@@ -152,6 +153,14 @@ export class AuctionHouse {
   /** A node's socket closed: in every open auction that asked it, no reply is coming from it (`noReply`). */
   onGone(address: string): void {
     for (const live of this.live.values()) live.auction.drop(address.toLowerCase());
+  }
+
+  /** A node's reply to an auction, as the node sessions hand it over (src/nodes/sessions.ts). */
+  onReply(reply: AuctionReply): void {
+    if ("malformed" in reply) this.onMalformed(reply.node, reply.malformed.rfqId, reply.malformed.message);
+    else if (reply.frame.type === "bid") this.onBid(reply.node, reply.frame);
+    else if (reply.frame.type === "decline") this.onDecline(reply.node, reply.frame);
+    else this.onSigned(reply.node, reply.frame);
   }
 
   /** A node's bid: checked as it arrives, and kept with its amounts if it passes (src/auction/reply-intake.ts). */

@@ -163,7 +163,7 @@ export async function untilInventoryChecked(
 ): Promise<InventoryCheck> {
   const corridor = environment.CORRIDOR.get(environment.CORRIDOR.idFromName(evmCorridorKey));
   return eventually(async () => {
-    const check = await runInDurableObject(corridor, (obj: CorridorDO) => obj.checks.check(address));
+    const check = await runInDurableObject(corridor, (obj: CorridorDO) => obj.connected.inventoryCheck(address));
     if (!check) throw new Error(`no inventory read of ${address} has completed`);
     return check;
   });

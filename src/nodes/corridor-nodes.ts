@@ -1,0 +1,120 @@
+import { adapterFor, inventoryReaderFor } from "../chains";
+import type { RelayConfig } from "../config/schema";
+import type { Corridor } from "../corridors";
+import type { RelayFrame } from "../protocol/frames";
+import type { BandValue } from "../schemas/quote";
+import type { AdvertisedCorridor } from "../schemas/resolvers";
+import { type InventoryCheck, InventoryChecks, kvCheckStore } from "./inventory-checks";
+import { isFresh, type NodeSession } from "./nodes";
+import { type AuctionReply, type LiveAuctions, NodeSessions } from "./sessions";
+
+export interface CorridorNodesHost {
+  config: RelayConfig;
+  corridor: Corridor;
+  db: D1Database;
+  band(): BandValue | null;
+  /** A node authenticated or heartbeated: the corridor is in use. */
+  onActive(now: number): void;
+  /** A node heartbeated. */
+  onHeartbeat(now: number): void;
+  /** A node's socket is gone: no auction waits for its reply any longer. */
+  onGone(address: string): void;
+}
+
+/**
+ * A corridor's connected nodes: their sessions (src/nodes/sessions.ts) and the on-chain checks of what
+ * they claim to hold (src/nodes/inventory-checks.ts), wired to each other: a node is checked when it
+ * authenticates and as it heartbeats, and shows degraded while its claims are untrue.
+ */
+export class CorridorNodes {
+  private readonly sessions: NodeSessions;
+  private readonly checks: InventoryChecks;
+
+  constructor(
+    ctx: DurableObjectState,
+    private readonly host: CorridorNodesHost,
+  ) {
+    const { config, corridor } = host;
+    this.sessions = new NodeSessions(ctx, {
+      corridorKey: corridor.key,
+      requireRegistration: config.requireRegistration,
+      rfqWindowMs: config.rfqWindowMs,
+      db: host.db,
+      band: () => host.band(),
+      onActive: (now) => host.onActive(now),
+      onAuthenticated: (node, now) => this.checks.restart(node, now),
+      onHeartbeat: (node, now) => {
+        this.checks.heard(node, now);
+        host.onHeartbeat(now);
+      },
+      inventoryMismatch: (address) => this.checks.mismatched(address),
+    });
+    this.checks = new InventoryChecks({
+      reader: inventoryReaderFor(corridor.chain),
+      tokens: corridor.tokens,
+      sameToken: adapterFor(corridor.chain).sameAddress,
+      claims: (address) => this.sessions.claims(address),
+      store: kvCheckStore(ctx.storage.kv),
+      waitUntil: (p) => ctx.waitUntil(p),
+      onMismatchChange: (address) => this.sessions.writeState(address),
+    });
+  }
+
+  /** A connect request: the new socket's client end, and by when it must authenticate. */
+  accept(corridor: AdvertisedCorridor): { client: WebSocket; authDeadline: number } {
+    return this.sessions.accept(corridor);
+  }
+
+  /** A frame from a socket: handled here, or, when it concerns an auction, handed back as a reply. */
+  receive(ws: WebSocket, message: string | ArrayBuffer, auctions: LiveAuctions): Promise<AuctionReply | null> {
+    return this.sessions.receive(ws, message, auctions);
+  }
+
+  /** A socket closed or failed: forgotten, with its node's inventory check. */
+  gone(ws: WebSocket): void {
+    const address = this.sessions.forget(ws);
+    if (address) this.left(address);
+  }
+
+  /** An admin de-registered the resolver: its socket here is closed (1008 `not_registered`). */
+  close(address: string, reason: string, message: string): void {
+    if (this.sessions.closeNode(address, reason, message)) this.left(address);
+  }
+
+  /** Closes sockets past their auth deadline; when the next deadline falls, or null. */
+  closeUnauthenticated(now: number): number | null {
+    return this.sessions.closeUnauthenticated(now);
+  }
+
+  list(): NodeSession[] {
+    return this.sessions.list();
+  }
+
+  /** How many nodes have a fresh heartbeat at `now`. */
+  fresh(now: number): number {
+    return this.sessions.list().filter((n) => isFresh(n.lastHeartbeat, now)).length;
+  }
+
+  send(address: string, frame: RelayFrame): void {
+    this.sessions.sendTo(address, frame);
+  }
+
+  broadcast(frame: RelayFrame): void {
+    this.sessions.broadcast(frame);
+  }
+
+  /** Whether the relay's last on-chain read of the node shows `atLeast` of `token`. */
+  covers(address: string, token: string, atLeast: bigint): boolean {
+    return this.checks.covers(address, token, atLeast);
+  }
+
+  /** The node's last completed on-chain read, or null before one completed. */
+  inventoryCheck(address: string): InventoryCheck | null {
+    return this.checks.check(address);
+  }
+
+  private left(address: string): void {
+    this.host.onGone(address);
+    this.checks.forget(address);
+  }
+}
