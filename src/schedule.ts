@@ -51,7 +51,7 @@ export interface Job {
 export const periodic = (spec: { run(): Promise<unknown>; again(): boolean }): Job => ({
   async run(row, now) {
     await spec.run();
-    return spec.again() ? now() + row.everyMs : null;
+    return spec.again() ? ranAt(row, now()).nextAt : null;
   },
 });
 

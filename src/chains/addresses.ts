@@ -45,9 +45,6 @@ export const normaliseAddress = (kind: ChainKind, address: string) =>
 export const sameAddressOf = (kind: ChainKind, a: string, b: string) =>
   normaliseAddress(kind, a) === normaliseAddress(kind, b);
 
-/** Whether token balances and allowances on chains of this kind are read with EVM JSON-RPC (`eth_call`). */
-export const readsEvmRpc = (kind: ChainKind) => kind === "evm";
-
 /** Every unordered token pair the chain quotes, as configured (not normalised). */
 export function chainPairs(chain: ChainPairs): [string, string][] {
   if (chain.kind === "solana") {

@@ -52,7 +52,6 @@ export const oracleSchema = z.object({
 
 export type OracleConfig = z.infer<typeof oracleSchema>;
 export type OracleSourceConfig = z.infer<typeof oracleSourceSchema>;
-export type OracleCorridorConfig = z.infer<typeof oracleCorridorSchema>;
 
 /** Source names are unique; every corridor names served tokens and has at least one source for its pair. */
 export function checkOracleConfig(

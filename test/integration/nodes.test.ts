@@ -87,9 +87,11 @@ describe("GET /v1/nodes", () => {
     await runInDurableObject(evmCorridor(), (instance) => {
       const { sockets } = (
         instance as unknown as {
-          sessions: { sockets: Map<WebSocket, { attachment: { node: { lastHeartbeat: number } | null } }> };
+          connected: {
+            sessions: { sockets: Map<WebSocket, { attachment: { node: { lastHeartbeat: number } | null } }> };
+          };
         }
-      ).sessions;
+      ).connected.sessions;
       for (const s of sockets.values()) if (s.attachment.node) s.attachment.node.lastHeartbeat = Date.now() - 36_000;
     });
     expect(await nodeOf(account.address)).toMatchObject({ fresh: false });

@@ -37,10 +37,6 @@ export const PERMIT_WITNESS_TYPES = {
   RfqOrder: RFQ_ORDER_TYPE,
 } as const;
 
-/** Permit2's `witnessTypeString` for the RfqOrder witness (the tail of the full type string). */
-export const RFQ_WITNESS_TYPE_STRING =
-  "RfqOrder witness)RfqOrder(bytes32 quoteId,address resolver,address recipient,address buyToken,uint256 received,uint256 fee,address gasFeeToken,uint256 gasFee,uint256 deadline)TokenPermissions(address token,uint256 amount)";
-
 export const RFQ_FILL_TYPES = {
   RfqFill: [
     { name: "quoteId", type: "bytes32" },
