@@ -24,7 +24,7 @@ import { close } from "../src/protocol/codec";
 import { CLOSE_REASONS } from "../src/protocol/frames";
 import { CorridorStanding } from "../src/resolvers/corridor-standing";
 import { Schedule } from "../src/schedule";
-import type { BandValue } from "../src/schemas/quote";
+import type { Band } from "../src/schemas/quote";
 import { CorridorStreams } from "../src/streams/corridor-streams";
 import { limitOrderTopic, quoteTopic, streamAsked } from "../src/streams/subjects";
 import { oracleStub } from "../src/stubs";
@@ -198,7 +198,7 @@ export class CorridorDO extends DurableObject<Env> {
   }
 
   /** The oracle's latest band for this corridor; sent on to every authenticated node. */
-  async publishBand(band: BandValue): Promise<void> {
+  async publishBand(band: Band): Promise<void> {
     this.band.publish(band);
     this.connected.broadcast({ type: "band", ...band });
   }

@@ -21,8 +21,9 @@ import { afterRound, type Health, planRound } from "../src/oracle/backoff";
 import { oracleCorridor, oracleCorridors } from "../src/oracle/band-corridors";
 import { pollSources, rateSources } from "../src/oracle/poll";
 import { buildSnapshot, type Snapshot } from "../src/oracle/snapshot";
-import { type Band, pairKey, type SourceRate } from "../src/oracle/types";
+import { pairKey, type SourceRate } from "../src/oracle/types";
 import { Schedule } from "../src/schedule";
+import type { Band } from "../src/schemas/quote";
 
 /** A band in `GET /v1/rates`: which corridor it is for, since several corridors can share a pair. */
 export type CorridorBand = Band & { corridor: string };

@@ -1,4 +1,4 @@
-import type { BandValue } from "../schemas/quote";
+import type { Band } from "../schemas/quote";
 
 /** Band rates are floats (naira per dollar); they enter bigint maths as a rational with 8 decimals. */
 const RATE_SCALE = 100_000_000n;
@@ -6,7 +6,7 @@ const RATE_SCALE = 100_000_000n;
 export const BAND_FRESH_MS = 60_000;
 
 /** The band if it is fresh at `now`, else null. */
-export function freshBand(band: BandValue | null, now: number): BandValue | null {
+export function freshBand(band: Band | null, now: number): Band | null {
   return band && now - band.at <= BAND_FRESH_MS ? band : null;
 }
 
@@ -29,7 +29,7 @@ const scaled = (rate: number): bigint | null => {
  * does not price this pair, or there is no band.
  */
 export function outputBounds(args: {
-  band: BandValue | null;
+  band: Band | null;
   sellAsset: string | null;
   buyAsset: string | null;
   sellAmount: bigint;

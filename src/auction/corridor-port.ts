@@ -4,7 +4,7 @@ import type { Corridor } from "../corridors";
 import type { NodeSession } from "../nodes/nodes";
 import type { RelayFrame } from "../protocol/frames";
 import type { Standing } from "../resolvers/standing";
-import type { BandValue } from "../schemas/quote";
+import type { Band } from "../schemas/quote";
 import type { AuctionStore } from "./store";
 
 /** What the auction needs from its corridor object; built once per object. */
@@ -13,7 +13,7 @@ export interface CorridorPort {
   corridor: Corridor;
   adapter: ChainAdapter;
   /** The corridor's latest oracle band, or null. */
-  band(): BandValue | null;
+  band(): Band | null;
   /** The band assets (e.g. USD, NGN) the corridor's tokens track, for the band guard. */
   assetOf(token: string): string | null;
   /** The corridor's authenticated nodes. */

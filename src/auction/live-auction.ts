@@ -1,6 +1,6 @@
 import type { RfqTerms } from "../chains/adapter";
 import type { NodeSession } from "../nodes/nodes";
-import type { BandValue } from "../schemas/quote";
+import type { Band } from "../schemas/quote";
 import type { QuoteAmounts } from "../types";
 import type { GasCharge } from "./amounts";
 import { Auction } from "./auction";
@@ -29,7 +29,7 @@ export class LiveAuction {
     readonly terms: RfqTerms,
     readonly gas: GasCharge,
     /** The oracle band the rfq carries, if fresh. */
-    readonly band: BandValue | null,
+    readonly band: Band | null,
     /** When the quote expires (ms). */
     readonly expiresAt: number,
     /** Settles when the chain-state read started with the auction (if one was due) does. */

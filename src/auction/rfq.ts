@@ -2,7 +2,7 @@ import type { ChainAdapter, RfqTerms } from "../chains/adapter";
 import type { Corridor } from "../corridors";
 import { isFresh, type NodeSession } from "../nodes/nodes";
 import type { RelayFrame } from "../protocol/frames";
-import type { BandValue } from "../schemas/quote";
+import type { Band } from "../schemas/quote";
 import type { QuoteInput } from "../types";
 import type { GasCharge } from "./amounts";
 import { type OutputBounds, outputBounds } from "./band-guard";
@@ -72,7 +72,7 @@ export function rfqFrameFor(
   terms: RfqTerms,
   input: QuoteInput,
   gas: GasCharge,
-  band: BandValue | null,
+  band: Band | null,
 ): RelayFrame {
   return {
     type: "rfq",
@@ -94,7 +94,7 @@ export function rfqFrameFor(
 }
 
 /** The outputs the rfq's bids may win within, by the band it carried (docs/api.md, "Ranking and steering"). */
-export function rfqBounds(port: CorridorPort, terms: RfqTerms, band: BandValue | null): OutputBounds | null {
+export function rfqBounds(port: CorridorPort, terms: RfqTerms, band: Band | null): OutputBounds | null {
   const { adapter } = port;
   return outputBounds({
     band,

@@ -1,5 +1,5 @@
 import type {
-  BandValue,
+  Band,
   Fill,
   Offer,
   QuoteRecord,
@@ -198,7 +198,7 @@ function toQuoteRow(r: QuoteDbRow): QuoteRow {
     takerPays: r.taker_pays,
     proceeds: r.proceeds,
     offersHash: r.offers_hash,
-    band: parseJson<BandValue>(r.band),
+    band: parseJson<Band>(r.band),
     quotedAt: r.quoted_at,
     expiresAt: r.expires_at,
     resolver: r.resolver === null ? null : { address: r.resolver, name: r.resolver_name ?? "" },

@@ -2,7 +2,7 @@ import type { Refusal } from "../errors";
 import { limitRoundOf } from "../limit-orders/round";
 import { type LimitAsk, withinWindow } from "../limit-orders/window";
 import type { LimitCheck, MovedLimitOrder, OpenLimitOrder } from "../schemas/limit-order";
-import type { BandValue } from "../schemas/quote";
+import type { Band } from "../schemas/quote";
 import type { QuoteInput } from "../types";
 import type { SubmitOutcome, SubmitRequest } from "./contract";
 
@@ -36,7 +36,7 @@ export interface LimitBook {
 export interface LimitJobPort {
   book: LimitBook;
   /** The corridor's latest band, or null. */
-  band(corridorKey: string): Promise<BandValue | null>;
+  band(corridorKey: string): Promise<Band | null>;
   /** What the window needs of an order's tokens: the band assets they track and their decimals. */
   ask(order: OpenLimitOrder): LimitAsk;
   /** One round on the order's corridor (the corridor object's `requestQuote` with `limit`). */
@@ -66,7 +66,7 @@ export async function limitPass(port: LimitJobPort): Promise<void> {
   port.moved(await book.sweepExpired(now));
   if (port.paused()) return;
   const open = await book.open(now, LIMIT_BATCH);
-  const bands = new Map<string, BandValue | null>();
+  const bands = new Map<string, Band | null>();
   const near: OpenLimitOrder[] = [];
   for (const order of open) {
     if (!bands.has(order.corridor)) bands.set(order.corridor, await port.band(order.corridor));

@@ -1,4 +1,4 @@
-import type { BandValue } from "../schemas/quote";
+import type { Band } from "../schemas/quote";
 
 /** How far above the market a limit may ask and still be auctioned (docs/limit-orders.md, "The keeper's job"). */
 export const LIMIT_WINDOW_BPS = 150n;
@@ -20,7 +20,7 @@ export interface LimitAsk {
  * What the band's mid implies the sale is worth, in buy-token base units (rounded down), or null when the
  * band does not price this pair.
  */
-export function midOutput(band: BandValue, ask: LimitAsk): bigint | null {
+export function midOutput(band: Band, ask: LimitAsk): bigint | null {
   if (!(band.mid > 0) || !Number.isFinite(band.mid)) return null;
   const mid = BigInt(Math.round(band.mid * Number(RATE_SCALE)));
   if (mid <= 0n) return null;
@@ -36,7 +36,7 @@ export function midOutput(band: BandValue, ask: LimitAsk): bigint | null {
  * limit asks at most 150 bps more than the mid implies (`limitAmount ≤ midOutput × 1.015`). A limit at
  * or under the market is always in: a resolver may well meet it.
  */
-export function withinWindow(band: BandValue | null, ask: LimitAsk): boolean {
+export function withinWindow(band: Band | null, ask: LimitAsk): boolean {
   if (!band) return false;
   const mid = midOutput(band, ask);
   return mid !== null && ask.limitAmount * 10_000n <= mid * (10_000n + LIMIT_WINDOW_BPS);

@@ -2,7 +2,7 @@ import { adapterFor, inventoryReaderFor } from "../chains";
 import type { RelayConfig } from "../config/schema";
 import type { Corridor } from "../corridors";
 import type { RelayFrame } from "../protocol/frames";
-import type { BandValue } from "../schemas/quote";
+import type { Band } from "../schemas/quote";
 import type { AdvertisedCorridor } from "../schemas/resolvers";
 import { type InventoryCheck, InventoryChecks, kvCheckStore } from "./inventory-checks";
 import { isFresh, type NodeSession } from "./nodes";
@@ -12,7 +12,7 @@ export interface CorridorNodesHost {
   config: RelayConfig;
   corridor: Corridor;
   db: D1Database;
-  band(): BandValue | null;
+  band(): Band | null;
   /** A node authenticated or heartbeated: the corridor is in use. */
   onActive(now: number): void;
   /** A node heartbeated. */

@@ -11,7 +11,7 @@ import {
   type SignedFrame,
 } from "../protocol/frames";
 import { accrue, startUptime } from "../resolvers/uptime";
-import type { BandValue } from "../schemas/quote";
+import type { Band } from "../schemas/quote";
 import type { AdvertisedCorridor } from "../schemas/resolvers";
 import { verifyNodeAuth } from "./auth";
 import type { Claims } from "./inventory-checks";
@@ -30,7 +30,7 @@ export interface NodeSessionsHost {
   requireRegistration: boolean;
   rfqWindowMs: number;
   db: D1Database;
-  band(): BandValue | null;
+  band(): Band | null;
   /** A node authenticated or heartbeated: the corridor is in use. */
   onActive(now: number): void;
   /** A node authenticated: a new session, whose holdings are yet to be checked. */

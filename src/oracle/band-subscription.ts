@@ -1,6 +1,6 @@
 import type { RelayConfig } from "../config/schema";
 import { log } from "../log";
-import type { BandValue } from "../schemas/quote";
+import type { Band } from "../schemas/quote";
 import { oracleCorridor } from "./band-corridors";
 
 /** Subscriptions to the oracle's band pushes lapse after two minutes; renewed while nodes heartbeat. */
@@ -13,7 +13,7 @@ export interface BandSubscriptionHost {
   /** The corridor object's storage, where the last band survives eviction. */
   kv: SyncKvStorage;
   /** Subscribes at the oracle (`OracleDO.subscribe`); its answer is the current band, if any. */
-  subscribe(corridorKey: string): Promise<BandValue | null>;
+  subscribe(corridorKey: string): Promise<Band | null>;
   waitUntil(p: Promise<unknown>): void;
 }
 
@@ -22,19 +22,19 @@ export interface BandSubscriptionHost {
  * and pushes each update (`publish`); the subscription lapses on its own once nodes stop heartbeating.
  */
 export class BandSubscription {
-  private band: BandValue | null;
+  private band: Band | null;
   private subscribedAt = 0;
 
   constructor(private readonly host: BandSubscriptionHost) {
-    this.band = host.kv.get<BandValue>(BAND_KEY) ?? null;
+    this.band = host.kv.get<Band>(BAND_KEY) ?? null;
   }
 
-  current(): BandValue | null {
+  current(): Band | null {
     return this.band;
   }
 
   /** A band pushed by the oracle, kept in storage. */
-  publish(band: BandValue): void {
+  publish(band: Band): void {
     this.band = band;
     this.host.kv.put(BAND_KEY, band);
   }

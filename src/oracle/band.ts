@@ -1,5 +1,6 @@
+import type { Band } from "../schemas/quote";
 import { roundRate } from "./sources/adapter";
-import type { AssetPair, Band } from "./types";
+import type { AssetPair } from "./types";
 
 /** The middle value; the mean of the two middle values for an even count. */
 export function median(values: readonly number[]): number {

@@ -1,6 +1,7 @@
+import type { Band } from "../schemas/quote";
 import { computeBand, distanceBps, median, type Named, rejectOutliers } from "./band";
 import type { PollOutcome, RateSource } from "./poll";
-import { type Band, pairKey, type Reading, type SourceRate } from "./types";
+import { pairKey, type Reading, type SourceRate } from "./types";
 
 /** One recompute: what every source said and the band of every pair. Stored whole in the OracleDO. */
 export interface Snapshot {

@@ -1,8 +1,3 @@
-import type { BandValue } from "../schemas/quote";
-
-/** The advisory band of one asset pair (record 2.5): the same shape quotes and resolver frames carry. */
-export type Band = BandValue;
-
 /** Two asset symbols, e.g. base `USD`, quote `NGN`: rates are quote units per one base unit. */
 export interface AssetPair {
   base: string;

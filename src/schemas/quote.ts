@@ -126,7 +126,7 @@ export type Replies = z.infer<typeof Replies>;
 export type Steering = z.infer<typeof Steering>;
 export type Settlement = z.infer<typeof Settlement>;
 export type Fill = z.infer<typeof Fill>;
-export type BandValue = z.infer<typeof Band>;
+export type Band = z.infer<typeof Band>;
 
 export const ExecutionRecord = z
   .object({

@@ -1,6 +1,6 @@
 import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Band } from "../../src/oracle/types";
+import type { Band } from "../../src/schemas/quote";
 import { ageLastRound, corridors, oracleNamed, snapshotOf } from "../support/oracle-helpers";
 
 describe("the oracle across eviction", () => {

@@ -1,6 +1,6 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Band } from "../../src/oracle/types";
+import type { Band } from "../../src/schemas/quote";
 import { ageLastRound, corridors, expectedBand, oracleNamed, snapshotOf } from "../support/oracle-helpers";
 
 /** The band a corridor last received, as CorridorDO.publishBand stores it. */

@@ -13,7 +13,7 @@ import type { QuoteRow } from "../../src/db/quotes";
 import type { NodeSession } from "../../src/nodes/nodes";
 import type { BidFrame, RelayFrame, RfqFrame } from "../../src/protocol/frames";
 import type { AuctionCounts } from "../../src/resolvers/reliability";
-import type { BandValue, Replies, TimelineEntry } from "../../src/schemas/quote";
+import type { Band, Replies, TimelineEntry } from "../../src/schemas/quote";
 import type { QuoteInput } from "../../src/types";
 
 /** anvil's dev accounts 1–4: well-known keys that hold nothing of value. */
@@ -39,7 +39,7 @@ export const TAKER = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
  * offer from 0.964767 USDC (1580 / (1590 × 1.03)) to 1.034201 USDC (1580 / (1575 × 0.97)). The fake
  * corridor dates it when it is built, so it is fresh.
  */
-export const BAND: BandValue = { base: "USD", quote: "NGN", mid: 1580, low: 1575, high: 1590, sources: 3, at: 0 };
+export const BAND: Band = { base: "USD", quote: "NGN", mid: 1580, low: 1575, high: 1590, sources: 3, at: 0 };
 
 /** A connected node: its session as the corridor shows it, its key, and every frame the relay sent it. */
 export class FakeNode {
@@ -124,7 +124,7 @@ export interface FakeCorridorOptions {
   /** Node names, in the order of the dev keys. */
   nodes?: string[];
   rfqWindowMs?: number;
-  band?: BandValue | null;
+  band?: Band | null;
   /** Names of the nodes whose resolvers are demoted. */
   demoted?: string[];
   /** Reliability by node name, of the nodes that have one. */

@@ -3,7 +3,7 @@ import type { SubmitOutcome, SubmitRequest } from "../../src/keeper/contract";
 import type { LimitBook, LimitJobPort } from "../../src/keeper/limit-job";
 import type { LimitAsk } from "../../src/limit-orders/window";
 import type { LimitCheck, LimitOrderRow, MovedLimitOrder, OpenLimitOrder } from "../../src/schemas/limit-order";
-import type { BandValue } from "../../src/schemas/quote";
+import type { Band } from "../../src/schemas/quote";
 import type { QuoteInput } from "../../src/types";
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -112,7 +112,7 @@ export interface FakeLimitPortOptions {
  * unless the test says otherwise, and a clock the test moves.
  */
 export class FakeLimitPort implements LimitJobPort {
-  static readonly band: BandValue = { base: "USD", quote: "NGN", mid: 1580, low: 1570, high: 1590, sources: 3, at: 0 };
+  static readonly band: Band = { base: "USD", quote: "NGN", mid: 1580, low: 1570, high: 1590, sources: 3, at: 0 };
 
   readonly book = new FakeLimitBook();
   readonly auctions: QuoteInput[] = [];
@@ -124,7 +124,7 @@ export class FakeLimitPort implements LimitJobPort {
 
   constructor(private readonly options: FakeLimitPortOptions = {}) {}
 
-  async band(): Promise<BandValue | null> {
+  async band(): Promise<Band | null> {
     return FakeLimitPort.band;
   }
 

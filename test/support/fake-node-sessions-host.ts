@@ -4,7 +4,7 @@ import type { SocketState } from "../../src/nodes/node-sockets";
 import type { NodeSession } from "../../src/nodes/nodes";
 import type { NodeSessionsHost } from "../../src/nodes/sessions";
 import type { NodeState, RelayFrame } from "../../src/protocol/frames";
-import type { BandValue } from "../../src/schemas/quote";
+import type { Band } from "../../src/schemas/quote";
 
 /** The server side of a node's socket in memory: the frames the relay sent on it, and how it closed it. */
 export class FakeSocket {
@@ -143,7 +143,7 @@ export interface FakeHostOptions {
   /** Addresses registered in the directory. */
   registered?: string[];
   rfqWindowMs?: number;
-  band?: BandValue | null;
+  band?: Band | null;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import type WebSocket from "ws";
-import type { Band } from "../../src/clients/resolver/pricing";
 import type { RelayFrame } from "../../src/protocol/frames";
+import type { Band } from "../../src/schemas/quote";
 
 // A relay stand-in on a loopback port (the `ws` package arrives with wrangler), for the reference
 // resolver's tests: it records what the resolver sends and lets each test script the relay's side of the

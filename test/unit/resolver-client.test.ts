@@ -9,7 +9,7 @@ import { ResolverClient } from "../../src/clients/resolver/client";
 import type { ResolverClientOptions } from "../../src/clients/resolver/client-options";
 import { staticInventory } from "../../src/clients/resolver/inventory";
 import { anvilAccount, solanaSigner } from "../../src/clients/resolver/keys";
-import { type Band, bandSpreadPricer, fixedRatePricer, parseDecimal } from "../../src/clients/resolver/pricing";
+import { bandSpreadPricer, fixedRatePricer, parseDecimal } from "../../src/clients/resolver/pricing";
 import { backoffDelay } from "../../src/clients/resolver/reconnect";
 import type { ChainInfo } from "../../src/clients/resolver/relay-config";
 import { localConfig } from "../../src/config/local";
@@ -23,6 +23,7 @@ import {
   heartbeatFrame,
   type RfqFrame,
 } from "../../src/protocol/frames";
+import type { Band } from "../../src/schemas/quote";
 import { FakeRelay } from "../support/fake-relay";
 
 const CNGN: Address = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   availableInventory,
-  type Band,
   bandSide,
   bandSpreadPricer,
   convert,
@@ -12,6 +11,7 @@ import {
   type TokenInfo,
 } from "../../src/clients/resolver/pricing";
 import type { InventoryEntry } from "../../src/protocol/frames";
+import type { Band } from "../../src/schemas/quote";
 
 const cNGN: TokenInfo = { symbol: "cNGN", address: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", decimals: 6 };
 const USDC: TokenInfo = { symbol: "USDC", address: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0", decimals: 6 };

@@ -1,12 +1,13 @@
 import type { LocalAccount } from "viem";
 import { completeToSign } from "../../chains/evm/json-typed-data";
 import type { BidCommitment, DeclineFrame, RfqFrame } from "../../protocol/frames";
+import type { Band } from "../../schemas/quote";
 import { bidTextMismatch, completeBidText, toSignMismatch } from "./check-rfq";
 import { asError, type Emit, type Reply } from "./events";
 import type { Heartbeats } from "./heartbeats";
 import type { SolanaSigner } from "./keys";
 import type { NodeStates } from "./node-state";
-import { availableInventory, type Band, type Pricer, sameToken, type TokenInfo } from "./pricing";
+import { availableInventory, type Pricer, sameToken, type TokenInfo } from "./pricing";
 import type { ChainInfo } from "./relay-config";
 
 /** A fixed reply delay, or one drawn uniformly from a range, in milliseconds. */

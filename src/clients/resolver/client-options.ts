@@ -1,8 +1,9 @@
 import type { InventoryEntry, NodeState } from "../../protocol/frames";
+import type { Band } from "../../schemas/quote";
 import type { Latency } from "./bidder";
 import type { NodeIdentity } from "./frame-codec";
 import type { InventorySource } from "./inventory";
-import type { Band, Pricer } from "./pricing";
+import type { Pricer } from "./pricing";
 import type { Backoff } from "./reconnect";
 import type { ChainInfo, CorridorTarget } from "./relay-config";
 import type { SocketFactory } from "./socket";

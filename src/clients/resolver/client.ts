@@ -5,13 +5,13 @@ import {
   type RfqFrame,
   type WelcomeFrame,
 } from "../../protocol/frames";
+import type { Band } from "../../schemas/quote";
 import { Bidder, type RfqCorridor } from "./bidder";
 import type { ResolverClientOptions, ResolverCorridorStatus } from "./client-options";
 import { asError, ResolverEmitter, type ResolverEvents } from "./events";
 import { authFrameFor, dispatchRelayFrame, parseRelayFrame, type RelayFrameHandlers } from "./frame-codec";
 import { Heartbeats } from "./heartbeats";
 import { NodeStates } from "./node-state";
-import type { Band } from "./pricing";
 import { type ChainInfo, type CorridorTarget, connectUrl, targetKey } from "./relay-config";
 import { CorridorSocket, nativeSocket } from "./socket";
 import { SignRefusedError, SolanaBids } from "./solana-sign";

@@ -1,12 +1,10 @@
-import type { z } from "zod";
-import type { bandFrameBody, InventoryEntry } from "../../protocol/frames";
+import type { InventoryEntry } from "../../protocol/frames";
+import type { Band } from "../../schemas/quote";
 
 /**
  * Pricing for the reference resolver. Amounts are bigints in base units throughout; rates are exact
  * rationals, so a quote never carries binary floating-point error into an amount.
  */
-
-export type Band = z.infer<typeof bandFrameBody>;
 
 /** A non-negative rate `num / den`. */
 export interface Rational {
