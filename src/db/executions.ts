@@ -1,3 +1,4 @@
+import { blameOf } from "../blame";
 import type { ExecutionRecord, ExecutionStatus } from "../schemas/quote";
 import { readQuoteRecord } from "./quotes";
 
@@ -30,6 +31,7 @@ async function readExecutionRow(db: D1Database, executionId: string): Promise<Ex
     quoteId: r.quote_id,
     status: r.status,
     reason: r.reason,
+    blame: blameOf(r.reason),
     txHash: r.tx_hash,
     submitter: r.submitter,
     gasUsed: r.gas_used,

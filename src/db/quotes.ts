@@ -1,3 +1,4 @@
+import { blameOf } from "../blame";
 import type {
   Band,
   Fill,
@@ -126,6 +127,7 @@ export async function readQuoteRecord(db: D1Database, quoteId: string): Promise<
       executionId: e.execution_id,
       status: e.status,
       reason: e.reason,
+      blame: blameOf(e.reason),
       txHash: e.tx_hash,
       submitter: e.submitter,
       gasUsed: e.gas_used,

@@ -1,4 +1,4 @@
-import { isTakerReason } from "../chains/evm/revert-reasons";
+import { blameOf } from "../blame";
 import { type ChainSettler, ChainUnavailableError, type FillRequest, type PreparedFill } from "../chains/settler";
 import { findCorridor } from "../corridors";
 import { expireIfDue } from "../db/quote-status";
@@ -173,8 +173,9 @@ const takerRefusals = {
 } as const;
 
 /**
- * A simulation that reverted: recorded as a `requote` execution. A reason the taker can fix leaves the
- * quote open; any other fails it, and the winning resolver hears so.
+ * A simulation that reverted: recorded as a `requote` execution, blamed by its reason's prefix
+ * (docs/reliability.md, "Blame"). A reason the taker can fix leaves the quote open; any other fails it,
+ * and the winning resolver hears so; only the resolver's own fault strikes it.
  */
 async function requote(
   port: KeeperPort,
@@ -183,7 +184,8 @@ async function requote(
   reason: string,
   timings: SubmitTimings,
 ): Promise<SubmitOutcome> {
-  const step = isTakerReason(reason) ? "takerRequote" : "requote";
+  const blame = blameOf(reason);
+  const step = blame === "taker" ? "takerRequote" : "requote";
   await timed(timings, "writeMs", () => writeRequote(port.db, { ...terms, at: iso(port.now()) }, step, reason));
   const corridor = findCorridor(port.config(), quote.chainId, quote.sellToken, quote.buyToken);
   // A requote the taker can fix leaves the quote open: the winner hears nothing.
@@ -192,7 +194,8 @@ async function requote(
   const fill: FillNotice | null =
     corridorKey && winner ? { corridorKey, resolver: winner, status: "failed", txHash: null } : null;
   port.quoteMoved(quote.quoteId, fill);
-  if (winner) {
+  if (blame === "relay") log("relay_fault", { quoteId: quote.quoteId, corridor: corridorKey, reason });
+  if (winner && blame === "resolver") {
     const failed = { resolver: winner, event: terms.executionId, why: `requote ${reason}`, now: port.now() };
     await strike(port.db, failed, (demotion) => port.demoted(corridorKey, winner, demotion));
   }

@@ -1,3 +1,4 @@
+import { blamed, blameOf } from "../blame";
 import type { ChainAdapter } from "../chains/adapter";
 import { type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains/settler";
 import { writeFailed, writeFinal, writeReorged, writeReplaced, writeSettled } from "../db/settlement-steps";
@@ -6,6 +7,9 @@ import { fillNotice, type PendingTx, signedFill } from "./pending";
 import { iso, type KeeperPort, log, settlingChain, walletOf } from "./port";
 import { settledFill } from "./settlement-record";
 import type { Wallet } from "./wallet";
+
+/** A sent transaction the chain no longer has and never mined: the relay's to resend, nobody else's. */
+const DROPPED = blamed("relay", "dropped");
 
 /**
  * The indexer (docs/settlement.md, "The indexer and finality"): one pass recovers transactions whose
@@ -81,7 +85,7 @@ export class Indexer {
         case "pending":
           return this.replaceIfStuck(settler, current);
         case "dropped":
-          return this.fail(current, "dropped", null);
+          return this.fail(current, DROPPED, null);
         case "reverted":
           return this.fail(current, status.reason, status.gasUsed.toString());
         case "landed":
@@ -158,7 +162,7 @@ export class Indexer {
     const sent = this.port.store.get(tx.hash);
     if (!sent) return;
     if (now.state === "landed") await this.settle(sent, now.receipt, adapter);
-    else if (now.state === "dropped") await this.fail(sent, "dropped", null);
+    else if (now.state === "dropped") await this.fail(sent, DROPPED, null);
     else if (now.state === "reverted") await this.fail(sent, now.reason, now.gasUsed.toString());
   }
 
@@ -168,7 +172,7 @@ export class Indexer {
     if (result.status === "unreachable") return false;
     if (result.status === "refused") {
       log("recovered_broadcast_refused", { quoteId: tx.submission.quoteId, txHash: tx.hash, reason: result.reason });
-      await this.fail(tx, `dropped:${result.reason}`, null);
+      await this.fail(tx, blamed("relay", `dropped:${result.reason}`), null);
       settler.release(signedFill(tx), () => this.port.store.remove(tx.hash));
       return false;
     }
@@ -180,7 +184,7 @@ export class Indexer {
     const s = tx.submission;
     const fill = settledFill(receipt, { quoteId: s.quoteId, gasFeeToken: s.gasFeeToken }, adapter.sameAddress);
     if (!fill) {
-      await this.fail(tx, "no_fill_event", receipt.gasUsed.toString());
+      await this.fail(tx, blamed("relay", "no_fill_event"), receipt.gasUsed.toString());
       return false;
     }
     await writeSettled(
@@ -203,7 +207,8 @@ export class Indexer {
     if (!moved) return;
     this.port.quoteMoved(s.quoteId, fillNotice(tx, "failed"));
     const { resolver, corridorKey } = s;
-    if (!resolver) return;
+    // Only a failure the chain shows was the resolver's own strikes it (docs/reliability.md, "Blame").
+    if (!resolver || blameOf(reason) !== "resolver") return;
     const failed = { resolver, event: s.executionId, why: `transaction ${reason}`, now: this.port.now() };
     await strike(this.port.db, failed, (demotion) => this.port.demoted(corridorKey, resolver, demotion));
   }

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { PARTIES } from "../blame";
 import { bandFrameBody } from "../protocol/frames";
 import { Address, Amount, Timestamp } from "./common";
 
@@ -49,10 +50,21 @@ export const Steering = z
   })
   .openapi({ description: "The steering that applied to the auction" });
 
+/** Whose fault a failed fill was, by the chain's evidence (docs/reliability.md, "Blame"); the reason's prefix. */
+export const Blame = z.enum(PARTIES).openapi("Blame");
+
+const reasonFields = {
+  reason: z.string().nullable().openapi({
+    description:
+      "why the fill failed or was requoted, prefixed with whose fault it was (`taker:`, `resolver:`, `relay:`)",
+  }),
+  blame: Blame.nullable().openapi({ description: "null while submitted or settled" }),
+};
+
 export const QuoteExecution = z.object({
   executionId: z.string(),
   status: ExecutionStatus,
-  reason: z.string().nullable(),
+  ...reasonFields,
   txHash: z.string().nullable(),
   submitter: z.string().nullable(),
   gasUsed: Amount.nullable(),
@@ -133,7 +145,7 @@ export const ExecutionRecord = z
     executionId: z.string(),
     quoteId: z.string(),
     status: ExecutionStatus,
-    reason: z.string().nullable(),
+    ...reasonFields,
     txHash: z.string().nullable(),
     submitter: z.string().nullable(),
     gasUsed: Amount.nullable(),

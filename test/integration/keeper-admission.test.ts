@@ -206,19 +206,19 @@ describe("keeper admission: requotes", () => {
 
   it("fails the quote on any other requote, tells the winning resolver, and strikes it", async () => {
     const h = keeperHarness(env.DB);
-    h.settler.preparation = { kind: "requote", reason: "resolver_insufficient_balance" };
+    h.settler.preparation = { kind: "requote", reason: "resolver:insufficient_balance" };
     const { quote } = await seedQuote(env.DB);
     const resolver = quote.resolver?.address ?? "";
     await upsertRegistration(env.DB, resolver, { name: "alpha" }, new Date().toISOString());
     const started = Date.now();
     const outcome = await h.keeper.submit(request(quote.quoteId));
-    expect(outcome).toMatchObject({ kind: "requote", reason: "resolver_insufficient_balance" });
+    expect(outcome).toMatchObject({ kind: "requote", reason: "resolver:insufficient_balance" });
     expect((await record(quote.quoteId)).status).toBe("failed");
     expect(await events(quote.quoteId)).toEqual(["requested", "quoted", "signed", "requote", "failed"]);
     expect(h.notified).toMatchObject([
       { resolver, update: { quoteId: quote.quoteId, status: "failed", txHash: null } },
     ]);
-    const reason = "strike 1: requote resolver_insufficient_balance; demoted for 15 min";
+    const reason = "strike 1: requote resolver:insufficient_balance; demoted for 15 min";
     expect(h.demotions).toMatchObject([{ resolver, demotion: { reason } }]);
     const row = await readResolver(env.DB, resolver);
     expect(row).toMatchObject({ demotionReason: reason, demotions: 1 });
@@ -226,6 +226,28 @@ describe("keeper admission: requotes", () => {
     expect(until - started).toBeGreaterThanOrEqual(15 * 60_000);
     expect(until - Date.now()).toBeLessThanOrEqual(15 * 60_000);
   });
+});
+
+describe("keeper admission: blame", () => {
+  it.each(["relay:fee_mismatch", "relay:reverted", "taker:nonce_used"])(
+    "strikes nobody on a %s requote, whoever won",
+    async (reason) => {
+      const h = keeperHarness(env.DB);
+      h.settler.preparation = { kind: "requote", reason };
+      const { quote } = await seedQuote(env.DB);
+      const resolver = quote.resolver?.address ?? "";
+      await upsertRegistration(env.DB, resolver, { name: "alpha" }, new Date().toISOString());
+      const before = await readResolver(env.DB, resolver);
+      expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({ kind: "requote", reason });
+      expect(h.demotions).toEqual([]);
+      expect((await readResolver(env.DB, resolver))?.demotions).toBe(before?.demotions);
+      const after = await record(quote.quoteId);
+      const blame = reason.slice(0, reason.indexOf(":"));
+      expect(after.executions).toMatchObject([{ status: "requote", reason, blame }]);
+      // Only the taker can fix its own reason: the quote stays open for it, and fails otherwise.
+      expect(after.status).toBe(blame === "taker" ? "signed" : "failed");
+    },
+  );
 });
 
 describe("keeper wallet: broadcasting", () => {

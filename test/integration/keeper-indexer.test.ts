@@ -84,17 +84,17 @@ describe("the keeper's indexer", () => {
   it("fails a reverted transaction with the chain's reason and its gas", async () => {
     const h = keeperHarness(env.DB);
     const { quote, executionId, txHash } = await submitted(h);
-    h.settler.setStatus(txHash, { state: "reverted", reason: "resolver_insufficient_allowance", gasUsed: 90_000n });
+    h.settler.setStatus(txHash, { state: "reverted", reason: "resolver:insufficient_allowance", gasUsed: 90_000n });
 
     expect(await h.keeper.index()).toBe(false);
     const failed = await record(quote.quoteId);
     expect(failed.status).toBe("failed");
     expect(failed.timeline.at(-1)).toMatchObject({
       event: "failed",
-      detail: { reason: "resolver_insufficient_allowance", txHash },
+      detail: { reason: "resolver:insufficient_allowance", txHash },
     });
     expect(failed.executions).toMatchObject([
-      { executionId, status: "failed", reason: "resolver_insufficient_allowance", gasUsed: "90000" },
+      { executionId, status: "failed", reason: "resolver:insufficient_allowance", gasUsed: "90000" },
     ]);
     expect(h.notified.at(-1)?.update).toEqual({ quoteId: quote.quoteId, status: "failed", txHash });
     expect(h.grown).toEqual([quote.quoteId, quote.quoteId]);
@@ -105,9 +105,9 @@ describe("the keeper's indexer", () => {
     const first = await submitted(h);
     const resolver = first.quote.resolver?.address ?? "";
     await upsertRegistration(env.DB, resolver, { name: "alpha" }, new Date().toISOString());
-    h.settler.setStatus(first.txHash, { state: "reverted", reason: "resolver_insufficient_balance", gasUsed: 1n });
+    h.settler.setStatus(first.txHash, { state: "reverted", reason: "resolver:insufficient_balance", gasUsed: 1n });
     await h.keeper.index();
-    const reason = "strike 1: transaction resolver_insufficient_balance; demoted for 15 min";
+    const reason = "strike 1: transaction resolver:insufficient_balance; demoted for 15 min";
     expect(h.demotions).toMatchObject([{ resolver, demotion: { reason } }]);
     expect(await readResolver(env.DB, resolver)).toMatchObject({ demotionReason: reason, demotions: 1 });
     // The same failure applied again (a restart) is not a second strike.
@@ -128,6 +128,26 @@ describe("the keeper's indexer", () => {
     expect(healed).toEqual({ strikes: 1, clean_fills: 1 });
   });
 
+  it("strikes nobody for a fill that failed for the relay's reasons", async () => {
+    const h = keeperHarness(env.DB);
+    const first = await submitted(h);
+    const second = await submitted(h);
+    const resolver = first.quote.resolver?.address ?? "";
+    await upsertRegistration(env.DB, resolver, { name: "alpha" }, new Date().toISOString());
+    const before = await readResolver(env.DB, resolver);
+    h.settler.setStatus(first.txHash, { state: "reverted", reason: "relay:reverted", gasUsed: 1n });
+    h.settler.setStatus(second.txHash, { state: "dropped" });
+    await h.keeper.index();
+    expect(h.demotions).toEqual([]);
+    expect((await readResolver(env.DB, resolver))?.demotions).toBe(before?.demotions);
+    expect((await record(first.quote.quoteId)).executions).toMatchObject([
+      { status: "failed", reason: "relay:reverted", blame: "relay" },
+    ]);
+    expect((await record(second.quote.quoteId)).executions).toMatchObject([
+      { status: "failed", reason: "relay:dropped", blame: "relay" },
+    ]);
+  });
+
   it("fails a dropped transaction", async () => {
     const h = keeperHarness(env.DB);
     const { quote, executionId, txHash } = await submitted(h);
@@ -136,8 +156,8 @@ describe("the keeper's indexer", () => {
     await h.keeper.index();
     const failed = await record(quote.quoteId);
     expect(failed.status).toBe("failed");
-    expect(failed.timeline.at(-1)).toMatchObject({ event: "failed", detail: { reason: "dropped", txHash } });
-    expect(failed.executions).toMatchObject([{ executionId, status: "failed", reason: "dropped" }]);
+    expect(failed.timeline.at(-1)).toMatchObject({ event: "failed", detail: { reason: "relay:dropped", txHash } });
+    expect(failed.executions).toMatchObject([{ executionId, status: "failed", reason: "relay:dropped" }]);
     expect(h.store.count()).toBe(0);
   });
 
@@ -176,7 +196,7 @@ describe("the keeper's indexer", () => {
     expect(await h.keeper.index()).toBe(false);
     expect((await record(quote.quoteId)).timeline.at(-1)).toMatchObject({
       event: "failed",
-      detail: { reason: "dropped:nonce_too_low", txHash },
+      detail: { reason: "relay:dropped:nonce_too_low", txHash },
     });
     expect(h.settler.released).toEqual([0]);
     expect(h.store.count()).toBe(0);
@@ -309,7 +329,7 @@ describe("stuck transactions and reorgs (docs/settlement.md)", () => {
     const r = await record(quote.quoteId);
     expect(r.status).toBe("failed");
     expect(r.timeline.map((t) => t.event).slice(-3)).toEqual(["settled", "submitted", "failed"]);
-    expect(r.executions).toMatchObject([{ status: "failed", reason: "dropped" }]);
+    expect(r.executions).toMatchObject([{ status: "failed", reason: "relay:dropped" }]);
     expect(h.store.count()).toBe(0);
   });
 });

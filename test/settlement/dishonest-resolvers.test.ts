@@ -217,12 +217,12 @@ describe("a winner that cannot deliver", () => {
       args: [taker.address, usdc],
     });
     const requote = await submit({ quoteId: won.body.quoteId, signature: await signQuote(taker, won.body.typedData) });
-    expect(requote.body).toMatchObject({ status: "requote", reason: "resolver_insufficient_balance" });
+    expect(requote.body).toMatchObject({ status: "requote", reason: "resolver:insufficient_balance" });
 
     // 3. A strike: the rogue hears it, and the directory says why.
     expect(await socket.next("error")).toMatchObject({ code: "strike" });
     const demoted = await socket.next("demoted");
-    expect(demoted.reason).toBe("strike 1: requote resolver_insufficient_balance; demoted for 15 min");
+    expect(demoted.reason).toBe("strike 1: requote resolver:insufficient_balance; demoted for 15 min");
     expect(await readResolver(env.DB, rogue.address)).toMatchObject({
       demotedUntil: demoted.until,
       demotionReason: demoted.reason,

@@ -80,11 +80,11 @@ describe("POST /v1/executions against the chain", () => {
 
     const res = await submit({ quoteId, signature });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: "requote", reason: "resolver_insufficient_allowance" });
+    expect(res.body).toMatchObject({ status: "requote", reason: "resolver:insufficient_allowance" });
     const failed = await getQuote(quoteId);
     expect(failed.status).toBe("failed");
     expect(failed.timeline.map((t) => t.event)).toEqual(["requested", "quoted", "signed", "requote", "failed"]);
-    expect(failed.timeline.at(-1)?.detail).toMatchObject({ reason: "resolver_insufficient_allowance" });
+    expect(failed.timeline.at(-1)?.detail).toMatchObject({ reason: "resolver:insufficient_allowance" });
 
     await approve(resolver, EVM.usdc, EVM.executor, maxUint256);
     const again = await submit({ quoteId, signature });

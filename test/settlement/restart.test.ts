@@ -122,11 +122,11 @@ describe("the keeper across restarts", () => {
     expect(failed.status).toBe("failed");
     expect(failed.timeline.at(-1)).toMatchObject({
       event: "failed",
-      detail: { reason: "resolver_insufficient_allowance", txHash: pending.hash },
+      detail: { reason: "resolver:insufficient_allowance", txHash: pending.hash },
     });
     expect(await getExecution(pending.submission.executionId)).toMatchObject({
       status: "failed",
-      reason: "resolver_insufficient_allowance",
+      reason: "resolver:insufficient_allowance",
       gasUsed: receipt.gasUsed.toString(),
     });
     expect((await pendingTxs()).map((tx) => tx.hash)).not.toContain(pending.hash);
@@ -170,7 +170,10 @@ describe("the keeper across restarts", () => {
     await runIndexer();
     const failed = await getQuote(quoteId);
     expect(failed.status).toBe("failed");
-    expect(failed.timeline.at(-1)).toMatchObject({ event: "failed", detail: { reason: "dropped", txHash } });
-    expect(await getExecution(String(res.body.executionId))).toMatchObject({ status: "failed", reason: "dropped" });
+    expect(failed.timeline.at(-1)).toMatchObject({ event: "failed", detail: { reason: "relay:dropped", txHash } });
+    expect(await getExecution(String(res.body.executionId))).toMatchObject({
+      status: "failed",
+      reason: "relay:dropped",
+    });
   });
 });

@@ -127,7 +127,7 @@ describe("a reorg before final", () => {
     await runIndexer();
     const failed = await getQuote(quoteId);
     expect(failed.status).toBe("failed");
-    expect(failed.executions).toMatchObject([{ status: "failed", reason: "dropped" }]);
+    expect(failed.executions).toMatchObject([{ status: "failed", reason: "relay:dropped" }]);
     expect((await events(quoteId)).slice(-3)).toEqual(["settled", "submitted", "failed"]);
   });
 });

@@ -243,7 +243,7 @@ describe("POST /v1/executions on Solana", () => {
     const failed = await indexUntil(quote.quoteId, (q) => q.status === "failed");
     expect(failed.status).toBe("failed");
     const execution = (await request(`/v1/executions/${answer.body.executionId}`)).body;
-    expect(execution).toMatchObject({ status: "failed", reason: "dropped" });
+    expect(execution).toMatchObject({ status: "failed", reason: "relay:dropped" });
     expect(await strikes()).toBe(1);
   });
 });

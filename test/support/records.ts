@@ -81,6 +81,7 @@ export async function seedExecution(db: D1Database, quoteId: string) {
     quoteId,
     status: "submitted" as const,
     reason: null,
+    blame: null,
     txHash: `0x${"cd".repeat(32)}`,
     submitter: "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
     gasUsed: null,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isTakerReason, refusalReason, revertOutcome } from "../../src/chains/evm/revert-reasons";
+import { blameOf } from "../../src/blame";
+import { refusalReason, revertOutcome } from "../../src/chains/evm/revert-reasons";
 
 const parties = {
   taker: "0x1111111111111111111111111111111111111111",
@@ -10,19 +11,22 @@ const parties = {
 const other = "0x5555555555555555555555555555555555555555";
 const upper = (a: string) => `0x${a.slice(2).toUpperCase()}`;
 
-describe("revertOutcome: a simulated revert as a requote reason", () => {
+describe("revertOutcome: a simulated revert as a requote reason, blamed by the chain's evidence", () => {
   it.each([
-    ["OrderExpired", [1n], "order_expired"],
-    ["NonceMismatch", [1n, 2n], "nonce_mismatch"],
-    ["TokenNotAllowed", [other], "token_not_allowed"],
-    ["SameToken", [other], "same_token"],
-    ["GasFeeTokenNotInPair", [other], "gas_fee_token_not_in_pair"],
-    ["GasFeeExceedsTakerPays", [2n, 1n], "gas_fee_exceeds_taker_pays"],
-    ["FeeMismatch", [1n, 2n], "fee_mismatch"],
-    ["InvalidResolverSignature", [], "invalid_resolver_signature"],
-    ["SignatureExpired", [1n], "signature_expired"],
-    ["InvalidNonce", [], "nonce_used"],
-    ["InvalidAmount", [1n], "invalid_amount"],
+    ["OrderExpired", [1n], "relay:order_expired"],
+    ["NonceMismatch", [1n, 2n], "relay:nonce_mismatch"],
+    ["TokenNotAllowed", [other], "relay:token_not_allowed"],
+    ["SameToken", [other], "relay:same_token"],
+    ["GasFeeTokenNotInPair", [other], "relay:gas_fee_token_not_in_pair"],
+    ["GasFeeExceedsTakerPays", [2n, 1n], "relay:gas_fee_exceeds_taker_pays"],
+    ["FeeMismatch", [1n, 2n], "relay:fee_mismatch"],
+    ["InvalidResolverSignature", [], "relay:invalid_resolver_signature"],
+    ["FillExpired", [1n], "relay:fill_expired"],
+    ["GasFeeAboveMax", [2n, 1n], "relay:gas_fee_above_max"],
+    ["OutputBelowMinOut", [1n, 2n], "relay:output_below_min_out"],
+    ["SignatureExpired", [1n], "relay:signature_expired"],
+    ["InvalidNonce", [], "taker:nonce_used"],
+    ["InvalidAmount", [1n], "relay:invalid_amount"],
   ])("%s → %s", (name, args, reason) => {
     expect(revertOutcome({ name, args }, parties)).toEqual({ kind: "requote", reason });
   });
@@ -31,16 +35,16 @@ describe("revertOutcome: a simulated revert as a requote reason", () => {
     const short = (sender: string) =>
       revertOutcome({ name: "ERC20InsufficientBalance", args: [sender, 0n, 1n] }, parties);
     expect(short(upper(parties.taker))).toEqual({ kind: "requote", reason: "taker:insufficient_balance" });
-    expect(short(parties.resolver)).toEqual({ kind: "requote", reason: "resolver_insufficient_balance" });
-    expect(short(other)).toEqual({ kind: "requote", reason: "insufficient_balance" });
+    expect(short(parties.resolver)).toEqual({ kind: "requote", reason: "resolver:insufficient_balance" });
+    expect(short(other)).toEqual({ kind: "requote", reason: "relay:insufficient_balance" });
   });
 
   it("tells whose allowance is short by its spender: Permit2 pulls the taker's side, the executor the resolver's", () => {
     const short = (spender: string) =>
       revertOutcome({ name: "ERC20InsufficientAllowance", args: [spender, 0n, 1n] }, parties);
     expect(short(parties.permit2)).toEqual({ kind: "requote", reason: "taker:insufficient_allowance" });
-    expect(short(parties.executor)).toEqual({ kind: "requote", reason: "resolver_insufficient_allowance" });
-    expect(short(other)).toEqual({ kind: "requote", reason: "insufficient_allowance" });
+    expect(short(parties.executor)).toEqual({ kind: "requote", reason: "resolver:insufficient_allowance" });
+    expect(short(other)).toEqual({ kind: "requote", reason: "relay:insufficient_allowance" });
   });
 
   it("makes a taker signature Permit2 refuses a bad_signature, not a requote", () => {
@@ -54,14 +58,20 @@ describe("revertOutcome: a simulated revert as a requote reason", () => {
     });
   });
 
-  it("answers `reverted` for a revert it cannot name", () => {
-    expect(revertOutcome(null, parties)).toEqual({ kind: "requote", reason: "reverted" });
-    expect(revertOutcome({ name: "Error", args: ["boom"] }, parties)).toEqual({ kind: "requote", reason: "reverted" });
+  it("blames the relay for a revert that names no leg, never the resolver", () => {
+    expect(revertOutcome(null, parties)).toEqual({ kind: "requote", reason: "relay:reverted" });
+    expect(revertOutcome({ name: "Error", args: ["boom"] }, parties)).toEqual({
+      kind: "requote",
+      reason: "relay:reverted",
+    });
   });
 
-  it("marks only taker: reasons as the taker's", () => {
-    expect(isTakerReason("taker:insufficient_balance")).toBe(true);
-    expect(isTakerReason("resolver_insufficient_balance")).toBe(false);
+  it("reads the party from the reason's prefix", () => {
+    expect(blameOf("taker:insufficient_balance")).toBe("taker");
+    expect(blameOf("resolver:insufficient_allowance")).toBe("resolver");
+    expect(blameOf("relay:dropped:nonce_too_low")).toBe("relay");
+    expect(blameOf("insufficient_balance")).toBeNull();
+    expect(blameOf(null)).toBeNull();
   });
 });
 

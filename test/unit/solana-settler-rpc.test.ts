@@ -7,7 +7,14 @@ import { type SolanaHarness, startSolanaHarness } from "../../scripts/lib/solana
 import { ChainUnavailableError } from "../../src/chains/settler";
 import { readLatestBlockhash } from "../../src/chains/solana/blockhash";
 import { keeperKeypairFromSecret } from "../../src/chains/solana/keeper-key";
-import { sendSwap, signAsFeePayer, simulateSwap, swapReceipt, swapStatus } from "../../src/chains/solana/settler-rpc";
+import {
+  sendSwap,
+  signAsFeePayer,
+  simulateSwap,
+  swapFailureReason,
+  swapReceipt,
+  swapStatus,
+} from "../../src/chains/solana/settler-rpc";
 import { checkTakerTransaction } from "../../src/chains/solana/swap-checks";
 import { signRequest, withSignature } from "../../src/chains/solana/swap-signatures";
 import { buildSwapTransaction } from "../../src/chains/solana/swap-transaction";
@@ -130,8 +137,12 @@ describe("the keeper's Solana steps on the local chain", () => {
       state: "reverted",
       slot: harness.chain.slot,
       confirmationStatus: "confirmed",
-      reason: "instruction_6:Custom(1)",
+      err: { InstructionError: [6, { Custom: 1 }] },
     });
+    // Landed with its error, it is blamed leg by leg as its simulation was.
+    expect(swapFailureReason(short.raw, { InstructionError: [6, { Custom: 1 }] }, [])).toBe(
+      "taker:insufficient_balance",
+    );
     expect(await swapReceipt(rpc, short.signature)).toMatchObject({ status: "reverted", changes: [], fills: [] });
     const unfunded = localSolanaKeypair("test:settle-unfunded-taker");
     const missing = await signedSwap({ taker: unfunded, resolver, quoteId: "q_settle_missing" });
@@ -149,7 +160,7 @@ describe("the keeper's Solana steps on the local chain", () => {
       resolver,
       quoteId: "q_settle_no_output",
     });
-    expect(await simulateSwap(rpc, raw)).toMatchObject({ ok: false, reason: "resolver_insufficient_balance" });
+    expect(await simulateSwap(rpc, raw)).toMatchObject({ ok: false, reason: "resolver:insufficient_balance" });
   });
 
   it("expires a swap whose blockhash aged out: a requote before sending, dropped once sent", async () => {
@@ -181,7 +192,7 @@ describe("the keeper's Solana steps on the local chain", () => {
     forged[1] = (forged[1] ?? 0) ^ 1; // the first byte of the keeper's signature, after the count
     expect(await simulateSwap(rpc, forged)).toMatchObject({
       ok: false,
-      reason: "simulation_failed:signature_verification",
+      reason: "relay:simulation_failed:signature_verification",
     });
   });
 

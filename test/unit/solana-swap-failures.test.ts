@@ -23,18 +23,18 @@ describe("simulationFailureReason", () => {
     expect(simulationFailureReason({ InstructionError: [6, "InvalidAccountData"] }, [], buyGas)).toBe(
       "taker:insufficient_balance",
     );
-    expect(simulationFailureReason(insufficient(7), [], buyGas)).toBe("resolver_insufficient_balance");
+    expect(simulationFailureReason(insufficient(7), [], buyGas)).toBe("resolver:insufficient_balance");
     expect(simulationFailureReason({ InstructionError: [8, "UninitializedAccount"] }, [], buyGas)).toBe(
-      "resolver_insufficient_balance",
+      "resolver:insufficient_balance",
     );
-    expect(simulationFailureReason(insufficient(9), [], buyGas)).toBe("resolver_insufficient_balance");
+    expect(simulationFailureReason(insufficient(9), [], buyGas)).toBe("resolver:insufficient_balance");
     expect(simulationFailureReason(insufficient(9), [], sellGas)).toBe("taker:insufficient_balance");
   });
 
   it("reads the token program's log when the error is not its code", () => {
     const logs = ["Program log: Instruction: TransferChecked", "Program log: Error: insufficient funds"];
     expect(simulationFailureReason({ InstructionError: [7, "Custom"] }, logs, buyGas)).toBe(
-      "resolver_insufficient_balance",
+      "resolver:insufficient_balance",
     );
   });
 
@@ -43,9 +43,11 @@ describe("simulationFailureReason", () => {
   });
 
   it("names anything else, outside the legs included", () => {
-    expect(simulationFailureReason(insufficient(2), [], buyGas)).toBe("simulation_failed:instruction_2:Custom(1)");
+    expect(simulationFailureReason(insufficient(2), [], buyGas)).toBe(
+      "relay:simulation_failed:instruction_2:Custom(1)",
+    );
     expect(simulationFailureReason({ InstructionError: [6, { Custom: 17 }] }, [], buyGas)).toBe(
-      "simulation_failed:instruction_6:Custom(17)",
+      "relay:simulation_failed:instruction_6:Custom(17)",
     );
   });
 

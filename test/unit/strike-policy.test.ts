@@ -68,8 +68,8 @@ describe("strikes", () => {
 
   it("say why and for how long", () => {
     const { record, demotedForMs } = afterStrike(CLEAN_RECORD, 0);
-    expect(strikeReason(record, demotedForMs, "requote resolver_insufficient_balance")).toBe(
-      "strike 1: requote resolver_insufficient_balance; demoted for 15 min",
+    expect(strikeReason(record, demotedForMs, "requote resolver:insufficient_balance")).toBe(
+      "strike 1: requote resolver:insufficient_balance; demoted for 15 min",
     );
     expect(strikeReason(record, 32 * HOUR, "x")).toBe("strike 1: x; demoted for 32 h");
   });

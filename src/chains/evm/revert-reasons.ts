@@ -1,3 +1,4 @@
+import { type Blame, blamed } from "../../blame";
 import type { RevertOutcome } from "../settler";
 
 /** A custom error (or `Error(string)` / `Panic(uint256)`) decoded from revert data. */
@@ -15,62 +16,54 @@ export interface RevertParties {
   executor: string;
 }
 
-/** Reasons with the `taker:` prefix are for the taker to fix; the quote stays open (docs/settlement.md). */
-export const TAKER_PREFIX = "taker:";
-
-export const isTakerReason = (reason: string) => reason.startsWith(TAKER_PREFIX);
+const requote = (party: Blame, code: string): RevertOutcome => ({ kind: "requote", reason: blamed(party, code) });
 
 const same = (a: unknown, b: string) => typeof a === "string" && a.toLowerCase() === b.toLowerCase();
 
-const requote = (reason: string): RevertOutcome => ({ kind: "requote", reason });
+/** Whose account a token error names: the taker's, the resolver's, or anybody else's (the relay's fee legs). */
+const partyOf = (account: unknown, taker: string, resolver: string): Blame =>
+  same(account, taker) ? "taker" : same(account, resolver) ? "resolver" : "relay";
 
 /**
  * The executor's, the reactor's, Permit2's, the validation contract's and the tokens' errors (docs/contracts.md), by
- * name. Errors that name an account are told apart by whose account it is.
+ * name, each blamed on the party the chain's evidence names (docs/reliability.md, "Blame"). The relay
+ * checks the bid signature, the fees, the tokens and the deadlines before it quotes, so a revert over any
+ * of them is its own fault; a used Permit2 nonce can only be the taker's doing; a token's balance or
+ * allowance error names whose account fell short.
  */
 const byName: Record<string, (args: readonly unknown[], parties: RevertParties) => RevertOutcome> = {
   NotKeeper: () => ({ kind: "keeper_refused", reason: "keeper_not_allowed" }),
-  OrderExpired: () => requote("order_expired"),
-  NonceMismatch: () => requote("nonce_mismatch"),
-  TokenNotAllowed: () => requote("token_not_allowed"),
-  SameToken: () => requote("same_token"),
-  GasFeeTokenNotInPair: () => requote("gas_fee_token_not_in_pair"),
-  GasFeeExceedsTakerPays: () => requote("gas_fee_exceeds_taker_pays"),
-  FeeMismatch: () => requote("fee_mismatch"),
-  InvalidResolverSignature: () => requote("invalid_resolver_signature"),
+  OrderExpired: () => requote("relay", "order_expired"),
+  NonceMismatch: () => requote("relay", "nonce_mismatch"),
+  TokenNotAllowed: () => requote("relay", "token_not_allowed"),
+  SameToken: () => requote("relay", "same_token"),
+  GasFeeTokenNotInPair: () => requote("relay", "gas_fee_token_not_in_pair"),
+  GasFeeExceedsTakerPays: () => requote("relay", "gas_fee_exceeds_taker_pays"),
+  FeeMismatch: () => requote("relay", "fee_mismatch"),
+  InvalidResolverSignature: () => requote("relay", "invalid_resolver_signature"),
   // The reactor (limit rounds)
-  FillExpired: () => requote("fill_expired"),
-  GasFeeAboveMax: () => requote("gas_fee_above_max"),
-  OutputBelowMinOut: () => requote("output_below_min_out"),
+  FillExpired: () => requote("relay", "fill_expired"),
+  GasFeeAboveMax: () => requote("relay", "gas_fee_above_max"),
+  OutputBelowMinOut: () => requote("relay", "output_below_min_out"),
   // Permit2
-  SignatureExpired: () => requote("signature_expired"),
-  InvalidNonce: () => requote("nonce_used"),
-  InvalidAmount: () => requote("invalid_amount"),
+  SignatureExpired: () => requote("relay", "signature_expired"),
+  InvalidNonce: () => requote("taker", "nonce_used"),
+  InvalidAmount: () => requote("relay", "invalid_amount"),
   InvalidSigner: () => ({ kind: "bad_signature" }),
   // The tokens (OpenZeppelin ERC-20): Permit2 pulls the taker's side, the executor the resolver's.
-  ERC20InsufficientBalance: ([sender], p) =>
-    requote(
-      same(sender, p.taker)
-        ? `${TAKER_PREFIX}insufficient_balance`
-        : same(sender, p.resolver)
-          ? "resolver_insufficient_balance"
-          : "insufficient_balance",
-    ),
+  ERC20InsufficientBalance: ([sender], p) => requote(partyOf(sender, p.taker, p.resolver), "insufficient_balance"),
   ERC20InsufficientAllowance: ([spender], p) =>
     requote(
-      same(spender, p.permit2)
-        ? `${TAKER_PREFIX}insufficient_allowance`
-        : same(spender, p.executor)
-          ? "resolver_insufficient_allowance"
-          : "insufficient_allowance",
+      same(spender, p.permit2) ? "taker" : same(spender, p.executor) ? "resolver" : "relay",
+      "insufficient_allowance",
     ),
 };
 
-/** What a simulated revert means; `null` is a revert without data the ABIs can decode. */
+/** What a simulated revert means; one the ABIs cannot decode names no leg, so it is the relay's. */
 export function revertOutcome(revert: DecodedRevert | null, parties: RevertParties): RevertOutcome {
   const mapped = revert ? byName[revert.name] : undefined;
   if (revert && mapped) return mapped(revert.args, parties);
-  return requote("reverted");
+  return requote("relay", "reverted");
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   TransactionNotFoundError,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { blamed } from "../../blame";
 import type { EvmChain } from "../../config/schema";
 import {
   type BroadcastResult,
@@ -141,7 +142,8 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
     } catch (e) {
       if (isTransportError(e)) return null;
       const outcome = outcomeOf(e, tx.request);
-      return outcome.kind === "bad_signature" ? "taker:bad_signature" : outcome.reason;
+      if (outcome.kind === "bad_signature") return blamed("taker", "bad_signature");
+      return outcome.kind === "keeper_refused" ? blamed("relay", outcome.reason) : outcome.reason;
     }
   }
 
@@ -214,7 +216,7 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
       if (mined?.status === "reverted") {
         return {
           state: "reverted",
-          reason: (await revertReason(tx, mined.block)) ?? "reverted",
+          reason: (await revertReason(tx, mined.block)) ?? blamed("relay", "reverted"),
           gasUsed: mined.gasUsed,
         };
       }

@@ -7,6 +7,7 @@
 import { ed25519 } from "@noble/curves/ed25519";
 import { base58, base64 } from "@scure/base";
 import { type Keypair, VersionedTransaction } from "@solana/web3.js";
+import { blamed } from "../../blame";
 import { type BroadcastResult, ChainUnavailableError } from "../settler";
 import { SolanaRpcError, solanaRpc } from "./rpc";
 import { shortTransactionError, simulationFailureReason, type TransactionErrorJson } from "./swap-failures";
@@ -70,16 +71,21 @@ export async function simulateSwap(rpcUrl: string, raw: Uint8Array): Promise<Swa
   } catch (e) {
     if (!(e instanceof SolanaRpcError)) throw e;
     const what = e.code === SIGNATURE_VERIFICATION_FAILURE ? "signature_verification" : `rpc_${e.code}`;
-    return { ok: false, kind: "requote", reason: `simulation_failed:${what}`, logs: [] };
+    return { ok: false, kind: "requote", reason: blamed("relay", `simulation_failed:${what}`), logs: [] };
   }
   const logs = value.logs ?? [];
   if (value.err === null) return { ok: true, unitsConsumed: value.unitsConsumed ?? 0 };
+  return { ok: false, kind: "requote", reason: swapFailureReason(raw, value.err, logs), logs };
+}
+
+/** Why the swap `raw` failed with `err`, blamed on whoever's leg failed (`simulationFailureReason`). */
+export function swapFailureReason(raw: Uint8Array, err: TransactionErrorJson, logs: string[]): string {
   const message = VersionedTransaction.deserialize(raw).message;
   const transfers = swapTransfers(
     message,
     message.staticAccountKeys.map((k) => k.toBase58()),
   );
-  return { ok: false, kind: "requote", reason: simulationFailureReason(value.err, logs, transfers), logs };
+  return simulationFailureReason(err, logs, transfers);
 }
 
 interface SignatureStatusJson {
@@ -134,7 +140,7 @@ export async function sendSwap(rpcUrl: string, raw: Uint8Array): Promise<Broadca
 export type SwapStatus =
   | { state: "pending" }
   | { state: "landed"; slot: number; confirmationStatus: "confirmed" | "finalized" }
-  | { state: "reverted"; slot: number; confirmationStatus: "confirmed" | "finalized"; reason: string }
+  | { state: "reverted"; slot: number; confirmationStatus: "confirmed" | "finalized"; err: TransactionErrorJson }
   | { state: "dropped" };
 
 /**
@@ -149,7 +155,7 @@ export async function swapStatus(rpcUrl: string, signature: string, lastValidBlo
   const confirmationStatus = status.confirmationStatus;
   if (confirmationStatus !== "confirmed" && confirmationStatus !== "finalized") return { state: "pending" };
   if (status.err !== null) {
-    return { state: "reverted", slot: status.slot, confirmationStatus, reason: shortTransactionError(status.err) };
+    return { state: "reverted", slot: status.slot, confirmationStatus, err: status.err };
   }
   return { state: "landed", slot: status.slot, confirmationStatus };
 }

@@ -11,7 +11,15 @@ import {
 } from "../settler";
 import { keeperKeypairFromSecret } from "./keeper-key";
 import { solanaRpc } from "./rpc";
-import { sendSwap, signAsFeePayer, simulateSwap, swapReceipt, swapStatus, transactionId } from "./settler-rpc";
+import {
+  sendSwap,
+  signAsFeePayer,
+  simulateSwap,
+  swapFailureReason,
+  swapReceipt,
+  swapStatus,
+  transactionId,
+} from "./settler-rpc";
 import { checkTakerTransaction } from "./swap-checks";
 import { KEEPER_INSUFFICIENT_FUNDS } from "./swap-failures";
 import { swapFillOf } from "./swap-fill";
@@ -145,7 +153,9 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
         }
         case "reverted": {
           const swap = await swapReceipt(rpcUrl, tx.hash);
-          return { state: "reverted", reason: status.reason, gasUsed: swap?.unitsConsumed ?? 0n };
+          // The same leg-by-leg blame as the simulation's, from the landed transaction's error.
+          const reason = swapFailureReason(base64.decode(tx.raw), status.err, []);
+          return { state: "reverted", reason, gasUsed: swap?.unitsConsumed ?? 0n };
         }
         case "landed": {
           const swap = await swapReceipt(rpcUrl, tx.hash);

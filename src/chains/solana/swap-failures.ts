@@ -1,3 +1,4 @@
+import { blamed } from "../../blame";
 import type { SwapTransfer } from "./swap-transfers";
 
 /** A transaction error as Solana's JSON-RPC spells it: `"BlockhashNotFound"`, `{"InstructionError":[4,{"Custom":1}]}`. */
@@ -56,11 +57,11 @@ function isShortOfFunds(inner: unknown, logs: string[]): boolean {
  * transfer's index is that leg's, and the leg's `from` says whose: the first leg's (`proceeds`) is the
  * taker, any other `from` the resolver.
  * - a leg of the taker's whose source is short or missing: `taker:insufficient_balance`;
- * - a leg of the resolver's whose source is short or missing: `resolver_insufficient_balance`;
+ * - a leg of the resolver's whose source is short or missing: `resolver:insufficient_balance`;
  * - `BlockhashNotFound`: `taker:blockhash_expired` (the quote's blockhash aged out before it was sent);
  * - the fee payer missing or short of SOL for the fee or the rent of the accounts the swap creates:
  *   `keeper_insufficient_funds` (the keeper pays both; no taker or resolver can fix it);
- * - anything else: `simulation_failed:<shortTransactionError>`.
+ * - anything else names no party's shortfall, so it is the relay's: `relay:simulation_failed:<shortTransactionError>`.
  */
 export function simulationFailureReason(err: TransactionErrorJson, logs: string[], transfers: SwapTransfer[]): string {
   if (err === "BlockhashNotFound") return "taker:blockhash_expired";
@@ -71,8 +72,8 @@ export function simulationFailureReason(err: TransactionErrorJson, logs: string[
     const leg = transfers.find((t) => t.index === index);
     const taker = transfers[0]?.from;
     if (leg && isShortOfFunds(inner, logs)) {
-      return leg.from === taker ? "taker:insufficient_balance" : "resolver_insufficient_balance";
+      return blamed(leg.from === taker ? "taker" : "resolver", "insufficient_balance");
     }
   }
-  return `simulation_failed:${shortTransactionError(err)}`;
+  return blamed("relay", `simulation_failed:${shortTransactionError(err)}`);
 }
