@@ -40,6 +40,13 @@ export type TakerCheck = { ok: true } | { ok: false; code: "bad_signature" | "ba
 export type Readiness = { ready: true } | { ready: false; reason: string; detail: string };
 
 /**
+ * A fill's readiness, read on chain before simulating: as `Readiness`, or a requote whose reason is the
+ * taker's own doing (a used nonce, a short balance), which leaves the quote open and strikes nobody
+ * (docs/reliability.md, "Blame").
+ */
+export type FillReadiness = Readiness | { ready: false; requote: string };
+
+/**
  * What a simulated revert means for the submission: a requote (the reason says who must act), a taker
  * signature the contracts refuse (400 `bad_signature`), or a keeper the contract does not accept, which
  * no taker or resolver can fix (503 `not_leader`).
@@ -155,7 +162,7 @@ export interface ChainSettler {
   /** Whether what the taker sent authorises what the quote asked it to sign. No RPC. */
   verifyTaker(request: FillRequest): Promise<TakerCheck>;
   /** Whether the chain will let the fill take the taker's side (`now` in unix seconds). */
-  readiness(request: FillRequest, now: number): Promise<Readiness>;
+  readiness(request: FillRequest, now: number): Promise<FillReadiness>;
   /** Builds the fill and simulates it from the keeper. */
   prepare(request: FillRequest): Promise<Preparation>;
   /**

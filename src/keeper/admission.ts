@@ -127,6 +127,7 @@ async function simulate(
   const start = performance.now();
   try {
     const readiness = await settler.readiness(request, Math.floor(port.now() / 1000));
+    if (!readiness.ready && "requote" in readiness) return requote(port, quote, terms, readiness.requote, timings);
     if (!readiness.ready) {
       return refuse(400, "taker_not_ready", "The taker's side cannot be pulled yet.", {
         reason: readiness.reason,

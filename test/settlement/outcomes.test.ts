@@ -100,7 +100,7 @@ describe("POST /v1/executions against the chain", () => {
       bidSigner: fundedResolver(3),
     });
     const res = await submit({ quoteId, signature: await signQuote(taker, typedData) });
-    expect(res.body).toMatchObject({ status: "requote", reason: "invalid_resolver_signature" });
+    expect(res.body).toMatchObject({ status: "requote", reason: "relay:invalid_resolver_signature" });
     expect((await getQuote(quoteId)).status).toBe("failed");
   });
 

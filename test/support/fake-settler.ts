@@ -2,10 +2,10 @@ import {
   type BroadcastResult,
   type ChainSettler,
   ChainUnavailableError,
+  type FillReadiness,
   type FillRequest,
   type Preparation,
   type PreparedFill,
-  type Readiness,
   type SignedFill,
   type TakerCheck,
   type TxReceipt,
@@ -20,7 +20,7 @@ const KEEPER = "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720";
  */
 export class FakeSettler implements ChainSettler {
   signatureValid = true;
-  readinessAnswer: Readiness = { ready: true };
+  readinessAnswer: FillReadiness = { ready: true };
   preparation: Preparation = { kind: "prepared", fill: { call: { to: KEEPER, data: "0x" }, gas: 100_000n } };
   /** The next broadcasts' answers, in order; `accepted` once they run out. */
   readonly broadcastAnswers: BroadcastResult[] = [];
@@ -50,7 +50,7 @@ export class FakeSettler implements ChainSettler {
     return this.signatureValid ? { ok: true } : { ok: false, code: "bad_signature", reason: "forged" };
   }
 
-  async readiness(): Promise<Readiness> {
+  async readiness(): Promise<FillReadiness> {
     this.reachable();
     return this.readinessAnswer;
   }

@@ -24,29 +24,44 @@ const { sameAddress } = evmAdapter(primaryEvmChain(localConfig));
 
 describe("takerReadiness", () => {
   const base = { takerPays: 1_000n, now: 1_000, token: "cNGN" };
+  const funded = { balance: 1_000n, nonceUsed: false };
   const permit = (value: string, deadline: string) => ({ value, deadline, v: 27, r: "0x", s: "0x" });
 
   it("is ready when Permit2 may spend what the quote takes", () => {
-    expect(takerReadiness({ ...base, funds: { permit2Allowance: 1_000n }, permit: null })).toEqual({ ready: true });
+    expect(takerReadiness({ ...base, funds: { ...funded, permit2Allowance: 1_000n }, permit: null })).toEqual({
+      ready: true,
+    });
   });
 
   it("asks for an approval or a permit when Permit2 may spend nothing, or too little", () => {
-    const none = takerReadiness({ ...base, funds: { permit2Allowance: 0n }, permit: null });
+    const none = takerReadiness({ ...base, funds: { ...funded, permit2Allowance: 0n }, permit: null });
     expect(none).toMatchObject({ ready: false, reason: "permit2_not_approved" });
-    expect(none.ready || none.detail).toContain("1000 cNGN");
-    expect(takerReadiness({ ...base, funds: { permit2Allowance: 999n }, permit: null })).toMatchObject({
+    expect(none.ready || ("detail" in none && none.detail)).toContain("1000 cNGN");
+    expect(takerReadiness({ ...base, funds: { ...funded, permit2Allowance: 999n }, permit: null })).toMatchObject({
       reason: "permit2_allowance_too_low",
     });
   });
 
   it("takes a permit that covers the quote and has not expired", () => {
-    const funds = { permit2Allowance: 0n };
+    const funds = { ...funded, permit2Allowance: 0n };
     expect(takerReadiness({ ...base, funds, permit: permit("1000", "1000") })).toEqual({ ready: true });
     expect(takerReadiness({ ...base, funds, permit: permit("1000", "999") })).toMatchObject({
       reason: "permit_expired",
     });
     expect(takerReadiness({ ...base, funds, permit: permit("999", "2000") })).toMatchObject({
       reason: "permit_value_too_low",
+    });
+  });
+
+  it("sends the taker back, blamed, when its nonce is used or its balance short: before the allowance", () => {
+    const funds = (over: object) => ({ ...funded, permit2Allowance: 0n, ...over });
+    expect(takerReadiness({ ...base, funds: funds({ nonceUsed: true }), permit: null })).toEqual({
+      ready: false,
+      requote: "taker:nonce_used",
+    });
+    expect(takerReadiness({ ...base, funds: funds({ balance: 999n }), permit: null })).toEqual({
+      ready: false,
+      requote: "taker:insufficient_balance",
     });
   });
 });

@@ -23,10 +23,12 @@ import {
   type SignedFill,
   settlerLog,
 } from "../settler";
+import { permit2Abi } from "./abi/permit2";
 import { evmAdapter } from "./adapter";
 import { isFinal } from "./finality";
 import { parseKeeperKeys } from "./keeper-key";
 import { isLimitSigning, limitCall, parseLimitSigning } from "./limit-call";
+import { nonceWord } from "./limit-orders";
 import { NonceCursor } from "./nonces";
 import { refusalReason, revertOutcome } from "./revert-reasons";
 import { decodedRevert, isTransportError, rpc, shortMessage } from "./rpc";
@@ -93,6 +95,12 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
     });
   };
 
+  /** The Permit2 nonce the taker signed: the quote's, or the limit order's in its round. */
+  const permit2NonceOf = (request: FillRequest) =>
+    isLimitSigning(request.signing)
+      ? parseLimitSigning(request.quoteId, request.signing).nonce
+      : parseSigning(request.signing).permit.nonce;
+
   /** The settlement call: the executor's fill, or the reactor's in a limit order's round. */
   const callOf = (request: FillRequest) =>
     isLimitSigning(request.signing) ? limitCall(reactor, request) : fillCall(executor, request);
@@ -157,11 +165,23 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
     async readiness(request, now) {
       const token = getAddress(request.sellToken);
       const taker = getAddress(request.taker);
-      const permit2Allowance = await rpc("reading the taker's Permit2 allowance", () =>
-        client.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [taker, permit2] }),
+      const nonce = permit2NonceOf(request);
+      const { wordPos, mask } = nonceWord(nonce);
+      // One JSON-RPC batch (the client batches what is asked in one tick), beside the keeper's own reads.
+      const [permit2Allowance, balance, bitmap] = await rpc("reading the taker's side", () =>
+        Promise.all([
+          client.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [taker, permit2] }),
+          client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [taker] }),
+          client.readContract({
+            address: permit2,
+            abi: permit2Abi,
+            functionName: "nonceBitmap",
+            args: [taker, wordPos],
+          }),
+        ]),
       );
       return takerReadiness({
-        funds: { permit2Allowance },
+        funds: { permit2Allowance, balance, nonceUsed: (bitmap & mask) !== 0n },
         takerPays: BigInt(request.takerPays),
         permit: request.permit,
         now,

@@ -1,15 +1,20 @@
+import { blamed } from "../../blame";
 import type { Erc2612Permit } from "../../schemas/execution";
-import type { Readiness } from "../settler";
+import type { FillReadiness } from "../settler";
 
-/** What Permit2 may spend of the taker's sell token, as the chain shows it. */
+/** What the chain shows of the taker's side, read in one batch before simulating. */
 export interface TakerFunds {
+  /** What Permit2 may spend of the taker's sell token. */
   permit2Allowance: bigint;
+  balance: bigint;
+  /** Whether the quote's Permit2 nonce is spent or invalidated (its bit in `nonceBitmap`). */
+  nonceUsed: boolean;
 }
 
 /**
- * Whether the taker's side can be pulled: Permit2 must be allowed to spend `takerPays` of the sell token,
- * or the submission must carry an EIP-2612 permit that allows it. A balance shortfall is left to the
- * simulation, which names it (`taker:insufficient_balance`).
+ * Whether the taker's side can be pulled: its Permit2 nonce unused (else `taker:nonce_used`: the taker
+ * invalidated it, or spent it), the balance to pay (else `taker:insufficient_balance`), and Permit2
+ * allowed to spend `takerPays` of the sell token, or an EIP-2612 permit with the submission that allows it.
  */
 export function takerReadiness(args: {
   funds: TakerFunds;
@@ -18,9 +23,11 @@ export function takerReadiness(args: {
   /** Unix seconds. */
   now: number;
   token: string;
-}): Readiness {
+}): FillReadiness {
   const { takerPays, permit, token } = args;
-  const { permit2Allowance } = args.funds;
+  const { permit2Allowance, balance, nonceUsed } = args.funds;
+  if (nonceUsed) return { ready: false, requote: blamed("taker", "nonce_used") };
+  if (balance < takerPays) return { ready: false, requote: blamed("taker", "insufficient_balance") };
   if (permit2Allowance >= takerPays) return { ready: true };
   if (!permit) {
     const reason = permit2Allowance === 0n ? "permit2_not_approved" : "permit2_allowance_too_low";
