@@ -12,12 +12,14 @@ import { withD1Latency } from "../src/db/simulated-latency";
 import type { Demotion } from "../src/db/strikes";
 import { WriteBehind } from "../src/db/write-behind";
 import type { Env } from "../src/env";
+import type { FillNotice } from "../src/keeper/port";
 import { log, withRequestId } from "../src/log";
 import { CorridorNodes } from "../src/nodes/corridor-nodes";
 import type { NodeSession } from "../src/nodes/nodes";
 import { advertisedCorridor } from "../src/nodes/sessions";
 import type { CorridorStatus } from "../src/ops/corridor-state";
 import { corridorPaused, PauseSwitch } from "../src/ops/pause";
+import { RelayFaults } from "../src/ops/relay-fault";
 import { bandAssetOf } from "../src/oracle/band-corridors";
 import { BandSubscription } from "../src/oracle/band-subscription";
 import { close } from "../src/protocol/codec";
@@ -49,6 +51,7 @@ export class CorridorDO extends DurableObject<Env> {
   readonly streams: CorridorStreams;
   private readonly band: BandSubscription;
   private readonly pauses: PauseSwitch;
+  private readonly faults: RelayFaults;
   private readonly schedule: Schedule<"auth" | "drain" | "streams">;
 
   constructor(ctx: DurableObjectState, rawEnv: Env) {
@@ -61,6 +64,7 @@ export class CorridorDO extends DurableObject<Env> {
     if (!corridor) throw new Error(`not a corridor: ${ctx.id.name}`);
     this.corridor = corridor;
     this.pauses = new PauseSwitch(ctx.storage.kv);
+    this.faults = new RelayFaults(ctx.storage.kv);
     this.band = new BandSubscription({
       config,
       corridorKey: corridor.key,
@@ -146,9 +150,11 @@ export class CorridorDO extends DurableObject<Env> {
    * Quote `quoteId` moved (a settlement step, a cancel): with `fill`, its winning resolver hears how the fill
    * is going if connected here (`execution` frame); its open streams get what is new. One call per step.
    */
-  async quoteChanged(quoteId: string, fill?: { resolver: string; status: string; txHash: string | null }) {
-    if (fill)
+  async quoteChanged(quoteId: string, fill?: Omit<FillNotice, "corridorKey">) {
+    if (fill) {
       this.connected.send(fill.resolver, { type: "execution", quoteId, status: fill.status, txHash: fill.txHash });
+      this.faults.afterFill(quoteId, fill, Date.now());
+    }
     await this.streams.changed(quoteTopic(quoteId));
   }
 
@@ -188,13 +194,20 @@ export class CorridorDO extends DurableObject<Env> {
 
   async resume(): Promise<CorridorStatus> {
     this.pauses.resume();
+    this.faults.clear();
     log.warn("corridor_resumed", { corridor: this.corridor.key });
     return this.status();
   }
 
   /** Its pause, its fresh nodes and its write-behind backlog, for `GET /v1/corridors` and the health check. */
   async status(): Promise<CorridorStatus> {
-    return { paused: this.pauses.current(), nodes: this.connected.fresh(Date.now()), outbox: this.writes.backlog() };
+    const { pauses, connected, writes, faults } = this;
+    return {
+      paused: pauses.current(),
+      nodes: connected.fresh(Date.now()),
+      outbox: writes.backlog(),
+      fault: faults.current(),
+    };
   }
 
   /** The oracle's latest band for this corridor; sent on to every authenticated node. */

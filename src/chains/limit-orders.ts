@@ -57,7 +57,25 @@ export interface LimitOrderChain {
   readiness(terms: SignedLimitTerms, erc2612: Erc2612Permit | null): Promise<Readiness>;
   /** Whether the order's nonce is spent or invalidated on chain. Throws `ChainUnavailableError` likewise. */
   nonceSpent(taker: string, nonce: bigint): Promise<boolean>;
+  /**
+   * A placed order's taker side as the chain shows it now, its reads in one batch: the nonce, the balance
+   * and Permit2's allowance of the sell token (an EIP-2612 permit with the order stands for the allowance).
+   * Throws `ChainUnavailableError` likewise.
+   */
+  takerSide(order: {
+    taker: string;
+    token: string;
+    amount: bigint;
+    nonce: bigint;
+    erc2612: boolean;
+  }): Promise<TakerSide>;
 }
+
+/**
+ * What the chain shows of an order's taker side, read before any resolver is asked: whole, its Permit2
+ * nonce spent or invalidated (the order can never fill), or short of balance or allowance (it waits).
+ */
+export type TakerSide = { kind: "whole" } | { kind: "revoked" } | { kind: "short"; reason: string };
 
 /** What the limit-order routes take to reach a chain: the real RPC, or a fake in the integration tests. */
 export type LimitOrderChains = (chain: ChainConfig) => LimitOrderChain | null;

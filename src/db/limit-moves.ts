@@ -37,6 +37,22 @@ export async function cancelLimitOrder(db: D1Database, limitOrderId: string, now
 }
 
 /**
+ * `open → cancelled` for orders whose Permit2 nonce the chain shows spent or invalidated, with `lastError`
+ * `reason` (docs/limit-orders.md, "The keeper's job"): one batch; the orders it moved.
+ */
+export async function revokeLimitOrders(
+  db: D1Database,
+  limitOrderIds: readonly string[],
+  reason: string,
+  now: string,
+): Promise<MovedLimitOrder[]> {
+  if (limitOrderIds.length === 0) return [];
+  const sql = moveSql("revoked", "last_error = ?2, updated_at = ?3", "limit_order_id = ?1", true);
+  const results = await db.batch(limitOrderIds.map((id) => db.prepare(sql).bind(id, reason, now)));
+  return results.flatMap((r) => r.results as MovedLimitOrder[]);
+}
+
+/**
  * `open → expired` for open orders past their `expiresAt`, at their `expiresAt` (as a read sees them
  * before this runs, src/db/limit-order-rows.ts): one order (`limitOrderId`), or every due order (the
  * keeper's sweep), in one statement. Returns the orders it expired.

@@ -192,8 +192,9 @@ async function requote(
   // A requote the taker can fix leaves the quote open: the winner hears nothing.
   const winner = step === "requote" ? (quote.resolver?.address ?? null) : null;
   const corridorKey = corridor?.key ?? null;
+  const fault = blame === "relay" ? { fault: reason } : {};
   const fill: FillNotice | null =
-    corridorKey && winner ? { corridorKey, resolver: winner, status: "failed", txHash: null } : null;
+    corridorKey && winner ? { corridorKey, resolver: winner, status: "failed", txHash: null, ...fault } : null;
   port.quoteMoved(quote.quoteId, fill);
   if (blame === "relay") log("relay_fault", { quoteId: quote.quoteId, corridor: corridorKey, reason });
   if (winner && blame === "resolver") {

@@ -205,7 +205,7 @@ export class Indexer {
     this.port.store.remove(tx.hash);
     // A transaction lost before its broadcast was ever confirmed has no execution to fail: nobody to tell.
     if (!moved) return;
-    this.port.quoteMoved(s.quoteId, fillNotice(tx, "failed"));
+    this.port.quoteMoved(s.quoteId, fillNotice(tx, "failed", reason));
     const { resolver, corridorKey } = s;
     // Only a failure the chain shows was the resolver's own strikes it (docs/reliability.md, "Blame").
     if (!resolver || blameOf(reason) !== "resolver") return;

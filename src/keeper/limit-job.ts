@@ -1,3 +1,5 @@
+import { blamed } from "../blame";
+import type { TakerSide } from "../chains/limit-orders";
 import type { Refusal } from "../errors";
 import { limitRoundOf } from "../limit-orders/round";
 import { type LimitAsk, withinWindow } from "../limit-orders/window";
@@ -31,6 +33,8 @@ export interface LimitBook {
   followFilling(now: number): Promise<MovedLimitOrder[]>;
   /** `open → expired` for every open order past its expiry; the orders it expired. */
   sweepExpired(now: number): Promise<MovedLimitOrder[]>;
+  /** `open → cancelled` with `reason` for orders whose nonce the chain shows spent; the orders it moved. */
+  revoke(limitOrderIds: readonly string[], reason: string, now: number): Promise<MovedLimitOrder[]>;
 }
 
 export interface LimitJobPort {
@@ -39,6 +43,11 @@ export interface LimitJobPort {
   band(corridorKey: string): Promise<Band | null>;
   /** What the window needs of an order's tokens: the band assets they track and their decimals. */
   ask(order: OpenLimitOrder): LimitAsk;
+  /**
+   * Each order's taker side, in order, read in one batch (docs/reliability.md, "Blame"); `whole` for an
+   * order whose chain cannot be read now, whose round then finds out as before.
+   */
+  takerSides(orders: readonly OpenLimitOrder[]): Promise<TakerSide[]>;
   /** One round on the order's corridor (the corridor object's `requestQuote` with `limit`). */
   auction(
     corridorKey: string,
@@ -73,9 +82,29 @@ export async function limitPass(port: LimitJobPort): Promise<void> {
     if (withinWindow(bands.get(order.corridor) ?? null, port.ask(order))) near.push(order);
     if (near.length === LIMIT_ROUNDS_PER_PASS) break;
   }
-  const checks = await Promise.all(near.map((order) => round(port, order)));
-  await book.recordChecks(checks);
+  const sides = await port.takerSides(near);
+  const revoked = near.filter((_, i) => sides[i]?.kind === "revoked").map((o) => o.limitOrderId);
+  if (revoked.length > 0) port.moved(await book.revoke(revoked, NONCE_REVOKED, now));
+  const checks = await Promise.all(
+    near.map((order, i) => {
+      const side = sides[i] ?? { kind: "whole" };
+      if (side.kind === "whole") return round(port, order);
+      // A taker short of funds is not auctioned: no resolver is asked to fill what cannot be pulled.
+      return side.kind === "short" ? { ...unchecked(port, order), lastError: blamed("taker", side.reason) } : null;
+    }),
+  );
+  await book.recordChecks(checks.filter((c): c is LimitCheck => c !== null));
 }
+
+/** The `lastError` of an order whose Permit2 nonce the taker spent or invalidated on chain. */
+export const NONCE_REVOKED = blamed("taker", "nonce_revoked");
+
+const unchecked = (port: LimitJobPort, order: OpenLimitOrder): LimitCheck => ({
+  limitOrderId: order.limitOrderId,
+  lastCheckedAt: new Date(port.now()).toISOString(),
+  bestReceived: null,
+  lastError: null,
+});
 
 async function round(port: LimitJobPort, order: OpenLimitOrder): Promise<LimitCheck> {
   const check = (bestReceived: string | null, lastError: string | null): LimitCheck => ({

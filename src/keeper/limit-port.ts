@@ -1,8 +1,15 @@
-import { adapterFor } from "../chains";
+import { adapterFor, limitOrdersFor } from "../chains";
+import type { LimitOrderChains, TakerSide } from "../chains/limit-orders";
 import type { RelayConfig } from "../config/schema";
 import { findCorridor } from "../corridors";
 import { dueLimitOrders, recordLimitChecks } from "../db/limit-book";
-import { expireLimitOrders, followLimitFills, reopenLimitOrder, startLimitFill } from "../db/limit-moves";
+import {
+  expireLimitOrders,
+  followLimitFills,
+  reopenLimitOrder,
+  revokeLimitOrders,
+  startLimitFill,
+} from "../db/limit-moves";
 import { bandAssetOf } from "../oracle/band-corridors";
 import type { OpenLimitOrder } from "../schemas/limit-order";
 import type { LimitBook, LimitJobPort } from "./limit-job";
@@ -16,6 +23,8 @@ export interface LimitPortDeps {
   submit: LimitJobPort["submit"];
   paused: LimitJobPort["paused"];
   moved: LimitJobPort["moved"];
+  /** How the job reads each chain's limit orders (the RPC by default; a fake in tests). */
+  chains?: LimitOrderChains;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -47,6 +56,7 @@ function d1LimitBook(db: D1Database, config: () => RelayConfig): LimitBook {
     },
     followFilling: (now) => followLimitFills(db, iso(now)),
     sweepExpired: (now) => expireLimitOrders(db, iso(now)),
+    revoke: (ids, reason, now) => revokeLimitOrders(db, ids, reason, iso(now)),
   };
 }
 
@@ -60,6 +70,22 @@ export function limitJobPort(deps: LimitPortDeps): LimitJobPort {
     paused: deps.paused,
     moved: deps.moved,
     now: () => Date.now(),
+    takerSides(orders) {
+      const config = deps.config();
+      const chains = deps.chains ?? limitOrdersFor;
+      return Promise.all(
+        orders.map(async (o): Promise<TakerSide> => {
+          const chain = config.chains.find((c) => c.chainId === o.chainId);
+          const limits = chain ? chains(chain) : null;
+          if (!limits) return { kind: "whole" };
+          const side = { taker: o.taker, token: o.permitToken, amount: BigInt(o.permitAmount) };
+          // A chain that does not answer now: the round finds out as before.
+          return limits
+            .takerSide({ ...side, nonce: BigInt(o.nonce), erc2612: o.erc2612 !== null })
+            .catch((): TakerSide => ({ kind: "whole" }));
+        }),
+      );
+    },
     ask(order) {
       const config = deps.config();
       const chain = config.chains.find((c) => c.chainId === order.chainId);

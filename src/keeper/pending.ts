@@ -1,3 +1,4 @@
+import { blameOf } from "../blame";
 import type { FillCall, FillRequest, NonceStore, SignedFill } from "../chains/settler";
 import type { ExecutionTerms } from "../db/settlement";
 import type { FillNotice } from "./port";
@@ -63,9 +64,11 @@ export const signedFill = (tx: PendingTx): SignedFill => ({
 });
 
 /** The winning resolver's notice of a followed transaction's step; null when there is nobody to tell. */
-export function fillNotice(tx: PendingTx, status: FillNotice["status"]): FillNotice | null {
+export function fillNotice(tx: PendingTx, status: FillNotice["status"], reason?: string): FillNotice | null {
   const { corridorKey, resolver } = tx.submission;
-  return corridorKey && resolver ? { corridorKey, resolver, status, txHash: tx.hash } : null;
+  if (!corridorKey || !resolver) return null;
+  const fault = reason && blameOf(reason) === "relay" ? { fault: reason } : {};
+  return { corridorKey, resolver, status, txHash: tx.hash, ...fault };
 }
 
 interface PendingRow extends Record<string, SqlStorageValue> {

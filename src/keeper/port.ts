@@ -40,6 +40,8 @@ export interface FillNotice {
   resolver: string;
   status: "submitted" | "settled" | "failed";
   txHash: string | null;
+  /** A failure for the relay's own reason: that reason, so the corridor shows itself degraded. */
+  fault?: string;
 }
 
 /** The keeper's log lines; inside a submission they carry its request id (docs/operations.md, "Logs"). */

@@ -39,4 +39,6 @@ export const LIMIT_MOVES = {
   expire: { from: "open", to: "expired" },
   /** The taker cancelled it. */
   cancel: { from: "open", to: "cancelled" },
+  /** The taker spent or invalidated its Permit2 nonce on chain: it can never fill (`taker:nonce_revoked`). */
+  revoked: { from: "open", to: "cancelled" },
 } as const satisfies Record<string, LimitMove>;

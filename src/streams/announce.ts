@@ -20,7 +20,9 @@ export function announceQuote(env: Env, config: RelayConfig, quoteId: string, fi
   return settle(
     all.map((key) => {
       const notice =
-        fill?.corridorKey === key ? { resolver: fill.resolver, status: fill.status, txHash: fill.txHash } : undefined;
+        fill?.corridorKey === key
+          ? { resolver: fill.resolver, status: fill.status, txHash: fill.txHash, fault: fill.fault }
+          : undefined;
       return corridorStub(env, key).quoteChanged(quoteId, notice);
     }),
   );

@@ -246,6 +246,8 @@ describe("keeper admission: blame", () => {
       expect(after.executions).toMatchObject([{ status: "requote", reason, blame }]);
       // Only the taker can fix its own reason: the quote stays open for it, and fails otherwise.
       expect(after.status).toBe(blame === "taker" ? "signed" : "failed");
+      // The relay's own fault is told to the corridor, which shows itself degraded with the reason.
+      expect(h.notified.map((n) => n.fault ?? null)).toEqual(blame === "relay" ? [reason] : []);
     },
   );
 });

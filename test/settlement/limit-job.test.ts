@@ -1,11 +1,14 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { permit2Abi } from "../../src/chains/evm/abi/permit2";
 import { loadConfig } from "../../src/config/load";
+import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import { limitPass } from "../../src/keeper/limit-job";
 import { limitJobPort } from "../../src/keeper/limit-port";
 import { corridorStub, oracleStub } from "../../src/stubs";
 import { type Bidder, bidder, marketSellAmount } from "../support/bidder";
-import { app, balanceOf, EVM, indexUntil, keeper, newTaker, testClient } from "./helpers";
+import { nodeAccount } from "../support/ws-client";
+import { app, balanceOf, chainClient, EVM, indexUntil, keeper, newTaker, testClient, walletOf } from "./helpers";
 import { readOrder, signedOrder, storeOrder } from "./limit-orders";
 
 /**
@@ -80,6 +83,30 @@ describe("the keeper's limit job", () => {
       last_error: "below_limit",
       last_checked_at: expect.any(String),
     });
+  });
+
+  it("ends an order whose nonce the taker revoked on chain: five passes, no round, no strike", async () => {
+    const taker = await newTaker();
+    const signed = await signedOrder(taker, sellAmount, 900_000n);
+    const id = await storeOrder(signed, 1_000_000n);
+    await upsertRegistration(env.DB, nodeAccount(0).address, { name: "alpha" }, new Date().toISOString());
+    const before = await readResolver(env.DB, nodeAccount(0).address);
+    const receipt = await chainClient.waitForTransactionReceipt({
+      hash: await walletOf(taker).writeContract({
+        address: EVM.permit2,
+        abi: permit2Abi,
+        functionName: "invalidateUnorderedNonces",
+        args: [signed.nonce >> 8n, 1n << (signed.nonce & 255n)],
+      }),
+    });
+    expect(receipt.status).toBe("success");
+    const auctioned: string[] = [];
+    for (let pass = 0; pass < 5; pass++) auctioned.push(...(await passWithBids(1_000_000n)));
+    expect(auctioned).not.toContain(id);
+    expect(await readOrder(id)).toMatchObject({ status: "cancelled", last_error: "taker:nonce_revoked" });
+    const after = await readResolver(env.DB, nodeAccount(0).address);
+    expect(after?.demotions).toBe(before?.demotions);
+    expect(after?.demotedUntil).toBeNull();
   });
 
   it("does not auction an order asking more than 150 bps over the market, and sweeps one past its expiry", async () => {

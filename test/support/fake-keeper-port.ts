@@ -31,6 +31,7 @@ export function keeperHarness(
     corridorKey: string;
     resolver: string;
     update: { quoteId: string; status: FillNotice["status"]; txHash: string | null };
+    fault?: string;
   }[] = [];
   const demotions: { corridorKey: string | null; resolver: string; demotion: Demotion }[] = [];
   /** Quotes whose timeline grew, in the order the keeper said so. */
@@ -47,8 +48,8 @@ export function keeperHarness(
     quoteMoved: (quoteId, fill) => {
       grown.push(quoteId);
       if (fill) {
-        const { corridorKey, resolver, status, txHash } = fill;
-        notified.push({ corridorKey, resolver, update: { quoteId, status, txHash } });
+        const { corridorKey, resolver, status, txHash, fault } = fill;
+        notified.push({ corridorKey, resolver, update: { quoteId, status, txHash }, ...(fault ? { fault } : {}) });
       }
     },
     demoted: (corridorKey, resolver, demotion) => demotions.push({ corridorKey, resolver, demotion }),

@@ -1,3 +1,4 @@
+import type { TakerSide } from "../../src/chains/limit-orders";
 import { refuse } from "../../src/errors";
 import type { SubmitOutcome, SubmitRequest } from "../../src/keeper/contract";
 import type { LimitBook, LimitJobPort } from "../../src/keeper/limit-job";
@@ -86,6 +87,18 @@ export class FakeLimitBook implements LimitBook {
     return moved;
   }
 
+  async revoke(ids: readonly string[], reason: string, now: number): Promise<MovedLimitOrder[]> {
+    this.calls++;
+    const moved: MovedLimitOrder[] = [];
+    for (const id of ids) {
+      const o = this.get(id);
+      if (o.status !== "open") continue;
+      Object.assign(o, { status: "cancelled", lastError: reason, updatedAt: iso(now) });
+      moved.push(movedOf(o));
+    }
+    return moved;
+  }
+
   async sweepExpired(now: number): Promise<MovedLimitOrder[]> {
     this.calls++;
     const moved: MovedLimitOrder[] = [];
@@ -119,6 +132,10 @@ export class FakeLimitPort implements LimitJobPort {
   readonly submissions: SubmitRequest[] = [];
   /** Moves announced, as `<limitOrderId>@<corridor>`. */
   readonly moves: string[] = [];
+  /** What the chain shows of each order's taker side, by order id; whole unless the test says otherwise. */
+  readonly sides = new Map<string, TakerSide>();
+  /** How many times the job read taker sides, and how many orders in all. */
+  sideReads = { calls: 0, orders: 0 };
   clock = 1_000_000;
   private quotes = 0;
 
@@ -126,6 +143,12 @@ export class FakeLimitPort implements LimitJobPort {
 
   async band(): Promise<Band | null> {
     return FakeLimitPort.band;
+  }
+
+  async takerSides(orders: readonly OpenLimitOrder[]): Promise<TakerSide[]> {
+    this.sideReads.calls++;
+    this.sideReads.orders += orders.length;
+    return orders.map((o) => this.sides.get(o.limitOrderId) ?? { kind: "whole" });
   }
 
   /** Every order sells naira-tracking units for dollar-tracking ones, both of 6 decimals. */

@@ -57,6 +57,41 @@ describe("the keeper's limit job", () => {
     expect(h.moved).toEqual(["lo_1@corridor", "lo_1@corridor"]);
   });
 
+  it("reads every due order's taker side in one batch before asking any resolver", async () => {
+    const h = harness();
+    for (const id of ["lo_1", "lo_2", "lo_3"]) h.book.add(order(id, 1_000_000n));
+    await limitPass(h.port);
+    expect(h.port.sideReads).toEqual({ calls: 1, orders: 3 });
+  });
+
+  it("ends an order whose nonce the taker revoked on chain, asking no resolver and striking nobody", async () => {
+    const h = harness();
+    h.book.add(order("lo_1", 1_000_000n));
+    h.port.sides.set("lo_1", { kind: "revoked" });
+    for (let pass = 0; pass < 5; pass++) {
+      await limitPass(h.port);
+      h.tick(5_000);
+    }
+    expect(h.book.get("lo_1")).toMatchObject({ status: "cancelled", lastError: "taker:nonce_revoked" });
+    expect(h.auctions).toEqual([]);
+    expect(h.submissions).toEqual([]);
+    // Its event stream hears it ended, once.
+    expect(h.moved).toEqual(["lo_1@corridor"]);
+  });
+
+  it("keeps a short taker's order open but unauctioned, saying why, until a pass finds it whole", async () => {
+    const h = harness();
+    h.book.add(order("lo_1", 1_000_000n));
+    h.port.sides.set("lo_1", { kind: "short", reason: "insufficient_balance" });
+    await limitPass(h.port);
+    expect(h.book.get("lo_1")).toMatchObject({ status: "open", lastError: "taker:insufficient_balance" });
+    expect(h.auctions).toEqual([]);
+    h.port.sides.delete("lo_1");
+    h.tick(5_000);
+    await limitPass(h.port);
+    expect(h.book.get("lo_1")).toMatchObject({ status: "filling", quoteId: "q_1" });
+  });
+
   it("sends a failed fill back to open, and auctions it again on the next pass", async () => {
     const h = harness();
     h.book.add(order("lo_1", 1_000_000n));

@@ -14,7 +14,9 @@ function healthy(): HealthProbes {
     keeper: ok({ paused: null, followed: 2, wallets: [{ chainId: 31337, wallets: 4 }] }),
     chains: [{ chainId: 31337, name: "anvil", head: ok({ number: 120, time: NOW - 2_000 }) }],
     oracle: ok({ active: true, bands: [{ corridor: "c1", at: NOW - 5_000 }], unavailable: [] }),
-    corridors: [{ key: "c1", status: ok({ paused: null, nodes: 2, outbox: { queued: 1, oldestAt: NOW - 1_000 } }) }],
+    corridors: [
+      { key: "c1", status: ok({ paused: null, nodes: 2, outbox: { queued: 1, oldestAt: NOW - 1_000 }, fault: null }) },
+    ],
     openLimitOrders: ok(7),
   };
 }
@@ -71,7 +73,10 @@ describe("the health record", () => {
   it("lists pauses without calling the relay degraded", () => {
     const probes = healthy();
     probes.keeper = ok({ paused: pause, followed: 0, wallets: [{ chainId: 31337, wallets: 1 }] });
-    probes.corridors[0] = { key: "c1", status: ok({ paused: pause, nodes: 2, outbox: { queued: 0, oldestAt: null } }) };
+    probes.corridors[0] = {
+      key: "c1",
+      status: ok({ paused: pause, nodes: 2, outbox: { queued: 0, oldestAt: null }, fault: null }),
+    };
     const h = assessHealth(probes, NOW);
     expect(h).toMatchObject({ status: "ok", degraded: [], paused: ["keeper", "corridor:c1"] });
     expect(h.keeper.status).toBe("paused");
@@ -81,7 +86,10 @@ describe("the health record", () => {
   it("names the outbox when a corridor's oldest queued write is over its bound", () => {
     const probes = healthy();
     const oldestAt = NOW - (OUTBOX_STALE_SECONDS + 5) * 1000;
-    probes.corridors.push({ key: "c2", status: ok({ paused: null, nodes: 1, outbox: { queued: 40, oldestAt } }) });
+    probes.corridors.push({
+      key: "c2",
+      status: ok({ paused: null, nodes: 1, outbox: { queued: 40, oldestAt }, fault: null }),
+    });
     const h = assessHealth(probes, NOW);
     expect(h.degraded).toEqual(["outbox"]);
     expect(h.outbox).toEqual({ status: "degraded", queued: 41, oldestAgeSeconds: OUTBOX_STALE_SECONDS + 5 });
@@ -91,7 +99,7 @@ describe("the health record", () => {
     const probes = healthy();
     probes.corridors = [
       { key: "c1", status: down() },
-      { key: "c2", status: ok({ paused: null, nodes: 0, outbox: { queued: 0, oldestAt: null } }) },
+      { key: "c2", status: ok({ paused: null, nodes: 0, outbox: { queued: 0, oldestAt: null }, fault: null }) },
     ];
     const h = assessHealth(probes, NOW);
     expect(h.degraded).toEqual(["corridor:c1", "corridor:c2"]);
@@ -128,19 +136,25 @@ describe("the health record", () => {
 });
 
 describe("a corridor's state", () => {
+  const idle = { outbox: { queued: 0, oldestAt: null }, fault: null };
+  const fault = { reason: "relay:fee_mismatch", quoteId: "q_1", at: new Date(NOW).toISOString() };
+
   it("is paused, degraded with why, or quoting", () => {
     expect(corridorState(null)).toEqual({ state: "degraded", degraded: "unreachable" });
-    expect(corridorState({ paused: pause, nodes: 0, outbox: { queued: 0, oldestAt: null } })).toEqual({
-      state: "paused",
-      degraded: null,
-    });
-    expect(corridorState({ paused: null, nodes: 0, outbox: { queued: 0, oldestAt: null } })).toEqual({
+    expect(corridorState({ ...idle, paused: pause, nodes: 0 })).toEqual({ state: "paused", degraded: null });
+    expect(corridorState({ ...idle, paused: null, nodes: 0 })).toEqual({ state: "degraded", degraded: "no_nodes" });
+    expect(corridorState({ ...idle, paused: null, nodes: 1 })).toEqual({ state: "quoting", degraded: null });
+  });
+
+  it("is degraded with the relay's reason while its fills fail for it, and the health check names it", () => {
+    expect(corridorState({ ...idle, fault, paused: null, nodes: 3 })).toEqual({
       state: "degraded",
-      degraded: "no_nodes",
+      degraded: "relay:fee_mismatch",
     });
-    expect(corridorState({ paused: null, nodes: 1, outbox: { queued: 0, oldestAt: null } })).toEqual({
-      state: "quoting",
-      degraded: null,
-    });
+    const probes = healthy();
+    probes.corridors = [{ key: "c1", status: ok({ ...idle, fault, paused: null, nodes: 3 }) }];
+    const h = assessHealth(probes, NOW);
+    expect(h.degraded).toEqual(["corridor:c1"]);
+    expect(h.corridors[0]).toMatchObject({ state: "degraded", degraded: "relay:fee_mismatch" });
   });
 });

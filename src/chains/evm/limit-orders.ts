@@ -170,5 +170,20 @@ export function evmLimitOrders(chain: EvmChain, reads: LimitChainReads): LimitOr
       const bitmap = await reads.nonceBitmap(getAddress(taker), wordPos);
       return (bitmap & mask) !== 0n;
     },
+
+    async takerSide(order) {
+      const taker = getAddress(order.taker);
+      const { wordPos, mask } = nonceWord(order.nonce);
+      const [bitmap, funds] = await Promise.all([
+        reads.nonceBitmap(taker, wordPos),
+        reads.funds(taker, getAddress(order.token)),
+      ]);
+      if ((bitmap & mask) !== 0n) return { kind: "revoked" };
+      if (funds.balance < order.amount) return { kind: "short", reason: "insufficient_balance" };
+      if (funds.permit2Allowance < order.amount && !order.erc2612) {
+        return { kind: "short", reason: "insufficient_allowance" };
+      }
+      return { kind: "whole" };
+    },
   };
 }

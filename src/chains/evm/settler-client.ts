@@ -15,10 +15,7 @@ const FEE_MAX_AGE_MS = 15_000;
 export type GasPricing = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
 
 const evmClient = (chain: EvmChain) =>
-  createPublicClient({
-    // Calls asked in one tick go as one JSON-RPC batch (the taker's side and the keeper's nonce and fees).
-    transport: http(chain.rpcUrl, { retryCount: 0, timeout: RPC_TIMEOUT_MS, batch: { wait: 0 } }),
-  });
+  createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0, timeout: RPC_TIMEOUT_MS }) });
 
 export type EvmClient = ReturnType<typeof evmClient>;
 

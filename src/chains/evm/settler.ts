@@ -167,7 +167,7 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
       const taker = getAddress(request.taker);
       const nonce = permit2NonceOf(request);
       const { wordPos, mask } = nonceWord(nonce);
-      // One JSON-RPC batch (the client batches what is asked in one tick), beside the keeper's own reads.
+      // Read at once, beside the keeper's own reads of its nonce and the fees (`ready`).
       const [permit2Allowance, balance, bitmap] = await rpc("reading the taker's side", () =>
         Promise.all([
           client.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [taker, permit2] }),
