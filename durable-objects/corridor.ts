@@ -17,9 +17,8 @@ import { log, withRequestId } from "../src/log";
 import { CorridorNodes } from "../src/nodes/corridor-nodes";
 import type { NodeSession } from "../src/nodes/nodes";
 import { advertisedCorridor } from "../src/nodes/sessions";
+import { CorridorControls } from "../src/ops/corridor-controls";
 import type { CorridorStatus } from "../src/ops/corridor-state";
-import { corridorPaused, PauseSwitch } from "../src/ops/pause";
-import { RelayFaults } from "../src/ops/relay-fault";
 import { bandAssetOf } from "../src/oracle/band-corridors";
 import { BandSubscription } from "../src/oracle/band-subscription";
 import { close } from "../src/protocol/codec";
@@ -50,8 +49,7 @@ export class CorridorDO extends DurableObject<Env> {
   /** Open event streams of this corridor's quotes and limit orders (docs/api.md, "Event streams"). */
   readonly streams: CorridorStreams;
   private readonly band: BandSubscription;
-  private readonly pauses: PauseSwitch;
-  private readonly faults: RelayFaults;
+  private readonly controls: CorridorControls;
   private readonly schedule: Schedule<"auth" | "drain" | "streams">;
 
   constructor(ctx: DurableObjectState, rawEnv: Env) {
@@ -63,8 +61,7 @@ export class CorridorDO extends DurableObject<Env> {
     const corridor = corridorOfKey(config, ctx.id.name ?? "");
     if (!corridor) throw new Error(`not a corridor: ${ctx.id.name}`);
     this.corridor = corridor;
-    this.pauses = new PauseSwitch(ctx.storage.kv);
-    this.faults = new RelayFaults(ctx.storage.kv);
+    this.controls = new CorridorControls(ctx.storage.kv, corridor.key);
     this.band = new BandSubscription({
       config,
       corridorKey: corridor.key,
@@ -153,7 +150,7 @@ export class CorridorDO extends DurableObject<Env> {
   async quoteChanged(quoteId: string, fill?: Omit<FillNotice, "corridorKey">) {
     if (fill) {
       this.connected.send(fill.resolver, { type: "execution", quoteId, status: fill.status, txHash: fill.txHash });
-      this.faults.afterFill(quoteId, fill, Date.now());
+      this.controls.afterFill(quoteId, fill, Date.now());
     }
     await this.streams.changed(quoteTopic(quoteId));
   }
@@ -174,8 +171,7 @@ export class CorridorDO extends DurableObject<Env> {
    */
   async requestQuote(input: QuoteInput): Promise<QuoteOutcome> {
     return withRequestId(input.requestId, async () => {
-      const paused = this.pauses.current();
-      const outcome = paused ? corridorPaused(paused) : await this.house.requestQuote(input);
+      const outcome = this.controls.refusal() ?? (await this.house.requestQuote(input));
       // A limit order's rounds run every 5 s each: their lines are debug.
       (input.limit ? log.debug : log.info)("auction", auctionLogFields(this.corridor.key, outcome));
       return outcome;
@@ -187,27 +183,18 @@ export class CorridorDO extends DurableObject<Env> {
    * sockets stay open and quotes already given can still be signed and settled. Kept in storage.
    */
   async pause(reason?: string): Promise<CorridorStatus> {
-    this.pauses.pause(reason, Date.now());
-    log.warn("corridor_paused", { corridor: this.corridor.key, reason: reason ?? null });
+    this.controls.pause(reason, Date.now());
     return this.status();
   }
 
   async resume(): Promise<CorridorStatus> {
-    this.pauses.resume();
-    this.faults.clear();
-    log.warn("corridor_resumed", { corridor: this.corridor.key });
+    this.controls.resume();
     return this.status();
   }
 
   /** Its pause, its fresh nodes and its write-behind backlog, for `GET /v1/corridors` and the health check. */
   async status(): Promise<CorridorStatus> {
-    const { pauses, connected, writes, faults } = this;
-    return {
-      paused: pauses.current(),
-      nodes: connected.fresh(Date.now()),
-      outbox: writes.backlog(),
-      fault: faults.current(),
-    };
+    return this.controls.status(this.connected.fresh(Date.now()), this.writes.backlog());
   }
 
   /** The oracle's latest band for this corridor; sent on to every authenticated node. */
