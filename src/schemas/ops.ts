@@ -21,10 +21,10 @@ export const CorridorRecord = z
     chainId: z.number().int(),
     tokens: z.array(z.object({ address: Address, symbol: z.string() })),
     state: CorridorState,
-    degraded: z
-      .string()
-      .nullable()
-      .openapi({ description: "why it is degraded: `no_nodes` (no fresh resolver), `unreachable`" }),
+    degraded: z.string().nullable().openapi({
+      description:
+        "why it is degraded: `relay:<code>` (its last fill failed for the relay's own reason), `no_nodes` (no fresh resolver), `unreachable`",
+    }),
     paused: PauseRecord.nullable(),
     nodes: z
       .number()
