@@ -64,8 +64,9 @@ export interface LimitJobPort {
 
 /**
  * One pass of the limit job (docs/limit-orders.md, "The keeper's job"): fillings followed to their end,
- * expired orders swept, then (unless the keeper is paused) a round for each open order near the market, its outcome recorded, and a
- * winning round's quote submitted through the keeper. Idempotent: a pass repeated after a crash finds
+ * expired orders swept, then (unless the keeper is paused) the taker sides of the open orders near the
+ * market read, and a round for each whole one, its outcome recorded and a winning round's quote
+ * submitted through the keeper. Idempotent: a pass repeated after a crash finds
  * orders already `filling` and leaves them to `followFilling`.
  */
 export async function limitPass(port: LimitJobPort): Promise<void> {
@@ -90,7 +91,7 @@ export async function limitPass(port: LimitJobPort): Promise<void> {
       const side = sides[i] ?? { kind: "whole" };
       if (side.kind === "whole") return round(port, order);
       // A taker short of funds is not auctioned: no resolver is asked to fill what cannot be pulled.
-      return side.kind === "short" ? { ...unchecked(port, order), lastError: blamed("taker", side.reason) } : null;
+      return side.kind === "short" ? checkOf(port, order, null, blamed("taker", side.reason)) : null;
     }),
   );
   await book.recordChecks(checks.filter((c): c is LimitCheck => c !== null));
@@ -99,20 +100,17 @@ export async function limitPass(port: LimitJobPort): Promise<void> {
 /** The `lastError` of an order whose Permit2 nonce the taker spent or invalidated on chain. */
 export const NONCE_REVOKED = blamed("taker", "nonce_revoked");
 
-const unchecked = (port: LimitJobPort, order: OpenLimitOrder): LimitCheck => ({
+/** What a pass found of one order, recorded on it. */
+const checkOf = (port: LimitJobPort, order: OpenLimitOrder, bestReceived: string | null, lastError: string | null) => ({
   limitOrderId: order.limitOrderId,
   lastCheckedAt: new Date(port.now()).toISOString(),
-  bestReceived: null,
-  lastError: null,
+  bestReceived,
+  lastError,
 });
 
 async function round(port: LimitJobPort, order: OpenLimitOrder): Promise<LimitCheck> {
-  const check = (bestReceived: string | null, lastError: string | null): LimitCheck => ({
-    limitOrderId: order.limitOrderId,
-    lastCheckedAt: new Date(port.now()).toISOString(),
-    bestReceived,
-    lastError,
-  });
+  const check = (bestReceived: string | null, lastError: string | null) =>
+    checkOf(port, order, bestReceived, lastError);
   const outcome = await port.auction(order.corridor, {
     chainId: order.chainId,
     sellToken: order.sellToken,
