@@ -1,9 +1,11 @@
 import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { base58, base64 } from "@scure/base";
-import { Keypair, VersionedTransaction } from "@solana/web3.js";
+import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from "@solana/spl-token";
+import { Keypair, PublicKey, Transaction, VersionedTransaction } from "@solana/web3.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import { createApp } from "../../src/app";
+import { solanaRpc } from "../../src/chains/solana/rpc";
 import { transactionId } from "../../src/chains/solana/settler-rpc";
 import { readWireBase64 } from "../../src/chains/solana/wire";
 import { splBalance } from "../../src/clients/resolver/solana-inventory";
@@ -231,7 +233,30 @@ describe("POST /v1/executions on Solana", () => {
     expect(sends).toHaveLength(1);
   });
 
+  it("blames and strikes a winner that empties its own token account before the fill, and nobody else", async () => {
+    const quote = await quoteFor(taker);
+    const usdc = token(SOL.usdc);
+    const held = await balance(resolverKey(), SOL.usdc);
+    const before = await strikes();
+    await moveTokens(alpha.keypair, taker.publicKey, usdc, held);
+    try {
+      const answer = await request("/v1/executions", { quoteId: quote.quoteId, transaction: signed(quote, taker) });
+      expect(answer).toMatchObject({
+        status: 200,
+        body: { status: "requote", reason: "resolver:insufficient_balance" },
+      });
+      expect((await request(`/v1/executions/${answer.body.executionId}`)).body).toMatchObject({ blame: "resolver" });
+      expect(await strikes()).toBe(before + 1);
+    } finally {
+      await moveTokens(taker, alpha.keypair.publicKey, usdc, held);
+      // Demoted, alpha could win nothing more here: an admin lifts the demotion for the tests after.
+      const reinstate = `/v1/admin/resolvers/${alpha.account.address}/reinstate`;
+      expect((await request(reinstate, {}, { authorization: "Bearer test-admin-token" })).status).toBe(200);
+    }
+  });
+
   it("fails a swap that never landed once its blockhash expired: the relay's to answer for, so nobody is struck", async () => {
+    const before = await strikes();
     const quote = await quoteFor(taker);
     await setFault("swallow-sends");
     const answer = await request("/v1/executions", { quoteId: quote.quoteId, transaction: signed(quote, taker) });
@@ -244,6 +269,27 @@ describe("POST /v1/executions on Solana", () => {
     expect(failed.status).toBe("failed");
     const execution = (await request(`/v1/executions/${answer.body.executionId}`)).body;
     expect(execution).toMatchObject({ status: "failed", reason: "relay:dropped", blame: "relay" });
-    expect(await strikes()).toBe(0);
+    expect(await strikes()).toBe(before);
   });
 });
+
+/** `from` sends `amount` of `mint` from its token account to `to`'s, through the harness. */
+async function moveTokens(
+  from: Keypair,
+  to: PublicKey,
+  mint: { address: string; tokenProgram: string },
+  amount: bigint,
+) {
+  const program = new PublicKey(mint.tokenProgram);
+  const mintKey = new PublicKey(mint.address);
+  const ata = (owner: PublicKey) => getAssociatedTokenAddressSync(mintKey, owner, true, program);
+  const { value } = await solanaRpc<{ value: { blockhash: string } }>(env.TEST_SOLANA_RPC_URL, "getLatestBlockhash", [
+    { commitment: "confirmed" },
+  ]);
+  const tx = new Transaction({ feePayer: from.publicKey, recentBlockhash: value.blockhash }).add(
+    createTransferCheckedInstruction(ata(from.publicKey), mintKey, ata(to), from.publicKey, amount, 6, [], program),
+  );
+  tx.sign(from);
+  await solanaRpc(env.TEST_SOLANA_RPC_URL, "sendTransaction", [base64.encode(tx.serialize()), { encoding: "base64" }]);
+  await proxy("/__advance", { slots: 1 });
+}

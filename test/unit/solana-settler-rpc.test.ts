@@ -14,6 +14,7 @@ import {
   swapFailureReason,
   swapReceipt,
   swapStatus,
+  takerHolds,
 } from "../../src/chains/solana/settler-rpc";
 import { checkTakerTransaction } from "../../src/chains/solana/swap-checks";
 import { signRequest, withSignature } from "../../src/chains/solana/swap-signatures";
@@ -131,6 +132,10 @@ describe("the keeper's Solana steps on the local chain", () => {
       quoteId: "q_settle_short",
     });
     expect(await simulateSwap(rpc, short.raw)).toMatchObject({ ok: false, reason: "taker:insufficient_balance" });
+    // Read before simulating, the taker's token accounts say the same.
+    expect(await takerHolds(rpc, short.raw)).toBe(false);
+    const enough = await signedSwap({ taker: harness.accounts.takers[1] as Keypair, resolver, quoteId: "q_holds" });
+    expect(await takerHolds(rpc, enough.raw)).toBe(true);
     // Sent anyway, it lands with its error: the keeper pays the fee and no token moves.
     expect(await sendSwap(rpc, short.raw)).toEqual({ status: "accepted" });
     expect(await swapStatus(rpc, short.signature, short.lastValidBlockHeight)).toEqual({
@@ -146,6 +151,7 @@ describe("the keeper's Solana steps on the local chain", () => {
     expect(await swapReceipt(rpc, short.signature)).toMatchObject({ status: "reverted", changes: [], fills: [] });
     const unfunded = localSolanaKeypair("test:settle-unfunded-taker");
     const missing = await signedSwap({ taker: unfunded, resolver, quoteId: "q_settle_missing" });
+    expect(await takerHolds(rpc, missing.raw)).toBe(false);
     expect(await simulateSwap(rpc, missing.raw)).toMatchObject({
       ok: false,
       kind: "requote",

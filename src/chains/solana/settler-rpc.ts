@@ -80,12 +80,47 @@ export async function simulateSwap(rpcUrl: string, raw: Uint8Array): Promise<Swa
 
 /** Why the swap `raw` failed with `err`, blamed on whoever's leg failed (`simulationFailureReason`). */
 export function swapFailureReason(raw: Uint8Array, err: TransactionErrorJson, logs: string[]): string {
+  return simulationFailureReason(err, logs, transfersOf(raw));
+}
+
+function transfersOf(raw: Uint8Array) {
   const message = VersionedTransaction.deserialize(raw).message;
-  const transfers = swapTransfers(
+  return swapTransfers(
     message,
     message.staticAccountKeys.map((k) => k.toBase58()),
   );
-  return simulationFailureReason(err, logs, transfers);
+}
+
+/**
+ * Whether the taker's token accounts hold what its legs of the swap `raw` take (the first leg's payer is
+ * the taker, `swapTransfers`), read before simulating (docs/reliability.md, "Blame"). A missing account
+ * holds nothing.
+ */
+export async function takerHolds(rpcUrl: string, raw: Uint8Array): Promise<boolean> {
+  const transfers = transfersOf(raw);
+  const taker = transfers[0]?.from;
+  const draws = new Map<string, bigint>();
+  for (const t of transfers) if (t.from === taker) draws.set(t.source, (draws.get(t.source) ?? 0n) + t.amount);
+  const held = await Promise.all(
+    [...draws].map(async ([account, amount]) => (await tokenAccountBalance(rpcUrl, account)) >= amount),
+  );
+  return held.every(Boolean);
+}
+
+/** The JSON-RPC error a validator answers for a token account that does not exist. */
+const INVALID_PARAMS = -32602;
+
+async function tokenAccountBalance(rpcUrl: string, account: string): Promise<bigint> {
+  try {
+    const { value } = await solanaRpc<{ value: { amount: string } }>(rpcUrl, "getTokenAccountBalance", [
+      account,
+      { commitment: "confirmed" },
+    ]);
+    return BigInt(value.amount);
+  } catch (e) {
+    if (e instanceof SolanaRpcError && e.code === INVALID_PARAMS) return 0n;
+    throw e;
+  }
 }
 
 interface SignatureStatusJson {

@@ -1,5 +1,6 @@
 import { base64 } from "@scure/base";
 import type { Keypair } from "@solana/web3.js";
+import { blamed } from "../../blame";
 import type { SolanaChain } from "../../config/schema";
 import {
   type ChainSettler,
@@ -18,6 +19,7 @@ import {
   swapFailureReason,
   swapReceipt,
   swapStatus,
+  takerHolds,
   transactionId,
 } from "./settler-rpc";
 import { checkTakerTransaction } from "./swap-checks";
@@ -106,8 +108,11 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
       return check.ok ? { ok: true } : { ok: false, code: "bad_transaction", reason: check.reason };
     },
 
-    // Whether the taker holds what it sells is what the simulation tells (`taker:insufficient_balance`).
-    readiness: async () => ({ ready: true }),
+    // The taker's balance is read before simulating, so a taker short of it is told so by evidence.
+    async readiness(request) {
+      if (await takerHolds(rpcUrl, base64.decode(storedSigning(request).transaction))) return { ready: true };
+      return { ready: false, requote: blamed("taker", "insufficient_balance") };
+    },
 
     async prepare(request) {
       const signed = signAsFeePayer(request.signature, keeper);
