@@ -1,5 +1,7 @@
+import type { Hex } from "viem";
 import { type Blame, blamed } from "../../blame";
 import type { RevertOutcome } from "../settler";
+import { decodedRevertData } from "./rpc";
 
 /** A custom error (or `Error(string)` / `Panic(uint256)`) decoded from revert data. */
 export interface DecodedRevert {
@@ -59,8 +61,34 @@ const byName: Record<string, (args: readonly unknown[], parties: RevertParties) 
     ),
 };
 
+/** Permit2's own errors: inside the taker's leg they say more than the leg does (docs/reliability.md, "Blame"). */
+const permit2Errors = new Set(["SignatureExpired", "InvalidNonce", "InvalidAmount", "InvalidSigner"]);
+
+/**
+ * The settlement contracts' guarded legs (docs/contracts.md, "Leg errors"): a party's transfer failed, carrying the
+ * token's (or Permit2's) own revert data. Evidence inside wins: a Permit2 error keeps its mapping, and a balance or
+ * allowance error naming the taker or the resolver blames that party; anything else is blamed on the leg.
+ */
+const legs: Record<string, RevertOutcome> = {
+  TakerLegFailed: requote("taker", "transfer_failed"),
+  ResolverLegFailed: requote("resolver", "transfer_failed"),
+  FeeLegFailed: requote("relay", "fee_transfer_failed"),
+};
+
+function legOutcome(leg: RevertOutcome, reason: unknown, parties: RevertParties): RevertOutcome {
+  const inner = typeof reason === "string" && reason.startsWith("0x") ? decodedRevertData(reason as Hex) : null;
+  const mapped = inner ? byName[inner.name] : undefined;
+  if (!inner || !mapped) return leg;
+  const outcome = mapped(inner.args, parties);
+  if (permit2Errors.has(inner.name)) return outcome;
+  const named = outcome.kind === "requote" && !outcome.reason.startsWith("relay:");
+  return named ? outcome : leg;
+}
+
 /** What a simulated revert means; one the ABIs cannot decode names no leg, so it is the relay's. */
 export function revertOutcome(revert: DecodedRevert | null, parties: RevertParties): RevertOutcome {
+  const leg = revert ? legs[revert.name] : undefined;
+  if (revert && leg) return legOutcome(leg, revert.args[0], parties);
   const mapped = revert ? byName[revert.name] : undefined;
   if (revert && mapped) return mapped(revert.args, parties);
   return requote("relay", "reverted");
