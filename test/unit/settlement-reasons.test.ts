@@ -98,7 +98,8 @@ describe("revertOutcome: a simulated revert as a requote reason, blamed by the c
       ],
       ["ResolverLegFailed", blacklisted, "resolver:transfer_failed"],
       ["ResolverLegFailed", falseReturned, "resolver:transfer_failed"],
-      ["ResolverLegFailed", tokenError("ERC20InsufficientBalance", other), "resolver:transfer_failed"],
+      // The executor short of the sell token (a fee-on-transfer token): the evidence names no party's account.
+      ["ResolverLegFailed", tokenError("ERC20InsufficientBalance", parties.executor), "relay:insufficient_balance"],
       ["FeeLegFailed", tokenError("ERC20InsufficientBalance", parties.resolver), "resolver:insufficient_balance"],
       ["FeeLegFailed", blacklisted, "relay:fee_transfer_failed"],
       ["FeeLegFailed", falseReturned, "relay:fee_transfer_failed"],

@@ -61,13 +61,11 @@ const byName: Record<string, (args: readonly unknown[], parties: RevertParties) 
     ),
 };
 
-/** Permit2's own errors: inside the taker's leg they say more than the leg does (docs/reliability.md, "Blame"). */
-const permit2Errors = new Set(["SignatureExpired", "InvalidNonce", "InvalidAmount", "InvalidSigner"]);
-
 /**
  * The settlement contracts' guarded legs (docs/contracts.md, "Leg errors"): a party's transfer failed, carrying the
- * token's (or Permit2's) own revert data. Evidence inside wins: a Permit2 error keeps its mapping, and a balance or
- * allowance error naming the taker or the resolver blames that party; anything else is blamed on the leg.
+ * token's (or Permit2's) own revert data. Evidence inside wins: an error this module knows (Permit2's, or a balance
+ * or allowance error, which names its account) keeps its mapping, so a fee-on-transfer token leaving the executor
+ * short is the relay's, not the resolver's; anything else is blamed on the leg (docs/reliability.md, "Blame").
  */
 const legs: Record<string, RevertOutcome> = {
   TakerLegFailed: requote("taker", "transfer_failed"),
@@ -78,11 +76,7 @@ const legs: Record<string, RevertOutcome> = {
 function legOutcome(leg: RevertOutcome, reason: unknown, parties: RevertParties): RevertOutcome {
   const inner = typeof reason === "string" && reason.startsWith("0x") ? decodedRevertData(reason as Hex) : null;
   const mapped = inner ? byName[inner.name] : undefined;
-  if (!inner || !mapped) return leg;
-  const outcome = mapped(inner.args, parties);
-  if (permit2Errors.has(inner.name)) return outcome;
-  const named = outcome.kind === "requote" && !outcome.reason.startsWith("relay:");
-  return named ? outcome : leg;
+  return inner && mapped ? mapped(inner.args, parties) : leg;
 }
 
 /** What a simulated revert means; one the ABIs cannot decode names no leg, so it is the relay's. */
