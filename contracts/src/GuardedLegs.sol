@@ -10,14 +10,17 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 abstract contract GuardedLegs {
     /// @notice The taker's pull through Permit2 failed; `reason` is Permit2's (or the token's) revert data.
     error TakerLegFailed(bytes reason);
-    /// @notice A transfer from the resolver, or of the sell token to the resolver, failed.
+    /// @notice The resolver's output pulled to this contract, or the sell token sent to the resolver, failed.
     error ResolverLegFailed(bytes reason);
+    /// @notice The output sent on to the recipient the taker named failed (the contract held it already).
+    error RecipientLegFailed(bytes reason);
     /// @notice The protocol fee's transfer to the fee controller or the gas fee's to the keeper failed.
     error FeeLegFailed(bytes reason);
 
     enum Leg {
         Taker,
         Resolver,
+        Recipient,
         Fee
     }
 
@@ -52,6 +55,7 @@ abstract contract GuardedLegs {
     function _legFailed(Leg leg, bytes memory reason) internal pure {
         if (leg == Leg.Taker) revert TakerLegFailed(reason);
         if (leg == Leg.Resolver) revert ResolverLegFailed(reason);
+        if (leg == Leg.Recipient) revert RecipientLegFailed(reason);
         revert FeeLegFailed(reason);
     }
 }

@@ -226,13 +226,12 @@ contract LimitReactor is EIP712, Ownable, GuardedLegs {
             revert TakerLegFailed(reason);
         }
         _legTransfer(Leg.Resolver, order.sellToken, bid.resolver, order.sellAmount);
-        _pay(Leg.Resolver, order.buyToken, bid.resolver, order.recipient, received);
-        _pay(Leg.Fee, order.buyToken, bid.resolver, address(FEE_CONTROLLER), fee);
-        if (gasInSellToken) {
-            if (gasFee > 0) _legTransfer(Leg.Fee, order.sellToken, msg.sender, gasFee);
-        } else {
-            _pay(Leg.Fee, order.buyToken, bid.resolver, msg.sender, gasFee);
-        }
+        // The resolver's whole output comes here first, so a transfer that fails after it is the recipient's
+        // or a fee's, never the resolver's (docs/reliability.md, "Blame").
+        _pull(order.buyToken, bid.resolver, received + fee + (gasInSellToken ? 0 : gasFee));
+        _send(Leg.Recipient, order.buyToken, order.recipient, received);
+        _send(Leg.Fee, order.buyToken, address(FEE_CONTROLLER), fee);
+        _send(Leg.Fee, gasInSellToken ? order.sellToken : order.buyToken, msg.sender, gasFee);
 
         emit LimitFilled(
             orderHash,
@@ -251,8 +250,13 @@ contract LimitReactor is EIP712, Ownable, GuardedLegs {
     }
 
     /// @dev From the resolver, who approves this contract once; zero amounts are skipped.
-    function _pay(Leg leg, address token, address from, address to, uint256 amount) private {
-        if (amount > 0) _legTransferFrom(leg, token, from, to, amount);
+    function _pull(address token, address resolver, uint256 amount) private {
+        if (amount > 0) _legTransferFrom(Leg.Resolver, token, resolver, address(this), amount);
+    }
+
+    /// @dev From this contract; zero amounts are skipped.
+    function _send(Leg leg, address token, address to, uint256 amount) private {
+        if (amount > 0) _legTransfer(leg, token, to, amount);
     }
 
     function _setKeeper(address keeper, bool allowed) private {

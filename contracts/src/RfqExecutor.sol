@@ -219,13 +219,13 @@ contract RfqExecutor is EIP712, Ownable, GuardedLegs {
             revert TakerLegFailed(reason);
         }
         _legTransfer(Leg.Resolver, sellToken, order.resolver, sellAmount);
-        _pay(Leg.Resolver, order.buyToken, order.resolver, order.recipient, order.received);
-        _pay(Leg.Fee, order.buyToken, order.resolver, address(FEE_CONTROLLER), order.fee);
-        if (gasInSellToken) {
-            if (order.gasFee > 0) _legTransfer(Leg.Fee, sellToken, msg.sender, order.gasFee);
-        } else {
-            _pay(Leg.Fee, order.buyToken, order.resolver, msg.sender, order.gasFee);
-        }
+        // The resolver's whole output comes here first, so a transfer that fails after it is the recipient's
+        // or a fee's, never the resolver's (docs/reliability.md, "Blame").
+        uint256 gasFromOutput = gasInSellToken ? 0 : order.gasFee;
+        _pull(order.buyToken, order.resolver, order.received + order.fee + gasFromOutput);
+        _send(Leg.Recipient, order.buyToken, order.recipient, order.received);
+        _send(Leg.Fee, order.buyToken, address(FEE_CONTROLLER), order.fee);
+        _send(Leg.Fee, gasInSellToken ? sellToken : order.buyToken, msg.sender, order.gasFee);
 
         emit RfqFilled(
             orderHash,
@@ -244,8 +244,13 @@ contract RfqExecutor is EIP712, Ownable, GuardedLegs {
     }
 
     /// @dev From the resolver, who approves this contract once; zero amounts are skipped.
-    function _pay(Leg leg, address token, address from, address to, uint256 amount) private {
-        if (amount > 0) _legTransferFrom(leg, token, from, to, amount);
+    function _pull(address token, address resolver, uint256 amount) private {
+        if (amount > 0) _legTransferFrom(Leg.Resolver, token, resolver, address(this), amount);
+    }
+
+    /// @dev From this contract; zero amounts are skipped.
+    function _send(Leg leg, address token, address to, uint256 amount) private {
+        if (amount > 0) _legTransfer(leg, token, to, amount);
     }
 
     function _setKeeper(address keeper, bool allowed) private {

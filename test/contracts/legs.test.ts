@@ -140,7 +140,7 @@ interface Case {
   sellAmount?: bigint;
   /** Breaks the leg; `received` is what the resolver owes the recipient, `settler` the executor or reactor. */
   setup?: (ctx: { received: bigint; settler: Address }) => Promise<unknown>;
-  error: "TakerLegFailed" | "ResolverLegFailed" | "FeeLegFailed";
+  error: "TakerLegFailed" | "ResolverLegFailed" | "RecipientLegFailed" | "FeeLegFailed";
   /** The token's (or Permit2's) own revert data the leg error carries, by error name and first argument. */
   inner: (settler: Address) => { name: string; account?: Address } | { data: Hex };
   reason: string;
@@ -171,7 +171,7 @@ const cases: Case[] = [
     reason: "resolver:insufficient_allowance",
   },
   {
-    name: "the resolver's balance runs out at the fee (OpenZeppelin token): the evidence names the resolver",
+    name: "the resolver's balance covers the recipient but not the fee (OpenZeppelin token): its whole output is pulled first",
     sell: cngn,
     buy: usdc,
     gasIn: "buy",
@@ -189,7 +189,7 @@ const cases: Case[] = [
         args: [stranger, balance - received],
       });
     },
-    error: "FeeLegFailed",
+    error: "ResolverLegFailed",
     inner: () => ({ name: "ERC20InsufficientBalance", account: resolver.address }),
     reason: "resolver:insufficient_balance",
   },
@@ -212,6 +212,16 @@ const cases: Case[] = [
     error: "ResolverLegFailed",
     inner: () => ({ name: "Blacklisted", account: resolver.address }),
     reason: "resolver:transfer_failed",
+  },
+  {
+    name: "the buy token blacklists the recipient the taker named: the taker's doing, no strike",
+    sell: cngn,
+    buy: () => blacklist,
+    gasIn: "buy",
+    setup: () => blacklisted(recipient),
+    error: "RecipientLegFailed",
+    inner: () => ({ name: "Blacklisted", account: recipient }),
+    reason: "taker:recipient_refused",
   },
   {
     name: "the buy token blacklists the fee controller",

@@ -100,6 +100,10 @@ describe("revertOutcome: a simulated revert as a requote reason, blamed by the c
       ["ResolverLegFailed", falseReturned, "resolver:transfer_failed"],
       // The executor short of the sell token (a fee-on-transfer token): the evidence names no party's account.
       ["ResolverLegFailed", tokenError("ERC20InsufficientBalance", parties.executor), "relay:insufficient_balance"],
+      // The output already here: a recipient the token refuses is the taker's choice, not the resolver's fault.
+      ["RecipientLegFailed", blacklisted, "taker:recipient_refused"],
+      ["RecipientLegFailed", falseReturned, "taker:recipient_refused"],
+      ["RecipientLegFailed", tokenError("ERC20InsufficientBalance", parties.executor), "relay:insufficient_balance"],
       ["FeeLegFailed", tokenError("ERC20InsufficientBalance", parties.resolver), "resolver:insufficient_balance"],
       ["FeeLegFailed", blacklisted, "relay:fee_transfer_failed"],
       ["FeeLegFailed", falseReturned, "relay:fee_transfer_failed"],

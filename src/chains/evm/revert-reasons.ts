@@ -70,6 +70,8 @@ const byName: Record<string, (args: readonly unknown[], parties: RevertParties) 
 const legs: Record<string, RevertOutcome> = {
   TakerLegFailed: requote("taker", "transfer_failed"),
   ResolverLegFailed: requote("resolver", "transfer_failed"),
+  // The contract already holds the output: the recipient the taker named does not take it.
+  RecipientLegFailed: requote("taker", "recipient_refused"),
   FeeLegFailed: requote("relay", "fee_transfer_failed"),
 };
 

@@ -44,6 +44,7 @@ export const limitReactorAbi = [
     name: "OwnableUnauthorizedAccount",
     type: "error",
   },
+  { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "RecipientLegFailed", type: "error" },
   { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "ResolverLegFailed", type: "error" },
   { inputs: [{ internalType: "string", name: "str", type: "string" }], name: "StringTooLong", type: "error" },
   { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "TakerLegFailed", type: "error" },
