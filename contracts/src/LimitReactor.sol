@@ -2,12 +2,11 @@
 pragma solidity ^0.8.24;
 
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
-import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
-import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 import {FeeController} from "./FeeController.sol";
+import {GuardedLegs} from "./GuardedLegs.sol";
 import {ISignatureTransfer} from "./interfaces/ISignatureTransfer.sol";
 import {Validation} from "./Validation.sol";
 
@@ -19,8 +18,7 @@ import {Validation} from "./Validation.sol";
 /// gets whatever is left of the output after the protocol fee (and the gas fee, when charged in the
 /// buy token), which must be at least `minOut`. The types are defined once, in
 /// src/chains/evm/limit-typed-data.ts; this contract hashes exactly those (docs/contracts.md).
-contract LimitReactor is EIP712, Ownable {
-    using SafeERC20 for IERC20;
+contract LimitReactor is EIP712, Ownable, GuardedLegs {
 
     /// @notice What the taker agrees to, signed as the Permit2 witness. The Permit2 nonce identifies
     /// the order; the permit's deadline is `deadline` and its amount is {permitAmount}.
@@ -207,8 +205,9 @@ contract LimitReactor is EIP712, Ownable {
         }
 
         // Permit2 checks the taker's signature over this order and spends the order's nonce; it
-        // transfers only what is due, never more than the permit allows.
-        PERMIT2.permitWitnessTransferFrom(
+        // transfers only what is due, never more than the permit allows. Each party's transfer is
+        // guarded, so a failure names its leg with the token's own revert data (GuardedLegs).
+        try PERMIT2.permitWitnessTransferFrom(
             ISignatureTransfer.PermitTransferFrom({
                 permitted: ISignatureTransfer.TokenPermissions({token: order.sellToken, amount: permitAmount(order)}),
                 nonce: nonce,
@@ -222,15 +221,17 @@ contract LimitReactor is EIP712, Ownable {
             witnessHash(order),
             LIMIT_WITNESS_TYPE_STRING,
             takerSignature
-        );
-        IERC20(order.sellToken).safeTransfer(bid.resolver, order.sellAmount);
-        _pay(IERC20(order.buyToken), bid.resolver, order.recipient, received);
-        _pay(IERC20(order.buyToken), bid.resolver, address(FEE_CONTROLLER), fee);
-        if (gasInSellToken) {
-            if (gasFee > 0) IERC20(order.sellToken).safeTransfer(msg.sender, gasFee);
-        } else {
-            _pay(IERC20(order.buyToken), bid.resolver, msg.sender, gasFee);
+        ) {}
+        catch (bytes memory reason) {
+            revert TakerLegFailed(reason);
         }
+        _legTransfer(Leg.Resolver, order.sellToken, bid.resolver, order.sellAmount);
+        // The resolver's whole output comes here first, so a transfer that fails after it is the recipient's
+        // or a fee's, never the resolver's (docs/reliability.md, "Blame").
+        _pull(order.buyToken, bid.resolver, received + fee + (gasInSellToken ? 0 : gasFee));
+        _send(Leg.Recipient, order.buyToken, order.recipient, received);
+        _send(Leg.Fee, order.buyToken, address(FEE_CONTROLLER), fee);
+        _send(Leg.Fee, gasInSellToken ? order.sellToken : order.buyToken, msg.sender, gasFee);
 
         emit LimitFilled(
             orderHash,
@@ -249,8 +250,13 @@ contract LimitReactor is EIP712, Ownable {
     }
 
     /// @dev From the resolver, who approves this contract once; zero amounts are skipped.
-    function _pay(IERC20 token, address from, address to, uint256 amount) private {
-        if (amount > 0) token.safeTransferFrom(from, to, amount);
+    function _pull(address token, address resolver, uint256 amount) private {
+        if (amount > 0) _legTransferFrom(Leg.Resolver, token, resolver, address(this), amount);
+    }
+
+    /// @dev From this contract; zero amounts are skipped.
+    function _send(Leg leg, address token, address to, uint256 amount) private {
+        if (amount > 0) _legTransfer(leg, token, to, amount);
     }
 
     function _setKeeper(address keeper, bool allowed) private {

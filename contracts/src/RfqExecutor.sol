@@ -2,12 +2,11 @@
 pragma solidity ^0.8.24;
 
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
-import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
-import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 import {FeeController} from "./FeeController.sol";
+import {GuardedLegs} from "./GuardedLegs.sol";
 import {ISignatureTransfer} from "./interfaces/ISignatureTransfer.sol";
 import {Validation} from "./Validation.sol";
 
@@ -17,8 +16,7 @@ import {Validation} from "./Validation.sol";
 /// nothing at all. Two signatures authorise it: the taker's Permit2 permit, whose witness is the
 /// RfqOrder (what the taker gets), and the resolver's RfqFill (what the resolver gives). Their types
 /// are defined once, in src/chains/evm/typed-data.ts; this contract hashes exactly those.
-contract RfqExecutor is EIP712, Ownable {
-    using SafeERC20 for IERC20;
+contract RfqExecutor is EIP712, Ownable, GuardedLegs {
 
     /// @notice What the taker agrees to, signed as the Permit2 witness. The sell side is in the permit.
     struct RfqOrder {
@@ -207,23 +205,27 @@ contract RfqExecutor is EIP712, Ownable {
             revert InvalidResolverSignature();
         }
 
-        // Permit2 checks the taker's signature over this order and spends the quote's nonce.
-        PERMIT2.permitWitnessTransferFrom(
+        // Permit2 checks the taker's signature over this order and spends the quote's nonce. Each party's
+        // transfer is guarded, so a failure names its leg with the token's own revert data (GuardedLegs).
+        try PERMIT2.permitWitnessTransferFrom(
             permit,
             ISignatureTransfer.SignatureTransferDetails({to: address(this), requestedAmount: takerPays}),
             taker,
             witnessHash(order),
             RFQ_WITNESS_TYPE_STRING,
             takerSignature
-        );
-        IERC20(sellToken).safeTransfer(order.resolver, sellAmount);
-        _pay(IERC20(order.buyToken), order.resolver, order.recipient, order.received);
-        _pay(IERC20(order.buyToken), order.resolver, address(FEE_CONTROLLER), order.fee);
-        if (gasInSellToken) {
-            if (order.gasFee > 0) IERC20(sellToken).safeTransfer(msg.sender, order.gasFee);
-        } else {
-            _pay(IERC20(order.buyToken), order.resolver, msg.sender, order.gasFee);
+        ) {}
+        catch (bytes memory reason) {
+            revert TakerLegFailed(reason);
         }
+        _legTransfer(Leg.Resolver, sellToken, order.resolver, sellAmount);
+        // The resolver's whole output comes here first, so a transfer that fails after it is the recipient's
+        // or a fee's, never the resolver's (docs/reliability.md, "Blame").
+        uint256 gasFromOutput = gasInSellToken ? 0 : order.gasFee;
+        _pull(order.buyToken, order.resolver, order.received + order.fee + gasFromOutput);
+        _send(Leg.Recipient, order.buyToken, order.recipient, order.received);
+        _send(Leg.Fee, order.buyToken, address(FEE_CONTROLLER), order.fee);
+        _send(Leg.Fee, gasInSellToken ? sellToken : order.buyToken, msg.sender, order.gasFee);
 
         emit RfqFilled(
             orderHash,
@@ -242,8 +244,13 @@ contract RfqExecutor is EIP712, Ownable {
     }
 
     /// @dev From the resolver, who approves this contract once; zero amounts are skipped.
-    function _pay(IERC20 token, address from, address to, uint256 amount) private {
-        if (amount > 0) token.safeTransferFrom(from, to, amount);
+    function _pull(address token, address resolver, uint256 amount) private {
+        if (amount > 0) _legTransferFrom(Leg.Resolver, token, resolver, address(this), amount);
+    }
+
+    /// @dev From this contract; zero amounts are skipped.
+    function _send(Leg leg, address token, address to, uint256 amount) private {
+        if (amount > 0) _legTransfer(leg, token, to, amount);
     }
 
     function _setKeeper(address keeper, bool allowed) private {

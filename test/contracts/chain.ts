@@ -6,6 +6,7 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
+  decodeErrorResult,
   type Hex,
   http,
   type LocalAccount,
@@ -13,6 +14,7 @@ import {
 } from "viem";
 import { anvil } from "viem/chains";
 import { deployContracts } from "../../scripts/lib/evm-deploy";
+import { blacklistTokenAbi } from "../../src/chains/evm/abi/blacklist-token";
 import { limitReactorAbi } from "../../src/chains/evm/abi/limit-reactor";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
 import { rfqExecutorAbi } from "../../src/chains/evm/abi/rfq-executor";
@@ -34,6 +36,7 @@ const downstreamErrors = [
   ...permit2Abi.filter((item) => item.type === "error"),
   ...validationAbi.filter((item) => item.type === "error"),
   ...testTokenAbi.filter((item) => item.type === "error"),
+  ...blacklistTokenAbi.filter((item) => item.type === "error"),
 ] as const;
 
 /** Every custom error a fill can revert with, wherever it is raised, so reverts decode by name. */
@@ -68,17 +71,35 @@ export async function startChain() {
 
 export type Chain = Awaited<ReturnType<typeof startChain>>;
 
-/** The name of the custom error a call reverted with; throws if it did not revert. */
-export async function revertName(call: Promise<unknown>): Promise<string | undefined> {
+/** The custom error a call reverted with, decoded; throws if it did not revert. */
+export async function revertError(call: Promise<unknown>) {
   try {
     await call;
   } catch (e) {
     if (!(e instanceof BaseError)) throw e;
     const reverted = e.walk((cause) => cause instanceof ContractFunctionRevertedError);
-    if (reverted instanceof ContractFunctionRevertedError) return reverted.data?.errorName ?? reverted.reason;
+    if (reverted instanceof ContractFunctionRevertedError) return reverted;
     throw e;
   }
   throw new Error("the call did not revert");
+}
+
+const legErrors = new Set(["TakerLegFailed", "ResolverLegFailed", "FeeLegFailed"]);
+
+/**
+ * The name of the custom error a call reverted with; a failed leg's as `Leg(Inner)`, naming the error it
+ * carries (docs/contracts.md, "Leg errors"), or `Leg(<data>)` when no known error matches it.
+ */
+export async function revertName(call: Promise<unknown>): Promise<string | undefined> {
+  const reverted = await revertError(call);
+  const name = reverted.data?.errorName ?? reverted.reason;
+  if (!name || !legErrors.has(name)) return name;
+  const inner = reverted.data?.args?.[0] as Hex;
+  try {
+    return `${name}(${decodeErrorResult({ abi: downstreamErrors, data: inner }).errorName})`;
+  } catch {
+    return `${name}(${inner})`;
+  }
 }
 
 export async function balanceOf(chain: Chain, token: Address, holder: Address): Promise<bigint> {

@@ -315,7 +315,9 @@ describe("LimitReactor.executeLimit", () => {
   it("fills an order once: a later round's fill of the same order is refused by Permit2", async () => {
     const placed = await cngnForUsdc();
     await execute(placed, await win(placed, parseUnits("1000", 6)), GAS_FEE_NOW);
-    expect(await revertOf(placed, await win(placed, parseUnits("1001", 6)), GAS_FEE_NOW)).toBe("InvalidNonce");
+    expect(await revertOf(placed, await win(placed, parseUnits("1001", 6)), GAS_FEE_NOW)).toBe(
+      "TakerLegFailed(InvalidNonce)",
+    );
   });
 
   it("lets the taker cancel the order through Permit2's invalidateUnorderedNonces", async () => {
@@ -327,7 +329,9 @@ describe("LimitReactor.executeLimit", () => {
       args: [placed.nonce >> 8n, 1n << (placed.nonce & 0xffn)],
     });
     await chain.publicClient.waitForTransactionReceipt({ hash });
-    expect(await revertOf(placed, await win(placed, parseUnits("1000", 6)), GAS_FEE_NOW)).toBe("InvalidNonce");
+    expect(await revertOf(placed, await win(placed, parseUnits("1000", 6)), GAS_FEE_NOW)).toBe(
+      "TakerLegFailed(InvalidNonce)",
+    );
   });
 
   it("only lets allow-listed keepers fill, as the owner keeps the list", async () => {
@@ -369,7 +373,7 @@ describe("LimitReactor.executeLimit", () => {
     for (const change of [{ recipient: stranger.address }, { minOut: 0n }, { maxGasFee: parseUnits("10", 6) }]) {
       const tampered = { ...placed, order: { ...placed.order, ...change } };
       const won = await win(tampered, parseUnits("1000", 6));
-      expect(await revertOf(tampered, won, GAS_FEE_NOW)).toBe("InvalidSigner");
+      expect(await revertOf(tampered, won, GAS_FEE_NOW)).toBe("TakerLegFailed(InvalidSigner)");
     }
   });
 
@@ -426,7 +430,7 @@ describe("LimitReactor.executeLimitWithPermit", () => {
   it("settles in one call for a taker that has not approved Permit2", async () => {
     const placed = await cngnForUsdc({}, unapprovedTaker);
     const won = await win(placed, parseUnits("1000", 6));
-    expect(await revertOf(placed, won, GAS_FEE_NOW)).toBe("ERC20InsufficientAllowance");
+    expect(await revertOf(placed, won, GAS_FEE_NOW)).toBe("TakerLegFailed(ERC20InsufficientAllowance)");
 
     const { changes } = await withBalanceChanges(
       chain,
@@ -449,6 +453,8 @@ describe("LimitReactor.executeLimitWithPermit", () => {
     const placed = await cngnForUsdc({}, unapprovedTaker);
     const won = await win(placed, parseUnits("1000", 6));
     const forged = await erc2612(stranger, unapprovedTaker.address);
-    expect(await revertName(simulateWithPermit(placed, won, forged))).toBe("ERC20InsufficientAllowance");
+    expect(await revertName(simulateWithPermit(placed, won, forged))).toBe(
+      "TakerLegFailed(ERC20InsufficientAllowance)",
+    );
   });
 });

@@ -177,12 +177,14 @@ describe("RfqExecutor.fill", () => {
   it("refuses to settle the same signatures twice", async () => {
     const quote = await cngnForUsdc();
     await fill(quote);
-    expect(await revertOf(quote)).toBe("InvalidNonce");
+    expect(await revertOf(quote)).toBe("TakerLegFailed(InvalidNonce)");
   });
 
   it("refuses a recipient other than the one the taker signed", async () => {
     const quote = await cngnForUsdc();
-    expect(await revertOf({ ...quote, order: { ...quote.order, recipient: stranger.address } })).toBe("InvalidSigner");
+    expect(await revertOf({ ...quote, order: { ...quote.order, recipient: stranger.address } })).toBe(
+      "TakerLegFailed(InvalidSigner)",
+    );
   });
 
   it("refuses a received amount other than the one the taker signed, even with the resolver's agreement", async () => {
@@ -192,14 +194,14 @@ describe("RfqExecutor.fill", () => {
     const fee = (outputAmount * FEE_BPS) / 10_000n;
     const order = { ...quote.order, fee, received: outputAmount - fee - quote.order.gasFee };
     const resolverSignature = await signResolver(chain, resolver, { ...quote.fill, outputAmount });
-    expect(await revertOf({ ...quote, order, resolverSignature })).toBe("InvalidSigner");
+    expect(await revertOf({ ...quote, order, resolverSignature })).toBe("TakerLegFailed(InvalidSigner)");
   });
 
   it("refuses a taker-pays amount other than the one the taker signed", async () => {
     const quote = await cngnForUsdc();
     const permit = { ...quote.permit, permitted: { ...quote.permit.permitted, amount: quote.takerPays + 1n } };
     const resolverSignature = await signResolver(chain, resolver, { ...quote.fill, sellAmount: quote.takerPays + 1n });
-    expect(await revertOf({ ...quote, permit, resolverSignature })).toBe("InvalidSigner");
+    expect(await revertOf({ ...quote, permit, resolverSignature })).toBe("TakerLegFailed(InvalidSigner)");
   });
 
   it("refuses a fee that is not the fee controller's bps of the output", async () => {
@@ -308,7 +310,7 @@ describe("RfqExecutor.fill", () => {
       args: [taker.address, wordPos],
     });
     expect(bitmap & bit).toBe(bit);
-    expect(await revertOf(quote)).toBe("InvalidNonce");
+    expect(await revertOf(quote)).toBe("TakerLegFailed(InvalidNonce)");
   });
 });
 
@@ -355,7 +357,7 @@ describe("RfqExecutor.fillWithPermit", () => {
   it("settles in one call for a taker that has not approved Permit2", async () => {
     const quote = await cngnForUsdc({ taker: unapprovedTaker });
     expect(await permit2Allowance(unapprovedTaker.address)).toBe(0n);
-    expect(await revertOf(quote)).toBe("ERC20InsufficientAllowance");
+    expect(await revertOf(quote)).toBe("TakerLegFailed(ERC20InsufficientAllowance)");
     const before = await balanceOf(chain, chain.deployment.cngn, unapprovedTaker.address);
 
     await fillWithPermit(quote, await erc2612(unapprovedTaker, unapprovedTaker.address));
@@ -397,6 +399,6 @@ describe("RfqExecutor.fillWithPermit", () => {
       functionName: "fillWithPermit",
       args: [...fillArgs(quote), forged],
     });
-    expect(await revertName(call)).toBe("ERC20InsufficientAllowance");
+    expect(await revertName(call)).toBe("TakerLegFailed(ERC20InsufficientAllowance)");
   });
 });

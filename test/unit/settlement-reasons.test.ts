@@ -1,5 +1,9 @@
+import { encodeErrorResult, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import { blameOf } from "../../src/blame";
+import { blacklistTokenAbi } from "../../src/chains/evm/abi/blacklist-token";
+import { permit2Abi } from "../../src/chains/evm/abi/permit2";
+import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
 import { refusalReason, revertOutcome } from "../../src/chains/evm/revert-reasons";
 
 const parties = {
@@ -63,6 +67,53 @@ describe("revertOutcome: a simulated revert as a requote reason, blamed by the c
     expect(revertOutcome({ name: "Error", args: ["boom"] }, parties)).toEqual({
       kind: "requote",
       reason: "relay:reverted",
+    });
+  });
+
+  describe("a guarded leg's failure, blamed by the evidence inside it, else by the leg", () => {
+    const tokenError = (errorName: "ERC20InsufficientBalance" | "ERC20InsufficientAllowance", account: string) =>
+      encodeErrorResult({ abi: testTokenAbi, errorName, args: [account as Hex, 0n, 1n] });
+    const permit2Error = (errorName: "InvalidNonce" | "InvalidSigner") =>
+      encodeErrorResult({ abi: permit2Abi, errorName });
+    const blacklisted = encodeErrorResult({ abi: blacklistTokenAbi, errorName: "Blacklisted", args: [other] });
+    const falseReturned = `0x${"0".repeat(64)}`;
+    const outcome = (name: string, reason: unknown) => revertOutcome({ name, args: [reason] }, parties);
+
+    it.each([
+      ["TakerLegFailed", tokenError("ERC20InsufficientBalance", parties.taker), "taker:insufficient_balance"],
+      ["TakerLegFailed", tokenError("ERC20InsufficientAllowance", parties.permit2), "taker:insufficient_allowance"],
+      ["TakerLegFailed", permit2Error("InvalidNonce"), "taker:nonce_used"],
+      [
+        "TakerLegFailed",
+        encodeErrorResult({ abi: permit2Abi, errorName: "SignatureExpired", args: [1n] }),
+        "relay:signature_expired",
+      ],
+      ["TakerLegFailed", blacklisted, "taker:transfer_failed"],
+      ["TakerLegFailed", "0x", "taker:transfer_failed"],
+      ["ResolverLegFailed", tokenError("ERC20InsufficientBalance", parties.resolver), "resolver:insufficient_balance"],
+      [
+        "ResolverLegFailed",
+        tokenError("ERC20InsufficientAllowance", parties.executor),
+        "resolver:insufficient_allowance",
+      ],
+      ["ResolverLegFailed", blacklisted, "resolver:transfer_failed"],
+      ["ResolverLegFailed", falseReturned, "resolver:transfer_failed"],
+      // The executor short of the sell token (a fee-on-transfer token): the evidence names no party's account.
+      ["ResolverLegFailed", tokenError("ERC20InsufficientBalance", parties.executor), "relay:insufficient_balance"],
+      // The output already here: a recipient the token refuses is the taker's choice, not the resolver's fault.
+      ["RecipientLegFailed", blacklisted, "taker:recipient_refused"],
+      ["RecipientLegFailed", falseReturned, "taker:recipient_refused"],
+      ["RecipientLegFailed", tokenError("ERC20InsufficientBalance", parties.executor), "relay:insufficient_balance"],
+      ["FeeLegFailed", tokenError("ERC20InsufficientBalance", parties.resolver), "resolver:insufficient_balance"],
+      ["FeeLegFailed", blacklisted, "relay:fee_transfer_failed"],
+      ["FeeLegFailed", falseReturned, "relay:fee_transfer_failed"],
+      ["FeeLegFailed", undefined, "relay:fee_transfer_failed"],
+    ])("%s(%s) → %s", (name, reason, expected) => {
+      expect(outcome(name, reason)).toEqual({ kind: "requote", reason: expected });
+    });
+
+    it("keeps a taker signature Permit2 refuses a bad_signature inside the taker's leg", () => {
+      expect(outcome("TakerLegFailed", permit2Error("InvalidSigner"))).toEqual({ kind: "bad_signature" });
     });
   });
 

@@ -1,5 +1,7 @@
+import type { Hex } from "viem";
 import { type Blame, blamed } from "../../blame";
 import type { RevertOutcome } from "../settler";
+import { decodedRevertData } from "./rpc";
 
 /** A custom error (or `Error(string)` / `Panic(uint256)`) decoded from revert data. */
 export interface DecodedRevert {
@@ -59,8 +61,30 @@ const byName: Record<string, (args: readonly unknown[], parties: RevertParties) 
     ),
 };
 
+/**
+ * The settlement contracts' guarded legs (docs/contracts.md, "Leg errors"): a party's transfer failed, carrying the
+ * token's (or Permit2's) own revert data. Evidence inside wins: an error this module knows (Permit2's, or a balance
+ * or allowance error, which names its account) keeps its mapping, so a fee-on-transfer token leaving the executor
+ * short is the relay's, not the resolver's; anything else is blamed on the leg (docs/reliability.md, "Blame").
+ */
+const legs: Record<string, RevertOutcome> = {
+  TakerLegFailed: requote("taker", "transfer_failed"),
+  ResolverLegFailed: requote("resolver", "transfer_failed"),
+  // The contract already holds the output: the recipient the taker named does not take it.
+  RecipientLegFailed: requote("taker", "recipient_refused"),
+  FeeLegFailed: requote("relay", "fee_transfer_failed"),
+};
+
+function legOutcome(leg: RevertOutcome, reason: unknown, parties: RevertParties): RevertOutcome {
+  const inner = typeof reason === "string" && reason.startsWith("0x") ? decodedRevertData(reason as Hex) : null;
+  const mapped = inner ? byName[inner.name] : undefined;
+  return inner && mapped ? mapped(inner.args, parties) : leg;
+}
+
 /** What a simulated revert means; one the ABIs cannot decode names no leg, so it is the relay's. */
 export function revertOutcome(revert: DecodedRevert | null, parties: RevertParties): RevertOutcome {
+  const leg = revert ? legs[revert.name] : undefined;
+  if (revert && leg) return legOutcome(leg, revert.args[0], parties);
   const mapped = revert ? byName[revert.name] : undefined;
   if (revert && mapped) return mapped(revert.args, parties);
   return requote("relay", "reverted");

@@ -46,7 +46,11 @@ export function decodedRevert(e: unknown): DecodedRevert | null {
     return typeof data === "string" && /^0x[0-9a-fA-F]{8,}$/.test(data);
   }) as { data?: string } | null;
   const data = (found?.data as Hex | undefined) ?? null;
-  if (!data) return null;
+  return data ? decodedRevertData(data) : null;
+}
+
+/** Revert data decoded by name with the fill's errors; null if no error of theirs matches. */
+export function decodedRevertData(data: Hex): DecodedRevert | null {
   try {
     const decoded = decodeErrorResult({ abi: fillErrorsAbi, data });
     return { name: decoded.errorName, args: decoded.args ?? [] };

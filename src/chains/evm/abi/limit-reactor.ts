@@ -11,6 +11,7 @@ export const limitReactorAbi = [
     stateMutability: "nonpayable",
     type: "constructor",
   },
+  { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "FeeLegFailed", type: "error" },
   { inputs: [{ internalType: "uint256", name: "deadline", type: "uint256" }], name: "FillExpired", type: "error" },
   {
     inputs: [
@@ -43,12 +44,10 @@ export const limitReactorAbi = [
     name: "OwnableUnauthorizedAccount",
     type: "error",
   },
-  {
-    inputs: [{ internalType: "address", name: "token", type: "address" }],
-    name: "SafeERC20FailedOperation",
-    type: "error",
-  },
+  { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "RecipientLegFailed", type: "error" },
+  { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "ResolverLegFailed", type: "error" },
   { inputs: [{ internalType: "string", name: "str", type: "string" }], name: "StringTooLong", type: "error" },
+  { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "TakerLegFailed", type: "error" },
   { anonymous: false, inputs: [], name: "EIP712DomainChanged", type: "event" },
   {
     anonymous: false,

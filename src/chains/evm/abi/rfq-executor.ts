@@ -11,6 +11,7 @@ export const rfqExecutorAbi = [
     stateMutability: "nonpayable",
     type: "constructor",
   },
+  { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "FeeLegFailed", type: "error" },
   {
     inputs: [
       { internalType: "uint256", name: "expected", type: "uint256" },
@@ -50,12 +51,10 @@ export const rfqExecutorAbi = [
     name: "OwnableUnauthorizedAccount",
     type: "error",
   },
-  {
-    inputs: [{ internalType: "address", name: "token", type: "address" }],
-    name: "SafeERC20FailedOperation",
-    type: "error",
-  },
+  { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "RecipientLegFailed", type: "error" },
+  { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "ResolverLegFailed", type: "error" },
   { inputs: [{ internalType: "string", name: "str", type: "string" }], name: "StringTooLong", type: "error" },
+  { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "TakerLegFailed", type: "error" },
   { anonymous: false, inputs: [], name: "EIP712DomainChanged", type: "event" },
   {
     anonymous: false,
