@@ -88,9 +88,16 @@ export class Schedule<J extends string> {
       .map((r) => ({ job: r.job as J, everyMs: r.every_ms, nextAt: r.next_at }));
   }
 
-  /** Schedules `row`, or keeps the job's current time when that is sooner; then arms the alarm. */
+  /**
+   * Schedules `row`, or keeps the job's current time when that is sooner; then arms the alarm. A row
+   * already as soon changes nothing, and the alarm stands for it already: the corridor asks this of every
+   * quote it stores (`drain`), so that case reads its few rows and writes nothing.
+   */
   async soon(row: ScheduleRow<J>): Promise<void> {
-    this.put(sooner(this.rows(), row).find((r) => r.job === row.job) ?? row);
+    const rows = this.rows();
+    const current = rows.find((r) => r.job === row.job);
+    if (current && current.nextAt <= row.nextAt && current.everyMs === row.everyMs) return;
+    this.put(sooner(rows, row).find((r) => r.job === row.job) ?? row);
     await this.arm();
   }
 
