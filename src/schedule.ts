@@ -90,13 +90,12 @@ export class Schedule<J extends string> {
 
   /**
    * Schedules `row`, or keeps the job's current time when that is sooner; then arms the alarm. A row
-   * already as soon changes nothing, and the alarm stands for it already: the corridor asks this of every
-   * quote it stores (`drain`), so that case reads its few rows and writes nothing.
+   * already as soon is not written again: the corridor asks this of every quote it stores (`drain`).
    */
   async soon(row: ScheduleRow<J>): Promise<void> {
     const rows = this.rows();
     const current = rows.find((r) => r.job === row.job);
-    if (current && current.nextAt <= row.nextAt && current.everyMs === row.everyMs) return;
+    if (current && current.nextAt <= row.nextAt && current.everyMs === row.everyMs) return this.arm(next(rows));
     this.put(sooner(rows, row).find((r) => r.job === row.job) ?? row);
     await this.arm();
   }
@@ -146,9 +145,8 @@ export class Schedule<J extends string> {
     await this.arm();
   }
 
-  /** Arms the object's alarm for the earliest row. */
-  async arm(): Promise<void> {
-    const at = this.nextAt();
+  /** Arms the object's alarm for the earliest row (`at`, when the caller read it already). */
+  async arm(at = this.nextAt()): Promise<void> {
     if (at !== null && (await this.storage.getAlarm()) !== at) await this.storage.setAlarm(at);
   }
 }
