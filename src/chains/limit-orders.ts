@@ -58,17 +58,20 @@ export interface LimitOrderChain {
   /** Whether the order's nonce is spent or invalidated on chain. Throws `ChainUnavailableError` likewise. */
   nonceSpent(taker: string, nonce: bigint): Promise<boolean>;
   /**
-   * A placed order's taker side as the chain shows it now, its reads in one batch: the nonce, the balance
-   * and Permit2's allowance of the sell token (an EIP-2612 permit with the order stands for the allowance).
-   * Throws `ChainUnavailableError` likewise.
+   * Placed orders' taker sides as the chain shows them now, every order's reads in one batch: the nonce,
+   * the balance and Permit2's allowance of the sell token (an EIP-2612 permit with the order stands for
+   * the allowance). Throws `ChainUnavailableError` likewise.
    */
-  takerSide(order: {
-    taker: string;
-    token: string;
-    amount: bigint;
-    nonce: bigint;
-    erc2612: boolean;
-  }): Promise<TakerSide>;
+  takerSides(orders: readonly TakerSideQuery[]): Promise<TakerSide[]>;
+}
+
+/** One placed order, as far as its taker's side goes. */
+export interface TakerSideQuery {
+  taker: string;
+  token: string;
+  amount: bigint;
+  nonce: bigint;
+  erc2612: boolean;
 }
 
 /**

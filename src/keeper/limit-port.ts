@@ -70,21 +70,38 @@ export function limitJobPort(deps: LimitPortDeps): LimitJobPort {
     paused: deps.paused,
     moved: deps.moved,
     now: () => Date.now(),
-    takerSides(orders) {
+    async takerSides(orders) {
       const config = deps.config();
       const chains = deps.chains ?? limitOrdersFor;
-      return Promise.all(
-        orders.map(async (o): Promise<TakerSide> => {
-          const chain = config.chains.find((c) => c.chainId === o.chainId);
+      const sides: TakerSide[] = orders.map(() => ({ kind: "whole" }));
+      // One batch per chain, the chains at once.
+      const byChain = new Map<number, number[]>();
+      for (const [i, o] of orders.entries()) byChain.set(o.chainId, [...(byChain.get(o.chainId) ?? []), i]);
+      await Promise.all(
+        [...byChain].map(async ([chainId, indices]) => {
+          const chain = config.chains.find((c) => c.chainId === chainId);
           const limits = chain ? chains(chain) : null;
-          if (!limits) return { kind: "whole" };
-          const side = { taker: o.taker, token: o.permitToken, amount: BigInt(o.permitAmount) };
-          // A chain that does not answer now: the round finds out as before.
-          return limits
-            .takerSide({ ...side, nonce: BigInt(o.nonce), erc2612: o.erc2612 !== null })
-            .catch((): TakerSide => ({ kind: "whole" }));
+          if (!limits) return;
+          const queries = indices.map((i) => {
+            const o = orders[i] as OpenLimitOrder;
+            const amount = BigInt(o.permitAmount);
+            return {
+              taker: o.taker,
+              token: o.permitToken,
+              amount,
+              nonce: BigInt(o.nonce),
+              erc2612: o.erc2612 !== null,
+            };
+          });
+          // A chain that does not answer now: its orders' rounds find out as before.
+          const read = await limits.takerSides(queries).catch(() => null);
+          read?.forEach((side, k) => {
+            const i = indices[k];
+            if (i !== undefined) sides[i] = side;
+          });
         }),
       );
+      return sides;
     },
     ask(order) {
       const config = deps.config();

@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import { limitOrdersFor } from "../../src/chains";
-import type { LimitChainReads } from "../../src/chains/evm/limit-reads";
+import type { LimitChainReads, TakerSideRead } from "../../src/chains/evm/limit-reads";
 import type { LimitOrderChains } from "../../src/chains/limit-orders";
 import { ChainUnavailableError } from "../../src/chains/settler";
 
@@ -19,6 +19,8 @@ export class FakeLimitReads implements LimitChainReads {
   bitmaps = new Map<string, bigint>();
   down = false;
   reads = 0;
+  /** The size of each `takerSides` batch read. */
+  batches: number[] = [];
 
   static readonly PLENTY = 10n ** 30n;
 
@@ -44,6 +46,20 @@ export class FakeLimitReads implements LimitChainReads {
   async nonceBitmap(owner: Address, wordPos: bigint) {
     this.read();
     return this.bitmaps.get(`${owner.toLowerCase()}:${wordPos}`) ?? 0n;
+  }
+
+  /** One read for the whole batch, as the RPC's batch request is one. */
+  async takerSides(orders: readonly TakerSideRead[]) {
+    this.read();
+    this.batches.push(orders.length);
+    return orders.map(({ owner, wordPos }) => {
+      const key = owner.toLowerCase();
+      return {
+        balance: this.balances.get(key) ?? FakeLimitReads.PLENTY,
+        permit2Allowance: this.allowances.get(key) ?? FakeLimitReads.PLENTY,
+        bitmap: this.bitmaps.get(`${key}:${wordPos}`) ?? 0n,
+      };
+    });
   }
 
   /** Marks a nonce spent, as Permit2 does when an order fills or is revoked. */

@@ -2,10 +2,11 @@ import { type Address, encodeFunctionData, getAddress, type Hex, isAddress, reco
 import { z } from "zod";
 import type { EvmChain } from "../../config/schema";
 import { withBigintsAsStrings } from "../json";
-import type { LimitOrderChain, RevokeCall, SignedLimitTerms } from "../limit-orders";
+import type { LimitOrderChain, RevokeCall, SignedLimitTerms, TakerSide, TakerSideQuery } from "../limit-orders";
+import { ChainUnavailableError } from "../settler";
 import { permit2Abi } from "./abi/permit2";
 import { limitReadiness } from "./limit-readiness";
-import type { LimitChainReads } from "./limit-reads";
+import type { LimitChainReads, TakerSideFunds } from "./limit-reads";
 import { type LimitAuth, limitTakerTypedData } from "./limit-typed-data";
 import { PERMIT2_DOMAIN_TYPE } from "./typed-data";
 
@@ -171,19 +172,25 @@ export function evmLimitOrders(chain: EvmChain, reads: LimitChainReads): LimitOr
       return (bitmap & mask) !== 0n;
     },
 
-    async takerSide(order) {
-      const taker = getAddress(order.taker);
-      const { wordPos, mask } = nonceWord(order.nonce);
-      const [bitmap, funds] = await Promise.all([
-        reads.nonceBitmap(taker, wordPos),
-        reads.funds(taker, getAddress(order.token)),
-      ]);
-      if ((bitmap & mask) !== 0n) return { kind: "revoked" };
-      if (funds.balance < order.amount) return { kind: "short", reason: "insufficient_balance" };
-      if (funds.permit2Allowance < order.amount && !order.erc2612) {
-        return { kind: "short", reason: "insufficient_allowance" };
-      }
-      return { kind: "whole" };
+    async takerSides(orders) {
+      const sides = await reads.takerSides(
+        orders.map((o) => ({
+          owner: getAddress(o.taker),
+          token: getAddress(o.token),
+          wordPos: nonceWord(o.nonce).wordPos,
+        })),
+      );
+      return orders.map((order, i) => takerSideOf(order, sides[i]));
     },
   };
+}
+
+/** What one order's reads say of its taker's side: revoked, short of balance or allowance, or whole. */
+export function takerSideOf(order: TakerSideQuery, read: TakerSideFunds | undefined): TakerSide {
+  if (!read) throw new ChainUnavailableError("an order's taker side was not read");
+  if ((read.bitmap & nonceWord(order.nonce).mask) !== 0n) return { kind: "revoked" };
+  if (read.balance < order.amount) return { kind: "short", reason: "insufficient_balance" };
+  if (read.permit2Allowance < order.amount && !order.erc2612)
+    return { kind: "short", reason: "insufficient_allowance" };
+  return { kind: "whole" };
 }

@@ -4,6 +4,7 @@ import type { Erc2612Permit } from "../../schemas/execution";
 import { ChainUnavailableError } from "../settler";
 import { permit2Abi } from "./abi/permit2";
 import { testTokenAbi } from "./abi/test-token";
+import { readUints } from "./call-batch";
 import { isTransportError, rpc, shortMessage } from "./rpc";
 
 /** How long one read may take before the chain counts as unavailable. */
@@ -20,6 +21,21 @@ export interface LimitChainReads {
   permitAccepted(owner: Address, token: Address, permit: Erc2612Permit): Promise<boolean>;
   /** Permit2's bitmap of the owner's spent or invalidated unordered nonces at `wordPos`. */
   nonceBitmap(owner: Address, wordPos: bigint): Promise<bigint>;
+  /** For each order, `funds` and `nonceBitmap` together: every order's reads in ONE batch request. */
+  takerSides(orders: readonly TakerSideRead[]): Promise<TakerSideFunds[]>;
+}
+
+/** Which of its taker's side an order needs read: the owner's funds of `token`, its nonce word. */
+export interface TakerSideRead {
+  owner: Address;
+  token: Address;
+  wordPos: bigint;
+}
+
+export interface TakerSideFunds {
+  balance: bigint;
+  permit2Allowance: bigint;
+  bitmap: bigint;
 }
 
 /** The reads through the chain's JSON-RPC (fetch-based, so they run in workerd). */
@@ -59,6 +75,24 @@ export function rpcLimitReads(chain: EvmChain): LimitChainReads {
         if (isTransportError(e)) throw new ChainUnavailableError(`checking the EIP-2612 permit: ${shortMessage(e)}`);
         return false;
       }
+    },
+
+    async takerSides(orders) {
+      const calls = orders.flatMap(({ owner, token, wordPos }) => [
+        { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [owner] }) },
+        { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: "allowance", args: [owner, permit2] }) },
+        {
+          to: permit2,
+          data: encodeFunctionData({ abi: permit2Abi, functionName: "nonceBitmap", args: [owner, wordPos] }),
+        },
+      ]);
+      const values = await readUints(chain.rpcUrl, "reading the orders' taker sides", calls);
+      const at = (k: number): bigint => {
+        const value = values[k];
+        if (value === undefined) throw new ChainUnavailableError("reading the orders' taker sides: a call unanswered");
+        return value;
+      };
+      return orders.map((_, i) => ({ balance: at(3 * i), permit2Allowance: at(3 * i + 1), bitmap: at(3 * i + 2) }));
     },
 
     nonceBitmap(owner, wordPos) {

@@ -1,6 +1,7 @@
 import {
   type Address,
   BaseError,
+  encodeFunctionData,
   erc20Abi,
   getAddress,
   type Hex,
@@ -25,6 +26,7 @@ import {
 } from "../settler";
 import { permit2Abi } from "./abi/permit2";
 import { evmAdapter } from "./adapter";
+import { readUints } from "./call-batch";
 import { isFinal } from "./finality";
 import { parseKeeperKeys } from "./keeper-key";
 import { isLimitSigning, limitCall, parseLimitSigning } from "./limit-call";
@@ -167,19 +169,15 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
       const taker = getAddress(request.taker);
       const nonce = permit2NonceOf(request);
       const { wordPos, mask } = nonceWord(nonce);
-      // Read at once, beside the keeper's own reads of its nonce and the fees (`ready`).
-      const [permit2Allowance, balance, bitmap] = await rpc("reading the taker's side", () =>
-        Promise.all([
-          client.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [taker, permit2] }),
-          client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [taker] }),
-          client.readContract({
-            address: permit2,
-            abi: permit2Abi,
-            functionName: "nonceBitmap",
-            args: [taker, wordPos],
-          }),
-        ]),
-      );
+      // One batch: the three reads see the same block (docs/reliability.md, "Blame").
+      const [permit2Allowance, balance, bitmap] = await readUints(chain.rpcUrl, "reading the taker's side", [
+        { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: "allowance", args: [taker, permit2] }) },
+        { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [taker] }) },
+        {
+          to: permit2,
+          data: encodeFunctionData({ abi: permit2Abi, functionName: "nonceBitmap", args: [taker, wordPos] }),
+        },
+      ]);
       return takerReadiness({
         funds: { permit2Allowance, balance, nonceUsed: (bitmap & mask) !== 0n },
         takerPays: BigInt(request.takerPays),

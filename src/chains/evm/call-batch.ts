@@ -1,0 +1,89 @@
+import { type Address, decodeAbiParameters, type Hex } from "viem";
+import { ChainUnavailableError } from "../settler";
+
+/** One read-only contract call of a batch. */
+export interface EthCall {
+  to: Address;
+  data: Hex;
+}
+
+/** A batch's answers in the order of its calls: the return data, or the node's message for a call it refused. */
+export type CallAnswer = { ok: true; data: Hex } | { ok: false; error: string };
+
+export type Fetcher = (url: string, init: RequestInit) => Promise<Response>;
+
+/** How long a batch may take before the chain counts as unavailable. */
+const BATCH_TIMEOUT_MS = 5_000;
+
+/**
+ * Sends `calls` as `eth_call`s at the latest block in ONE JSON-RPC batch request, so every read sees
+ * the same chain at the cost of one round trip (docs/reliability.md, "Blame"). Throws when the node
+ * does not answer, answers an HTTP error, or answers something that is not a batch.
+ */
+export async function ethCallBatch(
+  rpcUrl: string,
+  calls: readonly EthCall[],
+  fetcher: Fetcher = (url, init) => fetch(url, init),
+): Promise<CallAnswer[]> {
+  if (calls.length === 0) return [];
+  const body = calls.map((call, id) => ({ jsonrpc: "2.0", id, method: "eth_call", params: [call, "latest"] }));
+  // A timer cleared once the answer is in, not AbortSignal.timeout: a pending timer keeps a Durable
+  // Object from hibernating.
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(new Error("the RPC did not answer in time")), BATCH_TIMEOUT_MS);
+  try {
+    const res = await fetcher(rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+      signal: abort.signal,
+    });
+    if (!res.ok) throw new Error(`the RPC answered ${res.status}`);
+    return answersInOrder(calls.length, await res.json());
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A batch answer (in any order, as JSON-RPC allows) put back in the order of the calls, by id. */
+export function answersInOrder(count: number, answers: unknown): CallAnswer[] {
+  if (!Array.isArray(answers)) throw new Error("the RPC did not answer the batch with a batch");
+  type Answer = { id?: unknown; result?: unknown; error?: { message?: unknown } } | null;
+  const byId = new Map((answers as Answer[]).map((a) => [a?.id, a]));
+  return Array.from({ length: count }, (_, id): CallAnswer => {
+    const answer = byId.get(id);
+    if (answer && typeof answer.result === "string") return { ok: true, data: answer.result as Hex };
+    return { ok: false, error: String(answer?.error?.message ?? "no answer") };
+  });
+}
+
+/**
+ * The one uint256 an answer returns; throws naming `what` when the call failed or returned nothing
+ * (an address with no contract answers "0x", which does not decode).
+ */
+export function uintOf(answer: CallAnswer | undefined, what: string): bigint {
+  if (!answer?.ok) throw new Error(`${what}: ${answer?.error ?? "no answer"}`);
+  try {
+    return decodeAbiParameters([{ type: "uint256" }], answer.data)[0];
+  } catch {
+    throw new Error(`${what}: returned ${answer.data}`);
+  }
+}
+
+/**
+ * The uint256 each call returns, read in one batch; throws `ChainUnavailableError` (naming `what`) when
+ * the node does not answer or refuses a call, so a caller never mistakes a missing read for a zero.
+ */
+export async function readUints<const C extends readonly EthCall[]>(
+  rpcUrl: string,
+  what: string,
+  calls: C,
+  fetcher?: Fetcher,
+): Promise<{ [K in keyof C]: bigint }> {
+  try {
+    const answers = await ethCallBatch(rpcUrl, calls, fetcher);
+    return answers.map((answer, i) => uintOf(answer, `call ${i}`)) as { [K in keyof C]: bigint };
+  } catch (e) {
+    throw new ChainUnavailableError(`${what}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
