@@ -34,16 +34,16 @@ export async function dueLimitOrders(
 }
 
 /**
- * Records auctions of many orders in one statement: `attempts + 1`, `lastCheckedAt`, `bestReceived`,
- * `lastError`, for each order that is still open or filling (one check per order). Returns how many
- * orders it updated.
+ * Records checks of many orders in one statement: `attempts + 1` for each one auctioned, `lastCheckedAt`,
+ * `bestReceived`, `lastError`, for each order that is still open or filling (one check per order).
+ * Returns how many orders it updated.
  */
 export async function recordLimitChecks(db: D1Database, checks: readonly LimitCheck[]): Promise<number> {
   if (checks.length === 0) return 0;
   const r = await db
     .prepare(
       `UPDATE limit_orders SET
-         attempts = attempts + 1,
+         attempts = attempts + json_extract(c.value, '$.auctioned'),
          last_checked_at = json_extract(c.value, '$.lastCheckedAt'),
          best_received = json_extract(c.value, '$.bestReceived'),
          last_error = json_extract(c.value, '$.lastError'),

@@ -20,7 +20,7 @@ export const LIMIT_ROUNDS_PER_PASS = 16;
 export interface LimitBook {
   /** Open orders not past their expiry, least recently checked first, at most `limit`. */
   open(now: number, limit: number): Promise<OpenLimitOrder[]>;
-  /** Records many rounds' outcomes at once (`attempts` + 1 each). */
+  /** Records many checks' outcomes at once (`attempts` + 1 for each one auctioned). */
   recordChecks(checks: readonly LimitCheck[]): Promise<void>;
   /** `open → filling` with the round's quote; false when the order is no longer open (cancelled meanwhile). */
   startFilling(limitOrderId: string, quoteId: string, now: number): Promise<boolean>;
@@ -91,7 +91,7 @@ export async function limitPass(port: LimitJobPort): Promise<void> {
       const side = sides[i] ?? { kind: "whole" };
       if (side.kind === "whole") return round(port, order);
       // A taker short of funds is not auctioned: no resolver is asked to fill what cannot be pulled.
-      return side.kind === "short" ? checkOf(port, order, null, blamed("taker", side.reason)) : null;
+      return side.kind === "short" ? checkOf(port, order, false, null, blamed("taker", side.reason)) : null;
     }),
   );
   await book.recordChecks(checks.filter((c): c is LimitCheck => c !== null));
@@ -101,16 +101,23 @@ export async function limitPass(port: LimitJobPort): Promise<void> {
 export const NONCE_REVOKED = blamed("taker", "nonce_revoked");
 
 /** What a pass found of one order, recorded on it. */
-const checkOf = (port: LimitJobPort, order: OpenLimitOrder, bestReceived: string | null, lastError: string | null) => ({
+const checkOf = (
+  port: LimitJobPort,
+  order: OpenLimitOrder,
+  auctioned: boolean,
+  bestReceived: string | null,
+  lastError: string | null,
+): LimitCheck => ({
   limitOrderId: order.limitOrderId,
   lastCheckedAt: new Date(port.now()).toISOString(),
+  auctioned,
   bestReceived,
   lastError,
 });
 
 async function round(port: LimitJobPort, order: OpenLimitOrder): Promise<LimitCheck> {
   const check = (bestReceived: string | null, lastError: string | null) =>
-    checkOf(port, order, bestReceived, lastError);
+    checkOf(port, order, true, bestReceived, lastError);
   const outcome = await port.auction(order.corridor, {
     chainId: order.chainId,
     sellToken: order.sellToken,

@@ -193,7 +193,11 @@ export type LimitOrderRow = Pick<
 export type OpenLimitOrder = LimitOrderRow & { status: "open" };
 
 /** What one of the keeper's auctions of an order found: the fields of the order it updates. */
-export type LimitCheck = Pick<LimitOrderRow, "limitOrderId" | "bestReceived" | "lastError"> & { lastCheckedAt: string };
+/** What one pass found of an order: `auctioned` false when it was checked but no resolver was asked. */
+export type LimitCheck = Pick<LimitOrderRow, "limitOrderId" | "bestReceived" | "lastError"> & {
+  lastCheckedAt: string;
+  auctioned: boolean;
+};
 
 /** An order that moved, and the corridor whose object hosts its event stream (docs/api.md, "Event streams"). */
 export type MovedLimitOrder = Pick<LimitOrderRow, "limitOrderId" | "corridor">;

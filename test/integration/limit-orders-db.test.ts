@@ -193,15 +193,23 @@ describe("the keeper's limit job", () => {
   it("records the checks of many orders in one statement", async () => {
     const a = await place();
     const b = await place({ attempts: 4, bestReceived: "1", lastError: "old" });
+    const short = await place({ attempts: 2 });
     const done = await place({ status: "filled" });
     const at = now();
     const changed = await recordLimitChecks(db, [
-      { limitOrderId: a.limitOrderId, lastCheckedAt: at, bestReceived: "99800000", lastError: null },
-      { limitOrderId: b.limitOrderId, lastCheckedAt: at, bestReceived: null, lastError: "no_offers" },
-      { limitOrderId: done.limitOrderId, lastCheckedAt: at, bestReceived: "5", lastError: null },
-      { limitOrderId: newId("lo"), lastCheckedAt: at, bestReceived: "5", lastError: null },
+      { limitOrderId: a.limitOrderId, lastCheckedAt: at, auctioned: true, bestReceived: "99800000", lastError: null },
+      { limitOrderId: b.limitOrderId, lastCheckedAt: at, auctioned: true, bestReceived: null, lastError: "no_offers" },
+      { limitOrderId: short.limitOrderId, lastCheckedAt: at, auctioned: false, bestReceived: null, lastError: "x" },
+      { limitOrderId: done.limitOrderId, lastCheckedAt: at, auctioned: true, bestReceived: "5", lastError: null },
+      { limitOrderId: newId("lo"), lastCheckedAt: at, auctioned: true, bestReceived: "5", lastError: null },
     ]);
-    expect(changed).toBe(2);
+    expect(changed).toBe(3);
+    // Checked but not auctioned: the check is recorded, `attempts` (auctions run) is not raised.
+    expect(await readLimitOrder(db, short.limitOrderId)).toMatchObject({
+      attempts: 2,
+      lastError: "x",
+      lastCheckedAt: at,
+    });
     expect(await readLimitOrder(db, a.limitOrderId)).toMatchObject({
       attempts: 1,
       lastCheckedAt: at,
@@ -276,7 +284,13 @@ describe("the order's event log (migrations/0008)", () => {
   it("records each status it takes, with the fields that change, and nothing for other updates", async () => {
     const order = await place();
     await recordLimitChecks(db, [
-      { limitOrderId: order.limitOrderId, lastCheckedAt: now(), bestReceived: "90", lastError: "below_limit" },
+      {
+        limitOrderId: order.limitOrderId,
+        lastCheckedAt: now(),
+        auctioned: true,
+        bestReceived: "90",
+        lastError: "below_limit",
+      },
     ]);
     expect(await startLimitFill(db, { limitOrderId: order.limitOrderId, quoteId: "q_x", now: now() })).toBe(true);
     const progress = await readLimitOrderProgress(db, order.limitOrderId);

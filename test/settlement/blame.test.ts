@@ -1,8 +1,11 @@
 import { env } from "cloudflare:test";
-import type { Hex, LocalAccount } from "viem";
-import { describe, expect, it } from "vitest";
+import { type Address, getAddress, type Hex, type LocalAccount, maxUint256 } from "viem";
+import { beforeAll, describe, expect, it } from "vitest";
+import { blacklistTokenBytecode } from "../../contracts/out/blacklist-token";
+import { blacklistTokenAbi } from "../../src/chains/evm/abi/blacklist-token";
 import { feeControllerAbi } from "../../src/chains/evm/abi/fee-controller";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
+import { validationAbi } from "../../src/chains/evm/abi/validation";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import { readResolver, upsertRegistration } from "../../src/db/resolvers";
@@ -112,5 +115,74 @@ describe("blame on the chain's evidence", () => {
     const after = await standing(resolver);
     expect(after.demotions).toBe(1);
     expect(Date.parse(after.demotedUntil ?? "")).toBeGreaterThan(Date.now());
+  });
+});
+
+describe("a token that blacklists a party, through the keeper", () => {
+  let blacklist: Address = "0x";
+  const setBlacklisted = (account: Address, value: boolean) =>
+    mined(
+      deployer.writeContract({
+        address: blacklist,
+        abi: blacklistTokenAbi,
+        functionName: "setBlacklisted",
+        args: [account, value],
+      }),
+    );
+
+  beforeAll(async () => {
+    const hash = await deployer.deployContract({
+      abi: blacklistTokenAbi,
+      bytecode: blacklistTokenBytecode,
+      args: [deployer.account.address],
+    });
+    blacklist = getAddress((await chainClient.waitForTransactionReceipt({ hash })).contractAddress ?? "");
+    // Listed by the relay's validation contract, so a fill reaches the transfers.
+    await mined(
+      deployer.writeContract({
+        address: primaryEvmChain(localConfig).validation as Address,
+        abi: validationAbi,
+        functionName: "setTokenAllowed",
+        args: [blacklist, true],
+      }),
+    );
+  });
+
+  /** A party holding TBL, with Permit2 (for a taker) and the executor (for a resolver) approved for it. */
+  async function holder<A extends LocalAccount>(account: A): Promise<A> {
+    await mined(
+      deployer.writeContract({
+        address: blacklist,
+        abi: blacklistTokenAbi,
+        functionName: "mint",
+        args: [account.address, 10n ** 24n],
+      }),
+    );
+    await approve(account, blacklist, EVM.permit2, maxUint256);
+    await approve(account, blacklist, EVM.executor, maxUint256);
+    return account;
+  }
+
+  it("refusing the resolver fails the resolver's leg: resolver:transfer_failed, struck", async () => {
+    const taker = await newTaker();
+    const resolver = await holder(await registeredResolver());
+    const { quoteId, typedData } = await seedQuote({ taker: taker.address, resolver, buyToken: blacklist });
+    await setBlacklisted(resolver.address, true);
+    const res = await submit({ quoteId, signature: await signQuote(taker, typedData) });
+    expect(res.body).toMatchObject({ status: "requote", reason: "resolver:transfer_failed" });
+    expect(await getExecution(String(res.body.executionId))).toMatchObject({ blame: "resolver" });
+    expect((await standing(resolver)).demotions).toBe(1);
+  });
+
+  it("refusing the taker fails the taker's leg: taker:transfer_failed, nobody struck", async () => {
+    const taker = await holder(await newTaker());
+    const resolver = await registeredResolver();
+    const { quoteId, typedData } = await seedQuote({ taker: taker.address, resolver, sellToken: blacklist });
+    await setBlacklisted(taker.address, true);
+    const res = await submit({ quoteId, signature: await signQuote(taker, typedData) });
+    expect(res.body).toMatchObject({ status: "requote", reason: "taker:transfer_failed" });
+    expect(await getExecution(String(res.body.executionId))).toMatchObject({ blame: "taker" });
+    expect((await getQuote(quoteId)).status).toBe("signed");
+    expect(await standing(resolver)).toEqual({ demotions: 0, demotedUntil: null });
   });
 });

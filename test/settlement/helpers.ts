@@ -125,23 +125,26 @@ export async function seedQuote(options: {
   outputAmount?: bigint;
   expiresInMs?: number;
   status?: QuoteStatus;
+  sellToken?: Address;
+  buyToken?: Address;
 }): Promise<SeededQuote> {
   const now = Date.now();
+  const { sellToken = EVM.cngn, buyToken = EVM.usdc } = options;
   const quoteId = newId("q");
   const expiresAt = now + (options.expiresInMs ?? 30_000);
   const sellAmount = options.sellAmount ?? 1_580_000_000n;
   const outputAmount = options.outputAmount ?? 1_000_000n;
   const adapter = evmAdapter(chain);
-  const gas = gasChargeFor(chain.gasFee, EVM.cngn, EVM.usdc, adapter.sameAddress);
+  const gas = gasChargeFor(chain.gasFee, sellToken, buyToken, adapter.sameAddress);
   const terms: RfqTerms = {
-    corridor: corridorKey(chain.chainId, EVM.cngn.toLowerCase(), EVM.usdc.toLowerCase()),
+    corridor: corridorKey(chain.chainId, sellToken.toLowerCase(), buyToken.toLowerCase()),
     rfqId: newId("rfq"),
     quoteId,
     chain,
     taker: options.taker,
     recipient: options.taker,
-    sellToken: EVM.cngn,
-    buyToken: EVM.usdc,
+    sellToken,
+    buyToken,
     sellAmount,
     deadline: Math.floor(expiresAt / 1000) + 60,
     gasFeeToken: gas.token,
@@ -164,11 +167,11 @@ export async function seedQuote(options: {
     final: false,
     taker: options.taker,
     recipient: options.taker,
-    sellToken: EVM.cngn,
-    buyToken: EVM.usdc,
+    sellToken,
+    buyToken,
     sellAmount: sellAmount.toString(),
     received: amounts.received.toString(),
-    fee: { token: EVM.usdc, amount: amounts.fee.toString() },
+    fee: { token: buyToken, amount: amounts.fee.toString() },
     gasFee: { token: gas.token, amount: gas.amount.toString() },
     takerPays: amounts.takerPays.toString(),
     proceeds: amounts.proceeds.toString(),

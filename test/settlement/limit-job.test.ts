@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { erc20Abi } from "viem";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
 import { loadConfig } from "../../src/config/load";
@@ -107,6 +108,33 @@ describe("the keeper's limit job", () => {
     const after = await readResolver(env.DB, nodeAccount(0).address);
     expect(after?.demotions).toBe(before?.demotions);
     expect(after?.demotedUntil).toBeNull();
+  });
+
+  it("keeps a short taker's order open and unauctioned, its attempts unraised, until the funds are back", async () => {
+    const taker = await newTaker();
+    const id = await storeOrder(await signedOrder(taker, sellAmount, 900_000n), 1_000_000n);
+    const held = await balanceOf(EVM.cngn, taker.address);
+    const other = await newTaker();
+    const move = async (from: typeof taker, to: typeof taker) =>
+      chainClient.waitForTransactionReceipt({
+        hash: await walletOf(from).writeContract({
+          address: EVM.cngn,
+          abi: erc20Abi,
+          functionName: "transfer",
+          args: [to.address, held],
+        }),
+      });
+    await move(taker, other);
+    expect(await passWithBids(1_000_000n)).not.toContain(id);
+    expect(await readOrder(id)).toMatchObject({
+      status: "open",
+      attempts: 0,
+      last_error: "taker:insufficient_balance",
+      last_checked_at: expect.any(String),
+    });
+    await move(other, taker);
+    expect(await passWithBids(1_000_000n)).toContain(id);
+    expect(await readOrder(id)).toMatchObject({ status: "filling", attempts: 1 });
   });
 
   it("does not auction an order asking more than 150 bps over the market, and sweeps one past its expiry", async () => {

@@ -53,7 +53,7 @@ export class FakeLimitBook implements LimitBook {
     for (const c of checks) {
       const o = this.get(c.limitOrderId);
       if (o.status !== "open" && o.status !== "filling") continue;
-      Object.assign(o, { ...c, attempts: o.attempts + 1, updatedAt: c.lastCheckedAt });
+      Object.assign(o, { ...c, attempts: o.attempts + (c.auctioned ? 1 : 0), updatedAt: c.lastCheckedAt });
     }
   }
 

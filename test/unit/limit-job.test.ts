@@ -84,7 +84,7 @@ describe("the keeper's limit job", () => {
     h.book.add(order("lo_1", 1_000_000n));
     h.port.sides.set("lo_1", { kind: "short", reason: "insufficient_balance" });
     await limitPass(h.port);
-    expect(h.book.get("lo_1")).toMatchObject({ status: "open", lastError: "taker:insufficient_balance" });
+    expect(h.book.get("lo_1")).toMatchObject({ status: "open", lastError: "taker:insufficient_balance", attempts: 0 });
     expect(h.auctions).toEqual([]);
     h.port.sides.delete("lo_1");
     h.tick(5_000);
