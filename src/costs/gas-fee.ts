@@ -1,0 +1,90 @@
+/**
+ * The gas fee a quote charges, priced from the chain (docs/api.md, "The gas fee"): what the keeper will
+ * spend in the chain's native units, converted into the charged token at the oracle's native price and
+ * rounded up to its base unit. Bigints throughout; the only float is the band's rate, turned into a
+ * fraction once (`rateFraction`).
+ */
+
+/** Inputs older than this are not used: the quote falls back to `gasFee.fixed` (DESIGN 3a). */
+export const MAX_INPUT_AGE_MS = 60_000;
+
+export type GasFeeSource = "priced" | "fallback";
+
+export interface ChargedGasFee {
+  amount: bigint;
+  source: GasFeeSource;
+}
+
+/** A band rate as an exact fraction of its decimal spelling, to 12 significant digits. */
+export function rateFraction(rate: number): { num: bigint; den: bigint } {
+  if (!Number.isFinite(rate) || rate <= 0) throw new RangeError(`not a positive rate: ${rate}`);
+  const [digits = "", exponent = "0"] = rate.toPrecision(12).split("e");
+  const [whole = "", fraction = ""] = digits.split(".");
+  const scale = fraction.length - Number(exponent);
+  const num = BigInt(whole + fraction);
+  return scale >= 0 ? { num, den: 10n ** BigInt(scale) } : { num: num * 10n ** BigInt(-scale), den: 1n };
+}
+
+const ceilDiv = (a: bigint, b: bigint): bigint => (a + b - 1n) / b;
+
+/**
+ * `nativeCost` (wei, lamports) in base units of a token, rounded up, at `rate` whole tokens per whole
+ * native unit (e.g. 3000.5 USDC per ETH).
+ */
+export function nativeToToken(nativeCost: bigint, rate: number, nativeDecimals: number, tokenDecimals: number): bigint {
+  const { num, den } = rateFraction(rate);
+  return ceilDiv(nativeCost * num * 10n ** BigInt(tokenDecimals), den * 10n ** BigInt(nativeDecimals));
+}
+
+/**
+ * What an EVM fill may cost in wei: `units × (2 × baseFee + priorityFee)`, the doubled base fee leaving
+ * room for the quote's lifetime and one fee bump.
+ */
+export function evmGasCost(units: bigint, baseFee: bigint, priorityFee: bigint): bigint {
+  return units * (2n * baseFee + priorityFee);
+}
+
+/**
+ * What a Solana fill costs in lamports: its signatures, its compute budget (`computeUnitPrice` in
+ * micro-lamports per unit, rounded up) and the rent of every token account it creates.
+ */
+export function solanaFillCost(args: {
+  signatures: number;
+  lamportsPerSignature: bigint;
+  computeUnitLimit: number;
+  computeUnitPrice: bigint;
+  accountsCreated: number;
+  rentPerAccount: bigint;
+}): bigint {
+  const signatures = BigInt(args.signatures) * args.lamportsPerSignature;
+  const compute = ceilDiv(BigInt(args.computeUnitLimit) * args.computeUnitPrice, 1_000_000n);
+  return signatures + compute + BigInt(args.accountsCreated) * args.rentPerAccount;
+}
+
+/** The median of some gas figures, rounded up; null for none. */
+export function medianOf(values: readonly bigint[]): bigint | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const mid = sorted.length >> 1;
+  const upper = sorted[mid] as bigint;
+  return sorted.length % 2 === 1 ? upper : ceilDiv((sorted[mid - 1] as bigint) + upper, 2n);
+}
+
+/** What pricing needs, each input with the time it was read (unix ms); null where it is missing. */
+export interface PricingInputs {
+  /** The fill's cost in native units, and when its chain inputs were read. */
+  cost: { native: bigint; at: number } | null;
+  /** Whole charged tokens per whole native unit, and when the oracle made the band. */
+  price: { rate: number; at: number } | null;
+  nativeDecimals: number;
+  tokenDecimals: number;
+}
+
+/** The fee a quote charges now: priced when every input is there and under 60 s old, else `fallback`. */
+export function chargedGasFee(inputs: PricingInputs, fallback: bigint, now: number): ChargedGasFee {
+  const { cost, price } = inputs;
+  const fresh = (at: number) => now - at <= MAX_INPUT_AGE_MS;
+  if (!cost || !price || !fresh(cost.at) || !fresh(price.at)) return { amount: fallback, source: "fallback" };
+  const amount = nativeToToken(cost.native, price.rate, inputs.nativeDecimals, inputs.tokenDecimals);
+  return { amount, source: "priced" };
+}
