@@ -1,0 +1,39 @@
+/**
+ * What a fill costs the keeper on a chain, from inputs kept fresh in the background (docs/api.md, "The
+ * gas fee"; DESIGN 3a). The corridor asks each quote's cost here and converts it into the charged token
+ * with the oracle's native price (src/costs/gas-fee.ts).
+ */
+
+/** The two kinds of fill, whose gas differs: an RFQ fill through the executor, a limit fill through the reactor. */
+export type FillKind = "rfq" | "limit";
+
+/** One fill to price. */
+export interface FillToPrice {
+  kind: FillKind;
+  /** The median gas the chain's last settled fills of this kind used (EVM), or null when none is known. */
+  units: bigint | null;
+  sellToken: string;
+  buyToken: string;
+  /** Who receives the buy token: on Solana, whether its token account exists decides a rent. */
+  recipient: string;
+}
+
+/** A fill's cost in the chain's native units (wei, lamports), and when the oldest input was read (unix ms). */
+export interface NativeCost {
+  native: bigint;
+  at: number;
+}
+
+export interface ChainCosts {
+  /** Decimals of the chain's native unit (EVM 18, Solana 9). */
+  readonly nativeDecimals: number;
+  /** Starts a background read of the inputs if one is due; settles when it does. Never awaited on a quote's path. */
+  keepFresh(now: number): Promise<void>;
+  /** What the fill would cost now, from the inputs held; null when one is missing. */
+  fillCost(fill: FillToPrice, now: number): Promise<NativeCost | null>;
+  /**
+   * The protocol fee, in bps of the output, that the chain's own contracts charge for `token` (EVM: the
+   * FeeController's), as last read; null when not read yet (the configured bps then stand).
+   */
+  feeBps(token: string): number | null;
+}
