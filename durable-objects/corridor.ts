@@ -8,6 +8,7 @@ import { adapterFor } from "../src/chains";
 import { loadConfig } from "../src/config/load";
 import type { RelayConfig } from "../src/config/schema";
 import { type Corridor, corridorOfKey } from "../src/corridors";
+import { type CorridorCosts, corridorCostsOn } from "../src/costs/corridor-costs";
 import { withD1Latency } from "../src/db/simulated-latency";
 import type { Demotion } from "../src/db/strikes";
 import { WriteBehind } from "../src/db/write-behind";
@@ -49,6 +50,7 @@ export class CorridorDO extends DurableObject<Env> {
   /** Open event streams of this corridor's quotes and limit orders (docs/api.md, "Event streams"). */
   readonly streams: CorridorStreams;
   private readonly band: BandSubscription;
+  private readonly costs: CorridorCosts;
   private readonly controls: CorridorControls;
   private readonly schedule: Schedule<"auth" | "drain" | "streams">;
 
@@ -84,6 +86,11 @@ export class CorridorDO extends DurableObject<Env> {
       onGone: (address) => this.house.onGone(address),
     });
     this.writes = new WriteBehind(ctx.storage.sql, env.DB, auctionWriteStatements, corridor.key);
+    this.costs = corridorCostsOn(corridor.chain, {
+      db: env.DB,
+      readRates: async () => null,
+      waitUntil: (p) => ctx.waitUntil(p),
+    });
     this.house = new AuctionHouse(this.port(config));
     this.streams = new CorridorStreams({
       db: env.DB,
@@ -233,6 +240,7 @@ export class CorridorDO extends DurableObject<Env> {
       standing: () => this.standing.get(),
       store: auctionStore((write) => this.queue(write)),
       strike: (resolver, event, why) => this.standing.strike(resolver, event, why),
+      costs: this.costs,
       waitUntil: (p) => this.ctx.waitUntil(p),
     };
   }

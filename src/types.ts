@@ -46,3 +46,6 @@ export interface QuoteInput {
   /** The HTTP request's id, for the corridor's log lines (docs/operations.md, "Logs"). */
   requestId?: string;
 }
+
+/** The two kinds of fill, whose gas differs: an RFQ fill through the executor, a limit fill through the reactor. */
+export type FillKind = "rfq" | "limit";

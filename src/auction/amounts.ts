@@ -19,6 +19,13 @@ export interface GasCharge {
   side: "buy" | "sell";
 }
 
+/** A quote's gas charge as priced (docs/api.md, "The gas fee"): how it was set, and at what native price. */
+export interface QuoteGasCharge extends GasCharge {
+  source: "priced" | "fallback";
+  /** Whole charged tokens per whole native unit; null for the fallback. */
+  nativePrice: number | null;
+}
+
 /**
  * Where a quote's gas fee is charged. A configured gas token that is neither side of the swap cannot
  * be collected from it, so the fee falls to the buy token (docs/configuration.md says to avoid that).

@@ -1,6 +1,7 @@
 import type { ChainAdapter } from "../chains/adapter";
 import type { RelayConfig } from "../config/schema";
 import type { Corridor } from "../corridors";
+import type { CorridorCosts } from "../costs/corridor-costs";
 import type { NodeSession } from "../nodes/nodes";
 import type { RelayFrame } from "../protocol/frames";
 import type { Standing } from "../resolvers/standing";
@@ -28,6 +29,8 @@ export interface CorridorPort {
   /** Who is demoted now and each resolver's reliability, read at most every 10 s. */
   standing(): Promise<Standing>;
   store: AuctionStore;
+  /** What the corridor's fills cost: the gas fee and the protocol fee's bps (src/costs/corridor-costs.ts). */
+  costs: CorridorCosts;
   /** A strike for a node that failed its win (docs/reliability.md); `event` makes it count once. */
   strike(address: string, event: string, why: string): Promise<void>;
   waitUntil(p: Promise<unknown>): void;

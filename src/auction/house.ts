@@ -47,7 +47,13 @@ export class AuctionHouse {
     const quoteId = newId("q", this.tag);
     const rfqId = newId("rfq");
     const expiresAt = now + config.quoteTtlSeconds * 1000;
-    const gas = gasChargeFor(corridor.chain.gasFee, input.sellToken, input.buyToken, adapter.sameAddress);
+    const gas = await port.costs.charge(
+      gasChargeFor(corridor.chain.gasFee, input.sellToken, input.buyToken, adapter.sameAddress),
+      { kind: input.limit ? "limit" : "rfq", ...input },
+      now,
+      input.limit ? BigInt(input.limit.order.maxGasFee ?? 0) : undefined,
+    );
+    const feeBps = port.costs.feeBps(input.buyToken);
     const terms = rfqTerms(corridor, input, rfqId, quoteId, expiresAt, gas);
     const fresh = this.keepFresh(now);
     const standingPromise = port.standing();
@@ -55,10 +61,10 @@ export class AuctionHouse {
     const eligible = eligibleNodes(port, online, input.buyToken);
     if (eligible.length === 0) return noOffers(noReplies(), online.length, "No resolver can quote this pair now.");
 
-    const live = new LiveAuction(terms, gas, band, expiresAt, fresh, eligible, config.rfqWindowMs);
+    const live = new LiveAuction(terms, gas, feeBps, band, expiresAt, fresh, eligible, config.rfqWindowMs);
     const { auction } = live;
     this.live.set(rfqId, live);
-    const frame = rfqFrameFor(adapter, terms, input, gas, band);
+    const frame = rfqFrameFor(adapter, terms, input, gas, band, feeBps);
     const askedAt = performance.now();
     for (const n of eligible) port.send(n.address, frame);
     const timer = setTimeout(() => auction.close(), config.rfqWindowMs);
@@ -130,8 +136,12 @@ export class AuctionHouse {
     };
   }
 
-  /** Keeps the chain state a quote is built with fresh (Solana: a recent blockhash), outside any quote's path. */
+  /**
+   * Keeps the chain state a quote is built with (Solana: a recent blockhash) and priced with (the gas
+   * fee's inputs) fresh, outside any quote's path.
+   */
   keepFresh(now: number): Promise<void> {
+    this.port.costs.keepFresh(now);
     const { signing } = this.port.adapter;
     if (signing.kind !== "winner") return Promise.resolve();
     const read = signing.keepFresh(now);

@@ -2,7 +2,7 @@ import type { RfqTerms } from "../chains/adapter";
 import type { NodeSession } from "../nodes/nodes";
 import type { Band } from "../schemas/quote";
 import type { QuoteAmounts } from "../types";
-import type { GasCharge } from "./amounts";
+import type { QuoteGasCharge } from "./amounts";
 import { Auction } from "./auction";
 import type { ValidBid } from "./rank";
 
@@ -27,7 +27,9 @@ export class LiveAuction {
   /** An auction of the `eligible` nodes, asked now (their rfqs go out next), open for `windowMs`. */
   constructor(
     readonly terms: RfqTerms,
-    readonly gas: GasCharge,
+    readonly gas: QuoteGasCharge,
+    /** The protocol fee in bps of the output, as the chain's contracts charge it now. */
+    readonly feeBps: number,
     /** The oracle band the rfq carries, if fresh. */
     readonly band: Band | null,
     /** When the quote expires (ms). */

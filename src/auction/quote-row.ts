@@ -32,7 +32,7 @@ export function quoteRow(
     sellAmount: input.sellAmount,
     received: amounts.received.toString(),
     fee: { token: input.buyToken, amount: amounts.fee.toString() },
-    gasFee: { token: gas.token, amount: gas.amount.toString() },
+    gasFee: { token: gas.token, amount: gas.amount.toString(), source: gas.source },
     takerPays: amounts.takerPays.toString(),
     proceeds: amounts.proceeds.toString(),
     offersHash: offersHash(offers),
@@ -50,6 +50,8 @@ export function quoteRow(
       deadline: terms.deadline,
       ...(winnerSignature === null ? {} : { winnerSignature }),
     },
+    fillKind: terms.limit ? "limit" : "rfq",
+    nativePrice: gas.nativePrice,
   };
 }
 
@@ -67,7 +69,7 @@ export function quotedRecord(
   offers: readonly StoredOffer[],
   timeline: QuotedRecord["timeline"],
 ): QuotedRecord {
-  const { signing: _signing, ...record } = quote;
+  const { signing: _signing, fillKind: _kind, nativePrice: _price, ...record } = quote;
   return {
     ...record,
     offers: offers.map(({ signature: _s, ...o }) => o),

@@ -34,7 +34,7 @@ export function receiveBid(
   const amounts = quoteAmounts({
     sellAmount: live.terms.sellAmount,
     outputAmount,
-    feeBps: live.terms.chain.fee.bps,
+    feeBps: live.feeBps,
     gas: live.gas,
   });
   const reason: keyof typeof rejectMessage | null =

@@ -73,6 +73,7 @@ export function rfqFrameFor(
   input: QuoteInput,
   gas: GasCharge,
   band: Band | null,
+  feeBps: number,
 ): RelayFrame {
   return {
     type: "rfq",
@@ -85,7 +86,7 @@ export function rfqFrameFor(
     taker: input.taker,
     recipient: input.recipient,
     deadline: terms.deadline,
-    fee: { token: input.buyToken, bps: terms.chain.fee.bps },
+    fee: { token: input.buyToken, bps: feeBps },
     gasFee: { token: gas.token, amount: gas.amount.toString() },
     band,
     toSign: adapter.bidToSign(terms),

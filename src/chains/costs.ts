@@ -1,11 +1,10 @@
 /**
  * What a fill costs the keeper on a chain, from inputs kept fresh in the background (docs/api.md, "The
- * gas fee"; DESIGN 3a). The corridor asks each quote's cost here and converts it into the charged token
+ * gas fee"). The corridor asks each quote's cost here and converts it into the charged token
  * with the oracle's native price (src/costs/gas-fee.ts).
  */
 
-/** The two kinds of fill, whose gas differs: an RFQ fill through the executor, a limit fill through the reactor. */
-export type FillKind = "rfq" | "limit";
+import type { FillKind } from "../types";
 
 /** One fill to price. */
 export interface FillToPrice {

@@ -1,6 +1,8 @@
 import type { ChainConfig, EvmChain } from "../config/schema";
 import type { ChainAdapter } from "./adapter";
+import type { ChainCosts } from "./costs";
 import { evmAdapter } from "./evm/adapter";
+import { evmChainCosts } from "./evm/costs";
 import { evmInventoryReader } from "./evm/inventory";
 import { evmLimitOrders } from "./evm/limit-orders";
 import { type LimitChainReads, rpcLimitReads } from "./evm/limit-reads";
@@ -9,6 +11,7 @@ import type { InventoryReader } from "./inventory";
 import type { LimitOrderChain } from "./limit-orders";
 import type { SettlementScheme } from "./settler";
 import { solanaAdapter } from "./solana/adapter";
+import { solanaChainCosts } from "./solana/costs";
 import { solanaSettlement } from "./solana/settler";
 
 /**
@@ -17,6 +20,20 @@ import { solanaSettlement } from "./solana/settler";
  */
 
 const adapters = new WeakMap<ChainConfig, ChainAdapter>();
+const costs = new WeakMap<ChainConfig, ChainCosts>();
+
+/**
+ * What fills cost on a configured chain, made once per configuration object: one reader of the chain's
+ * inputs per isolate, shared by the chain's corridors there.
+ */
+export function costsFor(chain: ChainConfig): ChainCosts {
+  let held = costs.get(chain);
+  if (!held) {
+    held = chain.kind === "evm" ? evmChainCosts(chain) : solanaChainCosts(chain);
+    costs.set(chain, held);
+  }
+  return held;
+}
 
 /** The adapter of a configured chain, made once per configuration object. */
 export function adapterFor(chain: ChainConfig): ChainAdapter {

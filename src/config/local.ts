@@ -39,7 +39,11 @@ export const localConfig: RelayConfig = {
         { symbol: "cNGN", address: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", decimals: 6, minimum: "1000000000" },
         { symbol: "USDC", address: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0", decimals: 6, minimum: "1000000" },
       ],
-      gasFee: { fixed: "50000", token: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0" },
+      gasFee: {
+        fixed: "50000",
+        token: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+        units: { rfq: 180_000, limit: 220_000 },
+      },
       fee: { bps: 10 },
       finalityConfirmations: 2,
       replacement: { afterSeconds: 30, bumpPercent: 25, maxBumps: 3 },

@@ -13,6 +13,9 @@ export const baseUnits = z
 const bps = z.number().int().min(0).max(10_000);
 const chainId = z.number().int().positive();
 
+/** Gas of an RFQ fill and of a limit fill on the local chain, measured (docs/configuration.md, "Gas fee"). */
+const DEFAULT_GAS_UNITS = { rfq: 180_000, limit: 220_000 };
+
 const gasFee = <T extends z.ZodType>(token: T) =>
   z.object({
     /** The fallback gas fee charged on each settlement, in base units of `token`. */
@@ -40,7 +43,18 @@ export const evmChainSchema = z.object({
   permit2: evmAddress,
   feeController: evmAddress,
   tokens: z.array(evmTokenSchema).min(2),
-  gasFee: gasFee(evmAddress),
+  gasFee: gasFee(evmAddress).extend({
+    /**
+     * The gas one fill uses, until the chain has settled fills of its kind to take the median of
+     * (docs/configuration.md, "Gas fee"). Not published.
+     */
+    units: z
+      .object({
+        rfq: z.number().int().min(21_000).max(10_000_000).default(DEFAULT_GAS_UNITS.rfq),
+        limit: z.number().int().min(21_000).max(10_000_000).default(DEFAULT_GAS_UNITS.limit),
+      })
+      .prefault({}),
+  }),
   /** Protocol fee in basis points of the resolver's output. Not published; quotes show the amount. */
   fee: z.object({ bps }),
   /** Confirmations after which a settlement is final. */

@@ -5,7 +5,7 @@
  * fraction once (`rateFraction`).
  */
 
-/** Inputs older than this are not used: the quote falls back to `gasFee.fixed` (DESIGN 3a). */
+/** Inputs older than this are not used: the quote falls back to `gasFee.fixed` (docs/api.md, "The gas fee"). */
 export const MAX_INPUT_AGE_MS = 60_000;
 
 export type GasFeeSource = "priced" | "fallback";
@@ -34,14 +34,6 @@ const ceilDiv = (a: bigint, b: bigint): bigint => (a + b - 1n) / b;
 export function nativeToToken(nativeCost: bigint, rate: number, nativeDecimals: number, tokenDecimals: number): bigint {
   const { num, den } = rateFraction(rate);
   return ceilDiv(nativeCost * num * 10n ** BigInt(tokenDecimals), den * 10n ** BigInt(nativeDecimals));
-}
-
-/**
- * What an EVM fill may cost in wei: `units × (2 × baseFee + priorityFee)`, the doubled base fee leaving
- * room for the quote's lifetime and one fee bump.
- */
-export function evmGasCost(units: bigint, baseFee: bigint, priorityFee: bigint): bigint {
-  return units * (2n * baseFee + priorityFee);
 }
 
 /**

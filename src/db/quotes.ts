@@ -10,12 +10,17 @@ import type {
   Steering,
   TimelineEntry,
 } from "../schemas/quote";
+import type { FillKind } from "../types";
 import { parseJson } from "./json";
 
 /** The stored part of a quote: the record without the lists kept in their own tables. */
 export type QuoteRow = Omit<QuoteRecord, "offers" | "executions" | "fills" | "timeline"> & {
   /** What the taker signs and the order terms behind it (chain-specific), kept for submission. */
   signing: unknown;
+  /** An RFQ fill or a limit order's; rfq when not said. */
+  fillKind?: FillKind;
+  /** Whole charged tokens per whole native unit the gas fee was priced at; null for the fallback. */
+  nativePrice?: number | null;
 };
 
 interface QuoteDbRow {
@@ -34,6 +39,9 @@ interface QuoteDbRow {
   fee_amount: string;
   gas_fee_token: string;
   gas_fee_amount: string;
+  gas_fee_source: QuoteRecord["gasFee"]["source"];
+  fill_kind: FillKind;
+  native_price: number | null;
   taker_pays: string;
   proceeds: string;
   offers_hash: string;
@@ -111,7 +119,7 @@ export async function readQuoteRecord(db: D1Database, quoteId: string): Promise<
   ]);
   const row = rows<QuoteDbRow>(quotes)[0];
   if (!row) return null;
-  const { signing: _signing, ...quote } = toQuoteRow(row);
+  const { signing: _signing, fillKind: _kind, nativePrice: _price, ...quote } = toQuoteRow(row);
   return {
     ...quote,
     offers: rows<OfferDbRow>(offers).map((o) => ({
@@ -196,7 +204,7 @@ function toQuoteRow(r: QuoteDbRow): QuoteRow {
     sellAmount: r.sell_amount,
     received: r.received,
     fee: { token: r.fee_token, amount: r.fee_amount },
-    gasFee: { token: r.gas_fee_token, amount: r.gas_fee_amount },
+    gasFee: { token: r.gas_fee_token, amount: r.gas_fee_amount, source: r.gas_fee_source },
     takerPays: r.taker_pays,
     proceeds: r.proceeds,
     offersHash: r.offers_hash,
@@ -208,6 +216,8 @@ function toQuoteRow(r: QuoteDbRow): QuoteRow {
     steering: withMaxOutput(parseJson<Steering>(r.steering)),
     settlement: parseJson<Settlement>(r.settlement),
     signing: parseJson<unknown>(r.signing),
+    fillKind: r.fill_kind,
+    nativePrice: r.native_price,
   };
 }
 

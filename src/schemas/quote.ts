@@ -19,6 +19,17 @@ export const TimelineEventName = z.enum([
 
 const TokenAmount = z.object({ token: Address, amount: Amount });
 
+/** Whether a gas fee was priced from the chain and the oracle, or is the configured fallback (docs/api.md, "The gas fee"). */
+export const GasFeeSource = z.enum(["priced", "fallback"]);
+
+/** A quote's gas fee: what the taker is charged for the keeper's gas, in the charged token, and how it was set. */
+export const QuoteGasFee = TokenAmount.extend({
+  source: GasFeeSource.openapi({
+    description:
+      "`priced`: gas units × gas price × the native token's price, read from the chain and the oracle; `fallback`: the configured `gasFee.fixed`, used when an input is missing or older than 60 s",
+  }),
+});
+
 /** The band as resolvers receive it in `band` frames; the same shape is stored on each quote. */
 export const Band = bandFrameBody.openapi("Band");
 
@@ -111,7 +122,7 @@ export const QuoteRecord = z
     sellAmount: Amount,
     received: Amount,
     fee: TokenAmount,
-    gasFee: TokenAmount,
+    gasFee: QuoteGasFee,
     takerPays: Amount,
     proceeds: Amount,
     offersHash: z.string(),

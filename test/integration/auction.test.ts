@@ -67,7 +67,7 @@ describe("POST /v1/quotes: the auction", () => {
     ]);
     // fee 10 bps of the output, gas fee 0.05 USDC, both in the buy token.
     expect(body.fee).toEqual({ token: quoteBody().buyToken, amount: "1000" });
-    expect(body.gasFee).toEqual({ token: quoteBody().buyToken, amount: "50000" });
+    expect(body.gasFee).toEqual({ token: quoteBody().buyToken, amount: "50000", source: "fallback" });
     expect(body.received).toBe(String(1_000_000 - 1_000 - 50_000));
     expect(body.takerPays).toBe(sellAmount);
     expect(body.proceeds).toBe(sellAmount);

@@ -172,7 +172,7 @@ export async function seedQuote(options: {
     sellAmount: sellAmount.toString(),
     received: amounts.received.toString(),
     fee: { token: buyToken, amount: amounts.fee.toString() },
-    gasFee: { token: gas.token, amount: gas.amount.toString() },
+    gasFee: { token: gas.token, amount: gas.amount.toString(), source: "fallback" },
     takerPays: amounts.takerPays.toString(),
     proceeds: amounts.proceeds.toString(),
     offersHash: `0x${"ab".repeat(32)}`,

@@ -5,10 +5,12 @@ import { AuctionHouse } from "../../src/auction/house";
 import type { AuctionStore, StoredOffer } from "../../src/auction/store";
 import { adapterFor } from "../../src/chains";
 import type { ChainAdapter } from "../../src/chains/adapter";
+import type { ChainCosts } from "../../src/chains/costs";
 import { completeToSign, eip712ToSign } from "../../src/chains/evm/json-typed-data";
 import { localConfig } from "../../src/config/local";
 import type { RelayConfig } from "../../src/config/schema";
 import { findCorridor } from "../../src/corridors";
+import { CorridorCosts, type NativeRates } from "../../src/costs/corridor-costs";
 import type { QuoteRow } from "../../src/db/quotes";
 import type { NodeSession } from "../../src/nodes/nodes";
 import type { BidFrame, RelayFrame, RfqFrame } from "../../src/protocol/frames";
@@ -133,7 +135,19 @@ export interface FakeCorridorOptions {
   adapter?: (real: ChainAdapter) => ChainAdapter;
   /** What each named node holds of USDC by the corridor's on-chain read; unnamed nodes: what they claim. */
   chainHoldings?: Record<string, bigint>;
+  /** The chain's fill costs; none read (every gas fee the fallback) unless given. */
+  chainCosts?: ChainCosts;
+  /** The oracle's native prices; none unless given. */
+  rates?: NativeRates;
 }
+
+/** A chain whose inputs are never read: every quote charges the configured fallback gas fee. */
+const unreadCosts: ChainCosts = {
+  nativeDecimals: 18,
+  keepFresh: async () => {},
+  fillCost: async () => null,
+  feeBps: () => null,
+};
 
 /**
  * A corridor for the auction house without a Durable Object: in-memory nodes on the local EVM corridor
@@ -206,6 +220,18 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
     waitUntil: (p) => {
       pending.push(p);
     },
+    costs: new CorridorCosts({
+      costs: options.chainCosts ?? unreadCosts,
+      seedUnits: { rfq: 180_000n, limit: 220_000n },
+      readUnits: async () => null,
+      readRates: async () => options.rates ?? null,
+      configuredFeeBps: corridor.chain.fee.bps,
+      tokenDecimals: (token) => adapter.token(token)?.decimals ?? 0,
+      sameAddress: adapter.sameAddress,
+      waitUntil: (p) => {
+        pending.push(p);
+      },
+    }),
   };
   const house = new AuctionHouse(port);
   const node = (name: string) => {

@@ -24,7 +24,7 @@ export function sampleQuote(overrides: Partial<QuoteRow> = {}): QuoteRow {
     sellAmount: "1500000000",
     received: "948950",
     fee: { token: USDC, amount: "1000" },
-    gasFee: { token: USDC, amount: "50000" },
+    gasFee: { token: USDC, amount: "50000", source: "fallback" },
     takerPays: "1500000000",
     proceeds: "1500000000",
     offersHash: `0x${"ab".repeat(32)}`,

@@ -1,5 +1,5 @@
 import { privateKeyToAccount } from "viem/accounts";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { ChainAdapter } from "../../src/chains/adapter";
 import { SIGN_TIMEOUT_MS } from "../../src/protocol/frames";
 import { BAND, fakeCorridor, limitRound, quoteInput, USDC } from "../support/fake-corridor";
@@ -34,7 +34,7 @@ describe("AuctionHouse: closing", () => {
       ["beta", 2, "lost", false],
     ]);
     expect(quote.fee).toEqual({ token: USDC, amount: "1000" });
-    expect(quote.gasFee).toEqual({ token: USDC, amount: "50000" });
+    expect(quote.gasFee).toEqual({ token: USDC, amount: "50000", source: "fallback" });
     expect(quote.received).toBe(String(1_000_000 - 1_000 - 50_000));
     expect(quote.timeline.map((t) => t.event)).toEqual(["requested", "quoted"]);
     expect(c.node("alpha").sent("result")).toEqual([{ type: "result", rfqId: ra.rfqId, won: true, rank: 1 }]);
@@ -494,6 +494,7 @@ describe("AuctionHouse: limit order rounds", () => {
     });
     await rfqPending;
     const pending = c.house.requestQuote(quoteInput({ limit: limitRound("900000") }));
+    await vi.waitFor(() => expect(c.node("alpha").sent("rfq")).toHaveLength(2));
     const limitRfq = await c.node("alpha").next("rfq");
     c.house.onBid(c.node("alpha").session, {
       type: "bid",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { evmGasCost } from "../../src/chains/evm/costs";
 import {
   chargedGasFee,
-  evmGasCost,
   MAX_INPUT_AGE_MS,
   medianOf,
   nativeToToken,

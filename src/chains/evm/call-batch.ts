@@ -15,18 +15,21 @@ export type Fetcher = (url: string, init: RequestInit) => Promise<Response>;
 /** How long a batch may take before the chain counts as unavailable. */
 const BATCH_TIMEOUT_MS = 5_000;
 
+/** A batch's answers in the order of its requests: the result, or the node's message for one it refused. */
+export type RpcAnswer = { ok: true; result: unknown } | { ok: false; error: string };
+
 /**
- * Sends `calls` as `eth_call`s at the latest block in ONE JSON-RPC batch request, so every read sees
- * the same chain at the cost of one round trip (docs/reliability.md, "Blame"). Throws when the node
- * does not answer, answers an HTTP error, or answers something that is not a batch.
+ * Sends `requests` in ONE JSON-RPC batch request, so every read sees the same chain at the cost of one
+ * round trip (docs/reliability.md, "Blame"). Throws when the node does not answer, answers an HTTP
+ * error, or answers something that is not a batch.
  */
-export async function ethCallBatch(
+export async function jsonRpcBatch(
   rpcUrl: string,
-  calls: readonly EthCall[],
+  requests: readonly { method: string; params: readonly unknown[] }[],
   fetcher: Fetcher = (url, init) => fetch(url, init),
-): Promise<CallAnswer[]> {
-  if (calls.length === 0) return [];
-  const body = calls.map((call, id) => ({ jsonrpc: "2.0", id, method: "eth_call", params: [call, "latest"] }));
+): Promise<RpcAnswer[]> {
+  if (requests.length === 0) return [];
+  const body = requests.map(({ method, params }, id) => ({ jsonrpc: "2.0", id, method, params }));
   // A timer cleared once the answer is in, not AbortSignal.timeout: a pending timer keeps a Durable
   // Object from hibernating.
   const abort = new AbortController();
@@ -39,22 +42,40 @@ export async function ethCallBatch(
       signal: abort.signal,
     });
     if (!res.ok) throw new Error(`the RPC answered ${res.status}`);
-    return answersInOrder(calls.length, await res.json());
+    return rpcAnswersInOrder(requests.length, await res.json());
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** A batch answer (in any order, as JSON-RPC allows) put back in the order of the calls, by id. */
-export function answersInOrder(count: number, answers: unknown): CallAnswer[] {
+/** A batch answer (in any order, as JSON-RPC allows) put back in the order of the requests, by id. */
+export function rpcAnswersInOrder(count: number, answers: unknown): RpcAnswer[] {
   if (!Array.isArray(answers)) throw new Error("the RPC did not answer the batch with a batch");
   type Answer = { id?: unknown; result?: unknown; error?: { message?: unknown } } | null;
   const byId = new Map((answers as Answer[]).map((a) => [a?.id, a]));
-  return Array.from({ length: count }, (_, id): CallAnswer => {
+  return Array.from({ length: count }, (_, id): RpcAnswer => {
     const answer = byId.get(id);
-    if (answer && typeof answer.result === "string") return { ok: true, data: answer.result as Hex };
+    if (answer && answer.result !== undefined && !answer.error) return { ok: true, result: answer.result };
     return { ok: false, error: String(answer?.error?.message ?? "no answer") };
   });
+}
+
+const asCallAnswer = (a: RpcAnswer): CallAnswer =>
+  !a.ok ? a : typeof a.result === "string" ? { ok: true, data: a.result as Hex } : { ok: false, error: "not hex" };
+
+/** `calls` as `eth_call`s at the latest block, in one batch (`jsonRpcBatch`). */
+export async function ethCallBatch(
+  rpcUrl: string,
+  calls: readonly EthCall[],
+  fetcher?: Fetcher,
+): Promise<CallAnswer[]> {
+  const requests = calls.map((call) => ({ method: "eth_call", params: [call, "latest"] }));
+  return (await jsonRpcBatch(rpcUrl, requests, fetcher)).map(asCallAnswer);
+}
+
+/** A raw batch answer to `count` eth_calls, in the calls' order. */
+export function answersInOrder(count: number, answers: unknown): CallAnswer[] {
+  return rpcAnswersInOrder(count, answers).map(asCallAnswer);
 }
 
 /**

@@ -1,0 +1,102 @@
+import { type Address, decodeAbiParameters, encodeFunctionData, type Hex } from "viem";
+import type { EvmChain } from "../../config/schema";
+import { log } from "../../log";
+import type { ChainCosts } from "../costs";
+import { feeControllerAbi } from "./abi/fee-controller";
+import { type Fetcher, jsonRpcBatch, type RpcAnswer } from "./call-batch";
+
+/**
+ * How often the inputs are read again while the corridor is in use: well under a block time of 12 s, so
+ * what a quote is priced with is at most about one block old (docs/api.md, "The gas fee").
+ */
+export const REFRESH_EVERY_MS = 4_000;
+
+/**
+ * What an EVM fill may cost in wei: `units × (2 × baseFee + priorityFee)`, the doubled base fee leaving
+ * room for the quote's lifetime and one fee bump.
+ */
+export function evmGasCost(units: bigint, baseFee: bigint, priorityFee: bigint): bigint {
+  return units * (2n * baseFee + priorityFee);
+}
+
+/** What one read of the chain showed. */
+export interface EvmCostInputs {
+  /** When the read started, unix ms. */
+  at: number;
+  /** The latest block's base fee (its gas price on a chain without EIP-1559). */
+  baseFee: bigint;
+  priorityFee: bigint;
+  /** The FeeController's bps for each token, by lower-case address. */
+  feeBps: Map<string, number>;
+}
+
+const hexQuantity = (value: unknown): bigint | null =>
+  typeof value === "string" && /^0x[0-9a-fA-F]+$/.test(value) ? BigInt(value) : null;
+
+/** The requests of one read: the latest block, the tip, the gas price and the FeeController's bps per token. */
+export function costRequests(chain: EvmChain) {
+  return [
+    { method: "eth_getBlockByNumber", params: ["latest", false] },
+    { method: "eth_maxPriorityFeePerGas", params: [] },
+    { method: "eth_gasPrice", params: [] },
+    ...chain.tokens.map((t) => ({
+      method: "eth_call",
+      params: [
+        {
+          to: chain.feeController as Address,
+          data: encodeFunctionData({ abi: feeControllerAbi, functionName: "feeBpsFor", args: [t.address as Address] }),
+        },
+        "latest",
+      ],
+    })),
+  ];
+}
+
+/** What a read's answers show; throws when the block or the gas price is missing (the read then failed). */
+export function costInputsOf(chain: EvmChain, answers: RpcAnswer[], at: number): EvmCostInputs {
+  const [block, tip, gasPrice, ...bps] = answers;
+  const baseFee =
+    (block?.ok ? hexQuantity((block.result as { baseFeePerGas?: unknown } | null)?.baseFeePerGas) : null) ??
+    (gasPrice?.ok ? hexQuantity(gasPrice.result) : null);
+  if (baseFee === null) throw new Error(`no base fee or gas price: ${block?.ok ? "" : block?.error}`);
+  const feeBps = new Map<string, number>();
+  chain.tokens.forEach((t, i) => {
+    const answer = bps[i];
+    if (!answer?.ok || typeof answer.result !== "string" || answer.result === "0x") return;
+    feeBps.set(t.address.toLowerCase(), Number(decodeAbiParameters([{ type: "uint16" }], answer.result as Hex)[0]));
+  });
+  // A node without the tip method is a chain without tips.
+  return { at, baseFee, priorityFee: (tip?.ok ? hexQuantity(tip.result) : null) ?? 0n, feeBps };
+}
+
+/**
+ * An EVM chain's fill costs (src/chains/costs.ts): the base fee, the tip and the FeeController's bps,
+ * read in one JSON-RPC batch at most every `REFRESH_EVERY_MS` while the corridor is in use, never on a
+ * quote's path. One per chain in each isolate (`costsFor`), shared by the chain's corridors there.
+ */
+export function evmChainCosts(chain: EvmChain, fetcher?: Fetcher, clock: () => number = Date.now): ChainCosts {
+  let held: EvmCostInputs | null = null;
+  let reading: Promise<void> | null = null;
+  return {
+    nativeDecimals: 18,
+    keepFresh(now) {
+      if (reading) return reading;
+      if (held && now - held.at < REFRESH_EVERY_MS) return Promise.resolve();
+      const at = clock();
+      reading = jsonRpcBatch(chain.rpcUrl, costRequests(chain), fetcher)
+        .then((answers) => {
+          held = costInputsOf(chain, answers, at);
+        })
+        .catch((e: unknown) => log.error("cost_read_failed", { chainId: chain.chainId, error: String(e) }))
+        .finally(() => {
+          reading = null;
+        });
+      return reading;
+    },
+    async fillCost(fill) {
+      if (!held || fill.units === null) return null;
+      return { native: evmGasCost(fill.units, held.baseFee, held.priorityFee), at: held.at };
+    },
+    feeBps: (token) => held?.feeBps.get(token.toLowerCase()) ?? null,
+  };
+}

@@ -1,0 +1,146 @@
+import type { GasCharge, QuoteGasCharge } from "../auction/amounts";
+import { adapterFor, costsFor } from "../chains";
+import type { ChainCosts, FillToPrice } from "../chains/costs";
+import type { ChainConfig } from "../config/schema";
+import { recentGasUsed } from "../db/fill-costs";
+import { log } from "../log";
+import type { FillKind } from "../types";
+import { type ChargedGasFee, chargedGasFee, medianOf } from "./gas-fee";
+
+/** How often the median gas of recent fills is read again from D1. */
+const UNITS_EVERY_MS = 60_000;
+/** How often the native prices are asked of the oracle (it recomputes its bands every 10 s). */
+const PRICES_EVERY_MS = 10_000;
+
+/** Whole tokens per whole native unit, per token of the chain, as the oracle last gave them. */
+export interface NativeRates {
+  tokens: readonly { token: string; rate: number; at: number }[];
+}
+
+export interface CorridorCostsDeps {
+  costs: ChainCosts;
+  /** The configured gas units of each kind, until the chain has settled fills of it. */
+  seedUnits: Record<FillKind, bigint>;
+  /** The median `gasUsed` of the chain's last settled fills of `kind` (D1), or null when there are none. */
+  readUnits(kind: FillKind): Promise<bigint | null>;
+  /** The native token's price in the chain's tokens (the oracle), or null when it has none. */
+  readRates(): Promise<NativeRates | null>;
+  /** The configured protocol fee's bps, standing until the chain's own is read. */
+  configuredFeeBps: number;
+  tokenDecimals(token: string): number;
+  sameAddress(a: string, b: string): boolean;
+  waitUntil(p: Promise<unknown>): void;
+}
+
+/** A quote's gas fee, with the native price it was converted at (null for the fallback). */
+export type PricedGasFee = ChargedGasFee & { nativePrice: number | null };
+
+/**
+ * What a corridor's fills cost (docs/api.md, "The gas fee"): the chain's inputs (src/chains/costs.ts),
+ * the median gas of recent fills and the oracle's native prices, each kept fresh in the background by
+ * `keepFresh` (called on node heartbeats and on each quote), so a quote only reads what is held.
+ */
+export class CorridorCosts {
+  private units: Record<FillKind, bigint>;
+  private unitsAt = 0;
+  private rates: NativeRates | null = null;
+  private ratesAt = 0;
+
+  constructor(private readonly deps: CorridorCostsDeps) {
+    this.units = { ...deps.seedUnits };
+  }
+
+  /** Starts whatever read is due, none awaited. */
+  keepFresh(now: number): void {
+    const { deps } = this;
+    deps.waitUntil(deps.costs.keepFresh(now));
+    if (now - this.unitsAt >= UNITS_EVERY_MS) {
+      this.unitsAt = now;
+      deps.waitUntil(this.refreshUnits());
+    }
+    if (now - this.ratesAt >= PRICES_EVERY_MS) {
+      this.ratesAt = now;
+      deps.waitUntil(
+        deps
+          .readRates()
+          .then((rates) => {
+            this.rates = rates;
+          })
+          .catch((e: unknown) => {
+            this.ratesAt = 0;
+            log.error("native_prices_failed", { error: String(e) });
+          }),
+      );
+    }
+  }
+
+  private async refreshUnits(): Promise<void> {
+    for (const kind of ["rfq", "limit"] as const) {
+      try {
+        this.units[kind] = (await this.deps.readUnits(kind)) ?? this.deps.seedUnits[kind];
+      } catch (e) {
+        this.unitsAt = 0;
+        log.error("gas_units_failed", { kind, error: String(e) });
+      }
+    }
+  }
+
+  /** The gas units a fill of `kind` is priced at: the recent median, or the configured seed. */
+  unitsOf(kind: FillKind): bigint {
+    return this.units[kind];
+  }
+
+  /** The gas fee of one fill charged in `token`: priced from what is held, or `fallback`. */
+  async gasFee(fill: Omit<FillToPrice, "units">, token: string, fallback: bigint, now: number): Promise<PricedGasFee> {
+    const { deps } = this;
+    const cost = await deps.costs.fillCost({ ...fill, units: this.units[fill.kind] }, now);
+    const price = this.rates?.tokens.find((t) => deps.sameAddress(t.token, token)) ?? null;
+    const inputs = {
+      cost,
+      price,
+      nativeDecimals: deps.costs.nativeDecimals,
+      tokenDecimals: deps.tokenDecimals(token),
+    };
+    const charged = chargedGasFee(inputs, fallback, now);
+    return { ...charged, nativePrice: charged.source === "priced" ? (price?.rate ?? null) : null };
+  }
+
+  /**
+   * A quote's gas charge: `fallback` (the configured fee on its side, `gasChargeFor`) priced from what is
+   * held, a limit fill's never above the `maxGasFee` its taker signed.
+   */
+  async charge(
+    fallback: GasCharge,
+    fill: Omit<FillToPrice, "units">,
+    now: number,
+    cap?: bigint,
+  ): Promise<QuoteGasCharge> {
+    const priced = await this.gasFee(fill, fallback.token, fallback.amount, now);
+    const amount = cap !== undefined && priced.amount > cap ? cap : priced.amount;
+    return { ...fallback, amount, source: priced.source, nativePrice: priced.nativePrice };
+  }
+
+  /** The protocol fee in bps of the output in `buyToken`: the chain's own when read, else the configured. */
+  feeBps(buyToken: string): number {
+    return this.deps.costs.feeBps(buyToken) ?? this.deps.configuredFeeBps;
+  }
+}
+
+/** A corridor's costs on its chain: the chain's reader (`costsFor`), D1's recent fills, the oracle's prices. */
+export function corridorCostsOn(
+  chain: ChainConfig,
+  deps: { db: D1Database; readRates(): Promise<NativeRates | null>; waitUntil(p: Promise<unknown>): void },
+): CorridorCosts {
+  const adapter = adapterFor(chain);
+  const units = "units" in chain.gasFee ? chain.gasFee.units : { rfq: 0, limit: 0 };
+  return new CorridorCosts({
+    costs: costsFor(chain),
+    seedUnits: { rfq: BigInt(units.rfq), limit: BigInt(units.limit) },
+    readUnits: async (kind) => medianOf(await recentGasUsed(deps.db, chain.chainId, kind)),
+    readRates: deps.readRates,
+    configuredFeeBps: chain.fee.bps,
+    tokenDecimals: (token) => adapter.token(token)?.decimals ?? 0,
+    sameAddress: adapter.sameAddress,
+    waitUntil: deps.waitUntil,
+  });
+}
