@@ -8,7 +8,8 @@ import { adapterFor } from "../src/chains";
 import { loadConfig } from "../src/config/load";
 import type { RelayConfig } from "../src/config/schema";
 import { type Corridor, corridorOfKey } from "../src/corridors";
-import { type CorridorCosts, corridorCostsOn } from "../src/costs/corridor-costs";
+import { type CorridorCosts, corridorCostsOn, type GasFeeAsk } from "../src/costs/corridor-costs";
+import type { GasFeeSource } from "../src/costs/gas-fee";
 import { withD1Latency } from "../src/db/simulated-latency";
 import type { Demotion } from "../src/db/strikes";
 import { WriteBehind } from "../src/db/write-behind";
@@ -183,6 +184,17 @@ export class CorridorDO extends DurableObject<Env> {
       (input.limit ? log.debug : log.info)("auction", auctionLogFields(this.corridor.key, outcome));
       return outcome;
     });
+  }
+
+  /**
+   * Today's gas fee of a fill in this corridor (a limit draft's `gasFeeNow`, docs/limit-orders.md,
+   * "Amounts"): priced as a quote's would be now, after the reads that are due.
+   */
+  async gasFeeNow(fill: GasFeeAsk): Promise<{ token: string; amount: string; source: GasFeeSource }> {
+    const now = Date.now();
+    await this.costs.keepFresh(now);
+    const gas = await this.costs.charge(fill, now);
+    return { token: gas.token, amount: gas.amount.toString(), source: gas.source };
   }
 
   /**

@@ -6,7 +6,6 @@ import type { AuctionReply } from "../nodes/sessions";
 import type { BidFrame, DeclineFrame, SignedFrame } from "../protocol/frames";
 import type { AuctionCounts } from "../resolvers/reliability";
 import type { QuoteInput } from "../types";
-import { gasChargeFor } from "./amounts";
 import { freshBand } from "./band-guard";
 import { checkAfterAnswer, disqualify, verifyBid } from "./bid-signatures";
 import type { CorridorPort } from "./corridor-port";
@@ -48,7 +47,6 @@ export class AuctionHouse {
     const rfqId = newId("rfq");
     const expiresAt = now + config.quoteTtlSeconds * 1000;
     const gas = await port.costs.charge(
-      gasChargeFor(corridor.chain.gasFee, input.sellToken, input.buyToken, adapter.sameAddress),
       { kind: input.limit ? "limit" : "rfq", ...input },
       now,
       input.limit ? BigInt(input.limit.order.maxGasFee ?? 0) : undefined,
@@ -141,7 +139,7 @@ export class AuctionHouse {
    * fee's inputs) fresh, outside any quote's path.
    */
   keepFresh(now: number): Promise<void> {
-    this.port.costs.keepFresh(now);
+    void this.port.costs.keepFresh(now);
     const { signing } = this.port.adapter;
     if (signing.kind !== "winner") return Promise.resolve();
     const read = signing.keepFresh(now);

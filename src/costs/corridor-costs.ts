@@ -1,4 +1,4 @@
-import type { GasCharge, QuoteGasCharge } from "../auction/amounts";
+import { type GasCharge, gasChargeFor, type QuoteGasCharge } from "../auction/amounts";
 import { adapterFor, costsFor } from "../chains";
 import type { ChainCosts, FillToPrice } from "../chains/costs";
 import type { ChainConfig } from "../config/schema";
@@ -25,12 +25,17 @@ export interface CorridorCostsDeps {
   readUnits(kind: FillKind): Promise<bigint | null>;
   /** The native token's price in the chain's tokens (the oracle), or null when it has none. */
   readRates(): Promise<NativeRates | null>;
+  /** The configured gas fee of a swap, on its side (`gasChargeFor`): what a fill falls back to. */
+  fallbackCharge(sellToken: string, buyToken: string): GasCharge;
   /** The configured protocol fee's bps, standing until the chain's own is read. */
   configuredFeeBps: number;
   tokenDecimals(token: string): number;
   sameAddress(a: string, b: string): boolean;
   waitUntil(p: Promise<unknown>): void;
 }
+
+/** A fill to price outside an auction (`CorridorDO.gasFeeNow`). */
+export type GasFeeAsk = Omit<FillToPrice, "units">;
 
 /** A quote's gas fee, with the native price it was converted at (null for the fallback). */
 export type PricedGasFee = ChargedGasFee & { nativePrice: number | null };
@@ -50,17 +55,20 @@ export class CorridorCosts {
     this.units = { ...deps.seedUnits };
   }
 
-  /** Starts whatever read is due, none awaited. */
-  keepFresh(now: number): void {
+  /**
+   * Starts whatever read is due, each handed to `waitUntil`; the promise settles when they have (a quote
+   * never waits for it; a limit draft does, `gasFeeNow`).
+   */
+  keepFresh(now: number): Promise<void> {
     const { deps } = this;
-    deps.waitUntil(deps.costs.keepFresh(now));
+    const reads = [deps.costs.keepFresh(now)];
     if (now - this.unitsAt >= UNITS_EVERY_MS) {
       this.unitsAt = now;
-      deps.waitUntil(this.refreshUnits());
+      reads.push(this.refreshUnits());
     }
     if (now - this.ratesAt >= PRICES_EVERY_MS) {
       this.ratesAt = now;
-      deps.waitUntil(
+      reads.push(
         deps
           .readRates()
           .then((rates) => {
@@ -72,6 +80,9 @@ export class CorridorCosts {
           }),
       );
     }
+    const all = Promise.all(reads).then(() => {});
+    deps.waitUntil(all);
+    return all;
   }
 
   private async refreshUnits(): Promise<void> {
@@ -106,15 +117,11 @@ export class CorridorCosts {
   }
 
   /**
-   * A quote's gas charge: `fallback` (the configured fee on its side, `gasChargeFor`) priced from what is
-   * held, a limit fill's never above the `maxGasFee` its taker signed.
+   * A fill's gas charge on its side of the swap, priced from what is held, or the configured fallback; a
+   * limit fill's never above the `maxGasFee` its taker signed (`cap`).
    */
-  async charge(
-    fallback: GasCharge,
-    fill: Omit<FillToPrice, "units">,
-    now: number,
-    cap?: bigint,
-  ): Promise<QuoteGasCharge> {
+  async charge(fill: GasFeeAsk, now: number, cap?: bigint): Promise<QuoteGasCharge> {
+    const fallback = this.deps.fallbackCharge(fill.sellToken, fill.buyToken);
     const priced = await this.gasFee(fill, fallback.token, fallback.amount, now);
     const amount = cap !== undefined && priced.amount > cap ? cap : priced.amount;
     return { ...fallback, amount, source: priced.source, nativePrice: priced.nativePrice };
@@ -138,6 +145,7 @@ export function corridorCostsOn(
     seedUnits: { rfq: BigInt(units.rfq), limit: BigInt(units.limit) },
     readUnits: async (kind) => medianOf(await recentGasUsed(deps.db, chain.chainId, kind)),
     readRates: deps.readRates,
+    fallbackCharge: (sellToken, buyToken) => gasChargeFor(chain.gasFee, sellToken, buyToken, adapter.sameAddress),
     configuredFeeBps: chain.fee.bps,
     tokenDecimals: (token) => adapter.token(token)?.decimals ?? 0,
     sameAddress: adapter.sameAddress,

@@ -1,6 +1,7 @@
 import { adapterFor } from "../chains";
 import type { LimitOrderChains } from "../chains/limit-orders";
 import type { RelayConfig } from "../config/schema";
+import type { GasFeeAsk } from "../costs/corridor-costs";
 import { RelayError } from "../errors";
 import type { DraftChain } from "./draft";
 
@@ -10,6 +11,8 @@ export interface LimitOrderContext {
   config: RelayConfig;
   /** `limitOrdersFor`, or a fake chain in the integration tests. */
   chains: LimitOrderChains;
+  /** Today's gas fee of a limit fill in a corridor, priced by the corridor (`CorridorDO.gasFeeNow`). */
+  gasFeeNow(corridorKey: string, fill: GasFeeAsk): Promise<bigint>;
 }
 
 export type LimitSettings = NonNullable<RelayConfig["limitOrders"]>;

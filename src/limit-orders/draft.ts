@@ -4,7 +4,7 @@ import { withBigintsAsStrings } from "../chains/json";
 import type { LimitOrderChain, SignedLimitTerms } from "../chains/limit-orders";
 import type { LimitOrderDraft } from "../schemas/limit-order";
 import { expiresAtOf } from "./expiry";
-import { type LimitAmounts, limitAmountOf, limitAmounts } from "./terms";
+import { type LimitAmounts, limitAmountOf, limitAmounts, MAX_GAS_FEE_MULTIPLE } from "./terms";
 
 /**
  * Record 2.7 from the taker's inputs (docs/limit-orders.md, "Prepare"), and the inputs back from a
@@ -23,6 +23,8 @@ export interface LimitInputs {
   nonce: bigint;
   /** Unix seconds. */
   deadline: bigint;
+  /** Today's gas fee of a fill, priced when the draft was prepared (docs/limit-orders.md, "Amounts"). */
+  gasFeeNow: bigint;
 }
 
 export interface DraftChain {
@@ -38,13 +40,16 @@ export interface Draft {
   feeBps: number;
 }
 
-const gasOf = ({ adapter }: DraftChain, sellToken: string, buyToken: string) =>
-  gasChargeFor(adapter.chain.gasFee, sellToken, buyToken, adapter.sameAddress);
+/** Where a fill's gas fee is charged, at `amount`. */
+const gasOf = ({ adapter }: DraftChain, sellToken: string, buyToken: string, amount: bigint) => ({
+  ...gasChargeFor(adapter.chain.gasFee, sellToken, buyToken, adapter.sameAddress),
+  amount,
+});
 
 /** The draft of these inputs; null when the limit does not cover the fees (`limit_below_fees`). */
 export function buildDraft(chain: DraftChain, inputs: LimitInputs): Draft | null {
   const { adapter, orders } = chain;
-  const gas = gasOf(chain, inputs.sellToken, inputs.buyToken);
+  const gas = gasOf(chain, inputs.sellToken, inputs.buyToken, inputs.gasFeeNow);
   const feeBps = adapter.chain.fee.bps;
   const amounts = limitAmounts({ sellAmount: inputs.sellAmount, limitAmount: inputs.limitAmount, feeBps, gas });
   if (!amounts) return null;
@@ -93,11 +98,14 @@ export function inputsOfDraft(chain: DraftChain, draft: LimitOrderDraft): LimitI
   const sellToken = chain.adapter.token(terms.sellToken)?.address;
   const buyToken = chain.adapter.token(terms.buyToken)?.address;
   if (!sellToken || !buyToken) return null;
+  // maxGasFee is the signed multiple of the gas fee the draft was prepared with.
+  if (terms.maxGasFee % MAX_GAS_FEE_MULTIPLE !== 0n) return null;
+  const gasFeeNow = terms.maxGasFee / MAX_GAS_FEE_MULTIPLE;
   const limitAmount = limitAmountOf({
     minOut: terms.minOut,
     feeAtLimit: BigInt(draft.fee.atLimit),
     maxGasFee: terms.maxGasFee,
-    gas: gasOf(chain, sellToken, buyToken),
+    gas: gasOf(chain, sellToken, buyToken, gasFeeNow),
   });
   return {
     taker: terms.taker,
@@ -108,6 +116,7 @@ export function inputsOfDraft(chain: DraftChain, draft: LimitOrderDraft): LimitI
     limitAmount,
     nonce: terms.nonce,
     deadline: terms.deadline,
+    gasFeeNow,
   };
 }
 

@@ -16,6 +16,9 @@ import {
   tooManyOpen,
 } from "./refusals";
 
+/** A draft whose gas fee is under today's divided by this is refused: prepared too long before a rise. */
+const STALE_GAS_FEE_FACTOR = 2n;
+
 /**
  * `POST /v1/limit-orders` (docs/limit-orders.md, "Placing"): every term of the signed draft derived
  * again and compared, the signature, the taker's limit and nonce, then its funds on chain; the order
@@ -58,6 +61,15 @@ export async function placeLimitOrder(ctx: LimitOrderContext, body: LimitPlaceRe
   if (!derived) throw limitBelowFees();
   const field = firstDifference(derived.record, draft);
   if (field) throw termsMismatch(field, `The draft's ${field} is not what the relay derives from its terms now.`);
+  // The signed gas fee must still be today's, within a factor of two (docs/limit-orders.md, "Amounts").
+  const { sellToken, buyToken, recipient } = inputs;
+  const today = await ctx.gasFeeNow(corridor.key, { kind: "limit", sellToken, buyToken, recipient });
+  if (inputs.gasFeeNow * STALE_GAS_FEE_FACTOR < today) {
+    throw termsMismatch(
+      "gasFeeNow",
+      `The draft's gas fee (${inputs.gasFeeNow}) is under half of today's (${today}); prepare a new draft.`,
+    );
+  }
   if (!(await orders.verifyTaker(derived.terms, signature))) {
     throw new RelayError(400, "bad_signature", "The signature is not the taker's over the draft's typedData.");
   }

@@ -33,7 +33,8 @@ export async function prepareLimitOrder(ctx: LimitOrderContext, body: LimitPrepa
     recipient: body.recipient,
   });
   if (issues.length) throw invalidRequest(issues, "The request failed validation.");
-  if (!findCorridor(config, chainId, body.sellToken, body.buyToken)) {
+  const corridor = findCorridor(config, chainId, body.sellToken, body.buyToken);
+  if (!corridor) {
     throw new RelayError(400, "unsupported_pair", `The relay does not trade ${body.sellToken} for ${body.buyToken}.`);
   }
   const sellAmount = BigInt(body.sellAmount);
@@ -46,15 +47,19 @@ export async function prepareLimitOrder(ctx: LimitOrderContext, body: LimitPrepa
     );
   }
   const now = Date.now();
+  // The corridor exists, so both are configured tokens; the draft names them as configured.
+  const sellToken = adapter.token(body.sellToken)?.address ?? body.sellToken;
+  const buyToken = adapter.token(body.buyToken)?.address ?? body.buyToken;
+  const recipient = body.recipient ?? body.taker;
   const inputs = {
     taker: body.taker,
-    recipient: body.recipient ?? body.taker,
-    // The corridor exists, so both are configured tokens; the draft names them as configured.
-    sellToken: adapter.token(body.sellToken)?.address ?? body.sellToken,
-    buyToken: adapter.token(body.buyToken)?.address ?? body.buyToken,
+    recipient,
+    sellToken,
+    buyToken,
     sellAmount,
     limitAmount: BigInt(body.limitAmount),
     deadline: deadlineOf(Math.floor(now / 1000), body.expiresInSeconds),
+    gasFeeNow: await ctx.gasFeeNow(corridor.key, { kind: "limit", sellToken, buyToken, recipient }),
   };
   if (!buildDraft(chain, { ...inputs, nonce: 0n })) throw limitBelowFees();
   const taker = adapter.normalise(body.taker);

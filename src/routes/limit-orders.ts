@@ -24,7 +24,7 @@ import {
 } from "../schemas/limit-order";
 import { IdParam } from "../schemas/quote";
 import { announceLimitOrders } from "../streams/announce";
-import { keeperStub } from "../stubs";
+import { corridorStub, keeperStub } from "../stubs";
 
 /**
  * Limit orders are off while the configuration's `limitOrders` is null (docs/configuration.md): every
@@ -37,7 +37,12 @@ export const limitOrdersDisabled = createMiddleware<AppEnv>(async (c, next) => {
 
 /** The limit-order routes (docs/limit-orders.md), reaching chains through `chains` (a fake in the integration tests). */
 export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
-  const context = (c: Context<AppEnv>): LimitOrderContext => ({ db: c.env.DB, config: c.get("config"), chains });
+  const context = (c: Context<AppEnv>): LimitOrderContext => ({
+    db: c.env.DB,
+    config: c.get("config"),
+    chains,
+    gasFeeNow: async (corridorKey, fill) => BigInt((await corridorStub(c.env, corridorKey).gasFeeNow(fill)).amount),
+  });
   return createRouter()
     .openapi(
       createRoute({

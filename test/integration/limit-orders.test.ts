@@ -3,6 +3,7 @@ import { getAddress, type Hex, type LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
+import { adapterFor, limitOrdersFor } from "../../src/chains";
 import { type JsonTypedData, typedDataFromJson } from "../../src/chains/evm/json-typed-data";
 import { loadConfig } from "../../src/config/load";
 import { primaryEvmChain } from "../../src/config/record";
@@ -10,6 +11,7 @@ import type { RelayConfig } from "../../src/config/schema";
 import { startLimitFill } from "../../src/db/limit-moves";
 import { insertLimitOrder, readLimitOrder } from "../../src/db/limit-orders";
 import { newId } from "../../src/ids";
+import { buildDraft, inputsOfDraft } from "../../src/limit-orders/draft";
 import { PLACE_GRACE_SECONDS } from "../../src/limit-orders/expiry";
 import type { LimitOrderDraft, LimitOrderRecord } from "../../src/schemas/limit-order";
 import { FakeLimitReads } from "../support/fake-limit-reads";
@@ -338,11 +340,19 @@ describe("POST /v1/limit-orders", () => {
       expect(res.body).toMatchObject({ error: "terms_mismatch", field });
     });
 
-    it("the gas fee changed since prepare", async () => {
-      const draft = await prepare({}, configWith({ gasFee: { fixed: "40000", token: usdc } }));
-      const res = await place(draft);
+    it("a gas fee under half of today's", async () => {
+      const today = await prepare();
+      const orders = limitOrdersFor(chain, () => reads);
+      if (!orders) throw new Error("the local chain has limit orders");
+      const draftChain = { adapter: adapterFor(chain), orders };
+      const inputs = inputsOfDraft(draftChain, today);
+      if (!inputs) throw new Error("the draft's inputs");
+      // Today's fee is the local chain's 0.05 USDC (its inputs cannot be read here): sign for 0.02.
+      const stale = buildDraft(draftChain, { ...inputs, gasFeeNow: BigInt(today.gasFeeNow) / 2n - 1n });
+      if (!stale) throw new Error("a draft");
+      const res = await place(stale.record);
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ error: "terms_mismatch" });
+      expect(res.body).toMatchObject({ error: "terms_mismatch", field: "gasFeeNow" });
     });
 
     it("typed data that is not a limit order's", async () => {

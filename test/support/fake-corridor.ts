@@ -1,5 +1,6 @@
 import type { PrivateKeyAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { gasChargeFor } from "../../src/auction/amounts";
 import type { CorridorPort } from "../../src/auction/corridor-port";
 import { AuctionHouse } from "../../src/auction/house";
 import type { AuctionStore, StoredOffer } from "../../src/auction/store";
@@ -225,6 +226,8 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
       seedUnits: { rfq: 180_000n, limit: 220_000n },
       readUnits: async () => null,
       readRates: async () => options.rates ?? null,
+      fallbackCharge: (sellToken, buyToken) =>
+        gasChargeFor(corridor.chain.gasFee, sellToken, buyToken, adapter.sameAddress),
       configuredFeeBps: corridor.chain.fee.bps,
       tokenDecimals: (token) => adapter.token(token)?.decimals ?? 0,
       sameAddress: adapter.sameAddress,

@@ -198,6 +198,7 @@ describe("EVM limit orders", () => {
     limitAmount: 100_000_000n,
     nonce: newLimitNonce(),
     deadline: 1_900_000_000n,
+    gasFeeNow: 50_000n,
   };
 
   it("has none on Solana", () => {
