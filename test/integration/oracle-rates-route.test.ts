@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { type AdapterName, publicRateSources } from "../../src/oracle/sources";
 import { recordedRates } from "../support/oracle-fixtures";
-import { corridors, expectedBand, failing } from "../support/oracle-helpers";
+import { corridors, expectedBand, failing, healthyNative } from "../support/oracle-helpers";
 
 const app = createApp();
 const get = async () => {
@@ -33,11 +33,13 @@ describe("GET /v1/rates", () => {
       expect(band.at).toBeLessThanOrEqual(finished);
     });
 
-    // The healthy five, then the two failing ones that still said something: the stale and the outlier.
+    // The healthy five, then the two failing ones that still said something (the stale and the
+    // outlier), then the native prices' six.
     expect(body.sources.map((s) => s.name)).toEqual([
       ...publicRateSources.map((s) => s.name),
       "luno-stale",
       "quidax-outlier",
+      ...healthyNative,
     ]);
     for (const s of publicRateSources) {
       const shown = body.sources.find((x) => x.name === s.name);
