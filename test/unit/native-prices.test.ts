@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { sameAddressOf } from "../../src/chains/addresses";
 import { localConfig } from "../../src/config/local";
 import { chainTokenAssets, tokenBandAsset } from "../../src/oracle/band-corridors";
+import { nativeBandKeys, nativePricesFor } from "../../src/oracle/native-bands";
 import { bandsUsed, nativePrices, routeBetween } from "../../src/oracle/native-prices";
+import { listedBands } from "../../src/oracle/rate-bands";
 import type { Band } from "../../src/schemas/quote";
 
 const NOW = 1_763_726_400_000;
@@ -108,5 +110,36 @@ describe("the band asset of a chain's token", () => {
     config.oracle.corridors = config.oracle.corridors.filter((c) => c.chainId !== 103);
     expect(chainTokenAssets(config, 103)).toEqual([]);
     expect(chainTokenAssets(config, 1)).toEqual([]);
+  });
+});
+
+describe("the configured natives against a round", () => {
+  const bands = bandsOf(band("USD", "NGN", 1450), band("ETH", "USD", 3000), band("SOL", "USD", 150));
+
+  it("price each chain's native in its tokens, and nothing for a chain with no native", () => {
+    expect(nativePricesFor(localConfig, 31337, { at: NOW, bands })?.tokens.map((t) => t.rate)).toEqual([
+      4_350_000, 3000,
+    ]);
+    expect(nativePricesFor(localConfig, 103, { at: NOW, bands })?.asset).toBe("SOL");
+    expect(nativePricesFor(localConfig, 1, { at: NOW, bands })).toBeNull();
+    expect(nativeBandKeys(localConfig, bands)).toEqual(["ETH/USD", "USD/NGN", "SOL/USD"]);
+  });
+
+  it("list the corridors' bands, then each native band no corridor has, once, with corridor null", () => {
+    const listed = listedBands(localConfig, bands);
+    expect(listed.map((b) => [b.corridor === null ? null : b.corridor.split(":")[0], `${b.base}/${b.quote}`])).toEqual([
+      ["31337", "USD/NGN"],
+      ["103", "USD/NGN"],
+      [null, "ETH/USD"],
+      [null, "SOL/USD"],
+    ]);
+    // Without the ETH band the natives list what they still use; an unused band is not listed.
+    const { "ETH/USD": _, ...rest } = bands;
+    const extra = { ...rest, ...bandsOf(band("EUR", "USD", 1.08)) };
+    expect(listedBands(localConfig, extra).map((b) => `${b.base}/${b.quote}`)).toEqual([
+      "USD/NGN",
+      "USD/NGN",
+      "SOL/USD",
+    ]);
   });
 });
