@@ -46,6 +46,7 @@ function benchConfig(): RelayConfig {
   );
   // The bench measures the auction, not the oracle: no public sources are polled.
   config.oracle.corridors = [];
+  config.oracle.natives = [];
   return config;
 }
 

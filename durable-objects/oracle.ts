@@ -19,17 +19,18 @@ import {
 } from "../src/oracle/activity";
 import { afterRound, type Health, planRound } from "../src/oracle/backoff";
 import { oracleCorridor, oracleCorridors } from "../src/oracle/band-corridors";
+import { nativePricesFor } from "../src/oracle/native-bands";
+import type { NativePrices } from "../src/oracle/native-prices";
 import { pollSources, rateSources } from "../src/oracle/poll";
+import { type ListedBand, listedBands } from "../src/oracle/rate-bands";
 import { buildSnapshot, type Snapshot } from "../src/oracle/snapshot";
 import { pairKey, type SourceRate } from "../src/oracle/types";
 import { Schedule } from "../src/schedule";
 import type { Band } from "../src/schemas/quote";
 
-/** A band in `GET /v1/rates`: which corridor it is for, since several corridors can share a pair. */
-export type CorridorBand = Band & { corridor: string };
-
 export interface Rates {
-  bands: CorridorBand[];
+  /** Corridors' bands, then the native prices' bands no corridor has (src/oracle/rate-bands.ts). */
+  bands: ListedBand[];
   sources: SourceRate[];
   unavailable: string[];
 }
@@ -55,18 +56,13 @@ export class OracleDO extends DurableObject<Env> {
     (_, e) => log.error("oracle_round_failed", { error: String(e) }),
   );
 
-  /** Every corridor's band, every source and which are failing (`GET /v1/rates`). */
+  /** Every corridor's band and the native prices' bands, every source and which are failing (`GET /v1/rates`). */
   async rates(): Promise<Rates> {
     const config = this.config();
     this.noteRead();
     const snapshot = await this.current();
     await this.ensureAlarm();
-    const bands: CorridorBand[] = [];
-    for (const c of oracleCorridors(config)) {
-      const band = snapshot.bands[pairKey(c.pair)];
-      if (band) bands.push({ corridor: c.key, ...band });
-    }
-    return { bands, sources: snapshot.sources, unavailable: snapshot.unavailable };
+    return { bands: listedBands(config, snapshot.bands), sources: snapshot.sources, unavailable: snapshot.unavailable };
   }
 
   /** The band of one corridor now, for a quote; null when the corridor has none or no source is usable. */
@@ -77,6 +73,19 @@ export class OracleDO extends DurableObject<Env> {
     const snapshot = await this.current();
     await this.ensureAlarm();
     return snapshot.bands[pairKey(corridor.pair)] ?? null;
+  }
+
+  /**
+   * What the chain's native token costs in each of its tokens now, for the gas fee (docs/oracle.md,
+   * "Native prices"); null when `oracle.natives` names no native for the chain. A read, like `band()`.
+   */
+  async nativePrices(chainId: number): Promise<NativePrices | null> {
+    const config = this.config();
+    if (!config.oracle.natives.some((n) => n.chainId === chainId)) return null;
+    this.noteRead();
+    const snapshot = await this.current();
+    await this.ensureAlarm();
+    return nativePricesFor(config, chainId, snapshot);
   }
 
   /**

@@ -3,8 +3,9 @@
  * anvil on 127.0.0.1:8545 (or reuses one already there that runs the local contracts), deploys and
  * funds, starts the local Solana chain on 127.0.0.1:8899 (scripts/lib/solana-harness/), starts
  * `wrangler dev` on 127.0.0.1:8787 with local D1 migrated and both keepers' keys, connects two reference
- * resolvers to the EVM and Solana corridors, serves a local NGN/USD rate source on 127.0.0.1:8790 (so the
- * band exists offline; `--rate` sets it), and prints where everything is. Ctrl-C stops it all.
+ * resolvers to the EVM and Solana corridors, serves a local rate source on 127.0.0.1:8790 (so the NGN/USD
+ * band and the ETH and SOL prices exist offline; `--rate`, `--eth-usd` and `--sol-usd` set them), and
+ * prints where everything is. Ctrl-C stops it all.
  * `--keep` resumes the anvil chain and the relay state of the last run instead of starting afresh (the
  * Solana chain always starts from its genesis). See docs/local-stack.md.
  */
@@ -21,7 +22,15 @@ import { LOCAL_RATE_SOURCE } from "../src/config/local";
 import type { EvmChain, SolanaChain } from "../src/config/schema";
 import { exampleDevVars, root, servedConfig } from "./lib/dev-config";
 import { ANVIL_KEEPER, type Deployment, expectedDeployment } from "./lib/evm-deploy";
-import { DEFAULT_LOCAL_RATE, type LocalRateSource, parseRate, startLocalRateSource } from "./lib/local-rates";
+import {
+  DEFAULT_LOCAL_RATE,
+  DEFAULT_NATIVE_RATES,
+  type LocalRateSource,
+  type NativeRates,
+  parseNativeRate,
+  parseRate,
+  startLocalRateSource,
+} from "./lib/local-rates";
 import {
   type AnvilProcess,
   anvilPrivateKey,
@@ -94,14 +103,23 @@ function isLoopback(rpcUrl: string, port: number): boolean {
 async function main(): Promise<void> {
   let keep: boolean;
   let rate: number;
+  let natives: NativeRates;
   try {
     const { values } = parseArgs({
-      options: { keep: { type: "boolean", default: false }, rate: { type: "string", default: DEFAULT_LOCAL_RATE } },
+      options: {
+        keep: { type: "boolean", default: false },
+        rate: { type: "string", default: DEFAULT_LOCAL_RATE },
+        "eth-usd": { type: "string", default: DEFAULT_NATIVE_RATES.ETH },
+        "sol-usd": { type: "string", default: DEFAULT_NATIVE_RATES.SOL },
+      },
     });
     keep = values.keep;
     rate = parseRate(values.rate);
+    natives = { ETH: parseNativeRate("ETH", values["eth-usd"]), SOL: parseNativeRate("SOL", values["sol-usd"]) };
   } catch (e) {
-    throw new StartError(`${(e as Error).message}; the options are --keep and --rate <NGN per USD>`);
+    throw new StartError(
+      `${(e as Error).message}; the options are --keep, --rate <NGN per USD>, --eth-usd <USD per ETH> and --sol-usd <USD per SOL>`,
+    );
   }
   const { evm: chain, solana: solanaChain } = localChains();
   const rpcUrl = chain.rpcUrl.replace("localhost", "127.0.0.1").replace(/\/+$/, "");
@@ -169,10 +187,14 @@ async function main(): Promise<void> {
       say(`local Solana chain on ${solana.url} (LiteSVM, a slot every 400 ms, from its genesis)`);
     }
 
-    rates = await startLocalRateSource(rate).catch((e: unknown) => {
+    rates = await startLocalRateSource(rate, undefined, natives).catch((e: unknown) => {
       throw new StartError(`cannot serve the local rate source on ${LOCAL_RATE_SOURCE.url}: ${(e as Error).message}`);
     });
     say(`local rate source on ${rates.url}: ${rate} NGN per USD (--rate to change), beside the public sources`);
+    say(
+      `  and the native prices: ${natives.ETH} USD per ETH on ${rates.nativeUrls.ETH} (--eth-usd), ` +
+        `${natives.SOL} USD per SOL on ${rates.nativeUrls.SOL} (--sol-usd)`,
+    );
 
     relay = await startRelay({
       port: RELAY_PORT,

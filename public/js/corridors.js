@@ -86,3 +86,14 @@ export function corridorName(config, key) {
   if (!chain || !a || !b) return key;
   return `${tokenOf(config, chain.chainId, a).symbol} / ${tokenOf(config, chain.chainId, b).symbol} on ${chain.name}`;
 }
+
+/**
+ * What a band of `GET /v1/rates` is for: its corridor written with token symbols, or, for a native
+ * price's band that is no corridor's (`corridor` null), its pair, `ETH in USD (native price)`.
+ *
+ * @param {any} config
+ * @param {{corridor: string | null, base: string, quote: string}} band
+ */
+export function bandName(config, band) {
+  return band.corridor === null ? `${band.base} in ${band.quote} (native price)` : corridorName(config, band.corridor);
+}

@@ -1,5 +1,5 @@
 import { getConfig, getJson } from "./api.js";
-import { corridorName, corridorsOf } from "./corridors.js";
+import { bandName, corridorsOf } from "./corridors.js";
 import { address, fill, h, pill, problem, table } from "./dom.js";
 import { ago, dateTime, number, percent, shortAddress } from "./format.js";
 
@@ -175,12 +175,16 @@ function reliabilityCell(r) {
 function ratesSection(config, { bands, sources, unavailable }, now) {
   return [
     h("h2", { id: "rates-title" }, "Rate bands"),
-    h("p", { class: "muted" }, "Advisory: the median of public NGN/USD sources, recomputed every 10 s; never a price."),
+    h(
+      "p",
+      { class: "muted" },
+      "Advisory: the median of public sources, recomputed every 10 s; never a quote's price. Native prices price the gas fee.",
+    ),
     bands.length
       ? table(
           ["Corridor", "Mid", "Low", "High", "Sources", "Computed"],
           bands.map((b) => [
-            corridorName(config, b.corridor),
+            bandName(config, b),
             `${number(b.mid)} ${b.quote}/${b.base}`,
             number(b.low),
             number(b.high),

@@ -111,10 +111,11 @@ export async function limitDemo(o: LimitDemoOptions): Promise<void> {
 
 /** The mid of the band of the corridor of `tokenA` and `tokenB` on `chainId`, naira per dollar. */
 async function bandMid(relayUrl: string, chainId: number, tokenA: string, tokenB: string): Promise<number> {
-  const { body } = await relayCall<{ bands: { corridor: string; mid: number }[] }>(relayUrl, "/v1/rates", {});
+  const { body } = await relayCall<{ bands: { corridor: string | null; mid: number }[] }>(relayUrl, "/v1/rates", {});
   const [a, b] = [tokenA.toLowerCase(), tokenB.toLowerCase()];
   const band = body.bands.find((x) => {
-    const [chain, ...tokens] = x.corridor.toLowerCase().split(":");
+    // A native price's band (corridor null) is no corridor's market.
+    const [chain, ...tokens] = (x.corridor ?? "").toLowerCase().split(":");
     return chain === String(chainId) && tokens.includes(a) && tokens.includes(b);
   });
   if (!band) {

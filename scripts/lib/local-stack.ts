@@ -39,7 +39,7 @@ import {
   targetKey,
 } from "../../src/clients/resolver/relay-config";
 import { solanaRpcInventory } from "../../src/clients/resolver/solana-inventory";
-import { LOCAL_RATE_SOURCE, localConfig } from "../../src/config/local";
+import { LOCAL_NATIVE_SOURCES, LOCAL_RATE_SOURCE, localConfig } from "../../src/config/local";
 import type { RelayConfig } from "../../src/config/schema";
 import {
   ANVIL_DEPLOYER_KEY,
@@ -315,10 +315,11 @@ export async function fundKeeperPool(rpcUrl: string): Promise<Address[]> {
 
 /**
  * The local configuration pointed at `rpcUrl`, with an oracle that never leaves the machine. With
- * `rateSourceUrl` (a local rate source, scripts/lib/local-rates.ts) that source is the oracle's only one
- * and the corridors have a band from it, as under `npm start` offline; without it no corridor asks for a
- * band, and the one source is a loopback port nobody listens on, so even `GET /v1/rates` polls nothing
- * public.
+ * `rateSourceUrl` (a local rate source, scripts/lib/local-rates.ts) that server is the oracle's only
+ * source, for NGN/USD and for the native prices on its other paths, and the corridors have a band and the
+ * chains a native price from it, as under `npm start` offline; without it no corridor asks for a band, no
+ * native is priced, and the one source is a loopback port nobody listens on, so even `GET /v1/rates` polls
+ * nothing public.
  */
 export function offlineRelayConfig(rpcUrl: string, rateSourceUrl?: string): RelayConfig {
   const config = structuredClone(localConfig);
@@ -326,10 +327,15 @@ export function offlineRelayConfig(rpcUrl: string, rateSourceUrl?: string): Rela
   const source = rateSourceUrl
     ? { ...LOCAL_RATE_SOURCE, url: rateSourceUrl }
     : { name: "offline", adapter: "open-er-api" as const, url: "http://127.0.0.1:9/offline" };
+  // The native paths on the same server as the NGN/USD one.
+  const natives = rateSourceUrl
+    ? LOCAL_NATIVE_SOURCES.map((s) => ({ ...s, url: new URL(new URL(s.url).pathname, rateSourceUrl).href }))
+    : [];
   config.oracle = {
     ...config.oracle,
-    sources: [{ ...source, base: "USD", quote: "NGN" }],
+    sources: [{ ...source, base: "USD", quote: "NGN" }, ...natives],
     corridors: rateSourceUrl ? config.oracle.corridors : [],
+    natives: rateSourceUrl ? config.oracle.natives : [],
   };
   return config;
 }

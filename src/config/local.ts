@@ -1,4 +1,4 @@
-import { publicRateSources } from "../oracle/sources";
+import { publicNativeSources, publicRateSources } from "../oracle/sources";
 import type { RelayConfig } from "./schema";
 
 /**
@@ -22,6 +22,15 @@ export const LOCAL_RATE_SOURCE = {
   adapter: "open-er-api",
   url: "http://127.0.0.1:8790/v6/latest/USD",
 } as const;
+
+/**
+ * The same server's native prices, one path per native asset in the same format (`base_code` the native
+ * asset, `rates.USD` its dollar price), for the gas fee offline (docs/oracle.md, "Native prices").
+ */
+export const LOCAL_NATIVE_SOURCES = [
+  { name: "local-eth", adapter: "open-er-api", url: "http://127.0.0.1:8790/v6/latest/ETH", base: "ETH", quote: "USD" },
+  { name: "local-sol", adapter: "open-er-api", url: "http://127.0.0.1:8790/v6/latest/SOL", base: "SOL", quote: "USD" },
+] as const;
 
 export const localConfig: RelayConfig = {
   chains: [
@@ -77,15 +86,25 @@ export const localConfig: RelayConfig = {
   // Limit orders (docs/limit-orders.md): 5 minutes to 30 days, at most 20 open per taker.
   limitOrders: { minExpirySeconds: 300, maxExpirySeconds: 2_592_000, maxOpenPerTaker: 20 },
   // The local tokens stand for real ones, so their band comes from the real public NGN/USD sources, and
-  // from the local stack's own source when offline.
+  // from the local stack's own source when offline; the same goes for the prices of ETH and SOL, the
+  // native tokens of the local chains.
   oracle: {
-    sources: [...publicRateSources, LOCAL_RATE_SOURCE].map((s) => ({ ...s, base: "USD", quote: "NGN" })),
+    sources: [
+      ...[...publicRateSources, LOCAL_RATE_SOURCE].map((s) => ({ ...s, base: "USD", quote: "NGN" })),
+      ...publicNativeSources("ETH"),
+      ...publicNativeSources("SOL"),
+      ...LOCAL_NATIVE_SOURCES,
+    ],
     timeoutMs: 3_000,
     maxAgeSeconds: 60,
     outlierBps: 1_000,
     corridors: [
       { chainId: 31337, base: "USDC", quote: "cNGN", baseAsset: "USD", quoteAsset: "NGN" },
       { chainId: 103, base: "USDC", quote: "cNGN", baseAsset: "USD", quoteAsset: "NGN" },
+    ],
+    natives: [
+      { chainId: 31337, asset: "ETH" },
+      { chainId: 103, asset: "SOL" },
     ],
   },
 };

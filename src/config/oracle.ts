@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { normaliseAddress, quotesPair } from "../chains/addresses";
 import { corridorKey } from "../corridors";
+import { chainTokenAssets } from "../oracle/band-corridors";
+import { routeBetween } from "../oracle/native-prices";
 import { adapterNames, publicRateSources } from "../oracle/sources";
 import type { ChainConfig } from "./schema";
 
@@ -35,6 +37,13 @@ export const oracleCorridorSchema = z.object({
   quoteAsset: assetSymbol.default("NGN"),
 });
 
+/** A chain's native token, priced in the chain's tokens from the bands (docs/oracle.md, "Native prices"). */
+export const oracleNativeSchema = z.object({
+  chainId: z.number().int().positive(),
+  /** The native token's asset symbol, e.g. ETH or SOL, as the sources' `base` or `quote` name it. */
+  asset: assetSymbol,
+});
+
 export const oracleSchema = z.object({
   sources: z
     .array(oracleSourceSchema)
@@ -48,12 +57,19 @@ export const oracleSchema = z.object({
   outlierBps: z.number().int().min(1).max(10_000).default(1_000),
   /** Which corridors get which pair's band; a corridor not listed has none. */
   corridors: z.array(oracleCorridorSchema).default([]),
+  /** Which chains' native tokens get a price; a chain not listed has none (its gas fee is the fixed one). */
+  natives: z.array(oracleNativeSchema).default([]),
 });
 
 export type OracleConfig = z.infer<typeof oracleSchema>;
 export type OracleSourceConfig = z.infer<typeof oracleSourceSchema>;
+export type OracleNativeConfig = z.infer<typeof oracleNativeSchema>;
 
-/** Source names are unique; every corridor names served tokens and has at least one source for its pair. */
+/**
+ * Source names are unique; every corridor names served tokens and has at least one source for its pair;
+ * every native names a configured chain once, and sources whose pairs price it into the asset of each of
+ * that chain's tokens (`checkNatives`).
+ */
 export function checkOracleConfig(
   config: { chains: ChainConfig[]; oracle: OracleConfig },
   issue: (path: (string | number)[], message: string) => void,
@@ -92,5 +108,37 @@ export function checkOracleConfig(
     );
     if (mapped.has(key)) issue(at("quote"), "maps a corridor another entry already maps");
     mapped.add(key);
+  }
+  checkNatives(config, issue);
+}
+
+/**
+ * A native is priced by the bands of the configured sources' pairs, directly or through one asset
+ * (src/oracle/native-prices.ts), into the assets `oracle.corridors` gives the chain's tokens: a native
+ * with no such token, or an asset no pair reaches, could never be priced.
+ */
+function checkNatives(
+  config: { chains: ChainConfig[]; oracle: OracleConfig },
+  issue: (path: (string | number)[], message: string) => void,
+): void {
+  const pairs = config.oracle.sources.map((s) => ({ base: s.base, quote: s.quote }));
+  const named = new Set<number>();
+  for (const [i, native] of config.oracle.natives.entries()) {
+    const at = (field: string) => ["oracle", "natives", i, field];
+    if (named.has(native.chainId)) issue(at("chainId"), "names a chain another entry already names");
+    named.add(native.chainId);
+    if (!config.chains.some((c) => c.chainId === native.chainId)) {
+      issue(at("chainId"), "is not a configured chain");
+      continue;
+    }
+    const assets = [...new Set(chainTokenAssets(config, native.chainId).map((t) => t.asset))];
+    if (assets.length === 0) {
+      issue(at("chainId"), `no token of chain ${native.chainId} is in oracle.corridors to price ${native.asset} in`);
+    }
+    for (const asset of assets) {
+      if (!routeBetween(native.asset, asset, pairs)) {
+        issue(at("asset"), `no source pair prices ${native.asset} in ${asset}, directly or through one asset`);
+      }
+    }
   }
 }

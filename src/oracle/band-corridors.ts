@@ -1,5 +1,7 @@
-import type { RelayConfig } from "../config/schema";
+import type { OracleConfig } from "../config/oracle";
+import type { ChainConfig, RelayConfig } from "../config/schema";
 import { findCorridor } from "../corridors";
+import type { TokenAsset } from "./native-prices";
 import type { AssetPair } from "./types";
 
 /** A corridor the oracle serves: which of its tokens tracks which asset of the band. */
@@ -52,4 +54,32 @@ export function bandAssetOf(
   if (!mapped) return null;
   if (sameAddress(token, mapped.baseToken)) return mapped.pair.base;
   return sameAddress(token, mapped.quoteToken) ? mapped.pair.quote : null;
+}
+
+/**
+ * The band asset each token of a chain tracks, as `oracle.corridors` names it (USDC → USD, cNGN → NGN),
+ * in the order of the chain's `tokens`, each address as configured there; a token no corridor of the chain
+ * names is left out, and the first corridor naming a token decides its asset.
+ */
+export function chainTokenAssets(
+  config: { chains: readonly ChainConfig[]; oracle: Pick<OracleConfig, "corridors"> },
+  chainId: number,
+): TokenAsset[] {
+  const chain = config.chains.find((c) => c.chainId === chainId);
+  const corridors = config.oracle.corridors.filter((c) => c.chainId === chainId);
+  return (chain?.tokens ?? []).flatMap((t) => {
+    const named = corridors.find((c) => c.base === t.symbol || c.quote === t.symbol);
+    if (!named) return [];
+    return [{ token: t.address, asset: named.base === t.symbol ? named.baseAsset : named.quoteAsset }];
+  });
+}
+
+/** The band asset one token of a chain tracks (see `chainTokenAssets`); null when no corridor names it. */
+export function tokenBandAsset(
+  config: RelayConfig,
+  chainId: number,
+  token: string,
+  sameAddress: (a: string, b: string) => boolean,
+): string | null {
+  return chainTokenAssets(config, chainId).find((t) => sameAddress(t.token, token))?.asset ?? null;
 }

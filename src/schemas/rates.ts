@@ -3,11 +3,15 @@ import { z } from "@hono/zod-openapi";
 /** Rates are JS numbers (record 2.5, docs/api.md), unlike amounts: naira per dollar, quote units per base unit. */
 const rate = (description: string, example: number) => z.number().openapi({ description, example });
 
-/** The advisory band of record 2.5 (the `Band` of quotes and resolver frames), plus the corridor it is for. */
+/**
+ * The advisory band of record 2.5 (the `Band` of quotes and resolver frames), plus the corridor it is for;
+ * null for a band of the native prices that is no corridor's (docs/oracle.md, "Native prices").
+ */
 export const RateBand = z
   .object({
-    corridor: z.string().openapi({
-      description: "The corridor key `<chainId>:<tokenA>:<tokenB>`; corridors of one asset pair share a band",
+    corridor: z.string().nullable().openapi({
+      description:
+        "The corridor key `<chainId>:<tokenA>:<tokenB>`; corridors of one asset pair share a band. Null for a band that is no corridor's: a native token's price (e.g. ETH/USD) the gas fee is priced from",
       example: "31337:0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0:0xe7f1725e7734ce288f8367e1bb143e90bb3f0512",
     }),
     base: z.string().openapi({ description: "Base asset symbol", example: "USD" }),
@@ -38,7 +42,10 @@ export const RateSource = z
 
 export const Rates = z
   .object({
-    bands: z.array(RateBand).openapi({ description: "One per corridor that has a band; advisory, never a price" }),
+    bands: z.array(RateBand).openapi({
+      description:
+        "One per corridor that has a band, then each native price's band no corridor has (corridor null); advisory, never a quote's price",
+    }),
     sources: z
       .array(RateSource)
       .openapi({ description: "Every source whose last answer was plausible, stale ones included" }),

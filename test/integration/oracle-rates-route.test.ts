@@ -1,9 +1,18 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { type AdapterName, publicRateSources } from "../../src/oracle/sources";
-import { recordedRates } from "../support/oracle-fixtures";
-import { corridors, expectedBand, failing } from "../support/oracle-helpers";
+import { loadConfig } from "../../src/config/load";
+import { type AdapterName, publicNativeSources, publicRateSources } from "../../src/oracle/sources";
+import { type NativeAdapter, recordedRates, recordedSolRates } from "../support/oracle-fixtures";
+import {
+  activityOf,
+  corridors,
+  expectedBand,
+  expectedNativeBand,
+  failing,
+  healthyNative,
+  oracleNamed,
+} from "../support/oracle-helpers";
 
 const app = createApp();
 const get = async () => {
@@ -13,7 +22,7 @@ const get = async () => {
 };
 
 interface Body {
-  bands: Record<string, unknown>[];
+  bands: (Record<string, unknown> & { corridor: string | null })[];
   sources: { name: string; value: number; bid: number | null; ask: number | null; ageSeconds: number }[];
   unavailable: string[];
 }
@@ -25,27 +34,47 @@ describe("GET /v1/rates", () => {
     const body = (await res.json()) as Body;
     expect(Object.keys(body).sort()).toEqual(["bands", "sources", "unavailable"]);
 
-    expect(body.bands).toHaveLength(2);
+    // The two corridors' USD/NGN bands, then the natives' ETH/USD and SOL/USD, which are no corridor's.
+    expect(body.bands).toHaveLength(4);
     const mapped = corridors();
+    const expected = [
+      ...mapped.map((c) => ({ corridor: c.key, ...expectedBand() })),
+      { corridor: null, ...expectedNativeBand("ETH") },
+      { corridor: null, ...expectedNativeBand("SOL") },
+    ];
     body.bands.forEach((band, i) => {
-      expect(band).toStrictEqual({ corridor: mapped[i]?.key, ...expectedBand(), at: expect.any(Number) });
+      expect(band).toStrictEqual({ ...expected[i], at: expect.any(Number) });
       expect(band.at).toBeGreaterThanOrEqual(started);
       expect(band.at).toBeLessThanOrEqual(finished);
     });
 
-    // The healthy five, then the two failing ones that still said something: the stale and the outlier.
+    // The healthy five, then the two failing ones that still said something (the stale and the
+    // outlier), then the natives' six.
     expect(body.sources.map((s) => s.name)).toEqual([
       ...publicRateSources.map((s) => s.name),
       "luno-stale",
       "quidax-outlier",
+      ...healthyNative,
     ]);
     for (const s of publicRateSources) {
       const shown = body.sources.find((x) => x.name === s.name);
       const { bid, ask, value } = recordedRates[s.adapter as AdapterName];
       expect(shown).toStrictEqual({ name: s.name, value, bid, ask, ageSeconds: expect.any(Number) });
     }
+    for (const [asset, rates] of [
+      ["ETH", recordedRates],
+      ["SOL", recordedSolRates],
+    ] as const) {
+      for (const s of publicNativeSources(asset)) {
+        const shown = body.sources.find((x) => x.name === s.name);
+        const { bid, ask, value } = rates[s.adapter as NativeAdapter];
+        expect(shown).toStrictEqual({ name: s.name, value, bid, ask, ageSeconds: expect.any(Number) });
+      }
+    }
     const age = (name: string) => body.sources.find((s) => s.name === name)?.ageSeconds ?? -1;
-    for (const name of ["quidax", "luno", "remitano", "open-er-api"]) expect(age(name)).toBeLessThanOrEqual(2);
+    for (const name of ["quidax", "luno", "remitano", "open-er-api", ...healthyNative]) {
+      expect(age(name)).toBeLessThanOrEqual(2);
+    }
     // currency-api dates its rates by day: its age is the time since midnight UTC.
     const sinceMidnight = (finished % 86_400_000) / 1000;
     expect(Math.abs(age("currency-api") - sinceMidnight)).toBeLessThanOrEqual(3);
@@ -77,6 +106,9 @@ describe("GET /v1/rates", () => {
       "name",
       "value",
     ]);
+    const corridor = doc.components.schemas.RateBand?.properties.corridor as { description: string };
+    expect(JSON.stringify(corridor)).toMatch(/null/);
+    expect(corridor.description).toMatch(/Null for a band that is no corridor's/);
     expect(Object.keys(doc.components.schemas.RateBand?.properties ?? {}).sort()).toEqual([
       "at",
       "base",
@@ -87,5 +119,46 @@ describe("GET /v1/rates", () => {
       "quote",
       "sources",
     ]);
+  });
+});
+
+describe("native prices", () => {
+  const config = () => loadConfig(env.RELAY_CONFIG);
+  const address = (chainId: number, symbol: string) =>
+    config()
+      .chains.find((c) => c.chainId === chainId)
+      ?.tokens.find((t) => t.symbol === symbol)?.address;
+  const cross = (a: number, b: number) => Number((a * b).toPrecision(12));
+
+  it("price ETH in USDC and cNGN on 31337, from ETH/USD and crossed with USD/NGN, dated by the round", async () => {
+    const oracle = oracleNamed("native-prices-evm");
+    const started = Date.now();
+    const prices = await oracle.nativePrices(31337);
+    const eth = expectedNativeBand("ETH").mid ?? 0;
+    const ngn = expectedBand().mid ?? 0;
+    expect(prices).toStrictEqual({
+      chainId: 31337,
+      asset: "ETH",
+      // In the chain's token order: cNGN, then USDC; addresses as configured.
+      tokens: [
+        { token: address(31337, "cNGN"), rate: cross(eth, ngn), at: expect.any(Number) },
+        { token: address(31337, "USDC"), rate: eth, at: expect.any(Number) },
+      ],
+    });
+    for (const t of prices?.tokens ?? []) expect(t.at).toBeGreaterThanOrEqual(started);
+    // A read, like band(): it keeps the oracle polling.
+    expect((await activityOf(oracle))?.readUntil).toBeGreaterThan(started);
+  });
+
+  it("price SOL on 103 the same way, and nothing for a chain with no native configured", async () => {
+    const oracle = oracleNamed("native-prices-solana");
+    const prices = await oracle.nativePrices(103);
+    const sol = expectedNativeBand("SOL").mid ?? 0;
+    expect(prices?.asset).toBe("SOL");
+    expect(prices?.tokens.map((t) => [t.token, t.rate])).toEqual([
+      [address(103, "USDC"), sol],
+      [address(103, "cNGN"), cross(sol, expectedBand().mid ?? 0)],
+    ]);
+    expect(await oracle.nativePrices(1)).toBeNull();
   });
 });

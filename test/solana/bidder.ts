@@ -88,8 +88,8 @@ export async function marketSellAmount(app: {
   request(path: string, init: RequestInit, e: Cloudflare.Env): Response | Promise<Response>;
 }): Promise<string> {
   const res = await app.request("/v1/rates", {}, env);
-  const { bands } = (await res.json()) as { bands: { corridor: string; mid: number }[] };
-  const band = bands.find((b) => b.corridor.startsWith(`${SOL.chainId}:`));
+  const { bands } = (await res.json()) as { bands: { corridor: string | null; mid: number }[] };
+  const band = bands.find((b) => b.corridor?.startsWith(`${SOL.chainId}:`));
   if (!band) throw new Error("no band for the Solana corridor");
   return String(Math.round(band.mid * 1e6));
 }

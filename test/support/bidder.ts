@@ -27,8 +27,10 @@ export const quoteBody = (over: Record<string, unknown> = {}) => ({
  * 1 USDC stand inside the band guard whatever the recorded rates are.
  */
 export async function marketSellAmount(request: (path: string) => Response | Promise<Response>): Promise<string> {
-  const { bands } = (await (await request("/v1/rates")).json()) as { bands: { corridor: string; mid: number }[] };
-  const band = bands.find((b) => b.corridor.startsWith(`${EVM.chainId}:`));
+  const { bands } = (await (await request("/v1/rates")).json()) as {
+    bands: { corridor: string | null; mid: number }[];
+  };
+  const band = bands.find((b) => b.corridor?.startsWith(`${EVM.chainId}:`));
   if (!band) throw new Error("no band for the EVM corridor");
   return String(Math.round(band.mid * 1e6));
 }

@@ -1,14 +1,14 @@
 import { localConfig } from "../../src/config/local";
 import type { OracleSourceConfig } from "../../src/config/oracle";
-import { publicRateSources } from "../../src/oracle/sources";
+import { publicNativeSources, publicRateSources } from "../../src/oracle/sources";
 
 /** Per source and poll in the integration configuration: short, since one source never answers. */
 export const TEST_TIMEOUT_MS = 500;
 
 /**
  * The oracle sources of the workers test projects, served by the fixture server (oracle-server.global.ts).
- * The five real formats answer normally; five more sources each fail one way, so every round shows each
- * kind of failure.
+ * The five real NGN formats answer normally; five more sources each fail one way, so every round shows
+ * each kind of failure; then the native prices' sources (ETH/USD and SOL/USD), all answering normally.
  */
 export function integrationOracleSources(fixturesUrl: string): OracleSourceConfig[] {
   const at = (path: string) => `${fixturesUrl}${path}`;
@@ -25,7 +25,11 @@ export function integrationOracleSources(fixturesUrl: string): OracleSourceConfi
     { name: "luno-stale", adapter: "luno", url: at("/stale/luno"), base: "USD", quote: "NGN" },
     { name: "quidax-outlier", adapter: "quidax", url: at("/outlier/quidax"), base: "USD", quote: "NGN" },
   ];
-  return [...healthy, ...failing];
+  const natives = [...publicNativeSources("ETH"), ...publicNativeSources("SOL")].map((s) => ({
+    ...s,
+    url: at(`/ok/${s.adapter}${s.base === "SOL" ? "?base=SOL" : ""}`),
+  }));
+  return [...healthy, ...failing, ...natives];
 }
 
 /**

@@ -1,5 +1,14 @@
 import type { AdapterName } from "../../src/oracle/sources";
+import type { AssetPair } from "../../src/oracle/types";
+import bitstamp from "../fixtures/oracle/bitstamp.json";
+import bitstampSol from "../fixtures/oracle/bitstamp.sol.json";
+import coinbaseError from "../fixtures/oracle/coinbase.error.json";
+import coinbase from "../fixtures/oracle/coinbase.json";
+import coinbaseSol from "../fixtures/oracle/coinbase.sol.json";
 import currencyApi from "../fixtures/oracle/currency-api.json";
+import krakenError from "../fixtures/oracle/kraken.error.json";
+import kraken from "../fixtures/oracle/kraken.json";
+import krakenSol from "../fixtures/oracle/kraken.sol.json";
 import lunoError from "../fixtures/oracle/luno.error.json";
 import luno from "../fixtures/oracle/luno.json";
 import openErApiError from "../fixtures/oracle/open-er-api.error.json";
@@ -11,7 +20,8 @@ import remitano from "../fixtures/oracle/remitano.json";
 /**
  * Sample responses of the public sources, in their documented formats (trimmed to a few currencies),
  * and ways to re-date them: a recorded body is always old, so a test that wants a fresh figure
- * republishes it at the current time.
+ * republishes it at the current time. The NGN sources price USD/NGN; the native ones ETH/USD here, and
+ * SOL/USD in `recordedSol`.
  */
 export const recorded = {
   quidax,
@@ -19,10 +29,44 @@ export const recorded = {
   remitano,
   "open-er-api": openErApi,
   "currency-api": currencyApi,
+  coinbase,
+  kraken,
+  bitstamp,
 } satisfies Record<AdapterName, unknown>;
 
+/** The adapters of the native tokens' dollar prices (src/oracle/sources/index.ts, `publicNativeSources`). */
+export type NativeAdapter = "coinbase" | "kraken" | "bitstamp";
+export const nativeAdapters: NativeAdapter[] = ["coinbase", "kraken", "bitstamp"];
+
+/** The same three sources answering for SOL/USD. */
+export const recordedSol = { coinbase: coinbaseSol, kraken: krakenSol, bitstamp: bitstampSol } satisfies Record<
+  NativeAdapter,
+  unknown
+>;
+
+const USD_NGN: AssetPair = { base: "USD", quote: "NGN" };
+const ETH_USD: AssetPair = { base: "ETH", quote: "USD" };
+
+/** The pair each recording of `recorded` prices. */
+export const recordedPairs: Record<AdapterName, AssetPair> = {
+  quidax: USD_NGN,
+  luno: USD_NGN,
+  remitano: USD_NGN,
+  "open-er-api": USD_NGN,
+  "currency-api": USD_NGN,
+  coinbase: ETH_USD,
+  kraken: ETH_USD,
+  bitstamp: ETH_USD,
+};
+
 /** What the sources answer when they refuse a request, with status 200 or not. */
-export const recordedErrors = { quidax: quidaxError, luno: lunoError, "open-er-api": openErApiError };
+export const recordedErrors = {
+  quidax: quidaxError,
+  luno: lunoError,
+  "open-er-api": openErApiError,
+  coinbase: coinbaseError,
+  kraken: krakenError,
+};
 
 /** The figure each recorded response stands for: bid/ask where published, and the value the oracle takes. */
 export const recordedRates: Record<AdapterName, { bid: number | null; ask: number | null; value: number }> = {
@@ -32,6 +76,16 @@ export const recordedRates: Record<AdapterName, { bid: number | null; ask: numbe
   remitano: twoSided(remitano.ng.usdt_ask, remitano.ng.usdt_bid),
   "open-er-api": { bid: null, ask: null, value: openErApi.rates.NGN },
   "currency-api": { bid: null, ask: null, value: currencyApi.usd.ngn },
+  coinbase: { bid: null, ask: null, value: Number(coinbase.data.amount) },
+  kraken: twoSided(Number(kraken.result.XETHZUSD.b[0]), Number(kraken.result.XETHZUSD.a[0])),
+  bitstamp: twoSided(Number(bitstamp.bid), Number(bitstamp.ask)),
+};
+
+/** The SOL/USD figure each of `recordedSol` stands for. */
+export const recordedSolRates: Record<NativeAdapter, { bid: number | null; ask: number | null; value: number }> = {
+  coinbase: { bid: null, ask: null, value: Number(coinbaseSol.data.amount) },
+  kraken: twoSided(Number(krakenSol.result.SOLUSD.b[0]), Number(krakenSol.result.SOLUSD.a[0])),
+  bitstamp: twoSided(Number(bitstampSol.bid), Number(bitstampSol.ask)),
 };
 
 function twoSided(bid: number, ask: number) {
@@ -39,12 +93,15 @@ function twoSided(bid: number, ask: number) {
 }
 
 /** Adapters whose responses carry their own time; the others cannot be stale. */
-export const dated: AdapterName[] = ["quidax", "luno", "open-er-api", "currency-api"];
+export const dated: AdapterName[] = ["quidax", "luno", "open-er-api", "currency-api", "bitstamp"];
 
 const scaled = (x: string, scale: number) => String(Number(x) * scale);
 
-/** The recorded response as if the source had published it at `at` (unix ms), its NGN prices times `scale`. */
-export function republish(adapter: AdapterName, at: number, scale = 1): unknown {
+/**
+ * The recorded response as if the source had published it at `at` (unix ms), its prices times `scale`;
+ * `sol` picks a native adapter's SOL/USD recording rather than its ETH/USD one.
+ */
+export function republish(adapter: AdapterName, at: number, scale = 1, sol = false): unknown {
   switch (adapter) {
     case "quidax": {
       const body = structuredClone(quidax);
@@ -79,6 +136,28 @@ export function republish(adapter: AdapterName, at: number, scale = 1): unknown 
       const body = structuredClone(currencyApi);
       body.date = new Date(at).toISOString().slice(0, 10);
       body.usd.ngn *= scale;
+      return body;
+    }
+    case "coinbase": {
+      const body = structuredClone(sol ? coinbaseSol : coinbase);
+      body.data.amount = scaled(body.data.amount, scale);
+      return body;
+    }
+    case "kraken": {
+      const body: { error: string[]; result: Record<string, { a: string[]; b: string[] }> } = structuredClone(
+        sol ? krakenSol : kraken,
+      );
+      for (const ticker of Object.values(body.result)) {
+        ticker.a[0] = scaled(ticker.a[0] ?? "", scale);
+        ticker.b[0] = scaled(ticker.b[0] ?? "", scale);
+      }
+      return body;
+    }
+    case "bitstamp": {
+      const body = structuredClone(sol ? bitstampSol : bitstamp);
+      body.timestamp = String(Math.floor(at / 1000));
+      body.bid = scaled(body.bid, scale);
+      body.ask = scaled(body.ask, scale);
       return body;
     }
   }

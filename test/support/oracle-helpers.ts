@@ -4,11 +4,13 @@ import { loadConfig } from "../../src/config/load";
 import type { Activity } from "../../src/oracle/activity";
 import { oracleCorridors } from "../../src/oracle/band-corridors";
 import type { Snapshot } from "../../src/oracle/snapshot";
-import { publicRateSources } from "../../src/oracle/sources";
-import { recordedRates } from "./oracle-fixtures";
+import { publicNativeSources, publicRateSources } from "../../src/oracle/sources";
+import { nativeAdapters, recordedRates, recordedSolRates } from "./oracle-fixtures";
 
-/** The sources of the integration configuration (oracle-config.ts) that answer normally. */
+/** The NGN sources of the integration configuration (oracle-config.ts) that answer normally. */
 export const healthy = publicRateSources.map((s) => s.name);
+/** Its native prices' sources, ETH/USD then SOL/USD, all answering normally. */
+export const healthyNative = [...publicNativeSources("ETH"), ...publicNativeSources("SOL")].map((s) => s.name);
 /** The ones that fail, each its own way. */
 export const failing = ["quidax-down", "luno-slow", "remitano-garbled", "luno-stale", "quidax-outlier"];
 
@@ -16,6 +18,13 @@ export const failing = ["quidax-down", "luno-slow", "remitano-garbled", "luno-st
 export function expectedBand() {
   const values = publicRateSources.map((s) => recordedRates[s.adapter].value).sort((a, b) => a - b);
   return { base: "USD", quote: "NGN", mid: values[2], low: values[0], high: values[4], sources: 5 };
+}
+
+/** The band of a native's three recorded dollar prices: median, extremes and count. */
+export function expectedNativeBand(asset: "ETH" | "SOL") {
+  const rates = asset === "ETH" ? recordedRates : recordedSolRates;
+  const values = nativeAdapters.map((a) => rates[a].value).sort((a, b) => a - b);
+  return { base: asset, quote: "USD", mid: values[1], low: values[0], high: values[2], sources: 3 };
 }
 
 export const corridors = () => oracleCorridors(loadConfig(env.RELAY_CONFIG));

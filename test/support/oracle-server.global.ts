@@ -20,23 +20,27 @@ declare module "vitest" {
  *   /status/<code>/<adapter>  that HTTP status
  *   /slow/<adapter>        never answers; the connection stays open until the client gives up
  *   /garbled/<adapter>     200 with a body that is not JSON
- *   /refused/<adapter>     200 with the source's own error body (quidax, luno, open-er-api)
+ *   /refused/<adapter>     200 with the source's own error body (quidax, luno, open-er-api, coinbase, kraken)
+ *
+ * A native price's adapter answers its ETH/USD recording, or its SOL/USD one with `?base=SOL`.
  */
 export default async function setup(project: TestProject) {
   const server = createServer((req, res) => {
-    const parts = (req.url ?? "/").split("?")[0]?.split("/").filter(Boolean) ?? [];
+    const url = new URL(req.url ?? "/", "http://fixtures");
+    const parts = url.pathname.split("/").filter(Boolean);
     const [behaviour, ...rest] = parts;
+    const sol = url.searchParams.get("base") === "SOL";
     const adapter = rest.at(-1) ?? "";
     if (!isAdapter(adapter)) return send(res, 404, { error: `unknown adapter ${adapter}` });
     const now = Date.now();
     switch (behaviour) {
       case "ok":
-        return send(res, 200, republish(adapter, now));
+        return send(res, 200, republish(adapter, now, 1, sol));
       case "outlier":
-        return send(res, 200, republish(adapter, now, 1.5));
+        return send(res, 200, republish(adapter, now, 1.5, sol));
       case "stale":
         if (!dated.includes(adapter)) return send(res, 404, { error: `${adapter} responses carry no time` });
-        return send(res, 200, republish(adapter, staleAt(adapter, now)));
+        return send(res, 200, republish(adapter, staleAt(adapter, now), 1, sol));
       case "status":
         return send(res, Number(rest[0]), { error: "upstream trouble" });
       case "slow":

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { errorOf } from "../../public/js/api.js";
-import { corridorKey, corridorName, corridorsOf, tokenOf } from "../../public/js/corridors.js";
+import { bandName, corridorKey, corridorName, corridorsOf, tokenOf } from "../../public/js/corridors.js";
 import { ago, clock, elapsed, percent, shortAddress, units } from "../../public/js/format.js";
 import {
   mergeTimeline,
@@ -70,6 +70,14 @@ describe("corridors", () => {
     expect(corridor?.nodes.map((n) => n.name)).toEqual(["alpha", "beta"]);
     expect(corridor?.tokens.map((t) => t.symbol)).toEqual(["cNGN", "USDC"]);
     expect(corridorName(record, key)).toBe(`USDC / cNGN on ${evm.name}`);
+  });
+
+  it("names a native price's band, which is no corridor's, by its pair, and gives no corridor that band", () => {
+    const native = { corridor: null, base: "ETH", quote: "USD", mid: 3000, low: 2990, high: 3010, sources: 3, at: 0 };
+    expect(bandName(record, native)).toBe("ETH in USD (native price)");
+    const key = corridorKey(evm, cngn, usdc);
+    expect(bandName(record, { ...native, corridor: key })).toBe(`USDC / cNGN on ${evm.name}`);
+    expect(corridorsOf(record, [], [native]).every((c) => c.band === null)).toBe(true);
   });
 
   it("names a token the configuration does not list by its address", () => {

@@ -6,7 +6,11 @@ import { oracleCorridor, oracleCorridors } from "../../src/oracle/band-corridors
 import { publicRateSources } from "../../src/oracle/sources";
 
 type Mutable = Record<string, unknown> & {
-  oracle: Record<string, unknown> & { sources: Record<string, unknown>[]; corridors: Record<string, unknown>[] };
+  oracle: Record<string, unknown> & {
+    sources: Record<string, unknown>[];
+    corridors: Record<string, unknown>[];
+    natives: Record<string, unknown>[];
+  };
 };
 const clone = () => structuredClone(localConfig) as unknown as Mutable;
 
@@ -17,13 +21,20 @@ describe("oracle configuration", () => {
     const config = parseConfig(rest);
     expect(config.oracle.sources.map((s) => s.url)).toEqual(publicRateSources.map((s) => s.url));
     expect(config.oracle.sources.every((s) => s.base === "USD" && s.quote === "NGN")).toBe(true);
-    expect(config.oracle).toMatchObject({ timeoutMs: 3_000, maxAgeSeconds: 60, outlierBps: 1_000, corridors: [] });
+    expect(config.oracle).toMatchObject({
+      timeoutMs: 3_000,
+      maxAgeSeconds: 60,
+      outlierBps: 1_000,
+      corridors: [],
+      natives: [],
+    });
   });
 
   it("fills a source's and a corridor's asset pair with USD/NGN", () => {
     const config = clone();
     config.oracle.sources = [{ name: "q", adapter: "quidax", url: "http://127.0.0.1:1/q" }];
     config.oracle.corridors = [{ chainId: 31337, base: "USDC", quote: "cNGN" }];
+    config.oracle.natives = [];
     const parsed = parseConfig(config).oracle;
     expect(parsed.sources[0]).toMatchObject({ base: "USD", quote: "NGN" });
     expect(parsed.corridors[0]).toMatchObject({ baseAsset: "USD", quoteAsset: "NGN" });
@@ -77,6 +88,55 @@ describe("oracle configuration", () => {
     });
     config.oracle.corridors = [{ chainId: 103, base: "USDT", quote: "cNGN" }];
     expect(() => parseConfig(config)).toThrow(/oracle\.corridors\.0\.quote: chain 103 does not quote USDT\/cNGN/);
+  });
+
+  it("prices the local chains' natives, ETH and SOL, from public and local sources", () => {
+    const { oracle } = parseConfig(localConfig);
+    expect(oracle.natives).toEqual([
+      { chainId: 31337, asset: "ETH" },
+      { chainId: 103, asset: "SOL" },
+    ]);
+    const named = (base: string) =>
+      oracle.sources.filter((s) => s.base === base && s.quote === "USD").map((s) => s.name);
+    expect(named("ETH")).toEqual(["coinbase-eth", "kraken-eth", "bitstamp-eth", "local-eth"]);
+    expect(named("SOL")).toEqual(["coinbase-sol", "kraken-sol", "bitstamp-sol", "local-sol"]);
+  });
+
+  it("accepts a native priced through one asset, or by a source read the other way round", () => {
+    const config = clone();
+    // A source of ETH per USD, read backwards, prices ETH in USD (and through USD in NGN).
+    config.oracle.sources = [
+      ...config.oracle.sources.filter((s) => s.base !== "ETH"),
+      { name: "eth-inverse", adapter: "open-er-api", url: "http://127.0.0.1:1/usd", base: "USD", quote: "ETH" },
+    ];
+    expect(() => parseConfig(config)).not.toThrow();
+    // A USD/EUR and an EUR/ETH source: ETH reaches USD through EUR, but NGN would need two steps.
+    config.oracle.sources = [
+      ...config.oracle.sources.filter((s) => s.quote !== "ETH"),
+      { name: "eur", adapter: "open-er-api", url: "http://127.0.0.1:1/eur", base: "USD", quote: "EUR" },
+      { name: "eth-eur", adapter: "open-er-api", url: "http://127.0.0.1:1/eth", base: "ETH", quote: "EUR" },
+    ];
+    expect(() => parseConfig(config)).toThrow(/oracle\.natives\.0\.asset: no source pair prices ETH in NGN/);
+    expect(() => parseConfig(config)).not.toThrow(/prices ETH in USD/);
+  });
+
+  it.each([
+    ["oracle.natives.0.chainId", (c: Mutable) => Object.assign(c.oracle.natives[0] as object, { chainId: 1 })],
+    ["oracle.natives.1.chainId", (c: Mutable) => Object.assign(c.oracle.natives[1] as object, { chainId: 31337 })],
+    ["oracle.natives.0.asset", (c: Mutable) => Object.assign(c.oracle.natives[0] as object, { asset: "eth" })],
+    ["oracle.natives.0.asset", (c: Mutable) => Object.assign(c.oracle.natives[0] as object, { asset: "BTC" })],
+    [
+      "oracle.natives.1.chainId",
+      (c: Mutable) => Object.assign(c.oracle, { corridors: c.oracle.corridors.filter((x) => x.chainId !== 103) }),
+    ],
+    [
+      "oracle.natives.1.asset",
+      (c: Mutable) => Object.assign(c.oracle, { sources: c.oracle.sources.filter((s) => s.base !== "SOL") }),
+    ],
+  ])("refuses a bad %s, naming it", (field, spoil) => {
+    const config = clone();
+    spoil(config);
+    expect(() => parseConfig(config)).toThrow(new RegExp(`${field.replaceAll(".", "\\.")}: `));
   });
 
   it("keeps the oracle out of the published record", () => {

@@ -1,8 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { adapters } from "../../src/oracle/sources";
-import { recorded, recordedErrors, recordedRates } from "../support/oracle-fixtures";
+import {
+  nativeAdapters,
+  recorded,
+  recordedErrors,
+  recordedPairs,
+  recordedRates,
+  recordedSol,
+  recordedSolRates,
+} from "../support/oracle-fixtures";
 
 const USD_NGN = { base: "USD", quote: "NGN" };
+const ETH_USD = { base: "ETH", quote: "USD" };
+const SOL_USD = { base: "SOL", quote: "USD" };
 const clone = <T>(x: T): T => structuredClone(x);
 
 describe("quidax", () => {
@@ -125,11 +135,103 @@ describe("currency-api", () => {
   });
 });
 
+describe("coinbase", () => {
+  it("reads the spot amount of the pair it was asked, with no time of its own", () => {
+    expect(adapters.coinbase.parse(recorded.coinbase, ETH_USD)).toStrictEqual({
+      ok: true,
+      reading: { bid: null, ask: null, value: 3012.345, at: null },
+    });
+    expect(adapters.coinbase.parse(recordedSol.coinbase, SOL_USD)).toMatchObject({
+      ok: true,
+      reading: { value: 142.155 },
+    });
+  });
+
+  it("reports the source's own error", () => {
+    expect(adapters.coinbase.parse(recordedErrors.coinbase, ETH_USD)).toStrictEqual({
+      ok: false,
+      reason: "source error: not_found",
+    });
+  });
+
+  it.each([
+    ["an answer for another pair", recordedSol.coinbase, /prices SOL\/USD, not ETH\/USD/],
+    ["an amount that is not a number", { data: { ...recorded.coinbase.data, amount: "soon" } }, /data\.amount/],
+    ["a body without data", { amount: "3012.345" }, /data/],
+  ])("refuses %s", (_, body, reason) => {
+    const result = adapters.coinbase.parse(body, ETH_USD);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.reason).toMatch(reason);
+  });
+});
+
+describe("kraken", () => {
+  it("reads the best bid (b) and ask (a) of the pair's ticker, whatever Kraken names it", () => {
+    expect(adapters.kraken.parse(recorded.kraken, ETH_USD)).toStrictEqual({
+      ok: true,
+      reading: { bid: 3012.1, ask: 3012.5, value: 3012.3, at: null },
+    });
+    expect(adapters.kraken.parse(recordedSol.kraken, SOL_USD)).toStrictEqual({
+      ok: true,
+      reading: { bid: 142.12, ask: 142.18, value: 142.15, at: null },
+    });
+    const btc = { error: [], result: { XXBTZUSD: recorded.kraken.result.XETHZUSD } };
+    expect(adapters.kraken.parse(btc, { base: "BTC", quote: "USD" })).toMatchObject({ ok: true });
+  });
+
+  it("reports the source's own error", () => {
+    expect(adapters.kraken.parse(recordedErrors.kraken, ETH_USD)).toStrictEqual({
+      ok: false,
+      reason: "source error: EQuery:Unknown asset pair",
+    });
+  });
+
+  it.each([
+    ["an answer for another pair", recordedSol.kraken, /no ETH\/USD ticker/],
+    ["a ticker without an ask", { error: [], result: { XETHZUSD: { b: ["3012.1", "1", "1.000"] } } }, /XETHZUSD\.a/],
+    ["a bid that is not a number", { error: [], result: { XETHZUSD: { a: ["1"], b: ["-"] } } }, /XETHZUSD\.b/],
+    ["a body without the error list", { result: recorded.kraken.result }, /error/],
+  ])("refuses %s", (_, body, reason) => {
+    const result = adapters.kraken.parse(body, ETH_USD);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.reason).toMatch(reason);
+  });
+});
+
+describe("bitstamp", () => {
+  it("reads bid and ask, and the timestamp in seconds given as text", () => {
+    expect(adapters.bitstamp.parse(recorded.bitstamp, ETH_USD)).toStrictEqual({
+      ok: true,
+      reading: { bid: 3011.9, ask: 3012.7, value: 3012.3, at: 1763726400_000 },
+    });
+    expect(adapters.bitstamp.parse(recordedSol.bitstamp, SOL_USD)).toMatchObject({
+      ok: true,
+      reading: { bid: 142.1, ask: 142.22, value: 142.16 },
+    });
+  });
+
+  it.each([
+    ["a body without a timestamp", { bid: "3011.9", ask: "3012.7" }, /timestamp/],
+    ["a timestamp that is not unix seconds", { ...clone(recorded.bitstamp), timestamp: "2025-11-21" }, /timestamp/],
+    ["an empty book", { ...clone(recorded.bitstamp), bid: "" }, /bid/],
+    ["an error body", { status: "error", reason: "Not found" }, /malformed/],
+  ])("refuses %s", (_, body, reason) => {
+    const result = adapters.bitstamp.parse(body, ETH_USD);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.reason).toMatch(reason);
+  });
+});
+
 describe("the recorded fixtures", () => {
   it("stand for the figures the tests expect of them", () => {
     for (const [name, adapter] of Object.entries(adapters)) {
-      const result = adapter.parse(recorded[name as keyof typeof recorded], USD_NGN);
-      expect(result.ok && result.reading).toMatchObject(recordedRates[name as keyof typeof recordedRates]);
+      const key = name as keyof typeof recorded;
+      const result = adapter.parse(recorded[key], recordedPairs[key]);
+      expect(result.ok && result.reading).toMatchObject(recordedRates[key]);
+    }
+    for (const name of nativeAdapters) {
+      const result = adapters[name].parse(recordedSol[name], SOL_USD);
+      expect(result.ok && result.reading).toMatchObject(recordedSolRates[name]);
     }
   });
 });

@@ -1,5 +1,8 @@
 import type { SourceAdapter } from "./adapter";
+import { bitstamp } from "./bitstamp";
+import { coinbase } from "./coinbase";
 import { currencyApi } from "./currency-api";
+import { kraken } from "./kraken";
 import { luno } from "./luno";
 import { openErApi } from "./open-er-api";
 import { quidax } from "./quidax";
@@ -12,6 +15,9 @@ export const adapters = {
   remitano,
   "open-er-api": openErApi,
   "currency-api": currencyApi,
+  coinbase,
+  kraken,
+  bitstamp,
 } satisfies Record<string, SourceAdapter>;
 
 export type AdapterName = keyof typeof adapters;
@@ -42,3 +48,36 @@ export const publicRateSources = [
     maxAgeSeconds: DAILY_MAX_AGE_SECONDS,
   },
 ] as const satisfies readonly { name: string; adapter: AdapterName; url: string; maxAgeSeconds?: number }[];
+
+/** One exchange's public endpoint for a native token's dollar price, per native asset it lists. */
+const nativeEndpoints = {
+  coinbase: {
+    ETH: "https://api.coinbase.com/v2/prices/ETH-USD/spot",
+    SOL: "https://api.coinbase.com/v2/prices/SOL-USD/spot",
+  },
+  kraken: {
+    ETH: "https://api.kraken.com/0/public/Ticker?pair=XETHZUSD",
+    SOL: "https://api.kraken.com/0/public/Ticker?pair=SOLUSD",
+  },
+  bitstamp: {
+    ETH: "https://www.bitstamp.net/api/v2/ticker/ethusd/",
+    SOL: "https://www.bitstamp.net/api/v2/ticker/solusd/",
+  },
+} as const satisfies Partial<Record<AdapterName, Record<string, string>>>;
+
+export type NativeAsset = keyof (typeof nativeEndpoints)["coinbase"];
+
+/**
+ * The public, keyless sources of a native token's price in dollars (docs/oracle.md, "Native prices"):
+ * Coinbase's spot price and the Kraken and Bitstamp order books, named `<adapter>-<asset>`. They are
+ * live markets, so the oracle's 60 s age limit applies as it is.
+ */
+export function publicNativeSources(asset: NativeAsset) {
+  return (Object.keys(nativeEndpoints) as (keyof typeof nativeEndpoints)[]).map((adapter) => ({
+    name: `${adapter}-${asset.toLowerCase()}`,
+    adapter,
+    url: nativeEndpoints[adapter][asset],
+    base: asset,
+    quote: "USD",
+  }));
+}
