@@ -89,7 +89,7 @@ export class CorridorDO extends DurableObject<Env> {
     this.writes = new WriteBehind(ctx.storage.sql, env.DB, auctionWriteStatements, corridor.key);
     this.costs = corridorCostsOn(corridor.chain, {
       db: env.DB,
-      readRates: async () => null,
+      readRates: () => oracleStub(env).nativePrices(corridor.chain.chainId),
       waitUntil: (p) => ctx.waitUntil(p),
     });
     this.house = new AuctionHouse(this.port(config));
