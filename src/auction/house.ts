@@ -1,3 +1,4 @@
+import { feeChargeFor } from "../chains/fee-charge";
 import { corridorTag } from "../corridors";
 import { newId } from "../ids";
 import { log } from "../log";
@@ -48,7 +49,9 @@ export class AuctionHouse {
     const rfqId = newId("rfq");
     const expiresAt = now + config.quoteTtlSeconds * 1000;
     const gas = gasChargeFor(corridor.chain.gasFee, input.sellToken, input.buyToken, adapter.sameAddress);
-    const terms = rfqTerms(corridor, input, rfqId, quoteId, expiresAt, gas);
+    const fees = { tokens: adapter.feeTokens, bps: corridor.chain.fee.bps };
+    const fee = feeChargeFor(fees, input.sellToken, input.buyToken, adapter.sameAddress);
+    const terms = rfqTerms(corridor, input, rfqId, quoteId, expiresAt, gas, fee);
     const fresh = this.keepFresh(now);
     const standingPromise = port.standing();
     const online = onlineNodes(port.nodes(), now);

@@ -121,6 +121,7 @@ export function buildSwapTransaction(
       buyToken: terms.buyToken,
       sellAmount: terms.sellAmount,
       gasFeeToken: terms.gasFeeToken,
+      feeToken: terms.fee.token,
     },
     winner.amounts,
   );
