@@ -42,6 +42,8 @@ module.exports = {
           "^src/config/",
           "^src/protocol/",
           "^src/(ids|errors|log|types|blame)\\.ts$",
+          // The gas fee's pricing maths: pure, imports nothing; a chain's costs (src/chains/costs.ts) use it.
+          "^src/costs/gas-fee\\.ts$",
         ],
       },
     },

@@ -8,12 +8,12 @@
 export interface QuoteAmounts {
   /** What the winning resolver gives. */
   outputAmount: bigint;
-  /** The protocol fee, taken from the output. */
+  /** The protocol fee: taken from the output in the buy token, paid by the taker on top in the sell token. */
   fee: bigint;
   gasFee: bigint;
   /** What the recipient gets. */
   received: bigint;
-  /** What the taker pays: the sell amount, plus the gas fee when it is charged in the sell token. */
+  /** What the taker pays: the sell amount, plus each fee charged in the sell token. */
   takerPays: bigint;
   /** What the resolver receives of the sell token. */
   proceeds: bigint;

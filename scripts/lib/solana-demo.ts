@@ -66,7 +66,7 @@ export async function solanaDemo(options: SolanaDemoOptions): Promise<void> {
   });
   say(
     `quoted ${quote.quoteId}: ${amount(sell, quote.sellAmount)} for ${amount(buy, quote.received)} ` +
-      `(fee ${amount(buy, quote.fee.amount)}, gas fee ${amount(tokenOf(tokens, quote.gasFee.token), quote.gasFee.amount)}) from ${quote.resolver?.name}`,
+      `(fee ${amount(tokenOf(tokens, quote.fee.token), quote.fee.amount)}, gas fee ${amount(tokenOf(tokens, quote.gasFee.token), quote.gasFee.amount)}) from ${quote.resolver?.name}`,
   );
   for (const o of quote.offers) {
     say(`  offer ${o.name.padEnd(8)} ${amount(buy, o.outputAmount).padEnd(16)} ${o.status} (${o.latencyMs} ms)`);

@@ -1,12 +1,14 @@
+import type { FeeCharge } from "../chains/fee-charge";
 import type { QuoteAmounts } from "../types";
 
 /**
  * The money of a quote, all in base units as bigint (docs/api.md, "Amounts"):
  * - the winning resolver delivers `outputAmount` of the buy token;
- * - `fee` is the protocol fee, `feeBps` of the output, in the buy token (rounded down);
+ * - `fee` is the protocol fee in its token (`feeChargeFor`, src/chains/fee-charge.ts), rounded down: in
+ *   the buy token `bps` of the output, in the sell token `bps` of the sell amount;
  * - `gasFee` is the keeper's charge, in the configured gas token (null = the buy token);
- * - `received = outputAmount - fee - gasFee` when the gas fee is in the buy token, else `outputAmount - fee`;
- * - `takerPays = sellAmount`, plus the gas fee when it is charged in the sell token;
+ * - `received = outputAmount` less each fee charged in the buy token;
+ * - `takerPays = sellAmount` plus each fee charged in the sell token;
  * - `proceeds = sellAmount`, what the resolver gets.
  */
 
@@ -49,19 +51,20 @@ export function protocolFee(outputAmount: bigint, feeBps: number): bigint {
 export function quoteAmounts(args: {
   sellAmount: bigint;
   outputAmount: bigint;
-  feeBps: number;
+  fee: FeeCharge;
   gas: GasCharge;
 }): QuoteAmounts | null {
-  const fee = protocolFee(args.outputAmount, args.feeBps);
+  const feeOnSell = args.fee.side === "sell";
+  const fee = protocolFee(feeOnSell ? args.sellAmount : args.outputAmount, args.fee.bps);
   const gasFromOutput = args.gas.side === "buy" ? args.gas.amount : 0n;
-  const received = args.outputAmount - fee - gasFromOutput;
+  const received = args.outputAmount - (feeOnSell ? 0n : fee) - gasFromOutput;
   if (received <= 0n) return null;
   return {
     outputAmount: args.outputAmount,
     fee,
     gasFee: args.gas.amount,
     received,
-    takerPays: args.sellAmount + (args.gas.side === "sell" ? args.gas.amount : 0n),
+    takerPays: args.sellAmount + (feeOnSell ? fee : 0n) + (args.gas.side === "sell" ? args.gas.amount : 0n),
     proceeds: args.sellAmount,
   };
 }

@@ -1,3 +1,4 @@
+import { feeChargeFor } from "../chains/fee-charge";
 import { corridorTag } from "../corridors";
 import { newId } from "../ids";
 import { log } from "../log";
@@ -51,18 +52,19 @@ export class AuctionHouse {
       now,
       input.limit ? BigInt(input.limit.order.maxGasFee ?? 0) : undefined,
     );
-    const feeBps = port.costs.feeBps(input.buyToken);
-    const terms = rfqTerms(corridor, input, rfqId, quoteId, expiresAt, gas);
+    const fees = { tokens: adapter.feeTokens, bps: port.costs.feeBps(input.buyToken) };
+    const fee = feeChargeFor(fees, input.sellToken, input.buyToken, adapter.sameAddress);
+    const terms = rfqTerms(corridor, input, rfqId, quoteId, expiresAt, gas, fee);
     const fresh = this.keepFresh(now);
     const standingPromise = port.standing();
     const online = onlineNodes(port.nodes(), now);
     const eligible = eligibleNodes(port, online, input.buyToken);
     if (eligible.length === 0) return noOffers(noReplies(), online.length, "No resolver can quote this pair now.");
 
-    const live = new LiveAuction(terms, gas, feeBps, band, expiresAt, fresh, eligible, config.rfqWindowMs);
+    const live = new LiveAuction(terms, gas, band, expiresAt, fresh, eligible, config.rfqWindowMs);
     const { auction } = live;
     this.live.set(rfqId, live);
-    const frame = rfqFrameFor(adapter, terms, input, gas, band, feeBps);
+    const frame = rfqFrameFor(adapter, terms, input, gas, band);
     const askedAt = performance.now();
     for (const n of eligible) port.send(n.address, frame);
     const timer = setTimeout(() => auction.close(), config.rfqWindowMs);

@@ -28,8 +28,6 @@ export class LiveAuction {
   constructor(
     readonly terms: RfqTerms,
     readonly gas: QuoteGasCharge,
-    /** The protocol fee in bps of the output, as the chain's contracts charge it now. */
-    readonly feeBps: number,
     /** The oracle band the rfq carries, if fresh. */
     readonly band: Band | null,
     /** When the quote expires (ms). */

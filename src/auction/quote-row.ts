@@ -31,7 +31,7 @@ export function quoteRow(
     buyToken: input.buyToken,
     sellAmount: input.sellAmount,
     received: amounts.received.toString(),
-    fee: { token: input.buyToken, amount: amounts.fee.toString() },
+    fee: { token: terms.fee.token, amount: amounts.fee.toString() },
     gasFee: { token: gas.token, amount: gas.amount.toString(), source: gas.source },
     takerPays: amounts.takerPays.toString(),
     proceeds: amounts.proceeds.toString(),

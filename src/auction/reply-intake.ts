@@ -34,7 +34,7 @@ export function receiveBid(
   const amounts = quoteAmounts({
     sellAmount: live.terms.sellAmount,
     outputAmount,
-    feeBps: live.feeBps,
+    fee: live.terms.fee,
     gas: live.gas,
   });
   const reason: keyof typeof rejectMessage | null =

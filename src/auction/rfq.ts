@@ -1,4 +1,5 @@
 import type { ChainAdapter, RfqTerms } from "../chains/adapter";
+import type { FeeCharge } from "../chains/fee-charge";
 import type { Corridor } from "../corridors";
 import { isFresh, type NodeSession } from "../nodes/nodes";
 import type { RelayFrame } from "../protocol/frames";
@@ -19,6 +20,7 @@ export function rfqTerms(
   quoteId: string,
   expiresAt: number,
   gas: GasCharge,
+  fee: FeeCharge,
 ): RfqTerms {
   return {
     corridor: corridor.key,
@@ -32,6 +34,7 @@ export function rfqTerms(
     sellAmount: BigInt(input.sellAmount),
     deadline: Math.floor(expiresAt / 1000) + DEADLINE_GRACE_SECONDS,
     gasFeeToken: gas.token,
+    fee,
     ...(input.limit ? { limit: input.limit } : {}),
   };
 }
@@ -73,7 +76,6 @@ export function rfqFrameFor(
   input: QuoteInput,
   gas: GasCharge,
   band: Band | null,
-  feeBps: number,
 ): RelayFrame {
   return {
     type: "rfq",
@@ -86,7 +88,7 @@ export function rfqFrameFor(
     taker: input.taker,
     recipient: input.recipient,
     deadline: terms.deadline,
-    fee: { token: input.buyToken, bps: feeBps },
+    fee: { token: terms.fee.token, bps: terms.fee.bps },
     gasFee: { token: gas.token, amount: gas.amount.toString() },
     band,
     toSign: adapter.bidToSign(terms),

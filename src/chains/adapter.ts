@@ -2,6 +2,7 @@ import type { ChainConfig } from "../config/schema";
 import type { BidCommitment } from "../protocol/frames";
 import type { LimitRound, QuoteAmounts } from "../types";
 import type { ChainKind } from "./addresses";
+import type { FeeCharge } from "./fee-charge";
 
 /** What an auction knows of the swap before any bid: the terms every resolver is asked to price. */
 export interface RfqTerms {
@@ -18,6 +19,8 @@ export interface RfqTerms {
   /** Unix seconds: the fill must settle before it. */
   deadline: number;
   gasFeeToken: string;
+  /** The protocol fee: its token, bps and side (`feeChargeFor`, src/chains/fee-charge.ts). */
+  fee: FeeCharge;
   /** A limit order's round: bids commit to fill the signed order instead of an RFQ quote. */
   limit?: LimitRound;
 }
@@ -88,6 +91,12 @@ export interface ChainAdapter {
   sameAddress(a: string, b: string): boolean;
   /** The form an address is keyed in (EVM: lowercase; Solana: as it is). */
   normalise(address: string): string;
+  /**
+   * The tokens the protocol fee is charged in, in priority order: the first that is a side of the swap,
+   * else the buy token (`feeChargeFor`). EVM: none, its contracts charge the fee on the output; Solana:
+   * the chain's `fee.tokens`.
+   */
+  readonly feeTokens: readonly string[];
   /** The configured token with this address, if any. */
   token(address: string): ChainConfig["tokens"][number] | null;
   /** Whether `signature` is `signer`'s over the UTF-8 `text` (EIP-191 on EVM, ed25519 on Solana). */

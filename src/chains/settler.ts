@@ -15,6 +15,11 @@ export interface FillRequest {
   buyToken: string;
   /** The token the keeper's gas fee is charged in. */
   gasFeeToken: string;
+  /**
+   * The token the protocol fee is charged in (the quote's `fee.token`); absent from requests stored
+   * before it was recorded, which were all charged in the buy token.
+   */
+  feeToken?: string;
   takerPays: string;
   /** The quote's `signing` JSON as the auction stored it. */
   signing: unknown;

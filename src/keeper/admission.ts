@@ -105,6 +105,7 @@ async function simulate(
     sellToken: quote.sellToken,
     buyToken: quote.buyToken,
     gasFeeToken: quote.gasFee.token,
+    feeToken: quote.fee.token,
     takerPays: quote.takerPays,
     signing: quote.signing,
     signature: req.signature,

@@ -182,7 +182,8 @@ export class Indexer {
 
   private async settle(tx: PendingTx, receipt: TxReceipt, adapter: ChainAdapter): Promise<boolean> {
     const s = tx.submission;
-    const fill = settledFill(receipt, { quoteId: s.quoteId, gasFeeToken: s.gasFeeToken }, adapter.sameAddress);
+    const quote = { quoteId: s.quoteId, gasFeeToken: s.gasFeeToken, feeToken: s.request.feeToken };
+    const fill = settledFill(receipt, quote, adapter.sameAddress);
     if (!fill) {
       await this.fail(tx, blamed("relay", "no_fill_event"), receipt.gasUsed.toString());
       return false;

@@ -7,18 +7,25 @@ type SettledFill = Omit<SettledReceipt, "txHash" | "block" | "gasUsed">;
 /**
  * What a successful receipt says about one quote: its settlement record (still unconfirmed: `confirmed`
  * turns true with `final`), its fills, and what actually moved. Null when the receipt holds no fill of
- * the quote. Addresses are compared as the chain compares them (`sameAddress`).
+ * the quote. Addresses are compared as the chain compares them (`sameAddress`). The taker paid its sale
+ * plus each fee charged in the sell token (docs/api.md, "Amounts"); a quote's `feeToken` left out is the
+ * buy token.
  */
 export function settledFill(
   receipt: TxReceipt,
-  quote: { quoteId: string; gasFeeToken: string },
+  quote: { quoteId: string; gasFeeToken: string; feeToken?: string | undefined },
   sameAddress: (a: string, b: string) => boolean,
 ): SettledFill | null {
   const events = receipt.fills.filter((f) => f.quoteId === quote.quoteId);
   const event = events[0];
   if (!event) return null;
   const gasInSellToken = sameAddress(event.sellToken, quote.gasFeeToken);
-  const takerPays = (event.sellAmount + (gasInSellToken ? event.gasFee : 0n)).toString();
+  const feeInSellToken = quote.feeToken !== undefined && sameAddress(event.sellToken, quote.feeToken);
+  const takerPays = (
+    event.sellAmount +
+    (feeInSellToken ? event.fee : 0n) +
+    (gasInSellToken ? event.gasFee : 0n)
+  ).toString();
   const proceeds = event.sellAmount.toString();
   return {
     settlement: {

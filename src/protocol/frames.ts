@@ -130,7 +130,7 @@ export const rfqFrame = z.object({
   recipient: z.string(),
   /** Unix seconds: the fill must settle before it. */
   deadline: z.number().int(),
-  /** Protocol fee, in bps of the output, charged in `token`. */
+  /** Protocol fee charged in `token`: bps of the output in the buy token, of `sellAmount` in the sell token. */
   fee: z.object({ token: z.string(), bps: z.number().int() }),
   gasFee: z.object({ token: z.string(), amount }),
   band: bandFrameBody.nullable(),

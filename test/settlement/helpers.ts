@@ -28,6 +28,7 @@ import {
   typedDataFromJson,
 } from "../../src/chains/evm/json-typed-data";
 import { ERC2612_PERMIT_TYPES } from "../../src/chains/evm/typed-data";
+import { feeChargeFor } from "../../src/chains/fee-charge";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import { corridorKey } from "../../src/corridors";
@@ -136,6 +137,7 @@ export async function seedQuote(options: {
   const outputAmount = options.outputAmount ?? 1_000_000n;
   const adapter = evmAdapter(chain);
   const gas = gasChargeFor(chain.gasFee, sellToken, buyToken, adapter.sameAddress);
+  const fee = feeChargeFor({ tokens: adapter.feeTokens, bps: chain.fee.bps }, sellToken, buyToken, adapter.sameAddress);
   const terms: RfqTerms = {
     corridor: corridorKey(chain.chainId, sellToken.toLowerCase(), buyToken.toLowerCase()),
     rfqId: newId("rfq"),
@@ -148,8 +150,9 @@ export async function seedQuote(options: {
     sellAmount,
     deadline: Math.floor(expiresAt / 1000) + 60,
     gasFeeToken: gas.token,
+    fee,
   };
-  const amounts = quoteAmounts({ sellAmount, outputAmount, feeBps: chain.fee.bps, gas });
+  const amounts = quoteAmounts({ sellAmount, outputAmount, fee, gas });
   if (!amounts) throw new Error("the output does not cover the fees");
   const toSign = eip712ToSign(adapter.bidToSign(terms));
   const resolverSignature = await (options.bidSigner ?? options.resolver).signTypedData(

@@ -65,8 +65,8 @@ interface SolanaQuote {
   takerPays: string;
   received: string;
   proceeds: string;
-  fee: { amount: string };
-  gasFee: { amount: string };
+  fee: { token: string; amount: string };
+  gasFee: { token: string; amount: string };
 }
 
 /** A quote won and signed by alpha for `taker`: the cNGN the band prices at 1 USDC, for 1 USDC. */
@@ -143,6 +143,57 @@ describe("POST /v1/executions on Solana", () => {
     expect(after.resolverCngn - before.resolverCngn).toBe(BigInt(quote.proceeds));
     expect(after.resolverUsdc - before.resolverUsdc).toBe(-(BigInt(quote.received) + fee + gasFee));
     expect(after.treasuryUsdc - before.treasuryUsdc).toBe(fee);
+    expect(after.keeperUsdc - before.keeperUsdc).toBe(gasFee);
+  });
+
+  it("charges the fee in the sell token when it is the first of fee.tokens: the taker pays it on top, to the treasury", async () => {
+    // The local chain's fee.tokens is [USDC]: selling USDC, the fee is the sell token's, bps of the sale.
+    expect(chain.fee.tokens[0]).toBe(SOL.usdc);
+    const owners = { taker: taker.publicKey.toBase58(), resolver: resolverKey() };
+    const read = async () => ({
+      takerUsdc: await balance(owners.taker, SOL.usdc),
+      takerCngn: await balance(owners.taker, SOL.cngn),
+      resolverUsdc: await balance(owners.resolver, SOL.usdc),
+      resolverCngn: await balance(owners.resolver, SOL.cngn),
+      treasuryUsdc: await balance(chain.treasury, SOL.usdc),
+      treasuryCngn: await balance(chain.treasury, SOL.cngn),
+      keeperUsdc: await balance(chain.keeper, SOL.usdc),
+    });
+    const before = await read();
+    const pending = request("/v1/quotes", {
+      chainId: SOL.chainId,
+      sellToken: SOL.usdc,
+      buyToken: SOL.cngn,
+      sellAmount: "1000000",
+      taker: owners.taker,
+    });
+    const rfq = await alpha.nextRfq();
+    expect(rfq.fee).toEqual({ token: SOL.usdc, bps: chain.fee.bps });
+    const output = BigInt(await marketSellAmount(app));
+    alpha.bid(rfq, output);
+    alpha.sign(await alpha.nextSign());
+    const { status, body } = await pending;
+    expect(status).toBe(200);
+    const quote = body as unknown as SolanaQuote;
+    const fee = (1_000_000n * BigInt(chain.fee.bps)) / 10_000n;
+    const gasFee = BigInt(quote.gasFee.amount);
+    expect(quote.fee).toEqual({ token: SOL.usdc, amount: fee.toString() });
+    expect(quote.gasFee.token).toBe(SOL.usdc);
+    expect(quote).toMatchObject({ received: output.toString(), proceeds: "1000000" });
+    expect(BigInt(quote.takerPays)).toBe(1_000_000n + fee + gasFee);
+
+    const answer = await request("/v1/executions", { quoteId: quote.quoteId, transaction: signed(quote, taker) });
+    expect(answer).toMatchObject({ status: 202, body: { status: "submitted" } });
+    const settled = await indexUntil(quote.quoteId, (q) => q.status === "settled");
+    expect(settled.settlement).toMatchObject({ takerPays: quote.takerPays, proceeds: "1000000" });
+
+    const after = await read();
+    expect(after.takerUsdc - before.takerUsdc).toBe(-BigInt(quote.takerPays));
+    expect(after.takerCngn - before.takerCngn).toBe(output);
+    expect(after.resolverUsdc - before.resolverUsdc).toBe(1_000_000n);
+    expect(after.resolverCngn - before.resolverCngn).toBe(-output);
+    expect(after.treasuryUsdc - before.treasuryUsdc).toBe(fee);
+    expect(after.treasuryCngn - before.treasuryCngn).toBe(0n);
     expect(after.keeperUsdc - before.keeperUsdc).toBe(gasFee);
   });
 

@@ -3,6 +3,7 @@ import { base58, base64 } from "@scure/base";
 import { type Keypair, VersionedTransaction } from "@solana/web3.js";
 import { gasChargeFor, quoteAmounts } from "../../src/auction/amounts";
 import type { RfqTerms } from "../../src/chains/adapter";
+import { feeChargeFor } from "../../src/chains/fee-charge";
 import { localConfig } from "../../src/config/local";
 import type { SolanaChain } from "../../src/config/schema";
 import { corridorKey } from "../../src/corridors";
@@ -23,8 +24,9 @@ export interface SwapQuote {
 }
 
 /**
- * A quote's terms and amounts as the auction makes them: the gas charge from `gasChargeFor` and the
- * money from `quoteAmounts` (src/auction/amounts.ts), for `sellAmount` of `sell` bought for `outputAmount`.
+ * A quote's terms and amounts as the auction makes them: the gas charge from `gasChargeFor`, the fee
+ * charge from `feeChargeFor` (the chain's `fee.tokens`) and the money from `quoteAmounts`
+ * (src/auction/amounts.ts), for `sellAmount` of `sell` bought for `outputAmount`.
  */
 export function swapQuote(args: {
   chain?: SolanaChain;
@@ -38,13 +40,10 @@ export function swapQuote(args: {
   const chain = args.chain ?? localSolana;
   const sellToken = mintOf(chain, args.sell);
   const buyToken = mintOf(chain, args.sell === "USDC" ? "cNGN" : "USDC");
-  const gas = gasChargeFor(chain.gasFee, sellToken, buyToken, (a, b) => a === b);
-  const amounts = quoteAmounts({
-    sellAmount: args.sellAmount,
-    outputAmount: args.outputAmount,
-    feeBps: chain.fee.bps,
-    gas,
-  });
+  const same = (a: string, b: string) => a === b;
+  const gas = gasChargeFor(chain.gasFee, sellToken, buyToken, same);
+  const fee = feeChargeFor(chain.fee, sellToken, buyToken, same);
+  const amounts = quoteAmounts({ sellAmount: args.sellAmount, outputAmount: args.outputAmount, fee, gas });
   if (!amounts) throw new Error("the output does not cover the fees");
   const quoteId = args.quoteId ?? "q_test";
   return {
@@ -61,6 +60,7 @@ export function swapQuote(args: {
       sellAmount: args.sellAmount,
       deadline: Math.floor(Date.now() / 1000) + 90,
       gasFeeToken: gas.token,
+      fee,
     },
   };
 }

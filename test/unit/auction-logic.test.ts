@@ -7,12 +7,14 @@ import { type RankedOffer, rankBids, type ValidBid, withoutOffers, withStanding 
 import type { QuoteSigning, RfqTerms } from "../../src/chains/adapter";
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+/** A protocol fee of `bps` charged in the buy token, as on EVM. */
+const onOutput = (bps: number) => ({ token: "0xBUY", bps, side: "buy" as const });
 
 describe("amounts", () => {
   it("takes fee and a buy-token gas fee out of the output", () => {
     const gas = gasChargeFor({ fixed: "50000", token: null }, "0xSELL", "0xBUY", same);
     expect(gas).toEqual({ token: "0xBUY", amount: 50_000n, side: "buy" });
-    expect(quoteAmounts({ sellAmount: 1_580_000_000n, outputAmount: 1_000_000n, feeBps: 10, gas })).toEqual({
+    expect(quoteAmounts({ sellAmount: 1_580_000_000n, outputAmount: 1_000_000n, fee: onOutput(10), gas })).toEqual({
       outputAmount: 1_000_000n,
       fee: 1_000n,
       gasFee: 50_000n,
@@ -25,11 +27,38 @@ describe("amounts", () => {
   it("adds a sell-token gas fee to what the taker pays", () => {
     const gas = gasChargeFor({ fixed: "70", token: "0xsell" }, "0xSELL", "0xBUY", same);
     expect(gas.side).toBe("sell");
-    expect(quoteAmounts({ sellAmount: 1_000n, outputAmount: 5_000n, feeBps: 30, gas })).toMatchObject({
+    expect(quoteAmounts({ sellAmount: 1_000n, outputAmount: 5_000n, fee: onOutput(30), gas })).toMatchObject({
       fee: 15n,
       received: 4_985n,
       takerPays: 1_070n,
       proceeds: 1_000n,
+    });
+  });
+
+  it("has the taker pay a sell-token fee, bps of the sale, on top of it, beside a gas fee on either side", () => {
+    const fee = { token: "0xSELL", bps: 10, side: "sell" as const };
+    const inBuy = { token: "0xBUY", amount: 50n, side: "buy" as const };
+    expect(quoteAmounts({ sellAmount: 1_000_000n, outputAmount: 1_580_000n, fee, gas: inBuy })).toEqual({
+      outputAmount: 1_580_000n,
+      fee: 1_000n,
+      gasFee: 50n,
+      received: 1_579_950n,
+      takerPays: 1_001_000n,
+      proceeds: 1_000_000n,
+    });
+    const inSell = { token: "0xSELL", amount: 5_000n, side: "sell" as const };
+    expect(quoteAmounts({ sellAmount: 1_000_000n, outputAmount: 1_580_000n, fee, gas: inSell })).toMatchObject({
+      fee: 1_000n,
+      received: 1_580_000n,
+      takerPays: 1_006_000n,
+      proceeds: 1_000_000n,
+    });
+    // A sell-side fee does not come out of the output: only a buy-side gas fee can leave nothing received.
+    expect(quoteAmounts({ sellAmount: 1n, outputAmount: 50n, fee, gas: inBuy })).toBeNull();
+    expect(quoteAmounts({ sellAmount: 9_999n, outputAmount: 1n, fee, gas: inSell })).toMatchObject({
+      fee: 9n,
+      received: 1n,
+      takerPays: 15_008n,
     });
   });
 
@@ -40,8 +69,8 @@ describe("amounts", () => {
   it("rounds the fee down and refuses an output that does not cover the fees", () => {
     expect(protocolFee(9_999n, 10)).toBe(9n);
     const gas = { token: "b", amount: 100n, side: "buy" as const };
-    expect(quoteAmounts({ sellAmount: 1n, outputAmount: 100n, feeBps: 0, gas })).toBeNull();
-    expect(quoteAmounts({ sellAmount: 1n, outputAmount: 101n, feeBps: 0, gas })?.received).toBe(1n);
+    expect(quoteAmounts({ sellAmount: 1n, outputAmount: 100n, fee: onOutput(0), gas })).toBeNull();
+    expect(quoteAmounts({ sellAmount: 1n, outputAmount: 101n, fee: onOutput(0), gas })?.received).toBe(1n);
   });
 });
 

@@ -20,10 +20,11 @@ const input: QuoteInput = {
   requestedAt: 0,
 };
 const gas = gasChargeFor({ fixed: "5", token: CNGN }, CNGN, USDC, (a, b) => a.toLowerCase() === b.toLowerCase());
+const fee = { token: USDC, bps: 10, side: "buy" as const };
 
 describe("rfqTerms", () => {
-  it("asks for the request's swap, settled up to 60 s after the quote expires, with the gas fee's token", () => {
-    const terms = rfqTerms(corridor, input, "rfq_1", "q_1", 1_000_999, gas);
+  it("asks for the request's swap, settled up to 60 s after the quote expires, with the fees' tokens", () => {
+    const terms = rfqTerms(corridor, input, "rfq_1", "q_1", 1_000_999, gas, fee);
     expect(terms).toEqual({
       corridor: corridor.key,
       rfqId: "rfq_1",
@@ -36,12 +37,13 @@ describe("rfqTerms", () => {
       sellAmount: 1_580_000_000n,
       deadline: 1_000 + 60,
       gasFeeToken: CNGN,
+      fee,
     });
   });
 
   it("carries a limit order's round only in a limit round", () => {
     const limit = { limitOrderId: "lo_1", order: {}, nonce: "1", minOut: "900" };
-    expect(rfqTerms(corridor, { ...input, limit }, "r", "q", 0, gas).limit).toEqual(limit);
-    expect("limit" in rfqTerms(corridor, input, "r", "q", 0, gas)).toBe(false);
+    expect(rfqTerms(corridor, { ...input, limit }, "r", "q", 0, gas, fee).limit).toEqual(limit);
+    expect("limit" in rfqTerms(corridor, input, "r", "q", 0, gas, fee)).toBe(false);
   });
 });

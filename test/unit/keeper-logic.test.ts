@@ -127,6 +127,15 @@ describe("settledFill: the settlement record from a receipt", () => {
     expect(fill?.settlement.gasFee).toEqual({ token: CNGN.toLowerCase(), amount: "50000" });
   });
 
+  it("adds a protocol fee charged in the sell token to what the taker paid (Solana), and none in the buy token", () => {
+    const sold = event({ fee: 1_580_000n });
+    const both = settledFill(receipt([sold]), { quoteId: "q_1", gasFeeToken: CNGN, feeToken: CNGN }, sameAddress);
+    expect(both?.takerPays).toBe("1581630000");
+    expect(both?.proceeds).toBe("1580000000");
+    const onOutput = settledFill(receipt([sold]), { quoteId: "q_1", gasFeeToken: USDC, feeToken: USDC }, sameAddress);
+    expect(onOutput?.takerPays).toBe("1580000000");
+  });
+
   it("is null when the receipt holds no fill of the quote", () => {
     expect(
       settledFill(receipt([event({ quoteId: "q_other" })]), { quoteId: "q_1", gasFeeToken: USDC }, sameAddress),

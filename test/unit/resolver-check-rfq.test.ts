@@ -101,6 +101,7 @@ describe("toSignMismatch in a limit order's round", () => {
       sellAmount: 5n,
       deadline: 100,
       gasFeeToken: buyToken,
+      fee: { token: buyToken, bps: chain.fee.bps, side: "buy" as const },
       limit,
     };
     const toSign = evmAdapter(chain).bidToSign(terms);

@@ -79,7 +79,7 @@ function solanaRfq(sellAmount = SELL, quoteId = `q_${crypto.randomUUID().replace
     taker: terms.taker,
     recipient: terms.recipient,
     deadline: terms.deadline,
-    fee: { token: terms.buyToken, bps: localSolana.fee.bps },
+    fee: { token: terms.fee.token, bps: terms.fee.bps },
     gasFee: { token: terms.gasFeeToken, amount: localSolana.gasFee.fixed },
     band: null,
     toSign: adapter.bidToSign(terms),

@@ -224,6 +224,7 @@ describe("resolver client against a relay", () => {
       sellAmount: 1_600_000_000n,
       deadline: base.deadline,
       gasFeeToken: USDC,
+      fee: { token: USDC, bps: relayChain.fee.bps, side: "buy" as const },
       limit: { limitOrderId: "lo_1", order, nonce: "5", minOut: "900000" },
     };
     const adapter = evmAdapter(relayChain);

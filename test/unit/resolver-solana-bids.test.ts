@@ -35,7 +35,7 @@ function won(quoteId: string, deadline?: number) {
     taker: terms.taker,
     recipient: terms.recipient,
     deadline: deadline ?? terms.deadline,
-    fee: { token: terms.buyToken, bps: localSolana.fee.bps },
+    fee: { token: terms.fee.token, bps: terms.fee.bps },
     gasFee: { token: terms.gasFeeToken, amount: localSolana.gasFee.fixed },
     band: null,
     toSign: { scheme: "ed25519", text: "" },

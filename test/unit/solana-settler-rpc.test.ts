@@ -97,6 +97,8 @@ describe("the keeper's Solana steps on the local chain", () => {
       status: "success",
       unitsConsumed: BigInt(simulation.unitsConsumed),
       fee: 3n * 5_000n + 200n,
+      // Every account existed: the keeper spent the fee alone.
+      keeperSpent: 3n * 5_000n + 200n,
     });
     expect(Number.isNaN(Date.parse(receipt?.blockTime ?? ""))).toBe(false);
     const changeOf = (mint: string, owner: PublicKey) =>

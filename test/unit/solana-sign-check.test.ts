@@ -13,8 +13,9 @@ const taker = Keypair.generate().publicKey.toBase58();
 const OUTPUT = 1_000_140n;
 
 /** A quote as the relay makes it, the rfq its resolvers saw, and the `sign` request for `outputAmount`. */
-function scenario(outputAmount = OUTPUT) {
-  const { terms, amounts } = swapQuote({ taker, sell: "cNGN", sellAmount: 1_580_000_000n, outputAmount });
+function scenario(outputAmount = OUTPUT, sell: "cNGN" | "USDC" = "cNGN") {
+  const sellAmount = sell === "cNGN" ? 1_580_000_000n : 1_000_000n;
+  const { terms, amounts } = swapQuote({ taker, sell, sellAmount, outputAmount });
   const rfq: RfqFrame = {
     type: "rfq",
     rfqId: terms.rfqId,
@@ -26,7 +27,7 @@ function scenario(outputAmount = OUTPUT) {
     taker: terms.taker,
     recipient: terms.recipient,
     deadline: terms.deadline,
-    fee: { token: terms.buyToken, bps: localSolana.fee.bps },
+    fee: { token: terms.fee.token, bps: terms.fee.bps },
     gasFee: { token: terms.gasFeeToken, amount: localSolana.gasFee.fixed },
     band: null,
     toSign: { scheme: "ed25519", text: "" },
@@ -43,6 +44,20 @@ describe("a resolver's check of a Solana sign request", () => {
     if (check.ok) {
       expect(check.message).toEqual(VersionedTransaction.deserialize(base64.decode(request)).message.serialize());
     }
+  });
+
+  it("builds the fee from the rfq's fee token: from the taker when it is the sell token", () => {
+    // Selling USDC, the first of the local chain's fee tokens: the rfq names it, and the fee is the taker's.
+    const { rfq, request, terms } = scenario(1_580_000_000n, "USDC");
+    expect(rfq.fee.token).toBe(terms.sellToken);
+    const bid = { resolver, outputAmount: 1_580_000_000n };
+    expect(checkSignRequest(localSolana, rfq, bid, request).ok).toBe(true);
+    // Told the fee is in the buy token, the node expects another swap, and refuses this one.
+    const claimed = { ...rfq, fee: { ...rfq.fee, token: terms.buyToken } };
+    expect(checkSignRequest(localSolana, claimed, bid, request)).toEqual({
+      ok: false,
+      reason: "the transaction does not move exactly what was bid",
+    });
   });
 
   it("refuses a transaction that moves more of its output than it bid", () => {

@@ -12,15 +12,17 @@ const parties: SwapParties = {
   buyToken: "USDC",
   sellAmount: 1_580_000_000n,
   gasFeeToken: "USDC",
+  feeToken: "USDC",
 };
 
-const amounts = (gasFee: bigint, side: "buy" | "sell", feeBps = 10) => {
-  const token = side === "buy" ? "USDC" : "cNGN";
+const tokenOf = (side: "buy" | "sell") => (side === "buy" ? "USDC" : "cNGN");
+
+const amounts = (gasFee: bigint, side: "buy" | "sell", feeBps = 10, feeSide: "buy" | "sell" = "buy") => {
   const a = quoteAmounts({
     sellAmount: 1_580_000_000n,
     outputAmount: 1_000_140n,
-    feeBps,
-    gas: { token, amount: gasFee, side },
+    fee: { token: tokenOf(feeSide), bps: feeBps, side: feeSide },
+    gas: { token: tokenOf(side), amount: gasFee, side },
   });
   if (!a) throw new Error("no amounts");
   return a;
@@ -51,6 +53,25 @@ describe("the legs of a Solana swap", () => {
     expect(paid("resolver", "USDC")).toBe(1_000_140n);
   });
 
+  it("have the taker pay a fee in the sell token to the treasury, on top of the sale", () => {
+    const legs = swapLegs({ ...parties, feeToken: "cNGN" }, amounts(5_000n, "buy", 10, "sell"));
+    expect(legs).toEqual([
+      { role: "proceeds", token: "cNGN", from: "taker", to: "resolver", amount: 1_580_000_000n },
+      { role: "received", token: "USDC", from: "resolver", to: "recipient", amount: 995_140n },
+      { role: "fee", token: "cNGN", from: "taker", to: "treasury", amount: 1_580_000n },
+      { role: "gasFee", token: "USDC", from: "resolver", to: "keeper", amount: 5_000n },
+    ]);
+    // Both fees in the sell token: the taker pays the sale and both; the resolver only the output.
+    const both = swapLegs(
+      { ...parties, feeToken: "cNGN", gasFeeToken: "cNGN" },
+      amounts(7_000_000n, "sell", 10, "sell"),
+    );
+    const paid = (from: string, token: string) =>
+      both.filter((l) => l.from === from && l.token === token).reduce((s, l) => s + l.amount, 0n);
+    expect(paid("taker", "cNGN")).toBe(1_580_000_000n + 1_580_000n + 7_000_000n);
+    expect(paid("resolver", "USDC")).toBe(1_000_140n);
+  });
+
   it("leave out legs of 0", () => {
     const legs = swapLegs(parties, amounts(0n, "buy", 0));
     expect(legs.map((l) => l.role)).toEqual(["proceeds", "received"]);
@@ -65,6 +86,9 @@ describe("the legs of a Solana swap", () => {
     // A gas fee charged in the sell token must be in takerPays, not taken from the output.
     expect(() => swapLegs({ ...parties, gasFeeToken: "cNGN" }, good)).toThrow(/do not add up/);
     expect(() => swapLegs({ ...parties, gasFeeToken: "SOL" }, good)).toThrow(/neither side/);
+    // So must a protocol fee charged in the sell token.
+    expect(() => swapLegs({ ...parties, feeToken: "cNGN" }, good)).toThrow(/do not add up/);
+    expect(() => swapLegs({ ...parties, feeToken: "SOL" }, good)).toThrow(/neither side/);
     expect(() => swapLegs({ ...parties, buyToken: "cNGN" }, good)).toThrow(/two tokens/);
   });
 });

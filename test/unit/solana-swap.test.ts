@@ -140,11 +140,11 @@ describe("a Solana quote's swap transaction on the local chain", () => {
     expect(new TextDecoder().decode(last?.data)).toBe("q_swap_cngn_usdc");
   });
 
-  it("charges a gas fee in the sell token to the taker, on top of the sale", async () => {
+  it("charges the fee and the gas fee in the sell token to the taker, on top of the sale", async () => {
     const taker = harness.accounts.takers[1] as Keypair;
     const resolver = harness.accounts.resolvers[1] as Keypair;
     const keeper = harness.accounts.keeper;
-    // Selling USDC: the gas fee (USDC) is the sell token's.
+    // Selling USDC, the first of the chain's fee.tokens and its gas fee token: both fees are the taker's.
     const quote = swapQuote({
       taker: taker.publicKey.toBase58(),
       sell: "USDC",
@@ -152,15 +152,16 @@ describe("a Solana quote's swap transaction on the local chain", () => {
       outputAmount: 1_580_000_000n,
       quoteId: "q_swap_usdc_cngn",
     });
-    const { amounts } = quote;
-    expect(amounts).toMatchObject({ fee: 1_580_000n, gasFee: 5_000n, received: 1_578_420_000n, takerPays: 1_005_000n });
+    const { amounts, terms } = quote;
+    expect(terms.fee).toEqual({ token: USDC, bps: 10, side: "sell" });
+    expect(amounts).toMatchObject({ fee: 1_000n, gasFee: 5_000n, received: 1_580_000_000n, takerPays: 1_006_000n });
     const balances = () =>
       Promise.all([
         tokenBalance(USDC, taker.publicKey),
         tokenBalance(CNGN, taker.publicKey),
         tokenBalance(USDC, resolver.publicKey),
         tokenBalance(CNGN, resolver.publicKey),
-        tokenBalance(CNGN, localSolana.treasury),
+        tokenBalance(USDC, localSolana.treasury),
         tokenBalance(USDC, keeper.publicKey),
       ]);
     const before = await balances();
@@ -174,6 +175,42 @@ describe("a Solana quote's swap transaction on the local chain", () => {
       amounts.fee,
       amounts.gasFee,
     ]);
+  });
+
+  it("charges the fee in the buy token when neither side is one of the chain's fee tokens", async () => {
+    const taker = harness.accounts.takers[1] as Keypair;
+    const resolver = harness.accounts.resolvers[1] as Keypair;
+    const keeper = harness.accounts.keeper;
+    // A third token, never moved here, is the chain's only fee token: a USDC → cNGN swap pays in cNGN.
+    const third = localSolanaKeypair("test:fee-mint").publicKey.toBase58();
+    const usdc = localSolana.tokens[0] as SolanaChain["tokens"][number];
+    const chain: SolanaChain = {
+      ...localSolana,
+      tokens: [...localSolana.tokens, { ...usdc, symbol: "EURC", address: third }],
+      fee: { tokens: [third], bps: 10 },
+    };
+    const quote = swapQuote({
+      chain,
+      taker: taker.publicKey.toBase58(),
+      sell: "USDC",
+      sellAmount: 1_000_000n,
+      outputAmount: 1_580_000_000n,
+      quoteId: "q_swap_fee_fallback",
+    });
+    const { amounts, terms } = quote;
+    expect(terms.fee).toEqual({ token: CNGN, bps: 10, side: "buy" });
+    expect(amounts).toMatchObject({ fee: 1_580_000n, received: 1_578_420_000n, takerPays: 1_005_000n });
+    const balances = () =>
+      Promise.all([
+        tokenBalance(USDC, taker.publicKey),
+        tokenBalance(CNGN, resolver.publicKey),
+        tokenBalance(CNGN, chain.treasury),
+        tokenBalance(USDC, chain.treasury),
+      ]);
+    const before = await balances();
+    await settle(chain, quote, resolver, taker, keeper);
+    const change = (await balances()).map((b, i) => (b ?? 0n) - (before[i] ?? 0n));
+    expect(change).toEqual([-amounts.takerPays, -amounts.outputAmount, amounts.fee, 0n]);
   });
 
   it("creates the recipient's, the treasury's and the keeper's token accounts when they are missing", async () => {

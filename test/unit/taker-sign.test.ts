@@ -41,6 +41,7 @@ function wireQuote(): SignableQuote {
       sellAmount: 1_580_000_000n,
       deadline,
       gasFeeToken: usdc,
+      fee: { token: usdc, bps: chain.fee.bps, side: "buy" },
     },
     { resolver, amounts },
   ) as { typedData: Record<string, unknown> };

@@ -64,6 +64,8 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
   return {
     ...addressFacts("evm", chain.tokens),
     chain,
+    // The executor charges the fee on the output: always the buy token.
+    feeTokens: [],
     verifyMessage: verifyPersonalMessage,
     bidKey: (keys) => keys.publicKey,
 

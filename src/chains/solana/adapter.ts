@@ -22,6 +22,7 @@ export function solanaAdapter(chain: SolanaChain): ChainAdapter {
   return {
     ...addressFacts("solana", chain.tokens),
     chain,
+    feeTokens: chain.fee.tokens,
     verifyMessage: async (signer, text, signature) => verifyEd25519Text(signer, signature, text),
     bidKey: (keys) => keys.solanaAddress,
     bidToSign: (terms) => ({ scheme: "ed25519", text: solanaBidText(terms, OUTPUT_AMOUNT_SLOT) }),

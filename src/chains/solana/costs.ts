@@ -1,12 +1,74 @@
 import type { SolanaChain } from "../../config/schema";
+import { solanaFillCost } from "../../costs/gas-fee";
+import { log } from "../../log";
 import type { ChainCosts } from "../costs";
+import { readLamportsPerSignature, readTokenAccountRent } from "./cost-inputs";
+import { ExistingAccounts, readAccountsExist } from "./existing-accounts";
+import { KeptInput } from "./kept-input";
+import { swapDestinations } from "./swap-destinations";
+import { SWAP_SIGNATURES } from "./swap-transaction";
 
-/** Solana fill costs: not priced yet, so every quote charges the configured fallback. */
+/** How often the background inputs are read: well inside the 60 s after which a quote falls back. */
+export const INPUTS_EVERY_MS = 10_000;
+/** How long a quote waits for the one on-path read (which destination accounts exist) before falling back. */
+export const ACCOUNTS_READ_TIMEOUT_MS = 500;
+
+/**
+ * What a Solana fill costs the keeper, in lamports (docs/settlement.md, "What a Solana fill costs"):
+ * `solanaFillCost` of the swap's three signatures, its compute budget (`computeUnitLimit` ×
+ * `computeUnitPrice`) and the rent of each destination token account it would create.
+ *
+ * - Lamports per signature and a token account's rent are read in the background (`keepFresh`, at most
+ *   every `INPUTS_EVERY_MS`, one read of each at a time, failures logged); `at` is the older one's read.
+ * - Which destinations exist is read on the quote's path, in one `getMultipleAccounts` of the accounts
+ *   not already seen to exist, within `ACCOUNTS_READ_TIMEOUT_MS`; once every one is known, nothing is
+ *   read. The resolver's sell-token account is not charged (`swapDestinations`).
+ * - `fillCost` is null while an input is missing or when the accounts cannot be read: the quote then
+ *   charges `gasFee.fixed`.
+ * - The protocol fee's bps are the configured ones: Solana has no fee contract to read them from.
+ */
 export function solanaChainCosts(chain: SolanaChain): ChainCosts {
+  const failed = (input: string) => (e: unknown) =>
+    log.error("chain_cost_read_failed", { chainId: chain.chainId, input, error: String(e) });
+  const perSignature = new KeptInput(
+    () => readLamportsPerSignature(chain.rpcUrl, chain.keeper),
+    INPUTS_EVERY_MS,
+    failed("lamports_per_signature"),
+  );
+  const rent = new KeptInput(() => readTokenAccountRent(chain.rpcUrl), INPUTS_EVERY_MS, failed("token_account_rent"));
+  const existing = new ExistingAccounts((accounts) =>
+    readAccountsExist(chain.rpcUrl, accounts, ACCOUNTS_READ_TIMEOUT_MS),
+  );
+
   return {
     nativeDecimals: 9,
-    keepFresh: async () => {},
-    fillCost: async () => null,
+
+    keepFresh: async (now) => {
+      await Promise.all([perSignature.refresh(now), rent.refresh(now)]);
+    },
+
+    async fillCost(fill) {
+      const signature = perSignature.current();
+      const rentPerAccount = rent.current();
+      if (!signature || !rentPerAccount) return null;
+      let accountsCreated: number;
+      try {
+        accountsCreated = await existing.missing(swapDestinations(chain, fill));
+      } catch (e) {
+        failed("destination_accounts")(e);
+        return null;
+      }
+      const native = solanaFillCost({
+        signatures: SWAP_SIGNATURES,
+        lamportsPerSignature: signature.value,
+        computeUnitLimit: chain.computeUnitLimit,
+        computeUnitPrice: BigInt(chain.computeUnitPrice),
+        accountsCreated,
+        rentPerAccount: rentPerAccount.value,
+      });
+      return { native, at: Math.min(signature.at, rentPerAccount.at) };
+    },
+
     feeBps: () => chain.fee.bps,
   };
 }

@@ -17,12 +17,17 @@ export class SolanaRpcError extends Error {
 
 /**
  * Calls `method` on a Solana JSON-RPC endpoint with `fetch` (no WebSocket, so it runs in a Worker).
- * A network error, a timeout, an HTTP error or a body that is not a JSON-RPC answer throws
- * `ChainUnavailableError`; a JSON-RPC error throws `SolanaRpcError`.
+ * A network error, a timeout (`timeoutMs`, `RPC_TIMEOUT_MS` unless given), an HTTP error or a body that
+ * is not a JSON-RPC answer throws `ChainUnavailableError`; a JSON-RPC error throws `SolanaRpcError`.
  */
-export async function solanaRpc<T>(rpcUrl: string, method: string, params: unknown[]): Promise<T> {
+export async function solanaRpc<T>(
+  rpcUrl: string,
+  method: string,
+  params: unknown[],
+  timeoutMs = RPC_TIMEOUT_MS,
+): Promise<T> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), RPC_TIMEOUT_MS);
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
   let body: { result?: T; error?: { code?: unknown; message?: unknown; data?: unknown } };
   try {
     const res = await fetch(rpcUrl, {

@@ -86,8 +86,8 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
   const keeperAddress = keeper.publicKey.toBase58();
 
   function receiptOf(tx: SignedFill, swap: SwapReceipt): TxReceipt {
-    const { quoteId, taker, sellToken, buyToken, gasFeeToken } = tx.request;
-    const fill = swapFillOf(chain, swap, { quoteId, taker, sellToken, buyToken, gasFeeToken });
+    const { quoteId, taker, sellToken, buyToken, gasFeeToken, feeToken = buyToken } = tx.request;
+    const fill = swapFillOf(chain, swap, { quoteId, taker, sellToken, buyToken, gasFeeToken, feeToken });
     return {
       hash: tx.hash,
       status: swap.status,

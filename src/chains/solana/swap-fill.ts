@@ -11,6 +11,8 @@ export interface SwapParties {
   sellToken: string;
   buyToken: string;
   gasFeeToken: string;
+  /** The token the protocol fee was charged in (`feeChargeFor`). */
+  feeToken: string;
 }
 
 function accountOf(chain: SolanaChain, owner: string, mint: string): string | null {
@@ -28,24 +30,27 @@ function accountOf(chain: SolanaChain, owner: string, mint: string): string | nu
  * The fill a landed swap made, in the shape the indexer records (docs/settlement.md, "What a Solana fill
  * records"), from the transfers that moved: each is told apart by where it went (the keeper's gas-fee
  * account, the treasury's fee account) and who paid it (the taker's sale, the resolver's delivery to the
- * recipient). `orderHash` is the transaction's signature and `logIndex` the instruction index of the
- * resolver's delivery. Null when the receipt moved no sale from the taker or no delivery from a resolver.
+ * recipient). A fee charged in the buy token is part of the resolver's output; one in the sell token the
+ * taker paid on top of its sale (`sellAmount` is the sale alone). `orderHash` is the transaction's
+ * signature and `logIndex` the instruction index of the resolver's delivery. Null when the receipt moved
+ * no sale from the taker or no delivery from a resolver.
  */
 export function swapFillOf(chain: SolanaChain, receipt: SwapReceipt, parties: SwapParties): FillEvent | null {
   const keeperAccount = accountOf(chain, chain.keeper, parties.gasFeeToken);
-  const treasuryAccount = accountOf(chain, chain.treasury, parties.buyToken);
+  const treasuryAccount = accountOf(chain, chain.treasury, parties.feeToken);
   let sale: bigint | null = null;
   let delivery: { from: string; amount: bigint; index: number } | null = null;
   let fee = 0n;
   let gasFee = 0n;
   for (const t of receipt.fills) {
     if (t.destination === keeperAccount && t.mint === parties.gasFeeToken) gasFee += t.amount;
-    else if (t.destination === treasuryAccount && t.mint === parties.buyToken) fee += t.amount;
+    else if (t.destination === treasuryAccount && t.mint === parties.feeToken) fee += t.amount;
     else if (t.from === parties.taker && t.mint === parties.sellToken) sale = (sale ?? 0n) + t.amount;
     else if (t.mint === parties.buyToken && !delivery) delivery = { from: t.from, amount: t.amount, index: t.index };
   }
   if (sale === null || !delivery) return null;
   const gasOnBuy = parties.gasFeeToken === parties.buyToken;
+  const feeOnBuy = parties.feeToken === parties.buyToken;
   return {
     orderHash: receipt.signature,
     quoteId: parties.quoteId,
@@ -55,7 +60,7 @@ export function swapFillOf(chain: SolanaChain, receipt: SwapReceipt, parties: Sw
     sellToken: parties.sellToken,
     sellAmount: sale,
     buyToken: parties.buyToken,
-    outputAmount: delivery.amount + fee + (gasOnBuy ? gasFee : 0n),
+    outputAmount: delivery.amount + (feeOnBuy ? fee : 0n) + (gasOnBuy ? gasFee : 0n),
     received: delivery.amount,
     fee,
     gasFee,

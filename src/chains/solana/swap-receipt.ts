@@ -18,6 +18,9 @@ export interface TransactionJson {
   meta: {
     err: unknown;
     fee: number;
+    /** Each account's lamports before and after, in account order (the fee payer's first). */
+    preBalances?: number[];
+    postBalances?: number[];
     computeUnitsConsumed?: number;
     preTokenBalances?: TokenBalanceJson[] | null;
     postTokenBalances?: TokenBalanceJson[] | null;
@@ -44,6 +47,13 @@ export interface SwapReceipt {
   unitsConsumed: bigint;
   /** The network fee in lamports, paid by the keeper. */
   fee: bigint;
+  /**
+   * The lamports the keeper spent on the transaction: its balance before less after, as fee payer (the
+   * first account). That is the network fee plus the rent of every token account the swap created
+   * (docs/settlement.md, "What a Solana fill costs"); a reverted swap created none, so only its fee.
+   * The network fee alone when the node reports no balances.
+   */
+  keeperSpent: bigint;
   /** Every token account whose balance moved, from `preTokenBalances` and `postTokenBalances`. */
   changes: TokenBalanceChange[];
   /** The legs that moved, in `swapLegs` order; none when the transaction failed (it is atomic). */
@@ -79,6 +89,14 @@ export function tokenBalanceChanges(
   return changes;
 }
 
+/** The fee payer's lamports before less after (`SwapReceipt.keeperSpent`). */
+function keeperSpent(meta: NonNullable<TransactionJson["meta"]>): bigint {
+  const before = meta.preBalances?.[0];
+  const after = meta.postBalances?.[0];
+  if (before === undefined || after === undefined) return BigInt(meta.fee);
+  return BigInt(before) - BigInt(after);
+}
+
 /**
  * The receipt of a landed swap from its `getTransaction` answer. The legs are the transaction's
  * `TransferChecked` instructions; each moved exactly its amount, since the transaction is atomic and
@@ -101,6 +119,7 @@ export function swapReceiptOf(signature: string, tx: TransactionJson): SwapRecei
     status: success ? "success" : "reverted",
     unitsConsumed: BigInt(tx.meta.computeUnitsConsumed ?? 0),
     fee: BigInt(tx.meta.fee),
+    keeperSpent: keeperSpent(tx.meta),
     changes: tokenBalanceChanges(tx.meta.preTokenBalances, tx.meta.postTokenBalances, accountKeys),
     fills: success ? swapTransfers(message, accountKeys) : [],
   };

@@ -21,6 +21,9 @@ export const MEMO_PROGRAM = "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr";
 /** The largest serialized transaction a Solana node accepts (one IPv6 MTU less headers). */
 export const MAX_TRANSACTION_BYTES = 1232;
 
+/** The signatures a swap carries: the keeper's (fee payer), the taker's and the resolver's. */
+export const SWAP_SIGNATURES = 3;
+
 type SolanaToken = SolanaChain["tokens"][number];
 
 function tokenOf(chain: SolanaChain, address: string): SolanaToken {
@@ -30,7 +33,7 @@ function tokenOf(chain: SolanaChain, address: string): SolanaToken {
 }
 
 /** The associated token account of `owner` for `token` (owners off the curve, such as a PDA treasury, allowed). */
-function tokenAccount(token: SolanaToken, owner: string): PublicKey {
+export function tokenAccount(token: SolanaToken, owner: string): PublicKey {
   return getAssociatedTokenAddressSync(
     new PublicKey(token.address),
     new PublicKey(owner),
@@ -121,6 +124,7 @@ export function buildSwapTransaction(
       buyToken: terms.buyToken,
       sellAmount: terms.sellAmount,
       gasFeeToken: terms.gasFeeToken,
+      feeToken: terms.fee.token,
     },
     winner.amounts,
   );

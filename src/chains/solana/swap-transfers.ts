@@ -21,7 +21,7 @@ export interface SwapTransfer {
  * The `TransferChecked` instructions of a message, in order (`accountKeys`: the static keys, then any
  * loaded from lookup tables). For a swap built by `buildSwapTransaction` they are the legs of
  * `swapLegs`, in its order: the first is always `proceeds`, so its `from` is the taker, and a later leg
- * is the taker's (the gas fee in the sell token) or the resolver's.
+ * is the taker's (the fee or the gas fee in the sell token) or the resolver's.
  */
 export function swapTransfers(message: VersionedMessage, accountKeys: string[]): SwapTransfer[] {
   const transfers: SwapTransfer[] = [];

@@ -1,5 +1,6 @@
 import { VersionedTransaction } from "@solana/web3.js";
 import { quoteAmounts } from "../../auction/amounts";
+import { feeChargeFor } from "../../chains/fee-charge";
 import { buildSwapTransaction } from "../../chains/solana/swap-transaction";
 import { equalBytes, messageBytes, readWireBase64 } from "../../chains/solana/wire";
 import type { SolanaChain } from "../../config/schema";
@@ -24,10 +25,13 @@ export function checkSignRequest(
   const wire = readWireBase64(transaction);
   if (!wire) return { ok: false, reason: "not a Solana transaction" };
   const asked = messageBytes(wire);
+  // The fee is charged in the rfq's `fee.token`: from the taker on top of the sale when it is the sell token.
+  const same = (a: string, b: string) => a === b;
+  const fee = feeChargeFor({ tokens: [rfq.fee.token], bps: rfq.fee.bps }, rfq.sellToken, rfq.buyToken, same);
   const amounts = quoteAmounts({
     sellAmount: BigInt(rfq.sellAmount),
     outputAmount: bid.outputAmount,
-    feeBps: rfq.fee.bps,
+    fee,
     gas: {
       token: rfq.gasFee.token,
       amount: BigInt(rfq.gasFee.amount),
@@ -51,6 +55,7 @@ export function checkSignRequest(
         sellAmount: BigInt(rfq.sellAmount),
         deadline: rfq.deadline,
         gasFeeToken: rfq.gasFee.token,
+        fee,
       },
       { resolver: bid.resolver, amounts },
       VersionedTransaction.deserialize(wire.bytes).message.recentBlockhash,

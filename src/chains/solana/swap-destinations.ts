@@ -1,0 +1,33 @@
+import type { SolanaChain } from "../../config/schema";
+import type { FillToPrice } from "../costs";
+import { feeChargeFor } from "../fee-charge";
+import { tokenAccount } from "./swap-transaction";
+
+/**
+ * The token accounts a swap of `fill` creates when they are missing, at the keeper's expense, that can be
+ * known before the auction (docs/settlement.md, "What a Solana fill costs"): as `createDestinations` in
+ * src/chains/solana/swap-transaction.ts, the recipient's buy-token account, the treasury's account of
+ * the fee token (when the chain charges a fee) and the keeper's account of the gas fee token, each once.
+ * The fourth destination, the resolver's sell-token account, is left out: the winner is not known yet,
+ * and a resolver quoting a corridor holds both of its tokens.
+ */
+export function swapDestinations(chain: SolanaChain, fill: FillToPrice): string[] {
+  const same = (a: string, b: string) => a === b;
+  const { sellToken, buyToken } = fill;
+  // The gas fee's token as `gasChargeFor` (src/auction/amounts.ts) decides it: the sell token if configured so.
+  const gasToken = chain.gasFee.token === sellToken ? sellToken : buyToken;
+  const feeToken = feeChargeFor(chain.fee, sellToken, buyToken, same).token;
+  const owned: [string, string][] = [
+    [fill.recipient, buyToken],
+    ...(chain.fee.bps > 0 ? [[chain.treasury, feeToken] as [string, string]] : []),
+    [chain.keeper, gasToken],
+  ];
+  const accounts: string[] = [];
+  for (const [owner, mint] of owned) {
+    const token = chain.tokens.find((t) => t.address === mint);
+    if (!token) continue;
+    const account = tokenAccount(token, owner).toBase58();
+    if (!accounts.includes(account)) accounts.push(account);
+  }
+  return accounts;
+}
