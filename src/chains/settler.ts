@@ -117,6 +117,11 @@ export interface TxReceipt {
   blockTime: string;
   /** Gas on EVM, compute units on Solana. */
   gasUsed: bigint;
+  /**
+   * What the keeper paid for it in native units (docs/settlement.md, "The keeper's books"): gas used ×
+   * effective gas price in wei; the fee and the rent of the accounts it created in lamports.
+   */
+  keeperSpent: bigint;
   from: string;
   fills: FillEvent[];
 }

@@ -3,7 +3,7 @@ import type { ExecutionRecord, ExecutionStatus } from "../schemas/quote";
 import { readQuoteRecord } from "./quotes";
 
 /** An execution as D1 holds it: record 2.1 without its quote's lifecycle, with when it was created. */
-export type ExecutionRow = Omit<ExecutionRecord, "lifecycle"> & { createdAt: ExecutionRecord["updatedAt"] };
+export type ExecutionRow = Omit<ExecutionRecord, "lifecycle" | "keeper"> & { createdAt: ExecutionRecord["updatedAt"] };
 
 interface ExecutionDbRow {
   execution_id: string;
@@ -16,13 +16,23 @@ interface ExecutionDbRow {
   resolver: string | null;
   proceeds: string | null;
   taker_pays: string | null;
+  keeper_spent: string | null;
+  gas_fee_token: string;
+  gas_fee_amount: string;
+  native_price: number | null;
   created_at: string;
   updated_at: string;
 }
 
-async function readExecutionRow(db: D1Database, executionId: string): Promise<ExecutionRow | null> {
+async function readExecutionRow(
+  db: D1Database,
+  executionId: string,
+): Promise<(ExecutionRow & Pick<ExecutionRecord, "keeper">) | null> {
   const r = await db
-    .prepare("SELECT * FROM executions WHERE execution_id = ?")
+    .prepare(
+      `SELECT e.*, q.gas_fee_token, q.gas_fee_amount, q.native_price
+       FROM executions e JOIN quotes q ON q.quote_id = e.quote_id WHERE e.execution_id = ?`,
+    )
     .bind(executionId)
     .first<ExecutionDbRow>();
   if (!r) return null;
@@ -38,6 +48,14 @@ async function readExecutionRow(db: D1Database, executionId: string): Promise<Ex
     resolver: r.resolver,
     proceeds: r.proceeds,
     takerPays: r.taker_pays,
+    keeper:
+      r.keeper_spent === null
+        ? null
+        : {
+            spent: r.keeper_spent,
+            charged: { token: r.gas_fee_token, amount: r.gas_fee_amount },
+            nativePrice: r.native_price,
+          },
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

@@ -96,6 +96,8 @@ export interface SettledReceipt {
   txHash: string;
   block: number;
   gasUsed: string;
+  /** What the keeper paid, in native units. */
+  keeperSpent: string;
   fills: Fill[];
   settlement: Settlement;
   proceeds: string;
@@ -120,7 +122,9 @@ export async function writeSettled(
       at,
     ),
     // The hash that landed: after a fee bump it may be any of the nonce's transactions.
-    db.prepare("UPDATE executions SET tx_hash = ?2 WHERE execution_id = ?1").bind(executionId, receipt.txHash),
+    db
+      .prepare("UPDATE executions SET tx_hash = ?2, keeper_spent = ?3 WHERE execution_id = ?1")
+      .bind(executionId, receipt.txHash, receipt.keeperSpent),
     ...fillStatements(db, quoteId, receipt.txHash, receipt.fills),
     ...quoteStepStatements(db, quoteId, "settled", at, { block: receipt.block }, receipt.settlement),
   ]);

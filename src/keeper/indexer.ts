@@ -191,7 +191,13 @@ export class Indexer {
     await writeSettled(
       this.port.db,
       s,
-      { txHash: receipt.hash, block: receipt.block, gasUsed: receipt.gasUsed.toString(), ...fill },
+      {
+        ...fill,
+        txHash: receipt.hash,
+        block: receipt.block,
+        gasUsed: receipt.gasUsed.toString(),
+        keeperSpent: receipt.keeperSpent.toString(),
+      },
       iso(this.port.now()),
     );
     this.port.store.setState(receipt.hash, "mined", receipt.block, this.port.now());

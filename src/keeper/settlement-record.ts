@@ -2,7 +2,7 @@ import type { TxReceipt } from "../chains/settler";
 import type { SettledReceipt } from "../db/settlement-steps";
 
 /** What `writeSettled` records, but for what the indexer adds from the receipt itself. */
-type SettledFill = Omit<SettledReceipt, "txHash" | "block" | "gasUsed">;
+type SettledFill = Omit<SettledReceipt, "txHash" | "block" | "gasUsed" | "keeperSpent">;
 
 /**
  * What a successful receipt says about one quote: its settlement record (still unconfirmed: `confirmed`

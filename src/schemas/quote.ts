@@ -151,6 +151,18 @@ export type Settlement = z.infer<typeof Settlement>;
 export type Fill = z.infer<typeof Fill>;
 export type Band = z.infer<typeof Band>;
 
+/** What a settled fill cost the keeper and what it charged (docs/settlement.md, "The keeper's books"). */
+export const KeeperBooks = z.object({
+  spent: Amount.openapi({
+    description:
+      "What the keeper paid, in the chain's native base units: wei (gas used × effective gas price), or lamports (fee and rent)",
+  }),
+  charged: TokenAmount.openapi({ description: "The gas fee the quote charged, in the charged token" }),
+  nativePrice: z.number().nullable().openapi({
+    description: "Whole charged tokens per whole native unit the gas fee was priced at; null when it was the fallback",
+  }),
+});
+
 export const ExecutionRecord = z
   .object({
     executionId: z.string(),
@@ -163,6 +175,7 @@ export const ExecutionRecord = z
     resolver: Address.nullable(),
     proceeds: Amount.nullable(),
     takerPays: Amount.nullable(),
+    keeper: KeeperBooks.nullable().openapi({ description: "The keeper's books of a settled fill; null before" }),
     updatedAt: Timestamp,
     lifecycle: QuoteRecord.nullable(),
   })

@@ -138,6 +138,7 @@ export class FakeSettler implements ChainSettler {
       status: "success",
       block: this.headBlock,
       blockTime: new Date(0).toISOString(),
+      keeperSpent: 21_000n * 2_000_000_000n,
       gasUsed: 150_000n,
       from: KEEPER,
       fills: [

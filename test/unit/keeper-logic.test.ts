@@ -88,6 +88,7 @@ describe("settledFill: the settlement record from a receipt", () => {
     status: "success",
     block: 42,
     blockTime: "2026-11-22T10:00:00.000Z",
+    keeperSpent: 21_000n * 2_000_000_000n,
     gasUsed: 180_000n,
     from: "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
     fills,

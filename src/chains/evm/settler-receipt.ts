@@ -38,6 +38,7 @@ export async function evmReceipt(
     block: Number(mined.blockNumber),
     blockTime: new Date(Number(block.timestamp) * 1000).toISOString(),
     gasUsed: mined.gasUsed,
+    keeperSpent: mined.gasUsed * mined.effectiveGasPrice,
     from: getAddress(mined.from),
     fills,
   };

@@ -94,6 +94,7 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
       block: swap.slot,
       blockTime: swap.blockTime ?? new Date().toISOString(),
       gasUsed: swap.unitsConsumed,
+      keeperSpent: swap.keeperSpent,
       from: keeperAddress,
       fills: fill ? [fill] : [],
     };
