@@ -64,6 +64,14 @@ function onTestChain(kind: "evm" | "solana", rpcUrl: string, config = localConfi
   return { ...config, chains: config.chains.map((c) => (c.kind === kind ? { ...c, rpcUrl } : c)) };
 }
 
+/**
+ * The chain projects' relay charges the configured gas fee (no native prices), so their amounts are
+ * exact; the priced fee is tested on anvil in test/settlement/gas-fee.test.ts and on the local stack (e2e).
+ */
+function withFallbackGasFee(config: typeof localConfig) {
+  return { ...config, oracle: { ...config.oracle, natives: [] } };
+}
+
 /** A transaction not mined in a second is replaced: the stuck-transaction tests wait that long, not 30 s. */
 function withQuickReplacement(config: typeof localConfig) {
   const replacement = { afterSeconds: 1, bumpPercent: 25, maxBumps: 3 };
@@ -89,7 +97,9 @@ export default defineConfig({
         {
           setup: "test/settlement/chain.global.ts",
           bindings: (inject) => ({
-            RELAY_CONFIG: JSON.stringify(withQuickReplacement(onTestChain("evm", inject("keeperRpcUrl")))),
+            RELAY_CONFIG: JSON.stringify(
+              withFallbackGasFee(withQuickReplacement(onTestChain("evm", inject("keeperRpcUrl")))),
+            ),
             KEEPER_PRIVATE_KEY: KEEPER_KEY,
             TEST_CHAIN_RPC_URL: inject("chainRpcUrl"),
             TEST_PROXY_URL: inject("keeperRpcUrl"),
@@ -103,7 +113,9 @@ export default defineConfig({
         {
           setup: "test/solana/chain.global.ts",
           bindings: (inject) => ({
-            RELAY_CONFIG: JSON.stringify(onTestChain("solana", inject("relaySolanaRpcUrl"), integrationConfig)),
+            RELAY_CONFIG: JSON.stringify(
+              withFallbackGasFee(onTestChain("solana", inject("relaySolanaRpcUrl"), integrationConfig)),
+            ),
             KEEPER_SOLANA_KEY: base58.encode(localSolanaKeypair("keeper").secretKey),
             TEST_SOLANA_RPC_URL: inject("solanaRpcUrl"),
             TEST_SOLANA_PROXY_URL: inject("relaySolanaRpcUrl"),

@@ -41,7 +41,7 @@ const { values } = parseArgs({
     chain: { type: "string" },
     rpc: { type: "string" },
     taker: { type: "string", default: "5" },
-    sell: { type: "string", default: "1580" },
+    sell: { type: "string", default: "15800" },
     approve: { type: "boolean", default: false },
     limit: { type: "boolean", default: false },
     pause: { type: "string", default: "0" },
@@ -56,7 +56,7 @@ const USAGE = `npm run demo -- [options]
                  RPC_URL; on Solana http://127.0.0.1:8899, or SOLANA_RPC_URL)
   --taker N      anvil dev account N is the taker, on Solana the local account taker:N (default 5;
                  npm start funds 5 to 8)
-  --sell AMOUNT  cNGN to sell, in whole units (default 1580)
+  --sell AMOUNT  cNGN to sell, in whole units (default 15800, 10 USDC: a limit order must cover 3 × the gas fee)
   --approve      EVM: approve Permit2 on chain first (a transaction) instead of sending an EIP-2612 permit
   --pause S      EVM: wait S seconds between the quote and its signature, to watch the quote's explorer page
                  (printed) go from quoted to final; the quote lives 30 s

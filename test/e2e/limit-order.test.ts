@@ -23,30 +23,38 @@ describe("a limit order on the local stack", () => {
     const before = { cngn: await balance(cngn, taker.address), usdc: await balance(usdc, taker.address) };
     expect(await permit2Allowance(client, { token: cngn, owner: taker.address, permit2 })).toBe(0n);
 
-    // The band's mid is 1,580 NGN per USD, so 1,580 cNGN is worth 1 USDC: the limit is the market.
+    // The band's mid is 1,580 NGN per USD, so 15,800 cNGN is worth 10 USDC: the limit is the market. The gas
+    // fee is priced from anvil's fees at the local ETH price, so the order is large enough for 3 × it.
     const { draft, permit, order } = await limitOrder({
       relayUrl: base,
       client,
       account: taker,
       sellToken: cngn,
       buyToken: usdc,
-      sellAmount: "1580000000",
-      limitAmount: "1000000",
+      sellAmount: "15800000000",
+      limitAmount: "10000000",
       expiresInSeconds: 600,
     });
     // minOut is the limit less the 10 bps fee and the most gas fee the order allows.
-    expect(BigInt(draft.draft.minOut)).toBe(1_000_000n - 1_000n - BigInt(draft.draft.maxGasFee));
+    expect(BigInt(draft.draft.minOut)).toBe(10_000_000n - 10_000n - BigInt(draft.draft.maxGasFee));
+    expect(BigInt(draft.draft.maxGasFee)).toBe(3n * BigInt(draft.gasFeeNow));
     expect(permit).not.toBeNull();
     expect(order).toMatchObject({ status: "open", attempts: 0, quoteId: null });
 
     const filled = await followLimitOrder(base, order.limitOrderId, { timeoutMs: 30_000 });
-    // alpha bids the mid (1 USDC), beta 15 bps under it: alpha's bid meets the limit and fills it.
-    expect(filled).toMatchObject({ status: "filled", lastError: null, bestReceived: "949000" });
+    // alpha bids the mid (10 USDC), beta 15 bps under it: alpha's bid meets the limit and fills it.
+    expect(filled).toMatchObject({ status: "filled", lastError: null });
     expect(filled.attempts).toBeGreaterThanOrEqual(1);
     expect(filled.quoteId).toMatch(/^q/);
 
     const { quote } = await followToFinal(base, filled.quoteId ?? "", { timeoutMs: 30_000 });
-    expect(quote).toMatchObject({ status: "settled", final: true, received: "949000", takerPays: "1580000000" });
+    // The fill charged the gas fee priced at fill time, never above the order's maxGasFee.
+    expect(quote.gasFee.source).toBe("priced");
+    const gasFee = BigInt(quote.gasFee.amount);
+    expect(gasFee).toBeLessThanOrEqual(BigInt(draft.draft.maxGasFee));
+    const expected = 10_000_000n - 10_000n - gasFee;
+    expect(quote).toMatchObject({ status: "settled", final: true, received: String(expected), takerPays: "15800000000" });
+    expect(filled.bestReceived).toBe(String(expected));
     expect(quote.resolver?.name).toBe("alpha");
     expect(quote.timeline.map((t) => t.event)).toEqual([
       "requested",
@@ -59,9 +67,9 @@ describe("a limit order on the local stack", () => {
     expect(await getLimitOrder(base, order.limitOrderId)).toEqual(filled);
 
     // The taker paid the sell amount and received at least minOut: here exactly the quote's `received`.
-    expect(await balance(cngn, taker.address)).toBe(before.cngn - 1_580_000_000n);
+    expect(await balance(cngn, taker.address)).toBe(before.cngn - 15_800_000_000n);
     const received = (await balance(usdc, taker.address)) - before.usdc;
-    expect(received).toBe(949_000n);
+    expect(received).toBe(expected);
     expect(received).toBeGreaterThanOrEqual(BigInt(draft.draft.minOut));
     // The permit approved Permit2 for good, as with a swap.
     expect(await permit2Allowance(client, { token: cngn, owner: taker.address, permit2 })).toBe(maxUint256);

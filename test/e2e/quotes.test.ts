@@ -37,9 +37,11 @@ describe("quotes with reference resolvers over real sockets (wrangler dev)", () 
     const quote = (await res.json()) as QuoteRecord & { typedData: unknown };
     expect(quote.replies).toEqual({ valid: 3, rejected: 0, declined: 0, noReply: 0, late: 0 });
     expect(quote.resolver?.name).toBe("ref-1");
-    // 1,580 cNGN at 0.000633 USDC/cNGN is 1.00014 USDC; less the 10 bps fee and the 0.05 USDC gas fee.
+    // 1,580 cNGN at 0.000633 USDC/cNGN is 1.00014 USDC; less the 10 bps fee and the gas fee, priced from
+    // anvil's fees at the local ETH price.
     expect(quote.offers[0]?.outputAmount).toBe("1000140");
-    expect(quote.received).toBe(String(1_000_140 - 1_000 - 50_000));
+    expect(quote.gasFee).toMatchObject({ token: USDC, source: "priced" });
+    expect(quote.received).toBe(String(1_000_140n - 1_000n - BigInt(quote.gasFee.amount)));
     const { typedData: _t, ...record } = quote;
     expect(await (await fetch(`${base}/v1/quotes/${quote.quoteId}`)).json()).toStrictEqual(record);
   });

@@ -63,10 +63,13 @@ describe("GET /v1/executions/{id}", () => {
         "resolver",
         "proceeds",
         "takerPays",
+        "keeper",
         "updatedAt",
         "lifecycle",
       ].sort(),
     );
+    // A submitted execution has no books yet.
+    expect(body.keeper).toBeNull();
     expect(body.lifecycle).toStrictEqual(await (await get(`/v1/quotes/${quote.quoteId}`)).json());
   });
 
