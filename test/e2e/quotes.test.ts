@@ -1,7 +1,9 @@
+import { toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { ResolverClient } from "../../src/clients/resolver/client";
 import type { QuoteRecord } from "../../src/schemas/quote";
 import { startResolverFleet, stopFleet } from "../support/reference-resolvers";
+import { client } from "./evm-chain";
 
 const base = inject("relayUrl");
 const CNGN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
@@ -44,5 +46,52 @@ describe("quotes with reference resolvers over real sockets (wrangler dev)", () 
     expect(quote.received).toBe(String(1_000_140n - 1_000n - BigInt(quote.gasFee.amount)));
     const { typedData: _t, ...record } = quote;
     expect(await (await fetch(`${base}/v1/quotes/${quote.quoteId}`)).json()).toStrictEqual(record);
+  });
+
+  it("prices the gas fee from the chain: ten times the base fee is about ten times a new quote's fee", async () => {
+    // 100 USDC of cNGN: enough to cover the fee at 50 gwei (180,000 gas × 101 gwei at 3,000 USDC per ETH).
+    const quote = async () => {
+      const res = await fetch(`${base}/v1/quotes`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ sellToken: CNGN, buyToken: USDC, sellAmount: "158000000000", taker: TAKER }),
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as QuoteRecord).gasFee;
+    };
+    const setBaseFee = async (wei: bigint) => {
+      await client.request({ method: "anvil_setNextBlockBaseFeePerGas" as never, params: [toHex(wei)] as never });
+      await client.request({ method: "evm_mine" as never, params: [] as never });
+    };
+    const GWEI = 10n ** 9n;
+    const before = (await client.getBlock()).baseFeePerGas ?? 0n;
+    /** Quotes until the fee has moved off `from` (the corridor reads the chain every 4 s while in use). */
+    const feeAfter = async (from: string | null) => {
+      for (let i = 0; i < 20; i++) {
+        const fee = await quote();
+        if (fee.amount !== from) return fee;
+        await new Promise((r) => setTimeout(r, 1_000));
+      }
+      throw new Error(`the gas fee stayed ${from}`);
+    };
+    const first = await quote();
+    let last = first.amount;
+    try {
+      await setBaseFee(5n * GWEI);
+      const low = await feeAfter(last);
+      await setBaseFee(50n * GWEI);
+      const high = await feeAfter(low.amount);
+      last = high.amount;
+      expect([low.source, high.source]).toEqual(["priced", "priced"]);
+      const ratio = Number(high.amount) / Number(low.amount);
+      // About tenfold: each block after the one set moves the base fee by up to 12.5 % (EIP-1559), and
+      // the tip, if any, does not scale.
+      expect(ratio).toBeGreaterThan(8);
+      expect(ratio).toBeLessThan(12);
+    } finally {
+      // The chain as it was, and the relay's price with it, for the files that swap after this one.
+      await setBaseFee(before);
+      await feeAfter(last);
+    }
   });
 });
