@@ -13,8 +13,8 @@ export const baseUnits = z
 const bps = z.number().int().min(0).max(10_000);
 const chainId = z.number().int().positive();
 
-/** Gas of an RFQ fill and of a limit fill on the local chain, measured (docs/configuration.md, "Gas fee"). */
-const DEFAULT_GAS_UNITS = { rfq: 180_000, limit: 220_000 };
+/** Gas of an RFQ fill and of a limit fill on the local chain, measured (docs/api.md, "The gas fee"). */
+const DEFAULT_GAS_UNITS = { rfq: 195_000, limit: 200_000 };
 
 const gasFee = <T extends z.ZodType>(token: T) =>
   z.object({
@@ -46,7 +46,7 @@ export const evmChainSchema = z.object({
   gasFee: gasFee(evmAddress).extend({
     /**
      * The gas one fill uses, until the chain has settled fills of its kind to take the median of
-     * (docs/configuration.md, "Gas fee"). Not published.
+     * (docs/api.md, "The gas fee"). Not published.
      */
     units: z
       .object({

@@ -53,7 +53,12 @@ describe("a limit order on the local stack", () => {
     const gasFee = BigInt(quote.gasFee.amount);
     expect(gasFee).toBeLessThanOrEqual(BigInt(draft.draft.maxGasFee));
     const expected = 10_000_000n - 10_000n - gasFee;
-    expect(quote).toMatchObject({ status: "settled", final: true, received: String(expected), takerPays: "15800000000" });
+    expect(quote).toMatchObject({
+      status: "settled",
+      final: true,
+      received: String(expected),
+      takerPays: "15800000000",
+    });
     expect(filled.bestReceived).toBe(String(expected));
     expect(quote.resolver?.name).toBe("alpha");
     expect(quote.timeline.map((t) => t.event)).toEqual([

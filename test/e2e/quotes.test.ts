@@ -49,7 +49,7 @@ describe("quotes with reference resolvers over real sockets (wrangler dev)", () 
   });
 
   it("prices the gas fee from the chain: ten times the base fee is about ten times a new quote's fee", async () => {
-    // 100 USDC of cNGN: enough to cover the fee at 50 gwei (180,000 gas × 101 gwei at 3,000 USDC per ETH).
+    // 100 USDC of cNGN: enough to cover the fee at 50 gwei (195,000 gas × 101 gwei at 3,000 USDC per ETH).
     const quote = async () => {
       const res = await fetch(`${base}/v1/quotes`, {
         method: "POST",

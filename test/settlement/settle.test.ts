@@ -102,7 +102,7 @@ describe("a quote from the auction to final, on a real chain", () => {
       confirmedAt: null,
       takerPays: quote.takerPays,
       proceeds: quote.proceeds,
-      gasFee: quote.gasFee,
+      gasFee: { token: quote.gasFee.token, amount: quote.gasFee.amount },
       submitter: KEEPER.address,
     });
     // The fill's orderHash is the resolver's signed RfqFill digest.
@@ -159,6 +159,13 @@ describe("a quote from the auction to final, on a real chain", () => {
       resolver: node.account.address,
       proceeds: quote.proceeds,
       takerPays: quote.takerPays,
+      // The keeper's books match the receipt: gas used × effective gas price, against what the quote charged
+      // (the chain projects charge the configured fee, so no native price).
+      keeper: {
+        spent: (receipt.gasUsed * receipt.effectiveGasPrice).toString(),
+        charged: { token: quote.gasFee.token, amount: quote.gasFee.amount },
+        nativePrice: null,
+      },
       updatedAt: expect.any(String),
       lifecycle: final,
     });
