@@ -1,6 +1,6 @@
 import type { EvmChain } from "../../config/schema";
 import { log } from "../../log";
-import type { ChainCosts } from "../costs";
+import { type ChainCosts, NATIVE_DECIMALS } from "../costs";
 import { type Fetcher, jsonRpcBatch, type RpcAnswer } from "./call-batch";
 import { feeBpsOf, feeBpsRequests } from "./fee-bps";
 
@@ -63,7 +63,7 @@ export function evmChainCosts(chain: EvmChain, fetcher?: Fetcher, clock: () => n
   let held: EvmCostInputs | null = null;
   let reading: Promise<void> | null = null;
   return {
-    nativeDecimals: 18,
+    nativeDecimals: NATIVE_DECIMALS.evm,
     keepFresh(now) {
       if (reading) return reading;
       if (held && now - held.at < REFRESH_EVERY_MS) return Promise.resolve();
