@@ -19,7 +19,7 @@ interface Unit {
 }
 
 const signed = (value: bigint, unit: Unit) =>
-  `${value < 0n ? "-" : "+"}${formatUnits(value < 0n ? -value : value, unit.decimals)} ${unit.symbol}`;
+  `${value < 0n ? "-" : value > 0n ? "+" : ""}${formatUnits(value < 0n ? -value : value, unit.decimals)} ${unit.symbol}`;
 const plain = (value: bigint, unit: Unit) => `${formatUnits(value, unit.decimals)} ${unit.symbol}`;
 
 /**

@@ -28,6 +28,11 @@ describe("the demo's keeper books", () => {
     ]);
   });
 
+  it("shows an even margin without a sign", () => {
+    const keeper = { spent: "15200", charged: { token: "mint", amount: "2280" }, nativePrice: 150 };
+    expect(keeperBooksLines(keeper, "solana", USDC).at(-1)).toBe("  margin   0 SOL = 0 USDC");
+  });
+
   it("gives no margin for a fallback fee, and says when nothing is recorded", () => {
     const keeper = { spent: "5000", charged: { token: "0xusdc", amount: "5000" }, nativePrice: null };
     expect(keeperBooksLines(keeper, "evm", USDC).at(-1)).toBe(
