@@ -132,11 +132,12 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
     return this.status();
   }
 
-  /** Its pause, the transactions it follows and its wallets per chain, for the admin API and the health check. */
+  /** Its pause, the transactions it follows and its wallets per chain (their addresses too), for the admin API and the health check. */
   async status(): Promise<KeeperRecord> {
     const wallets = loadConfig(this.env.RELAY_CONFIG).chains.map((chain) => {
       const settlers = this.settlers(chain);
-      return { chainId: chain.chainId, wallets: settlers === "no_key" ? 0 : settlers.length };
+      const addresses = settlers === "no_key" ? [] : settlers.map((s) => s.keeper);
+      return { chainId: chain.chainId, wallets: addresses.length, addresses };
     });
     return { paused: this.paused(), followed: this.store.count(), wallets };
   }

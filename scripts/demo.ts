@@ -1,7 +1,7 @@
 /**
  * `npm run demo`: a taker swaps 1,580 cNGN for USDC on the local stack (`npm start`), from the quote to
  * `final`, printing each step: on anvil (31337) by default, on the local Solana chain with `--chain 103`
- * (scripts/lib/solana-demo.ts). With `--limit`, a limit order 1 % under the market instead, filled by the
+ * (scripts/lib/solana-demo.ts), ending with the keeper's books for the swap (spent, charged, margin). With `--limit`, a limit order 1 % under the market instead, filled by the
  * keeper's auctions (scripts/lib/limit-demo.ts). The taker side is the `src/clients/taker` library; see
  * docs/local-stack.md.
  *
@@ -31,6 +31,7 @@ import { permit2Allowance } from "../src/clients/taker/permit";
 import { RelayHttpError, requestQuote, submitExecution } from "../src/clients/taker/relay";
 import { signForSubmission } from "../src/clients/taker/swap";
 import type { QuoteRecord } from "../src/schemas/quote";
+import { keeperBooksLines } from "./lib/demo-books";
 import { describeEvent, say } from "./lib/demo-output";
 import { limitDemo } from "./lib/limit-demo";
 import { solanaDemo } from "./lib/solana-demo";
@@ -185,6 +186,12 @@ async function main(): Promise<void> {
       `(${delta(sell, before[0], after[0])}, ${delta(buy, before[1], after[1])})`,
   );
   checkReceived(final, before[1], after[1]);
+
+  // 5. What the fill cost the keeper beside what the quote charged for it.
+  const feeToken = config.tokens.find(
+    (t) => t.address.toLowerCase() === execution?.keeper?.charged.token.toLowerCase(),
+  );
+  for (const line of keeperBooksLines(execution?.keeper ?? null, "evm", feeToken ?? null)) say(line);
 }
 
 interface ConfigRecord {

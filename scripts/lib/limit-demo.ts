@@ -3,14 +3,16 @@
  * chain and watches the keeper's 5 s auctions fill it (docs/limit-orders.md, docs/local-stack.md "The
  * limit-order demo"): the market from the oracle band's mid, prepare, check and sign the draft (with an
  * EIP-2612 permit for Permit2 when it has no allowance yet), place, follow the order to `filled`, then
- * print its record and the quote that filled it, followed to `final`, and the balances that moved.
+ * print its record and the quote that filled it, followed to `final`, the balances that moved and the
+ * keeper's books for the fill.
  */
 import { type Address, formatUnits, type LocalAccount, type PublicClient, parseAbi, parseUnits } from "viem";
 import { rationalFromFloat } from "../../src/clients/resolver/pricing";
 import { followToFinal } from "../../src/clients/taker/follow";
 import { followLimitOrder, type LimitOrderRecord, limitOrder } from "../../src/clients/taker/limit";
-import { relayCall } from "../../src/clients/taker/relay";
+import { getExecution, relayCall } from "../../src/clients/taker/relay";
 import type { QuoteRecord } from "../../src/schemas/quote";
+import { keeperBooksLines } from "./demo-books";
 import { describeEvent, say } from "./demo-output";
 
 interface Token {
@@ -107,6 +109,12 @@ export async function limitDemo(o: LimitDemoOptions): Promise<void> {
   if (received < BigInt(draft.draft.minOut)) {
     throw new Error(`received ${received}, under the order's minOut ${draft.draft.minOut}`);
   }
+
+  // 5. What the fill cost the keeper beside what the quote charged for it.
+  const settled = quote.executions.find((e) => e.status === "settled");
+  const execution = settled ? await getExecution(relayUrl, settled.executionId) : null;
+  const feeToken = [sell, buy].find((t) => t.address.toLowerCase() === execution?.keeper?.charged.token.toLowerCase());
+  for (const line of keeperBooksLines(execution?.keeper ?? null, "evm", feeToken ?? null)) say(line);
 }
 
 /** The mid of the band of the corridor of `tokenA` and `tokenB` on `chainId`, naira per dollar. */

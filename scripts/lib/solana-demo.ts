@@ -1,7 +1,7 @@
 /**
  * `npm run demo -- --chain 103`: a taker swaps cNGN for USDC on the local Solana chain through the relay
  * (docs/local-stack.md, "The demo on Solana"): quote, check and sign the swap transaction, submit, follow
- * it to `final`, then the token balances that moved, read from the chain's JSON-RPC.
+ * it to `final`, then the token balances that moved, read from the chain's JSON-RPC, and the keeper's books.
  */
 import { base64 } from "@scure/base";
 import { formatUnits, parseUnits } from "viem";
@@ -13,6 +13,7 @@ import { followToFinal } from "../../src/clients/taker/follow";
 import { requestSolanaQuote, type SolanaQuote, submitExecution } from "../../src/clients/taker/relay";
 import { signSolanaQuote } from "../../src/clients/taker/solana-swap";
 import type { QuoteRecord } from "../../src/schemas/quote";
+import { keeperBooksLines } from "./demo-books";
 import { describeEvent, say } from "./demo-output";
 import { LOCAL_TAKER_NUMBERS, localSolanaKeypair } from "./solana-harness/accounts";
 
@@ -125,6 +126,10 @@ export async function solanaDemo(options: SolanaDemoOptions): Promise<void> {
   const spent = keeperLamports - (await lamports(rpcUrl, chain.keeper));
   say(`  the keeper paid ${formatUnits(spent, 9)} SOL in transaction fees`);
   checkMoved(final, parties, before, after);
+
+  // 6. What the swap cost the keeper beside what the quote charged for it.
+  const feeToken = tokens.find((t) => t.address === execution?.keeper?.charged.token);
+  for (const line of keeperBooksLines(execution?.keeper ?? null, "solana", feeToken ?? null)) say(line);
 }
 
 /** The transaction's signer whose slot is filled in the quote: the winner (neither the taker nor the keeper). */

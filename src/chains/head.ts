@@ -1,24 +1,10 @@
 import type { ChainConfig } from "../config/schema";
+import { rpcCall as call } from "./rpc-call";
 
 /** A chain's latest block as its RPC sees it: number (EVM) or slot (Solana), and its time if known (unix ms). */
 export interface ChainHead {
   number: number;
   time: number | null;
-}
-
-/** One JSON-RPC call with the caller's signal; rejects on a network error, an HTTP error or an RPC error. */
-async function call<T>(rpcUrl: string, method: string, params: unknown[], signal: AbortSignal): Promise<T> {
-  const res = await fetch(rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-    signal,
-  });
-  if (!res.ok) throw new Error(`${method}: HTTP ${res.status}`);
-  const body = (await res.json()) as { result?: T; error?: { message?: string } };
-  if (body.error || !("result" in body))
-    throw new Error(`${method}: ${body.error?.message ?? "not a JSON-RPC answer"}`);
-  return body.result as T;
 }
 
 /** EVM: the latest block, with its timestamp, in one call. */

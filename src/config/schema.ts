@@ -115,6 +115,12 @@ export const relayConfigSchema = z
     quoteTtlSeconds: z.number().int().min(5).max(3_600).default(30),
     bandGuardBps: bps.default(300),
     limitOrders: limitOrdersSchema.nullable().default(null),
+    /**
+     * Fills the keeper's balance on a chain must still pay for, at the median cost of its recent fills;
+     * under it the health check calls the chain degraded (docs/operations.md, "Health"). Internal, not in
+     * record 2.6.
+     */
+    keeperFloorFills: z.number().int().min(0).max(1_000_000).default(20),
     /** Advisory rate bands (src/config/oracle.ts); internal, not in record 2.6. */
     oracle: oracleSchema.prefault({}),
   })

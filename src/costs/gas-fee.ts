@@ -37,6 +37,16 @@ export function nativeToToken(nativeCost: bigint, rate: number, nativeDecimals: 
 }
 
 /**
+ * `amount` base units of a token in the chain's native base units (wei, lamports), rounded down, at
+ * `rate` whole tokens per whole native unit: the inverse of `nativeToToken`, for the keeper's books
+ * (docs/settlement.md, "The keeper's books").
+ */
+export function tokenToNative(amount: bigint, rate: number, nativeDecimals: number, tokenDecimals: number): bigint {
+  const { num, den } = rateFraction(rate);
+  return (amount * den * 10n ** BigInt(nativeDecimals)) / (num * 10n ** BigInt(tokenDecimals));
+}
+
+/**
  * What a Solana fill costs in lamports: its signatures, its compute budget (`computeUnitPrice` in
  * micro-lamports per unit, rounded up) and the rent of every token account it creates.
  */

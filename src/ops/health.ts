@@ -1,8 +1,11 @@
 import { BAND_FRESH_MS } from "../auction/band-guard";
 import type { ChainHead } from "../chains/head";
+import type { TokenFeeBps } from "../chains/protocol-fee";
 import type { HealthRecord, KeeperRecord } from "../schemas/ops";
 import { type CorridorStatus, corridorState } from "./corridor-state";
 import type { Probed } from "./deadline";
+import { describeFeeDifference, feeDifferences } from "./fee-truth";
+import { fillsLeft, type KeeperBooks } from "./keeper-books";
 
 /** Each part of `GET /v1/health` answers within this, or counts as down (docs/operations.md, "Health"). */
 export const HEALTH_PART_TIMEOUT_MS = 2_500;
@@ -19,10 +22,27 @@ export interface OracleStatus {
   unavailable: string[];
 }
 
+/** What the health check asked of one chain, and what the configuration expects of it. */
+export interface ChainProbes {
+  chainId: number;
+  name: string;
+  head: Probed<ChainHead>;
+  /** The keeper's books over the last 24 h (`BOOKS_WINDOW_MS`); `capped` when the window held more fills than were read. */
+  books: Probed<KeeperBooks & { capped: boolean }>;
+  /** What the keeper's wallets there hold, native base units; null when their addresses are not known. */
+  balance: Probed<bigint | null>;
+  /** The bps the chain's contracts charge per token; null on a chain whose contracts keep none. */
+  feeBps: Probed<TokenFeeBps[] | null>;
+  /** The configured `fee.bps`. */
+  configuredFeeBps: number;
+  /** `keeperFloorFills`. */
+  floorFills: number;
+}
+
 /** Everything the health check asked, each part bounded in time. */
 export interface HealthProbes {
   keeper: Probed<KeeperRecord>;
-  chains: { chainId: number; name: string; head: Probed<ChainHead> }[];
+  chains: ChainProbes[];
   oracle: Probed<OracleStatus>;
   corridors: { key: string; status: Probed<CorridorStatus> }[];
   openLimitOrders: Probed<number>;
@@ -61,19 +81,10 @@ export function assessHealth(probes: HealthProbes, now: number): HealthRecord {
     error: errorOf(k) ?? (keyless.length > 0 ? `no keeper key for chain ${keyless.join(", ")}` : null),
   };
 
-  const chains = probes.chains.map(({ chainId, name, head }) => {
-    const headAgeSeconds = head.ok ? ageSeconds(head.value.time, now) : null;
-    const stale = headAgeSeconds !== null && headAgeSeconds > HEAD_STALE_SECONDS;
-    return {
-      chainId,
-      name,
-      status: mark(`chain:${chainId}`, !head.ok || stale),
-      reachable: head.ok,
-      head: head.ok ? head.value.number : null,
-      headAgeSeconds,
-      ms: head.ms,
-      error: errorOf(head) ?? (stale ? `head is ${headAgeSeconds} s old` : null),
-    };
+  const chains = probes.chains.map((probe) => {
+    const part = assessChain(probe, now);
+    if (part.status === "degraded") degraded.push(`chain:${probe.chainId}`);
+    return part;
   });
 
   const o = probes.oracle;
@@ -131,5 +142,57 @@ export function assessHealth(probes: HealthProbes, now: number): HealthRecord {
     corridors,
     outbox,
     limitOrders,
+  };
+}
+
+/**
+ * One chain's part (docs/operations.md, "Health"): degraded when its RPC does not answer or follows a
+ * stale head, when the keeper's balance or the FeeController cannot be read, when D1 does not give the
+ * books, when the balance pays for fewer fills than `keeperFloorFills`, or when the FeeController
+ * charges other bps than `fee.bps` on any of the chain's tokens; `error` names each.
+ */
+export function assessChain(probe: ChainProbes, now: number): HealthRecord["chains"][number] {
+  const { head, books, balance, feeBps } = probe;
+  const headAgeSeconds = head.ok ? ageSeconds(head.value.time, now) : null;
+  const stale = headAgeSeconds !== null && headAgeSeconds > HEAD_STALE_SECONDS;
+  const held = balance.ok ? balance.value : null;
+  const window = books.ok ? books.value : null;
+  const left = held !== null && window ? fillsLeft(held, window.medianSpent) : null;
+  const onChain = feeBps.ok ? feeBps.value : null;
+  const problems: string[] = [];
+  // A dead RPC fails every read of it: its own error says it once.
+  if (!head.ok) problems.push(head.error);
+  if (stale) problems.push(`head is ${headAgeSeconds} s old`);
+  if (head.ok && !balance.ok) problems.push(`keeper balance: ${balance.error}`);
+  if (head.ok && !feeBps.ok) problems.push(`FeeController: ${feeBps.error}`);
+  if (!books.ok) problems.push(`keeper books: ${books.error}`);
+  if (left !== null && left < probe.floorFills) {
+    problems.push(`the keeper's balance pays for ${left} more fills, under keeperFloorFills ${probe.floorFills}`);
+  }
+  problems.push(...feeDifferences(probe.configuredFeeBps, onChain ?? []).map(describeFeeDifference));
+  return {
+    chainId: probe.chainId,
+    name: probe.name,
+    status: problems.length > 0 ? "degraded" : "ok",
+    reachable: head.ok,
+    head: head.ok ? head.value.number : null,
+    headAgeSeconds,
+    books: window
+      ? {
+          fills: window.fills,
+          spent: window.spent.toString(),
+          charged: window.charged.toString(),
+          margin: window.margin.toString(),
+          unpriced: window.unpriced,
+          capped: window.capped,
+        }
+      : null,
+    keeper: { balance: held?.toString() ?? null, fillsLeft: left, floorFills: probe.floorFills },
+    protocolFee: {
+      bps: probe.configuredFeeBps,
+      onChain: onChain?.map((t) => ({ token: t.symbol, bps: t.bps })) ?? null,
+    },
+    ms: Math.max(head.ms, books.ms, balance.ms, feeBps.ms),
+    error: problems.length > 0 ? problems.join("; ") : null,
   };
 }

@@ -1,37 +1,81 @@
+import { costsFor } from "../chains";
 import { readHead } from "../chains/head";
-import type { RelayConfig } from "../config/schema";
+import { readNativeBalance } from "../chains/native-balance";
+import { readContractFeeBps } from "../chains/protocol-fee";
+import type { ChainConfig, RelayConfig } from "../config/schema";
+import { settledFillsSince } from "../db/keeper-books";
 import { countOpenLimitOrders } from "../db/limit-orders";
 import type { Env } from "../env";
+import type { KeeperRecord } from "../schemas/ops";
 import { keeperStub, oracleStub } from "../stubs";
 import { corridorStatuses } from "./corridor-records";
-import { within } from "./deadline";
-import { HEALTH_PART_TIMEOUT_MS, type HealthProbes } from "./health";
+import { type Probed, within } from "./deadline";
+import { type ChainProbes, HEALTH_PART_TIMEOUT_MS, type HealthProbes } from "./health";
+import { BOOKS_LIMIT, BOOKS_WINDOW_MS, keeperBooks } from "./keeper-books";
 
 /**
  * Asks every part of the relay at once, each bounded by HEALTH_PART_TIMEOUT_MS (docs/operations.md,
- * "Health"): the keeper object, each chain's RPC (from the Worker, as the keeper would reach it), the
- * oracle object (its stored bands; no source is polled), every corridor object, and D1.
+ * "Health"): the keeper object, each chain (from the Worker, as the keeper would reach it: its head, the
+ * keeper's balance, the FeeController's bps) and its keeper books in D1, the oracle object (its stored
+ * bands; no source is polled), every corridor object, and D1's open limit orders.
  */
 export async function probeHealth(env: Env, config: RelayConfig): Promise<HealthProbes> {
   const ms = HEALTH_PART_TIMEOUT_MS;
-  const [keeper, chains, oracle, corridors, openLimitOrders] = await Promise.all([
-    within(ms, () => keeperStub(env).status()),
-    Promise.all(
-      config.chains.map(async (chain) => ({
-        chainId: chain.chainId,
-        name: chain.name,
-        head: await within(ms, (signal) => readHead(chain, signal)),
-      })),
-    ),
+  const now = Date.now();
+  const keeper = within(ms, () => keeperStub(env).status());
+  const [keeperStatus, chains, oracle, corridors, openLimitOrders] = await Promise.all([
+    keeper,
+    Promise.all(config.chains.map((chain) => probeChain(env.DB, config, chain, keeper, now))),
     within(ms, () => oracleStub(env).health()),
     corridorStatuses(env, config, ms),
     within(ms, () => countOpenLimitOrders(env.DB)),
   ]);
   return {
-    keeper,
+    keeper: keeperStatus,
     chains,
     oracle,
     corridors: corridors.map(({ corridor, status }) => ({ key: corridor.key, status })),
     openLimitOrders,
+  };
+}
+
+/**
+ * One chain's reads, each within the same bound from now: the balance waits for the keeper object's
+ * wallet addresses inside its own bound, so the whole still answers in time. Without the addresses
+ * (the keeper did not answer, or has no key there) the balance is not read: the keeper's part says why.
+ */
+async function probeChain(
+  db: D1Database,
+  config: RelayConfig,
+  chain: ChainConfig,
+  keeper: Promise<Probed<KeeperRecord>>,
+  now: number,
+): Promise<ChainProbes> {
+  const ms = HEALTH_PART_TIMEOUT_MS;
+  const decimals = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t.decimals]));
+  const [head, books, balance, feeBps] = await Promise.all([
+    within(ms, (signal) => readHead(chain, signal)),
+    within(ms, async () => {
+      const since = new Date(now - BOOKS_WINDOW_MS).toISOString();
+      const fills = await settledFillsSince(db, chain.chainId, since, BOOKS_LIMIT);
+      const books = keeperBooks(fills, (t) => decimals.get(t.toLowerCase()) ?? null, costsFor(chain).nativeDecimals);
+      return { ...books, capped: fills.length >= BOOKS_LIMIT };
+    }),
+    within(ms, async (signal) => {
+      const status = await keeper;
+      const addresses = status.ok ? status.value.wallets.find((w) => w.chainId === chain.chainId)?.addresses : null;
+      return addresses?.length ? readNativeBalance(chain, addresses, signal) : null;
+    }),
+    within(ms, (signal) => readContractFeeBps(chain, signal) ?? Promise.resolve(null)),
+  ]);
+  return {
+    chainId: chain.chainId,
+    name: chain.name,
+    head,
+    books,
+    balance,
+    feeBps,
+    configuredFeeBps: chain.fee.bps,
+    floorFills: config.keeperFloorFills,
   };
 }

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Address, Timestamp } from "./common";
+import { Address, Amount, Timestamp } from "./common";
 
 /** Corridor and keeper pauses, and the health record (docs/operations.md). */
 
@@ -35,15 +35,35 @@ export const CorridorRecord = z
   .openapi("Corridor");
 export type CorridorRecord = z.infer<typeof CorridorRecord>;
 
+/** The keeper's wallets on each chain: how many, and their addresses (each the submitter of its fills). */
+const KeeperWallets = z.array(
+  z.object({ chainId: z.number().int(), wallets: z.number().int(), addresses: z.array(Address) }),
+);
+
 /** The keeper's state, as the admin API shows it. */
 export const KeeperRecord = z
   .object({
     paused: PauseRecord.nullable(),
     followed: z.number().int().openapi({ description: "transactions followed between signing and finality" }),
-    wallets: z.array(z.object({ chainId: z.number().int(), wallets: z.number().int() })),
+    wallets: KeeperWallets,
   })
   .openapi("Keeper");
 export type KeeperRecord = z.infer<typeof KeeperRecord>;
+
+/** A chain's keeper books over the last 24 h (docs/settlement.md, "The keeper's books"), native base units. */
+const ChainBooks = z.object({
+  fills: z.number().int().openapi({ description: "fills settled in the window with their spend recorded" }),
+  spent: Amount.openapi({ description: "what the keeper paid for them (wei, lamports)" }),
+  charged: Amount.openapi({
+    description: "what their quotes charged, converted at each quote's native price; fallback fees left out",
+  }),
+  margin: z
+    .string()
+    .regex(/^-?(0|[1-9]\d*)$/)
+    .openapi({ description: "charged − spent; negative when the keeper paid more than it charged", example: "-1200" }),
+  unpriced: z.number().int().openapi({ description: "fills whose fee was the fallback: spent, but not in `charged`" }),
+  capped: z.boolean().openapi({ description: "the window held more fills than are read: only the newest are counted" }),
+});
 
 const PartStatus = z.enum(["ok", "degraded", "paused"]);
 /** How long a part took to answer, and what went wrong when it did not. */
@@ -61,7 +81,7 @@ export const HealthRecord = z
       reachable: z.boolean(),
       paused: PauseRecord.nullable(),
       followed: z.number().int().nullable(),
-      wallets: z.array(z.object({ chainId: z.number().int(), wallets: z.number().int() })),
+      wallets: KeeperWallets,
       ...Probe,
     }),
     chains: z.array(
@@ -72,6 +92,23 @@ export const HealthRecord = z
         reachable: z.boolean(),
         head: z.number().int().nullable().openapi({ description: "block number (EVM) or slot (Solana)" }),
         headAgeSeconds: AgeSeconds,
+        books: ChainBooks.nullable().openapi({ description: "null when D1 did not answer" }),
+        keeper: z.object({
+          balance: Amount.nullable().openapi({
+            description: "what the keeper's wallets on the chain hold, native base units; null when not read",
+          }),
+          fillsLeft: z.number().int().nullable().openapi({
+            description: "balance ÷ the median `spent` of the window's fills; null without a fill in the window",
+          }),
+          floorFills: z.number().int().openapi({ description: "`keeperFloorFills`: under it the chain is degraded" }),
+        }),
+        protocolFee: z.object({
+          bps: z.number().int().openapi({ description: "the configured `fee.bps`" }),
+          onChain: z
+            .array(z.object({ token: z.string(), bps: z.number().int() }))
+            .nullable()
+            .openapi({ description: "the FeeController's bps per token (EVM); null on Solana or when not read" }),
+        }),
         ...Probe,
       }),
     ),

@@ -57,7 +57,15 @@ describe("GET /v1/health", () => {
     expect(health.chains.map((c) => c.chainId)).toEqual(config.chains.map((c) => c.chainId));
     // The keeper answers; with no key it cannot settle anywhere, which is degraded too.
     expect(health.keeper).toMatchObject({ reachable: true, paused: null, followed: 0, status: "degraded" });
-    expect(health.keeper.wallets).toEqual(config.chains.map((c) => ({ chainId: c.chainId, wallets: 0 })));
+    expect(health.keeper.wallets).toEqual(
+      config.chains.map((c) => ({ chainId: c.chainId, wallets: 0, addresses: [] })),
+    );
+    // Nothing settled yet: empty books; no wallet, so no balance to read; the closed RPC gives no bps.
+    expect(evm).toMatchObject({
+      books: { fills: 0, spent: "0", charged: "0", margin: "0", unpriced: 0, capped: false },
+      keeper: { balance: null, fillsLeft: null, floorFills: config.keeperFloorFills },
+      protocolFee: { bps: evmCorridor.chain.fee.bps, onChain: null },
+    });
     expect(health.corridors.map((c) => c.key)).toEqual(allCorridors(config).map((c) => c.key));
     expect(health.corridors[0]).toMatchObject({ state: "degraded", degraded: "no_nodes", nodes: 0 });
     expect(health.corridors[0]?.outbox).toEqual({ queued: 0, oldestAgeSeconds: null });

@@ -128,6 +128,8 @@ export async function seedQuote(options: {
   status?: QuoteStatus;
   sellToken?: Address;
   buyToken?: Address;
+  /** The native price a priced gas fee was charged at (whole charged tokens per ETH); default the fallback fee. */
+  nativePrice?: number;
 }): Promise<SeededQuote> {
   const now = Date.now();
   const { sellToken = EVM.cngn, buyToken = EVM.usdc } = options;
@@ -175,7 +177,12 @@ export async function seedQuote(options: {
     sellAmount: sellAmount.toString(),
     received: amounts.received.toString(),
     fee: { token: buyToken, amount: amounts.fee.toString() },
-    gasFee: { token: gas.token, amount: gas.amount.toString(), source: "fallback" },
+    gasFee: {
+      token: gas.token,
+      amount: gas.amount.toString(),
+      source: options.nativePrice === undefined ? "fallback" : "priced",
+    },
+    nativePrice: options.nativePrice ?? null,
     takerPays: amounts.takerPays.toString(),
     proceeds: amounts.proceeds.toString(),
     offersHash: `0x${"ab".repeat(32)}`,

@@ -12,12 +12,13 @@ describe("configuration", () => {
   });
 
   it("fills the documented defaults", () => {
-    const { rfqWindowMs, quoteTtlSeconds, bandGuardBps, maxOutstandingRfqs, ...rest } = clone();
-    void [rfqWindowMs, quoteTtlSeconds, bandGuardBps, maxOutstandingRfqs];
+    const { rfqWindowMs, quoteTtlSeconds, bandGuardBps, maxOutstandingRfqs, keeperFloorFills, ...rest } = clone();
+    void [rfqWindowMs, quoteTtlSeconds, bandGuardBps, maxOutstandingRfqs, keeperFloorFills];
     const config = parseConfig(rest);
     expect(config.rfqWindowMs).toBe(1500);
     expect(config.quoteTtlSeconds).toBe(30);
     expect(config.bandGuardBps).toBe(300);
+    expect(config.keeperFloorFills).toBe(20);
   });
 
   it.each([

@@ -12,6 +12,12 @@ export type CallAnswer = { ok: true; data: Hex } | { ok: false; error: string };
 
 export type Fetcher = (url: string, init: RequestInit) => Promise<Response>;
 
+/** A fetcher that also stops when `signal` aborts (a caller's deadline), beside the batch's own timeout. */
+export const fetcherWith =
+  (signal: AbortSignal): Fetcher =>
+  (url, init) =>
+    fetch(url, { ...init, signal: init.signal ? AbortSignal.any([init.signal, signal]) : signal });
+
 /** How long a batch may take before the chain counts as unavailable. */
 const BATCH_TIMEOUT_MS = 5_000;
 

@@ -1,9 +1,8 @@
-import { type Address, decodeAbiParameters, encodeFunctionData, type Hex } from "viem";
 import type { EvmChain } from "../../config/schema";
 import { log } from "../../log";
-import type { ChainCosts } from "../costs";
-import { feeControllerAbi } from "./abi/fee-controller";
+import { type ChainCosts, NATIVE_DECIMALS } from "../costs";
 import { type Fetcher, jsonRpcBatch, type RpcAnswer } from "./call-batch";
+import { feeBpsOf, feeBpsRequests } from "./fee-bps";
 
 /**
  * How often the inputs are read again while the corridor is in use: well under a block time of 12 s, so
@@ -39,16 +38,7 @@ export function costRequests(chain: EvmChain) {
     { method: "eth_getBlockByNumber", params: ["latest", false] },
     { method: "eth_maxPriorityFeePerGas", params: [] },
     { method: "eth_gasPrice", params: [] },
-    ...chain.tokens.map((t) => ({
-      method: "eth_call",
-      params: [
-        {
-          to: chain.feeController as Address,
-          data: encodeFunctionData({ abi: feeControllerAbi, functionName: "feeBpsFor", args: [t.address as Address] }),
-        },
-        "latest",
-      ],
-    })),
+    ...feeBpsRequests(chain),
   ];
 }
 
@@ -59,12 +49,7 @@ export function costInputsOf(chain: EvmChain, answers: RpcAnswer[], at: number):
     (block?.ok ? hexQuantity((block.result as { baseFeePerGas?: unknown } | null)?.baseFeePerGas) : null) ??
     (gasPrice?.ok ? hexQuantity(gasPrice.result) : null);
   if (baseFee === null) throw new Error(`no base fee or gas price: ${block?.ok ? "" : block?.error}`);
-  const feeBps = new Map<string, number>();
-  chain.tokens.forEach((t, i) => {
-    const answer = bps[i];
-    if (!answer?.ok || typeof answer.result !== "string" || answer.result === "0x") return;
-    feeBps.set(t.address.toLowerCase(), Number(decodeAbiParameters([{ type: "uint16" }], answer.result as Hex)[0]));
-  });
+  const feeBps = feeBpsOf(chain, bps);
   // A node without the tip method is a chain without tips.
   return { at, baseFee, priorityFee: (tip?.ok ? hexQuantity(tip.result) : null) ?? 0n, feeBps };
 }
@@ -78,7 +63,7 @@ export function evmChainCosts(chain: EvmChain, fetcher?: Fetcher, clock: () => n
   let held: EvmCostInputs | null = null;
   let reading: Promise<void> | null = null;
   return {
-    nativeDecimals: 18,
+    nativeDecimals: NATIVE_DECIMALS.evm,
     keepFresh(now) {
       if (reading) return reading;
       if (held && now - held.at < REFRESH_EVERY_MS) return Promise.resolve();

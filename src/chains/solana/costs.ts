@@ -1,7 +1,7 @@
 import type { SolanaChain } from "../../config/schema";
 import { solanaFillCost } from "../../costs/gas-fee";
 import { log } from "../../log";
-import type { ChainCosts } from "../costs";
+import { type ChainCosts, NATIVE_DECIMALS } from "../costs";
 import { readLamportsPerSignature, readTokenAccountRent } from "./cost-inputs";
 import { ExistingAccounts, readAccountsExist } from "./existing-accounts";
 import { KeptInput } from "./kept-input";
@@ -41,7 +41,7 @@ export function solanaChainCosts(chain: SolanaChain): ChainCosts {
   );
 
   return {
-    nativeDecimals: 9,
+    nativeDecimals: NATIVE_DECIMALS.solana,
 
     keepFresh: async (now) => {
       await Promise.all([perSignature.refresh(now), rent.refresh(now)]);
