@@ -29,6 +29,8 @@ export interface LimitRound {
   order: Record<string, string>;
   nonce: string;
   minOut: string;
+  /** The taker's price, before fees: a bid below it never wins the round (docs/limit-orders.md, "The keeper's job"). */
+  limitAmount: string;
 }
 
 /** A quote request as the Worker hands it to the corridor, already validated. */

@@ -78,8 +78,9 @@ export async function decideWinner<O extends RankedOffer>(ctx: DecideContext<O>,
     }
     const amounts = ctx.amountsOf(offer);
     if (signing.kind === "taker") {
-      // Offers are ranked by what the recipient receives: when the best genuine one misses minOut, all do.
-      if (terms.limit && amounts.received < BigInt(terms.limit.minOut)) return none({ belowLimit: amounts.received });
+      // Offers are ranked by what the recipient receives, so by output: when the best genuine one misses
+      // the taker's price or minOut, all do. An order never fills below its price.
+      if (terms.limit && !meetsLimit(terms.limit, amounts)) return none({ belowLimit: amounts.received });
       const taker = signing.takerSigning(terms, { resolver: offer.resolver, amounts }) as JsonObject;
       const { offers, winner } = crowned(offer);
       return { offers, winner: { offer: winner, amounts, signing: taker, winnerSignature: null }, forged };
@@ -100,4 +101,12 @@ export async function decideWinner<O extends RankedOffer>(ctx: DecideContext<O>,
     ctx.strike(node.address, signature === null ? "did not sign within 500 ms" : "signed something else");
   }
   return none();
+}
+
+/** Whether a limit round's bid meets the order: its output at least the taker's price, the recipient's share at least minOut. */
+export function meetsLimit(
+  limit: { minOut: string; limitAmount: string },
+  amounts: { outputAmount: bigint; received: bigint },
+): boolean {
+  return amounts.outputAmount >= BigInt(limit.limitAmount) && amounts.received >= BigInt(limit.minOut);
 }

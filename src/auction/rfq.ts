@@ -92,7 +92,15 @@ export function rfqFrameFor(
     gasFee: { token: gas.token, amount: gas.amount.toString() },
     band,
     toSign: adapter.bidToSign(terms),
-    ...(input.limit ? { limit: { limitOrderId: input.limit.limitOrderId, minOut: input.limit.minOut } } : {}),
+    ...(input.limit
+      ? {
+          limit: {
+            limitOrderId: input.limit.limitOrderId,
+            minOut: input.limit.minOut,
+            limitAmount: input.limit.limitAmount,
+          },
+        }
+      : {}),
   };
 }
 

@@ -3,8 +3,8 @@ import type { LimitRound } from "../types";
 
 /**
  * What a round of the keeper's job asks the corridor with (docs/limit-orders.md, "The keeper's job"): the
- * order the taker signed (`LimitAuth`, amounts as decimal strings), its Permit2 nonce and the least the
- * recipient must get.
+ * order the taker signed (`LimitAuth`, amounts as decimal strings), its Permit2 nonce, the least the
+ * recipient must get and the taker's price, which the winning bid's output must meet.
  */
 export function limitRoundOf(order: OpenLimitOrder): LimitRound {
   return {
@@ -22,5 +22,6 @@ export function limitRoundOf(order: OpenLimitOrder): LimitRound {
     },
     nonce: order.nonce,
     minOut: order.minOut,
+    limitAmount: order.limitAmount,
   };
 }

@@ -137,9 +137,10 @@ export const rfqFrame = z.object({
   toSign: bidCommitment,
   /**
    * Present when the rfq is a limit order's round (docs/resolver-protocol.md, "Limit rounds"): the bid
-   * commits to fill that order, and wins only if the recipient gets at least `minOut`.
+   * commits to fill that order, and wins only if its `outputAmount` is at least `limitAmount` (the
+   * taker's price) and the recipient gets at least `minOut`.
    */
-  limit: z.object({ limitOrderId: z.string(), minOut: amount }).optional(),
+  limit: z.object({ limitOrderId: z.string(), minOut: amount, limitAmount: amount }).optional(),
 });
 
 export const resultFrame = z.object({

@@ -35,6 +35,8 @@ export async function signedOrder(taker: LocalAccount, sellAmount: bigint, minOu
     order: Object.fromEntries(Object.entries(order).map(([k, v]) => [k, String(v)])),
     nonce: nonce.toString(),
     minOut: minOut.toString(),
+    // The taker's price at least what the recipient must get: these rounds test minOut.
+    limitAmount: minOut.toString(),
   };
   return { order, nonce, signature, round };
 }

@@ -275,7 +275,8 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
 
 /** A quote request for 1580 cNGN → USDC: the band's mid implies 1 USDC. */
 /** A limit order's round selling 1580 cNGN whose recipient must get at least `minOut` USDC base units. */
-export const limitRound = (minOut: string): QuoteInput["limit"] => ({
+/** A limit order's round asking `minOut` for the recipient at the taker's price `limitAmount` (default 1 USDC). */
+export const limitRound = (minOut: string, limitAmount = "1000000"): QuoteInput["limit"] => ({
   limitOrderId: "lo_test",
   order: {
     taker: TAKER,
@@ -290,6 +291,7 @@ export const limitRound = (minOut: string): QuoteInput["limit"] => ({
   },
   nonce: "77",
   minOut,
+  limitAmount,
 });
 
 export const quoteInput = (over: Partial<QuoteInput> = {}): QuoteInput => ({

@@ -453,7 +453,7 @@ describe("AuctionHouse: limit order rounds", () => {
     const c = fakeCorridor({ nodes: ["alpha"] });
     const pending = c.house.requestQuote(quoteInput({ limit: limitRound("900000") }));
     const rfq = await c.node("alpha").next("rfq");
-    expect(rfq.limit).toEqual({ limitOrderId: "lo_test", minOut: "900000" });
+    expect(rfq.limit).toEqual({ limitOrderId: "lo_test", minOut: "900000", limitAmount: "1000000" });
     expect(rfq.toSign).toMatchObject({
       scheme: "eip712",
       primaryType: "LimitFill",
@@ -470,6 +470,17 @@ describe("AuctionHouse: limit order rounds", () => {
       gasFee: "50000",
       outputAmount: "1000000",
     });
+  });
+
+  it("never fills an order below its price: a bid that meets minOut but not the limit does not win", async () => {
+    // The order asks 1.01 USDC for its cNGN; a bid of 1.00 USDC gives the recipient 0.949, over minOut 0.9.
+    const c = fakeCorridor({ nodes: ["alpha"] });
+    const pending = c.house.requestQuote(quoteInput({ limit: limitRound("900000", "1010000") }));
+    const rfq = await c.node("alpha").next("rfq");
+    expect(rfq.limit).toEqual({ limitOrderId: "lo_test", minOut: "900000", limitAmount: "1010000" });
+    await c.bid("alpha", 1_000_000n);
+    expect(await pending).toMatchObject({ code: "below_limit", extras: { bestReceived: "949000" } });
+    expect(c.store.quotes.size).toBe(0);
   });
 
   it("quotes nothing when the best bid gives the recipient less than minOut, and says how much it gave", async () => {

@@ -42,7 +42,7 @@ describe("rfqTerms", () => {
   });
 
   it("carries a limit order's round only in a limit round", () => {
-    const limit = { limitOrderId: "lo_1", order: {}, nonce: "1", minOut: "900" };
+    const limit = { limitOrderId: "lo_1", order: {}, nonce: "1", minOut: "900", limitAmount: "1000" };
     expect(rfqTerms(corridor, { ...input, limit }, "r", "q", 0, gas, fee).limit).toEqual(limit);
     expect("limit" in rfqTerms(corridor, input, "r", "q", 0, gas, fee)).toBe(false);
   });

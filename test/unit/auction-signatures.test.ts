@@ -106,7 +106,7 @@ describe("AuctionHouse: a forged winning signature", () => {
 
   it("in a limit round, falls to the next bid before checking minOut", async () => {
     const c = fakeCorridor({ nodes: ["alpha", "mallory"] });
-    const pending = c.house.requestQuote(quoteInput({ limit: limitRound("900000") }));
+    const pending = c.house.requestQuote(quoteInput({ limit: limitRound("900000", "990000") }));
     await c.bid("alpha", 990_000n);
     await forgedBid(c, 1_000_000n, async () => "0x");
     const { quote } = quoted(await pending);

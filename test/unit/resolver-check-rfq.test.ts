@@ -88,7 +88,7 @@ describe("toSignMismatch in a limit order's round", () => {
   };
   /** A limit round's rfq with the toSign the relay's EVM adapter makes for it. */
   function limitRfq(): RfqFrame {
-    const limit = { limitOrderId: "lo_1", order, nonce: "9", minOut: "3" };
+    const limit = { limitOrderId: "lo_1", order, nonce: "9", minOut: "3", limitAmount: "4" };
     const terms = {
       corridor: "",
       rfqId: "r_2",
@@ -105,7 +105,7 @@ describe("toSignMismatch in a limit order's round", () => {
       limit,
     };
     const toSign = evmAdapter(chain).bidToSign(terms);
-    return { ...rfq(), toSign, limit: { limitOrderId: "lo_1", minOut: "3" } };
+    return { ...rfq(), toSign, limit: { limitOrderId: "lo_1", minOut: "3", limitAmount: "4" } };
   }
   const contracts = { executor, reactor: chain.reactor };
 
@@ -116,7 +116,7 @@ describe("toSignMismatch in a limit order's round", () => {
 
   it.each([
     ["domain.verifyingContract", (r: RfqFrame) => r, { executor, reactor: executor }],
-    ["minOut", (r: RfqFrame) => ({ ...r, limit: { limitOrderId: "lo_1", minOut: "2" } }), contracts],
+    ["minOut", (r: RfqFrame) => ({ ...r, limit: { limitOrderId: "lo_1", minOut: "2", limitAmount: "4" } }), contracts],
     ["sellAmount", (r: RfqFrame) => ({ ...r, sellAmount: "6" }), contracts],
     ["primaryType", (r: RfqFrame) => ({ ...r, limit: undefined }), { executor: chain.reactor }],
   ] as const)("names %s when it differs", (field, change, against) => {

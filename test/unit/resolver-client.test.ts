@@ -225,10 +225,14 @@ describe("resolver client against a relay", () => {
       deadline: base.deadline,
       gasFeeToken: USDC,
       fee: { token: USDC, bps: relayChain.fee.bps, side: "buy" as const },
-      limit: { limitOrderId: "lo_1", order, nonce: "5", minOut: "900000" },
+      limit: { limitOrderId: "lo_1", order, nonce: "5", minOut: "900000", limitAmount: "1000000" },
     };
     const adapter = evmAdapter(relayChain);
-    const limitRfq = { ...base, toSign: adapter.bidToSign(terms), limit: { limitOrderId: "lo_1", minOut: "900000" } };
+    const limitRfq = {
+      ...base,
+      toSign: adapter.bidToSign(terms),
+      limit: { limitOrderId: "lo_1", minOut: "900000", limitAmount: "1000000" },
+    };
     socket.send(limitRfq);
     const bid = bidFrame.parse(await socket.next("bid"));
     const keys = { address: account.address, publicKey: account.publicKey, solanaAddress: null };
@@ -239,7 +243,7 @@ describe("resolver client against a relay", () => {
     );
 
     const other = rfqFor(CNGN, USDC, 1_600_000_000n);
-    socket.send({ ...other, toSign: limitRfq.toSign, limit: { limitOrderId: "lo_1", minOut: "900000" } });
+    socket.send({ ...other, toSign: limitRfq.toSign, limit: { limitOrderId: "lo_1", minOut: "900000", limitAmount: "1000000" } });
     expect(declineFrame.parse(await socket.next("decline")).reason).toMatch(/^to_sign_mismatch:/);
   });
 
