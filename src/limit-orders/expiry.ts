@@ -1,7 +1,7 @@
 /**
  * A limit order's expiry (docs/limit-orders.md, "Expiry"): prepare takes `expiresInSeconds` within the
  * configuration's `limitOrders.minExpirySeconds..maxExpirySeconds`; placing checks the signed deadline
- * again, with `PLACE_GRACE_SECONDS` off the shortest expiry for the time the taker took to sign.
+ * again: what is left of it must still be at least the shortest expiry, less `CLOCK_SKEW_SECONDS`.
  */
 
 export interface ExpiryBounds {
@@ -9,8 +9,11 @@ export interface ExpiryBounds {
   maxExpirySeconds: number;
 }
 
-/** How much of the shortest expiry may have passed between prepare and placing. */
-export const PLACE_GRACE_SECONDS = 120;
+/**
+ * How far a deadline may fall short of the shortest expiry when placed: clock skew and the round trip,
+ * not the time to sign (a taker who needs that asks prepare for more than the shortest expiry).
+ */
+export const CLOCK_SKEW_SECONDS = 30;
 
 /** Whether prepare accepts `expiresInSeconds`. */
 export const expiryAccepted = (expiresInSeconds: number, bounds: ExpiryBounds) =>
@@ -20,9 +23,7 @@ export const expiryAccepted = (expiresInSeconds: number, bounds: ExpiryBounds) =
 export function deadlineAccepted(deadline: bigint, now: number, bounds: ExpiryBounds): boolean {
   const left = deadline - BigInt(now);
   return (
-    left > 0n &&
-    left >= BigInt(bounds.minExpirySeconds - PLACE_GRACE_SECONDS) &&
-    left <= BigInt(bounds.maxExpirySeconds)
+    left > 0n && left >= BigInt(bounds.minExpirySeconds - CLOCK_SKEW_SECONDS) && left <= BigInt(bounds.maxExpirySeconds)
   );
 }
 

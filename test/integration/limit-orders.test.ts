@@ -12,7 +12,7 @@ import { startLimitFill } from "../../src/db/limit-moves";
 import { insertLimitOrder, readLimitOrder } from "../../src/db/limit-orders";
 import { newId } from "../../src/ids";
 import { buildDraft, inputsOfDraft } from "../../src/limit-orders/draft";
-import { PLACE_GRACE_SECONDS } from "../../src/limit-orders/expiry";
+import { CLOCK_SKEW_SECONDS } from "../../src/limit-orders/expiry";
 import type { LimitOrderDraft, LimitOrderRecord } from "../../src/schemas/limit-order";
 import { FakeLimitReads } from "../support/fake-limit-reads";
 import { sampleLimitOrder } from "../support/limit-records";
@@ -396,7 +396,7 @@ describe("POST /v1/limit-orders", () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: "bad_expiry" });
     const short = await prepare({ expiresInSeconds: 600 });
-    const late = await place(short, {}, configWith({}, { minExpirySeconds: 600 + PLACE_GRACE_SECONDS + 10 }));
+    const late = await place(short, {}, configWith({}, { minExpirySeconds: 600 + CLOCK_SKEW_SECONDS + 10 }));
     expect(late.body).toMatchObject({ error: "bad_expiry" });
   });
 

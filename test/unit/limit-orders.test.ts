@@ -11,7 +11,7 @@ import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import { decodeCursor, encodeCursor } from "../../src/limit-orders/cursor";
 import { buildDraft, firstDifference, inputsOfDraft, type LimitInputs } from "../../src/limit-orders/draft";
-import { deadlineAccepted, expiryAccepted, PLACE_GRACE_SECONDS } from "../../src/limit-orders/expiry";
+import { CLOCK_SKEW_SECONDS, deadlineAccepted, expiryAccepted } from "../../src/limit-orders/expiry";
 import { limitOrderRecord } from "../../src/limit-orders/record";
 import { ACTIVE_LIMIT_STATUSES, isTerminal, LIMIT_MOVES, LIMIT_TRANSITIONS } from "../../src/limit-orders/states";
 import { limitAmountOf, limitAmounts } from "../../src/limit-orders/terms";
@@ -78,12 +78,14 @@ describe("limit order expiry", () => {
     expect([299, 300, 2_592_000, 2_592_001].map((s) => expiryAccepted(s, bounds))).toEqual([false, true, true, false]);
   });
 
-  it("takes a deadline at placing up to the longest expiry, and a shortest one signed within the grace", () => {
+  it("takes a deadline at placing up to the longest expiry, and at least the shortest within 30 s of skew", () => {
     const now = 1_900_000_000;
     const at = (left: number) => deadlineAccepted(BigInt(now + left), now, bounds);
     expect(at(300)).toBe(true);
-    expect(at(300 - PLACE_GRACE_SECONDS)).toBe(true);
-    expect(at(300 - PLACE_GRACE_SECONDS - 1)).toBe(false);
+    expect(at(300 - CLOCK_SKEW_SECONDS)).toBe(true);
+    expect(at(300 - CLOCK_SKEW_SECONDS - 1)).toBe(false);
+    // A 300 s minimum does not let a 180 s order in.
+    expect(at(180)).toBe(false);
     expect(at(2_592_000)).toBe(true);
     expect(at(2_592_001)).toBe(false);
     expect(at(0)).toBe(false);

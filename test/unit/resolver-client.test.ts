@@ -243,7 +243,11 @@ describe("resolver client against a relay", () => {
     );
 
     const other = rfqFor(CNGN, USDC, 1_600_000_000n);
-    socket.send({ ...other, toSign: limitRfq.toSign, limit: { limitOrderId: "lo_1", minOut: "900000", limitAmount: "1000000" } });
+    socket.send({
+      ...other,
+      toSign: limitRfq.toSign,
+      limit: { limitOrderId: "lo_1", minOut: "900000", limitAmount: "1000000" },
+    });
     expect(declineFrame.parse(await socket.next("decline")).reason).toMatch(/^to_sign_mismatch:/);
   });
 
