@@ -1,6 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
 import { adapterFor, settlerFor } from "../chains";
-import { readExecutionRecord } from "../db/executions";
 import { readQuoteRow } from "../db/quotes";
 import { executionForKey, scopedIdempotencyKey } from "../db/settlement";
 import type { Env } from "../env";
@@ -16,6 +15,7 @@ import {
   type SubmitOutcome,
   type SubmitRequest,
 } from "../keeper/contract";
+import { executionAsOfNow } from "../quotes/as-of-now";
 import { readThrough } from "../quotes/read-through";
 import { errorResponses, jsonContent } from "../schemas/common";
 import { ExecutionAccepted, ExecutionRequest, MAX_IDEMPOTENCY_KEY_LENGTH } from "../schemas/execution";
@@ -114,7 +114,7 @@ export const executionRoutes = createRouter()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const execution = isId("x", id) ? await readExecutionRecord(c.env.DB, id) : null;
+      const execution = isId("x", id) ? await executionAsOfNow(c.env.DB, id) : null;
       if (!execution) throw notFound(`No execution has the id ${JSON.stringify(id)}.`);
       return c.json(execution, 200);
     },

@@ -4,7 +4,7 @@ import type { ChainAdapter } from "../chains/adapter";
 import { primaryEvmChain } from "../config/record";
 import type { RelayConfig } from "../config/schema";
 import { findCorridor } from "../corridors";
-import { cancelQuote, expireIfDue, quoteStatus } from "../db/quote-status";
+import { cancelQuote, quoteStatus } from "../db/quote-status";
 import { readQuoteRecord } from "../db/quotes";
 import type { Env } from "../env";
 import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
@@ -12,6 +12,7 @@ import { addressIssues } from "../http/address-issues";
 import { behindAnswer } from "../http/behind-answer";
 import { createRouter } from "../http/router";
 import { serverTiming } from "../http/server-timing";
+import { quoteAsOfNow } from "../quotes/as-of-now";
 import { cancelQuoteMessage, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } from "../quotes/messages";
 import { readThrough } from "../quotes/read-through";
 import { verifySignedCancel } from "../quotes/signed-cancel";
@@ -25,16 +26,6 @@ import type { QuoteInput } from "../types";
 
 /** The period of the QUOTES_LIMITER binding (wrangler.toml), which is when a limited taker may retry. */
 const RATE_LIMIT_PERIOD_SECONDS = 10;
-
-async function readFresh(db: D1Database, id: string) {
-  let quote = await readQuoteRecord(db, id);
-  const now = new Date().toISOString();
-  if (quote && isOpen(quote.status) && quote.expiresAt <= now) {
-    await expireIfDue(db, id, now);
-    quote = await readQuoteRecord(db, id);
-  }
-  return quote;
-}
 
 export const quoteRoutes = createRouter()
   .openapi(
@@ -129,7 +120,7 @@ export const quoteRoutes = createRouter()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const quote = await readThrough(c.env, c.get("config"), id, (db) => readFresh(db, id));
+      const quote = await readThrough(c.env, c.get("config"), id, (db) => quoteAsOfNow(db, id));
       if (!quote) throw notFound(`No quote has the id ${JSON.stringify(id)}.`);
       return c.json(quote, 200);
     },
@@ -158,7 +149,7 @@ export const quoteRoutes = createRouter()
         signature,
       });
       if (!(await cancelQuote(c.env.DB, id, new Date().toISOString()))) {
-        const quote = await readFresh(c.env.DB, id);
+        const quote = await quoteAsOfNow(c.env.DB, id);
         const status = quote?.status ?? "expired";
         // Open but claimed: the keeper is sending a fill of it, so nothing can promise it will not move.
         const message = isOpen(status) ? "A fill of this quote is on its way." : `The quote is ${status}.`;

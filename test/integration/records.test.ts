@@ -73,6 +73,17 @@ describe("GET /v1/executions/{id}", () => {
     expect(body.lifecycle).toStrictEqual(await (await get(`/v1/quotes/${quote.quoteId}`)).json());
   });
 
+  it("shows a quote past its expiry as expired, as GET /v1/quotes/{id} does", async () => {
+    const past = new Date(Date.now() - 1_000).toISOString();
+    const { quote } = await seedQuote(env.DB, { status: "signed", expiresAt: past });
+    const execution = await seedExecution(env.DB, quote.quoteId);
+    const body = (await (await get(`/v1/executions/${execution.executionId}`)).json()) as {
+      lifecycle: { status: string };
+    };
+    expect(body.lifecycle.status).toBe("expired");
+    expect(((await (await get(`/v1/quotes/${quote.quoteId}`)).json()) as { status: string }).status).toBe("expired");
+  });
+
   it.each(["nope", `x_${"f".repeat(32)}`])("answers 404 not_found for %s", async (id) => {
     const res = await get(`/v1/executions/${id}`);
     expect(res.status).toBe(404);

@@ -1,0 +1,32 @@
+import { readExecutionRecord } from "../db/executions";
+import { expireIfDue } from "../db/quote-status";
+import { readQuoteRecord } from "../db/quotes";
+import type { ExecutionRecord, QuoteRecord } from "../schemas/quote";
+import { isOpen } from "./states";
+
+/**
+ * Reads as of now (docs/api.md, "Quote lifetime"): an open quote past its expiry is recorded `expired`
+ * before it is shown, by whichever record it is read through, so a quote never reads `expired` through
+ * one route and `signed` through another.
+ */
+
+const dueToExpire = (quote: Pick<QuoteRecord, "status" | "expiresAt"> | null, now: string) =>
+  quote !== null && isOpen(quote.status) && quote.expiresAt <= now;
+
+/** A quote's record as of now. */
+export async function quoteAsOfNow(db: D1Database, quoteId: string): Promise<QuoteRecord | null> {
+  const quote = await readQuoteRecord(db, quoteId);
+  const now = new Date().toISOString();
+  if (!dueToExpire(quote, now)) return quote;
+  await expireIfDue(db, quoteId, now);
+  return readQuoteRecord(db, quoteId);
+}
+
+/** An execution's record as of now, its quote's lifecycle as `quoteAsOfNow` shows it. */
+export async function executionAsOfNow(db: D1Database, executionId: string): Promise<ExecutionRecord | null> {
+  const execution = await readExecutionRecord(db, executionId);
+  const now = new Date().toISOString();
+  if (!execution || !dueToExpire(execution.lifecycle, now)) return execution;
+  await expireIfDue(db, execution.quoteId, now);
+  return readExecutionRecord(db, executionId);
+}
