@@ -21,6 +21,9 @@ export interface NodeSession
 /** The `degraded` reason of a node that claims more inventory than it holds on chain. */
 export const INVENTORY_MISMATCH = "inventory_mismatch";
 
+/** The `degraded` reason of a node that authenticated and has not sent a heartbeat yet (it said nothing). */
+export const NO_HEARTBEAT = "no_heartbeat";
+
 /**
  * A node's state as the relay shows it: the heartbeat's, except that a node claiming more inventory
  * than it holds shows `degraded: "inventory_mismatch"` until its claims are true again.

@@ -16,7 +16,7 @@ import type { AdvertisedCorridor } from "../schemas/resolvers";
 import { verifyNodeAuth } from "./auth";
 import type { Claims } from "./inventory-checks";
 import { NodeSockets, type SocketEntry, type SocketState } from "./node-sockets";
-import { type NodeSession, shownState } from "./nodes";
+import { NO_HEARTBEAT, type NodeSession, shownState } from "./nodes";
 import { SessionRecords } from "./session-records";
 
 /** A node's reply to an auction, for the auction house. */
@@ -209,8 +209,9 @@ export class NodeSessions {
       signerType: frame.signerType ?? null,
       publicKey: proved.publicKey,
       lastHeartbeat: null,
-      state: "paused",
-      degraded: null,
+      // It has said nothing of its state yet: not asked until its first heartbeat (docs/resolver-protocol.md).
+      state: "degraded",
+      degraded: NO_HEARTBEAT,
     };
     attachment.lastDirectoryWrite = now;
     attachment.uptime = startUptime(now);

@@ -57,9 +57,14 @@ describe("GET /v1/nodes", () => {
     socket.close();
   });
 
-  it("shows a node that has not heartbeated yet as paused and not fresh", async () => {
+  it("shows a node that has not heartbeated yet as degraded no_heartbeat and not fresh", async () => {
     const { socket, account } = await onlineNode(1);
-    expect(await nodeOf(account.address)).toMatchObject({ state: "paused", fresh: false, lastHeartbeat: null });
+    expect(await nodeOf(account.address)).toMatchObject({
+      state: "degraded",
+      degraded: "no_heartbeat",
+      fresh: false,
+      lastHeartbeat: null,
+    });
     socket.close();
   });
 
