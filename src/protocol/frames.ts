@@ -22,6 +22,13 @@ export const bandFrameBody = z.object({
 
 // Node → relay
 
+/**
+ * Who holds a node's key (docs/resolver-protocol.md, "Authentication"): a key file on the node, or one of two
+ * key-custody services, AWS KMS and Fireblocks.
+ */
+export const SIGNER_TYPES = ["keyfile", "aws-kms", "fireblocks"] as const;
+export type SignerType = (typeof SIGNER_TYPES)[number];
+
 export const authFrame = z.object({
   type: z.literal("auth"),
   address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
@@ -30,7 +37,7 @@ export const authFrame = z.object({
   name: z.string().min(1).max(64),
   version: z.string().min(1).max(32),
   region: z.string().max(32).nullish(),
-  signerType: z.string().max(32).nullish(),
+  signerType: z.enum(SIGNER_TYPES, { message: `signerType must be one of ${SIGNER_TYPES.join(", ")}` }).nullish(),
   /** Optional proof of a Solana key: ed25519 signature (base58) over the same text. */
   solana: z.object({ address: z.string().min(32).max(44), signature: z.string().min(64).max(100) }).optional(),
 });

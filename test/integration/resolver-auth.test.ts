@@ -29,6 +29,21 @@ describe("resolver authentication", () => {
     expect(await socket.closed).toEqual({ code: 1008, reason: "bad_signature" });
   });
 
+  it("takes a key file or one of the two custody services as signerType, and refuses anything else", async () => {
+    for (const signerType of ["aws-kms", "fireblocks"]) {
+      const socket = await connect();
+      await authenticate(socket, nodeAccount(0), { signerType });
+      await socket.next("welcome");
+      socket.close();
+    }
+    const socket = await connect();
+    await authenticate(socket, nodeAccount(0), { signerType: "hsm-in-a-drawer" });
+    const error = await socket.next("error");
+    expect(error).toMatchObject({ code: "bad_frame" });
+    expect(String(error.message)).toContain("signerType must be one of keyfile, aws-kms, fireblocks");
+    expect(await socket.closed).toEqual({ code: 1008, reason: "bad_frame" });
+  });
+
   it("closes a corridor the relay does not serve with unsupported_corridor", async () => {
     const socket = await connect(`/v1/corridors/${EVM.chainId}/${EVM.usdc}/0x${"12".repeat(20)}/connect`);
     expect(await socket.next("error")).toMatchObject({ code: "unsupported_corridor" });

@@ -66,7 +66,14 @@ describe("dispatchRelayFrame", () => {
 describe("authFrameFor", () => {
   it("signs the challenge text with the node's account, and proves its Solana key over the same text", async () => {
     const solana = solanaSigner(new Uint8Array(32).fill(3));
-    const identity = { account, name: "alpha", version: "1.0.0", region: "lagos", signerType: "keyfile", solana };
+    const identity = {
+      account,
+      name: "alpha",
+      version: "1.0.0",
+      region: "lagos",
+      signerType: "keyfile" as const,
+      solana,
+    };
     const auth = await authFrameFor(identity, "31337:0xa:0xb", "n1");
     const text = authMessage("31337:0xa:0xb", "n1");
     expect(auth).toMatchObject({ type: "auth", address: account.address, name: "alpha", version: "1.0.0" });

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { type Address, type Hex, parseUnits } from "viem";
-import type { InventoryEntry } from "../../protocol/frames";
+import { type InventoryEntry, SIGNER_TYPES, type SignerType } from "../../protocol/frames";
 import type { Latency } from "./bidder";
 import { type InventorySource, inventoryByChain, rpcInventory, staticInventory } from "./inventory";
 import { bandSpreadPricer, fixedRatePricer, type Pricer, parseDecimal, type Rational, sameToken } from "./pricing";
@@ -16,7 +16,7 @@ export interface CliOptions {
   index: number | null;
   name: string | null;
   region: string | null;
-  signerType: string;
+  signerType: SignerType;
   corridors: string[];
   pricing: { kind: "rate"; rate: Rational; sellSymbol: string | null } | { kind: "spread"; spreadBps: number };
   latencyMs: Latency;
@@ -27,6 +27,13 @@ export interface CliOptions {
   /** A keypair file path (`--solana-key`) or its contents (`RESOLVER_SOLANA_KEY`). */
   solanaKey: { path: string } | { text: string } | null;
   help: boolean;
+}
+
+/** `--signer-type`: who holds the node's key (docs/resolver-protocol.md, "Authentication"). */
+function signerType(value: string): SignerType {
+  const known = SIGNER_TYPES.find((t) => t === value);
+  if (!known) throw new CliError(`--signer-type must be one of ${SIGNER_TYPES.join(", ")}`);
+  return known;
 }
 
 export class CliError extends Error {
@@ -98,7 +105,7 @@ export function parseCliOptions(argv: string[], env: Record<string, string | und
     index,
     name: values.name ?? null,
     region: values.region ?? null,
-    signerType: values["signer-type"] ?? "keyfile",
+    signerType: signerType(values["signer-type"] ?? "keyfile"),
     corridors: values.corridor ?? [],
     pricing:
       values.rate !== undefined

@@ -6,6 +6,7 @@ import {
   nodeFrame,
   type RelayFrame,
   relayFrame,
+  type SignerType,
 } from "../../protocol/frames";
 import type { SolanaSigner } from "./keys";
 
@@ -47,8 +48,8 @@ export interface NodeIdentity {
   name: string;
   version: string;
   region?: string | null;
-  /** `keyfile` for a key held by the process. */
-  signerType?: string | null;
+  /** `keyfile` for a key held by the process, or a custody service (`SIGNER_TYPES`). */
+  signerType?: SignerType | null;
   /**
    * The node's Solana key: proved at auth, it signs the node's bids on Solana corridors and, when it
    * wins, the swap transaction (`sign`). Without it, Solana rfqs are declined `no_solana_key`.
