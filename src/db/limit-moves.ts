@@ -127,3 +127,19 @@ export async function followLimitFills(db: D1Database, now: string): Promise<Mov
   ]);
   return moves.flatMap((m) => m.results);
 }
+
+/**
+ * The statements that move a limit order with its fill's quote, in the indexer's own batch, so the order
+ * reads `filled` the moment its quote settles (and `open` again, `quoteId` cleared, the moment it fails)
+ * rather than at the next pass: `filling → filled`, or `filling → open` with `lastError` `reason`. A quote
+ * of no limit order matches nothing; `followLimitFills` catches up whatever these missed.
+ */
+export function limitFillSettled(db: D1Database, quoteId: string, now: string): D1PreparedStatement {
+  return db.prepare(moveSql("filled", "updated_at = ?2", "quote_id = ?1")).bind(quoteId, now);
+}
+
+export function limitFillFailed(db: D1Database, quoteId: string, reason: string, now: string): D1PreparedStatement {
+  return db
+    .prepare(moveSql("reopen", "quote_id = NULL, last_error = ?2, updated_at = ?3", "quote_id = ?1"))
+    .bind(quoteId, reason, now);
+}

@@ -1,5 +1,6 @@
 import { OPEN_SQL, type SettlementStep } from "../quotes/states";
 import type { Fill, QuoteStatus, Settlement } from "../schemas/quote";
+import { limitFillFailed, limitFillSettled } from "./limit-moves";
 import {
   countSettled,
   countSubmitted,
@@ -127,6 +128,7 @@ export async function writeSettled(
       .bind(executionId, receipt.txHash, receipt.keeperSpent),
     ...fillStatements(db, quoteId, receipt.txHash, receipt.fills),
     ...quoteStepStatements(db, quoteId, "settled", at, { block: receipt.block }, receipt.settlement),
+    limitFillSettled(db, quoteId, at),
   ]);
 }
 
@@ -184,6 +186,7 @@ export async function writeFailed(
   const [execution] = await db.batch([
     finishExecution(db, terms.executionId, "failed", { reason, gasUsed }, at),
     ...quoteStepStatements(db, terms.quoteId, "failed", at, { reason, txHash }),
+    limitFillFailed(db, terms.quoteId, "fill_failed", at),
   ]);
   return (execution?.meta.changes ?? 0) > 0;
 }

@@ -45,7 +45,7 @@ async function runRound(taker: LocalAccount, round: LimitRound, outputAmount: bi
     limit: round,
   });
   const rfq = await node.nextRfq();
-  expect(rfq.limit).toEqual({ limitOrderId: round.limitOrderId, minOut: round.minOut });
+  expect(rfq.limit).toEqual({ limitOrderId: round.limitOrderId, minOut: round.minOut, limitAmount: round.limitAmount });
   await node.bid(rfq, outputAmount);
   return pending;
 }
