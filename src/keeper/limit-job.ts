@@ -78,10 +78,14 @@ export async function limitPass(port: LimitJobPort): Promise<void> {
   const open = await book.open(now, LIMIT_BATCH);
   const bands = new Map<string, Band | null>();
   const near: OpenLimitOrder[] = [];
+  // An order whose corridor has no band (no source answering) cannot be placed against the market: it
+  // says so rather than wait unexplained.
+  const unpriced: LimitCheck[] = [];
   for (const order of open) {
     if (!bands.has(order.corridor)) bands.set(order.corridor, await port.band(order.corridor));
-    if (withinWindow(bands.get(order.corridor) ?? null, port.ask(order))) near.push(order);
-    if (near.length === LIMIT_ROUNDS_PER_PASS) break;
+    const band = bands.get(order.corridor) ?? null;
+    if (!band) unpriced.push(checkOf(port, order, false, null, NO_BAND));
+    else if (near.length < LIMIT_ROUNDS_PER_PASS && withinWindow(band, port.ask(order))) near.push(order);
   }
   const sides = await port.takerSides(near);
   const revoked = near.filter((_, i) => sides[i]?.kind === "revoked").map((o) => o.limitOrderId);
@@ -94,8 +98,11 @@ export async function limitPass(port: LimitJobPort): Promise<void> {
       return side.kind === "short" ? checkOf(port, order, false, null, blamed("taker", side.reason)) : null;
     }),
   );
-  await book.recordChecks(checks.filter((c): c is LimitCheck => c !== null));
+  await book.recordChecks([...unpriced, ...checks.filter((c): c is LimitCheck => c !== null)]);
 }
+
+/** The `lastError` of an order whose corridor has no band now: no rate source answers for its pair. */
+export const NO_BAND = blamed("relay", "no_band");
 
 /** The `lastError` of an order whose Permit2 nonce the taker spent or invalidated on chain. */
 export const NONCE_REVOKED = blamed("taker", "nonce_revoked");

@@ -141,8 +141,11 @@ export class FakeLimitPort implements LimitJobPort {
 
   constructor(private readonly options: FakeLimitPortOptions = {}) {}
 
+  /** The band every corridor has; null: no source answers. */
+  bandNow: Band | null = FakeLimitPort.band;
+
   async band(): Promise<Band | null> {
-    return FakeLimitPort.band;
+    return this.bandNow;
   }
 
   async takerSides(orders: readonly OpenLimitOrder[]): Promise<TakerSide[]> {

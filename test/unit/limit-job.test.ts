@@ -79,6 +79,19 @@ describe("the keeper's limit job", () => {
     expect(h.moved).toEqual(["lo_1@corridor"]);
   });
 
+  it("says why an order is not auctioned when its corridor has no band, and auctions it once there is one", async () => {
+    const h = harness();
+    h.book.add(order("lo_1", 1_000_000n));
+    h.port.bandNow = null;
+    await limitPass(h.port);
+    expect(h.book.get("lo_1")).toMatchObject({ status: "open", lastError: "relay:no_band", attempts: 0 });
+    expect(h.auctions).toEqual([]);
+    h.port.bandNow = FakeLimitPort.band;
+    h.tick(5_000);
+    await limitPass(h.port);
+    expect(h.book.get("lo_1")).toMatchObject({ status: "filling", attempts: 1, lastError: null });
+  });
+
   it("keeps a short taker's order open but unauctioned, saying why, until a pass finds it whole", async () => {
     const h = harness();
     h.book.add(order("lo_1", 1_000_000n));
