@@ -6,6 +6,7 @@ import type { Env } from "../env";
 import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
 import { createRouter } from "../http/router";
 import { serverTiming } from "../http/server-timing";
+import { callObject } from "../http/unreachable-object";
 import { isId } from "../ids";
 import {
   acceptedAnswer,
@@ -121,16 +122,9 @@ export const executionRoutes = createRouter()
   );
 
 /** Hands the submission to the keeper leader; an object that cannot be reached right now is `not_leader`. */
-async function submit(env: Env, request: SubmitRequest): Promise<SubmitOutcome> {
-  try {
-    return await keeperStub(env).submit(request);
-  } catch (e) {
-    const { retryable, overloaded } = (e ?? {}) as { retryable?: boolean; overloaded?: boolean };
-    if (retryable || overloaded) {
-      throw retryLater(503, "not_leader", "The keeper is restarting; submit again shortly.", NOT_LEADER_RETRY_SECONDS, {
-        reason: "keeper_unreachable",
-      });
-    }
-    throw e;
-  }
+function submit(env: Env, request: SubmitRequest): Promise<SubmitOutcome> {
+  return callObject<SubmitOutcome>(async () => await keeperStub(env).submit(request), {
+    message: "The keeper is restarting; submit again shortly.",
+    reason: "keeper_unreachable",
+  });
 }

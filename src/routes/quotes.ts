@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import type { QuoteOutcome } from "../auction/quote-outcome";
 import { adapterFor } from "../chains";
 import type { ChainAdapter } from "../chains/adapter";
 import { primaryEvmChain } from "../config/record";
@@ -12,6 +13,7 @@ import { addressIssues } from "../http/address-issues";
 import { behindAnswer } from "../http/behind-answer";
 import { createRouter } from "../http/router";
 import { serverTiming } from "../http/server-timing";
+import { callObject } from "../http/unreachable-object";
 import { quoteAsOfNow } from "../quotes/as-of-now";
 import { cancelQuoteMessage, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } from "../quotes/messages";
 import { readThrough } from "../quotes/read-through";
@@ -97,7 +99,11 @@ export const quoteRoutes = createRouter()
         c.env,
         config,
         taker,
-        async () => await corridorStub(c.env, corridor.key).requestQuote(input),
+        () =>
+          callObject<QuoteOutcome>(async () => await corridorStub(c.env, corridor.key).requestQuote(input), {
+            message: "The corridor is restarting; ask again shortly.",
+            reason: "corridor_unreachable",
+          }),
         (release) => behindAnswer(c, release),
       );
       if (outcome.kind === "refused") throw RelayError.from(outcome);

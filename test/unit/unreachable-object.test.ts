@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { RelayError } from "../../src/errors";
+import { callObject } from "../../src/http/unreachable-object";
+
+const unreachable = { message: "The corridor is restarting; ask again shortly.", reason: "corridor_unreachable" };
+
+/** An error as the runtime throws it for a Durable Object it cannot reach now. */
+const runtimeError = (flag: "retryable" | "overloaded") =>
+  Object.assign(new Error("Network connection lost."), { [flag]: true });
+
+describe("callObject", () => {
+  it.each(["retryable", "overloaded"] as const)(
+    "answers an object that is %s with 503 not_leader and Retry-After",
+    async (flag) => {
+      const error = await callObject(() => Promise.reject(runtimeError(flag)), unreachable).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RelayError);
+      expect(error).toMatchObject({
+        status: 503,
+        code: "not_leader",
+        message: unreachable.message,
+        extras: { reason: "corridor_unreachable", retryAfter: 2 },
+      });
+    },
+  );
+
+  it("passes an answer through, and rethrows any other error as it was", async () => {
+    expect(await callObject(async () => 42, unreachable)).toBe(42);
+    const bug = new TypeError("not a function");
+    await expect(callObject(() => Promise.reject(bug), unreachable)).rejects.toBe(bug);
+  });
+});
