@@ -4,6 +4,7 @@ import { readQuoteRow } from "../db/quotes";
 import { executionForKey, scopedIdempotencyKey } from "../db/settlement";
 import type { Env } from "../env";
 import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
+import { RATE_LIMIT_PERIOD_SECONDS } from "../http/rate-limits";
 import { createRouter } from "../http/router";
 import { serverTiming } from "../http/server-timing";
 import { callObject } from "../http/unreachable-object";
@@ -22,9 +23,6 @@ import { errorResponses, jsonContent } from "../schemas/common";
 import { ExecutionAccepted, ExecutionRequest, MAX_IDEMPOTENCY_KEY_LENGTH } from "../schemas/execution";
 import { ExecutionRecord, IdParam } from "../schemas/quote";
 import { keeperStub } from "../stubs";
-
-/** The rate limiter's window (wrangler.toml `[[ratelimits]]`), told to callers as Retry-After. */
-const RATE_LIMIT_PERIOD_SECONDS = 10;
 
 export const executionRoutes = createRouter()
   .openapi(

@@ -11,6 +11,7 @@ import type { Env } from "../env";
 import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
 import { addressIssues } from "../http/address-issues";
 import { behindAnswer } from "../http/behind-answer";
+import { RATE_LIMIT_PERIOD_SECONDS } from "../http/rate-limits";
 import { createRouter } from "../http/router";
 import { serverTiming } from "../http/server-timing";
 import { callObject } from "../http/unreachable-object";
@@ -25,9 +26,6 @@ import { CancelRequest, QuoteRequest } from "../schemas/quote-request";
 import { announceQuote } from "../streams/announce";
 import { corridorStub, takerStub } from "../stubs";
 import type { QuoteInput } from "../types";
-
-/** The period of the QUOTES_LIMITER binding (wrangler.toml), which is when a limited taker may retry. */
-const RATE_LIMIT_PERIOD_SECONDS = 10;
 
 export const quoteRoutes = createRouter()
   .openapi(
