@@ -1,8 +1,9 @@
 import { primaryEvmChain } from "../config/record";
 import { findCorridor } from "../corridors";
 import { limitNonceTaken } from "../db/limit-orders";
-import { invalidRequest, RelayError } from "../errors";
+import { invalidRequest, RelayError, retryLater } from "../errors";
 import { addressIssues } from "../http/address-issues";
+import { NOT_LEADER_RETRY_SECONDS } from "../keeper/contract";
 import type { LimitOrderDraft, LimitPrepareRequest } from "../schemas/limit-order";
 import { type LimitOrderContext, limitChainOf, limitSettings } from "./context";
 import { buildDraft } from "./draft";
@@ -70,5 +71,14 @@ export async function prepareLimitOrder(ctx: LimitOrderContext, body: LimitPrepa
     const draft = buildDraft(chain, { ...inputs, nonce });
     if (draft) return draft.record;
   }
-  throw new Error("no free limit-order nonce");
+  // Practically never: three random 128-bit nonces all taken. Asking again draws new ones.
+  throw retryLater(
+    503,
+    "not_leader",
+    "No free nonce was found for the order; prepare again.",
+    NOT_LEADER_RETRY_SECONDS,
+    {
+      reason: "nonce_search_exhausted",
+    },
+  );
 }

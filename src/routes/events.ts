@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { corridorsOfQuoteId } from "../corridors";
+import { corridorOfKey, corridorsOfQuoteId } from "../corridors";
 import { readLimitOrder } from "../db/limit-orders";
 import type { AppEnv } from "../env";
 import { invalidRequest, notFound } from "../errors";
@@ -75,6 +75,10 @@ export const eventRoutes = createRouter()
       const last = resumeAfter(c);
       const order = isId("lo", id) ? await readLimitOrder(c.env.DB, id) : null;
       if (!order) throw notFound(`No limit order has the id ${JSON.stringify(id)}.`);
+      // An order of a corridor the relay no longer serves has no stream host left: its record still reads.
+      if (!corridorOfKey(c.get("config"), order.corridor)) {
+        throw notFound(`The limit order's corridor ${order.corridor} is no longer served; read the order instead.`);
+      }
       const answer = await corridorStub(c.env, order.corridor).fetch(
         streamRequest({ topic: limitOrderTopic(id), last, client: clientOf(c) }),
       );

@@ -149,6 +149,14 @@ describe("a quote's event stream", () => {
 });
 
 describe("a limit order's event stream", () => {
+  it("answers 404 for an order of a corridor the relay no longer serves, not 500", async () => {
+    const order = sampleLimitOrder({ corridor: `999:0x${"a".repeat(40)}:0x${"b".repeat(40)}` });
+    expect(await insertLimitOrder(env.DB, order, 100, new Date().toISOString())).toBe("placed");
+    const res = await app.request(`/v1/limit-orders/${order.limitOrderId}/events`, {}, env);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: "not_found" });
+  });
+
   it("replays its statuses, follows its moves, and ends when it is cancelled", async () => {
     const order = sampleLimitOrder({ corridor: corridorKey });
     expect(await insertLimitOrder(env.DB, order, 100, new Date().toISOString())).toBe("placed");

@@ -364,6 +364,26 @@ describe("POST /v1/limit-orders", () => {
     });
   });
 
+  it("answers 503 not_leader, never 500, when every nonce it draws is taken", async () => {
+    const taken = 1n << 129n;
+    const stuck = createApp({
+      limitOrderChains: (c) => {
+        const orders = reads.chains()(c);
+        return orders && { ...orders, newNonce: () => taken };
+      },
+    });
+    const order = sampleLimitOrder({ taker: taker.address.toLowerCase(), nonce: taken.toString() });
+    await insertLimitOrder(env.DB, order, 100, new Date().toISOString());
+    const res = await stuck.request(
+      "/v1/limit-orders/prepare",
+      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(cngnForUsdc()) },
+      env,
+    );
+    expect(res.status).toBe(503);
+    expect(res.headers.get("Retry-After")).toBe("2");
+    expect(await res.json()).toMatchObject({ error: "not_leader", reason: "nonce_search_exhausted" });
+  });
+
   it("answers 400 bad_signature for a signature that is not the taker's", async () => {
     const draft = await prepare();
     const other = privateKeyToAccount(generatePrivateKey());
