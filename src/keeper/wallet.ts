@@ -139,7 +139,8 @@ export class Wallet {
 
   /**
    * What a broadcast means, written down once the wallet's lock is let go. Refused: forgotten already,
-   * the claim given up (503 `broadcast_failed`, nothing moved). No answer: the keeper keeps it and the
+   * the claim given up (503 `broadcast_failed`, nothing moved; 503 `not_leader` when the keeper's own
+   * wallet cannot pay, which the taker signing again would not fix). No answer: the keeper keeps it and the
    * indexer gets it onto the chain, so the submission stands (202). Accepted: D1 says submitted.
    */
   private async answer(tx: PendingTx, result: BroadcastResult, timings: SubmitTimings): Promise<SubmitOutcome> {
@@ -148,6 +149,8 @@ export class Wallet {
       if (result.status === "refused") {
         await releaseClaim(this.port.db, quoteId);
         log("broadcast_refused", { quoteId, txHash: tx.hash, reason: result.reason });
+        // The keeper's own wallet cannot pay: signing again would not help the taker; the relay must refill.
+        if (result.reason === "insufficient_funds") return notLeader("keeper_insufficient_funds");
         return refuse(
           503,
           "broadcast_failed",

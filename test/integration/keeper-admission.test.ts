@@ -272,11 +272,11 @@ describe("keeper wallet: broadcasting", () => {
     const settler = new FakeSettler();
     const h = keeperHarness(env.DB, { settler });
     const { quote } = await seedQuote(env.DB);
-    settler.broadcastAnswers.push({ status: "refused", reason: "insufficient_funds" });
+    settler.broadcastAnswers.push({ status: "refused", reason: "underpriced" });
     expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({
       status: 503,
       code: "broadcast_failed",
-      extras: { reason: "insufficient_funds" },
+      extras: { reason: "underpriced" },
     });
     expect(settler.released).toEqual([0]);
     expect(h.store.count()).toBe(0);
@@ -287,6 +287,21 @@ describe("keeper wallet: broadcasting", () => {
     // The same nonce is used again.
     const retry = await h.keeper.submit(request(quote.quoteId));
     expect(retry).toMatchObject({ kind: "submitted", txHash: `0x${"0".repeat(64)}` });
+  });
+
+  it("answers 503 not_leader keeper_insufficient_funds when the keeper cannot pay: the quote stays open", async () => {
+    const settler = new FakeSettler();
+    const h = keeperHarness(env.DB, { settler });
+    const { quote } = await seedQuote(env.DB);
+    settler.broadcastAnswers.push({ status: "refused", reason: "insufficient_funds" });
+    expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({
+      status: 503,
+      code: "not_leader",
+      extras: { reason: "keeper_insufficient_funds", retryAfter: 2 },
+    });
+    const after = await record(quote.quoteId);
+    expect(after.status).toBe("quoted");
+    expect(after.executions).toEqual([]);
   });
 
   it("answers a repeated Idempotency-Key with the first execution, as it stands", async () => {
@@ -335,7 +350,7 @@ describe("cancel and submit of one quote", () => {
     const settler = new FakeSettler();
     const h = keeperHarness(env.DB, { settler });
     const { quote } = await seedQuote(env.DB);
-    settler.broadcastAnswers.push({ status: "refused", reason: "insufficient_funds" });
+    settler.broadcastAnswers.push({ status: "refused", reason: "underpriced" });
     expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({ code: "broadcast_failed" });
     expect(await cancel(quote.quoteId)).toBe(true);
   });

@@ -36,14 +36,15 @@ afterEach(async () => {
 });
 
 describe("broadcasting", () => {
-  it("answers 503 broadcast_failed when the network refuses the transaction: nothing moved, the nonce is free", async () => {
+  it("answers 503 not_leader when the keeper cannot pay the gas: nothing moved, the quote open, the nonce free", async () => {
     const { quoteId, signature } = await signedQuote();
     const nonce = await keeperNonce();
     await testClient.setBalance({ address: KEEPER.address, value: 0n });
 
     const res = await submit({ quoteId, signature });
     expect(res.status).toBe(503);
-    expect(res.body).toMatchObject({ error: "broadcast_failed", reason: "insufficient_funds" });
+    expect(res.body).toMatchObject({ error: "not_leader", reason: "keeper_insufficient_funds" });
+    expect(res.headers.get("Retry-After")).toBe("2");
     const quote = await getQuote(quoteId);
     // A refused submission leaves the quote exactly as it was.
     expect(quote.status).toBe("quoted");
