@@ -36,4 +36,7 @@ export const DOCUMENTED_ERROR_CODES = [
   "order_filling",
   "order_not_open",
   "chain_unavailable",
+  "stream_unavailable",
+  "config_invalid",
+  "internal_error",
 ] as const;
