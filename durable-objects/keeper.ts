@@ -16,7 +16,7 @@ import { submissionLogFields } from "../src/keeper/submission-log";
 import { log, withRequestId } from "../src/log";
 import { PauseSwitch } from "../src/ops/pause";
 import { writeThrough } from "../src/quotes/read-through";
-import { periodic, Schedule } from "../src/schedule";
+import { behindTheAlarm, periodic, Schedule } from "../src/schedule";
 import type { KeeperRecord, PauseRecord } from "../src/schemas/ops";
 import { announceLimitOrders, announceQuote } from "../src/streams/announce";
 import { corridorStub, oracleStub } from "../src/stubs";
@@ -72,11 +72,16 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
       paused: () => this.paused() !== null,
       moved: (orders) => ctx.waitUntil(announceLimitOrders(this.env, orders)),
     });
+    const limitRun = behindTheAlarm(() => limitPass(limits), {
+      waitUntil: (p) => ctx.waitUntil(p),
+      onError: (e) => log.error("job_failed", { component: "keeper", job: "limits", error: String(e) }),
+    });
     const jobs = {
       indexer: periodic({ run: () => this.keeper.index(), again: () => this.store.count() > 0 }),
       prune: periodic({ run: () => this.keeper.pruneKeys(), again: () => true }),
       expire: periodic({ run: () => this.keeper.expireQuotes(), again: () => true }),
-      limits: periodic({ run: () => limitPass(limits), again: () => this.limitOrdersOn() }),
+      // A pass waits for its auctions (up to an rfq window): behind the alarm, so the indexer's 1 s job does not.
+      limits: periodic({ run: limitRun, again: () => this.limitOrdersOn() }),
     };
     this.schedule = new Schedule(ctx.storage, "keeper_schedule", jobs, (job, e) =>
       log.error("job_failed", { component: "keeper", job, error: String(e) }),

@@ -150,3 +150,25 @@ export class Schedule<J extends string> {
     if (at !== null && (await this.storage.getAlarm()) !== at) await this.storage.setAlarm(at);
   }
 }
+
+/**
+ * Work a job starts and does not wait for (docs/architecture.md, "Alarms"): the alarm goes on to the
+ * object's other jobs at once, the work runs behind it (`waitUntil`), and while one run is in flight a
+ * job that comes due again starts none. The work must be idempotent: an object evicted mid-run leaves it
+ * to the next.
+ */
+export function behindTheAlarm(
+  work: () => Promise<void>,
+  host: { waitUntil(p: Promise<unknown>): void; onError(e: unknown): void },
+): () => Promise<void> {
+  let inFlight: Promise<void> | null = null;
+  return async () => {
+    if (inFlight) return;
+    inFlight = work()
+      .catch((e: unknown) => host.onError(e))
+      .finally(() => {
+        inFlight = null;
+      });
+    host.waitUntil(inFlight);
+  };
+}

@@ -9,9 +9,7 @@ import type { QuoteInput } from "../types";
 import type { SubmitOutcome, SubmitRequest } from "./contract";
 
 /** The most open orders one pass reads; the least recently checked come first, so every order gets its turn. */
-export const LIMIT_BATCH = 500;
-/** The most rounds one pass runs, at once (each an auction of up to one rfq window). */
-export const LIMIT_ROUNDS_PER_PASS = 16;
+export const LIMIT_BATCH = 10_000;
 
 /**
  * Where limit orders live (D1 behind it): every read and write of a pass is one statement or one batch,
@@ -85,7 +83,7 @@ export async function limitPass(port: LimitJobPort): Promise<void> {
     if (!bands.has(order.corridor)) bands.set(order.corridor, await port.band(order.corridor));
     const band = bands.get(order.corridor) ?? null;
     if (!band) unpriced.push(checkOf(port, order, false, null, NO_BAND));
-    else if (near.length < LIMIT_ROUNDS_PER_PASS && withinWindow(band, port.ask(order))) near.push(order);
+    else if (withinWindow(band, port.ask(order))) near.push(order);
   }
   const sides = await port.takerSides(near);
   const revoked = near.filter((_, i) => sides[i]?.kind === "revoked").map((o) => o.limitOrderId);

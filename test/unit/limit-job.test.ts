@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { refuse } from "../../src/errors";
 import type { SubmitOutcome, SubmitRequest } from "../../src/keeper/contract";
-import { LIMIT_ROUNDS_PER_PASS, limitPass } from "../../src/keeper/limit-job";
+import { limitPass } from "../../src/keeper/limit-job";
 import type { LimitOrderRow } from "../../src/schemas/limit-order";
 import { FakeLimitPort } from "../support/fake-limit-port";
 import { sampleLimitOrder } from "../support/limit-records";
@@ -182,15 +182,20 @@ describe("the keeper's limit job", () => {
     expect(h.book.get("lo_2").status).toBe("filling");
   });
 
+  it("auctions every one of 200 open orders near the market in one pass", async () => {
+    const h = harness({ received: 0n });
+    for (let i = 0; i < 200; i++) h.book.add(order(`lo_${i}`, 1_000_000n));
+    await limitPass(h.port);
+    expect(new Set(h.auctions.map((a) => a.limit?.limitOrderId)).size).toBe(200);
+  });
+
   it("reads and writes the book a fixed number of times, however many orders are open", async () => {
     const h = harness({ received: 0n });
     for (let i = 0; i < 10_000; i++) h.book.add(order(`lo_${i}`, 1_000_000n));
     await limitPass(h.port);
     // followFilling, sweepExpired, open, recordChecks: no round reached filling.
     expect(h.book.calls).toBe(4);
-    expect(h.auctions).toHaveLength(LIMIT_ROUNDS_PER_PASS);
-    // The least recently checked come first: the next pass takes the next orders.
-    await limitPass(h.port);
-    expect(new Set(h.auctions.map((a) => a.limit?.limitOrderId)).size).toBe(2 * LIMIT_ROUNDS_PER_PASS);
+    // Every order near the market gets its round in this pass: no cap leaves some waiting.
+    expect(h.auctions).toHaveLength(10_000);
   });
 });

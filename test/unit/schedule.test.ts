@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { due, next, ranAt, type ScheduleRow, sooner } from "../../src/schedule";
+import { behindTheAlarm, due, next, ranAt, type ScheduleRow, sooner } from "../../src/schedule";
 
 const T = 1_700_000_000_000;
 const indexer: ScheduleRow = { job: "indexer", everyMs: 1_000, nextAt: T + 1_000 };
@@ -30,5 +30,45 @@ describe("the schedule table", () => {
     expect(sooner([indexer, prune], { ...indexer, nextAt: T + 9_000 })).toContainEqual(indexer);
     expect(sooner([indexer, prune], { ...indexer, nextAt: T })).toContainEqual({ ...indexer, nextAt: T });
     expect(sooner([prune], indexer)).toEqual([prune, indexer]);
+  });
+});
+
+describe("behindTheAlarm", () => {
+  it("starts the work without waiting for it, and never runs it twice at once", async () => {
+    let finish = () => {};
+    let runs = 0;
+    const kept: Promise<unknown>[] = [];
+    const start = behindTheAlarm(
+      () => {
+        runs++;
+        return new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+      },
+      { waitUntil: (p) => kept.push(p), onError: () => {} },
+    );
+    // The alarm's job returns at once although the work is still running.
+    await start();
+    await start();
+    expect(runs).toBe(1);
+    expect(kept).toHaveLength(1);
+    finish();
+    await Promise.all(kept);
+    await start();
+    expect(runs).toBe(2);
+  });
+
+  it("hands a failure to onError and starts again the next time", async () => {
+    const errors: unknown[] = [];
+    const kept: Promise<unknown>[] = [];
+    const start = behindTheAlarm(() => Promise.reject(new Error("round failed")), {
+      waitUntil: (p) => kept.push(p),
+      onError: (e) => errors.push(e),
+    });
+    await start();
+    await Promise.all(kept);
+    await start();
+    await Promise.all(kept);
+    expect(errors.map(String)).toEqual(["Error: round failed", "Error: round failed"]);
   });
 });
