@@ -13,7 +13,8 @@ export interface TokenBalanceJson {
 /** The parts of a `getTransaction` answer (`encoding: "base64"`) a receipt is read from. */
 export interface TransactionJson {
   slot: number;
-  blockTime: number | null;
+  /** Unix seconds; null (or left out) when the node does not know the block's time. */
+  blockTime?: number | null;
   transaction: [string, string];
   meta: {
     err: unknown;
@@ -43,8 +44,11 @@ export interface SwapReceipt {
   /** ISO 8601, from the block's time; null when the node does not know it. */
   blockTime: string | null;
   status: "success" | "reverted";
-  /** The compute units the transaction consumed: what a receipt's `gasUsed` is on Solana. */
-  unitsConsumed: bigint;
+  /**
+   * The compute units the transaction consumed: what a receipt's `gasUsed` is on Solana; null when the
+   * node does not report them (`computeUnitsConsumed` is optional in `getTransaction`'s metadata).
+   */
+  unitsConsumed: bigint | null;
   /** The network fee in lamports, paid by the keeper. */
   fee: bigint;
   /**
@@ -115,9 +119,9 @@ export function swapReceiptOf(signature: string, tx: TransactionJson): SwapRecei
   return {
     signature,
     slot: tx.slot,
-    blockTime: tx.blockTime === null ? null : new Date(tx.blockTime * 1000).toISOString(),
+    blockTime: typeof tx.blockTime === "number" ? new Date(tx.blockTime * 1000).toISOString() : null,
     status: success ? "success" : "reverted",
-    unitsConsumed: BigInt(tx.meta.computeUnitsConsumed ?? 0),
+    unitsConsumed: tx.meta.computeUnitsConsumed === undefined ? null : BigInt(tx.meta.computeUnitsConsumed),
     fee: BigInt(tx.meta.fee),
     keeperSpent: keeperSpent(tx.meta),
     changes: tokenBalanceChanges(tx.meta.preTokenBalances, tx.meta.postTokenBalances, accountKeys),
