@@ -5,6 +5,7 @@ import { Keypair, PublicKey, Transaction, VersionedTransaction } from "@solana/w
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import { createApp } from "../../src/app";
+import { transactionOrderHash } from "../../src/chains/solana/order-hash";
 import { solanaRpc } from "../../src/chains/solana/rpc";
 import { transactionId } from "../../src/chains/solana/settler-rpc";
 import { readWireBase64 } from "../../src/chains/solana/wire";
@@ -122,8 +123,11 @@ describe("POST /v1/executions on Solana", () => {
     const final = await indexUntil(quote.quoteId, (q) => q.final);
     expect(final).toMatchObject({ status: "settled", final: true });
     expect(final.settlement).toMatchObject({ txHash, submitter: chain.keeper, confirmed: true });
+    // The fill names the quote's order, the hash of the message everyone signed, not the transaction's signature.
+    const orderHash = transactionOrderHash(quote.transaction);
+    expect(orderHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(final.fills).toEqual([
-      { orderHash: txHash, resolver: resolverKey(), filler: chain.keeper, logIndex: expect.any(Number) },
+      { orderHash, resolver: resolverKey(), filler: chain.keeper, logIndex: expect.any(Number) },
     ]);
     const execution = (await request(`/v1/executions/${answer.body.executionId}`)).body as unknown as ExecutionRecord;
     expect(execution).toMatchObject({ status: "settled", txHash, gasUsed: expect.stringMatching(/^[1-9]\d*$/) });

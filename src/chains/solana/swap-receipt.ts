@@ -1,5 +1,6 @@
 import { base64 } from "@scure/base";
 import { VersionedTransaction } from "@solana/web3.js";
+import { swapOrderHash } from "./order-hash";
 import { type SwapTransfer, swapTransfers } from "./swap-transfers";
 
 /** An entry of `preTokenBalances` / `postTokenBalances` in a `getTransaction` answer. */
@@ -40,6 +41,8 @@ export interface TokenBalanceChange {
 /** A landed swap as the keeper records it: the Solana side of the spec's receipt. */
 export interface SwapReceipt {
   signature: string;
+  /** The order it settled: the hash of its message (`swapOrderHash`), the same as its quote's transaction's. */
+  orderHash: string;
   slot: number;
   /** ISO 8601, from the block's time; null when the node does not know it. */
   blockTime: string | null;
@@ -118,6 +121,7 @@ export function swapReceiptOf(signature: string, tx: TransactionJson): SwapRecei
   const success = tx.meta.err === null || tx.meta.err === undefined;
   return {
     signature,
+    orderHash: swapOrderHash(message.serialize()),
     slot: tx.slot,
     blockTime: typeof tx.blockTime === "number" ? new Date(tx.blockTime * 1000).toISOString() : null,
     status: success ? "success" : "reverted",
