@@ -23,7 +23,8 @@ import { nativePricesFor } from "../src/oracle/native-bands";
 import type { NativePrices } from "../src/oracle/native-prices";
 import { pollSources, rateSources } from "../src/oracle/poll";
 import { type ListedBand, listedBands } from "../src/oracle/rate-bands";
-import { buildSnapshot, type Snapshot } from "../src/oracle/snapshot";
+import { sourceRates } from "../src/oracle/rate-sources";
+import { buildSnapshot, type Snapshot, storedSnapshot } from "../src/oracle/snapshot";
 import { pairKey, type SourceRate } from "../src/oracle/types";
 import { Schedule } from "../src/schedule";
 import type { Band } from "../src/schemas/quote";
@@ -56,13 +57,20 @@ export class OracleDO extends DurableObject<Env> {
     (_, e) => log.error("oracle_round_failed", { error: String(e) }),
   );
 
-  /** Every corridor's band and the native prices' bands, every source and which are failing (`GET /v1/rates`). */
+  /**
+   * Every corridor's band and the native prices' bands, every source with its figure's age now (a failing
+   * one with its last good figure) and which are failing (`GET /v1/rates`).
+   */
   async rates(): Promise<Rates> {
     const config = this.config();
     this.noteRead();
     const snapshot = await this.current();
     await this.ensureAlarm();
-    return { bands: listedBands(config, snapshot.bands), sources: snapshot.sources, unavailable: snapshot.unavailable };
+    return {
+      bands: listedBands(config, snapshot.bands),
+      sources: sourceRates(snapshot.sources, Date.now()),
+      unavailable: snapshot.unavailable,
+    };
   }
 
   /** The band of one corridor now, for a quote; null when the corridor has none or no source is usable. */
@@ -139,7 +147,7 @@ export class OracleDO extends DurableObject<Env> {
   }
 
   private snapshot(): Snapshot | null {
-    return this.ctx.storage.kv.get<Snapshot>(SNAPSHOT_KEY) ?? null;
+    return storedSnapshot(this.ctx.storage.kv.get<Snapshot>(SNAPSHOT_KEY));
   }
 
   private activity(): Activity {
@@ -194,8 +202,9 @@ export class OracleDO extends DurableObject<Env> {
     const outcomes = sources.map(
       (s) => byName.get(s.name) ?? { name: s.name, ok: false as const, reason: "not polled" },
     );
-    const snapshot = buildSnapshot(sources, outcomes, oracle.outlierBps, Date.now());
-    logChanges(this.snapshot(), snapshot, [...new Set(sources.map((s) => pairKey(s.pair)))]);
+    const previous = this.snapshot();
+    const snapshot = buildSnapshot(sources, outcomes, oracle.outlierBps, Date.now(), previous);
+    logChanges(previous, snapshot, [...new Set(sources.map((s) => pairKey(s.pair)))]);
     this.ctx.storage.kv.put(SNAPSHOT_KEY, snapshot);
     return { snapshot, pushed: this.push(snapshot) };
   }

@@ -118,7 +118,9 @@ export class AuctionHouse {
 
     const quotedAt = Date.now();
     const offers = storedOffers(decision.offers);
-    const quote = quoteRow(live, input, winner, offers, ranking.steering, quotedAt);
+    const keys = live.nodes.get(winner.offer.resolver.toLowerCase());
+    const solanaAddress = keys ? adapter.quoteSolanaKey(keys) : null;
+    const quote = quoteRow(live, input, { ...winner, solanaAddress }, offers, ranking.steering, quotedAt);
     const timeline = firstEvents(input, quote, quotedAt);
     const storingAt = performance.now();
     try {

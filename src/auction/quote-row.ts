@@ -8,17 +8,20 @@ import type { QuotedRecord } from "./quote-outcome";
 import type { RankedOffer } from "./rank";
 import type { StoredOffer } from "./store";
 
-/** The quote as stored, won by `winner` at `quotedAt` (ms), with the auction's valid `offers` as stored. */
+/**
+ * The quote as stored, won by `winner` at `quotedAt` (ms), with the auction's valid `offers` as stored;
+ * `solanaAddress` is the Solana key that signed for the winner (null on EVM: `ChainAdapter.quoteSolanaKey`).
+ */
 export function quoteRow(
   live: LiveAuction,
   input: QuoteInput,
-  winner: DecidedWinner,
+  winner: DecidedWinner & { solanaAddress: string | null },
   offers: readonly StoredOffer[],
   steering: Steering | null,
   quotedAt: number,
 ): QuoteRow {
   const { terms, gas } = live;
-  const { offer, amounts, signing, winnerSignature } = winner;
+  const { offer, amounts, signing, winnerSignature, solanaAddress } = winner;
   return {
     quoteId: live.quoteId,
     rfqId: terms.rfqId,
@@ -39,7 +42,7 @@ export function quoteRow(
     band: live.band,
     quotedAt: new Date(quotedAt).toISOString(),
     expiresAt: new Date(live.expiresAt).toISOString(),
-    resolver: { address: offer.resolver, name: offer.name },
+    resolver: { address: offer.resolver, name: offer.name, solanaAddress },
     replies: live.auction.replies(),
     steering,
     settlement: null,

@@ -103,6 +103,12 @@ export interface ChainAdapter {
   verifyMessage(signer: string, text: string, signature: string): Promise<boolean>;
   /** The key a node's bids are verified against on this chain, or null when it proved none (not asked). */
   bidKey(keys: ProvedKeys): string | null;
+  /**
+   * The Solana key a quote on this chain names for its winner (`resolver.solanaAddress`, docs/api.md,
+   * "Quote"): on Solana the proved key that signed the bid and the swap; null on EVM, where the
+   * resolver's identity signs itself.
+   */
+  quoteSolanaKey(keys: ProvedKeys): string | null;
   /** What a resolver signs for its bid to be settleable, with `outputAmount` left for it to fill in. */
   bidToSign(terms: RfqTerms): BidCommitment;
   /** Whether `signature` is by the node's proved key over the bid's commitment with `outputAmount`. */

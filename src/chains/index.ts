@@ -12,6 +12,7 @@ import type { LimitOrderChain } from "./limit-orders";
 import type { SettlementScheme } from "./settler";
 import { solanaAdapter } from "./solana/adapter";
 import { solanaChainCosts } from "./solana/costs";
+import { solanaInventoryReader } from "./solana/inventory";
 import { solanaSettlement } from "./solana/settler";
 
 /**
@@ -51,11 +52,12 @@ export function settlerFor(chain: ChainConfig): SettlementScheme {
 }
 
 /**
- * How the relay reads nodes' inventory on a chain, or null when it cannot yet. Solana nodes are checked
- * by their heartbeats only until the relay settles on Solana: what a Solana fill pulls is not defined yet.
+ * How the relay reads nodes' inventory on a chain (docs/resolver-protocol.md, "Inventory checked on
+ * chain"): ERC-20 balances and the executor's allowances on EVM, the SPL balances of the node's proved
+ * Solana key on Solana.
  */
-export function inventoryReaderFor(chain: ChainConfig): InventoryReader | null {
-  return chain.kind === "evm" ? evmInventoryReader(chain) : null;
+export function inventoryReaderFor(chain: ChainConfig): InventoryReader {
+  return chain.kind === "evm" ? evmInventoryReader(chain) : solanaInventoryReader(chain);
 }
 
 /** Limit orders on a configured chain, the chain read through `reads` (its JSON-RPC by default). */

@@ -113,10 +113,10 @@ export interface TxReceipt {
   status: "success" | "reverted";
   /** The block number (EVM) or slot (Solana) it landed in. */
   block: number;
-  /** ISO 8601, from the block's timestamp. */
-  blockTime: string;
-  /** Gas on EVM, compute units on Solana. */
-  gasUsed: bigint;
+  /** ISO 8601, from the chain's time of the block; null when the node does not know it (never the relay's clock). */
+  blockTime: string | null;
+  /** Gas on EVM, compute units on Solana; null when the node does not report them. */
+  gasUsed: bigint | null;
   /**
    * What the keeper paid for it in native units (docs/settlement.md, "The keeper's books"): gas used ×
    * effective gas price in wei; the fee and the rent of the accounts it created in lamports.
@@ -134,7 +134,7 @@ export type TxStatus =
   | { state: "pending" }
   | { state: "landed"; receipt: TxReceipt }
   | { state: "dropped" }
-  | { state: "reverted"; reason: string; gasUsed: bigint };
+  | { state: "reverted"; reason: string; gasUsed: bigint | null };
 
 /**
  * Where a settler keeps the keeper's next nonce on its chain: the keeper object's storage, beside the

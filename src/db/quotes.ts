@@ -50,6 +50,7 @@ interface QuoteDbRow {
   expires_at: string;
   resolver: string | null;
   resolver_name: string | null;
+  resolver_solana_address: string | null;
   replies: string;
   steering: string | null;
   settlement: string | null;
@@ -211,7 +212,10 @@ function toQuoteRow(r: QuoteDbRow): QuoteRow {
     band: parseJson<Band>(r.band),
     quotedAt: r.quoted_at,
     expiresAt: r.expires_at,
-    resolver: r.resolver === null ? null : { address: r.resolver, name: r.resolver_name ?? "" },
+    resolver:
+      r.resolver === null
+        ? null
+        : { address: r.resolver, name: r.resolver_name ?? "", solanaAddress: r.resolver_solana_address ?? null },
     replies: JSON.parse(r.replies) as Replies,
     steering: withMaxOutput(parseJson<Steering>(r.steering)),
     settlement: parseJson<Settlement>(r.settlement),

@@ -96,7 +96,8 @@ export async function writeSubmitted(
 export interface SettledReceipt {
   txHash: string;
   block: number;
-  gasUsed: string;
+  /** Null when the chain's node did not report it. */
+  gasUsed: string | null;
   /** What the keeper paid, in native units. */
   keeperSpent: string;
   fills: Fill[];

@@ -11,6 +11,9 @@ import type { Wallet } from "./wallet";
 /** A sent transaction the chain no longer has and never mined: the relay's to resend, nobody else's. */
 const DROPPED = blamed("relay", "dropped");
 
+/** A receipt's gas (compute units on Solana) as the execution records it: null when the node reported none. */
+const units = (gasUsed: bigint | null): string | null => (gasUsed === null ? null : gasUsed.toString());
+
 /**
  * The indexer (docs/settlement.md, "The indexer and finality"): one pass recovers transactions whose
  * broadcast was not confirmed, reads what became of the sent ones, and records settlements, failures and
@@ -87,7 +90,7 @@ export class Indexer {
         case "dropped":
           return this.fail(current, DROPPED, null);
         case "reverted":
-          return this.fail(current, status.reason, status.gasUsed.toString());
+          return this.fail(current, status.reason, units(status.gasUsed));
         case "landed":
           if (!(await this.settle(current, status.receipt, adapter))) return;
           current = store.get(status.receipt.hash);
@@ -163,7 +166,7 @@ export class Indexer {
     if (!sent) return;
     if (now.state === "landed") await this.settle(sent, now.receipt, adapter);
     else if (now.state === "dropped") await this.fail(sent, DROPPED, null);
-    else if (now.state === "reverted") await this.fail(sent, now.reason, now.gasUsed.toString());
+    else if (now.state === "reverted") await this.fail(sent, now.reason, units(now.gasUsed));
   }
 
   /** A transaction recorded but not confirmed as broadcast: found on chain, or broadcast again (the same one). */
@@ -185,7 +188,7 @@ export class Indexer {
     const quote = { quoteId: s.quoteId, gasFeeToken: s.gasFeeToken, feeToken: s.request.feeToken };
     const fill = settledFill(receipt, quote, adapter.sameAddress);
     if (!fill) {
-      await this.fail(tx, blamed("relay", "no_fill_event"), receipt.gasUsed.toString());
+      await this.fail(tx, blamed("relay", "no_fill_event"), units(receipt.gasUsed));
       return false;
     }
     await writeSettled(
@@ -195,7 +198,7 @@ export class Indexer {
         ...fill,
         txHash: receipt.hash,
         block: receipt.block,
-        gasUsed: receipt.gasUsed.toString(),
+        gasUsed: units(receipt.gasUsed),
         keeperSpent: receipt.keeperSpent.toString(),
       },
       iso(this.port.now()),

@@ -66,8 +66,8 @@ export interface CheckStore {
 
 /** The inventory checks' host: the corridor object whose nodes they check, and what they tell it. */
 export interface InventoryChecksHost {
-  /** The chain's reader, or null where the relay cannot read inventory (nodes checked by heartbeat only). */
-  reader: InventoryReader | null;
+  /** The chain's reader (`inventoryReaderFor`). */
+  reader: InventoryReader;
   /** The tokens read: the corridor's. */
   tokens: readonly string[];
   sameToken: SameToken;
@@ -122,7 +122,7 @@ export class InventoryChecks {
   refresh(node: ProvedKeys, now: number): void {
     const { reader, tokens } = this.host;
     const key = keyOf(node.address);
-    if (!reader || this.pending.has(key) || now - (this.startedAt.get(key) ?? -Infinity) < READ_EVERY_MS) return;
+    if (this.pending.has(key) || now - (this.startedAt.get(key) ?? -Infinity) < READ_EVERY_MS) return;
     const token = Symbol(key);
     this.pending.set(key, token);
     this.startedAt.set(key, now);
@@ -141,7 +141,6 @@ export class InventoryChecks {
 
   /** Whether the chain lets the node be asked for, or bid, `amount` of `token` (see `chainCovers`). */
   covers(address: string, token: string, amount: bigint): boolean {
-    if (!this.host.reader) return true;
     return chainCovers(this.get(keyOf(address)), token, amount, this.host.sameToken);
   }
 

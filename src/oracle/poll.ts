@@ -1,6 +1,6 @@
 import type { OracleSourceConfig } from "../config/oracle";
 import { adapters } from "./sources";
-import type { ParseResult } from "./sources/adapter";
+import type { ParseResult, SourceAdapter } from "./sources/adapter";
 import type { AssetPair, Reading } from "./types";
 
 /** A configured source, ready to poll: where to ask and how to read the answer. */
@@ -13,21 +13,29 @@ export interface RateSource {
   parse(body: unknown): ParseResult;
 }
 
+/**
+ * The configured sources, ready to poll. A source's age limit is its own `maxAgeSeconds`, else its
+ * format's (two days for a daily reference rate, `SourceAdapter.maxAgeSeconds`), else the oracle's
+ * `defaultMaxAgeSeconds` (docs/oracle.md, "When a source is left out").
+ */
 export function rateSources(sources: readonly OracleSourceConfig[], defaultMaxAgeSeconds: number): RateSource[] {
   return sources.map((s) => {
     const pair = { base: s.base, quote: s.quote };
-    const adapter = adapters[s.adapter];
+    const adapter: SourceAdapter = adapters[s.adapter];
     return {
       name: s.name,
       url: s.url,
       pair,
-      maxAgeMs: (s.maxAgeSeconds ?? defaultMaxAgeSeconds) * 1000,
+      maxAgeMs: (s.maxAgeSeconds ?? adapter.maxAgeSeconds ?? defaultMaxAgeSeconds) * 1000,
       parse: (body: unknown) => adapter.parse(body, pair),
     };
   });
 }
 
-export type PollOutcome = { name: string; ok: true; reading: Reading } | { name: string; ok: false; reason: string };
+/** What asking a source gave: a reading and when its answer was received (unix ms), or why there is none. */
+export type PollOutcome =
+  | { name: string; ok: true; reading: Reading; receivedAt: number }
+  | { name: string; ok: false; reason: string };
 
 const failed = (name: string, reason: string): PollOutcome => ({ name, ok: false, reason });
 
@@ -59,8 +67,11 @@ export async function pollSource(
   } catch (e) {
     return failed(source.name, isAbort(e) ? `no answer within ${timeoutMs} ms` : "malformed: not JSON");
   }
+  const receivedAt = Date.now();
   const parsed = source.parse(body);
-  return parsed.ok ? { name: source.name, ok: true, reading: parsed.reading } : failed(source.name, parsed.reason);
+  return parsed.ok
+    ? { name: source.name, ok: true, reading: parsed.reading, receivedAt }
+    : failed(source.name, parsed.reason);
 }
 
 /** Every source at once, each under its own timeout. */

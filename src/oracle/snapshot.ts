@@ -1,16 +1,20 @@
 import type { Band } from "../schemas/quote";
 import { computeBand, distanceBps, median, type Named, rejectOutliers } from "./band";
 import type { PollOutcome, RateSource } from "./poll";
-import { pairKey, type Reading, type SourceRate } from "./types";
+import { pairKey, type Reading, type SourceValue } from "./types";
 
 /** One recompute: what every source said and the band of every pair. Stored whole in the OracleDO. */
 export interface Snapshot {
-  /** When the round finished, unix ms; every age and band `at` is relative to it. */
+  /** When the round finished, unix ms: every band's `at`. */
   at: number;
   /** By pair key (`USD/NGN`); a pair without a usable source has no entry. */
   bands: Record<string, Band>;
-  /** Sources that answered with a plausible reading, stale ones included so their age shows. */
-  sources: SourceRate[];
+  /**
+   * Every source that has said something plausible, in configuration order: this round's figure (stale
+   * and outlying ones included, so their age shows), or for a source that failed this round its last
+   * plausible one, kept from the rounds before while it fails (it is in `unavailable` too).
+   */
+  sources: SourceValue[];
   /** Sources left out of every band, in configuration order. */
   unavailable: string[];
   /** Why each unavailable source was left out, for the logs. */
@@ -29,34 +33,43 @@ function implausible(r: Reading, now: number): string | null {
 
 /**
  * Turns one round of polls into the bands: drops failed, implausible and stale readings, then the
- * outliers of each pair, and takes median, low and high of what is left.
+ * outliers of each pair, and takes median, low and high of what is left. A source that failed keeps
+ * its last plausible figure from `previous` in `sources`, never in a band. A figure is dated by the
+ * source's own time, or, when the source gives none, by when the relay received it.
  */
 export function buildSnapshot(
   sources: readonly RateSource[],
   outcomes: readonly PollOutcome[],
   outlierBps: number,
   now: number,
+  previous: Snapshot | null = null,
 ): Snapshot {
   const reasons: Record<string, string> = {};
-  const rates: SourceRate[] = [];
+  const figures: SourceValue[] = [];
   const candidates = new Map<string, Named[]>();
+  const lastGood = new Map((previous?.sources ?? []).map((s) => [s.name, s]));
   sources.forEach((source, i) => {
+    const leftOut = (why: string) => {
+      reasons[source.name] = why;
+      const kept = lastGood.get(source.name);
+      if (kept) figures.push(kept);
+    };
     const outcome = outcomes[i];
     if (!outcome?.ok) {
-      reasons[source.name] = outcome?.reason ?? "not polled";
+      leftOut(outcome?.reason ?? "not polled");
       return;
     }
     const { reading } = outcome;
     const wrong = implausible(reading, now);
     if (wrong) {
-      reasons[source.name] = wrong;
+      leftOut(wrong);
       return;
     }
-    const ageMs = Math.max(0, now - (reading.at ?? now));
-    const ageSeconds = Math.floor(ageMs / 1000);
-    rates.push({ name: source.name, value: reading.value, bid: reading.bid, ask: reading.ask, ageSeconds });
+    const at = reading.at ?? outcome.receivedAt;
+    figures.push({ name: source.name, value: reading.value, bid: reading.bid, ask: reading.ask, at });
+    const ageMs = Math.max(0, now - at);
     if (ageMs > source.maxAgeMs) {
-      reasons[source.name] = `stale: ${ageSeconds} s old`;
+      reasons[source.name] = `stale: ${Math.floor(ageMs / 1000)} s old`;
       return;
     }
     const key = pairKey(source.pair);
@@ -82,8 +95,17 @@ export function buildSnapshot(
   return {
     at: now,
     bands,
-    sources: rates,
+    sources: figures,
     unavailable: sources.filter((s) => s.name in reasons).map((s) => s.name),
     reasons,
   };
+}
+
+/**
+ * A round as storage holds it, or null when there is none or it was stored in an older shape (figures
+ * without their time), which the next round replaces rather than carrying forward.
+ */
+export function storedSnapshot(value: Snapshot | undefined): Snapshot | null {
+  if (!value || !Array.isArray(value.sources)) return null;
+  return value.sources.every((s) => typeof s.at === "number") ? value : null;
 }

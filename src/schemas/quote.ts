@@ -102,6 +102,16 @@ export const Fill = z.object({
   logIndex: z.number().int(),
 });
 
+/** The winner of a quote: its identity, and on Solana the key that signed for it (docs/api.md, "Quote"). */
+export const QuoteResolver = z.object({
+  address: Address.openapi({ description: "The resolver's identity: the EVM address it authenticates with" }),
+  name: z.string(),
+  solanaAddress: z.string().nullable().openapi({
+    description:
+      "On a Solana quote, the base58 Solana key the resolver proved at auth, which signed its bid and the swap transaction; null on EVM quotes",
+  }),
+});
+
 export const TimelineEntry = z.object({
   at: Timestamp,
   event: TimelineEventName,
@@ -129,7 +139,7 @@ export const QuoteRecord = z
     band: Band.nullable(),
     quotedAt: Timestamp,
     expiresAt: Timestamp,
-    resolver: z.object({ address: Address, name: z.string() }).nullable(),
+    resolver: QuoteResolver.nullable(),
     replies: Replies,
     offers: z.array(Offer),
     steering: Steering.nullable(),

@@ -33,10 +33,11 @@ export const RateSource = z
     value: rate("The mid of bid and ask, or the one number the source publishes", 1454),
     bid: rate("Best bid; null for a source that publishes one number", 1452.1).nullable(),
     ask: rate("Best ask; null for a source that publishes one number", 1455.9).nullable(),
-    ageSeconds: z
-      .number()
-      .int()
-      .openapi({ description: "Age of the figure by the source's own clock; 0 when it has none", example: 2 }),
+    ageSeconds: z.number().int().openapi({
+      description:
+        "Whole seconds since the figure was made, at the time of the answer: by the source's own time, or since the relay received it from a source that gives none",
+      example: 2,
+    }),
   })
   .openapi("RateSource");
 
@@ -46,9 +47,10 @@ export const Rates = z
       description:
         "One per corridor that has a band, then each native price's band no corridor has (corridor null); advisory, never a quote's price",
     }),
-    sources: z
-      .array(RateSource)
-      .openapi({ description: "Every source whose last answer was plausible, stale ones included" }),
+    sources: z.array(RateSource).openapi({
+      description:
+        "Every polled source that has answered plausibly, in configuration order, stale ones included; a source failing now shows its last good figure with its age (and is in `unavailable`)",
+    }),
     unavailable: z.array(z.string()).openapi({
       description:
         "Sources failing right now (error, timeout, malformed, implausible, stale or outlier), left out of every band",

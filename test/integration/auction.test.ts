@@ -59,7 +59,7 @@ describe("POST /v1/quotes: the auction", () => {
     const { status, body } = await pending;
     expect(status).toBe(200);
     expect(Date.now() - started).toBeLessThan(rfqWindowMs);
-    expect(body.resolver).toEqual({ address: a.account.address, name: "alpha" });
+    expect(body.resolver).toEqual({ address: a.account.address, name: "alpha", solanaAddress: null });
     expect(body.replies).toEqual({ valid: 2, rejected: 0, declined: 0, noReply: 0, late: 0 });
     expect(body.offers.map((o) => [o.name, o.rank, o.status, o.won])).toEqual([
       ["alpha", 1, "won", true],

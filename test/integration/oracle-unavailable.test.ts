@@ -10,15 +10,9 @@ import { ageLastRound, failing, healthy, oracleNamed, snapshotOf } from "../supp
 const USD_NGN = { base: "USD", quote: "NGN" } as const;
 const daily = new Set<AdapterName>(["open-er-api", "currency-api"]);
 
-/** One source served by the fixture server with the given behaviour, with its adapter's usual age limit. */
+/** One source served by the fixture server with the given behaviour; its age limit is its format's. */
 function served(name: string, adapter: AdapterName, path: string): OracleSourceConfig {
-  return {
-    name,
-    adapter,
-    url: `${env.ORACLE_FIXTURES_URL}/${path}/${adapter}`,
-    ...USD_NGN,
-    ...(daily.has(adapter) ? { maxAgeSeconds: 172_800 } : {}),
-  };
+  return { name, adapter, url: `${env.ORACLE_FIXTURES_URL}/${path}/${adapter}`, ...USD_NGN };
 }
 
 /** One real round, fetched from inside workerd: three healthy sources and the one under test. */
@@ -61,8 +55,19 @@ describe("a failing source is left out and listed in unavailable", () => {
       expect(round.unavailable).toEqual(["old"]);
       expect(round.reasons.old).toMatch(/^stale: \d+ s old$/);
       const shown = round.sources.find((s) => s.name === "old");
-      expect(shown?.ageSeconds).toBeGreaterThan(daily.has(adapter) ? 172_800 : 60);
+      expect(round.at - (shown?.at ?? round.at)).toBeGreaterThan((daily.has(adapter) ? 172_800 : 60) * 1000);
       expect(round.bands["USD/NGN"]?.sources).toBe(3);
+    },
+  );
+
+  it.each(["open-er-api", "currency-api"] as const)(
+    "not when %s, a daily reference rate, is a day old: its format is held to two days, configured or not",
+    async (adapter) => {
+      const round = await roundWith(served("daily", adapter, "aged/86400"));
+      expect(round.unavailable).toEqual([]);
+      expect(round.bands["USD/NGN"]?.sources).toBe(4);
+      const shown = round.sources.find((s) => s.name === "daily");
+      expect(round.at - (shown?.at ?? round.at)).toBeGreaterThanOrEqual(86_400_000);
     },
   );
 

@@ -36,7 +36,7 @@ async function submitted(quoteId: string, executionId: string, at: string, resol
 describe("settlement writes", () => {
   it("records a submission once, however often it is written", async () => {
     const resolver = resolverAddress();
-    const { quote } = await seedQuote(db, { resolver: { address: resolver, name: "alpha" } });
+    const { quote } = await seedQuote(db, { resolver: { address: resolver, name: "alpha", solanaAddress: null } });
     const executionId = newId("x");
     const at = new Date().toISOString();
     await submitted(quote.quoteId, executionId, at, resolver);
@@ -52,7 +52,7 @@ describe("settlement writes", () => {
 
   it("settles and finalises once, and only a submitted quote", async () => {
     const resolver = resolverAddress();
-    const { quote } = await seedQuote(db, { resolver: { address: resolver, name: "alpha" } });
+    const { quote } = await seedQuote(db, { resolver: { address: resolver, name: "alpha", solanaAddress: null } });
     const executionId = newId("x");
     const at = new Date().toISOString();
     const settlement = {

@@ -189,7 +189,7 @@ export async function seedQuote(options: {
     band: null,
     quotedAt: new Date(now).toISOString(),
     expiresAt: new Date(expiresAt).toISOString(),
-    resolver: { address: options.resolver.address, name: "seeded" },
+    resolver: { address: options.resolver.address, name: "seeded", solanaAddress: null },
     replies: { valid: 1, rejected: 0, declined: 0, noReply: 0, late: 0 },
     steering: null,
     settlement: null,

@@ -15,7 +15,9 @@ import {
   nodeAccount,
   SOL,
   solConnectPath,
+  solCorridorKey,
   type TestSocket,
+  untilInventoryChecked,
 } from "../support/ws-client";
 
 /** `keypair`'s base58 ed25519 signature over the UTF-8 `text`. */
@@ -43,16 +45,23 @@ export interface SolanaBidder {
 /**
  * An authenticated, heartbeating node on the Solana corridor, with EVM identity `nodeAccount(index)` and
  * the local chain's Solana key `resolver:<solanaNumber>` (funded by the harness), reporting `balance` of
- * both tokens. With `solana: false` it proves no Solana key.
+ * both tokens, once the relay has read its inventory on chain. With `solana: false` it proves no Solana
+ * key; `account` and `keypair` replace the identity and the Solana key (a fresh key holds nothing).
  */
 export async function solanaBidder(
   index: number,
   name: string,
-  options: { solanaNumber?: number; solana?: boolean; balance?: string } = {},
+  options: {
+    solanaNumber?: number;
+    solana?: boolean;
+    balance?: string;
+    account?: PrivateKeyAccount;
+    keypair?: Keypair;
+  } = {},
 ): Promise<SolanaBidder> {
   const socket = await connect(solConnectPath);
-  const account = nodeAccount(index);
-  const keypair = localSolanaKeypair(`resolver:${options.solanaNumber ?? index + 1}`);
+  const account = options.account ?? nodeAccount(index);
+  const keypair = options.keypair ?? localSolanaKeypair(`resolver:${options.solanaNumber ?? index + 1}`);
   const proves = options.solana ?? true;
   await authenticate(socket, account, {
     name,
@@ -65,6 +74,8 @@ export async function solanaBidder(
       inventory: [SOL.usdc, SOL.cngn].map((token) => ({ chainId: SOL.chainId, token, balance, allowance: balance })),
     }),
   );
+  // Until the relay has read its Solana key's balances on chain, a node is not asked.
+  await untilInventoryChecked(account.address, env, solCorridorKey);
   return {
     socket,
     account,

@@ -23,16 +23,28 @@ const SLOT_MS = 100;
  * - `refuse-send`: answers the next sendTransaction with a JSON-RPC error without forwarding it, then `none`;
  * - `lose-send-answer`: forwards the next sendTransaction, then answers 502 instead of its result (the chain
  *   has the swap; the keeper does not know it), then `none`;
- * - `swallow-sends`: answers every sendTransaction as accepted without forwarding it (a swap lost on its way).
+ * - `swallow-sends`: answers every sendTransaction as accepted without forwarding it (a swap lost on its way);
+ * - `bare-receipts`: answers getTransaction without `blockTime` (null) and without
+ *   `meta.computeUnitsConsumed`, as a node that keeps neither.
  * `GET /__sent` lists the transactions forwarded by sendTransaction, in order (base64); `POST /__advance
  * {slots}` moves the chain that many slots at once (to expire a blockhash without waiting).
  */
-type Fault = "none" | "down" | "refuse-send" | "lose-send-answer" | "swallow-sends";
+type Fault = "none" | "down" | "refuse-send" | "lose-send-answer" | "swallow-sends" | "bare-receipts";
 
 interface Call {
   id: unknown;
   method: string;
   params: unknown[];
+}
+
+/** A getTransaction answer without the block's time and the compute units consumed. */
+function bare(answer: string): string {
+  const body = JSON.parse(answer) as { result?: { blockTime?: number | null; meta?: Record<string, unknown> } | null };
+  if (body.result) {
+    body.result.blockTime = null;
+    if (body.result.meta) delete body.result.meta.computeUnitsConsumed;
+  }
+  return JSON.stringify(body);
 }
 
 /**
@@ -72,7 +84,8 @@ export default async function setup(project: TestProject) {
         headers: { "content-type": "application/json" },
         body,
       });
-      const answer = await upstream.text();
+      const text = await upstream.text();
+      const answer = call.method === "getTransaction" && fault === "bare-receipts" ? bare(text) : text;
       if (sending) sent.push(String(call.params[0]));
       if (sending && fault === "lose-send-answer") {
         fault = "none";

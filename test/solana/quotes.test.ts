@@ -60,7 +60,8 @@ describe("POST /v1/quotes on Solana", () => {
     expect(body).toMatchObject({
       status: "quoted",
       chainId: SOL.chainId,
-      resolver: { address: alpha.account.address, name: "alpha" },
+      // The quote names the Solana key that signed for its resolver beside the resolver's identity.
+      resolver: { address: alpha.account.address, name: "alpha", solanaAddress: resolver },
       lastValidBlockHeight: expect.any(Number),
     });
     expect(body.typedData).toBeUndefined();
@@ -91,7 +92,12 @@ describe("POST /v1/quotes on Solana", () => {
     expect(new TextDecoder().decode(memo?.data)).toBe(quoteId);
 
     const read = await app.request(`/v1/quotes/${quoteId}`, {}, env);
-    expect(await read.json()).toMatchObject({ quoteId, status: "quoted", replies: { valid: 1 } });
+    expect(await read.json()).toMatchObject({
+      quoteId,
+      status: "quoted",
+      replies: { valid: 1 },
+      resolver: { address: alpha.account.address, name: "alpha", solanaAddress: resolver },
+    });
   });
 
   it("falls to the next bid when the winner does not sign within 500 ms, and strikes the first", async () => {
@@ -108,7 +114,7 @@ describe("POST /v1/quotes on Solana", () => {
     const { status, body } = await pending;
     expect(status).toBe(200);
     expect(Date.now() - started).toBeLessThan(1_000);
-    expect(body.resolver).toMatchObject({ name: "beta" });
+    expect(body.resolver).toMatchObject({ name: "beta", solanaAddress: beta.keypair.publicKey.toBase58() });
     expect((body.offers as { name: string; status: string }[]).map((o) => [o.name, o.status])).toEqual([
       ["alpha", "lost"],
       ["beta", "won"],

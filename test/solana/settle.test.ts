@@ -5,6 +5,7 @@ import { Keypair, PublicKey, Transaction, VersionedTransaction } from "@solana/w
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import { createApp } from "../../src/app";
+import { transactionOrderHash } from "../../src/chains/solana/order-hash";
 import { solanaRpc } from "../../src/chains/solana/rpc";
 import { transactionId } from "../../src/chains/solana/settler-rpc";
 import { readWireBase64 } from "../../src/chains/solana/wire";
@@ -122,8 +123,11 @@ describe("POST /v1/executions on Solana", () => {
     const final = await indexUntil(quote.quoteId, (q) => q.final);
     expect(final).toMatchObject({ status: "settled", final: true });
     expect(final.settlement).toMatchObject({ txHash, submitter: chain.keeper, confirmed: true });
+    // The fill names the quote's order, the hash of the message everyone signed, not the transaction's signature.
+    const orderHash = transactionOrderHash(quote.transaction);
+    expect(orderHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(final.fills).toEqual([
-      { orderHash: txHash, resolver: resolverKey(), filler: chain.keeper, logIndex: expect.any(Number) },
+      { orderHash, resolver: resolverKey(), filler: chain.keeper, logIndex: expect.any(Number) },
     ]);
     const execution = (await request(`/v1/executions/${answer.body.executionId}`)).body as unknown as ExecutionRecord;
     expect(execution).toMatchObject({ status: "settled", txHash, gasUsed: expect.stringMatching(/^[1-9]\d*$/) });
@@ -135,6 +139,12 @@ describe("POST /v1/executions on Solana", () => {
     });
     const slot = ((await status.json()) as { result: { value: [{ slot: number }] } }).result.value[0].slot;
     expect(final.settlement?.block).toBe(slot);
+    // Its time is the chain's time of that slot, as the node answers it.
+    const landed = await solanaRpc<{ blockTime: number }>(env.TEST_SOLANA_RPC_URL, "getTransaction", [
+      txHash,
+      { encoding: "base64", commitment: "confirmed", maxSupportedTransactionVersion: 0 },
+    ]);
+    expect(final.settlement?.blockTime).toBe(new Date(landed.blockTime * 1000).toISOString());
 
     const after = await read();
     const [fee, gasFee] = [BigInt(quote.fee.amount), BigInt(quote.gasFee.amount)];
@@ -144,6 +154,22 @@ describe("POST /v1/executions on Solana", () => {
     expect(after.resolverUsdc - before.resolverUsdc).toBe(-(BigInt(quote.received) + fee + gasFee));
     expect(after.treasuryUsdc - before.treasuryUsdc).toBe(fee);
     expect(after.keeperUsdc - before.keeperUsdc).toBe(gasFee);
+  });
+
+  it("records blockTime and gasUsed null when the node reports neither: never the relay's clock, never 0", async () => {
+    const quote = await quoteFor(taker);
+    const answer = await request("/v1/executions", { quoteId: quote.quoteId, transaction: signed(quote, taker) });
+    expect(answer).toMatchObject({ status: 202, body: { status: "submitted" } });
+    await setFault("bare-receipts");
+    const settled = await indexUntil(quote.quoteId, (q) => q.status === "settled");
+    expect(settled.settlement).toMatchObject({
+      txHash: answer.body.txHash,
+      blockTime: null,
+      takerPays: quote.takerPays,
+    });
+    expect(settled.executions).toMatchObject([{ status: "settled", gasUsed: null }]);
+    const execution = (await request(`/v1/executions/${answer.body.executionId}`)).body;
+    expect(execution).toMatchObject({ status: "settled", gasUsed: null });
   });
 
   it("charges the fee in the sell token when it is the first of fee.tokens: the taker pays it on top, to the treasury", async () => {

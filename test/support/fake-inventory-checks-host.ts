@@ -27,8 +27,6 @@ function memoryCheckStore(): CheckStore & { map: Map<string, InventoryCheck> } {
 export interface FakeChecksHostOptions {
   tokens: readonly string[];
   sameToken: InventoryChecksHost["sameToken"];
-  /** False for a chain the relay cannot read. */
-  readable?: boolean;
 }
 
 /**
@@ -42,7 +40,7 @@ export function fakeInventoryChecksHost(options: FakeChecksHostOptions) {
   const changes: [string, boolean][] = [];
   const pending: Promise<unknown>[] = [];
   const host: InventoryChecksHost = {
-    reader: options.readable === false ? null : reader,
+    reader,
     tokens: options.tokens,
     sameToken: options.sameToken,
     claims: () => claims,

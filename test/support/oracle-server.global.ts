@@ -17,6 +17,7 @@ declare module "vitest" {
  *   /ok/<adapter>          the recorded response, republished now
  *   /outlier/<adapter>     the same with its prices times 1.5
  *   /stale/<adapter>       republished long ago (adapters whose format carries a time)
+ *   /aged/<s>/<adapter>    republished <s> seconds ago (adapters whose format carries a time)
  *   /status/<code>/<adapter>  that HTTP status
  *   /slow/<adapter>        never answers; the connection stays open until the client gives up
  *   /garbled/<adapter>     200 with a body that is not JSON
@@ -41,6 +42,9 @@ export default async function setup(project: TestProject) {
       case "stale":
         if (!dated.includes(adapter)) return send(res, 404, { error: `${adapter} responses carry no time` });
         return send(res, 200, republish(adapter, staleAt(adapter, now), 1, sol));
+      case "aged":
+        if (!dated.includes(adapter)) return send(res, 404, { error: `${adapter} responses carry no time` });
+        return send(res, 200, republish(adapter, now - Number(rest[0]) * 1000, 1, sol));
       case "status":
         return send(res, Number(rest[0]), { error: "upstream trouble" });
       case "slow":

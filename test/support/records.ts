@@ -31,7 +31,7 @@ export function sampleQuote(overrides: Partial<QuoteRow> = {}): QuoteRow {
     band: { base: "USD", quote: "NGN", mid: 1580.5, low: 1575, high: 1590, sources: 4, at: now },
     quotedAt: new Date(now).toISOString(),
     expiresAt: new Date(now + 30_000).toISOString(),
-    resolver: { address: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC", name: "alpha" },
+    resolver: { address: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC", name: "alpha", solanaAddress: null },
     replies: { valid: 2, rejected: 0, declined: 1, noReply: 0, late: 0 },
     steering: { bandGuardBps: 300, minOutput: "900000", maxOutput: "1100000", outsideBand: [], demoted: [] },
     settlement: null,

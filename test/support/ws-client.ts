@@ -32,6 +32,7 @@ export const SOL = {
 
 export const evmCorridorKey = corridorKey(EVM.chainId, EVM.cngn.toLowerCase(), EVM.usdc.toLowerCase());
 export const evmConnectPath = `/v1/corridors/${EVM.chainId}/${EVM.usdc}/${EVM.cngn}/connect`;
+export const solCorridorKey = corridorKey(SOL.chainId, SOL.usdc, SOL.cngn);
 export const solConnectPath = `/v1/corridors/${SOL.chainId}/${SOL.usdc}/${SOL.cngn}/connect`;
 
 /** A resolver-side socket with a frame queue, for tests. */
@@ -154,14 +155,15 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 3_000):
 }
 
 /**
- * Waits until the EVM corridor has completed its first on-chain read of the node's inventory (or found
- * the chain unreadable): before that, the node is not asked for quotes.
+ * Waits until the corridor (`key`, the EVM one unless given) has completed its first on-chain read of the
+ * node's inventory: before that, the node is not asked for quotes.
  */
 export async function untilInventoryChecked(
   address: string,
   environment: Cloudflare.Env = env,
+  key = evmCorridorKey,
 ): Promise<InventoryCheck> {
-  const corridor = environment.CORRIDOR.get(environment.CORRIDOR.idFromName(evmCorridorKey));
+  const corridor = environment.CORRIDOR.get(environment.CORRIDOR.idFromName(key));
   return eventually(async () => {
     const check = await runInDurableObject(corridor, (obj: CorridorDO) => obj.connected.inventoryCheck(address));
     if (!check) throw new Error(`no inventory read of ${address} has completed`);

@@ -27,7 +27,8 @@ describe("AuctionHouse: closing", () => {
     await c.bid("beta", 999_000n);
     const { quote } = quoted(await pending);
     expect(Date.now() - started).toBeLessThan(1_000);
-    expect(quote.resolver).toEqual({ address: c.node("alpha").session.address, name: "alpha" });
+    // An EVM quote names no Solana key: the resolver's identity signed its bid.
+    expect(quote.resolver).toEqual({ address: c.node("alpha").session.address, name: "alpha", solanaAddress: null });
     expect(quote.replies).toEqual({ ...noReplies, valid: 2 });
     expect(quote.offers.map((o) => [o.name, o.rank, o.status, o.won])).toEqual([
       ["alpha", 1, "won", true],
@@ -331,9 +332,12 @@ describe("AuctionHouse: ranking and steering", () => {
 });
 
 describe("AuctionHouse: winners that sign after the auction", () => {
+  const ALPHA_SOLANA = "9J7NJUkANRnZxTEEAnxRsLuuVZ9SvZF7QzwN2TCWXhcJ";
+  const BETA_SOLANA = "6Zc5Jg3xH9b1bXkYfR1R1Q6sZp8m3yXq8Dk4n2LqW7dA";
   /** The real EVM adapter with winner signing whose signature is `<address>:<transaction>`. */
   const withHook = (real: ChainAdapter): ChainAdapter => ({
     ...real,
+    quoteSolanaKey: (keys) => keys.solanaAddress,
     signing: {
       kind: "winner",
       keepFresh: async () => {},
@@ -350,6 +354,8 @@ describe("AuctionHouse: winners that sign after the auction", () => {
   });
   const auction = async () => {
     const c = fakeCorridor({ nodes: ["alpha", "beta"], adapter: withHook });
+    c.node("alpha").session.solanaAddress = ALPHA_SOLANA;
+    c.node("beta").session.solanaAddress = BETA_SOLANA;
     const pending = c.house.requestQuote(quoteInput());
     await c.bid("alpha", 1_000_000n);
     await c.bid("beta", 990_000n);
@@ -370,7 +376,10 @@ describe("AuctionHouse: winners that sign after the auction", () => {
     const alpha = c.node("alpha");
     await sign(c, "alpha");
     const { quote } = quoted(await pending);
-    expect(quote.resolver?.name).toBe("alpha");
+    // The quote names the key that signed for the winner, as answered and as stored.
+    const named = { address: alpha.session.address, name: "alpha", solanaAddress: ALPHA_SOLANA };
+    expect(quote.resolver).toEqual(named);
+    expect(c.store.quotes.get(quote.quoteId)?.quote.resolver).toEqual(named);
     const { rfqId, transaction } = alpha.sent("sign")[0] ?? {};
     expect(transaction).toBe(`tx|${rfqId}|${alpha.session.address}|1000000`);
     expect(c.node("beta").sent("sign")).toEqual([]);
@@ -390,7 +399,7 @@ describe("AuctionHouse: winners that sign after the auction", () => {
     await sign(c, "beta");
     const { quote } = quoted(await pending);
     expect(Date.now() - started).toBeGreaterThanOrEqual(SIGN_TIMEOUT_MS - 5);
-    expect(quote.resolver?.name).toBe("beta");
+    expect(quote.resolver).toMatchObject({ name: "beta", solanaAddress: BETA_SOLANA });
     expect(quote.offers.map((o) => [o.name, o.status])).toEqual([
       ["alpha", "lost"],
       ["beta", "won"],

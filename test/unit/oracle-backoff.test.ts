@@ -50,7 +50,7 @@ describe("a failing rate source", () => {
     health = afterRound(health, [], planRound([source("luno")], health).resting);
     expect(planRound([source("luno")], health).ask).toHaveLength(1);
     const reading = { value: 1580, bid: null, ask: null, at: 0 };
-    health = afterRound(health, [{ name: "luno", ok: true, reading }], []);
+    health = afterRound(health, [{ name: "luno", ok: true, reading, receivedAt: 0 }], []);
     expect(health).toEqual({});
   });
 });

@@ -27,16 +27,41 @@ describe("rateSources", () => {
     expect(luno.maxAgeMs).toBe(30_000);
     expect(quidax.pair).toStrictEqual({ base: "USD", quote: "NGN" });
   });
+
+  it("holds a daily reference rate's format to two days, whatever the configuration leaves out", () => {
+    const daily = rateSources(
+      [
+        { name: "er", adapter: "open-er-api", url: "https://source.test/er", base: "USD", quote: "NGN" },
+        { name: "cdn", adapter: "currency-api", url: "https://source.test/cdn", base: "USD", quote: "NGN" },
+        {
+          name: "er-strict",
+          adapter: "open-er-api",
+          url: "https://source.test/er",
+          base: "USD",
+          quote: "NGN",
+          maxAgeSeconds: 3_600,
+        },
+      ],
+      60,
+    );
+    expect(daily.map((s) => s.maxAgeMs)).toEqual([172_800_000, 172_800_000, 3_600_000]);
+  });
 });
 
 describe("pollSource", () => {
-  it("reads a good answer with the source's adapter", async () => {
+  it("reads a good answer with the source's adapter, and when it was received", async () => {
     const body = JSON.stringify(republish("quidax", Date.UTC(2025, 10, 21)));
-    expect(await pollSource(quidax, 1_000, answer(body))).toStrictEqual({
+    const before = Date.now();
+    const outcome = await pollSource(quidax, 1_000, answer(body));
+    expect(outcome).toStrictEqual({
       name: "quidax",
       ok: true,
       reading: { bid: 1452.1, ask: 1455.9, value: 1454, at: Date.UTC(2025, 10, 21) },
+      receivedAt: expect.any(Number),
     });
+    const receivedAt = outcome.ok ? outcome.receivedAt : 0;
+    expect(receivedAt).toBeGreaterThanOrEqual(before);
+    expect(receivedAt).toBeLessThanOrEqual(Date.now());
   });
 
   it("names the status of a non-2xx answer", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PollOutcome, RateSource } from "../../src/oracle/poll";
-import { buildSnapshot } from "../../src/oracle/snapshot";
+import { buildSnapshot, storedSnapshot } from "../../src/oracle/snapshot";
 import type { Reading } from "../../src/oracle/types";
 
 const NOW = Date.UTC(2025, 10, 21, 12);
@@ -15,22 +15,25 @@ function source(name: string, maxAgeSeconds = 60, pair = USD_NGN): RateSource {
     parse: () => ({ ok: false, reason: "unused" }),
   };
 }
-const read = (name: string, reading: Partial<Reading> & { value: number }): PollOutcome => ({
+/** A reading received at `receivedAt` (NOW unless given). */
+const read = (name: string, reading: Partial<Reading> & { value: number }, receivedAt = NOW): PollOutcome => ({
   name,
   ok: true,
   reading: { bid: null, ask: null, at: NOW, ...reading },
+  receivedAt,
 });
 const fail = (name: string, reason: string): PollOutcome => ({ name, ok: false, reason });
 
 describe("buildSnapshot", () => {
-  it("makes the band of a pair from every usable source and lists each source with its age", () => {
+  it("makes the band of a pair from every usable source and lists each source with its figure's time", () => {
     const sources = [source("book"), source("reference", 172_800), source("p2p")];
     const snapshot = buildSnapshot(
       sources,
       [
         read("book", { bid: 1452, ask: 1456, value: 1454, at: NOW - 4_500 }),
         read("reference", { value: 1447.66, at: NOW - 43_200_000 }),
-        read("p2p", { bid: 1449, ask: 1463, value: 1456, at: null }),
+        // No time of its own: dated by when the relay received it.
+        read("p2p", { bid: 1449, ask: 1463, value: 1456, at: null }, NOW - 300),
       ],
       1_000,
       NOW,
@@ -39,9 +42,9 @@ describe("buildSnapshot", () => {
       "USD/NGN": { base: "USD", quote: "NGN", mid: 1454, low: 1447.66, high: 1456, sources: 3, at: NOW },
     });
     expect(snapshot.sources).toStrictEqual([
-      { name: "book", value: 1454, bid: 1452, ask: 1456, ageSeconds: 4 },
-      { name: "reference", value: 1447.66, bid: null, ask: null, ageSeconds: 43_200 },
-      { name: "p2p", value: 1456, bid: 1449, ask: 1463, ageSeconds: 0 },
+      { name: "book", value: 1454, bid: 1452, ask: 1456, at: NOW - 4_500 },
+      { name: "reference", value: 1447.66, bid: null, ask: null, at: NOW - 43_200_000 },
+      { name: "p2p", value: 1456, bid: 1449, ask: 1463, at: NOW - 300 },
     ]);
     expect(snapshot.unavailable).toEqual([]);
     expect(snapshot.at).toBe(NOW);
@@ -73,7 +76,7 @@ describe("buildSnapshot", () => {
     );
     expect(snapshot.unavailable).toEqual(["ticker"]);
     expect(snapshot.reasons.ticker).toBe("stale: 61 s old");
-    expect(snapshot.sources.find((s) => s.name === "ticker")).toMatchObject({ value: 1400, ageSeconds: 61 });
+    expect(snapshot.sources.find((s) => s.name === "ticker")).toMatchObject({ value: 1400, at: NOW - 61_000 });
     expect(snapshot.bands["USD/NGN"]).toMatchObject({ mid: 1450, low: 1448, high: 1452, sources: 2 });
   });
 
@@ -137,5 +140,61 @@ describe("buildSnapshot", () => {
     );
     expect(snapshot.bands["USD/NGN"]).toMatchObject({ base: "USD", quote: "NGN", mid: 1450, sources: 1 });
     expect(snapshot.bands["USD/GHS"]).toMatchObject({ base: "USD", quote: "GHS", mid: 11.02, sources: 1 });
+  });
+
+  it("keeps a failing source's last good figure, with its own time, in sources but out of every band", () => {
+    const sources = [source("a"), source("b"), source("never")];
+    const first = buildSnapshot(
+      sources,
+      [read("a", { value: 1450, at: NOW - 2_000 }), read("b", { value: 1454 }), fail("never", "HTTP 500")],
+      1_000,
+      NOW,
+    );
+    const later = NOW + 30_000;
+    const second = buildSnapshot(
+      sources,
+      [fail("a", "HTTP 503"), read("b", { value: 1456, at: later }), fail("never", "HTTP 500")],
+      1_000,
+      later,
+      first,
+    );
+    expect(second.unavailable).toEqual(["a", "never"]);
+    expect(second.sources).toStrictEqual([
+      { name: "a", value: 1450, bid: null, ask: null, at: NOW - 2_000 },
+      { name: "b", value: 1456, bid: null, ask: null, at: later },
+    ]);
+    expect(second.bands["USD/NGN"]).toMatchObject({ mid: 1456, sources: 1 });
+
+    // Still failing a round later: still its figure from before, not an implausible one in between.
+    const third = buildSnapshot(
+      sources,
+      [read("a", { value: -1 }, later + 10_000), read("b", { value: 1456, at: later }), fail("never", "HTTP 500")],
+      1_000,
+      later + 10_000,
+      second,
+    );
+    expect(third.sources.find((s) => s.name === "a")).toStrictEqual(second.sources[0]);
+    expect(third.reasons.a).toMatch(/^implausible/);
+  });
+
+  it("holds a source without a time of its own to its age limit from when the relay received it", () => {
+    const snapshot = buildSnapshot(
+      [source("p2p", 60)],
+      [read("p2p", { value: 1450, at: null }, NOW - 61_000)],
+      1_000,
+      NOW,
+    );
+    expect(snapshot.unavailable).toEqual(["p2p"]);
+    expect(snapshot.reasons.p2p).toBe("stale: 61 s old");
+  });
+});
+
+describe("storedSnapshot", () => {
+  it("takes a round stored with each figure's time, and none stored in the older shape (ages without times)", () => {
+    const round = buildSnapshot([source("a")], [read("a", { value: 1450 })], 1_000, NOW);
+    expect(storedSnapshot(round)).toBe(round);
+    expect(storedSnapshot(undefined)).toBeNull();
+    const older = { ...round, sources: [{ name: "a", value: 1450, bid: null, ask: null, ageSeconds: 0 }] };
+    expect(storedSnapshot(older as unknown as typeof round)).toBeNull();
   });
 });

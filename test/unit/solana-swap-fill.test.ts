@@ -25,6 +25,7 @@ const move = (index: number, from: string, to: string, mint: string, amount: big
 
 const receipt = (fills: SwapTransfer[]): SwapReceipt => ({
   signature: "sig",
+  orderHash: `0x${"ab".repeat(32)}`,
   slot: 7,
   blockTime: null,
   status: "success",
@@ -56,6 +57,8 @@ describe("the fill a landed Solana swap made", () => {
       parties,
     );
     expect(fill).toMatchObject({
+      // The quote's order, as the receipt hashed its message: not the transaction's signature.
+      orderHash: `0x${"ab".repeat(32)}`,
       resolver,
       sellAmount: 1_000_000n,
       outputAmount: 1_580_000_000n,

@@ -56,7 +56,7 @@ function wireQuote(): SignableQuote {
       sellAmount: "1580000000",
       received: "949140",
       takerPays: "1580000000",
-      resolver: { address: resolver, name: "alpha" },
+      resolver: { address: resolver, name: "alpha", solanaAddress: null },
       typedData,
     }),
   );
@@ -99,7 +99,7 @@ describe("signing a quote as a taker", () => {
     const richer = { ...wireQuote(), received: "999999" };
     expect(() => quoteTypedData(richer)).toThrow(QuoteMismatchError);
     expect(() => quoteTypedData(richer)).toThrow(/witness.received/);
-    const other = { ...wireQuote(), resolver: { address: taker.address, name: "mallory" } };
+    const other = { ...wireQuote(), resolver: { address: taker.address, name: "mallory", solanaAddress: null } };
     await expect(signQuote(taker, other)).rejects.toThrow(/witness.resolver/);
     expect(() => quoteTypedData({ ...wireQuote(), typedData: { primaryType: "x" } })).toThrow(/not EIP-712/);
   });

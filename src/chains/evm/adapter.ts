@@ -68,6 +68,7 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
     feeTokens: [],
     verifyMessage: verifyPersonalMessage,
     bidKey: (keys) => keys.publicKey,
+    quoteSolanaKey: () => null,
 
     bidToSign(terms) {
       const typed = fill(terms, 0n);

@@ -25,6 +25,7 @@ export function solanaAdapter(chain: SolanaChain): ChainAdapter {
     feeTokens: chain.fee.tokens,
     verifyMessage: async (signer, text, signature) => verifyEd25519Text(signer, signature, text),
     bidKey: (keys) => keys.solanaAddress,
+    quoteSolanaKey: (keys) => keys.solanaAddress,
     bidToSign: (terms) => ({ scheme: "ed25519", text: solanaBidText(terms, OUTPUT_AMOUNT_SLOT) }),
     verifyBid: (terms, outputAmount, keys, signature) =>
       keys.solanaAddress !== null &&

@@ -92,7 +92,8 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
       hash: tx.hash,
       status: swap.status,
       block: swap.slot,
-      blockTime: swap.blockTime ?? new Date().toISOString(),
+      // The chain's own time and units, or null: a receipt never stands in the relay's clock or a 0 for them.
+      blockTime: swap.blockTime,
       gasUsed: swap.unitsConsumed,
       keeperSpent: swap.keeperSpent,
       from: keeperAddress,
@@ -161,7 +162,7 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
           const swap = await swapReceipt(rpcUrl, tx.hash);
           // The same leg-by-leg blame as the simulation's, from the landed transaction's error.
           const reason = swapFailureReason(base64.decode(tx.raw), status.err, []);
-          return { state: "reverted", reason, gasUsed: swap?.unitsConsumed ?? 0n };
+          return { state: "reverted", reason, gasUsed: swap?.unitsConsumed ?? null };
         }
         case "landed": {
           const swap = await swapReceipt(rpcUrl, tx.hash);

@@ -31,9 +31,9 @@ function accountOf(chain: SolanaChain, owner: string, mint: string): string | nu
  * records"), from the transfers that moved: each is told apart by where it went (the keeper's gas-fee
  * account, the treasury's fee account) and who paid it (the taker's sale, the resolver's delivery to the
  * recipient). A fee charged in the buy token is part of the resolver's output; one in the sell token the
- * taker paid on top of its sale (`sellAmount` is the sale alone). `orderHash` is the transaction's
- * signature and `logIndex` the instruction index of the resolver's delivery. Null when the receipt moved
- * no sale from the taker or no delivery from a resolver.
+ * taker paid on top of its sale (`sellAmount` is the sale alone). `orderHash` is the quote's order, the
+ * hash of the swap's signed message (`swapOrderHash`), and `logIndex` the instruction index of the
+ * resolver's delivery. Null when the receipt moved no sale from the taker or no delivery from a resolver.
  */
 export function swapFillOf(chain: SolanaChain, receipt: SwapReceipt, parties: SwapParties): FillEvent | null {
   const keeperAccount = accountOf(chain, chain.keeper, parties.gasFeeToken);
@@ -52,7 +52,7 @@ export function swapFillOf(chain: SolanaChain, receipt: SwapReceipt, parties: Sw
   const gasOnBuy = parties.gasFeeToken === parties.buyToken;
   const feeOnBuy = parties.feeToken === parties.buyToken;
   return {
-    orderHash: receipt.signature,
+    orderHash: receipt.orderHash,
     quoteId: parties.quoteId,
     resolver: delivery.from,
     filler: chain.keeper,

@@ -1,5 +1,6 @@
 import { base64 } from "@scure/base";
 import { VersionedTransaction } from "@solana/web3.js";
+import { swapOrderHash } from "./order-hash";
 import { type SwapTransfer, swapTransfers } from "./swap-transfers";
 
 /** An entry of `preTokenBalances` / `postTokenBalances` in a `getTransaction` answer. */
@@ -13,7 +14,8 @@ export interface TokenBalanceJson {
 /** The parts of a `getTransaction` answer (`encoding: "base64"`) a receipt is read from. */
 export interface TransactionJson {
   slot: number;
-  blockTime: number | null;
+  /** Unix seconds; null (or left out) when the node does not know the block's time. */
+  blockTime?: number | null;
   transaction: [string, string];
   meta: {
     err: unknown;
@@ -39,12 +41,17 @@ export interface TokenBalanceChange {
 /** A landed swap as the keeper records it: the Solana side of the spec's receipt. */
 export interface SwapReceipt {
   signature: string;
+  /** The order it settled: the hash of its message (`swapOrderHash`), the same as its quote's transaction's. */
+  orderHash: string;
   slot: number;
   /** ISO 8601, from the block's time; null when the node does not know it. */
   blockTime: string | null;
   status: "success" | "reverted";
-  /** The compute units the transaction consumed: what a receipt's `gasUsed` is on Solana. */
-  unitsConsumed: bigint;
+  /**
+   * The compute units the transaction consumed: what a receipt's `gasUsed` is on Solana; null when the
+   * node does not report them (`computeUnitsConsumed` is optional in `getTransaction`'s metadata).
+   */
+  unitsConsumed: bigint | null;
   /** The network fee in lamports, paid by the keeper. */
   fee: bigint;
   /**
@@ -114,10 +121,11 @@ export function swapReceiptOf(signature: string, tx: TransactionJson): SwapRecei
   const success = tx.meta.err === null || tx.meta.err === undefined;
   return {
     signature,
+    orderHash: swapOrderHash(message.serialize()),
     slot: tx.slot,
-    blockTime: tx.blockTime === null ? null : new Date(tx.blockTime * 1000).toISOString(),
+    blockTime: typeof tx.blockTime === "number" ? new Date(tx.blockTime * 1000).toISOString() : null,
     status: success ? "success" : "reverted",
-    unitsConsumed: BigInt(tx.meta.computeUnitsConsumed ?? 0),
+    unitsConsumed: tx.meta.computeUnitsConsumed === undefined ? null : BigInt(tx.meta.computeUnitsConsumed),
     fee: BigInt(tx.meta.fee),
     keeperSpent: keeperSpent(tx.meta),
     changes: tokenBalanceChanges(tx.meta.preTokenBalances, tx.meta.postTokenBalances, accountKeys),

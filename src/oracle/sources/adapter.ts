@@ -6,7 +6,18 @@ export type ParseResult = { ok: true; reading: Reading } | { ok: false; reason: 
 /** Reads one public source's response format. Pure: the body is already parsed JSON. */
 export interface SourceAdapter {
   parse(body: unknown, pair: AssetPair): ParseResult;
+  /**
+   * How old a figure of this format may be before it is stale, for a source that sets no limit of its
+   * own; absent for live markets, which take the oracle's `maxAgeSeconds`.
+   */
+  readonly maxAgeSeconds?: number;
 }
+
+/**
+ * A daily reference rate stays the day's rate until the next publication, which can land hours late:
+ * its formats are held to two days, not to a live market's minute (docs/oracle.md).
+ */
+export const DAILY_MAX_AGE_SECONDS = 2 * 86_400;
 
 /** Exchanges send prices as decimal strings, reference feeds as JSON numbers; both are accepted. */
 export const price = z.union([

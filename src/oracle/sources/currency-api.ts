@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { firstIssue, malformed, oneNumber, type SourceAdapter } from "./adapter";
+import { DAILY_MAX_AGE_SECONDS, firstIssue, malformed, oneNumber, type SourceAdapter } from "./adapter";
 
 /**
  * fawazahmed0's currency-api, a daily reference rate on a CDN:
@@ -10,6 +10,7 @@ const body = z.object({ date: z.iso.date() }).catchall(z.unknown());
 const rates = z.record(z.string(), z.unknown());
 
 export const currencyApi: SourceAdapter = {
+  maxAgeSeconds: DAILY_MAX_AGE_SECONDS,
   parse(input, pair) {
     const result = body.safeParse(input);
     if (!result.success) return malformed(firstIssue(result.error));

@@ -23,31 +23,22 @@ export const adapters = {
 export type AdapterName = keyof typeof adapters;
 export const adapterNames = Object.keys(adapters) as [AdapterName, ...AdapterName[]];
 
-/** Daily reference rates stay the day's rate until the next publication, which can land hours late. */
-const DAILY_MAX_AGE_SECONDS = 2 * 86_400;
-
 /**
  * The public NGN/USD sources polled when the configuration names none: three markets that publish a
  * bid and an ask (an exchange order book, Luno's book, Remitano's P2P adverts) and two daily
- * reference rates.
+ * reference rates, whose formats carry their two-day age limit (`DAILY_MAX_AGE_SECONDS`).
  */
 export const publicRateSources = [
   { name: "quidax", adapter: "quidax", url: "https://app.quidax.io/api/v1/markets/tickers/usdtngn" },
   { name: "luno", adapter: "luno", url: "https://api.luno.com/api/1/ticker?pair=USDCNGN" },
   { name: "remitano", adapter: "remitano", url: "https://api.remitano.com/api/v1/rates/ads" },
-  {
-    name: "open-er-api",
-    adapter: "open-er-api",
-    url: "https://open.er-api.com/v6/latest/USD",
-    maxAgeSeconds: DAILY_MAX_AGE_SECONDS,
-  },
+  { name: "open-er-api", adapter: "open-er-api", url: "https://open.er-api.com/v6/latest/USD" },
   {
     name: "currency-api",
     adapter: "currency-api",
     url: "https://cdn.jsdelivr.net/npm/@fawazahmed0/currency-api@latest/v1/currencies/usd.json",
-    maxAgeSeconds: DAILY_MAX_AGE_SECONDS,
   },
-] as const satisfies readonly { name: string; adapter: AdapterName; url: string; maxAgeSeconds?: number }[];
+] as const satisfies readonly { name: string; adapter: AdapterName; url: string }[];
 
 /** One exchange's public endpoint for a native token's dollar price, per native asset it lists. */
 const nativeEndpoints = {

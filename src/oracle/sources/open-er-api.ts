@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { firstIssue, malformed, oneNumber, type SourceAdapter } from "./adapter";
+import { DAILY_MAX_AGE_SECONDS, firstIssue, malformed, oneNumber, type SourceAdapter } from "./adapter";
 
 /**
  * ExchangeRate-API's open endpoint: `GET https://open.er-api.com/v6/latest/USD`, no key. A daily
@@ -15,6 +15,7 @@ const body = z.object({
 const failure = z.object({ result: z.literal("error"), "error-type": z.string().optional() });
 
 export const openErApi: SourceAdapter = {
+  maxAgeSeconds: DAILY_MAX_AGE_SECONDS,
   parse(input, pair) {
     const error = failure.safeParse(input);
     if (error.success) return { ok: false, reason: `source error: ${error.data["error-type"] ?? "unknown"}` };
