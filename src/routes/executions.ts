@@ -13,7 +13,6 @@ import {
   acceptedAnswer,
   chainNotServed,
   duplicateOf,
-  NOT_LEADER_RETRY_SECONDS,
   type SubmitOutcome,
   type SubmitRequest,
 } from "../keeper/contract";
