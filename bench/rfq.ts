@@ -1,7 +1,8 @@
 /**
  * RFQ benchmark: quote latency, the relay's own overhead, the Worker's CPU time per quote and sustained
  * quotes/s against `wrangler dev`, with 1, 5 and 20 reference resolvers over real sockets; then the
- * overhead again on a relay whose D1 is made 100 ms slower. `npm run bench:rfq` (see bench/README.md).
+ * overhead again on a relay whose D1 is made 100 ms slower; then the relay beside the floor
+ * (bench/floor-rfq.ts). `npm run bench:rfq` (see bench/README.md).
  *
  * Overhead of a quote = its wall-clock latency at the taker minus the slowest asked resolver's reply
  * latency as the relay measured it (the largest `offers[].latencyMs`): what the relay itself adds.
@@ -10,6 +11,8 @@
  */
 
 import type { QuoteRecord } from "../src/schemas/quote";
+import { compareQuotes } from "./floor-rfq";
+import { comparisonTable } from "./floor-table";
 import {
   CNGN,
   ONE_CORRIDOR,
@@ -33,6 +36,8 @@ const RESOLVER_COUNTS = (process.env.BENCH_RESOLVERS ?? "1,5,20").split(",").map
 const SLOW_D1_MS = Number(process.env.BENCH_SLOW_D1_MS ?? 100);
 const SLOW_D1_QUOTES = Number(process.env.BENCH_SLOW_D1_QUOTES ?? 50);
 const IDLE_SECONDS = 2;
+/** The relay beside the floor after the relay's own figures; 0 skips it. */
+const WITH_FLOOR = process.env.BENCH_FLOOR !== "0";
 
 /**
  * `n` quotes one at a time, taking turns between the given URLs (wrangler's proxy, the Worker
@@ -230,6 +235,10 @@ async function slowD1Overhead(): Promise<{ sample: Sample; readP50: number } | s
 
 async function main() {
   await summary(await measureAll());
+  if (WITH_FLOOR) {
+    console.log('\nThe relay beside the floor (bench/README.md, "Against the floor")\n');
+    console.log(`\n${comparisonTable(await compareQuotes())}\n${machineLoad()}`);
+  }
 }
 
 await main();
