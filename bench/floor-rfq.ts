@@ -22,7 +22,7 @@ import {
   withFleet,
   withRelay,
 } from "./rfq-relay";
-import { fmt, Phases } from "./stats";
+import { fmt, Phases, percentile } from "./stats";
 import { cpuMs, type WorkerRuntime } from "./workerd";
 
 export interface QuoteRunOptions {
@@ -75,7 +75,7 @@ async function floorQuote(base: string, n: number): Promise<QuoteTiming> {
   const body = JSON.parse(text) as FloorQuote;
   if (body.outputAmount === null) throw new QuoteFailed(res.status, text);
   const slowest = Math.max(...body.offers.map((o) => o.latencyMs));
-  return { latency, overhead: latency - slowest, relayOverhead: Number.NaN };
+  return { latency, overhead: latency - slowest, relayOverhead: Number.NaN, phases: new Map() };
 }
 
 function floorSide(floor: FloorProcess): Side {
@@ -100,6 +100,63 @@ function floorSide(floor: FloorProcess): Side {
   };
 }
 
+/**
+ * The relay's overhead of each quote split by its `Server-Timing` phases (docs/api.md, "Server-Timing"):
+ * the parts add up to the overhead quote by quote, so their means add up to its mean.
+ */
+class OverheadSplit {
+  private readonly parts = new Map<string, number[]>();
+
+  add(t: QuoteTiming): void {
+    const [total, auction, ranking, storage] = ["total", "auction", "ranking", "storage"].map((n) => t.phases.get(n));
+    if (total === undefined || auction === undefined || ranking === undefined || storage === undefined) return;
+    const slowest = t.latency - t.overhead;
+    this.push("outside the handler (taker's latency − total)", t.latency - total);
+    this.push("handler around the auction (total − auction − ranking − storage)", total - auction - ranking - storage);
+    this.push("ranking", ranking);
+    this.push("storage", storage);
+    this.push("auction past the slowest reply (auction − slowest)", auction - slowest);
+  }
+
+  private push(name: string, ms: number): void {
+    const list = this.parts.get(name) ?? [];
+    list.push(ms);
+    this.parts.set(name, list);
+  }
+
+  describe(): string {
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    return [...this.parts]
+      .map(([name, xs]) => `${name} mean ${fmt(mean(xs))}, p50 ${fmt(percentile(xs, 50))}`)
+      .join("; ");
+  }
+}
+
+/**
+ * A bare request on each, alternating, with no resolvers: the relay's `GET /v1/config` (middleware, a
+ * cached record) and the floor's `GET /health`, timed at the client: each Worker's own HTTP path.
+ */
+async function bareRequests(relay: WorkerRuntime, floor: WorkerRuntime, n: number) {
+  const times = { relay: [] as number[], floor: [] as number[] };
+  const timed = async (url: string) => {
+    const started = performance.now();
+    await (await fetch(url)).text();
+    return performance.now() - started;
+  };
+  for (let i = 0; i < n + WARM_UP; i++) {
+    const r = await timed(`${relay.directUrl}/v1/config`);
+    const f = await timed(`${floor.directUrl}/health`);
+    if (i < WARM_UP) continue;
+    times.relay.push(r);
+    times.floor.push(f);
+  }
+  const p = (xs: number[]) => `p50 ${fmt(percentile(xs, 50))} p99 ${fmt(percentile(xs, 99))}`;
+  console.log(
+    `a bare request, alternating: relay GET /v1/config ${p(times.relay)}; floor GET /health ${p(times.floor)}\n`,
+  );
+  return times;
+}
+
 /** Each side's CPU ms a second with its resolvers connected and no quotes, over the same seconds. */
 async function idleCpu(sides: readonly Side[]): Promise<number[]> {
   const before = sides.map((s) => cpuMs(s.runtime.workerPids));
@@ -108,13 +165,15 @@ async function idleCpu(sides: readonly Side[]): Promise<number[]> {
 }
 
 /** `n` quotes on each side one at a time, alternating; per side its sample and CPU ms per quote. */
-async function alternating(sides: readonly Side[], n: number, relayPhases: Phases) {
+async function alternating(sides: readonly Side[], n: number, relayPhases: Phases, relaySplit: OverheadSplit) {
   for (let i = 0; i < WARM_UP; i++) for (const side of sides) await side.ask(i);
   const samples = sides.map(() => new Sample());
   const before = sides.map((s) => cpuMs(s.runtime.workerPids));
   for (let i = 0; i < n; i++) {
     for (const [k, side] of sides.entries()) {
-      samples[k]?.add(await side.ask(WARM_UP + i, side.name === "relay" ? relayPhases : undefined));
+      const timing = await side.ask(WARM_UP + i, side.name === "relay" ? relayPhases : undefined);
+      samples[k]?.add(timing);
+      if (side.name === "relay") relaySplit.add(timing);
     }
   }
   return sides.map((s, k) => ({
@@ -197,7 +256,8 @@ async function measureAt(count: number, relay: Side, floor: Side, options: Quote
     floor.withResolvers(count, async () => {
       const idle = await idleCpu([relay, floor]);
       const phases = new Phases();
-      const seq = await alternating([relay, floor], options.quotes, phases);
+      const split = new OverheadSplit();
+      const seq = await alternating([relay, floor], options.quotes, phases, split);
       const loaded = await underLoad(relay, floor, options);
       const figures = (k: number): SideFigures => {
         const s = seq[k] as (typeof seq)[number];
@@ -219,7 +279,8 @@ async function measureAt(count: number, relay: Side, floor: Side, options: Quote
         (f.failed ? ` (${f.failed} auctions under load ended without a price, not counted)` : "");
       console.log(
         `${String(count).padStart(2)} resolvers, relay beside floor\n${describe("relay", row.relay)}\n` +
-          `          the relay's phases (Server-Timing, p50 ms): ${phases.describe()}\n${describe("floor", row.floor)}`,
+          `          the relay's phases (Server-Timing, p50 ms): ${phases.describe()}\n` +
+          `          the relay's overhead by phase: ${split.describe()}\n${describe("floor", row.floor)}`,
       );
       return row;
     }),
@@ -297,11 +358,21 @@ export async function compareQuotes(options: QuoteRunOptions = quoteRunOptions()
         `relay directly on ${relayRuntime.directUrl} (workerd ${relayRuntime.workerPids.join(", ")}); ` +
           `floor directly on ${floor.runtime.directUrl} (workerd ${floor.runtime.workerPids.join(", ")})\n`,
       );
+      const bare = await bareRequests(relayRuntime, floor.runtime, options.quotes);
       const relay = relaySide(relayRuntime);
-      const bare = floorSide(floor);
+      const floorAsked = floorSide(floor);
       const rows: Row[] = [];
-      for (const count of options.resolverCounts) rows.push(await measureAt(count, relay, bare, options));
-      return comparisons(rows);
+      for (const count of options.resolverCounts) rows.push(await measureAt(count, relay, floorAsked, options));
+      return [
+        {
+          figure: "a bare request (GET /v1/config, GET /health), p50",
+          relay: percentile(bare.relay, 50),
+          floor: percentile(bare.floor, 50),
+          unit: "ms",
+          against: "ratio",
+        },
+        ...comparisons(rows),
+      ];
     } finally {
       await floor.stop();
     }

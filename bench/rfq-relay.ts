@@ -10,7 +10,7 @@ import type { RelayConfig } from "../src/config/schema";
 import type { QuoteRecord } from "../src/schemas/quote";
 import { startRelay } from "../test/e2e/harness";
 import { startFleetThread } from "./fleet-thread";
-import { fetchTimed, fmt, type Phases, percentile } from "./stats";
+import { fetchTimed, fmt, type Phases, parseServerTiming, percentile } from "./stats";
 import { findWorkerRuntime, type WorkerRuntime } from "./workerd";
 
 export const REPLY_LATENCY_MS = 20;
@@ -52,6 +52,8 @@ export interface QuoteTiming {
   overhead: number;
   /** Inside the relay: the `quoted` timeline latency minus the slowest reply (NaN where not known). */
   relayOverhead: number;
+  /** The answer's `Server-Timing` phases (docs/api.md, "Server-Timing"); empty where it has none. */
+  phases: Map<string, number>;
 }
 
 /** A quote answered with an error: counted, not fatal, when the machine is too busy for the auction. */
@@ -76,7 +78,12 @@ export async function quote(base: string, taker: string, buyToken: string, phase
   if (res.status !== 200) throw new QuoteFailed(res.status, JSON.stringify(body));
   const slowest = Math.max(...body.offers.map((o) => o.latencyMs));
   const relayLatency = Number(body.timeline.find((t) => t.event === "quoted")?.detail?.latencyMs);
-  return { latency, overhead: latency - slowest, relayOverhead: relayLatency - slowest };
+  return {
+    latency,
+    overhead: latency - slowest,
+    relayOverhead: relayLatency - slowest,
+    phases: parseServerTiming(res.headers.get("server-timing")),
+  };
 }
 
 export class Sample {
