@@ -44,6 +44,7 @@ export const quoteRunOptions = (): QuoteRunOptions => ({
 const FLOOR_CORRIDOR = "cngn-usd";
 const IDLE_SECONDS = 2;
 const WARM_UP = 10;
+const atResolvers = (n: number) => `${n} resolver${n === 1 ? "" : "s"}`;
 
 /** One of the two Workers as the run asks it: a quote, and its resolvers for the length of `run`. */
 interface Side {
@@ -278,7 +279,7 @@ async function measureAt(count: number, relay: Side, floor: Side, options: Quote
         ` (idle ${f.idleCpuMsPerS.toFixed(1)} ms/s) | ${f.perSecond.toFixed(0)} quotes/s on one corridor` +
         (f.failed ? ` (${f.failed} auctions under load ended without a price, not counted)` : "");
       console.log(
-        `${String(count).padStart(2)} resolvers, relay beside floor\n${describe("relay", row.relay)}\n` +
+        `${atResolvers(count)}, relay beside floor\n${describe("relay", row.relay)}\n` +
           `          the relay's phases (Server-Timing, p50 ms): ${phases.describe()}\n` +
           `          the relay's overhead by phase: ${split.describe()}\n${describe("floor", row.floor)}`,
       );
@@ -286,8 +287,6 @@ async function measureAt(count: number, relay: Side, floor: Side, options: Quote
     }),
   );
 }
-
-const atResolvers = (n: number) => `${n} resolver${n === 1 ? "" : "s"}`;
 
 /** The issue's quote targets (bench/README.md, "Against the floor") from the rows. */
 function comparisons(rows: readonly Row[]): Comparison[] {
