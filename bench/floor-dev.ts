@@ -16,6 +16,15 @@ const config = join(root, "bench/floor/wrangler.toml");
 /** The floor answers `GET /health` with `ok`. */
 const FLOOR_PROBE: WorkerProbe = { path: "/health", isWorkers: (body) => body === "ok" };
 
+/**
+ * Whether `wrangler dev` gives its Workers Miniflare's local observability (`X_LOCAL_OBSERVABILITY`, on
+ * unless "false"): every invocation, call and log line also goes as a streaming tail event to a collector
+ * in the same workerd. It applies to the relay and the floor alike (bench/README.md, "Against the floor").
+ */
+export function localObservability(): string {
+  return process.env.X_LOCAL_OBSERVABILITY?.toLowerCase() === "false" ? "off" : "on";
+}
+
 export interface FloorProcess {
   /** wrangler's proxy. */
   url: string;

@@ -28,7 +28,7 @@ import {
   withRelay,
 } from "./execute-stack";
 import type { FloorSubmission } from "./floor/protocol";
-import { type FloorProcess, startFloor } from "./floor-dev";
+import { type FloorProcess, localObservability, startFloor } from "./floor-dev";
 import type { Comparison } from "./floor-table";
 import { type RpcTimer, startRpcTimer } from "./rpc-timer";
 import { fmt, Phases, percentile } from "./stats";
@@ -218,7 +218,8 @@ export async function compareSubmissions(
       const sides: Sides = { stack, relayUrl, relayRuntime, floor: started, floorTimer, sender };
       console.log(
         `relay directly on ${relayRuntime.directUrl} (workerd ${relayRuntime.workerPids.join(", ")}); ` +
-          `floor directly on ${started.runtime.directUrl} (workerd ${started.runtime.workerPids.join(", ")})\n`,
+          `floor directly on ${started.runtime.directUrl} (workerd ${started.runtime.workerPids.join(", ")}); ` +
+          `local observability ${localObservability()}\n`,
       );
       const seq = await alternating(sides, options.submissions);
       const burst = await bursts(sides, options);

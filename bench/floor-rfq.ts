@@ -7,7 +7,7 @@
 
 import { startFleetThread } from "./fleet-thread";
 import type { FloorQuote } from "./floor/protocol";
-import { type FloorProcess, startFloor } from "./floor-dev";
+import { type FloorProcess, localObservability, startFloor } from "./floor-dev";
 import type { Comparison } from "./floor-table";
 import {
   CNGN,
@@ -355,7 +355,8 @@ export async function compareQuotes(options: QuoteRunOptions = quoteRunOptions()
     try {
       console.log(
         `relay directly on ${relayRuntime.directUrl} (workerd ${relayRuntime.workerPids.join(", ")}); ` +
-          `floor directly on ${floor.runtime.directUrl} (workerd ${floor.runtime.workerPids.join(", ")})\n`,
+          `floor directly on ${floor.runtime.directUrl} (workerd ${floor.runtime.workerPids.join(", ")}); ` +
+          `local observability ${localObservability()}\n`,
       );
       const bare = await bareRequests(relayRuntime, floor.runtime, options.quotes);
       const relay = relaySide(relayRuntime);
