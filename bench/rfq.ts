@@ -1,7 +1,8 @@
 /**
  * RFQ benchmark: quote latency, the relay's own overhead, the Worker's CPU time per quote and sustained
  * quotes/s against `wrangler dev`, with 1, 5 and 20 reference resolvers over real sockets; then the
- * overhead again on a relay whose D1 is made 100 ms slower. `npm run bench:rfq` (see bench/README.md).
+ * overhead again on a relay whose D1 is made 100 ms slower; then the relay beside the floor
+ * (bench/floor-rfq.ts). `npm run bench:rfq` (see bench/README.md).
  *
  * Overhead of a quote = its wall-clock latency at the taker minus the slowest asked resolver's reply
  * latency as the relay measured it (the largest `offers[].latencyMs`): what the relay itself adds.
@@ -9,15 +10,24 @@
  * against the Worker's own runtime behind it (bench/workerd.ts).
  */
 
-import { Worker } from "node:worker_threads";
-import { localConfig } from "../src/config/local";
-import type { RelayConfig } from "../src/config/schema";
 import type { QuoteRecord } from "../src/schemas/quote";
-import { startRelay } from "../test/e2e/harness";
-import { fetchTimed, fmt, machineLoad, notMeasured, Phases, percentile, reported, verdict } from "./stats";
-import { cpuMs, findWorkerRuntime, type WorkerRuntime } from "./workerd";
+import { compareQuotes } from "./floor-rfq";
+import { comparisonTable } from "./floor-table";
+import {
+  CNGN,
+  ONE_CORRIDOR,
+  QuoteFailed,
+  quote,
+  Sample,
+  SELL_AMOUNT,
+  taker,
+  USD_TOKENS,
+  withFleet,
+  withRelay,
+} from "./rfq-relay";
+import { fmt, machineLoad, notMeasured, Phases, percentile, reported, verdict } from "./stats";
+import { cpuMs, type WorkerRuntime } from "./workerd";
 
-const REPLY_LATENCY_MS = 20;
 const SEQUENTIAL_QUOTES = Number(process.env.BENCH_QUOTES ?? 200);
 const THROUGHPUT_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 24);
@@ -26,88 +36,8 @@ const RESOLVER_COUNTS = (process.env.BENCH_RESOLVERS ?? "1,5,20").split(",").map
 const SLOW_D1_MS = Number(process.env.BENCH_SLOW_D1_MS ?? 100);
 const SLOW_D1_QUOTES = Number(process.env.BENCH_SLOW_D1_QUOTES ?? 50);
 const IDLE_SECONDS = 2;
-
-const CNGN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
-/** Four USD tokens against cNGN make four corridors on one chain. */
-const USD_TOKENS = [
-  "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
-  "0x00000000000000000000000000000000000000d1",
-  "0x00000000000000000000000000000000000000d2",
-  "0x00000000000000000000000000000000000000d3",
-];
-const ONE_CORRIDOR = USD_TOKENS.slice(0, 1);
-
-function benchConfig(): RelayConfig {
-  const config = structuredClone(localConfig);
-  const evm = config.chains[0];
-  if (evm?.kind !== "evm") throw new Error("the local config starts with its EVM chain");
-  evm.tokens.push(
-    ...USD_TOKENS.slice(1).map((address, i) => ({ symbol: `USD${i + 1}`, address, decimals: 6, minimum: null })),
-  );
-  // The bench measures the auction, not the oracle: no public sources are polled.
-  config.oracle.corridors = [];
-  config.oracle.natives = [];
-  return config;
-}
-
-/**
- * The relay admits 100 quotes per taker in 10 s (QUOTES_LIMITER): takers take turns, enough of them
- * that 1,000 quotes/s stays clear of it.
- */
-const takers = Array.from({ length: 1024 }, (_, i) => `0x${(0xa000 + i).toString(16).padStart(40, "0")}`);
-const taker = (i: number) => takers[i % takers.length] as string;
-
-interface QuoteTiming {
-  latency: number;
-  overhead: number;
-  relayOverhead: number;
-}
-
-/** A quote the relay answered with an error: counted, not fatal, when the machine is too busy for the auction. */
-class QuoteFailed extends Error {
-  constructor(
-    readonly status: number,
-    body: string,
-  ) {
-    super(`quote failed: ${status} ${body.slice(0, 300)}`);
-  }
-}
-
-async function quote(base: string, taker: string, buyToken: string, phases?: Phases): Promise<QuoteTiming> {
-  const started = performance.now();
-  const res = await (phases ? fetchTimed(phases) : fetch)(`${base}/v1/quotes`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ sellToken: CNGN, buyToken, sellAmount: "1580000000", taker }),
-  });
-  const body = (await res.json()) as QuoteRecord;
-  const latency = performance.now() - started;
-  if (res.status !== 200) throw new QuoteFailed(res.status, JSON.stringify(body));
-  const slowest = Math.max(...body.offers.map((o) => o.latencyMs));
-  const relayLatency = Number(body.timeline.find((t) => t.event === "quoted")?.detail?.latencyMs);
-  return { latency, overhead: latency - slowest, relayOverhead: relayLatency - slowest };
-}
-
-class Sample {
-  readonly latencies: number[] = [];
-  readonly overheads: number[] = [];
-  readonly relayOverheads: number[] = [];
-  add(t: QuoteTiming) {
-    this.latencies.push(t.latency);
-    this.overheads.push(t.overhead);
-    this.relayOverheads.push(t.relayOverhead);
-  }
-  get overheadP50() {
-    return percentile(this.overheads, 50);
-  }
-  get overheadP99() {
-    return percentile(this.overheads, 99);
-  }
-  describe(): string {
-    const p = (xs: number[]) => `${fmt(percentile(xs, 50))} / ${fmt(percentile(xs, 99))}`;
-    return `latency ${p(this.latencies)} | overhead ${p(this.overheads)} | inside the relay ${p(this.relayOverheads)}`;
-  }
-}
+/** The relay beside the floor after the relay's own figures; 0 skips it. */
+const WITH_FLOOR = process.env.BENCH_FLOOR !== "0";
 
 /**
  * `n` quotes one at a time, taking turns between the given URLs (wrangler's proxy, the Worker
@@ -161,51 +91,6 @@ async function idleCpu(runtime: WorkerRuntime): Promise<number> {
   const before = cpuMs(runtime.workerPids);
   await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
   return (cpuMs(runtime.workerPids) - before) / IDLE_SECONDS;
-}
-
-/** Reference resolvers in their own thread; resolves once they are all fresh on the relay. */
-async function startFleet(relayUrl: string, count: number): Promise<{ stop(): Promise<void> }> {
-  const worker = new Worker(new URL("./fleet-worker.ts", import.meta.url), {
-    workerData: { relayUrl, count, latencyMs: REPLY_LATENCY_MS, token: CNGN },
-    execArgv: ["--import", "tsx"],
-  });
-  await new Promise<void>((resolve, reject) => {
-    worker.once("message", () => resolve());
-    worker.once("error", reject);
-  });
-  return {
-    async stop() {
-      const stopped = new Promise((r) => worker.once("message", r));
-      worker.postMessage("stop");
-      await stopped;
-      await worker.terminate();
-    },
-  };
-}
-
-/** Resolvers on `url` for the length of `run`. */
-async function withFleet<T>(url: string, count: number, run: () => Promise<T>): Promise<T> {
-  const fleet = await startFleet(url, count);
-  try {
-    return await run();
-  } finally {
-    await fleet.stop();
-  }
-}
-
-/** A relay with `SIMULATED_D1_LATENCY_MS` set, for the length of `run`, given its proxy URL and runtime. */
-async function withRelay<T>(
-  d1LatencyMs: number,
-  run: (proxyUrl: string, runtime: WorkerRuntime) => Promise<T>,
-): Promise<T> {
-  const relay = await startRelay({
-    vars: { RELAY_CONFIG: JSON.stringify(benchConfig()), SIMULATED_D1_LATENCY_MS: String(d1LatencyMs) },
-  });
-  try {
-    return await run(relay.url, await findWorkerRuntime(relay.url));
-  } finally {
-    await relay.stop();
-  }
 }
 
 interface Row {
@@ -322,7 +207,7 @@ async function d1ReadP50(base: string): Promise<number> {
   const res = await fetch(`${base}/v1/quotes`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ sellToken: CNGN, buyToken: ONE_CORRIDOR[0], sellAmount: "1580000000", taker: taker(0) }),
+    body: JSON.stringify({ sellToken: CNGN, buyToken: ONE_CORRIDOR[0], sellAmount: SELL_AMOUNT, taker: taker(0) }),
   });
   const { quoteId } = (await res.json()) as QuoteRecord;
   const reads: number[] = [];
@@ -350,6 +235,10 @@ async function slowD1Overhead(): Promise<{ sample: Sample; readP50: number } | s
 
 async function main() {
   await summary(await measureAll());
+  if (WITH_FLOOR) {
+    console.log('\nThe relay beside the floor (bench/README.md, "Against the floor")\n');
+    console.log(`\n${comparisonTable(await compareQuotes())}\n${machineLoad()}`);
+  }
 }
 
 await main();

@@ -33,6 +33,17 @@ export function machineLoad(): string {
   return `machine: ${availableParallelism()} cores, load average ${one?.toFixed(2)} (1 min), ${five?.toFixed(2)} (5 min)`;
 }
 
+/** A `Server-Timing` header's phases, name → milliseconds (docs/api.md, "Server-Timing"). */
+export function parseServerTiming(header: string | null): Map<string, number> {
+  const phases = new Map<string, number>();
+  for (const part of (header ?? "").split(",")) {
+    const [name, ...params] = part.trim().split(";");
+    const dur = params.map((p) => p.trim()).find((p) => p.startsWith("dur="));
+    if (name && dur) phases.set(name, Number(dur.slice(4)));
+  }
+  return phases;
+}
+
 /**
  * The relay's phases of many responses, from their `Server-Timing` headers (docs/api.md,
  * "Server-Timing"): `add` one header at a time, `describe` each phase's p50.
@@ -41,12 +52,9 @@ export class Phases {
   private readonly byName = new Map<string, number[]>();
 
   add(header: string | null): void {
-    for (const part of (header ?? "").split(",")) {
-      const [name, ...params] = part.trim().split(";");
-      const dur = params.map((p) => p.trim()).find((p) => p.startsWith("dur="));
-      if (!name || !dur) continue;
+    for (const [name, ms] of parseServerTiming(header)) {
       const list = this.byName.get(name) ?? [];
-      list.push(Number(dur.slice(4)));
+      list.push(ms);
       this.byName.set(name, list);
     }
   }

@@ -1,6 +1,6 @@
 /**
  * The Worker behind `wrangler dev`, reached without wrangler's proxy, and its process's CPU time
- * (bench/README.md, "Direct Worker" and "CPU per quote"). Linux only: it reads /proc.
+ * (bench/README.md, "The Worker directly" and "CPU per quote"). Linux only: it reads /proc.
  *
  * `wrangler dev` runs two workerd processes as children of its Node process: one serves wrangler's proxy
  * on the port it was given, the other the Worker itself on a loopback port of its own (Miniflare's
@@ -95,11 +95,21 @@ function listeningPorts(pid: number, listening: Map<string, number>): number[] {
   return ports;
 }
 
-async function answersConfig(url: string): Promise<boolean> {
+/** How to tell the Worker's entry socket from workerd's other ports: a path only the Worker answers. */
+export interface WorkerProbe {
+  path: string;
+  /** Whether an answer's body is the Worker's. */
+  isWorkers(body: string): boolean;
+}
+
+/** The relay answers `GET /v1/config` with its configuration record. */
+export const RELAY_PROBE: WorkerProbe = { path: "/v1/config", isWorkers: (body) => body.startsWith("{") };
+
+async function answersProbe(url: string, probe: WorkerProbe): Promise<boolean> {
   try {
-    const res = await fetch(`${url}/v1/config`, { signal: AbortSignal.timeout(2_000) });
+    const res = await fetch(`${url}${probe.path}`, { signal: AbortSignal.timeout(2_000) });
     const body = await res.text();
-    return res.ok && body.startsWith("{");
+    return res.ok && probe.isWorkers(body);
   } catch {
     return false;
   }
@@ -107,9 +117,10 @@ async function answersConfig(url: string): Promise<boolean> {
 
 /**
  * The Worker's runtime behind the `wrangler dev` listening on `relayUrl`: the workerd sibling of the
- * proxy's workerd (same wrangler parent) that answers `GET /v1/config` on a port of its own.
+ * proxy's workerd (same wrangler parent) that answers `probe` (default the relay's `GET /v1/config`) on a
+ * port of its own.
  */
-export async function findWorkerRuntime(relayUrl: string): Promise<WorkerRuntime> {
+export async function findWorkerRuntime(relayUrl: string, probe: WorkerProbe = RELAY_PROBE): Promise<WorkerRuntime> {
   const proxyPort = Number(new URL(relayUrl).port);
   const listening = listeningInodes();
   const all = pids();
@@ -122,10 +133,10 @@ export async function findWorkerRuntime(relayUrl: string): Promise<WorkerRuntime
   for (const pid of siblings) {
     for (const port of listeningPorts(pid, listening)) {
       const url = `http://127.0.0.1:${port}`;
-      if (await answersConfig(url)) return { directUrl: url, workerPids: siblings, proxyPid };
+      if (await answersProbe(url, probe)) return { directUrl: url, workerPids: siblings, proxyPid };
     }
   }
-  throw new Error(`wrangler dev on ${relayUrl}: none of its workerd processes (${siblings}) answers GET /v1/config`);
+  throw new Error(`wrangler dev on ${relayUrl}: none of its workerd processes (${siblings}) answers GET ${probe.path}`);
 }
 
 /** CPU time (user + system) the processes have used so far, in milliseconds. */

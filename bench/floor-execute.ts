@@ -1,0 +1,276 @@
+/**
+ * Submissions on the relay beside the floor, in one run (bench/README.md, "Against the floor"): the
+ * execution benchmark's stack (bench/execute-stack.ts) and the floor's keeper (bench/floor/keeper.ts),
+ * each reaching anvil through a JSON-RPC timer of its own, both asked at their own workerd
+ * (bench/workerd.ts). Submissions one at a time alternate between the two and split the same way as
+ * bench/execute.ts does: the relay's part is the time no chain call was in flight. Then a burst on each,
+ * in halves (relay, floor, floor, relay).
+ */
+
+import { encodeFunctionData, parseAbi, parseGwei } from "viem";
+import { anvilPrivateKey, LOCAL_ACCOUNTS } from "../scripts/lib/local-stack";
+import { anvilAccount } from "../src/clients/resolver/keys";
+import {
+  type Burst,
+  burst,
+  burstOf,
+  cngn,
+  describeBurst,
+  drained,
+  FIRST_EXTRA_ACCOUNT,
+  isSubmissionCall,
+  perSecond,
+  quoteAndSign,
+  type Stack,
+  splitAtRpc,
+  startStack,
+  submit,
+  withRelay,
+} from "./execute-stack";
+import type { FloorSubmission } from "./floor/protocol";
+import { type FloorProcess, localObservability, startFloor } from "./floor-dev";
+import type { Comparison } from "./floor-table";
+import { type RpcTimer, startRpcTimer } from "./rpc-timer";
+import { fmt, Phases, percentile } from "./stats";
+import { cpuMs, findWorkerRuntime, type WorkerRuntime } from "./workerd";
+
+export interface SubmissionRunOptions {
+  /** Submissions one at a time, each side. */
+  submissions: number;
+  /** Submissions in the burst, each side (in two halves). */
+  burst: number;
+  concurrency: number;
+}
+
+export const submissionRunOptions = (): SubmissionRunOptions => ({
+  submissions: Number(process.env.BENCH_EXECUTIONS ?? 100),
+  burst: Number(process.env.BENCH_BURST ?? 300),
+  concurrency: Number(process.env.BENCH_CONCURRENCY ?? 16),
+});
+
+const WARM_UP = 10;
+/** The floor's transactions move 1 unit of cNGN here. */
+const SINK = "0x000000000000000000000000000000000000f100";
+const transferAbi = parseAbi(["function transfer(address to, uint256 amount) returns (bool)"]);
+
+/**
+ * The floor's sender: an anvil account of its own (the stack's first extra account, holding cNGN) whose
+ * transfers the bench signs ahead, nonce after nonce, so the floor signs nothing.
+ */
+class FloorSender {
+  readonly account = anvilAccount(FIRST_EXTRA_ACCOUNT);
+  private nonce = 0;
+
+  async start(stack: Stack): Promise<void> {
+    this.nonce = await stack.client.getTransactionCount({ address: this.account.address, blockTag: "pending" });
+  }
+
+  async next(): Promise<FloorSubmission> {
+    const data = encodeFunctionData({ abi: transferAbi, functionName: "transfer", args: [SINK, 1n] });
+    const raw = await this.account.signTransaction({
+      type: "eip1559",
+      chainId: 31337,
+      to: cngn,
+      data,
+      nonce: this.nonce++,
+      gas: 100_000n,
+      maxFeePerGas: parseGwei("20"),
+      maxPriorityFeePerGas: parseGwei("1"),
+    });
+    return { call: { from: this.account.address, to: cngn, data }, raw };
+  }
+
+  async many(count: number): Promise<FloorSubmission[]> {
+    const out: FloorSubmission[] = [];
+    for (let i = 0; i < count; i++) out.push(await this.next());
+    return out;
+  }
+}
+
+async function floorSubmit(floor: FloorProcess, submission: FloorSubmission): Promise<void> {
+  const res = await fetch(`${floor.runtime.directUrl}/execute`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(submission),
+  });
+  const text = await res.text();
+  if (res.status !== 202) throw new Error(`the floor answered ${res.status} ${text.slice(0, 200)}`);
+}
+
+interface Split {
+  totals: number[];
+  rpc: number[];
+  own: number[];
+}
+
+const newSplit = (): Split => ({ totals: [], rpc: [], own: [] });
+
+function addSplit(split: Split, part: { total: number; rpc: number; relay: number }): void {
+  split.totals.push(part.total);
+  split.rpc.push(part.rpc);
+  split.own.push(part.relay);
+}
+
+const describeSplit = (s: Split) =>
+  `total p50 ${fmt(percentile(s.totals, 50))} p99 ${fmt(percentile(s.totals, 99))}` +
+  ` | chain RPC p50 ${fmt(percentile(s.rpc, 50))}` +
+  ` | own part p50 ${fmt(percentile(s.own, 50))} p99 ${fmt(percentile(s.own, 99))}`;
+
+interface Sides {
+  stack: Stack;
+  relayUrl: string;
+  relayRuntime: WorkerRuntime;
+  floor: FloorProcess;
+  floorTimer: RpcTimer;
+  sender: FloorSender;
+}
+
+/** Submissions one at a time, relay then floor, each timed at the taker and split at its own RPC timer. */
+async function alternating(s: Sides, n: number) {
+  const relay = newSplit();
+  const floor = newSplit();
+  const phases = new Phases();
+  for (let i = 0; i < n + WARM_UP; i++) {
+    const signed = await quoteAndSign(s.relayUrl, s.stack.client, i);
+    let from = performance.now();
+    await submit(s.relayRuntime.directUrl, signed, i < WARM_UP ? undefined : phases);
+    let to = performance.now();
+    if (i >= WARM_UP) addSplit(relay, splitAtRpc(s.stack.timer, from, to, isSubmissionCall));
+    const submission = await s.sender.next();
+    from = performance.now();
+    await floorSubmit(s.floor, submission);
+    to = performance.now();
+    if (i >= WARM_UP)
+      addSplit(
+        floor,
+        splitAtRpc(s.floorTimer, from, to, () => true),
+      );
+  }
+  console.log(
+    `${n} submissions one at a time, alternating\n   relay: ${describeSplit(relay)}\n` +
+      `          the relay's phases (Server-Timing, p50 ms): ${phases.describe()}\n   floor: ${describeSplit(floor)}`,
+  );
+  return { relay, floor };
+}
+
+interface BurstTotal {
+  accepted: number;
+  seconds: number;
+  cpuMs: number;
+  failed: number;
+  firstError: string | null;
+}
+
+/** A burst on each side in halves, relay, floor, floor, relay, each after the chain has mined the last. */
+async function bursts(s: Sides, options: SubmissionRunOptions) {
+  const half = Math.ceil(options.burst / 2);
+  const relayKeeper = anvilAccount(LOCAL_ACCOUNTS.keeper).address;
+  const senders = [relayKeeper, s.sender.account.address];
+  const totals = {
+    relay: { accepted: 0, seconds: 0, cpuMs: 0, failed: 0, firstError: null } as BurstTotal,
+    floor: { accepted: 0, seconds: 0, cpuMs: 0, failed: 0, firstError: null } as BurstTotal,
+  };
+  for (const name of ["relay", "floor", "floor", "relay"] as const) {
+    await drained(s.stack.client, senders);
+    const runtime = name === "relay" ? s.relayRuntime : s.floor.runtime;
+    let result: Burst;
+    let cpuBefore: number;
+    if (name === "relay") {
+      // Quotes first (bench/execute-stack.ts, `burst`): the CPU window starts with the submissions.
+      const started = { cpu: 0 };
+      result = await burst(runtime.directUrl, s.stack.client, half, options.concurrency, () => {
+        started.cpu = cpuMs(runtime.workerPids);
+      });
+      cpuBefore = started.cpu;
+    } else {
+      const batch = await s.sender.many(half);
+      cpuBefore = cpuMs(runtime.workerPids);
+      result = await burstOf(batch.length, options.concurrency, (k) =>
+        floorSubmit(s.floor, batch[k] as FloorSubmission),
+      );
+    }
+    const cpu = cpuMs(runtime.workerPids) - cpuBefore;
+    console.log(`   burst of ${half} at concurrency ${options.concurrency}, ${name}: ${describeBurst(result)}`);
+    const total = totals[name];
+    total.accepted += result.accepted;
+    total.seconds += result.seconds;
+    total.cpuMs += cpu;
+    total.failed += result.failed;
+    total.firstError ??= result.firstError;
+  }
+  return totals;
+}
+
+/** The relay (one keeper wallet) and the floor started on one chain, measured, and stopped. */
+export async function compareSubmissions(
+  options: SubmissionRunOptions = submissionRunOptions(),
+): Promise<Comparison[]> {
+  const stack = await startStack(1);
+  const floorTimer = await startRpcTimer(stack.anvil.rpcUrl);
+  let floor: FloorProcess | null = null;
+  try {
+    floor = await startFloor({ rpcUrl: floorTimer.url });
+    const started = floor;
+    return await withRelay(stack, [anvilPrivateKey(LOCAL_ACCOUNTS.keeper)], async (relayUrl) => {
+      const relayRuntime = await findWorkerRuntime(relayUrl);
+      const sender = new FloorSender();
+      await sender.start(stack);
+      const sides: Sides = { stack, relayUrl, relayRuntime, floor: started, floorTimer, sender };
+      console.log(
+        `relay directly on ${relayRuntime.directUrl} (workerd ${relayRuntime.workerPids.join(", ")}); ` +
+          `floor directly on ${started.runtime.directUrl} (workerd ${started.runtime.workerPids.join(", ")}); ` +
+          `local observability ${localObservability()}\n`,
+      );
+      const seq = await alternating(sides, options.submissions);
+      const burst = await bursts(sides, options);
+      const rate = (b: BurstTotal) => perSecond({ ...b, limited: 0 });
+      const rows: Comparison[] = [
+        {
+          figure: "submission, own part p50 (beyond the chain's)",
+          relay: percentile(seq.relay.own, 50),
+          floor: percentile(seq.floor.own, 50),
+          unit: "ms",
+          against: "ratio",
+          target: { better: "lower", value: 1.5 },
+        },
+        {
+          figure: "submission, own part p99",
+          relay: percentile(seq.relay.own, 99),
+          floor: percentile(seq.floor.own, 99),
+          unit: "ms",
+          against: "ratio",
+        },
+        {
+          figure: "submission, chain RPC part p50",
+          relay: percentile(seq.relay.rpc, 50),
+          floor: percentile(seq.floor.rpc, 50),
+          unit: "ms",
+          against: "ratio",
+        },
+        {
+          figure: "executions/s, burst, 1 keeper wallet",
+          relay: rate(burst.relay),
+          floor: rate(burst.floor),
+          unit: "exec/s",
+          against: "ratio",
+          target: { better: "higher", value: 0.8 },
+        },
+        {
+          figure: "CPU per execution, burst",
+          relay: burst.relay.cpuMs / (burst.relay.accepted + burst.relay.failed),
+          floor: burst.floor.cpuMs / (burst.floor.accepted + burst.floor.failed),
+          unit: "ms",
+          against: "difference",
+        },
+      ];
+      for (const [name, b] of Object.entries(burst)) {
+        if (b.failed) console.log(`   ${name}: ${b.failed} submissions of the burst failed, first: ${b.firstError}`);
+      }
+      return rows;
+    });
+  } finally {
+    await floor?.stop();
+    await floorTimer.stop();
+    await stack.stop();
+  }
+}

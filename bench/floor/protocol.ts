@@ -1,0 +1,36 @@
+/**
+ * What the floor's Worker, its resolvers and the bench exchange (bench/README.md, "Against the floor"):
+ * plain JSON, amounts as decimal strings read as bigint.
+ */
+
+/** Sent once, serialized once, to every connected resolver socket of the corridor. */
+export interface FloorRfq {
+  type: "rfq";
+  id: string;
+  /** The taker's request as it came, untouched. */
+  request: unknown;
+}
+
+/** A resolver's reply to an rfq. */
+export interface FloorBid {
+  type: "bid";
+  id: string;
+  outputAmount: string;
+}
+
+/** `POST /quote`'s answer: the best reply and, per reply, how long after its rfq it came (the DO's clock). */
+export interface FloorQuote {
+  outputAmount: string | null;
+  offers: { latencyMs: number }[];
+}
+
+/** `POST /execute`'s body: the simulation's call and the signed transaction, both made by the bench. */
+export interface FloorSubmission {
+  call: { from: string; to: string; data: string };
+  raw: string;
+}
+
+/** `POST /execute`'s answer. */
+export interface FloorSubmitted {
+  txHash: string;
+}

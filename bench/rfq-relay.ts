@@ -1,0 +1,141 @@
+/**
+ * The relay as the quote benchmarks ask it (bench/README.md, "rfq"): `wrangler dev` with four cNGN
+ * corridors and no oracle, reference resolvers in a thread of their own, takers in turn, and a quote's
+ * overhead beyond its slowest reply. Shared by `npm run bench:rfq` (bench/rfq.ts) and the floor's
+ * side-by-side run (bench/floor-rfq.ts).
+ */
+
+import { localConfig } from "../src/config/local";
+import type { RelayConfig } from "../src/config/schema";
+import type { QuoteRecord } from "../src/schemas/quote";
+import { startRelay } from "../test/e2e/harness";
+import { startFleetThread } from "./fleet-thread";
+import { fetchTimed, fmt, type Phases, parseServerTiming, percentile } from "./stats";
+import { findWorkerRuntime, type WorkerRuntime } from "./workerd";
+
+export const REPLY_LATENCY_MS = 20;
+
+export const CNGN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
+/** Four USD tokens against cNGN make four corridors on one chain. */
+export const USD_TOKENS = [
+  "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+  "0x00000000000000000000000000000000000000d1",
+  "0x00000000000000000000000000000000000000d2",
+  "0x00000000000000000000000000000000000000d3",
+];
+export const ONE_CORRIDOR = USD_TOKENS.slice(0, 1);
+/** What every quote of the benchmarks sells. */
+export const SELL_AMOUNT = "1580000000";
+
+function benchConfig(): RelayConfig {
+  const config = structuredClone(localConfig);
+  const evm = config.chains[0];
+  if (evm?.kind !== "evm") throw new Error("the local config starts with its EVM chain");
+  evm.tokens.push(
+    ...USD_TOKENS.slice(1).map((address, i) => ({ symbol: `USD${i + 1}`, address, decimals: 6, minimum: null })),
+  );
+  // The bench measures the auction, not the oracle: no public sources are polled.
+  config.oracle.corridors = [];
+  config.oracle.natives = [];
+  return config;
+}
+
+/**
+ * The relay admits 100 quotes per taker in 10 s (QUOTES_LIMITER): takers take turns, enough of them
+ * that 1,000 quotes/s stays clear of it.
+ */
+const takers = Array.from({ length: 1024 }, (_, i) => `0x${(0xa000 + i).toString(16).padStart(40, "0")}`);
+export const taker = (i: number) => takers[i % takers.length] as string;
+
+export interface QuoteTiming {
+  latency: number;
+  overhead: number;
+  /** Inside the relay: the `quoted` timeline latency minus the slowest reply (NaN where not known). */
+  relayOverhead: number;
+  /** The answer's `Server-Timing` phases (docs/api.md, "Server-Timing"); empty where it has none. */
+  phases: Map<string, number>;
+}
+
+/** A quote answered with an error: counted, not fatal, when the machine is too busy for the auction. */
+export class QuoteFailed extends Error {
+  constructor(
+    readonly status: number,
+    body: string,
+  ) {
+    super(`quote failed: ${status} ${body.slice(0, 300)}`);
+  }
+}
+
+export async function quote(base: string, taker: string, buyToken: string, phases?: Phases): Promise<QuoteTiming> {
+  const started = performance.now();
+  const res = await (phases ? fetchTimed(phases) : fetch)(`${base}/v1/quotes`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ sellToken: CNGN, buyToken, sellAmount: SELL_AMOUNT, taker }),
+  });
+  const body = (await res.json()) as QuoteRecord;
+  const latency = performance.now() - started;
+  if (res.status !== 200) throw new QuoteFailed(res.status, JSON.stringify(body));
+  const slowest = Math.max(...body.offers.map((o) => o.latencyMs));
+  const relayLatency = Number(body.timeline.find((t) => t.event === "quoted")?.detail?.latencyMs);
+  return {
+    latency,
+    overhead: latency - slowest,
+    relayOverhead: relayLatency - slowest,
+    phases: parseServerTiming(res.headers.get("server-timing")),
+  };
+}
+
+export class Sample {
+  readonly latencies: number[] = [];
+  readonly overheads: number[] = [];
+  readonly relayOverheads: number[] = [];
+  add(t: QuoteTiming) {
+    this.latencies.push(t.latency);
+    this.overheads.push(t.overhead);
+    this.relayOverheads.push(t.relayOverhead);
+  }
+  get overheadP50() {
+    return percentile(this.overheads, 50);
+  }
+  get overheadP99() {
+    return percentile(this.overheads, 99);
+  }
+  describe(): string {
+    const p = (xs: number[]) => `${fmt(percentile(xs, 50))} / ${fmt(percentile(xs, 99))}`;
+    const inside = this.relayOverheads.some((x) => !Number.isNaN(x))
+      ? ` | inside the relay ${p(this.relayOverheads)}`
+      : "";
+    return `latency ${p(this.latencies)} | overhead ${p(this.overheads)}${inside}`;
+  }
+}
+
+/** Reference resolvers on `url` (bench/fleet-worker.ts) for the length of `run`, all fresh on the relay. */
+export async function withFleet<T>(url: string, count: number, run: () => Promise<T>): Promise<T> {
+  const fleet = await startFleetThread(new URL("./fleet-worker.ts", import.meta.url), {
+    relayUrl: url,
+    count,
+    latencyMs: REPLY_LATENCY_MS,
+    token: CNGN,
+  });
+  try {
+    return await run();
+  } finally {
+    await fleet.stop();
+  }
+}
+
+/** A relay with `SIMULATED_D1_LATENCY_MS` set, for the length of `run`, given its proxy URL and runtime. */
+export async function withRelay<T>(
+  d1LatencyMs: number,
+  run: (proxyUrl: string, runtime: WorkerRuntime) => Promise<T>,
+): Promise<T> {
+  const relay = await startRelay({
+    vars: { RELAY_CONFIG: JSON.stringify(benchConfig()), SIMULATED_D1_LATENCY_MS: String(d1LatencyMs) },
+  });
+  try {
+    return await run(relay.url, await findWorkerRuntime(relay.url));
+  } finally {
+    await relay.stop();
+  }
+}
