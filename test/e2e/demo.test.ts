@@ -38,7 +38,7 @@ describe("the demo: a taker swaps cNGN for USDC on the local stack, quote to fin
     });
     const { quote } = signed;
     // 1,580 cNGN at the band's mid of 1,580 NGN per USD is 1 USDC; beta quotes 15 bps under, so alpha wins.
-    expect(quote.resolver).toEqual({ address: alpha.address, name: "alpha" });
+    expect(quote.resolver).toEqual({ address: alpha.address, name: "alpha", solanaAddress: null });
     expect(quote.offers.map((o) => [o.name, o.outputAmount, o.status])).toEqual([
       ["alpha", "1000000", "won"],
       ["beta", "998500", "lost"],

@@ -71,7 +71,7 @@ describe("accepting a node", () => {
     expect(t.sessions.list()).toEqual([]);
   });
 
-  it("welcomes a node whose signature proves its address, lists it paused, and records it in the directory", async () => {
+  it("welcomes a node whose signature proves its address, lists it degraded no_heartbeat, and records it in the directory", async () => {
     const band = { base: "USD", quote: "NGN", mid: 1580, low: 1575, high: 1590, sources: 3, at: T0 };
     const t = setup({ band, rfqWindowMs: 750 });
     const socket = t.connect();
@@ -80,7 +80,14 @@ describe("accepting a node", () => {
       { type: "welcome", address: ALPHA.address, corridor: "31337:cngn:usdc", rfqWindowMs: 750, band },
     ]);
     expect(t.sessions.list()).toMatchObject([
-      { address: ALPHA.address, name: "alpha", state: "paused", lastHeartbeat: null, corridor: CORRIDOR },
+      {
+        address: ALPHA.address,
+        name: "alpha",
+        state: "degraded",
+        degraded: "no_heartbeat",
+        lastHeartbeat: null,
+        corridor: CORRIDOR,
+      },
     ]);
     expect(t.events.map((e) => e.on)).toEqual(["active", "authenticated"]);
     expect(t.writes()).toEqual([
