@@ -37,9 +37,6 @@ export interface CorridorCostsDeps {
 /** A fill to price outside an auction (`CorridorDO.gasFeeNow`). */
 export type GasFeeAsk = Omit<FillToPrice, "units">;
 
-/** A quote's gas fee, with the native price it was converted at (null for the fallback). */
-export type PricedGasFee = ChargedGasFee & { nativePrice: number | null };
-
 /**
  * What a corridor's fills cost (docs/api.md, "The gas fee"): the chain's inputs (src/chains/costs.ts),
  * the median gas of recent fills and the oracle's native prices, each kept fresh in the background by
@@ -101,8 +98,13 @@ export class CorridorCosts {
     return this.units[kind];
   }
 
-  /** The gas fee of one fill charged in `token`: priced from what is held, or `fallback`. */
-  async gasFee(fill: Omit<FillToPrice, "units">, token: string, fallback: bigint, now: number): Promise<PricedGasFee> {
+  /** The gas fee of one fill charged in `token`, priced from what is held or `fallback`, with the rate used. */
+  private async gasFee(
+    fill: Omit<FillToPrice, "units">,
+    token: string,
+    fallback: bigint,
+    now: number,
+  ): Promise<ChargedGasFee & { nativePrice: number | null }> {
     const { deps } = this;
     const cost = await deps.costs.fillCost({ ...fill, units: this.units[fill.kind] }, now);
     const price = this.rates?.tokens.find((t) => deps.sameAddress(t.token, token)) ?? null;
