@@ -57,11 +57,17 @@ export function createApp(options: AppOptions = {}) {
     cors({
       origin: "*",
       allowMethods: ["GET", "POST", "PUT", "OPTIONS"],
-      allowHeaders: ["Content-Type", "Idempotency-Key", "Authorization"],
-      exposeHeaders: ["X-Request-Id", "Retry-After"],
+      // Every request header the relay reads, so a browser may send it (docs/api.md, "Conventions").
+      allowHeaders: ["Content-Type", "Idempotency-Key", "Authorization", "X-Request-Id", "Last-Event-ID"],
+      exposeHeaders: ["X-Request-Id", "Retry-After", "Server-Timing"],
       maxAge: 86_400,
     }),
   );
+  // A browser's Resource Timing shows the relay's Server-Timing phases to a page of any origin.
+  app.use(async (c, next) => {
+    await next();
+    c.res.headers.set("Timing-Allow-Origin", "*");
+  });
   app.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,

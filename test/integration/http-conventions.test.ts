@@ -136,6 +136,27 @@ describe("HTTP conventions", () => {
     const res = await app.request("/v1/config", { headers: { origin: "https://wallet.example" } }, env);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
   });
+
+  it("lets a browser send X-Request-Id and Last-Event-ID, and read Server-Timing", async () => {
+    const preflight = await app.request(
+      "/v1/quotes/q_1/events",
+      {
+        method: "OPTIONS",
+        headers: {
+          origin: "https://wallet.example",
+          "access-control-request-method": "GET",
+          "access-control-request-headers": "x-request-id, last-event-id",
+        },
+      },
+      env,
+    );
+    const allowed = (preflight.headers.get("access-control-allow-headers") ?? "").toLowerCase();
+    expect(allowed).toContain("x-request-id");
+    expect(allowed).toContain("last-event-id");
+    const res = await app.request("/v1/config", { headers: { origin: "https://wallet.example" } }, env);
+    expect(res.headers.get("access-control-expose-headers")?.toLowerCase()).toContain("server-timing");
+    expect(res.headers.get("timing-allow-origin")).toBe("*");
+  });
 });
 
 describe("GET /v1/openapi.json", () => {
