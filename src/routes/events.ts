@@ -43,7 +43,11 @@ export const eventRoutes = createRouter()
       summary: "The quote's timeline as Server-Sent Events, live until final",
       description: described("Each event's `event` is a timeline event name and `data` the timeline entry."),
       request: { params: IdParam, headers: LastEventIdHeader },
-      responses: { 200: streamContent("The event stream"), ...errorResponses(400, 404, 429, 503) },
+      responses: {
+        200: streamContent("The event stream"),
+        204: { description: "The stream has ended and the client has every event (Last-Event-ID): stop reconnecting" },
+        ...errorResponses(400, 404, 429, 503),
+      },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
@@ -68,7 +72,11 @@ export const eventRoutes = createRouter()
         "Each event's `event` is a status the order took and `data` the record's changing fields after the move.",
       ),
       request: { params: IdParam, headers: LastEventIdHeader },
-      responses: { 200: streamContent("The event stream"), ...errorResponses(400, 404, 429, 503) },
+      responses: {
+        200: streamContent("The event stream"),
+        204: { description: "The stream has ended and the client has every event (Last-Event-ID): stop reconnecting" },
+        ...errorResponses(400, 404, 429, 503),
+      },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
@@ -98,4 +106,5 @@ function resumeAfter(c: Context<AppEnv>): number {
 const clientOf = (c: Context<AppEnv>) => c.req.header("CF-Connecting-IP") ?? "local";
 
 /** The host's answer with headers this app's middleware may still add to (a fetched Response's are immutable). */
-const handedThrough = (answer: Response) => new Response(answer.body, answer);
+const handedThrough = (answer: Response) =>
+  answer.status === 204 ? new Response(null, { status: 204 }) : new Response(answer.body, answer);

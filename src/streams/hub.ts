@@ -31,7 +31,8 @@ export interface StreamHubPort {
   now(): number;
 }
 
-export type OpenOutcome = ReadableStream<Uint8Array> | "not_found" | "too_many" | "unavailable";
+/** `over`: the subject has ended and the client has every event already (docs/api.md, "Event streams"). */
+export type OpenOutcome = ReadableStream<Uint8Array> | "over" | "not_found" | "too_many" | "unavailable";
 
 interface Stream {
   topic: string;
@@ -50,6 +51,8 @@ interface Topic {
   again: boolean;
   /** What the last read found: undefined before a read succeeded. */
   found: boolean | undefined;
+  /** Whether the last read found the subject over: no event will follow. */
+  ended: boolean;
   readAt: number;
   wakeAt: number | null;
 }
@@ -74,7 +77,9 @@ export class StreamHub {
     t.streams.add(stream);
     this.write(stream, `retry: ${STREAM_LIMITS.retryMs}\n\n`);
     await this.refresh(topic);
-    if (t.found === true) return readable;
+    // A client that has every event of a subject that is over is told so (204): an EventSource stops
+    // reconnecting at that, where an empty 200 would have it reconnect for ever.
+    if (t.found === true) return t.ended && stream.last === last ? "over" : readable;
     this.drop(stream);
     return t.found === false ? "not_found" : "unavailable";
   }
@@ -129,7 +134,7 @@ export class StreamHub {
   private topic(key: string): Topic {
     let t = this.topics.get(key);
     if (!t) {
-      t = { streams: new Set(), reading: null, again: false, found: undefined, readAt: 0, wakeAt: null };
+      t = { streams: new Set(), reading: null, again: false, found: undefined, ended: false, readAt: 0, wakeAt: null };
       this.topics.set(key, t);
     }
     return t;
@@ -170,6 +175,7 @@ export class StreamHub {
       return;
     }
     topic.found = true;
+    topic.ended = read.ended;
     topic.wakeAt = read.wakeAt;
     for (const s of topic.streams) {
       for (const e of read.events) {

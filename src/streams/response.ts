@@ -11,6 +11,7 @@ export const SSE_HEADERS = {
 /** How the stream host answers an open (docs/api.md, "Event streams"). */
 export function streamResponse(outcome: OpenOutcome): Response {
   if (outcome instanceof ReadableStream) return new Response(outcome, { headers: SSE_HEADERS });
+  if (outcome === "over") return new Response(null, { status: 204 });
   const error =
     outcome === "not_found"
       ? notFound("No such quote or limit order.")

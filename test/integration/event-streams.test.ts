@@ -79,6 +79,13 @@ describe("a quote's event stream", () => {
     await corridor().quoteChanged(quote.quoteId);
     const last = await s.end(1_000);
     expect(last.map((e) => e.event)).toEqual(["settled", "final"]);
+
+    // An EventSource reconnects after the end with the last id: 204 tells it there is nothing more.
+    const after = await app.request(`/v1/quotes/${quote.quoteId}/events`, { headers: { "Last-Event-ID": "6" } }, env);
+    expect(after.status).toBe(204);
+    // Without an id it gets the whole history again.
+    const again = await stream(`/v1/quotes/${quote.quoteId}/events`);
+    expect((await again.end(1_000)).map((e) => e.id)).toEqual(["1", "2", "3", "4", "5", "6"]);
   });
 
   it("resumes after Last-Event-ID with only what followed", async () => {
