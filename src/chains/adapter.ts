@@ -91,6 +91,8 @@ export interface ChainAdapter {
   sameAddress(a: string, b: string): boolean;
   /** The form an address is keyed in (EVM: lowercase; Solana: as it is). */
   normalise(address: string): string;
+  /** The form an address is shown in (EVM: EIP-55; Solana: as it is), whatever casing the caller sent. */
+  canonical(address: string): string;
   /**
    * The tokens the protocol fee is charged in, in priority order: the first that is a side of the swap,
    * else the buy token (`feeChargeFor`). EVM: none, its contracts charge the fee on the output; Solana:

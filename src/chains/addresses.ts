@@ -42,6 +42,10 @@ export const addressDescription = (kind: ChainKind) => SHAPES[kind].description;
 export const normaliseAddress = (kind: ChainKind, address: string) =>
   kind === "evm" ? address.toLowerCase() : address;
 
+/** The form addresses are shown in, whatever casing a caller sent: EVM in EIP-55 checksum case, Solana as it is. */
+export const canonicalAddress = (kind: ChainKind, address: string) =>
+  kind === "evm" && EVM_ADDRESS.test(address) ? getAddress(address) : address;
+
 export const sameAddressOf = (kind: ChainKind, a: string, b: string) =>
   normaliseAddress(kind, a) === normaliseAddress(kind, b);
 
@@ -72,6 +76,7 @@ export function addressFacts<T extends { address: string }>(kind: ChainKind, tok
     addressDescription: addressDescription(kind),
     sameAddress,
     normalise: (address: string) => normaliseAddress(kind, address),
+    canonical: (address: string) => canonicalAddress(kind, address),
     token: (address: string): T | null => tokens.find((t) => sameAddress(t.address, address)) ?? null,
   };
 }

@@ -51,9 +51,9 @@ export async function prepareLimitOrder(ctx: LimitOrderContext, body: LimitPrepa
   // The corridor exists, so both are configured tokens; the draft names them as configured.
   const sellToken = adapter.token(body.sellToken)?.address ?? body.sellToken;
   const buyToken = adapter.token(body.buyToken)?.address ?? body.buyToken;
-  const recipient = body.recipient ?? body.taker;
+  const recipient = adapter.canonical(body.recipient ?? body.taker);
   const inputs = {
-    taker: body.taker,
+    taker: adapter.canonical(body.taker),
     recipient,
     sellToken,
     buyToken,

@@ -85,11 +85,12 @@ export const quoteRoutes = createRouter()
       }
       const input: QuoteInput = {
         chainId,
-        sellToken: body.sellToken,
-        buyToken: body.buyToken,
+        // Answered in the chain's own spelling (EIP-55 on EVM), whatever casing was asked in.
+        sellToken: chain.canonical(body.sellToken),
+        buyToken: chain.canonical(body.buyToken),
         sellAmount: body.sellAmount,
-        taker: body.taker,
-        recipient: body.recipient ?? body.taker,
+        taker: chain.canonical(body.taker),
+        recipient: chain.canonical(body.recipient ?? body.taker),
         requestedAt,
         requestId: c.get("requestId"),
       };

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { getAddress } from "viem";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { outputBounds } from "../../src/auction/band-guard";
@@ -46,6 +47,26 @@ afterEach(() => {
 });
 
 describe("POST /v1/quotes: the auction", () => {
+  it("answers in EIP-55 whatever casing the addresses were asked in, the typed data too", async () => {
+    const [a] = await nodes("alpha");
+    const asked = quoteBody();
+    const lower = Object.fromEntries(
+      Object.entries(asked).map(([k, v]) => [k, typeof v === "string" && v.startsWith("0x") ? v.toLowerCase() : v]),
+    );
+    const pending = requestQuote(lower);
+    const rfq = await a?.nextRfq();
+    if (!a || !rfq) throw new Error("no rfq");
+    await a.bid(rfq, 1_000_000n);
+    const { status, body } = await pending;
+    expect(status).toBe(200);
+    for (const field of ["sellToken", "buyToken", "taker", "recipient"] as const) {
+      expect(body[field]).toBe(getAddress(String(lower[field] ?? lower.taker)));
+    }
+    const message = JSON.stringify(body.typedData.message);
+    expect(message).toContain(getAddress(String(lower.taker)));
+    expect(message).not.toContain(String(lower.taker));
+  });
+
   it("closes as soon as every node answered, best bid winning", async () => {
     const [a, b] = await nodes("alpha", "beta");
     const pending = requestQuote();
