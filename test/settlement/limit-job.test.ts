@@ -139,7 +139,8 @@ describe("the keeper's limit job", () => {
     await move(other, taker);
     expect(await passWithBids(1_000_000n)).toContain(id);
     const order = await readOrder(id);
-    expect(order).toMatchObject({ attempts: 1 });
+    // At least this pass's auction: the keeper object's own 5 s job may have auctioned it too, unanswered.
+    expect(order?.attempts).toBeGreaterThanOrEqual(1);
     expect(["filling", "filled"]).toContain(order?.status);
   });
 
