@@ -390,3 +390,20 @@ describe("the local Solana chain's clock", () => {
     }
   });
 });
+
+describe("the local Solana chain's JSON, as strict clients read it", () => {
+  it("writes a rent-exempt account's rentEpoch as u64::MAX exactly, and getVersion's feature-set", async () => {
+    const post = async (method: string, params: unknown[]) =>
+      (
+        await fetch(harness.url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+        })
+      ).text();
+    const account = await post("getAccountInfo", [usdc().toBase58(), { encoding: "base64" }]);
+    expect(account).toContain('"rentEpoch":18446744073709551615');
+    const version = JSON.parse(await post("getVersion", [])) as { result: Record<string, unknown> };
+    expect(version.result["feature-set"]).toBeTypeOf("number");
+  });
+});

@@ -9,8 +9,12 @@ import { parseMint, parseTokenAccount, TOKEN_2022_PROGRAM, uiTokenAmount } from 
 
 export type AccountEncoding = "binary" | "base58" | "base64" | "jsonParsed";
 
-/** The rent epoch of a rent-exempt account: u64::MAX, which a JSON number carries as 2^64. */
-const RENT_EXEMPT_EPOCH = 2 ** 64;
+/**
+ * The rent epoch of a rent-exempt account: u64::MAX, written into the JSON text as its exact digits
+ * (jsonrpc.ts writes bigints so), as a Solana node does; a JS number would round it to 2^64, which
+ * strict clients such as @solana/kit refuse.
+ */
+const RENT_EXEMPT_EPOCH = 2n ** 64n - 1n;
 
 export interface DataSlice {
   offset: number;

@@ -71,6 +71,20 @@ function answer(request: unknown, dispatch: Dispatch): Response | null {
   return notification ? null : response;
 }
 
+/**
+ * A bigint's place in the JSON text before its digits are put in: a string led by an invisible separator
+ * (U+2063), which JSON.stringify leaves as it is and no answer of the chain carries.
+ */
+const BIGINT_MARK = /"\u2063u64:(\d+)"/g;
+
+/**
+ * JSON text with every bigint as its exact digits, a u64 a JSON number cannot hold (a rent epoch of
+ * u64::MAX), as Solana's own nodes write them.
+ */
+export function toJsonText(value: unknown): string {
+  return JSON.stringify(value, (_key, v) => (typeof v === "bigint" ? `\u2063u64:${v}` : v)).replace(BIGINT_MARK, "$1");
+}
+
 /** The response body for a request body, or null when nothing is to be answered (only notifications). */
 export function handleJsonRpc(body: string, dispatch: Dispatch): string | null {
   let parsed: unknown;
@@ -81,11 +95,11 @@ export function handleJsonRpc(body: string, dispatch: Dispatch): string | null {
   }
   if (!Array.isArray(parsed)) {
     const one = answer(parsed, dispatch);
-    return one === null ? null : JSON.stringify(one);
+    return one === null ? null : toJsonText(one);
   }
   if (parsed.length === 0) {
     return JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: INVALID_REQUEST, message: "Invalid request" } });
   }
   const answers = parsed.map((request) => answer(request, dispatch)).filter((a) => a !== null);
-  return answers.length === 0 ? null : JSON.stringify(answers);
+  return answers.length === 0 ? null : toJsonText(answers);
 }

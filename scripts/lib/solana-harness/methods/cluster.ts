@@ -20,7 +20,8 @@ function slotFor(params: unknown[], ctx: Parameters<Method>[1], index: number): 
 
 export const clusterMethods: Record<string, Method> = {
   getHealth: () => "ok",
-  getVersion: () => ({ "solana-core": `litesvm/${LITESVM_VERSION}` }),
+  // `feature-set` identifies a node's set of active features; LiteSVM activates all of them and has none.
+  getVersion: () => ({ "solana-core": `litesvm/${LITESVM_VERSION}`, "feature-set": 0 }),
   getGenesisHash: (_, ctx) => ctx.chain.genesisHash,
   getSlot: (params, ctx) => slotFor(params, ctx, 0),
   // One block per slot: the block height is the slot.
