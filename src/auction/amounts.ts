@@ -1,4 +1,4 @@
-import type { FeeCharge } from "../chains/fee-charge";
+import type { FeeCharge, GasCharge } from "../chains/fee-charge";
 import type { QuoteAmounts } from "../types";
 
 /**
@@ -6,7 +6,7 @@ import type { QuoteAmounts } from "../types";
  * - the winning resolver delivers `outputAmount` of the buy token;
  * - `fee` is the protocol fee in its token (`feeChargeFor`, src/chains/fee-charge.ts), rounded down: in
  *   the buy token `bps` of the output, in the sell token `bps` of the sell amount;
- * - `gasFee` is the keeper's charge, in the configured gas token (null = the buy token);
+ * - `gasFee` is the keeper's charge, in the configured gas token (null = the buy token; `gasChargeFor`);
  * - `received = outputAmount` less each fee charged in the buy token;
  * - `takerPays = sellAmount` plus each fee charged in the sell token;
  * - `proceeds = sellAmount`, what the resolver gets.
@@ -14,33 +14,11 @@ import type { QuoteAmounts } from "../types";
 
 const BPS = 10_000n;
 
-export interface GasCharge {
-  token: string;
-  amount: bigint;
-  /** Which side of the swap the gas fee is taken from. */
-  side: "buy" | "sell";
-}
-
 /** A quote's gas charge as priced (docs/api.md, "The gas fee"): how it was set, and at what native price. */
 export interface QuoteGasCharge extends GasCharge {
   source: "priced" | "fallback";
   /** Whole charged tokens per whole native unit; null for the fallback. */
   nativePrice: number | null;
-}
-
-/**
- * Where a quote's gas fee is charged. A configured gas token that is neither side of the swap cannot
- * be collected from it, so the fee falls to the buy token (docs/configuration.md says to avoid that).
- */
-export function gasChargeFor(
-  gasFee: { fixed: string; token: string | null },
-  sellToken: string,
-  buyToken: string,
-  sameToken: (a: string, b: string) => boolean,
-): GasCharge {
-  const amount = BigInt(gasFee.fixed);
-  if (gasFee.token !== null && sameToken(gasFee.token, sellToken)) return { token: sellToken, amount, side: "sell" };
-  return { token: buyToken, amount, side: "buy" };
 }
 
 export function protocolFee(outputAmount: bigint, feeBps: number): bigint {

@@ -1,11 +1,10 @@
 import type { ChainAdapter, RfqTerms } from "../chains/adapter";
-import type { FeeCharge } from "../chains/fee-charge";
+import type { FeeCharge, GasCharge } from "../chains/fee-charge";
 import type { Corridor } from "../corridors";
 import { isFresh, type NodeSession } from "../nodes/nodes";
 import type { RelayFrame } from "../protocol/frames";
 import type { Band } from "../schemas/quote";
 import type { QuoteInput } from "../types";
-import type { GasCharge } from "./amounts";
 import { type OutputBounds, outputBounds } from "./band-guard";
 import type { CorridorPort } from "./corridor-port";
 

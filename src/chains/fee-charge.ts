@@ -1,4 +1,10 @@
 /**
+ * Which token a quote's protocol fee and gas fee are charged in. Here, not in src/auction/, because the
+ * chains need both too: a Solana swap's legs and the accounts a fill creates (src/chains/solana/costs.ts)
+ * follow the same choice.
+ */
+
+/**
  * Which token a quote's protocol fee is charged in, and from which side of the swap (docs/api.md,
  * "Amounts"). A chain names the tokens it charges its fee in, in priority order (its adapter's
  * `feeTokens`): the fee is charged in the first of them that is a side of the swap, else in the buy
@@ -8,9 +14,6 @@
  * - In the buy token the fee is `bps` of the resolver's output, taken out of it.
  * - In the sell token it is `bps` of the sell amount, paid by the taker on top of the sale, as a gas fee
  *   in the sell token is: the resolver's proceeds stay the sell amount.
- *
- * Here, not in src/auction/, because the chains need it too: a Solana swap's fee leg and the accounts
- * a fill creates (src/chains/solana/costs.ts) follow the same choice.
  */
 export interface FeeCharge {
   token: string;
@@ -29,4 +32,26 @@ export function feeChargeFor(
   const first = fee.tokens.find((t) => sameToken(t, sellToken) || sameToken(t, buyToken));
   if (first !== undefined && sameToken(first, sellToken)) return { token: sellToken, bps: fee.bps, side: "sell" };
   return { token: buyToken, bps: fee.bps, side: "buy" };
+}
+
+export interface GasCharge {
+  token: string;
+  amount: bigint;
+  /** Which side of the swap the gas fee is taken from. */
+  side: "buy" | "sell";
+}
+
+/**
+ * Where a quote's gas fee is charged. A configured gas token that is neither side of the swap cannot
+ * be collected from it, so the fee falls to the buy token (docs/configuration.md says to avoid that).
+ */
+export function gasChargeFor(
+  gasFee: { fixed: string; token: string | null },
+  sellToken: string,
+  buyToken: string,
+  sameToken: (a: string, b: string) => boolean,
+): GasCharge {
+  const amount = BigInt(gasFee.fixed);
+  if (gasFee.token !== null && sameToken(gasFee.token, sellToken)) return { token: sellToken, amount, side: "sell" };
+  return { token: buyToken, amount, side: "buy" };
 }

@@ -1,6 +1,7 @@
-import { type GasCharge, gasChargeFor, type QuoteGasCharge } from "../auction/amounts";
+import type { QuoteGasCharge } from "../auction/amounts";
 import { adapterFor, costsFor } from "../chains";
 import type { ChainCosts, FillToPrice } from "../chains/costs";
+import { type GasCharge, gasChargeFor } from "../chains/fee-charge";
 import type { ChainConfig } from "../config/schema";
 import { recentGasUsed } from "../db/fill-costs";
 import { log } from "../log";

@@ -1,5 +1,5 @@
-import { gasChargeFor } from "../auction/amounts";
 import type { ChainAdapter } from "../chains/adapter";
+import { gasChargeFor } from "../chains/fee-charge";
 import { withBigintsAsStrings } from "../chains/json";
 import type { LimitOrderChain, SignedLimitTerms } from "../chains/limit-orders";
 import type { LimitOrderDraft } from "../schemas/limit-order";

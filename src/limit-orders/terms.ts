@@ -1,4 +1,5 @@
-import { type GasCharge, protocolFee } from "../auction/amounts";
+import { protocolFee } from "../auction/amounts";
+import type { GasCharge } from "../chains/fee-charge";
 
 /**
  * The amounts a limit order is signed with (docs/limit-orders.md, "Amounts"), all bigint base units:

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { type Hex, toHex } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
-import { gasChargeFor } from "../../src/auction/amounts";
 import { feeControllerAbi } from "../../src/chains/evm/abi/fee-controller";
 import { evmChainCosts } from "../../src/chains/evm/costs";
+import { gasChargeFor } from "../../src/chains/fee-charge";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import type { EvmChain } from "../../src/config/schema";

@@ -17,7 +17,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { KeeperDO } from "../../durable-objects/keeper";
 import { createApp } from "../../src/app";
-import { gasChargeFor, quoteAmounts } from "../../src/auction/amounts";
+import { quoteAmounts } from "../../src/auction/amounts";
 import type { RfqTerms } from "../../src/chains/adapter";
 import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
 import { evmAdapter } from "../../src/chains/evm/adapter";
@@ -28,7 +28,7 @@ import {
   typedDataFromJson,
 } from "../../src/chains/evm/json-typed-data";
 import { ERC2612_PERMIT_TYPES } from "../../src/chains/evm/typed-data";
-import { feeChargeFor } from "../../src/chains/fee-charge";
+import { feeChargeFor, gasChargeFor } from "../../src/chains/fee-charge";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import { corridorKey } from "../../src/corridors";

@@ -1,6 +1,5 @@
 import type { PrivateKeyAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { gasChargeFor } from "../../src/auction/amounts";
 import type { CorridorPort } from "../../src/auction/corridor-port";
 import { AuctionHouse } from "../../src/auction/house";
 import type { AuctionStore, StoredOffer } from "../../src/auction/store";
@@ -8,6 +7,7 @@ import { adapterFor } from "../../src/chains";
 import type { ChainAdapter } from "../../src/chains/adapter";
 import type { ChainCosts } from "../../src/chains/costs";
 import { completeToSign, eip712ToSign } from "../../src/chains/evm/json-typed-data";
+import { gasChargeFor } from "../../src/chains/fee-charge";
 import { localConfig } from "../../src/config/local";
 import type { RelayConfig } from "../../src/config/schema";
 import { findCorridor } from "../../src/corridors";

@@ -1,9 +1,9 @@
 import { ed25519 } from "@noble/curves/ed25519";
 import { base58, base64 } from "@scure/base";
 import { type Keypair, VersionedTransaction } from "@solana/web3.js";
-import { gasChargeFor, quoteAmounts } from "../../src/auction/amounts";
+import { quoteAmounts } from "../../src/auction/amounts";
 import type { RfqTerms } from "../../src/chains/adapter";
-import { feeChargeFor } from "../../src/chains/fee-charge";
+import { feeChargeFor, gasChargeFor } from "../../src/chains/fee-charge";
 import { localConfig } from "../../src/config/local";
 import type { SolanaChain } from "../../src/config/schema";
 import { corridorKey } from "../../src/corridors";

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { gasChargeFor, protocolFee, quoteAmounts } from "../../src/auction/amounts";
+import { protocolFee, quoteAmounts } from "../../src/auction/amounts";
 import { Auction } from "../../src/auction/auction";
 import { BAND_FRESH_MS, freshBand, outputBounds } from "../../src/auction/band-guard";
 import { decideWinner } from "../../src/auction/decide";
 import { type RankedOffer, rankBids, type ValidBid, withoutOffers, withStanding } from "../../src/auction/rank";
 import type { QuoteSigning, RfqTerms } from "../../src/chains/adapter";
+import { gasChargeFor } from "../../src/chains/fee-charge";
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 /** A protocol fee of `bps` charged in the buy token, as on EVM. */

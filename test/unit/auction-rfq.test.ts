@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { gasChargeFor } from "../../src/auction/amounts";
 import { rfqTerms } from "../../src/auction/rfq";
+import { gasChargeFor } from "../../src/chains/fee-charge";
 import { localConfig } from "../../src/config/local";
 import { findCorridor } from "../../src/corridors";
 import type { QuoteInput } from "../../src/types";

@@ -1,12 +1,12 @@
 import { decodeFunctionData, getAddress, recoverTypedDataAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { gasChargeFor } from "../../src/auction/amounts";
 import { adapterFor, limitOrdersFor } from "../../src/chains";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
 import { type JsonTypedData, typedDataFromJson } from "../../src/chains/evm/json-typed-data";
 import { newLimitNonce, nonceWord } from "../../src/chains/evm/limit-orders";
 import { limitReadiness } from "../../src/chains/evm/limit-readiness";
+import { gasChargeFor } from "../../src/chains/fee-charge";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import { decodeCursor, encodeCursor } from "../../src/limit-orders/cursor";

@@ -1,6 +1,6 @@
 import type { SolanaChain } from "../../config/schema";
 import type { FillToPrice } from "../costs";
-import { feeChargeFor } from "../fee-charge";
+import { feeChargeFor, gasChargeFor } from "../fee-charge";
 import { tokenAccount } from "./swap-transaction";
 
 /**
@@ -14,8 +14,7 @@ import { tokenAccount } from "./swap-transaction";
 export function swapDestinations(chain: SolanaChain, fill: FillToPrice): string[] {
   const same = (a: string, b: string) => a === b;
   const { sellToken, buyToken } = fill;
-  // The gas fee's token as `gasChargeFor` (src/auction/amounts.ts) decides it: the sell token if configured so.
-  const gasToken = chain.gasFee.token === sellToken ? sellToken : buyToken;
+  const gasToken = gasChargeFor(chain.gasFee, sellToken, buyToken, same).token;
   const feeToken = feeChargeFor(chain.fee, sellToken, buyToken, same).token;
   const owned: [string, string][] = [
     [fill.recipient, buyToken],
