@@ -9,7 +9,6 @@ import {
   EVM,
   fundedResolver,
   getExecution,
-  getQuote,
   indexUntil,
   KEEPER,
   keeper,
@@ -117,8 +116,7 @@ describe("the keeper across restarts", () => {
     const receipt = await chainClient.getTransactionReceipt({ hash: pending.hash as Hex });
     expect(receipt.status).toBe("reverted");
 
-    await runIndexer();
-    const failed = await getQuote(quoteId);
+    const failed = await indexUntil(quoteId, (q) => q.status === "failed");
     expect(failed.status).toBe("failed");
     expect(failed.timeline.at(-1)).toMatchObject({
       event: "failed",
@@ -167,8 +165,7 @@ describe("the keeper across restarts", () => {
     await chainClient.request({ method: "eth_sendRawTransaction", params: [replacement] });
     await testClient.mine({ blocks: 1 });
 
-    await runIndexer();
-    const failed = await getQuote(quoteId);
+    const failed = await indexUntil(quoteId, (q) => q.status === "failed");
     expect(failed.status).toBe("failed");
     expect(failed.timeline.at(-1)).toMatchObject({ event: "failed", detail: { reason: "relay:dropped", txHash } });
     expect(await getExecution(String(res.body.executionId))).toMatchObject({
