@@ -41,10 +41,12 @@ function benchConfig(): RelayConfig {
 }
 
 /**
- * The relay admits 100 quotes per taker in 10 s (QUOTES_LIMITER): takers take turns, enough of them
- * that 1,000 quotes/s stays clear of it.
+ * The relay admits 100 quotes per taker in 10 s (docs/api.md, "Taker limits"): takers take turns, enough
+ * of them that 640 quotes/s stays clear of it, and few enough that each taker's object stays awake, as a
+ * taker that keeps asking finds it (a taker's first quote also wakes its object: bench/README.md).
  */
-const takers = Array.from({ length: 1024 }, (_, i) => `0x${(0xa000 + i).toString(16).padStart(40, "0")}`);
+export const TAKER_POOL = 64;
+const takers = Array.from({ length: TAKER_POOL }, (_, i) => `0x${(0xa000 + i).toString(16).padStart(40, "0")}`);
 export const taker = (i: number) => takers[i % takers.length] as string;
 
 export interface QuoteTiming {

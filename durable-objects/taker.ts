@@ -1,20 +1,20 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../src/env";
-import { InFlightLeases } from "../src/quotes/in-flight";
+import { TakerLimits, type TakerLimitsInput } from "../src/quotes/taker-limits";
 
 /**
- * One per taker address (`TAKER`): counts the taker's quote requests in flight across every corridor, so
- * `maxOutstandingRfqs` holds for the taker and not per corridor. Leases live in memory only: they last
- * one auction, and an evicted object has none in flight.
+ * One per taker address (`TAKER`): admits the taker's quote requests against its limits, counted across
+ * every corridor (docs/api.md, "Taker limits"), in one call per request. Counts live in memory only: a
+ * lease lasts one auction and the rate counts the last 10 s, so an evicted object forgets little.
  */
 export class TakerDO extends DurableObject<Env> {
-  private readonly inFlight = new InFlightLeases();
+  private readonly limits = new TakerLimits();
 
-  async acquire(leaseId: string, ttlMs: number, max: number) {
-    return this.inFlight.acquire(leaseId, Date.now(), ttlMs, max);
+  async admit(leaseId: string, limits: TakerLimitsInput) {
+    return this.limits.admit(leaseId, Date.now(), limits);
   }
 
   async release(leaseId: string): Promise<void> {
-    this.inFlight.release(leaseId);
+    this.limits.release(leaseId);
   }
 }

@@ -14,7 +14,6 @@ export interface Env {
   TAKER: DurableObjectNamespace<TakerDO>;
   /** Workers rate limiting for `POST /v1/executions`, per taker (wrangler.toml `[[ratelimits]]`). */
   EXECUTIONS_LIMITER: RateLimit;
-  QUOTES_LIMITER: RateLimit;
   /** The relay configuration as JSON; unset means the embedded local default. */
   RELAY_CONFIG?: string;
   /** Bearer secret of the admin API. */

@@ -11,7 +11,7 @@ import type { Env } from "../env";
 import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
 import { addressIssues } from "../http/address-issues";
 import { behindAnswer } from "../http/behind-answer";
-import { RATE_LIMIT_PERIOD_SECONDS } from "../http/rate-limits";
+import { QUOTE_REQUESTS_PER_PERIOD, RATE_LIMIT_PERIOD_SECONDS } from "../http/rate-limits";
 import { createRouter } from "../http/router";
 import { serverTiming } from "../http/server-timing";
 import { callObject } from "../http/unreachable-object";
@@ -74,15 +74,6 @@ export const quoteRoutes = createRouter()
       }
       if (config.requireTakerProof) await checkTakerProof(chain, body);
       const taker = chain.normalise(body.taker);
-      const { success } = await c.env.QUOTES_LIMITER.limit({ key: `taker:${taker}` });
-      if (!success) {
-        throw retryLater(
-          429,
-          "rate_limited",
-          "Too many quote requests for this taker; slow down.",
-          RATE_LIMIT_PERIOD_SECONDS,
-        );
-      }
       const input: QuoteInput = {
         chainId,
         // Answered in the chain's own spelling (EIP-55 on EVM), whatever casing was asked in.
@@ -94,7 +85,7 @@ export const quoteRoutes = createRouter()
         requestedAt,
         requestId: c.get("requestId"),
       };
-      const outcome = await whileInFlight(
+      const outcome = await whileAdmitted(
         c.env,
         config,
         taker,
@@ -181,10 +172,11 @@ async function checkTakerProof(chain: ChainAdapter, body: z.infer<typeof QuoteRe
 const LEASE_SLACK_MS = 5_000;
 
 /**
- * Runs a quote request while holding one of the taker's `maxOutstandingRfqs` places, counted across
- * every corridor by the taker's object; with none free, 429 `too_many_rfqs`.
+ * Runs a quote request once the taker's object admits it (docs/api.md, "Taker limits"): within the
+ * taker's quote rate (429 `rate_limited`) and holding one of its `maxOutstandingRfqs` places, counted
+ * across every corridor (429 `too_many_rfqs`). One call before the auction; the place is given back after.
  */
-async function whileInFlight<T>(
+async function whileAdmitted<T>(
   env: Env,
   config: RelayConfig,
   taker: string,
@@ -193,12 +185,25 @@ async function whileInFlight<T>(
 ): Promise<T> {
   const stub = takerStub(env, taker);
   const lease = crypto.randomUUID();
-  const place = await stub.acquire(lease, config.rfqWindowMs + LEASE_SLACK_MS, config.maxOutstandingRfqs);
-  if (!place.ok) {
+  const admission = await stub.admit(lease, {
+    ttlMs: config.rfqWindowMs + LEASE_SLACK_MS,
+    maxInFlight: config.maxOutstandingRfqs,
+    perPeriod: QUOTE_REQUESTS_PER_PERIOD,
+    periodMs: RATE_LIMIT_PERIOD_SECONDS * 1000,
+  });
+  if (!admission.ok && admission.limit === "rate") {
+    throw retryLater(
+      429,
+      "rate_limited",
+      "Too many quote requests for this taker; slow down.",
+      RATE_LIMIT_PERIOD_SECONDS,
+    );
+  }
+  if (!admission.ok) {
     throw retryLater(
       429,
       "too_many_rfqs",
-      `This taker already has ${place.held} quote requests in flight.`,
+      `This taker already has ${admission.held} quote requests in flight.`,
       Math.ceil(config.rfqWindowMs / 1000),
     );
   }

@@ -97,8 +97,8 @@ describe("POST /v1/quotes: in-flight limit", () => {
 describe("POST /v1/quotes: rate limit", () => {
   it("answers 429 rate_limited past 100 requests from one taker in 10 s, other takers unaffected", async () => {
     const taker = "0x00000000000000000000000000000000000000c7";
-    // The limiter counts in fixed 10 s windows: a window may end during the burst and start the count
-    // again, so the first 429 comes after 100 requests, and within two windows' worth.
+    // The taker's object counts the last 10 s: the 101st request within them is the first refused.
+    const started = Date.now();
     const answers: number[] = [];
     let limited: Awaited<ReturnType<typeof post>> | null = null;
     while (!limited && answers.length < 250) {
@@ -107,8 +107,9 @@ describe("POST /v1/quotes: rate limit", () => {
       else answers.push(answer.status);
     }
     expect(answers.every((s) => s === 404)).toBe(true);
-    expect(answers.length).toBeGreaterThanOrEqual(100);
-    expect(answers.length).toBeLessThanOrEqual(200);
+    // A machine slow enough to spread the burst over more than 10 s lets the oldest requests age out.
+    if (Date.now() - started < 10_000) expect(answers.length).toBe(100);
+    else expect(answers.length).toBeGreaterThan(100);
     if (!limited) throw new Error("no 429 within 250 requests");
     expect(limited.body).toMatchObject({ error: "rate_limited", retryAfter: 10 });
     expect(limited.headers.get("retry-after")).toBe("10");
@@ -226,12 +227,13 @@ describe("bodies not sent as JSON", () => {
 });
 
 const BUSY_TAKER = "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720";
+const limits = { maxInFlight: localConfig.maxOutstandingRfqs, perPeriod: 100, periodMs: 10_000 };
 
 describe("maxOutstandingRfqs counts a taker's requests across every corridor", () => {
   it("refuses a request while the taker holds every place elsewhere, whatever the case of its address", async () => {
     const places = takerStub(env, BUSY_TAKER.toLowerCase());
     for (const lease of ["elsewhere-1", "elsewhere-2", "elsewhere-3"]) {
-      expect(await places.acquire(lease, 60_000, localConfig.maxOutstandingRfqs)).toEqual({ ok: true });
+      expect(await places.admit(lease, { ...limits, ttlMs: 60_000 })).toEqual({ ok: true });
     }
     const refused = await quote({ taker: BUSY_TAKER });
     const retryAfter = Math.ceil(loadConfig(env.RELAY_CONFIG).rfqWindowMs / 1000);
@@ -242,6 +244,6 @@ describe("maxOutstandingRfqs counts a taker's requests across every corridor", (
     await places.release("elsewhere-1");
     // A place again: the request runs its auction (no resolver here, so no offers) and gives it back.
     expect((await quote({ taker: BUSY_TAKER })).status).toBe(404);
-    expect(await places.acquire("elsewhere-4", 60_000, localConfig.maxOutstandingRfqs)).toEqual({ ok: true });
+    expect(await places.admit("elsewhere-4", { ...limits, ttlMs: 60_000 })).toEqual({ ok: true });
   });
 });
