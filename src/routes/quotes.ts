@@ -3,12 +3,10 @@ import type { QuoteOutcome } from "../auction/quote-outcome";
 import { adapterFor } from "../chains";
 import type { ChainAdapter } from "../chains/adapter";
 import { primaryEvmChain } from "../config/record";
-import type { RelayConfig } from "../config/schema";
 import { findCorridor } from "../corridors";
 import { cancelQuote, quoteStatus } from "../db/quote-status";
 import { readQuoteRecord } from "../db/quotes";
-import type { Env } from "../env";
-import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
+import { invalidRequest, notFound, RelayError } from "../errors";
 import { addressIssues } from "../http/address-issues";
 import { behindAnswer } from "../http/behind-answer";
 import { QUOTE_REQUESTS_PER_PERIOD, RATE_LIMIT_PERIOD_SECONDS } from "../http/rate-limits";
@@ -24,7 +22,7 @@ import { errorResponses, jsonContent } from "../schemas/common";
 import { IdParam, QuoteRecord } from "../schemas/quote";
 import { CancelRequest, QuoteRequest } from "../schemas/quote-request";
 import { announceQuote } from "../streams/announce";
-import { corridorStub, takerStub } from "../stubs";
+import { takerStub } from "../stubs";
 import type { QuoteInput } from "../types";
 
 export const quoteRoutes = createRouter()
@@ -85,16 +83,19 @@ export const quoteRoutes = createRouter()
         requestedAt,
         requestId: c.get("requestId"),
       };
-      const outcome = await whileAdmitted(
-        c.env,
-        config,
-        taker,
-        () =>
-          callObject<QuoteOutcome>(async () => await corridorStub(c.env, corridor.key).requestQuote(input), {
-            message: "The corridor is restarting; ask again shortly.",
-            reason: "corridor_unreachable",
-          }),
-        (release) => behindAnswer(c, release),
+      const limits = {
+        rfqWindowMs: config.rfqWindowMs,
+        maxInFlight: config.maxOutstandingRfqs,
+        perPeriod: QUOTE_REQUESTS_PER_PERIOD,
+        periodMs: RATE_LIMIT_PERIOD_SECONDS * 1000,
+      };
+      // One call: the taker's object admits the request, asks the corridor and gives its place back.
+      const outcome = await callObject<QuoteOutcome>(
+        async () => await takerStub(c.env, taker).quote(corridor.key, input, limits),
+        {
+          message: "The taker's limits cannot be counted right now; ask again shortly.",
+          reason: "taker_unreachable",
+        },
       );
       if (outcome.kind === "refused") throw RelayError.from(outcome);
       const { auctionMs, rankingMs, storageMs } = outcome.timings;
@@ -165,52 +166,5 @@ async function checkTakerProof(chain: ChainAdapter, body: z.infer<typeof QuoteRe
   const text = takerProofMessage({ chainId: chain.chain.chainId, ...body, timestamp: proof.timestamp });
   if (!(await chain.verifyMessage(body.taker, text, proof.signature))) {
     throw new RelayError(400, "bad_taker_proof", "The taker proof is not the taker's signature.");
-  }
-}
-
-/** Room over the auction window for a lease whose release is lost (the Worker died mid-auction). */
-const LEASE_SLACK_MS = 5_000;
-
-/**
- * Runs a quote request once the taker's object admits it (docs/api.md, "Taker limits"): within the
- * taker's quote rate (429 `rate_limited`) and holding one of its `maxOutstandingRfqs` places, counted
- * across every corridor (429 `too_many_rfqs`). One call before the auction; the place is given back after.
- */
-async function whileAdmitted<T>(
-  env: Env,
-  config: RelayConfig,
-  taker: string,
-  run: () => Promise<T>,
-  release: (done: Promise<void>) => Promise<void>,
-): Promise<T> {
-  const stub = takerStub(env, taker);
-  const lease = crypto.randomUUID();
-  const admission = await stub.admit(lease, {
-    ttlMs: config.rfqWindowMs + LEASE_SLACK_MS,
-    maxInFlight: config.maxOutstandingRfqs,
-    perPeriod: QUOTE_REQUESTS_PER_PERIOD,
-    periodMs: RATE_LIMIT_PERIOD_SECONDS * 1000,
-  });
-  if (!admission.ok && admission.limit === "rate") {
-    throw retryLater(
-      429,
-      "rate_limited",
-      "Too many quote requests for this taker; slow down.",
-      RATE_LIMIT_PERIOD_SECONDS,
-    );
-  }
-  if (!admission.ok) {
-    throw retryLater(
-      429,
-      "too_many_rfqs",
-      `This taker already has ${admission.held} quote requests in flight.`,
-      Math.ceil(config.rfqWindowMs / 1000),
-    );
-  }
-  try {
-    return await run();
-  } finally {
-    // The place is given back behind the answer: the taker does not wait for that round trip.
-    await release(stub.release(lease));
   }
 }

@@ -1,6 +1,7 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterEach, describe, expect, it } from "vitest";
+import type { TakerDO } from "../../durable-objects/taker";
 import { createApp } from "../../src/app";
 import { loadConfig } from "../../src/config/load";
 import { localConfig } from "../../src/config/local";
@@ -227,23 +228,23 @@ describe("bodies not sent as JSON", () => {
 });
 
 const BUSY_TAKER = "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720";
-const limits = { maxInFlight: localConfig.maxOutstandingRfqs, perPeriod: 100, periodMs: 10_000 };
+const limits = { rfqWindowMs: 60_000, maxInFlight: localConfig.maxOutstandingRfqs, perPeriod: 100, periodMs: 10_000 };
 
 describe("maxOutstandingRfqs counts a taker's requests across every corridor", () => {
   it("refuses a request while the taker holds every place elsewhere, whatever the case of its address", async () => {
     const places = takerStub(env, BUSY_TAKER.toLowerCase());
-    for (const lease of ["elsewhere-1", "elsewhere-2", "elsewhere-3"]) {
-      expect(await places.admit(lease, { ...limits, ttlMs: 60_000 })).toEqual({ ok: true });
-    }
+    const admit = (lease: string) =>
+      runInDurableObject(places, (obj: TakerDO) => obj.limits.admit(lease, Date.now(), limits));
+    for (const lease of ["elsewhere-1", "elsewhere-2", "elsewhere-3"]) expect(await admit(lease)).toEqual({ ok: true });
     const refused = await quote({ taker: BUSY_TAKER });
     const retryAfter = Math.ceil(loadConfig(env.RELAY_CONFIG).rfqWindowMs / 1000);
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBe(String(retryAfter));
     expect(await refused.json()).toMatchObject({ error: "too_many_rfqs", retryAfter });
 
-    await places.release("elsewhere-1");
+    await runInDurableObject(places, (obj: TakerDO) => obj.limits.release("elsewhere-1"));
     // A place again: the request runs its auction (no resolver here, so no offers) and gives it back.
     expect((await quote({ taker: BUSY_TAKER })).status).toBe(404);
-    expect(await places.admit("elsewhere-4", { ...limits, ttlMs: 60_000 })).toEqual({ ok: true });
+    expect(await admit("elsewhere-4")).toEqual({ ok: true });
   });
 });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { TakerLimits } from "../../src/quotes/taker-limits";
+import type { QuoteOutcome } from "../../src/auction/quote-outcome";
+import { refuse } from "../../src/errors";
+import { LEASE_SLACK_MS, TakerLimits } from "../../src/quotes/taker-limits";
 
-const limits = { ttlMs: 1_000, maxInFlight: 2, perPeriod: 100, periodMs: 10_000 };
+const limits = { rfqWindowMs: 1_000, maxInFlight: 2, perPeriod: 100, periodMs: 10_000 };
+const lapse = limits.rfqWindowMs + LEASE_SLACK_MS;
 
 describe("a taker's quote requests in flight", () => {
   it("holds up to the limit, and frees a place on release", () => {
@@ -13,15 +16,12 @@ describe("a taker's quote requests in flight", () => {
     expect(taker.admit("c", 0, limits)).toEqual({ ok: true });
   });
 
-  it("lets a lease that was never released lapse after its time", () => {
+  it("lets a lease that was never released lapse after an auction window and the slack", () => {
     const taker = new TakerLimits();
-    taker.admit("lost", 0, { ...limits, maxInFlight: 1 });
-    expect(taker.admit("next", 999, { ...limits, maxInFlight: 1 })).toEqual({
-      ok: false,
-      limit: "in_flight",
-      held: 1,
-    });
-    expect(taker.admit("next", 1_000, { ...limits, maxInFlight: 1 })).toEqual({ ok: true });
+    const one = { ...limits, maxInFlight: 1 };
+    taker.admit("lost", 0, one);
+    expect(taker.admit("next", lapse - 1, one)).toEqual({ ok: false, limit: "in_flight", held: 1 });
+    expect(taker.admit("next", lapse, one)).toEqual({ ok: true });
   });
 });
 
@@ -57,5 +57,48 @@ describe("a taker's quote rate", () => {
     expect(taker.admit("d", 3, one)).toEqual({ ok: true });
     taker.release("d");
     expect(taker.admit("e", 4, one)).toEqual({ ok: false, limit: "rate" });
+  });
+});
+
+describe("a quote request while admitted", () => {
+  const noOffers = refuse(404, "no_offers", "nobody");
+
+  it("runs the auction holding a place, and gives it back when the auction ends, whatever its end", async () => {
+    const taker = new TakerLimits();
+    const one = { ...limits, maxInFlight: 1 };
+    let heldDuring: unknown = null;
+    const outcome = await taker.whileAdmitted("a", 0, one, async () => {
+      heldDuring = taker.admit("probe", 0, one);
+      return noOffers;
+    });
+    expect(outcome).toEqual(noOffers);
+    expect(heldDuring).toEqual({ ok: false, limit: "in_flight", held: 1 });
+    await expect(
+      taker.whileAdmitted("b", 1, one, () => Promise.reject(new Error("the corridor threw"))),
+    ).rejects.toThrow("the corridor threw");
+    expect(taker.admit("c", 2, one)).toEqual({ ok: true });
+  });
+
+  it("refuses over a limit with its 429 and Retry-After, without asking the corridor", async () => {
+    const taker = new TakerLimits();
+    let asked = 0;
+    const auction = async (): Promise<QuoteOutcome> => {
+      asked++;
+      return noOffers;
+    };
+    taker.admit("held", 0, { ...limits, maxInFlight: 1 });
+    expect(await taker.whileAdmitted("x", 0, { ...limits, maxInFlight: 1 }, auction)).toMatchObject({
+      kind: "refused",
+      status: 429,
+      code: "too_many_rfqs",
+      extras: { retryAfter: 1 },
+    });
+    expect(await taker.whileAdmitted("y", 0, { ...limits, perPeriod: 1 }, auction)).toMatchObject({
+      kind: "refused",
+      status: 429,
+      code: "rate_limited",
+      extras: { retryAfter: 10 },
+    });
+    expect(asked).toBe(0);
   });
 });

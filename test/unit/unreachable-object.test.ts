@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RelayError } from "../../src/errors";
-import { callObject } from "../../src/http/unreachable-object";
+import { callObject, unreachableRefusal } from "../../src/http/unreachable-object";
 
 const unreachable = { message: "The corridor is restarting; ask again shortly.", reason: "corridor_unreachable" };
 
@@ -27,5 +27,22 @@ describe("callObject", () => {
     expect(await callObject(async () => 42, unreachable)).toBe(42);
     const bug = new TypeError("not a function");
     await expect(callObject(() => Promise.reject(bug), unreachable)).rejects.toBe(bug);
+  });
+});
+
+describe("unreachableRefusal", () => {
+  it("is the 503 as a value, for an object that passes a corridor's answer on", () => {
+    expect(unreachableRefusal(runtimeError("overloaded"), unreachable)).toEqual({
+      kind: "refused",
+      status: 503,
+      code: "not_leader",
+      message: unreachable.message,
+      extras: { reason: "corridor_unreachable", retryAfter: 2 },
+    });
+  });
+
+  it("is null for any other error, and for a thrown non-object", () => {
+    expect(unreachableRefusal(new TypeError("not a function"), unreachable)).toBeNull();
+    expect(unreachableRefusal(undefined, unreachable)).toBeNull();
   });
 });
