@@ -1,4 +1,3 @@
-import { log } from "../log";
 import type { CorridorPort } from "./corridor-port";
 import type { LiveAuction } from "./live-auction";
 import { offersHash, storedOffers } from "./quote-row";
@@ -7,7 +6,7 @@ import { rejectMessage, replyError } from "./reply-frames";
 
 // Bids are accepted unchecked, and their signatures checked once the auction has closed, where it matters
 // then: the winner's on the quote's path, the others' after the taker's answer (docs/resolver-protocol.md,
-// "When signatures are checked").
+// "When signatures are checked"; src/auction/house.ts, `afterTheAnswer`).
 
 /** Whether the offer's bid signature is its node's over the rfq's commitment with its output. */
 export function verifyBid(port: CorridorPort, live: LiveAuction, offer: RankedOffer): boolean {
@@ -26,38 +25,23 @@ export function disqualify(port: CorridorPort, live: LiveAuction, offer: RankedO
  * The offers whose signatures were not checked before the answer, checked once the taker has it: a
  * forged one is rejected as on the quote's path, and a stored quote corrected to the offers that remain.
  */
-export function checkAfterAnswer(
+export async function checkUnchecked(
   port: CorridorPort,
   live: LiveAuction,
   offers: RankedOffer[],
   checked: ReadonlySet<string>,
   stored: boolean,
-): void {
-  const unchecked = offers.filter((o) => !checked.has(o.resolver));
-  if (unchecked.length === 0) return;
-  const check = async () => {
-    const forged = unchecked.filter((o) => !verifyBid(port, live, o));
-    if (forged.length === 0) return;
-    const strikes = forged.map((o) => disqualify(port, live, o));
-    if (!stored) {
-      await Promise.all(strikes);
-      return;
-    }
-    const kept = storedOffers(withoutOffers(offers, forged));
-    await Promise.all([
-      ...strikes,
-      port.store.correctOffers(live.quoteId, kept, live.auction.replies(), offersHash(kept)),
-    ]);
-  };
-  port.waitUntil(
-    afterAnswer()
-      .then(check)
-      .catch((e: unknown) => log.error("correction_failed", { quoteId: live.quoteId, error: String(e) })),
-  );
+): Promise<void> {
+  const forged = offers.filter((o) => !checked.has(o.resolver) && !verifyBid(port, live, o));
+  if (forged.length === 0) return;
+  const strikes = forged.map((o) => disqualify(port, live, o));
+  if (!stored) {
+    await Promise.all(strikes);
+    return;
+  }
+  const kept = storedOffers(withoutOffers(offers, forged));
+  await Promise.all([
+    ...strikes,
+    port.store.correctOffers(live.quoteId, kept, live.auction.replies(), offersHash(kept)),
+  ]);
 }
-
-/**
- * Resolves once the current task is done, so that work after it runs after the taker's answer has been
- * handed back, not before it as a microtask would.
- */
-const afterAnswer = () => new Promise<void>((resolve) => setTimeout(resolve, 0));

@@ -8,14 +8,14 @@ import type { BidFrame, DeclineFrame, SignedFrame } from "../protocol/frames";
 import type { AuctionCounts } from "../resolvers/reliability";
 import type { QuoteInput } from "../types";
 import { freshBand } from "./band-guard";
-import { checkAfterAnswer, disqualify, verifyBid } from "./bid-signatures";
+import { checkUnchecked, disqualify, verifyBid } from "./bid-signatures";
 import type { CorridorPort } from "./corridor-port";
 import { decideWinner } from "./decide";
 import { LiveAuction } from "./live-auction";
 import { noOffers, noReplies, noWinner } from "./no-quote";
 import type { QuoteOutcome } from "./quote-outcome";
 import { firstEvents, quotedRecord, quoteRow, storedOffers } from "./quote-row";
-import { rankBids, withStanding } from "./rank";
+import { type RankedOffer, rankBids, withStanding } from "./rank";
 import { replyError, sendResults } from "./reply-frames";
 import { receiveBid, receiveDecline, receiveMalformed } from "./reply-intake";
 import { eligibleNodes, onlineNodes, rfqBounds, rfqFrameFor, rfqTerms } from "./rfq";
@@ -97,7 +97,6 @@ export class AuctionHouse {
     );
     for (const offer of decision.forged) port.waitUntil(disqualify(port, live, offer));
     const rankedAt = performance.now();
-    sendResults(port, live, decision.offers);
     const { winner } = decision;
     const counts: AuctionCounts = {
       asked: [...auction.asked.keys()],
@@ -111,7 +110,7 @@ export class AuctionHouse {
       port.waitUntil(
         port.store.count(counts).catch((e: unknown) => log.error("auction_count_failed", { error: String(e) })),
       );
-      checkAfterAnswer(port, live, decision.offers, checked, false);
+      this.afterTheAnswer(live, decision.offers, checked, false);
       live.markStored(false);
       return noWinner(decision, replies, online.length);
     }
@@ -129,13 +128,29 @@ export class AuctionHouse {
       live.markStored(true);
     }
     const storedAt = performance.now();
-    checkAfterAnswer(port, live, decision.offers, checked, true);
+    this.afterTheAnswer(live, decision.offers, checked, true);
     return {
       kind: "quoted",
       quote: quotedRecord(quote, offers, timeline),
       signing: winner.signing,
       timings: { auctionMs: closedAt - askedAt, rankingMs: rankedAt - closedAt, storageMs: storedAt - storingAt },
     };
+  }
+
+  /**
+   * The per-bidder work of a decided auction, once the taker's answer has been handed back (a timer, not
+   * a microtask, so it runs after the answer leaves): every bidder's `result`, then the signatures of
+   * the bids not checked on the quote's path (docs/resolver-protocol.md, "When signatures are checked").
+   */
+  private afterTheAnswer(live: LiveAuction, offers: RankedOffer[], checked: ReadonlySet<string>, stored: boolean) {
+    const { port } = this;
+    const work = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => {
+      sendResults(port, live, offers);
+      return checkUnchecked(port, live, offers, checked, stored);
+    });
+    port.waitUntil(
+      work.catch((e: unknown) => log.error("correction_failed", { quoteId: live.quoteId, error: String(e) })),
+    );
   }
 
   /**

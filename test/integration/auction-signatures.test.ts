@@ -79,9 +79,10 @@ describe("POST /v1/quotes: forged bid signatures", () => {
     expect(body.replies).toEqual({ valid: 1, rejected: 1, declined: 0, noReply: 0, late: 0 });
     expect(body.offers.map((o) => [o.name, o.rank, o.won])).toEqual([["alpha", 1, true]]);
     expect(await bad.socket.next("error")).toMatchObject({ code: "bad_signature" });
-    expect(await bad.socket.next("result")).toMatchObject({ rfqId: rb.rfqId, won: false, rank: null });
     expect(await bad.socket.next("error")).toMatchObject({ code: "strike" });
     expect(await bad.socket.next("demoted")).toMatchObject({ reason: expect.stringContaining("forged signature") });
+    // Every bidder's result goes out once the taker's answer has left.
+    expect(await bad.socket.next("result")).toMatchObject({ rfqId: rb.rfqId, won: false, rank: null });
     const { typedData: _t, ...record } = body;
     expect(await getQuote(body.quoteId)).toStrictEqual(record);
   });

@@ -38,6 +38,9 @@ describe("AuctionHouse: closing", () => {
     expect(quote.gasFee).toEqual({ token: USDC, amount: "50000", source: "fallback" });
     expect(quote.received).toBe(String(1_000_000 - 1_000 - 50_000));
     expect(quote.timeline.map((t) => t.event)).toEqual(["requested", "quoted"]);
+    // The bidders hear their results once the answer has left, not before it.
+    expect(c.node("alpha").sent("result")).toEqual([]);
+    await c.settled();
     expect(c.node("alpha").sent("result")).toEqual([{ type: "result", rfqId: ra.rfqId, won: true, rank: 1 }]);
     expect(c.node("beta").sent("result")).toEqual([{ type: "result", rfqId: rb.rfqId, won: false, rank: 2 }]);
     const stored = c.store.quotes.get(quote.quoteId);
@@ -128,6 +131,7 @@ describe("AuctionHouse: replies", () => {
     const { quote } = quoted(await pending);
     expect(quote.replies).toEqual({ ...noReplies, valid: 1, rejected: 1 });
     expect(quote.offers.map((o) => o.name)).toEqual(["alpha"]);
+    await c.settled();
     expect(c.node("mallory").sent("result")).toMatchObject([{ won: false, rank: null }]);
   };
   const nextRfq = (c: ReturnType<typeof fakeCorridor>) => c.node("mallory").next("rfq");
@@ -383,6 +387,7 @@ describe("AuctionHouse: winners that sign after the auction", () => {
     const { rfqId, transaction } = alpha.sent("sign")[0] ?? {};
     expect(transaction).toBe(`tx|${rfqId}|${alpha.session.address}|1000000`);
     expect(c.node("beta").sent("sign")).toEqual([]);
+    await c.settled();
     expect(alpha.sent("result")).toMatchObject([{ won: true, rank: 1 }]);
     const signature = `${alpha.session.address}:${transaction}`;
     expect(c.store.quotes.get(quote.quoteId)?.quote.signing).toMatchObject({
@@ -404,6 +409,7 @@ describe("AuctionHouse: winners that sign after the auction", () => {
       ["alpha", "lost"],
       ["beta", "won"],
     ]);
+    await c.settled();
     expect(c.node("alpha").sent("result")).toMatchObject([{ won: false, rank: 1 }]);
     expect(c.store.counts).toMatchObject([{ winner: c.node("beta").session.address }]);
     // Not signing a win is a strike for that node, once, and none for the one that signed.
@@ -453,6 +459,7 @@ describe("AuctionHouse: winners that sign after the auction", () => {
     const { c, pending } = await auction();
     expect(await pending).toMatchObject({ code: "no_offers", extras: { replies: { valid: 2 } } });
     expect(c.nodes.map((n) => n.sent("sign").length)).toEqual([1, 1]);
+    await c.settled();
     expect(c.node("alpha").sent("result")).toMatchObject([{ won: false }]);
   });
 });
@@ -497,6 +504,7 @@ describe("AuctionHouse: limit order rounds", () => {
     const pending = c.house.requestQuote(quoteInput({ limit: limitRound("950000") }));
     await c.bid("alpha", 1_000_000n);
     expect(await pending).toMatchObject({ code: "below_limit", extras: { bestReceived: "949000" } });
+    await c.settled();
     expect(c.node("alpha").sent("result")).toMatchObject([{ won: false, rank: 1 }]);
     expect(c.store.quotes.size).toBe(0);
   });

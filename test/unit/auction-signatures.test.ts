@@ -67,6 +67,7 @@ describe("AuctionHouse: a forged winning signature", () => {
     expect(quote.replies).toEqual({ ...noReplies, valid: 1, rejected: 1 });
     expect(quote.offers.map((o) => [o.name, o.rank, o.status, o.won])).toEqual([["alpha", 1, "won", true]]);
     expect(errors(c, "mallory")).toEqual(["bad_signature"]);
+    await c.settled();
     expect(c.node("mallory").sent("result")).toMatchObject([{ won: false, rank: null }]);
     expect(c.node("alpha").sent("result")).toMatchObject([{ won: true, rank: 1 }]);
     expect(c.strikes).toEqual([
