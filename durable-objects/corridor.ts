@@ -10,9 +10,9 @@ import type { RelayConfig } from "../src/config/schema";
 import { type Corridor, corridorOfKey } from "../src/corridors";
 import { type CorridorCosts, corridorCostsOn, type GasFeeAsk } from "../src/costs/corridor-costs";
 import type { GasFeeSource } from "../src/costs/gas-fee";
-import { withD1Latency } from "../src/db/simulated-latency";
 import type { Demotion } from "../src/db/strikes";
 import { WriteBehind } from "../src/db/write-behind";
+import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
 import type { FillNotice } from "../src/keeper/port";
 import { log, withRequestId } from "../src/log";
@@ -56,7 +56,7 @@ export class CorridorDO extends DurableObject<Env> {
   private readonly schedule: Schedule<"auth" | "drain" | "streams">;
 
   constructor(ctx: DurableObjectState, rawEnv: Env) {
-    super(ctx, withD1Latency(rawEnv));
+    super(ctx, entryEnv(rawEnv));
     const env = this.env;
     // Protocol pings are answered by the runtime, so idle nodes never wake the object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));

@@ -3,7 +3,7 @@ import { settlerFor } from "../src/chains";
 import type { ChainSettler } from "../src/chains/settler";
 import { loadConfig } from "../src/config/load";
 import type { ChainConfig } from "../src/config/schema";
-import { withD1Latency } from "../src/db/simulated-latency";
+import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
 import type { KeeperContract, SubmitOutcome, SubmitRequest } from "../src/keeper/contract";
 import { EXPIRE_EVERY_MS, INDEX_EVERY_MS, type KeeperJob, LIMIT_POLL_MS, PRUNE_EVERY_MS } from "../src/keeper/jobs";
@@ -40,7 +40,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
   >();
 
   constructor(ctx: DurableObjectState, rawEnv: Env) {
-    super(ctx, withD1Latency(rawEnv));
+    super(ctx, entryEnv(rawEnv));
     const env = this.env;
     this.store = new SqlTxStore(ctx.storage);
     this.pauses = new PauseSwitch(ctx.storage.kv);

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { loadConfig } from "../src/config/load";
 import type { RelayConfig } from "../src/config/schema";
+import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
 import { log } from "../src/log";
 import type { OracleStatus } from "../src/ops/health";
@@ -47,6 +48,10 @@ const HEALTH_KEY = "health";
  * round and who is using it live in storage, so eviction loses nothing; the maths is in src/oracle/.
  */
 export class OracleDO extends DurableObject<Env> {
+  constructor(ctx: DurableObjectState, rawEnv: Env) {
+    super(ctx, entryEnv(rawEnv));
+  }
+
   /** The round being polled, shared by every caller that needs it, so a burst of reads polls once. */
   private inFlight: Promise<{ snapshot: Snapshot; pushed: Promise<unknown> }> | null = null;
   /** One job, `poll`, in the schedule table every object keeps (src/schedule.ts). */

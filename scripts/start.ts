@@ -100,25 +100,31 @@ function isLoopback(rpcUrl: string, port: number): boolean {
   return url.protocol === "http:" && ["127.0.0.1", "localhost"].includes(url.hostname) && Number(url.port) === port;
 }
 
+/** wrangler's own line for each request, which the relay's `request` line (with its request id) stands for. */
+const WRANGLER_REQUEST_LINE = /^\[wrangler:info\] [A-Z]+ \S+ \d{3} /;
+
 async function main(): Promise<void> {
   let keep: boolean;
+  let verbose: boolean;
   let rate: number;
   let natives: NativeRates;
   try {
     const { values } = parseArgs({
       options: {
         keep: { type: "boolean", default: false },
+        verbose: { type: "boolean", default: false },
         rate: { type: "string", default: DEFAULT_LOCAL_RATE },
         "eth-usd": { type: "string", default: DEFAULT_NATIVE_RATES.ETH },
         "sol-usd": { type: "string", default: DEFAULT_NATIVE_RATES.SOL },
       },
     });
     keep = values.keep;
+    verbose = values.verbose;
     rate = parseRate(values.rate);
     natives = { ETH: parseNativeRate("ETH", values["eth-usd"]), SOL: parseNativeRate("SOL", values["sol-usd"]) };
   } catch (e) {
     throw new StartError(
-      `${(e as Error).message}; the options are --keep, --rate <NGN per USD>, --eth-usd <USD per ETH> and --sol-usd <USD per SOL>`,
+      `${(e as Error).message}; the options are --keep, --verbose, --rate <NGN per USD>, --eth-usd <USD per ETH> and --sol-usd <USD per SOL>`,
     );
   }
   const { evm: chain, solana: solanaChain } = localChains();
@@ -201,7 +207,9 @@ async function main(): Promise<void> {
       inspectorPort: null,
       persistTo: join(STATE_DIR, "relay"),
       vars: keeperVars(),
-      onLine: (line) => line.trim() && say(`[relay] ${line}`),
+      // One short line per request and per event (docs/local-stack.md, "Logs"); --verbose: the objects.
+      plainVars: verbose ? {} : { LOG_FORMAT: "line" },
+      onLine: (line) => line.trim() && (verbose || !WRANGLER_REQUEST_LINE.test(line)) && say(`[relay] ${line}`),
       readyTimeoutMs: 120_000,
     });
     const relayUrl = relay.url;

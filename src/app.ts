@@ -9,6 +9,7 @@ import { ConfigError, loadConfig } from "./config/load";
 import type { AppEnv } from "./env";
 import { invalidRequest, notFound, RelayError } from "./errors";
 import { API_REFERENCE_PATH, apiReference } from "./http/api-reference";
+import { servedDocument } from "./http/openapi-document";
 import { createRouter } from "./http/router";
 import { allowedMethods } from "./http/routes-table";
 import { log, withRequestId } from "./log";
@@ -99,16 +100,18 @@ export function createApp(options: AppOptions = {}) {
     createRoute({
       method: "get",
       path: "/v1/openapi.json",
+      operationId: "getOpenApiDocument",
       tags: ["meta"],
       summary: "This document",
       responses: { 200: jsonContent(z.object({ openapi: z.string() }).passthrough(), "OpenAPI 3.1 document") },
     }),
-    (c) => c.json(app.getOpenAPI31Document(openApiInfo), 200),
+    (c) => c.json(servedDocument(app.getOpenAPI31Document(openApiInfo), new URL(c.req.url).origin), 200),
   );
   app.openapi(
     createRoute({
       method: "get",
       path: API_REFERENCE_PATH,
+      operationId: "getApiReference",
       tags: ["meta"],
       summary: "This document as a page to read and try (Swagger UI; docs/explorer.md)",
       responses: { 200: { description: "The API reference page", content: { "text/html": { schema: z.string() } } } },

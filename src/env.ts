@@ -16,6 +16,8 @@ export interface Env {
   EXECUTIONS_LIMITER: RateLimit;
   /** The relay configuration as JSON; unset means the embedded local default. */
   RELAY_CONFIG?: string;
+  /** `line`: one short line per log line, as `npm start` runs the relay; unset: JSON objects (src/log.ts). */
+  LOG_FORMAT?: string;
   /** Bearer secret of the admin API. */
   ADMIN_TOKEN?: string;
   /** The keeper wallet's private key (hex); unset, `POST /v1/executions` answers 503 `not_leader`. */

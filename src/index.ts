@@ -1,5 +1,5 @@
 import { createApp } from "./app";
-import { withD1Latency } from "./db/simulated-latency";
+import { entryEnv } from "./entry";
 import type { Env } from "./env";
 
 export { CorridorDO } from "../durable-objects/corridor";
@@ -10,5 +10,5 @@ export { TakerDO } from "../durable-objects/taker";
 const app = createApp();
 
 export default {
-  fetch: (request, env, ctx) => app.fetch(request, withD1Latency(env), ctx),
+  fetch: (request, env, ctx) => app.fetch(request, entryEnv(env), ctx),
 } satisfies ExportedHandler<Env>;

@@ -25,15 +25,42 @@ export function logRecord(level: LogLevel, event: string, fields: LogFields, req
   return { level, event, ...(requestId ? { requestId } : {}), ...fields };
 }
 
-const sinks: Record<LogLevel, (line: LogFields) => void> = {
+const sinks: Record<LogLevel, (line: LogFields | string) => void> = {
   debug: (line) => console.debug(line),
   info: (line) => console.log(line),
   warn: (line) => console.warn(line),
   error: (line) => console.error(line),
 };
 
+/**
+ * How this isolate writes its lines: JSON objects (deployed, and by default), or one short line each
+ * (`LOG_FORMAT=line`, as `npm start` runs the relay; docs/local-stack.md, "Logs").
+ */
+let format: "json" | "line" = "json";
+
+/** Takes the format from the `LOG_FORMAT` variable; every entry point calls it with its env (src/entry.ts). */
+export function useLogFormat(value: string | undefined): void {
+  format = value === "line" ? "line" : "json";
+}
+
+/**
+ * A line as one short line of text: a request as `METHOD path status ms`, any other event by name with its
+ * fields as `key=value`; warnings and errors say so first; the request id last.
+ */
+export function logLine(line: LogFields): string {
+  const { level, event, requestId, ...fields } = line;
+  const text = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+  const head = level === "warn" || level === "error" ? `${String(level).toUpperCase()} ` : "";
+  const body =
+    event === "request"
+      ? `${fields.method} ${fields.path} ${fields.status} ${fields.ms}ms`
+      : [event, ...Object.entries(fields).map(([k, v]) => `${k}=${text(v)}`)].join(" ");
+  return `${head}${body}${requestId ? ` (${requestId})` : ""}`;
+}
+
 function write(level: LogLevel, event: string, fields: LogFields = {}): void {
-  sinks[level](logRecord(level, event, fields, currentRequestId()));
+  const record = logRecord(level, event, fields, currentRequestId());
+  sinks[level](format === "line" ? logLine(record) : record);
 }
 
 export const log = {

@@ -355,6 +355,8 @@ export interface StartRelayOptions {
    * the state directory (never on the command line, where `ps` would show them); removed at stop.
    */
   vars?: Record<string, string>;
+  /** Variables that are not secret (`LOG_FORMAT`), given on wrangler's command line with `--var`. */
+  plainVars?: Record<string, string>;
   /** Default: a free one. */
   port?: number;
   /** Default: a free one; `null` leaves wrangler's default. */
@@ -411,6 +413,7 @@ export async function startRelay(options: StartRelayOptions = {}): Promise<Relay
       state,
       "--show-interactive-dev-session=false",
       ...envArgs,
+      ...Object.entries(options.plainVars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
     ],
     { cwd: root, env, onLine: options.onLine },
   );

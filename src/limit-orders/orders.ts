@@ -3,6 +3,7 @@ import { cancelLimitOrder } from "../db/limit-moves";
 import { listLimitOrders, readLimitOrder } from "../db/limit-orders";
 import { invalidRequest, notFound, RelayError } from "../errors";
 import { addressIssues } from "../http/address-issues";
+import { decodeCursor, encodeCursor } from "../http/page-cursor";
 import { isId } from "../ids";
 import { verifySignedCancel } from "../quotes/signed-cancel";
 import type {
@@ -13,7 +14,6 @@ import type {
   MovedLimitOrder,
 } from "../schemas/limit-order";
 import { type LimitOrderContext, limitChainOf, limitSettings } from "./context";
-import { decodeCursor, encodeCursor } from "./cursor";
 import { cancelLimitMessage } from "./messages";
 import { limitOrderRecord } from "./record";
 
@@ -43,8 +43,9 @@ export async function limitOrderPage(ctx: LimitOrderContext, query: LimitListQue
   );
   const issues = addressIssues(adapter, { taker: query.taker });
   if (issues.length) throw invalidRequest(issues, "The request failed validation.");
-  const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
-  if (query.cursor !== undefined && !after) {
+  const position = query.cursor === undefined ? null : decodeCursor(query.cursor, "lo");
+  const after = position && { createdAt: position.at, limitOrderId: position.id };
+  if (query.cursor !== undefined && !position) {
     throw invalidRequest([{ path: "cursor", message: "is not a cursor this relay gave out" }]);
   }
   const limit = query.limit ?? DEFAULT_PAGE;
@@ -58,7 +59,7 @@ export async function limitOrderPage(ctx: LimitOrderContext, query: LimitListQue
   });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  const nextCursor = rows.length > limit && last ? encodeCursor(last) : null;
+  const nextCursor = rows.length > limit && last ? encodeCursor({ at: last.createdAt, id: last.limitOrderId }) : null;
   return { limitOrders: page.map(limitOrderRecord), nextCursor };
 }
 

@@ -80,6 +80,7 @@ export const adminRoutes = adminRouter
     createRoute({
       method: "put",
       path: "/v1/admin/resolvers/{address}",
+      operationId: "registerResolver",
       tags: ["admin"],
       summary: "Register or update a resolver",
       security,
@@ -102,6 +103,7 @@ export const adminRoutes = adminRouter
     createRoute({
       method: "post",
       path: "/v1/admin/resolvers/{address}/demote",
+      operationId: "demoteResolver",
       tags: ["admin"],
       summary: "Demote a resolver: it is still asked, but cannot win",
       security,
@@ -127,6 +129,7 @@ export const adminRoutes = adminRouter
     createRoute({
       method: "post",
       path: "/v1/admin/resolvers/{address}/reinstate",
+      operationId: "reinstateResolver",
       tags: ["admin"],
       summary: "Lift a resolver's demotion",
       security,
@@ -146,6 +149,7 @@ export const adminRoutes = adminRouter
     createRoute({
       method: "post",
       path: "/v1/admin/corridors/{key}/pause",
+      operationId: "pauseCorridor",
       tags: ["admin"],
       summary: "Pause a corridor: new quotes answer 503 not_leader; quotes already given still settle",
       security,
@@ -162,6 +166,7 @@ export const adminRoutes = adminRouter
     createRoute({
       method: "post",
       path: "/v1/admin/corridors/{key}/resume",
+      operationId: "resumeCorridor",
       tags: ["admin"],
       summary: "Resume a paused corridor",
       security,
@@ -177,6 +182,7 @@ export const adminRoutes = adminRouter
     createRoute({
       method: "post",
       path: "/v1/admin/keeper/pause",
+      operationId: "pauseKeeper",
       tags: ["admin"],
       summary: "Pause the keeper: submissions answer 503 not_leader, no limit-order round starts",
       security,
@@ -189,6 +195,7 @@ export const adminRoutes = adminRouter
     createRoute({
       method: "post",
       path: "/v1/admin/keeper/resume",
+      operationId: "resumeKeeper",
       tags: ["admin"],
       summary: "Resume the keeper",
       security,
@@ -200,6 +207,7 @@ export const adminRoutes = adminRouter
     createRoute({
       method: "get",
       path: "/v1/admin/keeper",
+      operationId: "getKeeper",
       tags: ["admin"],
       summary: "The keeper: its pause, the transactions it follows, its wallets per chain",
       security,

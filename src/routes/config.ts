@@ -8,6 +8,7 @@ export const configRoutes = createRouter().openapi(
   createRoute({
     method: "get",
     path: "/v1/config",
+    operationId: "getConfig",
     tags: ["config"],
     summary: "The relay configuration (record 2.6)",
     responses: { 200: jsonContent(ConfigRecord, "The configuration record"), ...errorResponses(500) },

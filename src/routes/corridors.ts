@@ -14,6 +14,7 @@ export const corridorRoutes = createRouter()
     createRoute({
       method: "get",
       path: "/v1/corridors",
+      operationId: "listCorridors",
       tags: ["resolvers"],
       summary: "Every corridor served, with its state: quoting, degraded (no fresh resolver) or paused",
       responses: { 200: jsonContent(z.object({ corridors: z.array(CorridorRecord) }), "The corridors") },
@@ -30,6 +31,7 @@ export const corridorRoutes = createRouter()
     createRoute({
       method: "get",
       path: "/v1/corridors/{chainId}/{tokenA}/{tokenB}/connect",
+      operationId: "connectResolver",
       tags: ["resolvers"],
       summary: "Resolver WebSocket (see docs/resolver-protocol.md)",
       request: {

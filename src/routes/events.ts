@@ -39,6 +39,7 @@ export const eventRoutes = createRouter()
     createRoute({
       method: "get",
       path: "/v1/quotes/{id}/events",
+      operationId: "streamQuoteEvents",
       tags: ["quotes"],
       summary: "The quote's timeline as Server-Sent Events, live until final",
       description: described("Each event's `event` is a timeline event name and `data` the timeline entry."),
@@ -66,6 +67,7 @@ export const eventRoutes = createRouter()
     createRoute({
       method: "get",
       path: "/v1/limit-orders/{id}/events",
+      operationId: "streamLimitOrderEvents",
       tags: ["limit orders"],
       summary: "The limit order's status changes as Server-Sent Events, live until it ends",
       description: described(

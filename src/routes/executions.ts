@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import { adapterFor, settlerFor } from "../chains";
 import { readQuoteRow } from "../db/quotes";
 import { executionForKey, scopedIdempotencyKey } from "../db/settlement";
@@ -28,9 +28,20 @@ export const executionRoutes = createRouter()
     createRoute({
       method: "post",
       path: "/v1/executions",
+      operationId: "submitExecution",
       tags: ["executions"],
       summary: "Submit a signed quote: the keeper simulates, broadcasts and pays the gas",
-      request: { body: { required: true, content: { "application/json": { schema: ExecutionRequest } } } },
+      request: {
+        headers: z.object({
+          "idempotency-key": z
+            .string()
+            .optional()
+            .openapi({
+              description: `Up to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters: a repeat with the same key answers the first execution`,
+            }),
+        }),
+        body: { required: true, content: { "application/json": { schema: ExecutionRequest } } },
+      },
       responses: {
         200: jsonContent(ExecutionAccepted, "A requote (nothing moved), or the first execution of a repeated key"),
         202: jsonContent(ExecutionAccepted, "Broadcast: the execution is submitted"),
@@ -105,6 +116,7 @@ export const executionRoutes = createRouter()
     createRoute({
       method: "get",
       path: "/v1/executions/{id}",
+      operationId: "getExecution",
       tags: ["executions"],
       summary: "One execution with its quote's lifecycle (record 2.1)",
       request: { params: IdParam },

@@ -13,6 +13,7 @@ export const healthRoutes = createRouter().openapi(
   createRoute({
     method: "get",
     path: "/v1/health",
+    operationId: "getHealth",
     tags: ["meta"],
     summary: "The relay's parts: keeper, chains, oracle, corridors and their outbox, limit orders",
     responses: { 200: jsonContent(HealthRecord, "Each part's state; `degraded` names the parts that are not ok") },

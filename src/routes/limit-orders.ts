@@ -48,6 +48,7 @@ export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
       createRoute({
         method: "post",
         path: "/v1/limit-orders/prepare",
+        operationId: "prepareLimitOrder",
         tags: ["limit orders"],
         summary: "Derive a limit order's terms and the typed data the taker signs; stores nothing",
         request: { body: { required: true, content: { "application/json": { schema: LimitPrepareRequest } } } },
@@ -62,6 +63,7 @@ export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
       createRoute({
         method: "post",
         path: "/v1/limit-orders",
+        operationId: "placeLimitOrder",
         tags: ["limit orders"],
         summary: "Place a signed limit order: every term is derived again and checked, with the taker's funds",
         request: { body: { required: true, content: { "application/json": { schema: LimitPlaceRequest } } } },
@@ -83,6 +85,7 @@ export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
       createRoute({
         method: "get",
         path: "/v1/limit-orders",
+        operationId: "listLimitOrders",
         tags: ["limit orders"],
         summary: "A taker's limit orders on a chain, newest first, a page at a time",
         request: { query: LimitListQuery },
@@ -94,6 +97,7 @@ export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
       createRoute({
         method: "get",
         path: "/v1/limit-orders/{id}",
+        operationId: "getLimitOrder",
         tags: ["limit orders"],
         summary: "One limit order (record 2.8)",
         request: { params: IdParam },
@@ -105,6 +109,7 @@ export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
       createRoute({
         method: "post",
         path: "/v1/limit-orders/{id}/cancel",
+        operationId: "cancelLimitOrder",
         tags: ["limit orders"],
         summary: "Cancel an open limit order with the taker's signature over its cancelMessage",
         request: {

@@ -14,12 +14,13 @@ import { createRouter } from "../http/router";
 import { serverTiming } from "../http/server-timing";
 import { callObject } from "../http/unreachable-object";
 import { quoteAsOfNow } from "../quotes/as-of-now";
+import { quotePage } from "../quotes/list";
 import { cancelQuoteMessage, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } from "../quotes/messages";
 import { readThrough } from "../quotes/read-through";
 import { verifySignedCancel } from "../quotes/signed-cancel";
 import { isOpen } from "../quotes/states";
 import { errorResponses, jsonContent } from "../schemas/common";
-import { IdParam, QuoteRecord } from "../schemas/quote";
+import { IdParam, QuoteListQuery, QuotePage, QuoteRecord } from "../schemas/quote";
 import { CancelRequest, QuoteRequest } from "../schemas/quote-request";
 import { announceQuote } from "../streams/announce";
 import { takerStub } from "../stubs";
@@ -30,6 +31,7 @@ export const quoteRoutes = createRouter()
     createRoute({
       method: "post",
       path: "/v1/quotes",
+      operationId: "requestQuote",
       tags: ["quotes"],
       summary: "Ask for a quote: runs an RFQ auction among the corridor's resolvers",
       request: { body: { required: true, content: { "application/json": { schema: QuoteRequest } } } },
@@ -38,7 +40,7 @@ export const quoteRoutes = createRouter()
           QuoteRecord.extend({ typedData: z.record(z.string(), z.unknown()).optional() }),
           "The quote, and what the taker signs",
         ),
-        ...errorResponses(400, 404, 429),
+        ...errorResponses(400, 404, 429, 503),
       },
     }),
     async (c) => {
@@ -109,7 +111,20 @@ export const quoteRoutes = createRouter()
   .openapi(
     createRoute({
       method: "get",
+      path: "/v1/quotes",
+      operationId: "listQuotes",
+      tags: ["quotes"],
+      summary: "A taker's quotes, or the quotes a resolver won: newest first, a page at a time",
+      request: { query: QuoteListQuery },
+      responses: { 200: jsonContent(QuotePage, "A page of quotes"), ...errorResponses(400) },
+    }),
+    async (c) => c.json(await quotePage(c.env.DB, c.get("config"), c.req.valid("query")), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
       path: "/v1/quotes/{id}",
+      operationId: "getQuote",
       tags: ["quotes"],
       summary: "One quote's full lifecycle (record 2.2)",
       request: { params: IdParam },
@@ -126,6 +141,7 @@ export const quoteRoutes = createRouter()
     createRoute({
       method: "post",
       path: "/v1/quotes/{id}/cancel",
+      operationId: "cancelQuote",
       tags: ["quotes"],
       summary: "Cancel an open quote with the taker's signature over relay-cancel-quote|<chainId>|<quoteId>",
       request: {

@@ -8,6 +8,7 @@ export const rateRoutes = createRouter().openapi(
   createRoute({
     method: "get",
     path: "/v1/rates",
+    operationId: "getRates",
     tags: ["rates"],
     summary: "Reference rates: the advisory band of each corridor and every source behind it (2.5)",
     responses: { 200: jsonContent(Rates, "Bands, sources and the sources failing now"), ...errorResponses(500) },

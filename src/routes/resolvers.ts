@@ -13,6 +13,7 @@ export const resolverRoutes = createRouter()
     createRoute({
       method: "get",
       path: "/v1/nodes",
+      operationId: "listNodes",
       tags: ["resolvers"],
       summary: "Connected resolver nodes: the relay's in-memory view from their last heartbeats",
       responses: { 200: jsonContent(z.object({ nodes: z.array(NodeRecord) }), "Connected nodes") },
@@ -23,6 +24,7 @@ export const resolverRoutes = createRouter()
     createRoute({
       method: "get",
       path: "/v1/resolvers",
+      operationId: "listResolvers",
       tags: ["resolvers"],
       summary: "The resolver directory",
       request: {

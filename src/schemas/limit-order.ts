@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Address, Amount, Timestamp, Uint256 } from "./common";
+import { Address, Amount, ChainIdQuery, pageQuery, Timestamp, Uint256 } from "./common";
 import { type Erc2612Permit, Erc2612PermitBody } from "./execution";
 
 /** Limit orders' requests and records 2.7 and 2.8 (docs/limit-orders.md). */
@@ -108,26 +108,11 @@ export const LimitOrderRecord = z
 
 export type LimitOrderRecord = z.infer<typeof LimitOrderRecord>;
 
-/** Most orders one page of `GET /v1/limit-orders` holds. */
-export const MAX_PAGE = 100;
-
 export const LimitListQuery = z.object({
   taker: address,
   status: LimitOrderStatus.optional(),
-  chainId: z
-    .string()
-    .regex(/^[1-9]\d{0,9}$/, "must be a chain id")
-    .transform(Number)
-    .optional()
-    .openapi({ type: "string", description: "defaults to the primary EVM chain" }),
-  limit: z
-    .string()
-    .regex(/^[1-9]\d{0,2}$/, "must be a whole number from 1")
-    .transform(Number)
-    .pipe(z.number().max(MAX_PAGE))
-    .optional()
-    .openapi({ type: "string", description: `orders per page, at most ${MAX_PAGE}; 50 by default` }),
-  cursor: z.string().max(200).optional().openapi({ description: "`nextCursor` of the previous page" }),
+  chainId: ChainIdQuery.openapi({ type: "string", description: "defaults to the primary EVM chain" }),
+  ...pageQuery("orders"),
 });
 
 export type LimitListQuery = z.output<typeof LimitListQuery>;

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { PARTIES } from "../blame";
 import { bandFrameBody } from "../protocol/frames";
-import { Address, Amount, Timestamp } from "./common";
+import { Address, Amount, ChainIdQuery, pageQuery, Timestamp } from "./common";
 
 export const QuoteStatus = z.enum(["quoted", "signed", "submitted", "settled", "failed", "expired", "cancelled"]);
 export const ExecutionStatus = z.enum(["submitted", "settled", "failed", "requote"]);
@@ -151,6 +151,29 @@ export const QuoteRecord = z
   .openapi("Quote");
 
 export type QuoteRecord = z.infer<typeof QuoteRecord>;
+
+/** A quote in a list (docs/api.md, "Lists of quotes"): the record without its offers and timeline. */
+export const QuoteSummary = QuoteRecord.omit({ offers: true, timeline: true }).openapi("QuoteSummary");
+
+export const QuotePage = z
+  .object({
+    quotes: z.array(QuoteSummary),
+    nextCursor: z.string().nullable().openapi({ description: "null on the last page" }),
+  })
+  .openapi("QuotePage");
+
+export type QuotePage = z.infer<typeof QuotePage>;
+
+/** `GET /v1/quotes`: a taker's quotes or a resolver's wins, exactly one of the two. */
+export const QuoteListQuery = z.object({
+  taker: z.string().min(1).max(64).optional().openapi({ description: "the taker's quotes" }),
+  resolver: z.string().min(1).max(64).optional().openapi({ description: "the quotes this resolver won" }),
+  status: QuoteStatus.optional().openapi({ description: "as of now: an open quote past its expiry is expired" }),
+  chainId: ChainIdQuery.openapi({ type: "string", description: "every chain by default" }),
+  ...pageQuery("quotes"),
+});
+
+export type QuoteListQuery = z.output<typeof QuoteListQuery>;
 export type QuoteStatus = z.infer<typeof QuoteStatus>;
 export type ExecutionStatus = z.infer<typeof ExecutionStatus>;
 export type TimelineEntry = z.infer<typeof TimelineEntry>;

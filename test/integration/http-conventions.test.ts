@@ -172,7 +172,45 @@ describe("GET /v1/openapi.json", () => {
     const routed = real.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`);
     expect(documented.sort()).toEqual([...new Set(routed)].sort());
   });
+
+  it("names its server, each operation, who may call it, and the headers and statuses every answer may have", async () => {
+    const res = await createApp().request("https://relay.test:8443/v1/openapi.json", {}, env);
+    const doc = (await res.json()) as {
+      servers: { url: string }[];
+      info: { license?: { name: string } };
+      paths: Record<string, Record<string, Operation>>;
+    };
+    expect(doc.servers).toEqual([{ url: "https://relay.test:8443", description: "This relay" }]);
+    expect(doc.info.license?.name).toBeTruthy();
+    const ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.values(item).map((op) => ({ path, op })));
+    const ids = ops.map(({ op }) => op.operationId);
+    expect(ids.every((id) => typeof id === "string" && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ops.length);
+    for (const { path, op } of ops) {
+      expect(op.security).toEqual(path.startsWith("/v1/admin/") ? [{ bearerAuth: [] }] : []);
+      expect(op.parameters?.some((p) => p.in === "header" && p.name === "X-Request-Id")).toBe(true);
+      expect(Object.keys(op.responses)).toContain("405");
+      if (op.requestBody) expect(Object.keys(op.responses)).toContain("413");
+      for (const [status, response] of Object.entries(op.responses)) {
+        expect(response.headers).toHaveProperty("X-Request-Id");
+        if (status === "429" || status === "503") expect(response.headers).toHaveProperty("Retry-After");
+      }
+    }
+    const byId = new Map(ops.map(({ op }) => [op.operationId, op]));
+    expect(byId.get("requestQuote")?.responses["200"]?.headers).toHaveProperty("Server-Timing");
+    expect(Object.keys(byId.get("requestQuote")?.responses ?? {})).toContain("503");
+    expect(byId.get("submitExecution")?.parameters?.map((p) => p.name.toLowerCase())).toContain("idempotency-key");
+    expect(byId.get("streamQuoteEvents")?.parameters?.map((p) => p.name.toLowerCase())).toContain("last-event-id");
+  });
 });
+
+interface Operation {
+  operationId?: string;
+  security?: unknown[];
+  parameters?: { name: string; in: string }[];
+  requestBody?: unknown;
+  responses: Record<string, { headers?: Record<string, unknown> }>;
+}
 
 describe("limit orders while the configuration has them off", () => {
   /** The configuration in force with limit orders off. */

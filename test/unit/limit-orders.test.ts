@@ -9,7 +9,7 @@ import { limitReadiness } from "../../src/chains/evm/limit-readiness";
 import { gasChargeFor } from "../../src/chains/fee-charge";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
-import { decodeCursor, encodeCursor } from "../../src/limit-orders/cursor";
+import { decodeCursor, encodeCursor } from "../../src/http/page-cursor";
 import { buildDraft, firstDifference, inputsOfDraft, type LimitInputs } from "../../src/limit-orders/draft";
 import { CLOCK_SKEW_SECONDS, deadlineAccepted, expiryAccepted } from "../../src/limit-orders/expiry";
 import { limitOrderRecord } from "../../src/limit-orders/record";
@@ -117,13 +117,15 @@ describe("limit order states", () => {
 
 describe("the list cursor", () => {
   it("round-trips a position and refuses anything else", () => {
-    const p = { createdAt: "2026-11-22T10:00:00.123Z", limitOrderId: `lo_${"ab".repeat(16)}` };
+    const p = { at: "2026-11-22T10:00:00.123Z", id: `lo_${"ab".repeat(16)}` };
     const cursor = encodeCursor(p);
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(decodeCursor(cursor)).toStrictEqual(p);
-    for (const bad of ["", "x", "!!", btoa("2026|lo_1"), btoa(`${p.createdAt}|${p.limitOrderId}|x`), "a".repeat(201)]) {
-      expect(decodeCursor(bad)).toBeNull();
+    expect(decodeCursor(cursor, "lo")).toStrictEqual(p);
+    for (const bad of ["", "x", "!!", btoa("2026|lo_1"), btoa(`${p.at}|${p.id}|x`), "a".repeat(201)]) {
+      expect(decodeCursor(bad, "lo")).toBeNull();
     }
+    // A cursor of one list is not one of another.
+    expect(decodeCursor(encodeCursor({ at: p.at, id: `q_${"ab".repeat(16)}` }), "lo")).toBeNull();
   });
 });
 

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { currentRequestId, log, logRecord, withRequestId } from "../../src/log";
+import { currentRequestId, log, logLine, logRecord, useLogFormat, withRequestId } from "../../src/log";
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  useLogFormat(undefined);
+});
 
 describe("log lines", () => {
   it("put level and event first, then the request id, then the fields", () => {
@@ -46,5 +49,40 @@ describe("log lines", () => {
 
   it("run without a scope when there is no request id", () => {
     expect(withRequestId(undefined, () => currentRequestId())).toBeUndefined();
+  });
+});
+
+describe("one short line per log line (LOG_FORMAT=line)", () => {
+  it("writes a request as method, path, status and ms, with its request id", () => {
+    expect(
+      logLine({
+        level: "info",
+        event: "request",
+        requestId: "r-1",
+        method: "POST",
+        path: "/v1/quotes",
+        status: 200,
+        ms: 48,
+      }),
+    ).toBe("POST /v1/quotes 200 48ms (r-1)");
+  });
+
+  it("writes any other event by name with its fields, saying so first when it is a warning or an error", () => {
+    expect(logLine({ level: "info", event: "auction", corridor: "k", replies: { valid: 2 }, auctionMs: 21 })).toBe(
+      'auction corridor=k replies={"valid":2} auctionMs=21',
+    );
+    expect(logLine({ level: "error", event: "job_failed", requestId: "r-2", job: "limits" })).toBe(
+      "ERROR job_failed job=limits (r-2)",
+    );
+  });
+
+  it("is what the sinks get once the format is line, and the objects again otherwise", () => {
+    const lines: unknown[] = [];
+    vi.spyOn(console, "log").mockImplementation((line) => lines.push(line));
+    useLogFormat("line");
+    log.info("ready", { port: 8787 });
+    useLogFormat("json");
+    log.info("ready", { port: 8787 });
+    expect(lines).toEqual(["ready port=8787", { level: "info", event: "ready", port: 8787 }]);
   });
 });
