@@ -210,7 +210,10 @@ export const ExecutionRecord = z
     takerPays: Amount.nullable(),
     keeper: KeeperBooks.nullable().openapi({ description: "The keeper's books of a settled fill; null before" }),
     updatedAt: Timestamp,
-    lifecycle: QuoteRecord.nullable(),
+    // A union rather than `.nullable()`: the document then says `anyOf [Quote, null]`. `.nullable()` of
+    // the named Quote is written `allOf [Quote, {type: [object, null]}]`, which admits no null and which
+    // generated clients read as a Quote whose every field is `never` (docs/api.md, "A typed client").
+    lifecycle: z.union([QuoteRecord, z.null()]),
   })
   .openapi("Execution");
 
