@@ -16,11 +16,12 @@ const biome = join(root, "node_modules/.bin/biome");
 export const API_TYPES_PATH = join(root, "test/support/relay-api.d.ts");
 
 /**
- * The document as the relay serves it, from the app built in this process: no Worker, no network. The
- * route reads no binding, but every request passes the configuration middleware, hence the local one.
+ * The document as the relay serves it at `origin` (its `servers`; `npm start`'s relay by default), from
+ * the app built in this process: no Worker, no network. The route reads no binding, but every request
+ * passes the configuration middleware, hence the local one.
  */
-export async function openApiDocument(): Promise<OpenAPI3> {
-  const res = await createApp().request("/v1/openapi.json", {}, { RELAY_CONFIG: "" });
+export async function openApiDocument(origin = "http://127.0.0.1:8787"): Promise<OpenAPI3> {
+  const res = await createApp().request(`${origin}/v1/openapi.json`, {}, { RELAY_CONFIG: "" });
   if (res.status !== 200) throw new Error(`GET /v1/openapi.json answered ${res.status}`);
   return (await res.json()) as OpenAPI3;
 }

@@ -119,6 +119,12 @@ describe("a typed client generated from /v1/openapi.json (openapi-fetch, wrangle
     expect(execution.lifecycle?.quoteId).toBe(quote.quoteId);
     expect(execution.lifecycle?.final).toBe(true);
 
+    // The taker's swaps: this one, listed without its offers and timeline.
+    const page = ok(await api.GET("/v1/quotes", { params: { query: { taker: taker.address, limit: "10" } } }));
+    expect(page.quotes.map((q) => q.quoteId)).toEqual([quote.quoteId]);
+    expect(page.quotes[0]).toMatchObject({ status: "settled", final: true, received: final.received });
+    expect(page.nextCursor).toBeNull();
+
     const { resolvers } = ok(await api.GET("/v1/resolvers", { params: { query: { include: "inactive" } } }));
     const winner = resolvers.find((r) => r.address === quote.resolver?.address);
     expect(winner).toMatchObject({ name: "alpha", online: true });

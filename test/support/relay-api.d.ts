@@ -9,35 +9,7 @@ export interface paths {
       cookie?: never;
     };
     /** The relay configuration (record 2.6) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The configuration record */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Config"];
-          };
-        };
-        /** @description Internal error */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getConfig"];
     put?: never;
     post?: never;
     delete?: never;
@@ -54,26 +26,7 @@ export interface paths {
       cookie?: never;
     };
     /** The relay's parts: keeper, chains, oracle, corridors and their outbox, limit orders */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Each part's state; `degraded` names the parts that are not ok */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Health"];
-          };
-        };
-      };
-    };
+    get: operations["getHealth"];
     put?: never;
     post?: never;
     delete?: never;
@@ -89,64 +42,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /** A taker's quotes, or the quotes a resolver won: newest first, a page at a time */
+    get: operations["listQuotes"];
     put?: never;
     /** Ask for a quote: runs an RFQ auction among the corridor's resolvers */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["QuoteRequest"];
-        };
-      };
-      responses: {
-        /** @description The quote, and what the taker signs */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Quote"] & {
-              typedData?: {
-                [key: string]: unknown;
-              };
-            };
-          };
-        };
-        /** @description Invalid request */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Not found */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Too many requests; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["requestQuote"];
     delete?: never;
     options?: never;
     head?: never;
@@ -161,37 +61,7 @@ export interface paths {
       cookie?: never;
     };
     /** One quote's full lifecycle (record 2.2) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The quote record */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Quote"];
-          };
-        };
-        /** @description Not found */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getQuote"];
     put?: never;
     post?: never;
     delete?: never;
@@ -210,59 +80,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Cancel an open quote with the taker's signature over relay-cancel-quote|<chainId>|<quoteId> */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["CancelQuoteRequest"];
-        };
-      };
-      responses: {
-        /** @description The cancelled quote */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Quote"];
-          };
-        };
-        /** @description Invalid request */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Not found */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Conflict with the resource's state */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["cancelQuote"];
     delete?: never;
     options?: never;
     head?: never;
@@ -279,86 +97,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Submit a signed quote: the keeper simulates, broadcasts and pays the gas */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json":
-            | components["schemas"]["EvmExecutionRequest"]
-            | components["schemas"]["SolanaExecutionRequest"];
-        };
-      };
-      responses: {
-        /** @description A requote (nothing moved), or the first execution of a repeated key */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ExecutionAnswer"];
-          };
-        };
-        /** @description Broadcast: the execution is submitted */
-        202: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ExecutionAnswer"];
-          };
-        };
-        /** @description Invalid request */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Not found */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Conflict with the resource's state */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Too many requests; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Unavailable; see Retry-After */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["submitExecution"];
     delete?: never;
     options?: never;
     head?: never;
@@ -373,37 +112,7 @@ export interface paths {
       cookie?: never;
     };
     /** One execution with its quote's lifecycle (record 2.1) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The execution record */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Execution"];
-          };
-        };
-        /** @description Not found */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getExecution"];
     put?: never;
     post?: never;
     delete?: never;
@@ -420,28 +129,7 @@ export interface paths {
       cookie?: never;
     };
     /** Connected resolver nodes: the relay's in-memory view from their last heartbeats */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Connected nodes */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              nodes: components["schemas"]["Node"][];
-            };
-          };
-        };
-      };
-    };
+    get: operations["listNodes"];
     put?: never;
     post?: never;
     delete?: never;
@@ -458,32 +146,7 @@ export interface paths {
       cookie?: never;
     };
     /** The resolver directory */
-    get: {
-      parameters: {
-        query?: {
-          /** @description `inactive` lists every resolver */
-          include?: "inactive";
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Resolvers, and how many inactive ones were left out */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              resolvers: components["schemas"]["Resolver"][];
-              inactive: number;
-            };
-          };
-        };
-      };
-    };
+    get: operations["listResolvers"];
     put?: never;
     post?: never;
     delete?: never;
@@ -500,28 +163,7 @@ export interface paths {
       cookie?: never;
     };
     /** Every corridor served, with its state: quoting, degraded (no fresh resolver) or paused */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The corridors */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              corridors: components["schemas"]["Corridor"][];
-            };
-          };
-        };
-      };
-    };
+    get: operations["listCorridors"];
     put?: never;
     post?: never;
     delete?: never;
@@ -538,46 +180,7 @@ export interface paths {
       cookie?: never;
     };
     /** Resolver WebSocket (see docs/resolver-protocol.md) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          chainId: number;
-          tokenA: string;
-          tokenB: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Switching protocols: the resolver socket */
-        101: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Invalid request */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Error */
-        426: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["connectResolver"];
     put?: never;
     post?: never;
     delete?: never;
@@ -595,54 +198,7 @@ export interface paths {
     };
     get?: never;
     /** Register or update a resolver */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          address: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            name?: string;
-            region?: string | null;
-            registered?: boolean;
-          };
-        };
-      };
-      responses: {
-        /** @description The resolver */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Resolver"];
-          };
-        };
-        /** @description Invalid request */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Missing or wrong credentials */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    put: operations["registerResolver"];
     post?: never;
     delete?: never;
     options?: never;
@@ -660,63 +216,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Demote a resolver: it is still asked, but cannot win */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          address: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** @default 15 */
-            minutes?: number;
-            reason: string;
-          };
-        };
-      };
-      responses: {
-        /** @description The resolver */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Resolver"];
-          };
-        };
-        /** @description Invalid request */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Missing or wrong credentials */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Not found */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["demoteResolver"];
     delete?: never;
     options?: never;
     head?: never;
@@ -733,46 +233,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Lift a resolver's demotion */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          address: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The resolver */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Resolver"];
-          };
-        };
-        /** @description Missing or wrong credentials */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Not found */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["reinstateResolver"];
     delete?: never;
     options?: never;
     head?: never;
@@ -789,60 +250,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Pause a corridor: new quotes answer 503 not_leader; quotes already given still settle */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description the corridor's key as `GET /v1/corridors` lists it, `<chainId>:<tokenA>:<tokenB>` */
-          key: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: {
-        content: {
-          "application/json": components["schemas"]["PauseBody"];
-        };
-      };
-      responses: {
-        /** @description The corridor */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Corridor"];
-          };
-        };
-        /** @description Invalid request */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Missing or wrong credentials */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Not found */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["pauseCorridor"];
     delete?: never;
     options?: never;
     head?: never;
@@ -859,47 +267,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Resume a paused corridor */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description the corridor's key as `GET /v1/corridors` lists it, `<chainId>:<tokenA>:<tokenB>` */
-          key: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The corridor */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Corridor"];
-          };
-        };
-        /** @description Missing or wrong credentials */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Not found */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["resumeCorridor"];
     delete?: never;
     options?: never;
     head?: never;
@@ -916,48 +284,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Pause the keeper: submissions answer 503 not_leader, no limit-order round starts */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: {
-        content: {
-          "application/json": components["schemas"]["PauseBody"];
-        };
-      };
-      responses: {
-        /** @description The keeper */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Keeper"];
-          };
-        };
-        /** @description Invalid request */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Missing or wrong credentials */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["pauseKeeper"];
     delete?: never;
     options?: never;
     head?: never;
@@ -974,35 +301,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Resume the keeper */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The keeper */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Keeper"];
-          };
-        };
-        /** @description Missing or wrong credentials */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["resumeKeeper"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1017,35 +316,7 @@ export interface paths {
       cookie?: never;
     };
     /** The keeper: its pause, the transactions it follows, its wallets per chain */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The keeper */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Keeper"];
-          };
-        };
-        /** @description Missing or wrong credentials */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getKeeper"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1062,35 +333,7 @@ export interface paths {
       cookie?: never;
     };
     /** Reference rates: the advisory band of each corridor and every source behind it (2.5) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Bands, sources and the sources failing now */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Rates"];
-          };
-        };
-        /** @description Internal error */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getRates"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1109,57 +352,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Derive a limit order's terms and the typed data the taker signs; stores nothing */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["LimitOrderPrepareRequest"];
-        };
-      };
-      responses: {
-        /** @description The draft (record 2.7) */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["LimitOrderDraft"];
-          };
-        };
-        /** @description Invalid request */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Not found */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Too many requests; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["prepareLimitOrder"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1174,124 +367,10 @@ export interface paths {
       cookie?: never;
     };
     /** A taker's limit orders on a chain, newest first, a page at a time */
-    get: {
-      parameters: {
-        query: {
-          taker: string;
-          status?: "open" | "filling" | "filled" | "cancelled" | "expired";
-          /** @description defaults to the primary EVM chain */
-          chainId?: string;
-          /** @description orders per page, at most 100; 50 by default */
-          limit?: string;
-          /** @description `nextCursor` of the previous page */
-          cursor?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description A page of orders */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["LimitOrderPage"];
-          };
-        };
-        /** @description Invalid request */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Not found */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["listLimitOrders"];
     put?: never;
     /** Place a signed limit order: every term is derived again and checked, with the taker's funds */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["LimitOrderPlaceRequest"];
-        };
-      };
-      responses: {
-        /** @description The open order (record 2.8) */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["LimitOrder"];
-          };
-        };
-        /** @description Invalid request */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Not found */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Conflict with the resource's state */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Too many requests; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Unavailable; see Retry-After */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["placeLimitOrder"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1306,37 +385,7 @@ export interface paths {
       cookie?: never;
     };
     /** One limit order (record 2.8) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The order */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["LimitOrder"];
-          };
-        };
-        /** @description Not found */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getLimitOrder"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1355,59 +404,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Cancel an open limit order with the taker's signature over its cancelMessage */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["CancelLimitOrderRequest"];
-        };
-      };
-      responses: {
-        /** @description The cancelled order */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["LimitOrder"];
-          };
-        };
-        /** @description Invalid request */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Not found */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Conflict with the resource's state */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["cancelLimitOrder"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1425,74 +422,7 @@ export interface paths {
      * The quote's timeline as Server-Sent Events, live until final
      * @description Each event's `event` is a timeline event name and `data` the timeline entry. The history is replayed first; a comment every 15 s keeps the stream open; the stream ends at the terminal state. At most 10 open streams per client address per corridor (429 rate_limited).
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: {
-          /** @description the `id` of the last event received: the stream resumes after it, without repeats */
-          "last-event-id"?: string;
-        };
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The event stream */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "text/event-stream": string;
-          };
-        };
-        /** @description The stream has ended and the client has every event (Last-Event-ID): stop reconnecting */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Invalid request */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Not found */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Too many requests; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Unavailable; see Retry-After */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["streamQuoteEvents"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1512,74 +442,7 @@ export interface paths {
      * The limit order's status changes as Server-Sent Events, live until it ends
      * @description Each event's `event` is a status the order took and `data` the record's changing fields after the move. The history is replayed first; a comment every 15 s keeps the stream open; the stream ends at the terminal state. At most 10 open streams per client address per corridor (429 rate_limited).
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: {
-          /** @description the `id` of the last event received: the stream resumes after it, without repeats */
-          "last-event-id"?: string;
-        };
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The event stream */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "text/event-stream": string;
-          };
-        };
-        /** @description The stream has ended and the client has every event (Last-Event-ID): stop reconnecting */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Invalid request */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Not found */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Too many requests; see Retry-After */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Unavailable; see Retry-After */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["streamLimitOrderEvents"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1596,30 +459,7 @@ export interface paths {
       cookie?: never;
     };
     /** This document */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description OpenAPI 3.1 document */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              openapi: string;
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
+    get: operations["getOpenApiDocument"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1636,26 +476,7 @@ export interface paths {
       cookie?: never;
     };
     /** This document as a page to read and try (Swagger UI; docs/explorer.md) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The API reference page */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "text/html": string;
-          };
-        };
-      };
-    };
+    get: operations["getApiReference"];
     put?: never;
     post?: never;
     delete?: never;
@@ -2175,6 +996,180 @@ export interface components {
         /** @description unix seconds */
         timestamp: number;
       };
+    };
+    QuotePage: {
+      quotes: components["schemas"]["QuoteSummary"][];
+      /** @description null on the last page */
+      nextCursor: string | null;
+    };
+    QuoteSummary: {
+      quoteId: string;
+      rfqId: string;
+      chainId: number;
+      /** @enum {string} */
+      status: "quoted" | "signed" | "submitted" | "settled" | "failed" | "expired" | "cancelled";
+      final: boolean;
+      /** @description 0x address on EVM, base58 on Solana */
+      taker: string;
+      /** @description 0x address on EVM, base58 on Solana */
+      recipient: string;
+      /** @description 0x address on EVM, base58 on Solana */
+      sellToken: string;
+      /** @description 0x address on EVM, base58 on Solana */
+      buyToken: string;
+      /**
+       * @description Base units, decimal string
+       * @example 1000000
+       */
+      sellAmount: string;
+      /**
+       * @description Base units, decimal string
+       * @example 1000000
+       */
+      received: string;
+      fee: {
+        /** @description 0x address on EVM, base58 on Solana */
+        token: string;
+        /**
+         * @description Base units, decimal string
+         * @example 1000000
+         */
+        amount: string;
+      };
+      gasFee: {
+        /** @description 0x address on EVM, base58 on Solana */
+        token: string;
+        /**
+         * @description Base units, decimal string
+         * @example 1000000
+         */
+        amount: string;
+        /**
+         * @description `priced`: gas units × gas price × the native token's price, read from the chain and the oracle; `fallback`: the configured `gasFee.fixed`, used when an input is missing or older than 60 s
+         * @enum {string}
+         */
+        source: "priced" | "fallback";
+      };
+      /**
+       * @description Base units, decimal string
+       * @example 1000000
+       */
+      takerPays: string;
+      /**
+       * @description Base units, decimal string
+       * @example 1000000
+       */
+      proceeds: string;
+      offersHash: string;
+      band: components["schemas"]["Band"];
+      /**
+       * @description ISO 8601
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      quotedAt: string;
+      /**
+       * @description ISO 8601
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      expiresAt: string;
+      resolver: {
+        /** @description The resolver's identity: the EVM address it authenticates with */
+        address: string;
+        name: string;
+        /** @description On a Solana quote, the base58 Solana key the resolver proved at auth, which signed its bid and the swap transaction; null on EVM quotes */
+        solanaAddress: string | null;
+      } | null;
+      replies: {
+        valid: number;
+        rejected: number;
+        declined: number;
+        noReply: number;
+        late: number;
+      };
+      /** @description The steering that applied to the auction */
+      steering: {
+        bandGuardBps: number;
+        /**
+         * @description Base units, decimal string
+         * @example 1000000
+         */
+        minOutput: string | null;
+        /**
+         * @description Base units, decimal string
+         * @example 1000000
+         */
+        maxOutput: string | null;
+        outsideBand: string[];
+        demoted: string[];
+      } | null;
+      executions: {
+        executionId: string;
+        /** @enum {string} */
+        status: "submitted" | "settled" | "failed" | "requote";
+        /** @description why the fill failed or was requoted, prefixed with whose fault it was (`taker:`, `resolver:`, `relay:`) */
+        reason: string | null;
+        blame: components["schemas"]["Blame"];
+        txHash: string | null;
+        submitter: string | null;
+        /**
+         * @description Base units, decimal string
+         * @example 1000000
+         */
+        gasUsed: string | null;
+        /**
+         * @description ISO 8601
+         * @example 2026-11-22T10:00:00.000Z
+         */
+        createdAt: string;
+        /**
+         * @description ISO 8601
+         * @example 2026-11-22T10:00:00.000Z
+         */
+        updatedAt: string;
+      }[];
+      settlement: {
+        txHash: string;
+        block: number;
+        /**
+         * @description ISO 8601
+         * @example 2026-11-22T10:00:00.000Z
+         */
+        blockTime: string | null;
+        confirmed: boolean;
+        /**
+         * @description ISO 8601
+         * @example 2026-11-22T10:00:00.000Z
+         */
+        confirmedAt: string | null;
+        /**
+         * @description Base units, decimal string
+         * @example 1000000
+         */
+        takerPays: string;
+        /**
+         * @description Base units, decimal string
+         * @example 1000000
+         */
+        proceeds: string;
+        gasFee: {
+          /** @description 0x address on EVM, base58 on Solana */
+          token: string;
+          /**
+           * @description Base units, decimal string
+           * @example 1000000
+           */
+          amount: string;
+        };
+        submitter: string;
+      } | null;
+      fills: {
+        orderHash: string;
+        /** @description 0x address on EVM, base58 on Solana */
+        resolver: string;
+        /** @description 0x address on EVM, base58 on Solana */
+        filler: string;
+        logIndex: number;
+      }[];
     };
     CancelQuoteRequest: {
       signature: string;
@@ -2714,4 +1709,2003 @@ export interface components {
   pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+  getConfig: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The configuration record */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Config"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Internal error */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getHealth: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Each part's state; `degraded` names the parts that are not ok */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Health"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listQuotes: {
+    parameters: {
+      query?: {
+        /** @description the taker's quotes */
+        taker?: string;
+        /** @description the quotes this resolver won */
+        resolver?: string;
+        /** @description as of now: an open quote past its expiry is expired */
+        status?: "quoted" | "signed" | "submitted" | "settled" | "failed" | "expired" | "cancelled";
+        /** @description every chain by default */
+        chainId?: string;
+        /** @description quotes per page, at most 100; 50 by default */
+        limit?: string;
+        /** @description `nextCursor` of the previous page */
+        cursor?: string;
+      };
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of quotes */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QuotePage"];
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  requestQuote: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["QuoteRequest"];
+      };
+    };
+    responses: {
+      /** @description The quote, and what the taker signs */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          /** @description Where the relay's time went: `auction`, `ranking`, `storage`, `total` (quotes); keeper phases (executions) */
+          "Server-Timing"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Quote"] & {
+            typedData?: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body over 64 KiB */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unavailable; see Retry-After */
+      503: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getQuote: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The quote record */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Quote"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  cancelQuote: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CancelQuoteRequest"];
+      };
+    };
+    responses: {
+      /** @description The cancelled quote */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Quote"];
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Conflict with the resource's state */
+      409: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body over 64 KiB */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  submitExecution: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Up to 128 characters: a repeat with the same key answers the first execution */
+        "idempotency-key"?: string;
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json":
+          | components["schemas"]["EvmExecutionRequest"]
+          | components["schemas"]["SolanaExecutionRequest"];
+      };
+    };
+    responses: {
+      /** @description A requote (nothing moved), or the first execution of a repeated key */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          /** @description Where the relay's time went: `auction`, `ranking`, `storage`, `total` (quotes); keeper phases (executions) */
+          "Server-Timing"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ExecutionAnswer"];
+        };
+      };
+      /** @description Broadcast: the execution is submitted */
+      202: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          /** @description Where the relay's time went: `auction`, `ranking`, `storage`, `total` (quotes); keeper phases (executions) */
+          "Server-Timing"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ExecutionAnswer"];
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Conflict with the resource's state */
+      409: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body over 64 KiB */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unavailable; see Retry-After */
+      503: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getExecution: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The execution record */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Execution"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listNodes: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Connected nodes */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            nodes: components["schemas"]["Node"][];
+          };
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listResolvers: {
+    parameters: {
+      query?: {
+        /** @description `inactive` lists every resolver */
+        include?: "inactive";
+      };
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Resolvers, and how many inactive ones were left out */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            resolvers: components["schemas"]["Resolver"][];
+            inactive: number;
+          };
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listCorridors: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The corridors */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            corridors: components["schemas"]["Corridor"][];
+          };
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  connectResolver: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        chainId: number;
+        tokenA: string;
+        tokenB: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Switching protocols: the resolver socket */
+      101: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Error */
+      426: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  registerResolver: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string;
+          region?: string | null;
+          registered?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The resolver */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Resolver"];
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or wrong credentials */
+      401: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body over 64 KiB */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  demoteResolver: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @default 15 */
+          minutes?: number;
+          reason: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The resolver */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Resolver"];
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or wrong credentials */
+      401: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body over 64 KiB */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  reinstateResolver: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The resolver */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Resolver"];
+        };
+      };
+      /** @description Missing or wrong credentials */
+      401: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  pauseCorridor: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        /** @description the corridor's key as `GET /v1/corridors` lists it, `<chainId>:<tokenA>:<tokenB>` */
+        key: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["PauseBody"];
+      };
+    };
+    responses: {
+      /** @description The corridor */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Corridor"];
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or wrong credentials */
+      401: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body over 64 KiB */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  resumeCorridor: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        /** @description the corridor's key as `GET /v1/corridors` lists it, `<chainId>:<tokenA>:<tokenB>` */
+        key: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The corridor */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Corridor"];
+        };
+      };
+      /** @description Missing or wrong credentials */
+      401: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  pauseKeeper: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["PauseBody"];
+      };
+    };
+    responses: {
+      /** @description The keeper */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Keeper"];
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or wrong credentials */
+      401: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body over 64 KiB */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  resumeKeeper: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The keeper */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Keeper"];
+        };
+      };
+      /** @description Missing or wrong credentials */
+      401: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getKeeper: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The keeper */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Keeper"];
+        };
+      };
+      /** @description Missing or wrong credentials */
+      401: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getRates: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Bands, sources and the sources failing now */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Rates"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Internal error */
+      500: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  prepareLimitOrder: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["LimitOrderPrepareRequest"];
+      };
+    };
+    responses: {
+      /** @description The draft (record 2.7) */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LimitOrderDraft"];
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body over 64 KiB */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listLimitOrders: {
+    parameters: {
+      query: {
+        taker: string;
+        status?: "open" | "filling" | "filled" | "cancelled" | "expired";
+        /** @description defaults to the primary EVM chain */
+        chainId?: string;
+        /** @description orders per page, at most 100; 50 by default */
+        limit?: string;
+        /** @description `nextCursor` of the previous page */
+        cursor?: string;
+      };
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of orders */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LimitOrderPage"];
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  placeLimitOrder: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["LimitOrderPlaceRequest"];
+      };
+    };
+    responses: {
+      /** @description The open order (record 2.8) */
+      201: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LimitOrder"];
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Conflict with the resource's state */
+      409: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body over 64 KiB */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unavailable; see Retry-After */
+      503: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getLimitOrder: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The order */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LimitOrder"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  cancelLimitOrder: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CancelLimitOrderRequest"];
+      };
+    };
+    responses: {
+      /** @description The cancelled order */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LimitOrder"];
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Conflict with the resource's state */
+      409: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body over 64 KiB */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  streamQuoteEvents: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the `id` of the last event received: the stream resumes after it, without repeats */
+        "last-event-id"?: string;
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event stream */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "text/event-stream": string;
+        };
+      };
+      /** @description The stream has ended and the client has every event (Last-Event-ID): stop reconnecting */
+      204: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unavailable; see Retry-After */
+      503: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  streamLimitOrderEvents: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the `id` of the last event received: the stream resumes after it, without repeats */
+        "last-event-id"?: string;
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event stream */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "text/event-stream": string;
+        };
+      };
+      /** @description The stream has ended and the client has every event (Last-Event-ID): stop reconnecting */
+      204: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unavailable; see Retry-After */
+      503: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getOpenApiDocument: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OpenAPI 3.1 document */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            openapi: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getApiReference: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The API reference page */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+}
