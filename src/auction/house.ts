@@ -21,6 +21,9 @@ import { receiveBid, receiveDecline, receiveMalformed } from "./reply-intake";
 import { eligibleNodes, onlineNodes, rfqBounds, rfqFrameFor, rfqTerms } from "./rfq";
 import { WinnerSignatures } from "./winner-signatures";
 
+/** How long the per-bidder work of a decided auction waits for the taker's answer to have left (afterTheAnswer). */
+const AFTER_ANSWER_MS = 50;
+
 /** How long a closed auction is remembered, so that its late replies are counted on the quote. */
 const REMEMBER_CLOSED_MS = 30_000;
 
@@ -138,13 +141,14 @@ export class AuctionHouse {
   }
 
   /**
-   * The per-bidder work of a decided auction, once the taker's answer has been handed back (a timer, not
-   * a microtask, so it runs after the answer leaves): every bidder's `result`, then the signatures of
-   * the bids not checked on the quote's path (docs/resolver-protocol.md, "When signatures are checked").
+   * The per-bidder work of a decided auction, once the taker's answer is on its way: every bidder's
+   * `result`, then the signatures of the bids not checked on the quote's path (docs/resolver-protocol.md,
+   * "When signatures are checked"). It waits AFTER_ANSWER_MS, so that it does not hold the thread the
+   * answer still crosses (the taker's object and the Worker, where they share the corridor's isolate).
    */
   private afterTheAnswer(live: LiveAuction, offers: RankedOffer[], checked: ReadonlySet<string>, stored: boolean) {
     const { port } = this;
-    const work = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => {
+    const work = new Promise<void>((resolve) => setTimeout(resolve, AFTER_ANSWER_MS)).then(() => {
       sendResults(port, live, offers);
       return checkUnchecked(port, live, offers, checked, stored);
     });
