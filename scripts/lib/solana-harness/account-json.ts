@@ -86,7 +86,7 @@ export function accountJson(
   return {
     data,
     executable: account.executable,
-    lamports: Number(account.lamports),
+    lamports: account.lamports,
     owner: account.owner,
     rentEpoch: RENT_EXEMPT_EPOCH,
     space: account.data.length,
