@@ -1,11 +1,15 @@
 /**
  * Accounts as the RPC answers them (`getAccountInfo`, `getMultipleAccounts`, `getTokenAccountsByOwner`,
- * simulation accounts): data as base58 or base64, or for token accounts and mints `jsonParsed`.
+ * simulation accounts): data as base58 or base64, or for token accounts, mints and address lookup tables
+ * `jsonParsed`.
  */
 import { base58, base64 } from "@scure/base";
+import { AddressLookupTableAccount, AddressLookupTableProgram } from "@solana/web3.js";
 import type { AccountReader, AccountView } from "./balances";
 import { invalidParams } from "./jsonrpc";
 import { parseMint, parseTokenAccount, TOKEN_2022_PROGRAM, uiTokenAmount } from "./token-state";
+
+const LOOKUP_TABLE_PROGRAM = AddressLookupTableProgram.programId.toBase58();
 
 export type AccountEncoding = "binary" | "base58" | "base64" | "jsonParsed";
 
@@ -71,6 +75,29 @@ export function parsedTokenData(account: AccountView, read: AccountReader): Reco
   return null;
 }
 
+/**
+ * The `parsed` member of an address lookup table, null for any other account. Clients resolve a v0
+ * transaction's lookups from it (`@solana/kit` fetches the tables `jsonParsed`); its slots are u64s, so
+ * they are strings, as validators write them.
+ */
+export function parsedLookupTable(account: AccountView): Record<string, unknown> | null {
+  if (account.owner !== LOOKUP_TABLE_PROGRAM) return null;
+  let table: AddressLookupTableAccount["state"];
+  try {
+    table = AddressLookupTableAccount.deserialize(account.data);
+  } catch {
+    return null;
+  }
+  const info: Record<string, unknown> = {
+    deactivationSlot: table.deactivationSlot.toString(),
+    lastExtendedSlot: table.lastExtendedSlot.toString(),
+    lastExtendedSlotStartIndex: table.lastExtendedSlotStartIndex,
+  };
+  if (table.authority) info.authority = table.authority.toBase58();
+  info.addresses = table.addresses.map((address) => address.toBase58());
+  return { program: "address-lookup-table", parsed: { type: "lookupTable", info }, space: account.data.length };
+}
+
 export function accountJson(
   account: AccountView,
   encoding: AccountEncoding,
@@ -79,14 +106,15 @@ export function accountJson(
 ): Record<string, unknown> {
   const bytes = slice ? account.data.subarray(slice.offset, slice.offset + slice.length) : account.data;
   let data: unknown;
-  if (encoding === "jsonParsed") data = parsedTokenData(account, read) ?? [base64.encode(bytes), "base64"];
-  else if (encoding === "base64") data = [base64.encode(bytes), "base64"];
+  if (encoding === "jsonParsed") {
+    data = parsedTokenData(account, read) ?? parsedLookupTable(account) ?? [base64.encode(bytes), "base64"];
+  } else if (encoding === "base64") data = [base64.encode(bytes), "base64"];
   else if (encoding === "base58") data = [base58.encode(bytes), "base58"];
   else data = base58.encode(bytes);
   return {
     data,
     executable: account.executable,
-    lamports: Number(account.lamports),
+    lamports: account.lamports,
     owner: account.owner,
     rentEpoch: RENT_EXEMPT_EPOCH,
     space: account.data.length,

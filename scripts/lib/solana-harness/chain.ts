@@ -9,12 +9,20 @@
  */
 import { type Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction } from "@solana/web3.js";
 import { Clock, EpochSchedule, LiteSVM } from "litesvm";
-import { type AccountReader, type AccountView, accountKeysOf, lamportsOf, tokenBalancesOf } from "./balances";
+import {
+  type AccountReader,
+  type AccountView,
+  accountKeysOf,
+  lamportsOf,
+  type TokenBalance,
+  tokenBalancesOf,
+} from "./balances";
 import { BlockhashWindow, lastValidBlockHeight } from "./blockhashes";
 import { type Commitment, slotAtCommitment } from "./commitment";
 import { computeBudget, type FeeInstruction, transactionFee } from "./fees";
 import { type LandedTransaction, Ledger } from "./ledger";
 import { type Execution, executionOf, failed, svmAddress, svmTransaction } from "./litesvm-bridge";
+import type { TransactionErrorJson } from "./tx-errors";
 import { parseTransaction, type WireTransaction } from "./wire";
 
 /** Slots per epoch, as on mainnet; epochs start at slot 0 with no warm-up. */
@@ -34,11 +42,26 @@ export interface Simulation {
   /** Accounts as the transaction left them (empty when it did not run). */
   postAccounts: Map<string, AccountView>;
   accountKeys: string[];
+  loadedAddresses: { writable: string[]; readonly: string[] };
+  /** The fee it would pay, null when it would be refused before running (and pay nothing). */
+  fee: bigint | null;
+  preBalances: bigint[];
+  postBalances: bigint[];
+  preTokenBalances: TokenBalance[];
+  postTokenBalances: TokenBalance[];
 }
 
 export interface LocalChainOptions {
   /** Wall time in milliseconds; the clock sysvar's unix_timestamp follows it. */
   now?: () => number;
+}
+
+/**
+ * Whether a transaction that ended with `err` ran and paid its fee: it succeeded, or failed in an
+ * instruction or on the rent check after its instructions. Any other error refuses it before it runs.
+ */
+function paysFee(err: TransactionErrorJson | null): boolean {
+  return err === null || (typeof err === "object" && ("InstructionError" in err || "InsufficientFundsForRent" in err));
 }
 
 export function feeInstructions(wire: WireTransaction): FeeInstruction[] {
@@ -137,14 +160,35 @@ export class LocalChain {
     };
   };
 
-  /** What the transaction would do now, as `simulateTransaction` and preflight run it (no signature check). */
+  /**
+   * What the transaction would do now, as `simulateTransaction` and preflight run it (no signature check),
+   * with the fee and the balances before and after that a validator's simulation reports. A transaction
+   * that fails in an instruction leaves every account as it was but its fee payer's, which pays the fee.
+   */
   simulate(wire: WireTransaction, options: { replaceRecentBlockhash?: boolean } = {}): Simulation {
-    const accountKeys = accountKeysOf(wire.tx.message, this.read).all;
-    const refused = (err: "AlreadyProcessed" | "BlockhashNotFound"): Simulation => ({
-      execution: { err, logs: [], unitsConsumed: 0, innerInstructions: [], returnData: null },
-      postAccounts: new Map(),
-      accountKeys,
-    });
+    const keys = accountKeysOf(wire.tx.message, this.read);
+    const preBalances = lamportsOf(keys.all, this.read);
+    const preTokenBalances = tokenBalancesOf(keys.all, this.read);
+    const outcome = (execution: Execution, postAccounts = new Map<string, AccountView>()): Simulation => {
+      const fee = paysFee(execution.err) ? transactionFee(wire.tx.signatures.length, feeInstructions(wire)) : null;
+      const after: AccountReader = (address) => postAccounts.get(address) ?? this.read(address);
+      const ran = execution.err === null;
+      return {
+        execution,
+        postAccounts,
+        accountKeys: keys.all,
+        loadedAddresses: keys.loaded,
+        fee,
+        preBalances,
+        postBalances: ran
+          ? lamportsOf(keys.all, after)
+          : preBalances.map((lamports, i) => (i === 0 && fee !== null ? lamports - fee : lamports)),
+        preTokenBalances,
+        postTokenBalances: ran ? tokenBalancesOf(keys.all, after) : preTokenBalances,
+      };
+    };
+    const refused = (err: "AlreadyProcessed" | "BlockhashNotFound") =>
+      outcome({ err, logs: [], unitsConsumed: 0, innerInstructions: [], returnData: null });
     if (!options.replaceRecentBlockhash) {
       if (this.ledger.has(wire.signature)) return refused("AlreadyProcessed");
       if (!this.isBlockhashValid(wire.tx.message.recentBlockhash)) return refused("BlockhashNotFound");
@@ -152,8 +196,8 @@ export class LocalChain {
     this.svm.withSigverify(false);
     try {
       const result = this.svm.simulateTransaction(svmTransaction(wire));
+      if (failed(result)) return outcome(executionOf(result));
       const postAccounts = new Map<string, AccountView>();
-      if (failed(result)) return { execution: executionOf(result), postAccounts, accountKeys };
       for (const account of result.postAccounts()) {
         postAccounts.set(account.address, {
           lamports: BigInt(account.lamports),
@@ -162,7 +206,7 @@ export class LocalChain {
           executable: account.executable,
         });
       }
-      return { execution: executionOf(result.meta()), postAccounts, accountKeys };
+      return outcome(executionOf(result.meta()), postAccounts);
     } finally {
       this.svm.withSigverify(true);
     }

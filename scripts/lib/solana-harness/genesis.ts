@@ -40,7 +40,8 @@ function put(svm: LiteSVM, address: PublicKey, lamports: bigint, owner: PublicKe
   } as unknown as SvmAccount);
 }
 
-function mintData(authority: PublicKey, supply: bigint): Uint8Array {
+/** A mint's data: SPL Token, 6 decimals, `authority` its mint authority, no freeze authority. */
+export function mintData(authority: PublicKey, supply: bigint): Uint8Array {
   const data = Buffer.alloc(MINT_SIZE);
   MintLayout.encode(
     {
@@ -57,7 +58,8 @@ function mintData(authority: PublicKey, supply: bigint): Uint8Array {
   return data;
 }
 
-function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint): Uint8Array {
+/** A token account's data: initialized, `amount` of `mint` held by `owner`, no delegate. */
+export function tokenAccountData(mint: PublicKey, owner: PublicKey, amount: bigint): Uint8Array {
   const data = Buffer.alloc(ACCOUNT_SIZE);
   AccountLayout.encode(
     {

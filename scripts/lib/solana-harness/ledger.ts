@@ -32,7 +32,8 @@ export interface SlotFees {
 
 export interface PrioritizationFee {
   slot: number;
-  prioritizationFee: number;
+  /** Micro-lamports per compute unit: a u64, answered exactly. */
+  prioritizationFee: bigint;
 }
 
 const lower = (a: bigint | null | undefined, b: bigint): bigint => (a === null || a === undefined || b < a ? b : a);
@@ -85,7 +86,7 @@ export class Ledger {
     const first = Math.max(0, currentSlot - MAX_PROCESSING_AGE + 1);
     const out: PrioritizationFee[] = [];
     for (let slot = first; slot <= currentSlot; slot++) {
-      out.push({ slot, prioritizationFee: Number(prioritizationFeeOf(this.fees.get(slot), accounts)) });
+      out.push({ slot, prioritizationFee: prioritizationFeeOf(this.fees.get(slot), accounts) });
     }
     return out;
   }

@@ -107,9 +107,9 @@ function metaPart(tx: LandedTransaction, encoding: TransactionEncoding) {
   return {
     err: execution.err,
     status: execution.err === null ? { Ok: null } : { Err: execution.err },
-    fee: Number(tx.fee),
-    preBalances: tx.preBalances.map(Number),
-    postBalances: tx.postBalances.map(Number),
+    fee: tx.fee,
+    preBalances: tx.preBalances,
+    postBalances: tx.postBalances,
     innerInstructions: parsed
       ? parsedInnerInstructions(execution.innerInstructions, tx.accountKeys)
       : execution.innerInstructions,

@@ -59,7 +59,7 @@ export const accountMethods: Record<string, Method> = {
   getBalance: (params, ctx) => {
     const address = pubkey(required(params, 0, "pubkey"));
     readConfig(params, 1, ctx);
-    return withContext(ctx.chain.slot, Number(ctx.chain.read(address)?.lamports ?? 0n));
+    return withContext(ctx.chain.slot, ctx.chain.read(address)?.lamports ?? 0n);
   },
 
   getTokenAccountBalance: (params, ctx) => {

@@ -71,12 +71,12 @@ export const clusterMethods: Record<string, Method> = {
       programId: keys[ix.programIdIndex]?.toBase58() ?? "",
       data: ix.data,
     }));
-    return withContext(ctx.chain.slot, Number(transactionFee(message.header.numRequiredSignatures, instructions)));
+    return withContext(ctx.chain.slot, transactionFee(message.header.numRequiredSignatures, instructions));
   },
 
   getMinimumBalanceForRentExemption: (params, ctx) => {
     const length = nonNegativeInteger(required(params, 0, "data length"), "data length");
-    return Number(ctx.chain.svm.minimumBalanceForRentExemption(BigInt(length)));
+    return ctx.chain.svm.minimumBalanceForRentExemption(BigInt(length));
   },
 
   getRecentPrioritizationFees: (params, ctx) => {

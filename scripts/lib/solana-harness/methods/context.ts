@@ -1,4 +1,8 @@
-/** What every RPC method handler works with. */
+/**
+ * What every RPC method handler works with. Handlers answer every amount the Solana JSON-RPC types u64
+ * (lamports, balances, fees, prioritization fees) as a bigint, which jsonrpc.ts writes as its exact digits:
+ * a JS number would round anything above 2^53 (docs/local-stack.md, "The local Solana chain").
+ */
 import type { Keypair } from "@solana/web3.js";
 import type { LocalChain } from "../chain";
 

@@ -28,6 +28,11 @@ interface SimulationOptions {
   replacementBlockhash?: { blockhash: string; lastValidBlockHeight: number } | null;
 }
 
+/**
+ * A simulation as validators answer it, in `simulateTransaction` and in the `data` of a failed preflight:
+ * with the fee (null when the transaction would not run), the lamport and token balances of its accounts
+ * before and after, and the addresses its lookup tables load (docs/local-stack.md, "Methods").
+ */
 function simulationResult(sim: Simulation, options: SimulationOptions = {}) {
   return {
     err: sim.execution.err,
@@ -37,6 +42,12 @@ function simulationResult(sim: Simulation, options: SimulationOptions = {}) {
     returnData: sim.execution.returnData,
     innerInstructions: options.innerInstructions ?? null,
     replacementBlockhash: options.replacementBlockhash ?? null,
+    fee: sim.fee,
+    preBalances: sim.preBalances,
+    postBalances: sim.postBalances,
+    preTokenBalances: sim.preTokenBalances,
+    postTokenBalances: sim.postTokenBalances,
+    loadedAddresses: sim.loadedAddresses,
   };
 }
 
