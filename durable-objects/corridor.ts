@@ -251,7 +251,7 @@ export class CorridorDO extends DurableObject<Env> {
       chainCovers: (address, token, atLeast) => this.connected.covers(address, token, atLeast),
       standing: () => this.standing.get(),
       store: auctionStore((write) => this.queue(write)),
-      strike: (resolver, event, why) => this.standing.strike(resolver, event, why),
+      strike: (resolver, event, why, quoteId) => this.standing.strike(resolver, event, why, quoteId),
       costs: this.costs,
       waitUntil: (p) => this.ctx.waitUntil(p),
     };

@@ -17,6 +17,7 @@ import { ResolverClient } from "../src/clients/resolver/client";
 import { anvilAccount, parseSolanaSecret, solanaSigner } from "../src/clients/resolver/keys";
 import { sameToken } from "../src/clients/resolver/pricing";
 import { type ChainInfo, chainsFromRecord, fetchRelayConfig } from "../src/clients/resolver/relay-config";
+import { fetchStanding, standingLines } from "../src/clients/resolver/standing";
 
 // The reference resolver: `npm run resolver -- --index 1 --name alpha --rate 0.000633`.
 // See docs/reference-resolver.md.
@@ -78,6 +79,16 @@ async function main(): Promise<void> {
   });
   log("-", `node ${account.address}${solana ? ` solana ${solana.address}` : ""} on ${corridors.length} corridor(s)`);
   attachLog(client, chains);
+  // Demoted: the relay's record says why, strike by strike (docs/reliability.md, "A resolver's record").
+  client.on("frame", ({ corridor, frame }) => {
+    if (frame.type !== "demoted") return;
+    log(corridor, `demoted until ${frame.until}: ${frame.reason}`);
+    fetchStanding(options.relayUrl, account.address)
+      .then((standing) => {
+        for (const line of standingLines(standing)) log(corridor, line);
+      })
+      .catch((e: unknown) => log(corridor, `cannot read this resolver's record: ${(e as Error).message}`));
+  });
   client.start();
 
   let stopping = false;

@@ -18,7 +18,12 @@ export function verifyBid(port: CorridorPort, live: LiveAuction, offer: RankedOf
 export function disqualify(port: CorridorPort, live: LiveAuction, offer: RankedOffer): Promise<void> {
   live.auction.disqualify(offer.resolver.toLowerCase());
   port.send(offer.resolver, replyError("bad_signature", rejectMessage.bad_signature));
-  return port.strike(offer.resolver, live.auction.rfqId, `bid on ${live.quoteId} with a forged signature`);
+  return port.strike(
+    offer.resolver,
+    live.auction.rfqId,
+    `bid on ${live.quoteId} with a forged signature`,
+    live.quoteId,
+  );
 }
 
 /**

@@ -32,6 +32,6 @@ export interface CorridorPort {
   /** What the corridor's fills cost: the gas fee and the protocol fee's bps (src/costs/corridor-costs.ts). */
   costs: CorridorCosts;
   /** A strike for a node that failed its win (docs/reliability.md); `event` makes it count once. */
-  strike(address: string, event: string, why: string): Promise<void>;
+  strike(address: string, event: string, why: string, quoteId: string): Promise<void>;
   waitUntil(p: Promise<unknown>): void;
 }

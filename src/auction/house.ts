@@ -94,7 +94,7 @@ export class AuctionHouse {
           return verifyBid(port, live, offer);
         },
         askToSign: (address, transaction) => this.signatures.ask(rfqId, address, transaction),
-        strike: (address, why) => port.waitUntil(port.strike(address, rfqId, `won ${quoteId} and ${why}`)),
+        strike: (address, why) => port.waitUntil(port.strike(address, rfqId, `won ${quoteId} and ${why}`, quoteId)),
       },
       ranking.offers,
     );

@@ -68,3 +68,45 @@ export async function readExecutionRecord(db: D1Database, executionId: string): 
   const { createdAt: _createdAt, ...execution } = row;
   return { ...execution, lifecycle: await readQuoteRecord(db, row.quoteId) };
 }
+
+/** A failed fill of a resolver's win that was not its fault (docs/reliability.md, "A resolver's record"). */
+export interface UncountedFailure {
+  executionId: string;
+  quoteId: string;
+  status: "failed" | "requote";
+  reason: string;
+  at: string;
+}
+
+/**
+ * The last `limit` fills of the resolver's wins that failed, or were requoted, for the taker's or the
+ * relay's reason: shown beside its strikes, never counted against it. Read by migration 0013's index.
+ */
+export async function readUncountedFailures(
+  db: D1Database,
+  address: string,
+  limit: number,
+): Promise<UncountedFailure[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT execution_id, quote_id, status, reason, updated_at FROM executions
+       WHERE lower(resolver) = ?1 AND status IN ('failed', 'requote')
+         AND (reason LIKE 'taker:%' OR reason LIKE 'relay:%')
+       ORDER BY updated_at DESC LIMIT ?2`,
+    )
+    .bind(address.toLowerCase(), limit)
+    .all<{
+      execution_id: string;
+      quote_id: string;
+      status: "failed" | "requote";
+      reason: string;
+      updated_at: string;
+    }>();
+  return results.map((r) => ({
+    executionId: r.execution_id,
+    quoteId: r.quote_id,
+    status: r.status,
+    reason: r.reason,
+    at: r.updated_at,
+  }));
+}

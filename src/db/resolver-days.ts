@@ -12,6 +12,13 @@ export const COUNTER_COLUMNS = {
   fastReplies: "fast_replies",
   connectedMs: "connected_ms",
   freshMs: "fresh_ms",
+  // Replies by latency (migrations/0013): up to each bound in ms, over the bound before it.
+  replies25: "replies_25",
+  replies50: "replies_50",
+  replies100: "replies_100",
+  replies200: "replies_200",
+  replies400: "replies_400",
+  replies800: "replies_800",
 } as const;
 
 export type Counter = keyof typeof COUNTER_COLUMNS;
@@ -89,4 +96,17 @@ export async function readTotals(
 ): Promise<Map<string, Totals>> {
   const { results } = await totalsStatement(db, sinceDay, address).all<Totals & { address: string }>();
   return totalsByAddress(results);
+}
+
+/** A resolver's counters of one day. */
+export type Day = Totals & { day: string };
+
+/** The resolver's days from `sinceDay` on, oldest first; a day it was not counted on has no row. */
+export async function readDays(db: D1Database, address: string, sinceDay: string): Promise<Day[]> {
+  const columns = COUNTERS.map((c) => `${COUNTER_COLUMNS[c]} AS ${c}`).join(", ");
+  const { results } = await db
+    .prepare(`SELECT day, ${columns} FROM resolver_days WHERE address = ?1 AND day >= ?2 ORDER BY day`)
+    .bind(address.toLowerCase(), sinceDay)
+    .all<Day>();
+  return results;
 }

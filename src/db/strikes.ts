@@ -67,8 +67,9 @@ export async function writeStrikeRow(
   event: string,
   at: string,
   demotion: Demotion | null,
+  strike: StrikeEntry | null = null,
 ): Promise<boolean> {
-  const result = await db
+  const update = db
     .prepare(
       `UPDATE resolvers SET strike_level = ?3, strikes = ?4, clean_fills = ?5, last_strike_at = ?6,
          last_standing_event = ?7, updated_at = ?8,
@@ -87,7 +88,47 @@ export async function writeStrikeRow(
       at,
       demotion?.demotedUntil ?? null,
       demotion?.reason ?? null,
+    );
+  if (!strike || !demotion) return (await update.run()).meta.changes > 0;
+  // The strike's entry in the history, written with the record it moved, and only if that write landed.
+  const entry = db
+    .prepare(
+      `INSERT OR IGNORE INTO resolver_strikes (address, event, quote_id, reason, demoted_until, at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6
+       WHERE EXISTS (SELECT 1 FROM resolvers WHERE address = ?1 AND last_standing_event = ?2 AND updated_at = ?6)`,
     )
-    .run();
-  return result.meta.changes > 0;
+    .bind(key(address), event, strike.quoteId, strike.why, demotion.demotedUntil, at);
+  const [updated] = await db.batch([update, entry]);
+  return (updated?.meta.changes ?? 0) > 0;
+}
+
+/** What a strike's entry in a resolver's history says beside its event: the quote, and why. */
+export interface StrikeEntry {
+  quoteId: string | null;
+  why: string;
+}
+
+/** A strike as a resolver's record lists it (docs/reliability.md, "A resolver's record"). */
+export interface StrikeHistoryRow extends StrikeEntry {
+  event: string;
+  demotedUntil: string;
+  at: string;
+}
+
+/** The resolver's last `limit` strikes, newest first. */
+export async function readStrikeHistory(db: D1Database, address: string, limit: number): Promise<StrikeHistoryRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT event, quote_id, reason, demoted_until, at FROM resolver_strikes
+       WHERE address = ?1 ORDER BY at DESC, event DESC LIMIT ?2`,
+    )
+    .bind(key(address), limit)
+    .all<{ event: string; quote_id: string | null; reason: string; demoted_until: string; at: string }>();
+  return results.map((r) => ({
+    event: r.event,
+    quoteId: r.quote_id,
+    why: r.reason,
+    demotedUntil: r.demoted_until,
+    at: r.at,
+  }));
 }

@@ -199,7 +199,13 @@ async function requote(
   port.quoteMoved(quote.quoteId, fill);
   if (blame === "relay") log("relay_fault", { quoteId: quote.quoteId, corridor: corridorKey, reason });
   if (winner && blame === "resolver") {
-    const failed = { resolver: winner, event: terms.executionId, why: `requote ${reason}`, now: port.now() };
+    const failed = {
+      resolver: winner,
+      event: terms.executionId,
+      quoteId: quote.quoteId,
+      why: `requote ${reason}`,
+      now: port.now(),
+    };
     await strike(port.db, failed, (demotion) => port.demoted(corridorKey, winner, demotion));
   }
   return { kind: "requote", quoteId: quote.quoteId, executionId: terms.executionId, reason, timings };

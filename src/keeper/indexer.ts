@@ -219,7 +219,13 @@ export class Indexer {
     const { resolver, corridorKey } = s;
     // Only a failure the chain shows was the resolver's own strikes it (docs/reliability.md, "Blame").
     if (!resolver || blameOf(reason) !== "resolver") return;
-    const failed = { resolver, event: s.executionId, why: `transaction ${reason}`, now: this.port.now() };
+    const failed = {
+      resolver,
+      event: s.executionId,
+      quoteId: s.quoteId,
+      why: `transaction ${reason}`,
+      now: this.port.now(),
+    };
     await strike(this.port.db, failed, (demotion) => this.port.demoted(corridorKey, resolver, demotion));
   }
 }

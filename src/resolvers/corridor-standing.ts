@@ -27,8 +27,8 @@ export class CorridorStanding {
   }
 
   /** A strike for a node that failed in one of this corridor's auctions; `event` makes it count once. */
-  async strike(resolver: string, event: string, why: string): Promise<void> {
-    await strike(this.host.db, { resolver, event, why, now: Date.now() }, (d) => this.demoted(resolver, d));
+  async strike(resolver: string, event: string, why: string, quoteId: string): Promise<void> {
+    await strike(this.host.db, { resolver, event, quoteId, why, now: Date.now() }, (d) => this.demoted(resolver, d));
   }
 
   /** A resolver was demoted (here or by the keeper): it hears why, and auctions read standing afresh. */

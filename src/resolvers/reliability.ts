@@ -1,4 +1,4 @@
-import { type DayCounts, dayOf, type Totals } from "../db/resolver-days";
+import { type Counter, type DayCounts, dayOf, type Totals } from "../db/resolver-days";
 import { Badge, type ReliabilityDetail } from "../schemas/resolvers";
 
 type Measure = ReliabilityDetail["response"];
@@ -20,6 +20,10 @@ const NEW_FOR_MS = WINDOW_DAYS * DAY_MS;
 /** The first day of the window that ends today. */
 export const windowStart = (now: number) => dayOf(new Date(now - (WINDOW_DAYS - 1) * DAY_MS).toISOString());
 
+/** The window's UTC days, oldest first, ending today. */
+export const windowDays = (now: number): string[] =>
+  Array.from({ length: WINDOW_DAYS }, (_, i) => dayOf(new Date(now - (WINDOW_DAYS - 1 - i) * DAY_MS).toISOString()));
+
 /** What one auction counts towards its asked resolvers' reliability: lowercase addresses, reply latencies in ms. */
 export interface AuctionCounts {
   asked: readonly string[];
@@ -34,18 +38,53 @@ export interface AuctionCounts {
  * reply latency, fast or not. Every reply inside the window has a latency, a decline or a rejected bid
  * as much as a valid bid: how soon a resolver answers is what `fast` measures.
  */
+/** The reply-latency buckets' upper bounds in ms (migrations/0013), each with its counter. */
+export const REPLY_BUCKETS = [
+  [25, "replies25"],
+  [50, "replies50"],
+  [100, "replies100"],
+  [200, "replies200"],
+  [400, "replies400"],
+  [800, "replies800"],
+] as const satisfies readonly (readonly [number, Counter])[];
+
+/** The counter of the bucket a reply of `ms` falls in; null past the last bound. */
+export function replyBucket(ms: number): Counter | null {
+  return REPLY_BUCKETS.find(([bound]) => ms <= bound)?.[1] ?? null;
+}
+
+/**
+ * The p50 and p99 reply latency of `totals`, each as the upper bound of the bucket it falls in (ms); a
+ * quantile past the last bucket is `windowMs`, the auction window every counted reply came within. Null
+ * without replies.
+ */
+export function replyLatency(totals: Totals, windowMs: number): { p50Ms: number; p99Ms: number } | null {
+  if (totals.replies === 0) return null;
+  const at = (q: number) => {
+    let seen = 0;
+    for (const [bound, counter] of REPLY_BUCKETS) {
+      seen += totals[counter];
+      if (seen >= q * totals.replies) return bound;
+    }
+    return windowMs;
+  };
+  return { p50Ms: at(0.5), p99Ms: at(0.99) };
+}
+
 export function auctionDayCounts(auction: Omit<AuctionCounts, "at">): Map<string, DayCounts> {
   const winner = auction.winner?.toLowerCase() ?? null;
   const counts = new Map<string, DayCounts>();
   for (const address of auction.asked) {
     const a = address.toLowerCase();
     const latency = auction.replyMs.get(a);
+    const bucket = latency === undefined ? null : replyBucket(latency);
     counts.set(a, {
       asked: 1,
       answered: auction.answered.has(a) ? 1 : 0,
       won: a === winner ? 1 : 0,
       replies: latency === undefined ? 0 : 1,
       fastReplies: latency !== undefined && latency <= FAST_REPLY_MS ? 1 : 0,
+      ...(bucket ? { [bucket]: 1 } : {}),
     });
   }
   return counts;

@@ -1,4 +1,4 @@
-import { type Demotion, readStrikeRow, type StrikeRow, writeStrikeRow } from "../db/strikes";
+import { type Demotion, readStrikeRow, type StrikeEntry, type StrikeRow, writeStrikeRow } from "../db/strikes";
 import { log } from "../log";
 import { afterCleanFill, afterStrike, strikeReason } from "./strike-policy";
 
@@ -16,6 +16,8 @@ export interface StandingEvent {
   resolver: string;
   /** What is applied: an execution id, an rfq id. */
   event: string;
+  /** The quote it was about, for the resolver's history. */
+  quoteId?: string | null;
   now: number;
 }
 
@@ -34,7 +36,12 @@ export async function strike(
     const demotion = await apply(db, s, (row) => {
       const { record, demotedForMs } = afterStrike(row, s.now);
       const until = Math.max(s.now + demotedForMs, row.demotedUntil === null ? 0 : Date.parse(row.demotedUntil));
-      return { record, demotion: { demotedUntil: iso(until), reason: strikeReason(record, demotedForMs, s.why) } };
+      const entry = { quoteId: s.quoteId ?? null, why: s.why };
+      return {
+        record,
+        demotion: { demotedUntil: iso(until), reason: strikeReason(record, demotedForMs, s.why) },
+        entry,
+      };
     });
     if (!demotion) return null;
     log.warn("strike", { resolver: s.resolver, event: s.event, ...demotion });
@@ -55,17 +62,17 @@ export async function heal(db: D1Database, s: StandingEvent): Promise<void> {
   }
 }
 
-type Next = { record: Parameters<typeof writeStrikeRow>[3]; demotion: Demotion | null };
+type Next = { record: Parameters<typeof writeStrikeRow>[3]; demotion: Demotion | null; entry?: StrikeEntry };
 
 /** Reads, computes and writes conditionally; the demotion written, or null when nothing was. */
 async function apply(db: D1Database, s: StandingEvent, next: (row: StrikeRow) => Next): Promise<Demotion | null> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const row = await readStrikeRow(db, s.resolver);
     if (!row || row.lastEvent === s.event) return null;
-    const { record, demotion } = next(row);
+    const { record, demotion, entry } = next(row);
     // Strictly after the row's last write, so the conditional write of the next change sees a new value.
     const at = iso(Math.max(s.now, Date.parse(row.updatedAt) + 1));
-    if (await writeStrikeRow(db, s.resolver, row, record, s.event, at, demotion)) return demotion;
+    if (await writeStrikeRow(db, s.resolver, row, record, s.event, at, demotion, entry ?? null)) return demotion;
   }
   throw new Error(`the standing of ${s.resolver} kept changing`);
 }

@@ -1,12 +1,19 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { readTotals } from "../db/resolver-days";
-import { listResolvers } from "../db/resolvers";
+import { readUncountedFailures } from "../db/executions";
+import { NO_TOTALS, readDays, readTotals } from "../db/resolver-days";
+import { listResolvers, readResolver } from "../db/resolvers";
+import { readStrikeHistory } from "../db/strikes";
+import { notFound } from "../errors";
 import { createRouter } from "../http/router";
 import { liveNodes } from "../nodes/live";
 import { buildDirectory } from "../resolvers/directory";
 import { windowStart } from "../resolvers/reliability";
-import { jsonContent } from "../schemas/common";
-import { NodeRecord, ResolverRecord } from "../schemas/resolvers";
+import { standingRecord } from "../resolvers/standing-record";
+import { errorResponses, jsonContent } from "../schemas/common";
+import { EvmAddressParam, NodeRecord, ResolverRecord, ResolverStanding } from "../schemas/resolvers";
+
+/** How many strikes, and failures not counted, a resolver's record lists. */
+const HISTORY = 50;
 
 export const resolverRoutes = createRouter()
   .openapi(
@@ -47,5 +54,34 @@ export const resolverRoutes = createRouter()
         liveNodes(c.env, c.get("config"), now),
       ]);
       return c.json(buildDirectory(rows, totals, live, now, c.req.valid("query").include === "inactive"), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/resolvers/{address}",
+      operationId: "getResolver",
+      tags: ["resolvers"],
+      summary: "One resolver's record, and what stands behind it: strikes, failures not counted, its 7 days",
+      request: { params: EvmAddressParam },
+      responses: { 200: jsonContent(ResolverStanding, "The resolver's standing"), ...errorResponses(400, 404) },
+    }),
+    async (c) => {
+      const { address } = c.req.valid("param");
+      const now = Date.now();
+      const since = windowStart(now);
+      const [row, totals, live, strikes, failures, days] = await Promise.all([
+        readResolver(c.env.DB, address),
+        readTotals(c.env.DB, since, address),
+        liveNodes(c.env, c.get("config"), now),
+        readStrikeHistory(c.env.DB, address, HISTORY),
+        readUncountedFailures(c.env.DB, address, HISTORY),
+        readDays(c.env.DB, address, since),
+      ]);
+      const record = row && buildDirectory([row], totals, live, now, true).resolvers[0];
+      if (!record) throw notFound(`No resolver has the address ${address}.`);
+      const windowMs = c.get("config").rfqWindowMs;
+      const total = totals.get(address.toLowerCase()) ?? NO_TOTALS;
+      return c.json(standingRecord(record, { strikes, failures, days, totals: total, windowMs, now }), 200);
     },
   );

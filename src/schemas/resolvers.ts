@@ -68,6 +68,59 @@ export const ResolverRecord = z
   .openapi("Resolver");
 export type ResolverRecord = z.infer<typeof ResolverRecord>;
 
+const ReplyLatency = z.object({ p50Ms: z.number().int(), p99Ms: z.number().int() }).openapi("ReplyLatency", {
+  description: "each the upper bound of its latency bucket (25, 50, 100, 200, 400, 800 ms, then the auction window)",
+});
+
+const rate = z.number().min(0).max(1).nullable();
+
+/** What stands behind a resolver's standing (docs/reliability.md, "A resolver's record"). */
+export const ResolverStanding = ResolverRecord.extend({
+  strikes: z
+    .array(
+      z.object({
+        at: Timestamp,
+        event: z.string().openapi({ description: "the execution or rfq it was for" }),
+        quoteId: z.string().nullable(),
+        reason: z.string(),
+        blame: z.literal("resolver"),
+        demotedUntil: Timestamp,
+      }),
+    )
+    .openapi({ description: "its last 50 strikes, newest first: each counted against it" }),
+  notCounted: z
+    .array(
+      z.object({
+        at: Timestamp,
+        executionId: z.string(),
+        quoteId: z.string(),
+        status: z.enum(["failed", "requote"]),
+        reason: z.string(),
+        blame: z.enum(["taker", "relay"]),
+      }),
+    )
+    .openapi({
+      description: "the last 50 failed fills of its wins that were the taker's or the relay's: never counted",
+    }),
+  days: z
+    .array(
+      z.object({
+        day: z.string().openapi({ example: "2026-11-24" }),
+        asked: z.number().int(),
+        answered: z.number().int(),
+        won: z.number().int(),
+        submitted: z.number().int(),
+        settled: z.number().int(),
+        responseRate: rate,
+        fillRate: rate,
+        replyLatency: ReplyLatency.nullable(),
+      }),
+    )
+    .openapi({ description: "the 7 UTC days behind reliabilityDetail, oldest first, every day present" }),
+  replyLatency: ReplyLatency.nullable().openapi({ description: "over the 7 days; null without replies" }),
+}).openapi("ResolverStanding");
+export type ResolverStanding = z.infer<typeof ResolverStanding>;
+
 export const EvmAddressParam = z.object({
   address: z
     .string()

@@ -82,7 +82,7 @@ describe("POST /v1/quotes: forged bid signatures", () => {
     expect(await bad.socket.next("error")).toMatchObject({ code: "strike" });
     expect(await bad.socket.next("demoted")).toMatchObject({ reason: expect.stringContaining("forged signature") });
     // Every bidder's result goes out once the taker's answer has left.
-    expect(await bad.socket.next("result")).toMatchObject({ rfqId: rb.rfqId, won: false, rank: null });
+    expect(await bad.socket.resultOf(rb.rfqId)).toMatchObject({ rfqId: rb.rfqId, won: false, rank: null });
     const { typedData: _t, ...record } = body;
     expect(await getQuote(body.quoteId)).toStrictEqual(record);
   });

@@ -95,8 +95,8 @@ describe("POST /v1/quotes: the auction", () => {
     expect(body.status).toBe("quoted");
     expect(body.timeline.map((t) => t.event)).toEqual(["requested", "quoted"]);
     expect(body.timeline[1]?.detail).toMatchObject({ latencyMs: expect.any(Number) });
-    expect(await a.socket.next("result")).toMatchObject({ rfqId: ra.rfqId, won: true, rank: 1 });
-    expect(await b.socket.next("result")).toMatchObject({ rfqId: rb.rfqId, won: false, rank: 2 });
+    expect(await a.socket.resultOf(ra.rfqId)).toMatchObject({ rfqId: ra.rfqId, won: true, rank: 1 });
+    expect(await b.socket.resultOf(rb.rfqId)).toMatchObject({ rfqId: rb.rfqId, won: false, rank: 2 });
     const { typedData, ...record } = body;
     expect(typedData).toMatchObject({ primaryType: "PermitWitnessTransferFrom" });
     expect(await getQuote(body.quoteId)).toStrictEqual(record);

@@ -155,6 +155,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/resolvers/{address}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One resolver's record, and what stands behind it: strikes, failures not counted, its 7 days */
+    get: operations["getResolver"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/corridors": {
     parameters: {
       query?: never;
@@ -1384,6 +1401,61 @@ export interface components {
     } | null;
     /** @enum {string} */
     Badge: "fast" | "reliable" | "solana" | "new";
+    ResolverStanding: components["schemas"]["Resolver"] & {
+      /** @description its last 50 strikes, newest first: each counted against it */
+      strikes: {
+        /**
+         * @description ISO 8601
+         * @example 2026-11-22T10:00:00.000Z
+         */
+        at: string;
+        /** @description the execution or rfq it was for */
+        event: string;
+        quoteId: string | null;
+        reason: string;
+        /** @enum {string} */
+        blame: "resolver";
+        /**
+         * @description ISO 8601
+         * @example 2026-11-22T10:00:00.000Z
+         */
+        demotedUntil: string;
+      }[];
+      /** @description the last 50 failed fills of its wins that were the taker's or the relay's: never counted */
+      notCounted: {
+        /**
+         * @description ISO 8601
+         * @example 2026-11-22T10:00:00.000Z
+         */
+        at: string;
+        executionId: string;
+        quoteId: string;
+        /** @enum {string} */
+        status: "failed" | "requote";
+        reason: string;
+        /** @enum {string} */
+        blame: "taker" | "relay";
+      }[];
+      /** @description the 7 UTC days behind reliabilityDetail, oldest first, every day present */
+      days: {
+        /** @example 2026-11-24 */
+        day: string;
+        asked: number;
+        answered: number;
+        won: number;
+        submitted: number;
+        settled: number;
+        responseRate: number | null;
+        fillRate: number | null;
+        replyLatency: components["schemas"]["ReplyLatency"];
+      }[];
+      replyLatency: components["schemas"]["ReplyLatency"] & unknown;
+    };
+    /** @description each the upper bound of its latency bucket (25, 50, 100, 200, 400, 800 ms, then the auction window) */
+    ReplyLatency: {
+      p50Ms: number;
+      p99Ms: number;
+    } | null;
     Corridor: {
       /** @example 31337:0x9fe4…:0xe7f1… */
       key: string;
@@ -2336,6 +2408,66 @@ export interface operations {
             resolvers: components["schemas"]["Resolver"][];
             inactive: number;
           };
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getResolver: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The resolver's standing */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ResolverStanding"];
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description Method not allowed on this path; see Allow */

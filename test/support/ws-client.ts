@@ -86,6 +86,17 @@ export class TestSocket {
     }
   }
 
+  /**
+   * The `result` of `rfqId`. A node's result comes 50 ms after its auction's answer, so one of an earlier
+   * auction, of the same node in an earlier test, may still arrive first: it is skipped.
+   */
+  async resultOf(rfqId: string, timeoutMs = 3_000): Promise<Extract<RelayFrame, { type: "result" }>> {
+    for (;;) {
+      const frame = await this.next("result", timeoutMs);
+      if (frame.rfqId === rfqId) return frame;
+    }
+  }
+
   close(): void {
     this.ws.close(1000, "bye");
   }

@@ -38,9 +38,9 @@ describe("auctionDayCounts", () => {
       ]),
     });
     expect(Object.fromEntries(counts)).toEqual({
-      "0xa": { asked: 1, answered: 1, won: 0, replies: 1, fastReplies: 1 },
-      "0xb": { asked: 1, answered: 1, won: 1, replies: 1, fastReplies: 0 },
-      "0xc": { asked: 1, answered: 1, won: 0, replies: 1, fastReplies: 1 },
+      "0xa": { asked: 1, answered: 1, won: 0, replies: 1, fastReplies: 1, replies100: 1 },
+      "0xb": { asked: 1, answered: 1, won: 1, replies: 1, fastReplies: 0, replies200: 1 },
+      "0xc": { asked: 1, answered: 1, won: 0, replies: 1, fastReplies: 1, replies25: 1 },
       "0xd": { asked: 1, answered: 0, won: 0, replies: 0, fastReplies: 0 },
     });
   });

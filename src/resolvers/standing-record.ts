@@ -1,0 +1,57 @@
+import { blameOf } from "../blame";
+import type { UncountedFailure } from "../db/executions";
+import { type Day, NO_TOTALS, type Totals } from "../db/resolver-days";
+import type { StrikeHistoryRow } from "../db/strikes";
+import type { ResolverRecord, ResolverStanding } from "../schemas/resolvers";
+import { replyLatency, windowDays } from "./reliability";
+
+/**
+ * A resolver's record with what stands behind it (docs/reliability.md, "A resolver's record"): its
+ * strikes, the failures of its wins that were not its fault, and the window's days, each with the rates
+ * and reply latency its counters give. Every day of the window is present, zero where nothing was counted.
+ */
+export function standingRecord(
+  record: ResolverRecord,
+  facts: {
+    strikes: readonly StrikeHistoryRow[];
+    failures: readonly UncountedFailure[];
+    days: readonly Day[];
+    totals: Totals;
+    windowMs: number;
+    now: number;
+  },
+): ResolverStanding {
+  const byDay = new Map(facts.days.map((d) => [d.day, d]));
+  const rate = (hits: number, samples: number) => (samples === 0 ? null : Math.min(1, hits / samples));
+  return {
+    ...record,
+    strikes: facts.strikes.map((s) => ({
+      at: s.at,
+      event: s.event,
+      quoteId: s.quoteId,
+      reason: s.why,
+      blame: "resolver" as const,
+      demotedUntil: s.demotedUntil,
+    })),
+    notCounted: facts.failures.flatMap((f) => {
+      const blame = blameOf(f.reason);
+      if (blame !== "taker" && blame !== "relay") return [];
+      return [{ at: f.at, executionId: f.executionId, quoteId: f.quoteId, status: f.status, reason: f.reason, blame }];
+    }),
+    days: windowDays(facts.now).map((day) => {
+      const d = byDay.get(day) ?? { ...NO_TOTALS, day };
+      return {
+        day,
+        asked: d.asked,
+        answered: d.answered,
+        won: d.won,
+        submitted: d.submitted,
+        settled: d.settled,
+        responseRate: rate(d.answered, d.asked),
+        fillRate: rate(d.settled, d.submitted),
+        replyLatency: replyLatency(d, facts.windowMs),
+      };
+    }),
+    replyLatency: replyLatency(facts.totals, facts.windowMs),
+  };
+}
