@@ -166,8 +166,8 @@ const fill = (f: FillDbRow): Fill => ({
 export type QuoteSummary = Omit<QuoteRecord, "offers" | "timeline">;
 
 export interface QuoteListQuery {
-  /** A taker's quotes, or a resolver's wins (its identity address, compared without case). */
-  by: "taker" | "resolver";
+  /** A taker's quotes, a resolver's wins (its identity address, compared without case), or every quote. */
+  by: "taker" | "resolver" | "all";
   address: string;
   chainId: number | null;
   /** The status as of `now`. */
@@ -183,7 +183,7 @@ const STATUS_NOW = `CASE WHEN status IN (${OPEN_SQL}) AND expires_at <= ?1 THEN 
 
 /** The page's query: ?1 now, ?2 the address, ?3 and ?4 the position, ?5 chainId, ?6 status, ?7 limit. */
 export function quoteListSql(by: QuoteListQuery["by"]): string {
-  const owner = by === "taker" ? "taker = ?2" : "lower(resolver) = ?2";
+  const owner = { taker: "taker = ?2", resolver: "lower(resolver) = ?2", all: "?2 IS NULL" }[by];
   return `SELECT *, ${STATUS_NOW} AS status_now FROM quotes
     WHERE ${owner} AND (quoted_at, quote_id) < (?3, ?4)
       AND (?5 IS NULL OR chain_id = ?5) AND (?6 IS NULL OR ${STATUS_NOW} = ?6)
@@ -196,7 +196,7 @@ const NEWEST = { quotedAt: "9999-12-31T23:59:59.999Z", quoteId: "~" };
 
 /**
  * A page of quotes, newest first, each with its status as of now; the page read by the index of its
- * kind (migration 0012), from the cursor's position on, then its executions and fills in one round trip.
+ * kind (migrations 0012 and 0014), from the cursor's position on, then its executions and fills in one round trip.
  */
 export async function listQuotes(db: D1Database, q: QuoteListQuery): Promise<QuoteSummary[]> {
   const after = q.after ?? NEWEST;
@@ -204,7 +204,7 @@ export async function listQuotes(db: D1Database, q: QuoteListQuery): Promise<Quo
     .prepare(quoteListSql(q.by))
     .bind(
       q.now,
-      q.by === "taker" ? q.address : q.address.toLowerCase(),
+      q.by === "all" ? null : q.by === "taker" ? q.address : q.address.toLowerCase(),
       after.quotedAt,
       after.quoteId,
       q.chainId,

@@ -11,8 +11,8 @@ import type { QuoteListQuery, QuotePage } from "../schemas/quote";
 const DEFAULT_PAGE = 50;
 
 /**
- * `GET /v1/quotes` (docs/api.md, "Lists of quotes"): a taker's quotes, or the quotes a resolver won, as of
- * now, newest first, a page at a time. A taker's address is one of a chain the relay serves (`chainId`'s
+ * `GET /v1/quotes` (docs/api.md, "Lists of quotes"): a taker's quotes, the quotes a resolver won, or every
+ * quote (the explorer's recent activity), as of now, newest first, a page at a time. A taker's address is one of a chain the relay serves (`chainId`'s
  * when given); a resolver's is its identity, an EVM address.
  */
 export async function quotePage(db: D1Database, config: RelayConfig, query: QuoteListQuery): Promise<QuotePage> {
@@ -21,11 +21,15 @@ export async function quotePage(db: D1Database, config: RelayConfig, query: Quot
     throw invalidRequest([{ path: "chainId", message: `the relay does not serve chain ${query.chainId}` }]);
   }
   const [by, given] = owner(query);
-  const adapters: ChainAdapter[] = (by === "resolver" ? [primaryEvmChain(config)] : chains).map(adapterFor);
-  const adapter = adapters.find((a) => a.isAddress(given));
-  if (!adapter) {
-    const what = [...new Set(adapters.map((a) => a.addressDescription))].join(" or ");
-    throw invalidRequest([{ path: by, message: `must be ${what}` }], "The request failed validation.");
+  let address = "";
+  if (by !== "all") {
+    const adapters: ChainAdapter[] = (by === "resolver" ? [primaryEvmChain(config)] : chains).map(adapterFor);
+    const adapter = adapters.find((a) => a.isAddress(given));
+    if (!adapter) {
+      const what = [...new Set(adapters.map((a) => a.addressDescription))].join(" or ");
+      throw invalidRequest([{ path: by, message: `must be ${what}` }], "The request failed validation.");
+    }
+    address = adapter.canonical(given);
   }
   const position = query.cursor === undefined ? null : decodeCursor(query.cursor, "q");
   if (query.cursor !== undefined && !position) {
@@ -34,7 +38,7 @@ export async function quotePage(db: D1Database, config: RelayConfig, query: Quot
   const limit = query.limit ?? DEFAULT_PAGE;
   const rows = await listQuotes(db, {
     by,
-    address: adapter.canonical(given),
+    address,
     chainId: query.chainId ?? null,
     status: query.status ?? null,
     after: position && { quotedAt: position.at, quoteId: position.id },
@@ -47,12 +51,15 @@ export async function quotePage(db: D1Database, config: RelayConfig, query: Quot
   return { quotes, nextCursor };
 }
 
-/** Whose quotes: exactly one of `taker` and `resolver`. */
-function owner(query: QuoteListQuery): ["taker" | "resolver", string] {
-  if (query.taker !== undefined && query.resolver === undefined) return ["taker", query.taker];
-  if (query.resolver !== undefined && query.taker === undefined) return ["resolver", query.resolver];
-  throw invalidRequest(
-    [{ path: query.taker === undefined ? "taker" : "resolver", message: "give exactly one of taker and resolver" }],
-    "A list of quotes is a taker's or a resolver's.",
-  );
+/** Whose quotes: a taker's, a resolver's, or, with neither, every quote; never both. */
+function owner(query: QuoteListQuery): ["taker" | "resolver" | "all", string] {
+  if (query.taker !== undefined && query.resolver !== undefined) {
+    throw invalidRequest(
+      [{ path: "resolver", message: "give at most one of taker and resolver" }],
+      "A list of quotes is a taker's, a resolver's, or every quote.",
+    );
+  }
+  if (query.taker !== undefined) return ["taker", query.taker];
+  if (query.resolver !== undefined) return ["resolver", query.resolver];
+  return ["all", ""];
 }

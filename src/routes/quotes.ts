@@ -114,7 +114,7 @@ export const quoteRoutes = createRouter()
       path: "/v1/quotes",
       operationId: "listQuotes",
       tags: ["quotes"],
-      summary: "A taker's quotes, or the quotes a resolver won: newest first, a page at a time",
+      summary: "A taker's quotes, the quotes a resolver won, or every quote: newest first, a page at a time",
       request: { query: QuoteListQuery },
       responses: { 200: jsonContent(QuotePage, "A page of quotes"), ...errorResponses(400) },
     }),

@@ -164,7 +164,7 @@ export const QuotePage = z
 
 export type QuotePage = z.infer<typeof QuotePage>;
 
-/** `GET /v1/quotes`: a taker's quotes or a resolver's wins, exactly one of the two. */
+/** `GET /v1/quotes`: a taker's quotes or a resolver's wins, at most one of the two; neither, every quote. */
 export const QuoteListQuery = z.object({
   taker: z.string().min(1).max(64).optional().openapi({ description: "the taker's quotes" }),
   resolver: z.string().min(1).max(64).optional().openapi({ description: "the quotes this resolver won" }),

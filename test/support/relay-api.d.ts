@@ -42,7 +42,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A taker's quotes, or the quotes a resolver won: newest first, a page at a time */
+    /** A taker's quotes, the quotes a resolver won, or every quote: newest first, a page at a time */
     get: operations["listQuotes"];
     put?: never;
     /** Ask for a quote: runs an RFQ auction among the corridor's resolvers */
