@@ -33,7 +33,12 @@ export function showOverview(root) {
   };
   fill(root, status, sections.quotes, sections.corridors, sections.resolvers, sections.keeper, sections.rates);
   for (const section of Object.values(sections)) section.append(h("p", { class: "muted" }, "Loading…"));
-  fill(sections.quotes, h("h2", { id: "recent-quotes-title" }, "Recent quotes"), quotesStatus, h("p", { class: "muted" }, "Loading…"));
+  fill(
+    sections.quotes,
+    h("h2", { id: "recent-quotes-title" }, "Recent quotes"),
+    quotesStatus,
+    h("p", { class: "muted" }, "Loading…"),
+  );
 
   let stopped = false;
   let timer;

@@ -19,19 +19,29 @@ export function quotesTable(config, quotes, now, { id, leave } = {}) {
   );
   const rows = quotes.map((q) => {
     const cells = {
-      Quote: h("a", { href: quoteHref(q.quoteId), title: q.quoteId, class: "quote-link" }, h("code", {}, shortId(q.quoteId))),
+      Quote: h(
+        "a",
+        { href: quoteHref(q.quoteId), title: q.quoteId, class: "quote-link" },
+        h("code", {}, shortId(q.quoteId)),
+      ),
       When: h("time", { datetime: q.quotedAt, title: q.quotedAt }, ago(q.quotedAt, now)),
       Swap: swapOf(config, q),
       Status: pill(q.status),
       Taker: h("a", { href: takerHref(q.taker), class: "taker-link" }, address(q.taker, shortAddress(q.taker))),
       Winner: q.resolver
-        ? h("a", { href: resolverHref(q.resolver.address), class: "resolver-link", title: q.resolver.address }, q.resolver.name)
+        ? h(
+            "a",
+            { href: resolverHref(q.resolver.address), class: "resolver-link", title: q.resolver.address },
+            q.resolver.name,
+          )
         : "none",
     };
     return columns.map((c) => cells[c]);
   });
   const el = table(columns, rows, id ? { id } : {});
-  el.querySelectorAll("tbody tr").forEach((tr, i) => tr.setAttribute("data-quote-id", quotes[i].quoteId));
+  el.querySelectorAll("tbody tr").forEach((tr, i) => {
+    tr.setAttribute("data-quote-id", quotes[i].quoteId);
+  });
   return el;
 }
 
@@ -59,11 +69,7 @@ export function pagedList({ read, render, empty, id }) {
       const page = await read(cursor);
       items.push(...page.items);
       cursor = page.nextCursor;
-      fill(
-        root,
-        items.length ? render(items) : h("p", { class: "muted" }, empty),
-        cursor ? moreButton() : null,
-      );
+      fill(root, items.length ? render(items) : h("p", { class: "muted" }, empty), cursor ? moreButton() : null);
     } catch (e) {
       fill(
         root,

@@ -128,7 +128,10 @@ function quoteView({ config, quote, timeline, live }) {
         fact("Fee", amount(feeToken(quote.fee), quote.fee.amount)),
         fact("Gas fee", amount(feeToken(quote.gasFee), quote.gasFee.amount)),
         fact("Taker pays", amount(sell, quote.takerPays)),
-        fact("Winner", quote.resolver ? h("a", { href: resolverHref(quote.resolver.address) }, quote.resolver.name) : "none"),
+        fact(
+          "Winner",
+          quote.resolver ? h("a", { href: resolverHref(quote.resolver.address) }, quote.resolver.name) : "none",
+        ),
         fact("Chain", chain ? `${chain.name} · ${quote.chainId}` : quote.chainId),
         fact("Taker", h("a", { href: takerHref(quote.taker) }, address(quote.taker, shortAddress(quote.taker)))),
         fact("Band", quote.band ? `1 ${quote.band.base} = ${number(quote.band.mid)} ${quote.band.quote}` : "none"),

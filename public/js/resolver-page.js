@@ -64,7 +64,12 @@ export function showResolver(root, resolver) {
         return;
       }
       if (shown) fill(status, problem("Could not read the resolver.", e.message));
-      else fill(root, problem("Could not read the resolver.", e.message), h("p", {}, h("a", { href: "#/" }, "Back to the overview")));
+      else
+        fill(
+          root,
+          problem("Could not read the resolver.", e.message),
+          h("p", {}, h("a", { href: "#/" }, "Back to the overview")),
+        );
     }
     if (!stopped) timer = setTimeout(load, REFRESH_MS);
   };
@@ -93,11 +98,7 @@ function standing(r, now) {
       r.demoted ? pill("demoted") : null,
       r.badges.map((b) => pill(b, "badge")),
     ),
-    h(
-      "p",
-      { id: "demotion", class: r.demoted ? "demotion demoted" : "demotion" },
-      demotionText(r),
-    ),
+    h("p", { id: "demotion", class: r.demoted ? "demotion demoted" : "demotion" }, demotionText(r)),
     h(
       "dl",
       { class: "facts" },
@@ -105,7 +106,10 @@ function standing(r, now) {
       fact("Response", measure("asked", d?.response)),
       fact("Fill", measure("submitted", d?.fill)),
       fact("Uptime", measure("minutes", d?.uptime)),
-      fact("Reply latency", r.replyLatency ? `p50 ≤ ${r.replyLatency.p50Ms} ms, p99 ≤ ${r.replyLatency.p99Ms} ms` : "no reply yet"),
+      fact(
+        "Reply latency",
+        r.replyLatency ? `p50 ≤ ${r.replyLatency.p50Ms} ms, p99 ≤ ${r.replyLatency.p99Ms} ms` : "no reply yet",
+      ),
       fact("Registered", r.registered ? (r.registeredAt ? `since ${dateTime(r.registeredAt)}` : "yes") : "no"),
       fact("Region", r.region ?? "—"),
       fact("Version", r.version ?? "—"),
@@ -121,7 +125,11 @@ function strikes(r) {
     "section",
     { id: "strikes", "aria-labelledby": "strikes-title" },
     h("h2", { id: "strikes-title" }, `Strikes (${r.strikes.length})`),
-    h("p", { class: "muted" }, "Failures that were its own: each counted against it and demoted it (last 50, newest first)."),
+    h(
+      "p",
+      { class: "muted" },
+      "Failures that were its own: each counted against it and demoted it (last 50, newest first).",
+    ),
     r.strikes.length
       ? table(
           ["When", "Reason", "Blame", "Quote", "Demoted until"],
@@ -129,7 +137,9 @@ function strikes(r) {
             h("time", { datetime: s.at }, dateTime(s.at)),
             h("span", { class: "wrap" }, s.reason),
             pill(s.blame, "blame"),
-            s.quoteId ? h("a", { href: quoteHref(s.quoteId), title: s.quoteId }, h("code", {}, shortId(s.quoteId))) : h("code", { class: "wrap" }, s.event),
+            s.quoteId
+              ? h("a", { href: quoteHref(s.quoteId), title: s.quoteId }, h("code", {}, shortId(s.quoteId)))
+              : h("code", { class: "wrap" }, s.event),
             dateTime(s.demotedUntil),
           ]),
           { id: "strike-table" },
@@ -165,7 +175,7 @@ function notCounted(r) {
 }
 
 /** The chart's size in SVG units; it scales to the width of its column. */
-const BOX = { width: 340, height: 170, top: 12, right: 12, bottom: 26, left: 46 };
+const BOX = { width: 340, height: 170, top: 12, right: 22, bottom: 26, left: 46 };
 
 function week(r) {
   const days = r.days;
@@ -243,7 +253,11 @@ function chart(id, title, days, series, max, label) {
       { class: `series series-${s.key}`, "data-series": s.key },
       svg("path", { d: linePath(s.values, BOX, max), fill: "none" }),
       dotsOf(s.values, BOX, max).map((p) =>
-        svg("circle", { cx: p.x, cy: p.y, r: 3 }, svg("title", {}, `${days[p.i].day}: ${s.label} ${label(p.value)}`)),
+        svg(
+          "circle",
+          { cx: p.x, cy: p.y, r: s.key === "response" || s.key === "p50" ? 5 : 3 },
+          svg("title", {}, `${days[p.i].day}: ${s.label} ${label(p.value)}`),
+        ),
       ),
     ),
   );

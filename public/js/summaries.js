@@ -3,7 +3,7 @@
  * demotion, the keeper's books per chain. Pure: unit-tested in Node against the relay's own records.
  */
 import { tokenOf } from "./corridors.js";
-import { dateTime, units } from "./format.js";
+import { dateTime, significant, units } from "./format.js";
 
 /**
  * What a quote of a list swaps, in whole tokens: `1,580 cNGN → 1 USDC`.
@@ -19,7 +19,9 @@ export function swapOf(config, quote) {
 
 /** `q_1f0c…9a2e`: a quote's or an order's id shortened for a list, the whole of it in the link's title. */
 export function shortId(id) {
-  const [prefix, rest] = id.includes("_") ? [id.slice(0, id.indexOf("_") + 1), id.slice(id.indexOf("_") + 1)] : ["", id];
+  const [prefix, rest] = id.includes("_")
+    ? [id.slice(0, id.indexOf("_") + 1), id.slice(id.indexOf("_") + 1)]
+    : ["", id];
   return rest.length > 12 ? `${prefix}${rest.slice(0, 4)}…${rest.slice(-4)}` : id;
 }
 
@@ -42,8 +44,8 @@ export function nativeOf(chain) {
 
 /**
  * The keeper's books per chain over the last 24 h (`GET /v1/health`, `chains[].books`; docs/api.md,
- * "Corridors and health"), in whole native tokens: what the quotes charged, what the keeper spent, and
- * the margin between them, negative when it paid more than it charged.
+ * "Corridors and health"), in whole native tokens to 4 significant digits: what the quotes charged, what
+ * the keeper spent, and the margin between them, negative when it paid more than it charged.
  *
  * @param {any} config the configuration record
  * @param {{chains: Array<{chainId: number, name: string, books: any}>}} health
@@ -52,7 +54,7 @@ export function keeperMargins(config, health) {
   return health.chains.map((c) => {
     const chain = config.chains.find((x) => x.chainId === c.chainId);
     const native = nativeOf(chain);
-    const whole = (amount) => `${units(amount, native.decimals)} ${native.symbol}`;
+    const whole = (amount) => `${significant(units(amount, native.decimals), 4)} ${native.symbol}`;
     const b = c.books;
     if (!b) return { chainId: c.chainId, name: c.name, books: null };
     const notes = [];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dayLabel, dotsOf, latencyTop, linePath, xAt, yAt } from "../../public/js/chart.js";
+import { significant } from "../../public/js/format.js";
 import { quoteHref, resolverHref, routeOf, takerHref } from "../../public/js/routes.js";
 import { demotionText, keeperMargins, nativeOf, shortId, swapOf } from "../../public/js/summaries.js";
 import { localConfig } from "../../src/config/local";
@@ -77,9 +78,25 @@ describe("the 7-day chart", () => {
   });
 });
 
+it("cuts a long figure to its significant digits, never its integer part", () => {
+  expect(significant("0.000195208666666666", 4)).toBe("0.0001952");
+  expect(significant("-0.000051295521184246", 4)).toBe("-0.00005129");
+  expect(significant("1,234,567.891", 4)).toBe("1,234,567");
+  expect(significant("12.3456", 4)).toBe("12.34");
+  expect(significant("0.10001", 4)).toBe("0.1");
+  expect(significant("0", 4)).toBe("0");
+  expect(significant("5", 4)).toBe("5");
+});
+
 describe("lists", () => {
   it("writes a quote's swap in whole tokens of its chain", () => {
-    const quote = { chainId: evm.chainId, sellToken: cngn, buyToken: usdc, sellAmount: "1580000000", received: "998500" };
+    const quote = {
+      chainId: evm.chainId,
+      sellToken: cngn,
+      buyToken: usdc,
+      sellAmount: "1580000000",
+      received: "998500",
+    };
     expect(swapOf(record, quote)).toBe("1,580 cNGN → 0.9985 USDC");
   });
 
@@ -99,7 +116,9 @@ describe("lists", () => {
         demotedUntil: "2026-11-24T10:15:00.000Z",
         demotionReason: "strike 1: resolver:insufficient_balance",
       }),
-    ).toBe("Demoted until 2026-11-24 10:15:00 UTC: asked, but cannot win. Why: strike 1: resolver:insufficient_balance");
+    ).toBe(
+      "Demoted until 2026-11-24 10:15:00 UTC: asked, but cannot win. Why: strike 1: resolver:insufficient_balance",
+    );
     expect(demotionText({ demoted: true, demotedUntil: null, demotionReason: null })).toBe(
       "Demoted until reinstated: asked, but cannot win.",
     );
@@ -110,8 +129,8 @@ describe("the keeper's margin", () => {
   const books = (over: object) => ({
     fills: 3,
     spent: "300000000000000",
-    charged: "450000000000000",
-    margin: "150000000000000",
+    charged: "452413333333333",
+    margin: "152413333333333",
     unpriced: 0,
     capped: false,
     ...over,
@@ -135,9 +154,9 @@ describe("the keeper's margin", () => {
         name: evm.name,
         books: {
           fills: 3,
-          charged: "0.00045 ETH",
+          charged: "0.0004524 ETH",
           spent: "0.0003 ETH",
-          margin: "0.00015 ETH",
+          margin: "0.0001524 ETH",
           negative: false,
           notes: [],
         },
