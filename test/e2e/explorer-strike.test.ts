@@ -23,7 +23,10 @@ const erc20 = parseAbi(["function transfer(address to, uint256 amount) returns (
 
 let fleet: ResolverClient[] = [];
 beforeAll(async () => {
-  fleet = await startLocalResolvers(base, { rpcUrl, resolvers: [{ index: LOCAL_ACCOUNTS.resolvers[2], name: "gamma", spreadBps: 0 }] });
+  fleet = await startLocalResolvers(base, {
+    rpcUrl,
+    resolvers: [{ index: LOCAL_ACCOUNTS.resolvers[2], name: "gamma", spreadBps: 0 }],
+  });
 });
 afterAll(() => Promise.all(fleet.map((c) => c.stop())));
 
@@ -77,7 +80,9 @@ describe("a struck resolver's page", () => {
       expect(cells[2]).toBe("resolver");
       expect(await row.locator("a").getAttribute("href")).toBe(`#/quotes/${quote.quoteId}`);
       expect(await page.locator("#strikes-title").textContent()).toBe("Strikes (1)");
-      expect(await page.locator("#demotion").textContent()).toMatch(/^Demoted until .+ UTC: asked, but cannot win\. Why: /);
+      expect(await page.locator("#demotion").textContent()).toMatch(
+        /^Demoted until .+ UTC: asked, but cannot win\. Why: /,
+      );
       expect(await page.locator("#standing .pills").textContent()).toMatch(/demoted/);
       expect(await page.locator("#not-counted").textContent()).toMatch(/never counted against it/);
       expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);

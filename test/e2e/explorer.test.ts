@@ -101,10 +101,12 @@ describe("the explorer's overview", () => {
       await page.goto(`${base}/`);
       // The recent quotes, read apart, say it in their own section too.
       const problems = () => page.locator(".problem").allTextContents();
-      await expect.poll(problems).toEqual([
-        expect.stringMatching(/^Could not read the relay\.The relay does not answer/),
-        expect.stringMatching(/^Could not read the recent quotes\.The relay does not answer/),
-      ]);
+      await expect
+        .poll(problems)
+        .toEqual([
+          expect.stringMatching(/^Could not read the relay\.The relay does not answer/),
+          expect.stringMatching(/^Could not read the recent quotes\.The relay does not answer/),
+        ]);
       expect(trouble.pageErrors).toEqual([]);
     });
   });
@@ -230,10 +232,18 @@ describe("a swap's parties", () => {
     await inPage(PHONE, async (page, trouble) => {
       // One quote a page, so each More reads the next page through its cursor.
       await page.route("**/v1/quotes?taker=*", (route) =>
-        route.continue({ url: route.request().url().replace(/limit=\d+/, "limit=1") }),
+        route.continue({
+          url: route
+            .request()
+            .url()
+            .replace(/limit=\d+/, "limit=1"),
+        }),
       );
       await page.goto(`${base}/#/takers/${taker.address}`);
-      const ids = () => page.locator("#taker-quote-table tbody tr").evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-quote-id")));
+      const ids = () =>
+        page
+          .locator("#taker-quote-table tbody tr")
+          .evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-quote-id")));
       await expect.poll(ids).toEqual([quotes[0]?.quoteId]);
       await page.getByRole("button", { name: "More" }).first().click();
       await expect.poll(ids).toEqual([quotes[0]?.quoteId, quotes[1]?.quoteId]);
@@ -266,7 +276,9 @@ describe("a swap's parties", () => {
       expect(await page.locator(`#win-table tbody tr[data-quote-id="${quote.quoteId}"]`).count()).toBe(1);
       // Today has replies: each chart draws a path for each of its two series.
       for (const chart of ["#rate-chart", "#latency-chart"]) {
-        const paths = await page.locator(`${chart} .series path`).evaluateAll((ps) => ps.map((p) => p.getAttribute("d")));
+        const paths = await page
+          .locator(`${chart} .series path`)
+          .evaluateAll((ps) => ps.map((p) => p.getAttribute("d")));
         expect(paths).toHaveLength(2);
       }
       expect(await page.locator("#rate-chart .series-response circle").count()).toBeGreaterThan(0);
