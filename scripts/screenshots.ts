@@ -1,7 +1,8 @@
 /**
  * `npm run screenshots`: the pictures of docs/explorer.md. Against the local stack (`npm start`), a taker
- * swaps 1,580 cNGN for USDC to `final`, then the installed Chromium photographs the explorer's overview
- * and that quote's page at a desktop's and a phone's width, and the API reference, into docs/.
+ * swaps 1,580 cNGN for USDC to `final`, then the installed Chromium photographs the explorer's overview,
+ * that quote's page, its winner's page and its taker's page at a desktop's and a phone's width, and the
+ * API reference, into docs/.
  *
  *   npm run screenshots -- [--relay URL] [--rpc URL] [--taker N] [--out DIR]
  */
@@ -34,7 +35,7 @@ interface Shot {
 
 async function main(): Promise<void> {
   const relayUrl = values.relay.replace(/\/+$/, "");
-  const quoteId = await swapToFinal(relayUrl);
+  const { quoteId, resolver, taker } = await swapToFinal(relayUrl);
   const shots: Shot[] = [
     { file: "explorer-overview.png", path: "/", viewport: DESKTOP, ready: "#band-table", fullPage: true },
     { file: "explorer-overview-phone.png", path: "/", viewport: PHONE, ready: "#band-table", fullPage: true },
@@ -50,6 +51,34 @@ async function main(): Promise<void> {
       path: `/#/quotes/${quoteId}`,
       viewport: PHONE,
       ready: "#settlement",
+      fullPage: true,
+    },
+    {
+      file: "explorer-resolver.png",
+      path: `/#/resolvers/${resolver}`,
+      viewport: DESKTOP,
+      ready: "#win-table",
+      fullPage: true,
+    },
+    {
+      file: "explorer-resolver-phone.png",
+      path: `/#/resolvers/${resolver}`,
+      viewport: PHONE,
+      ready: "#win-table",
+      fullPage: true,
+    },
+    {
+      file: "explorer-taker.png",
+      path: `/#/takers/${taker}`,
+      viewport: DESKTOP,
+      ready: "#taker-quote-table",
+      fullPage: true,
+    },
+    {
+      file: "explorer-taker-phone.png",
+      path: `/#/takers/${taker}`,
+      viewport: PHONE,
+      ready: "#taker-quote-table",
       fullPage: true,
     },
     { file: "api-reference.png", path: "/reference", viewport: DESKTOP, ready: ".opblock", fullPage: false },
@@ -75,8 +104,11 @@ async function main(): Promise<void> {
   }
 }
 
-/** A swap through the relay, followed to `final`, so the quote page shows every step; its quote id. */
-async function swapToFinal(relayUrl: string): Promise<string> {
+/**
+ * A swap through the relay, followed to `final`, so the quote page shows every step; its quote id, its
+ * winner's address and its taker's.
+ */
+async function swapToFinal(relayUrl: string): Promise<{ quoteId: string; resolver: string; taker: string }> {
   const res = await fetch(`${relayUrl}/v1/config`).catch(() => null);
   if (!res?.ok) throw new Error(`cannot read ${relayUrl}/v1/config: start the local stack with npm start`);
   const config = (await res.json()) as { tokens: { symbol: string; address: string }[] };
@@ -85,10 +117,11 @@ async function swapToFinal(relayUrl: string): Promise<string> {
     if (!t) throw new Error(`the relay's chain has no ${symbol}`);
     return t.address;
   };
+  const account = anvilAccount(Number(values.taker));
   const { signed, submission } = await swap({
     relayUrl,
     client: createPublicClient({ transport: http(values.rpc), pollingInterval: 250 }),
-    account: anvilAccount(Number(values.taker)),
+    account,
     sellToken: token("cNGN"),
     buyToken: token("USDC"),
     sellAmount: 1_580_000_000n,
@@ -98,7 +131,9 @@ async function swapToFinal(relayUrl: string): Promise<string> {
     timeoutMs: 60_000,
   });
   console.log(`swapped: quote ${signed.quote.quoteId} is final`);
-  return signed.quote.quoteId;
+  const resolver = signed.quote.resolver?.address;
+  if (!resolver) throw new Error(`quote ${signed.quote.quoteId} has no winner`);
+  return { quoteId: signed.quote.quoteId, resolver, taker: account.address };
 }
 
 main().catch((e: unknown) => {

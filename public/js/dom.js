@@ -81,3 +81,22 @@ export function table(columns, rows, attrs = {}) {
 /** A message in place of data that could not be shown, with why. */
 export const problem = (title, detail) =>
   h("div", { class: "problem", role: "alert" }, h("strong", {}, title), h("p", {}, detail));
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/**
+ * An SVG element, built as `h` builds HTML ones: attributes set as given, strings as text nodes.
+ *
+ * @param {string} tag
+ * @param {Record<string, string | number | null | undefined>} [attrs]
+ * @param {...unknown} children
+ * @returns {SVGElement}
+ */
+export function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined) el.setAttribute(name, String(value));
+  }
+  append(el, children);
+  return el;
+}

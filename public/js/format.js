@@ -19,6 +19,22 @@ export function units(amount, decimals) {
   return `${negative ? "-" : ""}${grouped}${fraction ? `.${fraction}` : ""}`;
 }
 
+/**
+ * A figure `units` wrote, cut to `digits` significant digits after its leading zeros (`0.000195208666`
+ * → `0.0001952`): for the keeper's books, whose wei amounts carry 18 decimals nobody reads. The integer
+ * part is never cut; digits are dropped, not rounded, so the figure never grows.
+ *
+ * @param {string} text as `units` returns it
+ * @param {number} digits
+ */
+export function significant(text, digits) {
+  const [whole, fraction = ""] = text.split(".");
+  const wholeDigits = whole.replace(/[^0-9]/g, "").replace(/^0+/, "").length;
+  const keep = wholeDigits > 0 ? Math.max(0, digits - wholeDigits) : fraction.search(/[1-9]/) + digits;
+  const cut = fraction.search(/[1-9]/) === -1 ? "" : fraction.slice(0, Math.max(0, keep)).replace(/0+$/, "");
+  return `${whole}${cut ? `.${cut}` : ""}`;
+}
+
 /** A rate or price such as a band's mid: grouped, at most 6 decimals. */
 export const number = (value) => grouping.format(value);
 

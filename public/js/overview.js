@@ -2,41 +2,72 @@ import { getConfig, getJson } from "./api.js";
 import { bandName, corridorsOf } from "./corridors.js";
 import { address, fill, h, pill, problem, table } from "./dom.js";
 import { ago, dateTime, number, percent, shortAddress } from "./format.js";
+import { quotesTable } from "./quote-list.js";
+import { resolverHref } from "./routes.js";
+import { keeperMargins } from "./summaries.js";
 
 /** How often the overview reads the relay again: nodes heartbeat every few seconds, bands every 10 s. */
 const REFRESH_MS = 10_000;
+/** Recent quotes are read more often: a swap shows up within a few seconds of its answer. */
+const QUOTES_REFRESH_MS = 3_000;
+/** How many recent quotes the overview lists. */
+const RECENT_QUOTES = 10;
 
 /**
- * The overview (`#/`): corridors with their connected nodes, the resolver directory, the rate bands and
- * their sources, read again every 10 s. A failed read keeps what was shown and says why above it.
+ * The overview (`#/`): the recent quotes (read again every 3 s), corridors with their connected nodes,
+ * the resolver directory, the keeper's margin per chain, the rate bands and their sources (read again
+ * every 10 s). A failed read keeps what was shown and says why above it.
  *
  * @param {HTMLElement} root
  * @returns {{stop: () => void}}
  */
 export function showOverview(root) {
   const status = h("div", { class: "status" });
+  const quotesStatus = h("div", { class: "status" });
   const sections = {
+    quotes: h("section", { id: "recent-quotes", "aria-labelledby": "recent-quotes-title" }),
     corridors: h("section", { id: "corridors", "aria-labelledby": "corridors-title" }),
     resolvers: h("section", { id: "resolvers", "aria-labelledby": "resolvers-title" }),
+    keeper: h("section", { id: "keeper", "aria-labelledby": "keeper-title" }),
     rates: h("section", { id: "rates", "aria-labelledby": "rates-title" }),
   };
-  fill(root, status, sections.corridors, sections.resolvers, sections.rates);
+  fill(root, status, sections.quotes, sections.corridors, sections.resolvers, sections.keeper, sections.rates);
   for (const section of Object.values(sections)) section.append(h("p", { class: "muted" }, "Loading…"));
+  fill(
+    sections.quotes,
+    h("h2", { id: "recent-quotes-title" }, "Recent quotes"),
+    quotesStatus,
+    h("p", { class: "muted" }, "Loading…"),
+  );
 
   let stopped = false;
   let timer;
+  let quotesTimer;
+  const loadQuotes = async () => {
+    try {
+      const [config, { quotes }] = await Promise.all([getConfig(), getJson(`/v1/quotes?limit=${RECENT_QUOTES}`)]);
+      if (stopped) return;
+      fill(sections.quotes, ...quotesSection(config, quotes, quotesStatus, Date.now()));
+    } catch (e) {
+      if (stopped) return;
+      fill(quotesStatus, problem("Could not read the recent quotes.", e.message));
+    }
+    if (!stopped) quotesTimer = setTimeout(loadQuotes, QUOTES_REFRESH_MS);
+  };
   const load = async () => {
     try {
-      const [config, { nodes }, directory, rates] = await Promise.all([
+      const [config, { nodes }, directory, rates, health] = await Promise.all([
         getConfig(),
         getJson("/v1/nodes"),
         getJson("/v1/resolvers"),
         getJson("/v1/rates"),
+        getJson("/v1/health"),
       ]);
       if (stopped) return;
       const now = Date.now();
       fill(sections.corridors, ...corridorsSection(corridorsOf(config, nodes, rates.bands), now));
       fill(sections.resolvers, ...resolversSection(directory, now));
+      fill(sections.keeper, ...keeperSection(keeperMargins(config, health)));
       fill(sections.rates, ...ratesSection(config, rates, now));
       fill(status, h("p", { class: "muted" }, `Updated ${dateTime(now)}; refreshed every 10 s.`));
     } catch (e) {
@@ -46,12 +77,57 @@ export function showOverview(root) {
     if (!stopped) timer = setTimeout(load, REFRESH_MS);
   };
   load();
+  loadQuotes();
   return {
     stop: () => {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(quotesTimer);
     },
   };
+}
+
+function quotesSection(config, quotes, quotesStatus, now) {
+  fill(quotesStatus);
+  return [
+    h("h2", { id: "recent-quotes-title" }, "Recent quotes"),
+    quotesStatus,
+    h("p", { class: "muted" }, "The newest quotes on every chain, read again every 3 s."),
+    quotes.length
+      ? quotesTable(config, quotes, now, { id: "recent-quote-table" })
+      : h("p", { class: "muted" }, "No quote yet."),
+  ];
+}
+
+function keeperSection(margins) {
+  return [
+    h("h2", { id: "keeper-title" }, "Keeper margin"),
+    h(
+      "p",
+      { class: "muted" },
+      "Per chain over the last 24 h: what the settled fills' quotes charged for gas, what the keeper paid, and the difference.",
+    ),
+    margins.length
+      ? table(
+          ["Chain", "Fills", "Charged", "Spent", "Margin"],
+          margins.map((m) => [
+            h("span", {}, m.name, " ", h("span", { class: "muted" }, String(m.chainId))),
+            m.books ? m.books.fills : "—",
+            m.books ? m.books.charged : "—",
+            m.books ? m.books.spent : "—",
+            m.books
+              ? h(
+                  "span",
+                  {},
+                  h("strong", { class: m.books.negative ? "negative" : "positive" }, m.books.margin),
+                  m.books.notes.length ? h("span", { class: "detail muted" }, m.books.notes.join("; ")) : null,
+                )
+              : h("span", { class: "muted" }, "the books could not be read"),
+          ]),
+          { id: "keeper-table" },
+        )
+      : h("p", { class: "muted" }, "No chain is configured."),
+  ];
 }
 
 function corridorsSection(corridors, now) {
@@ -111,7 +187,13 @@ function corridorsSection(corridors, now) {
 
 function resolversSection({ resolvers, inactive }, now) {
   const rows = resolvers.map((r) => [
-    h("span", {}, h("strong", {}, r.name), h("br"), address(r.address, shortAddress(r.address))),
+    h(
+      "span",
+      {},
+      h("a", { href: resolverHref(r.address), class: "resolver-link" }, h("strong", {}, r.name)),
+      h("br"),
+      address(r.address, shortAddress(r.address)),
+    ),
     h(
       "span",
       {},

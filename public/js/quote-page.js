@@ -2,6 +2,7 @@ import { ApiError, getConfig, getJson } from "./api.js";
 import { tokenOf } from "./corridors.js";
 import { address, fill, h, pill, problem, table } from "./dom.js";
 import { clock, dateTime, elapsed, number, shortAddress, units } from "./format.js";
+import { resolverHref, takerHref } from "./routes.js";
 import { describeDetail, entriesOf, mergeTimeline, outcomeOf, placeEntry, quoteIsOver, stageOf } from "./timeline.js";
 import { followTimeline } from "./timeline-stream.js";
 
@@ -127,9 +128,12 @@ function quoteView({ config, quote, timeline, live }) {
         fact("Fee", amount(feeToken(quote.fee), quote.fee.amount)),
         fact("Gas fee", amount(feeToken(quote.gasFee), quote.gasFee.amount)),
         fact("Taker pays", amount(sell, quote.takerPays)),
-        fact("Winner", quote.resolver ? quote.resolver.name : "none"),
+        fact(
+          "Winner",
+          quote.resolver ? h("a", { href: resolverHref(quote.resolver.address) }, quote.resolver.name) : "none",
+        ),
         fact("Chain", chain ? `${chain.name} · ${quote.chainId}` : quote.chainId),
-        fact("Taker", address(quote.taker, shortAddress(quote.taker))),
+        fact("Taker", h("a", { href: takerHref(quote.taker) }, address(quote.taker, shortAddress(quote.taker)))),
         fact("Band", quote.band ? `1 ${quote.band.base} = ${number(quote.band.mid)} ${quote.band.quote}` : "none"),
         fact("Quoted", dateTime(quote.quotedAt)),
         fact("Expires", dateTime(quote.expiresAt)),
@@ -179,7 +183,13 @@ function transcript(quote, buy) {
             const outcome = outcomeOf(o.status);
             return [
               o.rank,
-              h("span", {}, h("strong", {}, o.name), " ", address(o.resolver, shortAddress(o.resolver))),
+              h(
+                "span",
+                {},
+                h("a", { href: resolverHref(o.resolver) }, h("strong", {}, o.name)),
+                " ",
+                address(o.resolver, shortAddress(o.resolver)),
+              ),
               `${units(o.outputAmount, buy.decimals)} ${buy.symbol}`,
               `${o.latencyMs} ms`,
               pill(outcome.label, outcome.kind),

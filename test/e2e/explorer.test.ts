@@ -1,4 +1,5 @@
 import type { Browser, Page } from "playwright-core";
+import { formatUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, launchChromium, type PageTrouble, PHONE, watchedPage } from "../../scripts/lib/chromium";
 import { LOCAL_ACCOUNTS } from "../../scripts/lib/local-stack";
@@ -77,6 +78,10 @@ describe("the explorer's overview", () => {
       const band = page.locator("#band-table tbody tr", { hasText: "on anvil" }).locator("td");
       expect((await band.allTextContents()).slice(0, 2)).toEqual(["USDC / cNGN on anvil", "1,580 NGN/USD"]);
       expect(await page.locator("#source-table tbody td").first().textContent()).toBe("local");
+      // The keeper's books, one row per chain the relay settles on.
+      const { chains } = (await (await fetch(`${base}/v1/config`)).json()) as { chains: unknown[] };
+      expect(await page.locator("#keeper-table tbody tr").count()).toBe(chains.length);
+      expect(await page.locator("#keeper-table tbody tr").first().textContent()).toMatch(/ETH/);
       expect(trouble).toEqual(noTrouble);
     });
   });
@@ -94,7 +99,14 @@ describe("the explorer's overview", () => {
     await inPage(DESKTOP, async (page, trouble) => {
       await page.route("**/v1/**", (route) => route.abort("connectionrefused"));
       await page.goto(`${base}/`);
-      await expect.poll(() => page.locator(".problem").textContent()).toMatch(/The relay does not answer/);
+      // The recent quotes, read apart, say it in their own section too.
+      const problems = () => page.locator(".problem").allTextContents();
+      await expect
+        .poll(problems)
+        .toEqual([
+          expect.stringMatching(/^Could not read the relay\.The relay does not answer/),
+          expect.stringMatching(/^Could not read the recent quotes\.The relay does not answer/),
+        ]);
       expect(trouble.pageErrors).toEqual([]);
     });
   });
@@ -164,6 +176,114 @@ describe("a quote's page", () => {
       expect(trouble.pageErrors).toEqual([]);
       // The browser itself logs the API's 404; the page adds nothing to it.
       expect(trouble.consoleErrors.every((e) => e.includes("404"))).toBe(true);
+    });
+  });
+});
+
+/** Polls `path` of the API until `ok` holds for its answer. */
+async function untilApi<T>(path: string, ok: (body: T) => boolean): Promise<T> {
+  let body: T | undefined;
+  await expect
+    .poll(
+      async () => {
+        body = (await (await fetch(`${base}${path}`)).json()) as T;
+        return ok(body);
+      },
+      { timeout: 15_000, interval: 250 },
+    )
+    .toBe(true);
+  return body as T;
+}
+
+describe("a swap's parties", () => {
+  it("shows a swap on the overview's recent quotes, linked to its taker's page, which lists it", async () => {
+    const quote = await quoteCngnForUsdc();
+    const signed = await signForSubmission(client, taker, quote);
+    await submitExecution(base, signed.request, { idempotencyKey: crypto.randomUUID() });
+    await untilApi<{ quotes: { quoteId: string }[] }>("/v1/quotes?limit=10", (b) =>
+      b.quotes.some((q) => q.quoteId === quote.quoteId),
+    );
+    await inPage(DESKTOP, async (page, trouble) => {
+      await page.goto(`${base}/`);
+      const row = page.locator(`#recent-quote-table tbody tr[data-quote-id="${quote.quoteId}"]`);
+      await row.waitFor({ timeout: 10_000 });
+      expect(await row.locator("a.quote-link").getAttribute("href")).toBe(`#/quotes/${quote.quoteId}`);
+      // What the taker receives: the output less the fee and the gas fee.
+      const swapped = `1,580 cNGN → ${formatUnits(BigInt(quote.received), 6)} USDC`;
+      expect(await row.locator("td").nth(2).textContent()).toBe(swapped);
+      expect(await row.locator("a.resolver-link").textContent()).toBe("alpha");
+      expect(await row.locator("a.resolver-link").getAttribute("href")).toBe(`#/resolvers/${alpha.address}`);
+      await row.locator("a.taker-link").click();
+      expect(new URL(page.url()).hash).toBe(`#/takers/${taker.address}`);
+      expect(await page.locator("#taker-address").textContent()).toBe(taker.address);
+      const mine = page.locator(`#taker-quote-table tbody tr[data-quote-id="${quote.quoteId}"]`);
+      await mine.waitFor();
+      expect(await mine.locator("td").nth(2).textContent()).toBe(swapped);
+      await expect.poll(() => page.locator("#limit-orders").textContent()).toMatch(/No limit order|Order/);
+      expect(trouble).toEqual(noTrouble);
+    });
+  });
+
+  it("pages a taker's swaps with More, following nextCursor", async () => {
+    const { quotes } = await untilApi<{ quotes: { quoteId: string }[] }>(
+      `/v1/quotes?taker=${taker.address}&limit=3`,
+      (b) => b.quotes.length >= 3,
+    );
+    await inPage(PHONE, async (page, trouble) => {
+      // One quote a page, so each More reads the next page through its cursor.
+      await page.route("**/v1/quotes?taker=*", (route) =>
+        route.continue({
+          url: route
+            .request()
+            .url()
+            .replace(/limit=\d+/, "limit=1"),
+        }),
+      );
+      await page.goto(`${base}/#/takers/${taker.address}`);
+      const ids = () =>
+        page
+          .locator("#taker-quote-table tbody tr")
+          .evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-quote-id")));
+      await expect.poll(ids).toEqual([quotes[0]?.quoteId]);
+      await page.getByRole("button", { name: "More" }).first().click();
+      await expect.poll(ids).toEqual([quotes[0]?.quoteId, quotes[1]?.quoteId]);
+      await page.getByRole("button", { name: "More" }).first().click();
+      await expect.poll(ids).toEqual(quotes.slice(0, 3).map((q) => q.quoteId));
+      expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
+      // The overview's recent quotes and keeper margin fit the phone too.
+      await page.goto(`${base}/#/`);
+      await page.locator("#recent-quote-table").waitFor();
+      await page.locator("#keeper-table").waitFor();
+      expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
+      expect(trouble).toEqual(noTrouble);
+    });
+  });
+
+  it("opens the winner's page from the quote: its standing, 7-day chart and wins, at a phone's width", async () => {
+    const quote = await quoteCngnForUsdc();
+    await untilApi<{ quotes: { quoteId: string }[] }>(`/v1/quotes?resolver=${alpha.address}&limit=5`, (b) =>
+      b.quotes.some((q) => q.quoteId === quote.quoteId),
+    );
+    await inPage(PHONE, async (page, trouble) => {
+      await page.goto(`${base}/#/quotes/${quote.quoteId}`);
+      await page.locator(".facts a", { hasText: "alpha" }).click();
+      await page.locator("#win-table").waitFor();
+      expect(new URL(page.url()).hash).toBe(`#/resolvers/${alpha.address}`);
+      expect(await page.locator("#resolver-address").textContent()).toBe(alpha.address);
+      expect(await page.locator("#standing .pills").textContent()).toMatch(/online/);
+      expect(await page.locator("#demotion").textContent()).toBe("Not demoted: its offers can win.");
+      expect(await page.locator("#strikes").textContent()).toMatch(/No strike/);
+      expect(await page.locator(`#win-table tbody tr[data-quote-id="${quote.quoteId}"]`).count()).toBe(1);
+      // Today has replies: each chart draws a path for each of its two series.
+      for (const chart of ["#rate-chart", "#latency-chart"]) {
+        const paths = await page
+          .locator(`${chart} .series path`)
+          .evaluateAll((ps) => ps.map((p) => p.getAttribute("d")));
+        expect(paths).toHaveLength(2);
+      }
+      expect(await page.locator("#rate-chart .series-response circle").count()).toBeGreaterThan(0);
+      expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
+      expect(trouble).toEqual(noTrouble);
     });
   });
 });
