@@ -1,7 +1,6 @@
 import { adapterFor } from "../chains";
-import type { ChainAdapter } from "../chains/adapter";
 import { primaryEvmChain } from "../config/record";
-import type { RelayConfig } from "../config/schema";
+import type { ChainConfig, RelayConfig } from "../config/schema";
 import { listQuotes } from "../db/quotes";
 import { invalidRequest } from "../errors";
 import { decodeCursor, encodeCursor } from "../http/page-cursor";
@@ -12,8 +11,8 @@ const DEFAULT_PAGE = 50;
 
 /**
  * `GET /v1/quotes` (docs/api.md, "Lists of quotes"): a taker's quotes, the quotes a resolver won, or every
- * quote (the explorer's recent activity), as of now, newest first, a page at a time. A taker's address is one of a chain the relay serves (`chainId`'s
- * when given); a resolver's is its identity, an EVM address.
+ * quote (the explorer's recent activity), as of now, newest first, a page at a time. A taker's address is
+ * one of a chain the relay serves (`chainId`'s when given); a resolver's is its identity, an EVM address.
  */
 export async function quotePage(db: D1Database, config: RelayConfig, query: QuoteListQuery): Promise<QuotePage> {
   const chains = config.chains.filter((c) => query.chainId === undefined || c.chainId === query.chainId);
@@ -21,16 +20,7 @@ export async function quotePage(db: D1Database, config: RelayConfig, query: Quot
     throw invalidRequest([{ path: "chainId", message: `the relay does not serve chain ${query.chainId}` }]);
   }
   const [by, given] = owner(query);
-  let address = "";
-  if (by !== "all") {
-    const adapters: ChainAdapter[] = (by === "resolver" ? [primaryEvmChain(config)] : chains).map(adapterFor);
-    const adapter = adapters.find((a) => a.isAddress(given));
-    if (!adapter) {
-      const what = [...new Set(adapters.map((a) => a.addressDescription))].join(" or ");
-      throw invalidRequest([{ path: by, message: `must be ${what}` }], "The request failed validation.");
-    }
-    address = adapter.canonical(given);
-  }
+  const address = by === "all" ? "" : spelled(by, given, by === "resolver" ? [primaryEvmChain(config)] : chains);
   const position = query.cursor === undefined ? null : decodeCursor(query.cursor, "q");
   if (query.cursor !== undefined && !position) {
     throw invalidRequest([{ path: "cursor", message: "is not a cursor this relay gave out" }]);
@@ -49,6 +39,15 @@ export async function quotePage(db: D1Database, config: RelayConfig, query: Quot
   const last = quotes.at(-1);
   const nextCursor = rows.length > limit && last ? encodeCursor({ at: last.quotedAt, id: last.quoteId }) : null;
   return { quotes, nextCursor };
+}
+
+/** `given` in the spelling of the first of `chains` it is an address of (EIP-55 on EVM); else 400 on `field`. */
+function spelled(field: string, given: string, chains: readonly ChainConfig[]): string {
+  const adapters = chains.map(adapterFor);
+  const adapter = adapters.find((a) => a.isAddress(given));
+  if (adapter) return adapter.canonical(given);
+  const what = [...new Set(adapters.map((a) => a.addressDescription))].join(" or ");
+  throw invalidRequest([{ path: field, message: `must be ${what}` }], "The request failed validation.");
 }
 
 /** Whose quotes: a taker's, a resolver's, or, with neither, every quote; never both. */

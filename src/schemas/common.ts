@@ -30,7 +30,6 @@ export function errorResponses(...statuses: number[]) {
     400: "Invalid request",
     401: "Missing or wrong credentials",
     404: "Not found",
-    405: "Method not allowed on this path; see Allow",
     409: "Conflict with the resource's state",
     413: "Body over 64 KiB",
     429: "Too many requests; see Retry-After",
