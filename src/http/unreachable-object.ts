@@ -7,7 +7,7 @@ export interface Unreachable {
 }
 
 /**
- * What a call to a Durable Object that failed means for a request (docs/api.md, "Errors"): an object the
+ * What a call to a Durable Object that failed means for a request (docs/api.md, "Conventions"): an object the
  * runtime says cannot be reached right now (restarting, moved, overloaded: its error is `retryable` or
  * `overloaded`) is 503 `not_leader` with `Retry-After`, naming `reason`, never a 500; any other error is
  * not a refusal (null).
