@@ -1,5 +1,4 @@
 import { blameOf } from "../blame";
-import { OPEN_SQL } from "../quotes/states";
 import type {
   Band,
   Fill,
@@ -24,7 +23,7 @@ export type QuoteRow = Omit<QuoteRecord, "offers" | "executions" | "fills" | "ti
   nativePrice?: number | null;
 };
 
-interface QuoteDbRow {
+export interface QuoteDbRow {
   quote_id: string;
   rfq_id: string;
   chain_id: number;
@@ -74,7 +73,8 @@ interface TimelineDbRow {
   detail: string | null;
 }
 
-interface QuoteExecutionDbRow {
+export interface QuoteExecutionDbRow {
+  quote_id: string;
   execution_id: string;
   status: QuoteRecord["executions"][number]["status"];
   reason: string | null;
@@ -85,7 +85,8 @@ interface QuoteExecutionDbRow {
   updated_at: string;
 }
 
-interface FillDbRow {
+export interface FillDbRow {
+  quote_id: string;
   order_hash: string;
   resolver: string;
   filler: string;
@@ -108,22 +109,14 @@ export async function readQuoteRecord(db: D1Database, quoteId: string): Promise<
       .bind(quoteId),
     db.prepare("SELECT at, event, detail FROM timeline_events WHERE quote_id = ? ORDER BY id").bind(quoteId),
     db
-      .prepare(
-        `SELECT execution_id, status, reason, tx_hash, submitter, gas_used, created_at, updated_at
-         FROM executions WHERE quote_id = ? ORDER BY created_at, execution_id`,
-      )
+      .prepare(`SELECT ${EXECUTION_COLUMNS} FROM executions WHERE quote_id = ? ORDER BY created_at, execution_id`)
       .bind(quoteId),
-    db
-      .prepare(
-        "SELECT order_hash, resolver, filler, log_index FROM fills WHERE quote_id = ? ORDER BY tx_hash, log_index",
-      )
-      .bind(quoteId),
+    db.prepare(`SELECT ${FILL_COLUMNS} FROM fills WHERE quote_id = ? ORDER BY tx_hash, log_index`).bind(quoteId),
   ]);
   const row = rows<QuoteDbRow>(quotes)[0];
   if (!row) return null;
-  const { signing: _signing, fillKind: _kind, nativePrice: _price, ...quote } = toQuoteRow(row);
   return {
-    ...quote,
+    ...recordFields(row),
     offers: rows<OfferDbRow>(offers).map((o) => ({
       resolver: o.resolver,
       name: o.name,
@@ -139,11 +132,18 @@ export async function readQuoteRecord(db: D1Database, quoteId: string): Promise<
   };
 }
 
-const EXECUTION_COLUMNS =
+/** The columns a quote's executions and fills are read by, with their quote's id (for lists). */
+export const EXECUTION_COLUMNS =
   "quote_id, execution_id, status, reason, tx_hash, submitter, gas_used, created_at, updated_at";
-const FILL_COLUMNS = "quote_id, order_hash, resolver, filler, log_index";
+export const FILL_COLUMNS = "quote_id, order_hash, resolver, filler, log_index";
 
-const quoteExecution = (e: QuoteExecutionDbRow): QuoteRecord["executions"][number] => ({
+/** The stored row as the quote record shows it: without what only the keeper reads. */
+export function recordFields(row: QuoteDbRow) {
+  const { signing: _signing, fillKind: _kind, nativePrice: _price, ...quote } = toQuoteRow(row);
+  return quote;
+}
+
+export const quoteExecution = (e: QuoteExecutionDbRow): QuoteRecord["executions"][number] => ({
   executionId: e.execution_id,
   status: e.status,
   reason: e.reason,
@@ -155,96 +155,12 @@ const quoteExecution = (e: QuoteExecutionDbRow): QuoteRecord["executions"][numbe
   updatedAt: e.updated_at,
 });
 
-const fill = (f: FillDbRow): Fill => ({
+export const fill = (f: FillDbRow): Fill => ({
   orderHash: f.order_hash,
   resolver: f.resolver,
   filler: f.filler,
   logIndex: f.log_index,
 });
-
-/** A quote in a list (docs/api.md, "Lists of quotes"): the record without its offers and timeline. */
-export type QuoteSummary = Omit<QuoteRecord, "offers" | "timeline">;
-
-export interface QuoteListQuery {
-  /** A taker's quotes, a resolver's wins (its identity address, compared without case), or every quote. */
-  by: "taker" | "resolver" | "all";
-  address: string;
-  chainId: number | null;
-  /** The status as of `now`. */
-  status: QuoteStatus | null;
-  /** The last quote of the previous page. */
-  after: { quotedAt: string; quoteId: string } | null;
-  limit: number;
-  now: string;
-}
-
-/** A quote's status as of `?1` (now): an open quote past its expiry reads `expired`, as a read would record it. */
-const STATUS_NOW = `CASE WHEN status IN (${OPEN_SQL}) AND expires_at <= ?1 THEN 'expired' ELSE status END`;
-
-/** The page's query: ?1 now, ?2 the address, ?3 and ?4 the position, ?5 chainId, ?6 status, ?7 limit. */
-export function quoteListSql(by: QuoteListQuery["by"]): string {
-  const owner = { taker: "taker = ?2", resolver: "lower(resolver) = ?2", all: "?2 IS NULL" }[by];
-  return `SELECT *, ${STATUS_NOW} AS status_now FROM quotes
-    WHERE ${owner} AND (quoted_at, quote_id) < (?3, ?4)
-      AND (?5 IS NULL OR chain_id = ?5) AND (?6 IS NULL OR ${STATUS_NOW} = ?6)
-    ORDER BY quoted_at DESC, quote_id DESC
-    LIMIT ?7`;
-}
-
-/** Past every quote's time and id: where a first page starts. */
-const NEWEST = { quotedAt: "9999-12-31T23:59:59.999Z", quoteId: "~" };
-
-/**
- * A page of quotes, newest first, each with its status as of now; the page read by the index of its
- * kind (migrations 0012 and 0014), from the cursor's position on, then its executions and fills in one round trip.
- */
-export async function listQuotes(db: D1Database, q: QuoteListQuery): Promise<QuoteSummary[]> {
-  const after = q.after ?? NEWEST;
-  const { results } = await db
-    .prepare(quoteListSql(q.by))
-    .bind(
-      q.now,
-      q.by === "all" ? null : q.by === "taker" ? q.address : q.address.toLowerCase(),
-      after.quotedAt,
-      after.quoteId,
-      q.chainId,
-      q.status,
-      q.limit,
-    )
-    .all<QuoteDbRow & { status_now: QuoteStatus }>();
-  if (results.length === 0) return [];
-  const ids = JSON.stringify(results.map((r) => r.quote_id));
-  const [executions, fills] = await db.batch([
-    db
-      .prepare(
-        `SELECT ${EXECUTION_COLUMNS} FROM executions WHERE quote_id IN (SELECT value FROM json_each(?1))
-         ORDER BY created_at, execution_id`,
-      )
-      .bind(ids),
-    db
-      .prepare(
-        `SELECT ${FILL_COLUMNS} FROM fills WHERE quote_id IN (SELECT value FROM json_each(?1))
-         ORDER BY tx_hash, log_index`,
-      )
-      .bind(ids),
-  ]);
-  const byQuote = <T extends { quote_id: string }>(list: T[]) => {
-    const grouped = new Map<string, T[]>();
-    for (const row of list) grouped.set(row.quote_id, [...(grouped.get(row.quote_id) ?? []), row]);
-    return grouped;
-  };
-  const executionsOf = byQuote(rows<QuoteExecutionDbRow & { quote_id: string }>(executions));
-  const fillsOf = byQuote(rows<FillDbRow & { quote_id: string }>(fills));
-  return results.map((r) => {
-    const { signing: _signing, fillKind: _kind, nativePrice: _price, ...quote } = toQuoteRow(r);
-    return {
-      ...quote,
-      status: r.status_now,
-      executions: (executionsOf.get(r.quote_id) ?? []).map(quoteExecution),
-      fills: (fillsOf.get(r.quote_id) ?? []).map(fill),
-    };
-  });
-}
 
 /** What a quote's event stream reads (docs/api.md, "Event streams"): its status and timeline, in one round trip. */
 export interface QuoteProgress {
@@ -283,7 +199,7 @@ const timelineEntry = (t: TimelineDbRow): TimelineEntry => ({
   detail: parseJson<Record<string, unknown>>(t.detail),
 });
 
-function rows<T>(result: D1Result | undefined): T[] {
+export function rows<T>(result: D1Result | undefined): T[] {
   return (result?.results ?? []) as T[];
 }
 

@@ -101,6 +101,13 @@ export async function readTotals(
 /** A resolver's counters of one day. */
 export type Day = Totals & { day: string };
 
+/** Days' counters summed: the totals over those days. */
+export function sumDays(days: readonly Day[]): Totals {
+  const totals = { ...NO_TOTALS };
+  for (const day of days) for (const c of COUNTERS) totals[c] += day[c];
+  return totals;
+}
+
 /** The resolver's days from `sinceDay` on, oldest first; a day it was not counted on has no row. */
 export async function readDays(db: D1Database, address: string, sinceDay: string): Promise<Day[]> {
   const columns = COUNTERS.map((c) => `${COUNTER_COLUMNS[c]} AS ${c}`).join(", ");

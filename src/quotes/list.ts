@@ -1,7 +1,7 @@
 import { adapterFor } from "../chains";
 import { primaryEvmChain } from "../config/record";
 import type { ChainConfig, RelayConfig } from "../config/schema";
-import { listQuotes } from "../db/quotes";
+import { listQuotes } from "../db/quote-lists";
 import { invalidRequest } from "../errors";
 import { decodeCursor, encodeCursor } from "../http/page-cursor";
 import type { QuoteListQuery, QuotePage } from "../schemas/quote";

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { readUncountedFailures } from "../db/executions";
-import { NO_TOTALS, readDays, readTotals } from "../db/resolver-days";
+import { readDays, readTotals, sumDays } from "../db/resolver-days";
 import { listResolvers, readResolver } from "../db/resolvers";
 import { readStrikeHistory } from "../db/strikes";
 import { notFound } from "../errors";
@@ -70,18 +70,19 @@ export const resolverRoutes = createRouter()
       const { address } = c.req.valid("param");
       const now = Date.now();
       const since = windowStart(now);
-      const [row, totals, live, strikes, failures, days] = await Promise.all([
+      const [row, live, strikes, failures, days] = await Promise.all([
         readResolver(c.env.DB, address),
-        readTotals(c.env.DB, since, address),
         liveNodes(c.env, c.get("config"), now),
         readStrikeHistory(c.env.DB, address, HISTORY),
         readUncountedFailures(c.env.DB, address, HISTORY),
         readDays(c.env.DB, address, since),
       ]);
-      const record = row && buildDirectory([row], totals, live, now, true).resolvers[0];
+      // The window's totals are its days summed: one read of the resolver's days serves both.
+      const totals = sumDays(days);
+      const record =
+        row && buildDirectory([row], new Map([[address.toLowerCase(), totals]]), live, now, true).resolvers[0];
       if (!record) throw notFound(`No resolver has the address ${address}.`);
       const windowMs = c.get("config").rfqWindowMs;
-      const total = totals.get(address.toLowerCase()) ?? NO_TOTALS;
-      return c.json(standingRecord(record, { strikes, failures, days, totals: total, windowMs, now }), 200);
+      return c.json(standingRecord(record, { strikes, failures, days, totals, windowMs, now }), 200);
     },
   );

@@ -154,6 +154,7 @@ export type QuoteRecord = z.infer<typeof QuoteRecord>;
 
 /** A quote in a list (docs/api.md, "Lists of quotes"): the record without its offers and timeline. */
 export const QuoteSummary = QuoteRecord.omit({ offers: true, timeline: true }).openapi("QuoteSummary");
+export type QuoteSummary = z.infer<typeof QuoteSummary>;
 
 export const QuotePage = z
   .object({

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { quoteListSql } from "../../src/db/quotes";
+import { quoteListSql } from "../../src/db/quote-lists";
 import type { QuotePage } from "../../src/schemas/quote";
 import { seedExecution, seedQuote } from "../support/records";
 
