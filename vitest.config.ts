@@ -57,7 +57,26 @@ function workersProject(
  * The workers projects' relay: the local configuration with a shorter auction window, so the tests
  * that wait for a window wait less (the auction's rules are unit-tested in test/unit/auction-house.test.ts).
  */
-const integrationConfig = { ...localConfig, rfqWindowMs: 1_000 };
+const integrationConfig = { ...localConfig, rfqWindowMs: 1_000, limits: roomyLimits(localConfig.limits) };
+
+/**
+ * Limits no test file reaches by accident: every file of a worker shares one client address (`ip:local`)
+ * and one isolate. The `limits` project runs the relay at its default limits and tests them.
+ */
+function roomyLimits(limits: typeof localConfig.limits): typeof localConfig.limits {
+  const roomy = 100_000;
+  return {
+    ...limits,
+    quotesPerSecond: roomy,
+    quoteBurst: roomy,
+    preparesPerSecond: roomy,
+    prepareBurst: roomy,
+    failedSubmissionsPer10s: roomy,
+    newSocketsPerMinute: roomy,
+    socketsPerClient: roomy,
+    adminFailuresPerMinute: roomy,
+  };
+}
 
 /** The local configuration with the RPC of its chain of `kind` pointed at a test's chain. */
 function onTestChain(kind: "evm" | "solana", rpcUrl: string, config = localConfig) {
@@ -90,6 +109,8 @@ export default defineConfig({
       workersProject("integration-strict", {
         RELAY_CONFIG: JSON.stringify({ ...integrationConfig, requireRegistration: true, requireTakerProof: true }),
       }),
+      // The relay at its default limits (docs/security.md, "Limits").
+      workersProject("limits", { RELAY_CONFIG: JSON.stringify({ ...integrationConfig, limits: localConfig.limits }) }),
       // Settlement against a real chain: the keeper, POST /v1/executions and the indexer.
       workersProject(
         "settlement",

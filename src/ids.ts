@@ -1,11 +1,12 @@
 /** Resource ids: a short prefix and 16 random bytes in hex, e.g. `q_3f2a…`. */
-export type IdPrefix = "q" | "rfq" | "x" | "lo";
+export type IdPrefix = "q" | "rfq" | "x" | "lo" | "ak";
 
 const patterns: Record<IdPrefix, RegExp> = {
   q: /^q_[0-9a-f]{32}$/,
   rfq: /^rfq_[0-9a-f]{32}$/,
   x: /^x_[0-9a-f]{32}$/,
   lo: /^lo_[0-9a-f]{32}$/,
+  ak: /^ak_[0-9a-f]{32}$/,
 };
 
 /** The hex digits of an id's tag: a quote id's first 8 name its corridor (docs/architecture.md, "Write-behind"). */

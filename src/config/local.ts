@@ -1,4 +1,5 @@
 import { publicNativeSources, publicRateSources } from "../oracle/sources";
+import { Limits } from "../schemas/limits";
 import type { RelayConfig } from "./schema";
 
 /**
@@ -83,6 +84,8 @@ export const localConfig: RelayConfig = {
   maxOutstandingRfqs: 3,
   quoteTtlSeconds: 30,
   bandGuardBps: 300,
+  // Per-client limits at their defaults (docs/security.md, "Limits").
+  limits: Limits.parse({}),
   // Limit orders (docs/limit-orders.md): 5 minutes to 30 days, at most 20 open per taker.
   limitOrders: { minExpirySeconds: 300, maxExpirySeconds: 2_592_000, maxOpenPerTaker: 20 },
   // The health check calls a chain degraded once the keeper's balance there pays for fewer fills.

@@ -69,6 +69,7 @@ export function configRecord(config: RelayConfig) {
     requireTakerProof: config.requireTakerProof,
     requireRegistration: config.requireRegistration,
     maxOutstandingRfqs: config.maxOutstandingRfqs,
+    limits: config.limits,
     limitOrders: config.limitOrders
       ? {
           minExpirySeconds: config.limitOrders.minExpirySeconds,

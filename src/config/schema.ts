@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { addressDescription, type ChainKind, isAddressOf, normaliseAddress } from "../chains/addresses";
+import { Limits } from "../schemas/limits";
 import { checkOracleConfig, oracleSchema } from "./oracle";
 
 /** Shared field shapes. Amounts are decimal strings in base units, never JS numbers. */
@@ -115,6 +116,8 @@ export const relayConfigSchema = z
     quoteTtlSeconds: z.number().int().min(5).max(3_600).default(30),
     bandGuardBps: bps.default(300),
     limitOrders: limitOrdersSchema.nullable().default(null),
+    /** Per-client limits (docs/security.md, "Limits"); every field has its default. */
+    limits: Limits.prefault({}),
     /**
      * Fills the keeper's balance on a chain must still pay for, at the median cost of its recent fills;
      * under it the health check calls the chain degraded (docs/operations.md, "Health"). Internal, not in

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { Address, Amount } from "./common";
+import { Limits } from "./limits";
 
 const GasFee = z.object({ fixed: Amount, token: Address.nullable() });
 
@@ -58,6 +59,7 @@ export const ConfigRecord = z
     requireTakerProof: z.boolean(),
     requireRegistration: z.boolean(),
     maxOutstandingRfqs: z.number().int(),
+    limits: Limits,
     limitOrders: z
       .object({
         minExpirySeconds: z.number().int(),

@@ -37,9 +37,9 @@ describe("GET /v1/config", () => {
   it("returns record 2.6 for the configuration in force", async () => {
     const res = await app.request("/v1/config", {}, env);
     expect(res.status).toBe(200);
-    // The local configuration, with the auction window the workers projects set (vitest.config.ts).
-    const { rfqWindowMs } = loadConfig(env.RELAY_CONFIG);
-    expect(await res.json()).toStrictEqual(configRecord({ ...localConfig, rfqWindowMs }));
+    // The local configuration, with the auction window and limits the workers projects set (vitest.config.ts).
+    const { rfqWindowMs, limits } = loadConfig(env.RELAY_CONFIG);
+    expect(await res.json()).toStrictEqual(configRecord({ ...localConfig, rfqWindowMs, limits }));
   });
 
   it("fails with a message naming the bad field when the configuration is invalid", async () => {
