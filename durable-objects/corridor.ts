@@ -14,7 +14,9 @@ import type { Demotion } from "../src/db/strikes";
 import { WriteBehind } from "../src/db/write-behind";
 import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
+import { type Refusal, RelayError, refuse } from "../src/errors";
 import type { FillNotice } from "../src/keeper/port";
+import { clientOfAddress, TokenBuckets } from "../src/limits";
 import { log, withRequestId } from "../src/log";
 import { CorridorNodes } from "../src/nodes/corridor-nodes";
 import type { NodeSession } from "../src/nodes/nodes";
@@ -25,10 +27,12 @@ import { bandAssetOf } from "../src/oracle/band-corridors";
 import { BandSubscription } from "../src/oracle/band-subscription";
 import { close } from "../src/protocol/codec";
 import { CLOSE_REASONS } from "../src/protocol/frames";
+import { QuoteAdmission, type QuoteAsk } from "../src/quotes/admission";
 import { CorridorStanding } from "../src/resolvers/corridor-standing";
 import { Schedule } from "../src/schedule";
 import type { Band } from "../src/schemas/quote";
 import { CorridorStreams } from "../src/streams/corridor-streams";
+import { errorJson } from "../src/streams/response";
 import { limitOrderTopic, quoteTopic, streamAsked } from "../src/streams/subjects";
 import { oracleStub } from "../src/stubs";
 import type { QuoteInput } from "../src/types";
@@ -40,8 +44,20 @@ import type { QuoteInput } from "../src/types";
  * (src/streams/corridor-streams.ts). Its timers are rows of one schedule (src/schedule.ts): closing
  * sockets that did not authenticate in time, copying queued writes to D1, and the streams' keep-alives.
  */
+/** A limit draft's gas fee now, as `CorridorDO.gasFeeNow` answers it. */
+export interface GasFeeNow {
+  token: string;
+  amount: string;
+  source: GasFeeSource;
+}
+
 export class CorridorDO extends DurableObject<Env> {
+  private readonly config: RelayConfig;
   private readonly corridor: Corridor;
+  /** Whether a quote request may run now (docs/security.md, "Limits"), counted here on its one hop. */
+  private readonly admission: QuoteAdmission;
+  /** Limit-order prepares per client. */
+  private readonly prepares = new TokenBuckets();
   /** Public for tests (`runInDurableObject`), which wait for a node's first inventory read. */
   readonly connected: CorridorNodes;
   private readonly house: AuctionHouse;
@@ -63,7 +79,9 @@ export class CorridorDO extends DurableObject<Env> {
     const config = loadConfig(env.RELAY_CONFIG);
     const corridor = corridorOfKey(config, ctx.id.name ?? "");
     if (!corridor) throw new Error(`not a corridor: ${ctx.id.name}`);
+    this.config = config;
     this.corridor = corridor;
+    this.admission = new QuoteAdmission(config);
     this.controls = new CorridorControls(ctx.storage.kv, corridor.key);
     this.band = new BandSubscription({
       config,
@@ -117,9 +135,11 @@ export class CorridorDO extends DurableObject<Env> {
     if (ask) return this.streams.open(ask);
     const advertised = advertisedCorridor(request.url);
     if (!advertised) return new Response("not a corridor connect URL", { status: 400 });
-    const { client, authDeadline } = this.connected.accept(advertised);
-    await this.schedule.runBy("auth", authDeadline);
-    return new Response(null, { status: 101, webSocket: client });
+    const opener = clientOfAddress(request.headers.get("CF-Connecting-IP"));
+    const accepted = this.connected.accept(advertised, opener, Date.now());
+    if ("kind" in accepted) return errorJson(RelayError.from(accepted));
+    await this.schedule.runBy("auth", accepted.authDeadline);
+    return new Response(null, { status: 101, webSocket: accepted.client });
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
@@ -174,12 +194,15 @@ export class CorridorDO extends DurableObject<Env> {
   }
 
   /**
-   * Runs an RFQ auction for a quote request the Worker validated; stores and returns the quote. A paused
-   * corridor refuses it (503 `not_leader`, docs/operations.md "Pausing").
+   * Runs an RFQ auction for a quote request the Worker validated, once `ask`'s client and the taker are
+   * within their limits (docs/security.md, "Limits"); stores and returns the quote. A paused corridor
+   * refuses it (503 `not_leader`, docs/operations.md "Pausing"). The keeper's limit rounds come without an ask.
    */
-  async requestQuote(input: QuoteInput): Promise<QuoteOutcome> {
+  async requestQuote(input: QuoteInput, ask: QuoteAsk | null = null): Promise<QuoteOutcome> {
     return withRequestId(input.requestId, async () => {
-      const outcome = this.controls.refusal() ?? (await this.house.requestQuote(input));
+      const outcome =
+        this.controls.refusal() ??
+        (await this.admission.run(input.taker, ask, Date.now(), () => this.house.requestQuote(input)));
       // A limit order's rounds run every 5 s each: their lines are debug.
       (input.limit ? log.debug : log.info)("auction", auctionLogFields(this.corridor.key, outcome));
       return outcome;
@@ -188,10 +211,24 @@ export class CorridorDO extends DurableObject<Env> {
 
   /**
    * Today's gas fee of a fill in this corridor (a limit draft's `gasFeeNow`, docs/limit-orders.md,
-   * "Amounts"): priced as a quote's would be now, after the reads that are due.
+   * "Amounts"): priced as a quote's would be now, after the reads that are due. A prepare counts against
+   * its client's limit here (docs/security.md, "Limits").
    */
-  async gasFeeNow(fill: GasFeeAsk): Promise<{ token: string; amount: string; source: GasFeeSource }> {
+  async gasFeeNow(fill: GasFeeAsk, ask: QuoteAsk | null = null): Promise<GasFeeNow | Refusal> {
     const now = Date.now();
+    if (ask) {
+      const { limits } = this.config;
+      const rate = {
+        perSecond: ask.quotas?.preparesPerSecond ?? limits.preparesPerSecond,
+        burst: ask.quotas?.prepareBurst ?? limits.prepareBurst,
+      };
+      const spent = this.prepares.take(ask.client, now, rate);
+      if (!spent.ok) {
+        return refuse(429, "rate_limited", "Too many limit-order prepares from this client; slow down.", {
+          retryAfter: spent.retryAfter,
+        });
+      }
+    }
     await this.costs.keepFresh(now);
     const gas = await this.costs.charge(fill, now);
     return { token: gas.token, amount: gas.amount.toString(), source: gas.source };

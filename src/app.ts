@@ -14,6 +14,7 @@ import { createRouter } from "./http/router";
 import { allowedMethods } from "./http/routes-table";
 import { log, withRequestId } from "./log";
 import { adminRoutes } from "./routes/admin";
+import { apiKeyRoutes } from "./routes/api-keys";
 import { configRoutes } from "./routes/config";
 import { corridorRoutes } from "./routes/corridors";
 import { eventRoutes } from "./routes/events";
@@ -26,6 +27,7 @@ import { resolverRoutes } from "./routes/resolvers";
 import { jsonContent } from "./schemas/common";
 
 export const MAX_BODY_BYTES = 64 * 1024;
+const ADMIN_PATH = "/v1/admin/";
 
 const openApiInfo = {
   openapi: "3.1.0",
@@ -56,10 +58,11 @@ export function createApp(options: AppOptions = {}) {
   );
   app.use(
     cors({
-      origin: "*",
+      // The admin API answers no cross-origin request: a page elsewhere cannot use an operator's browser.
+      origin: (_origin, c) => (c.req.path.startsWith(ADMIN_PATH) ? null : "*"),
       allowMethods: ["GET", "POST", "PUT", "OPTIONS"],
       // Every request header the relay reads, so a browser may send it (docs/api.md, "Conventions").
-      allowHeaders: ["Content-Type", "Idempotency-Key", "Authorization", "X-Request-Id", "Last-Event-ID"],
+      allowHeaders: ["Content-Type", "Idempotency-Key", "X-Api-Key", "X-Request-Id", "Last-Event-ID"],
       exposeHeaders: ["X-Request-Id", "Retry-After", "Server-Timing"],
       maxAge: 86_400,
     }),
@@ -92,6 +95,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", resolverRoutes);
   app.route("/", corridorRoutes);
   app.route("/", adminRoutes);
+  app.route("/", apiKeyRoutes);
   app.route("/", rateRoutes);
   app.route("/", limitOrderRoutes(options.limitOrderChains));
   app.route("/", eventRoutes);

@@ -1,7 +1,6 @@
 import type { CorridorDO } from "../durable-objects/corridor";
 import type { KeeperDO } from "../durable-objects/keeper";
 import type { OracleDO } from "../durable-objects/oracle";
-import type { TakerDO } from "../durable-objects/taker";
 import type { RelayConfig } from "./config/schema";
 
 /** Bindings, variables and secrets of the Worker (see wrangler.toml and .dev.vars.example). */
@@ -10,10 +9,6 @@ export interface Env {
   CORRIDOR: DurableObjectNamespace<CorridorDO>;
   ORACLE: DurableObjectNamespace<OracleDO>;
   KEEPER: DurableObjectNamespace<KeeperDO>;
-  /** One per taker: its quote requests in flight across corridors. */
-  TAKER: DurableObjectNamespace<TakerDO>;
-  /** Workers rate limiting for `POST /v1/executions`, per taker (wrangler.toml `[[ratelimits]]`). */
-  EXECUTIONS_LIMITER: RateLimit;
   /** The relay configuration as JSON; unset means the embedded local default. */
   RELAY_CONFIG?: string;
   /** `line`: one short line per log line, as `npm start` runs the relay; unset: JSON objects (src/log.ts). */

@@ -5,7 +5,6 @@ import type { Env } from "./env";
 export { CorridorDO } from "../durable-objects/corridor";
 export { KeeperDO } from "../durable-objects/keeper";
 export { OracleDO } from "../durable-objects/oracle";
-export { TakerDO } from "../durable-objects/taker";
 
 const app = createApp();
 

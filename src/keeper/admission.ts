@@ -5,10 +5,17 @@ import { expireIfDue } from "../db/quote-status";
 import { type QuoteRow, readQuoteRow } from "../db/quotes";
 import { type ExecutionTerms, executionForQuoteKey, scopedIdempotencyKey } from "../db/settlement";
 import { writeRequote } from "../db/settlement-steps";
-import { refuse } from "../errors";
+import { type Refusal, refuse } from "../errors";
 import { newId } from "../ids";
 import { strike } from "../resolvers/strikes";
-import { chainNotServed, duplicateOf, type SubmitOutcome, type SubmitRequest, type SubmitTimings } from "./contract";
+import {
+  chainNotServed,
+  duplicateOf,
+  keyReused,
+  type SubmitOutcome,
+  type SubmitRequest,
+  type SubmitTimings,
+} from "./contract";
 import { notLeader, quoteExpired } from "./outcomes";
 import type { Submission } from "./pending";
 import { type FillNotice, iso, type KeeperPort, log } from "./port";
@@ -35,6 +42,13 @@ export interface Prepared {
 export type PickWallet = (settlers: readonly ChainSettler[]) => WalletSlot | null;
 
 /**
+ * Counts a submission whose signature verified against its taker's limit (docs/security.md, "Limits"):
+ * the refusal when the taker is over it. Only a verified submission is counted, so a stranger cannot
+ * spend a taker's limit with junk signatures.
+ */
+export type TakerGate = (taker: string) => Refusal | null;
+
+/**
  * Every check of a submission, in the order of docs/settlement.md, then its simulation from the wallet
  * `pick` gives it. A duplicate, a refusal or a requote is answered (and a requote recorded) here; a
  * submission that passes is returned ready for that wallet, which it holds until it is done.
@@ -44,6 +58,7 @@ export async function admit(
   req: SubmitRequest,
   pick: PickWallet,
   timings: SubmitTimings,
+  gate: TakerGate = () => null,
 ): Promise<Prepared | SubmitOutcome> {
   const { db, store } = port;
   const now = iso(port.now());
@@ -64,6 +79,7 @@ export async function admit(
   });
   if (!quote) return refuse(404, "quote_not_found", `No quote has the id ${JSON.stringify(req.quoteId)}.`);
   const idempotencyKey = req.idempotencyKey ? scopedIdempotencyKey(quote.taker, req.idempotencyKey) : null;
+  if (first && first.quoteId !== quote.quoteId) return keyReused(first.quoteId);
   if (first) return duplicateOf(first);
   const chain = port.config().chains.find((c) => c.chainId === quote.chainId);
   if (!chain) return chainNotServed(quote.chainId);
@@ -83,7 +99,7 @@ export async function admit(
   if (settlers === "no_key" || settlers.length === 0) return notLeader("keeper_not_configured");
   const wallet = pick(settlers);
   if (!wallet) return notLeader("recovering");
-  const checked = await simulate(port, req, quote, idempotencyKey, wallet, timings);
+  const checked = await simulate(port, req, quote, idempotencyKey, wallet, timings, gate);
   if (checked.kind !== "prepared") wallet.release();
   return checked;
 }
@@ -96,6 +112,7 @@ async function simulate(
   idempotencyKey: string | null,
   wallet: WalletSlot,
   timings: SubmitTimings,
+  gate: TakerGate,
 ): Promise<Prepared | SubmitOutcome> {
   const { settler } = wallet;
   const now = iso(port.now());
@@ -113,6 +130,8 @@ async function simulate(
   };
   const taker = await timed(timings, "verifyMs", () => settler.verifyTaker(request));
   if (!taker.ok) return refuse(400, taker.code, takerRefusals[taker.code], { reason: taker.reason });
+  const over = gate(quote.taker);
+  if (over) return over;
   const terms: ExecutionTerms = {
     executionId: newId("x"),
     quoteId: quote.quoteId,

@@ -72,6 +72,12 @@ export type SubmitOutcome =
 export const chainNotServed = (chainId: number): Refusal =>
   refuse(409, "wrong_chain", `The relay no longer serves chain ${chainId}.`);
 
+/** An Idempotency-Key belongs to one quote: the same key sent with another quote (docs/api.md, "Idempotency-Key"). */
+export const keyReused = (quoteId: string): Refusal =>
+  refuse(409, "idempotency_key_reused", `This Idempotency-Key was used for quote ${quoteId}; use a new key.`, {
+    quoteId,
+  });
+
 /** A repeated Idempotency-Key: the first execution, as it stands. */
 export const duplicateOf = (first: ExecutionRow): Extract<SubmitOutcome, { kind: "duplicate" }> => {
   const { executionId, quoteId, status, txHash, reason } = first;

@@ -1,7 +1,8 @@
 import { expireAllDue } from "../db/quote-status";
 import { pruneIdempotencyKeys } from "../db/settlement";
 import { pruneWrittenBehind } from "../db/write-behind";
-import type { Refusal } from "../errors";
+import { type Refusal, refuse } from "../errors";
+import { perPeriod, TokenBuckets } from "../limits";
 import { admit, type Prepared } from "./admission";
 import type { KeeperContract, SubmitOutcome, SubmitRequest } from "./contract";
 import { Indexer } from "./indexer";
@@ -23,6 +24,8 @@ export class Keeper implements KeeperContract {
   private readonly locks = new KeyedLocks();
   private readonly wallet: Wallet;
   private readonly indexer: Indexer;
+  /** Verified submissions per taker (docs/security.md, "Limits"). */
+  private readonly takerSubmissions = new TokenBuckets();
 
   constructor(private readonly port: KeeperPort) {
     this.wallet = new Wallet(port);
@@ -40,7 +43,16 @@ export class Keeper implements KeeperContract {
 
   /** Every check of a submission and its simulation from the wallet it is given (src/keeper/admission.ts). */
   admit(req: SubmitRequest): Promise<Prepared | SubmitOutcome> {
-    return admit(this.port, req, this.wallet.pick, noTimings());
+    return admit(this.port, req, this.wallet.pick, noTimings(), (taker) => this.countTaker(taker));
+  }
+
+  private countTaker(taker: string): Refusal | null {
+    const rate = perPeriod(this.port.config().limits.takerSubmissionsPer10s, 10);
+    const spent = this.takerSubmissions.take(taker, this.port.now(), rate);
+    if (spent.ok) return null;
+    return refuse(429, "rate_limited", "Too many submissions for this taker; slow down.", {
+      retryAfter: spent.retryAfter,
+    });
   }
 
   /** Claims the quote, signs and keeps a prepared fill without broadcasting it (as a crash would leave it). */

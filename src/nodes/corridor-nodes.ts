@@ -1,6 +1,8 @@
 import { adapterFor, inventoryReaderFor } from "../chains";
 import type { RelayConfig } from "../config/schema";
 import type { Corridor } from "../corridors";
+import { type Refusal, refuse } from "../errors";
+import { type ClientId, perPeriod, TokenBuckets } from "../limits";
 import type { RelayFrame } from "../protocol/frames";
 import type { Band } from "../schemas/quote";
 import type { AdvertisedCorridor } from "../schemas/resolvers";
@@ -29,6 +31,8 @@ export interface CorridorNodesHost {
 export class CorridorNodes {
   private readonly sessions: NodeSessions;
   private readonly checks: InventoryChecks;
+  /** Sockets each client opened lately. */
+  private readonly opened = new TokenBuckets();
 
   constructor(
     ctx: DurableObjectState,
@@ -60,9 +64,28 @@ export class CorridorNodes {
     });
   }
 
-  /** A connect request: the new socket's client end, and by when it must authenticate. */
-  accept(corridor: AdvertisedCorridor): { client: WebSocket; authDeadline: number } {
-    return this.sessions.accept(corridor);
+  /**
+   * A connect request from `opener`: the new socket's client end and by when it must authenticate, or
+   * the limit it is over (docs/security.md, "Limits": sockets opened a minute and held, per client).
+   */
+  accept(
+    corridor: AdvertisedCorridor,
+    opener: ClientId,
+    now: number,
+  ): { client: WebSocket; authDeadline: number } | Refusal {
+    const { limits } = this.host.config;
+    if (this.sessions.heldBy(opener) >= limits.socketsPerClient) {
+      return refuse(429, "rate_limited", `This client holds ${limits.socketsPerClient} sockets here already.`, {
+        retryAfter: 60,
+      });
+    }
+    const opened = this.opened.take(opener, now, perPeriod(limits.newSocketsPerMinute, 60));
+    if (!opened.ok) {
+      return refuse(429, "rate_limited", "Too many sockets opened from this client; wait.", {
+        retryAfter: opened.retryAfter,
+      });
+    }
+    return this.sessions.accept(corridor, opener);
   }
 
   /** A frame from a socket: handled here, or, when it concerns an auction, handed back as a reply. */

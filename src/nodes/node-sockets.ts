@@ -23,6 +23,8 @@ export interface SocketState {
 export interface Attachment {
   kind: "node";
   nonce: string;
+  /** Who opened the socket (docs/security.md, "Clients"): a client holds a limited number of sockets. */
+  client: string;
   corridor: AdvertisedCorridor;
   connectedAt: number;
   authDeadline: number;
@@ -62,13 +64,18 @@ export class NodeSockets implements Iterable<[WebSocket, SocketEntry]> {
   }
 
   /** A new node socket, accepted by the object (so it hibernates) and yet to authenticate by its deadline. */
-  open(corridor: AdvertisedCorridor, now: number): { client: WebSocket; server: WebSocket; entry: SocketEntry } {
+  open(
+    corridor: AdvertisedCorridor,
+    opener: string,
+    now: number,
+  ): { client: WebSocket; server: WebSocket; entry: SocketEntry } {
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     this.state.acceptWebSocket(server);
     const attachment: Attachment = {
       kind: "node",
       nonce: crypto.randomUUID(),
+      client: opener,
       corridor,
       connectedAt: now,
       authDeadline: now + AUTH_TIMEOUT_MS,
@@ -80,6 +87,13 @@ export class NodeSockets implements Iterable<[WebSocket, SocketEntry]> {
     const entry = { attachment, heard: nothingHeard(), limiter: new FrameLimiter() };
     this.sockets.set(server, entry);
     return { client, server, entry };
+  }
+
+  /** How many sockets `opener` holds open here. */
+  heldBy(opener: string): number {
+    let held = 0;
+    for (const { attachment } of this.sockets.values()) if (attachment.client === opener) held += 1;
+    return held;
   }
 
   get(ws: WebSocket): SocketEntry | undefined {

@@ -66,8 +66,8 @@ export class NodeSessions {
   }
 
   /** Accepts a node's socket and challenges it; the caller closes it at `authDeadline` unless it authenticated. */
-  accept(corridor: AdvertisedCorridor): { client: WebSocket; authDeadline: number } {
-    const { client, server, entry } = this.sockets.open(corridor, Date.now());
+  accept(corridor: AdvertisedCorridor, opener: string): { client: WebSocket; authDeadline: number } {
+    const { client, server, entry } = this.sockets.open(corridor, opener, Date.now());
     const { nonce, authDeadline } = entry.attachment;
     send(server, { type: "challenge", nonce, corridor: this.host.corridorKey });
     return { client, authDeadline };
@@ -118,6 +118,11 @@ export class NodeSessions {
       default:
         return { node: this.sessionOf(entry), frame };
     }
+  }
+
+  /** How many sockets `opener` holds open on this corridor. */
+  heldBy(opener: string): number {
+    return this.sockets.heldBy(opener);
   }
 
   /** Closes the sockets whose auth deadline passed; the next deadline, or null when none is pending. */

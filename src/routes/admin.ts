@@ -7,6 +7,7 @@ import { readTotals } from "../db/resolver-days";
 import { demoteResolver, readResolver, reinstateResolver, upsertRegistration } from "../db/resolvers";
 import type { AppEnv, Env } from "../env";
 import { notFound, RelayError } from "../errors";
+import { countWrongCredential, refuseWhileGuessing } from "../http/client";
 import { createRouter } from "../http/router";
 import { corridorRecord } from "../ops/corridor-records";
 import { buildDirectory } from "../resolvers/directory";
@@ -16,11 +17,16 @@ import { CorridorRecord, KeeperRecord, PauseBody } from "../schemas/ops";
 import { DemoteBody, EvmAddressParam, RegistrationBody, ResolverRecord } from "../schemas/resolvers";
 import { corridorStub, keeperStub } from "../stubs";
 
-/** Bearer `ADMIN_TOKEN`; without the secret set, the admin API is closed. */
-const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
+/**
+ * Bearer `ADMIN_TOKEN`; without the secret set, the admin API is closed. An address that sent too many
+ * wrong tokens is answered 429 until its budget refills (docs/security.md, "The admin API").
+ */
+export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
+  refuseWhileGuessing(c);
   const expected = c.env.ADMIN_TOKEN;
   const given = c.req.header("authorization")?.match(/^Bearer (.+)$/)?.[1];
   if (!expected || !given || !sameSecret(given, expected)) {
+    countWrongCredential(c);
     throw new RelayError(401, "unauthorized", "The admin API needs the admin bearer token.");
   }
   await next();
@@ -31,7 +37,7 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-const security = [{ bearerAuth: [] }];
+export const security = [{ bearerAuth: [] }];
 
 /** Corridors cache demotions for their auctions; an admin change applies to the next auction at once. */
 async function forgetDemotions(env: Env, config: RelayConfig): Promise<void> {

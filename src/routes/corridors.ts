@@ -45,7 +45,10 @@ export const corridorRoutes = createRouter()
           tokenB: z.string().openapi({ param: { name: "tokenB", in: "path" } }),
         }),
       },
-      responses: { 101: { description: "Switching protocols: the resolver socket" }, ...errorResponses(400, 426) },
+      responses: {
+        101: { description: "Switching protocols: the resolver socket" },
+        ...errorResponses(400, 426, 429),
+      },
     }),
     async (c) => {
       if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
@@ -55,8 +58,10 @@ export const corridorRoutes = createRouter()
       const corridor = findCorridor(c.get("config"), chainId, tokenA, tokenB);
       if (!corridor)
         return refuseSocket("unsupported_corridor", `the relay does not serve ${chainId}/${tokenA}/${tokenB}`);
-      // The corridor object knows its corridor from its name, and the advertised token order from the URL.
-      return corridorStub(c.env, corridor.key).fetch(c.req.raw);
+      // The corridor object knows its corridor from its name, and the advertised token order from the URL;
+      // it refuses a client over its socket limits with 429 (docs/security.md, "Limits").
+      const answer = await corridorStub(c.env, corridor.key).fetch(c.req.raw);
+      return answer.status === 101 ? answer : new Response(answer.body, answer);
     },
   );
 

@@ -4,6 +4,7 @@ import { corridorOfKey, corridorsOfQuoteId } from "../corridors";
 import { readLimitOrder } from "../db/limit-orders";
 import type { AppEnv } from "../env";
 import { invalidRequest, notFound } from "../errors";
+import { requestClient } from "../http/client";
 import { createRouter } from "../http/router";
 import { isId } from "../ids";
 import { errorResponses } from "../schemas/common";
@@ -32,7 +33,7 @@ const LastEventIdHeader = z.object({
 
 const described = (what: string) =>
   `${what} The history is replayed first; a comment every ${STREAM_LIMITS.keepAliveMs / 1000} s keeps the stream open; ` +
-  `the stream ends at the terminal state. At most ${STREAM_LIMITS.perClient} open streams per client address per corridor (429 rate_limited).`;
+  "the stream ends at the terminal state. At most `limits.streamsPerClient` (GET /v1/config) open streams per client on one corridor (429 rate_limited).";
 
 export const eventRoutes = createRouter()
   .openapi(
@@ -54,10 +55,9 @@ export const eventRoutes = createRouter()
       const { id } = c.req.valid("param");
       const last = resumeAfter(c);
       const corridors = isId("q", id) ? corridorsOfQuoteId(c.get("config"), id) : [];
+      const who = await streamClient(c);
       for (const key of corridors) {
-        const answer = await corridorStub(c.env, key).fetch(
-          streamRequest({ topic: quoteTopic(id), last, client: clientOf(c) }),
-        );
+        const answer = await corridorStub(c.env, key).fetch(streamRequest({ topic: quoteTopic(id), last, ...who }));
         if (answer.status !== 404) return handedThrough(answer);
       }
       throw notFound(`No quote has the id ${JSON.stringify(id)}.`);
@@ -90,7 +90,7 @@ export const eventRoutes = createRouter()
         throw notFound(`The limit order's corridor ${order.corridor} is no longer served; read the order instead.`);
       }
       const answer = await corridorStub(c.env, order.corridor).fetch(
-        streamRequest({ topic: limitOrderTopic(id), last, client: clientOf(c) }),
+        streamRequest({ topic: limitOrderTopic(id), last, ...(await streamClient(c)) }),
       );
       return handedThrough(answer);
     },
@@ -104,8 +104,11 @@ function resumeAfter(c: Context<AppEnv>): number {
   return last;
 }
 
-/** Who the per-client limit counts: the connecting address Cloudflare gives (one shared bucket locally). */
-const clientOf = (c: Context<AppEnv>) => c.req.header("CF-Connecting-IP") ?? "local";
+/** Who the per-client limit counts (docs/security.md, "Clients"), and how many streams it may hold on a corridor. */
+async function streamClient(c: Context<AppEnv>): Promise<{ client: string; perClient: number }> {
+  const { client, quotas } = await requestClient(c);
+  return { client, perClient: quotas?.streamsPerClient ?? c.get("config").limits.streamsPerClient };
+}
 
 /** The host's answer with headers this app's middleware may still add to (a fetched Response's are immutable). */
 const handedThrough = (answer: Response) =>

@@ -1,10 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { adapterFor, settlerFor } from "../chains";
+import type { Context } from "hono";
+import { settlerFor } from "../chains";
 import { readQuoteRow } from "../db/quotes";
 import { executionForKey, scopedIdempotencyKey } from "../db/settlement";
-import type { Env } from "../env";
+import type { AppEnv, Env } from "../env";
 import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
-import { RATE_LIMIT_PERIOD_SECONDS } from "../http/rate-limits";
+import { FailureGate, requestClient } from "../http/client";
 import { createRouter } from "../http/router";
 import { serverTiming } from "../http/server-timing";
 import { callObject } from "../http/unreachable-object";
@@ -13,9 +14,11 @@ import {
   acceptedAnswer,
   chainNotServed,
   duplicateOf,
+  keyReused,
   type SubmitOutcome,
   type SubmitRequest,
 } from "../keeper/contract";
+import { perPeriod } from "../limits";
 import { executionAsOfNow } from "../quotes/as-of-now";
 import { readThrough } from "../quotes/read-through";
 import { errorResponses, jsonContent } from "../schemas/common";
@@ -49,67 +52,15 @@ export const executionRoutes = createRouter()
       },
     }),
     async (c) => {
-      const body = c.req.valid("json");
-      const idempotencyKey = c.req.header("Idempotency-Key") ?? null;
-      if (idempotencyKey !== null && idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-        throw new RelayError(
-          400,
-          "idempotency_key_too_long",
-          `The Idempotency-Key is over ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`,
-        );
+      const { client } = await requestClient(c);
+      failedSubmissions.refuseWhileFailing(c, client);
+      try {
+        return await submission(c, c.req.valid("json"));
+      } catch (e) {
+        // Refused for what was sent (a wrong signature, quote or key), it counts against the client.
+        if (e instanceof RelayError && COUNTED_FAILURES.has(e.status)) failedSubmissions.count(c, client);
+        throw e;
       }
-      const quote = await readThrough(c.env, c.get("config"), body.quoteId, (db) => readQuoteRow(db, body.quoteId));
-      if (!quote) throw new RelayError(404, "quote_not_found", `No quote has the id ${JSON.stringify(body.quoteId)}.`);
-      if (body.chainId !== undefined && body.chainId !== quote.chainId) {
-        throw new RelayError(409, "wrong_chain", `The quote is on chain ${quote.chainId}, not ${body.chainId}.`);
-      }
-      const chain = c.get("config").chains.find((ch) => ch.chainId === quote.chainId);
-      if (!chain) throw RelayError.from(chainNotServed(quote.chainId));
-      const settlement = settlerFor(chain);
-      // The taker's part sits in the body field the chain's settlement names.
-      const fields: Record<string, unknown> = body;
-      const takerPart = fields[settlement.submissionField];
-      if (typeof takerPart !== "string") {
-        throw invalidRequest(
-          [{ path: settlement.submissionField, message: settlement.submissionHint }],
-          "The request failed validation.",
-        );
-      }
-      // A retry with the same key is answered with the first execution and does not count against the limit.
-      // The keeper reads the key again under its lock: only that read sees a concurrent repeat's execution.
-      const first = idempotencyKey
-        ? await executionForKey(c.env.DB, scopedIdempotencyKey(quote.taker, idempotencyKey), new Date().toISOString())
-        : null;
-      if (first) {
-        const answer = acceptedAnswer(duplicateOf(first));
-        return c.json(answer.body, answer.status);
-      }
-      const { success } = await c.env.EXECUTIONS_LIMITER.limit({
-        key: `taker:${adapterFor(chain).normalise(quote.taker)}`,
-      });
-      if (!success) {
-        throw retryLater(
-          429,
-          "rate_limited",
-          "Too many submissions for this taker; slow down.",
-          RATE_LIMIT_PERIOD_SECONDS,
-        );
-      }
-      const started = Date.now();
-      const outcome = await submit(c.env, {
-        quoteId: body.quoteId,
-        signature: takerPart,
-        permit: ("permit" in body ? body.permit : undefined) ?? null,
-        idempotencyKey,
-        quote,
-        requestId: c.get("requestId"),
-      });
-      // Where the keeper's time went (docs/api.md, "Server-Timing"), and the whole call to it.
-      const phases = "timings" in outcome ? (outcome.timings ?? {}) : {};
-      c.header("Server-Timing", serverTiming({ ...phases, keeper: Date.now() - started }));
-      if (outcome.kind === "refused") throw RelayError.from(outcome);
-      const answer = acceptedAnswer(outcome);
-      return c.json(answer.body, answer.status);
     },
   )
   .openapi(
@@ -129,6 +80,67 @@ export const executionRoutes = createRouter()
       return c.json(execution, 200);
     },
   );
+
+/**
+ * Submissions refused for what they sent, per client (docs/security.md, "Limits"): a stranger's junk is
+ * counted against the stranger, never against the quote's taker, whose limit counts only submissions whose
+ * signature verified (in the keeper).
+ */
+const failedSubmissions = new FailureGate("refused submissions", (l) => perPeriod(l.failedSubmissionsPer10s, 10));
+const COUNTED_FAILURES = new Set([400, 404, 409]);
+
+async function submission(c: Context<AppEnv>, body: z.infer<typeof ExecutionRequest>) {
+  const idempotencyKey = c.req.header("Idempotency-Key") ?? null;
+  if (idempotencyKey !== null && idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw new RelayError(
+      400,
+      "idempotency_key_too_long",
+      `The Idempotency-Key is over ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`,
+    );
+  }
+  const quote = await readThrough(c.env, c.get("config"), body.quoteId, (db) => readQuoteRow(db, body.quoteId));
+  if (!quote) throw new RelayError(404, "quote_not_found", `No quote has the id ${JSON.stringify(body.quoteId)}.`);
+  // A repeat is answered from the key's record and counted against nothing (docs/api.md, "Idempotency-Key");
+  // the keeper reads the key again under its lock: only that read sees a concurrent repeat's execution.
+  const first = idempotencyKey
+    ? await executionForKey(c.env.DB, scopedIdempotencyKey(quote.taker, idempotencyKey), new Date().toISOString())
+    : null;
+  if (first && first.quoteId !== quote.quoteId) throw RelayError.from(keyReused(first.quoteId));
+  if (first) {
+    const answer = acceptedAnswer(duplicateOf(first));
+    return c.json(answer.body, answer.status);
+  }
+  if (body.chainId !== undefined && body.chainId !== quote.chainId) {
+    throw new RelayError(409, "wrong_chain", `The quote is on chain ${quote.chainId}, not ${body.chainId}.`);
+  }
+  const chain = c.get("config").chains.find((ch) => ch.chainId === quote.chainId);
+  if (!chain) throw RelayError.from(chainNotServed(quote.chainId));
+  const settlement = settlerFor(chain);
+  // The taker's part sits in the body field the chain's settlement names.
+  const fields: Record<string, unknown> = body;
+  const takerPart = fields[settlement.submissionField];
+  if (typeof takerPart !== "string") {
+    throw invalidRequest(
+      [{ path: settlement.submissionField, message: settlement.submissionHint }],
+      "The request failed validation.",
+    );
+  }
+  const started = Date.now();
+  const outcome = await submit(c.env, {
+    quoteId: body.quoteId,
+    signature: takerPart,
+    permit: ("permit" in body ? body.permit : undefined) ?? null,
+    idempotencyKey,
+    quote,
+    requestId: c.get("requestId"),
+  });
+  // Where the keeper's time went (docs/api.md, "Server-Timing"), and the whole call to it.
+  const phases = "timings" in outcome ? (outcome.timings ?? {}) : {};
+  c.header("Server-Timing", serverTiming({ ...phases, keeper: Date.now() - started }));
+  if (outcome.kind === "refused") throw RelayError.from(outcome);
+  const answer = acceptedAnswer(outcome);
+  return c.json(answer.body, answer.status);
+}
 
 /** Hands the submission to the keeper leader; an object that cannot be reached right now is `not_leader`. */
 function submit(env: Env, request: SubmitRequest): Promise<SubmitOutcome> {

@@ -4,7 +4,9 @@ import { createMiddleware } from "hono/factory";
 import { limitOrdersFor } from "../chains";
 import type { LimitOrderChains } from "../chains/limit-orders";
 import type { AppEnv } from "../env";
+import { RelayError } from "../errors";
 import { behindAnswer } from "../http/behind-answer";
+import { type RequestClient, requestClient } from "../http/client";
 import { createRouter } from "../http/router";
 import { type LimitOrderContext, limitSettings } from "../limit-orders/context";
 import { cancelSignedLimitOrder, limitOrderById, limitOrderPage } from "../limit-orders/orders";
@@ -37,11 +39,16 @@ export const limitOrdersDisabled = createMiddleware<AppEnv>(async (c, next) => {
 
 /** The limit-order routes (docs/limit-orders.md), reaching chains through `chains` (a fake in the integration tests). */
 export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
-  const context = (c: Context<AppEnv>): LimitOrderContext => ({
+  // A prepare counts against its client where it already goes, the corridor that prices it (docs/security.md).
+  const context = (c: Context<AppEnv>, ask: RequestClient | null = null): LimitOrderContext => ({
     db: c.env.DB,
     config: c.get("config"),
     chains,
-    gasFeeNow: async (corridorKey, fill) => BigInt((await corridorStub(c.env, corridorKey).gasFeeNow(fill)).amount),
+    gasFeeNow: async (corridorKey, fill) => {
+      const answer = await corridorStub(c.env, corridorKey).gasFeeNow(fill, ask);
+      if ("kind" in answer) throw RelayError.from(answer);
+      return BigInt(answer.amount);
+    },
   });
   return createRouter()
     .openapi(
@@ -57,7 +64,7 @@ export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
           ...errorResponses(400, 404, 429),
         },
       }),
-      async (c) => c.json(await prepareLimitOrder(context(c), c.req.valid("json")), 200),
+      async (c) => c.json(await prepareLimitOrder(context(c, await requestClient(c)), c.req.valid("json")), 200),
     )
     .openapi(
       createRoute({

@@ -9,7 +9,7 @@ import { readQuoteRecord } from "../db/quotes";
 import { invalidRequest, notFound, RelayError } from "../errors";
 import { addressIssues } from "../http/address-issues";
 import { behindAnswer } from "../http/behind-answer";
-import { QUOTE_REQUESTS_PER_PERIOD, RATE_LIMIT_PERIOD_SECONDS } from "../http/rate-limits";
+import { requestClient } from "../http/client";
 import { createRouter } from "../http/router";
 import { serverTiming } from "../http/server-timing";
 import { callObject } from "../http/unreachable-object";
@@ -23,7 +23,7 @@ import { errorResponses, jsonContent } from "../schemas/common";
 import { IdParam, QuoteListQuery, QuotePage, QuoteRecord } from "../schemas/quote";
 import { CancelRequest, QuoteRequest } from "../schemas/quote-request";
 import { announceQuote } from "../streams/announce";
-import { takerStub } from "../stubs";
+import { corridorStub } from "../stubs";
 import type { QuoteInput } from "../types";
 
 export const quoteRoutes = createRouter()
@@ -72,8 +72,7 @@ export const quoteRoutes = createRouter()
           minimum: sellToken.minimum,
         });
       }
-      if (config.requireTakerProof) await checkTakerProof(chain, body);
-      const taker = chain.normalise(body.taker);
+      const proof = config.requireTakerProof ? await checkTakerProof(chain, body) : undefined;
       const input: QuoteInput = {
         chainId,
         // Answered in the chain's own spelling (EIP-55 on EVM), whatever casing was asked in.
@@ -85,19 +84,11 @@ export const quoteRoutes = createRouter()
         requestedAt,
         requestId: c.get("requestId"),
       };
-      const limits = {
-        rfqWindowMs: config.rfqWindowMs,
-        maxInFlight: config.maxOutstandingRfqs,
-        perPeriod: QUOTE_REQUESTS_PER_PERIOD,
-        periodMs: RATE_LIMIT_PERIOD_SECONDS * 1000,
-      };
-      // One call: the taker's object admits the request, asks the corridor and gives its place back.
+      const ask = { ...(await requestClient(c)), proof };
+      // One call: the corridor counts the client's and the taker's limits, runs the auction and answers.
       const outcome = await callObject<QuoteOutcome>(
-        async () => await takerStub(c.env, taker).quote(corridor.key, input, limits),
-        {
-          message: "The taker's limits cannot be counted right now; ask again shortly.",
-          reason: "taker_unreachable",
-        },
+        async () => await corridorStub(c.env, corridor.key).requestQuote(input, ask),
+        { message: "The corridor is restarting; ask again shortly.", reason: "corridor_unreachable" },
       );
       if (outcome.kind === "refused") throw RelayError.from(outcome);
       const { auctionMs, rankingMs, storageMs } = outcome.timings;
@@ -173,14 +164,21 @@ export const quoteRoutes = createRouter()
     },
   );
 
-async function checkTakerProof(chain: ChainAdapter, body: z.infer<typeof QuoteRequest>): Promise<void> {
+/** The taker proof's signature once it verifies: the corridor accepts it once (docs/api.md, "Taker proof"). */
+async function checkTakerProof(chain: ChainAdapter, body: z.infer<typeof QuoteRequest>): Promise<string> {
   const proof = body.takerProof;
   if (!proof) throw new RelayError(400, "bad_taker_proof", "This relay needs a taker proof with each quote request.");
   if (Math.abs(Date.now() / 1000 - proof.timestamp) > TAKER_PROOF_MAX_AGE_SECONDS) {
     throw new RelayError(400, "bad_taker_proof", "The taker proof is more than 60 seconds old.");
   }
-  const text = takerProofMessage({ chainId: chain.chain.chainId, ...body, timestamp: proof.timestamp });
+  const text = takerProofMessage({
+    chainId: chain.chain.chainId,
+    ...body,
+    recipient: body.recipient ?? body.taker,
+    timestamp: proof.timestamp,
+  });
   if (!(await chain.verifyMessage(body.taker, text, proof.signature))) {
     throw new RelayError(400, "bad_taker_proof", "The taker proof is not the taker's signature.");
   }
+  return proof.signature;
 }

@@ -25,7 +25,7 @@ export class CorridorStreams {
 
   /** A taker's stream request, routed here by the Worker. */
   async open(ask: StreamAsk): Promise<Response> {
-    const response = streamResponse(await this.hub.open(ask.topic, ask.client, ask.last));
+    const response = streamResponse(await this.hub.open(ask.topic, ask.client, ask.last, ask.perClient));
     await this.wake();
     return response;
   }

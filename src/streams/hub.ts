@@ -8,8 +8,6 @@ import { type StreamRead, sseComment, sseEvent } from "./events";
  * expiry). Each stream gets the events after the last one it has, once each, in order.
  */
 export const STREAM_LIMITS = {
-  /** Open streams one client (its IP address) may hold on one host. */
-  perClient: 10,
   /** Open streams one host holds at most. */
   perHost: 1_000,
   /** A comment is sent on a stream quiet this long, so proxies keep it open. */
@@ -64,11 +62,14 @@ export class StreamHub {
 
   constructor(private readonly port: StreamHubPort) {}
 
-  /** Opens a stream of `topic` for `client`, resuming after event `last`; the history is queued on it at once. */
-  async open(topic: string, client: string, last: number): Promise<OpenOutcome> {
+  /**
+   * Opens a stream of `topic` for `client`, resuming after event `last`, unless the client already holds
+   * `perClient` streams here (docs/security.md, "Limits"); the history is queued on it at once.
+   */
+  async open(topic: string, client: string, last: number, perClient: number): Promise<OpenOutcome> {
     const streams = [...this.streams()];
     if (streams.length >= STREAM_LIMITS.perHost) return "too_many";
-    if (streams.filter((s) => s.client === client).length >= STREAM_LIMITS.perClient) return "too_many";
+    if (streams.filter((s) => s.client === client).length >= perClient) return "too_many";
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const now = this.port.now();
     const stream: Stream = { topic, client, writer: writable.getWriter(), last, openedAt: now, wroteAt: now };

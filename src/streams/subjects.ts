@@ -43,16 +43,24 @@ export async function readSubject(db: D1Database, subject: Subject, now: number)
 
 const STREAM_PATH = "/streams/";
 
-/** What the Worker asks a stream host for: a stream of `topic` for `client`, after event `last`. */
+/**
+ * What the Worker asks a stream host for: a stream of `topic` for `client`, after event `last`, the client
+ * holding at most `perClient` streams there.
+ */
 export interface StreamAsk {
   topic: string;
   last: number;
   client: string;
+  perClient: number;
 }
 
 export function streamRequest(ask: StreamAsk): Request {
   return new Request(`https://stream-host${STREAM_PATH}${encodeURIComponent(ask.topic)}`, {
-    headers: { "Last-Event-ID": String(ask.last), "X-Stream-Client": ask.client },
+    headers: {
+      "Last-Event-ID": String(ask.last),
+      "X-Stream-Client": ask.client,
+      "X-Stream-Limit": String(ask.perClient),
+    },
   });
 }
 
@@ -64,5 +72,6 @@ export function streamAsked(request: Request): StreamAsk | null {
     topic: decodeURIComponent(path.slice(STREAM_PATH.length)),
     last: Number(request.headers.get("Last-Event-ID") ?? 0),
     client: request.headers.get("X-Stream-Client") ?? "",
+    perClient: Number(request.headers.get("X-Stream-Limit") ?? 1),
   };
 }

@@ -14,7 +14,7 @@ const body = { sellToken: EVM.cngn, buyToken: EVM.usdc, sellAmount: "1580000000"
 
 async function proof(timestamp: number, signer = taker) {
   const signature = await signer.signMessage({
-    message: takerProofMessage({ chainId: EVM.chainId, ...body, timestamp }),
+    message: takerProofMessage({ chainId: EVM.chainId, ...body, recipient: body.taker, timestamp }),
   });
   return { signature, timestamp };
 }
@@ -29,12 +29,21 @@ const ask = async (extra: Record<string, unknown>) => {
 };
 
 const now = () => Math.floor(Date.now() / 1000);
+const OTHER = privateKeyToAccount("0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e");
 
 describe("requireTakerProof", () => {
   it("lets a fresh proof through to the auction (no nodes here, so no_offers)", async () => {
     const { status, body: res } = await ask({ takerProof: await proof(now()) });
     expect(status).toBe(404);
     expect(res.error).toBe("no_offers");
+  });
+
+  it("accepts a proof once: replayed within its minute, it is refused with bad_taker_proof", async () => {
+    const takerProof = await proof(now());
+    expect((await ask({ takerProof })).body.error).toBe("no_offers");
+    const replayed = await ask({ takerProof });
+    expect(replayed).toMatchObject({ status: 400, body: { error: "bad_taker_proof" } });
+    expect(String(replayed.body.message)).toContain("used already");
   });
 
   it.each([
@@ -44,13 +53,12 @@ describe("requireTakerProof", () => {
     [
       "forged",
       async () => ({
-        takerProof: await proof(
-          now(),
-          privateKeyToAccount("0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e"),
-        ),
+        takerProof: await proof(now(), OTHER),
       }),
     ],
     ["over other terms", async () => ({ takerProof: await proof(now()), sellAmount: "1580000001" })],
+    // The proof names the recipient: one seen in transit cannot buy a quote that pays someone else.
+    ["over another recipient", async () => ({ takerProof: await proof(now()), recipient: OTHER.address })],
   ])("refuses a %s proof with bad_taker_proof", async (_what, extra) => {
     const { status, body: res } = await ask(await extra());
     expect(status).toBe(400);
@@ -68,7 +76,7 @@ describe("requireTakerProof on Solana: ed25519 over the same text", () => {
     taker: solTaker.publicKey.toBase58(),
   };
   const solProof = (signer: Keypair, timestamp = now()) => ({
-    signature: signText(signer, takerProofMessage({ ...solBody, timestamp })),
+    signature: signText(signer, takerProofMessage({ ...solBody, recipient: solBody.taker, timestamp })),
     timestamp,
   });
 

@@ -10,6 +10,9 @@ import { timelineStatement } from "../../src/db/quote-writes";
 import { newId } from "../../src/ids";
 import { cancelQuoteMessage } from "../../src/quotes/messages";
 import { STREAM_LIMITS } from "../../src/streams/hub";
+
+const PER_CLIENT = loadConfig(undefined).limits.streamsPerClient;
+
 import { sampleLimitOrder } from "../support/limit-records";
 import { seedQuote } from "../support/records";
 import { SseClient } from "../support/sse-client";
@@ -139,15 +142,20 @@ describe("a quote's event stream", () => {
     expect(((await bad.json()) as { error: string }).error).toBe("invalid_request");
   });
 
-  it(`holds at most ${STREAM_LIMITS.perClient} open streams per client address per corridor`, async () => {
+  it(`holds at most ${PER_CLIENT} open streams per client per corridor, an IPv6 /64 being one client`, async () => {
     const { quote } = await seed();
     const path = `/v1/quotes/${quote.quoteId}/events`;
-    for (let i = 0; i < STREAM_LIMITS.perClient; i++) await stream(path, { "CF-Connecting-IP": "192.0.2.7" });
+    for (let i = 0; i < PER_CLIENT; i++) await stream(path, { "CF-Connecting-IP": "192.0.2.7" });
     const refused = await app.request(path, { headers: { "CF-Connecting-IP": "192.0.2.7" } }, env);
     expect(refused.status).toBe(429);
     expect(refused.headers.get("Retry-After")).toBe("10");
     expect(((await refused.json()) as { error: string }).error).toBe("rate_limited");
     await stream(path, { "CF-Connecting-IP": "192.0.2.8" });
+    // One subscriber's IPv6 range is one client, whatever address of its /64 it connects from.
+    for (let i = 0; i < PER_CLIENT; i++) await stream(path, { "CF-Connecting-IP": `2001:db8:1:2::${i + 1}` });
+    const sameRange = await app.request(path, { headers: { "CF-Connecting-IP": "2001:db8:1:2:a:b:c:d" } }, env);
+    expect(sameRange.status).toBe(429);
+    await stream(path, { "CF-Connecting-IP": "2001:db8:1:3::1" });
     // A closed stream frees its place.
     await open[0]?.close();
     await new Promise((r) => setTimeout(r, 50));

@@ -1,14 +1,12 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterEach, describe, expect, it } from "vitest";
-import type { TakerDO } from "../../durable-objects/taker";
 import { createApp } from "../../src/app";
 import { loadConfig } from "../../src/config/load";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import { cancelQuoteMessage } from "../../src/quotes/messages";
 import type { QuoteRecord } from "../../src/schemas/quote";
-import { takerStub } from "../../src/stubs";
 import { type Bidder, bidder, quoteBody } from "../support/bidder";
 import { seedQuote } from "../support/records";
 import { EVM, eventually, SOL } from "../support/ws-client";
@@ -98,7 +96,7 @@ describe("POST /v1/quotes: in-flight limit", () => {
 describe("POST /v1/quotes: rate limit", () => {
   it("answers 429 rate_limited past 100 requests from one taker in 10 s, other takers unaffected", async () => {
     const taker = "0x00000000000000000000000000000000000000c7";
-    // The taker's object counts the last 10 s: the 101st request within them is the first refused.
+    // The corridor gives a taker 100 at once and 10 more a second: the burst, and what came back while it ran.
     const started = Date.now();
     const answers: number[] = [];
     let limited: Awaited<ReturnType<typeof post>> | null = null;
@@ -108,12 +106,12 @@ describe("POST /v1/quotes: rate limit", () => {
       else answers.push(answer.status);
     }
     expect(answers.every((s) => s === 404)).toBe(true);
-    // A machine slow enough to spread the burst over more than 10 s lets the oldest requests age out.
-    if (Date.now() - started < 10_000) expect(answers.length).toBe(100);
-    else expect(answers.length).toBeGreaterThan(100);
+    const seconds = (Date.now() - started) / 1000;
+    expect(answers.length).toBeGreaterThanOrEqual(100);
+    expect(answers.length).toBeLessThanOrEqual(100 + Math.ceil(10 * seconds));
     if (!limited) throw new Error("no 429 within 250 requests");
-    expect(limited.body).toMatchObject({ error: "rate_limited", retryAfter: 10 });
-    expect(limited.headers.get("retry-after")).toBe("10");
+    expect(limited.body).toMatchObject({ error: "rate_limited", retryAfter: 1 });
+    expect(limited.headers.get("retry-after")).toBe("1");
     expect((await post("/v1/quotes", quoteBody({ taker: "0x00000000000000000000000000000000000000c8" }))).status).toBe(
       404,
     );
@@ -224,27 +222,5 @@ describe("bodies not sent as JSON", () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: "invalid_request" });
     expect((await app.request("/v1/config/", {}, env)).status).toBe(200);
-  });
-});
-
-const BUSY_TAKER = "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720";
-const limits = { rfqWindowMs: 60_000, maxInFlight: localConfig.maxOutstandingRfqs, perPeriod: 100, periodMs: 10_000 };
-
-describe("maxOutstandingRfqs counts a taker's requests across every corridor", () => {
-  it("refuses a request while the taker holds every place elsewhere, whatever the case of its address", async () => {
-    const places = takerStub(env, BUSY_TAKER.toLowerCase());
-    const admit = (lease: string) =>
-      runInDurableObject(places, (obj: TakerDO) => obj.limits.admit(lease, Date.now(), limits));
-    for (const lease of ["elsewhere-1", "elsewhere-2", "elsewhere-3"]) expect(await admit(lease)).toEqual({ ok: true });
-    const refused = await quote({ taker: BUSY_TAKER });
-    const retryAfter = Math.ceil(loadConfig(env.RELAY_CONFIG).rfqWindowMs / 1000);
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get("retry-after")).toBe(String(retryAfter));
-    expect(await refused.json()).toMatchObject({ error: "too_many_rfqs", retryAfter });
-
-    await runInDurableObject(places, (obj: TakerDO) => obj.limits.release("elsewhere-1"));
-    // A place again: the request runs its auction (no resolver here, so no offers) and gives it back.
-    expect((await quote({ taker: BUSY_TAKER })).status).toBe(404);
-    expect(await admit("elsewhere-4")).toEqual({ ok: true });
   });
 });

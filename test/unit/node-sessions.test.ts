@@ -32,7 +32,7 @@ function setup(options: FakeHostOptions = {}) {
   const auctions = new FakeLiveAuctions();
   /** A node's socket, accepted and challenged. */
   const connect = (): FakeSocket => {
-    sessions.accept(CORRIDOR);
+    sessions.accept(CORRIDOR, "ip:192.0.2.1");
     const socket = h.state.accepted.at(-1);
     if (!socket) throw new Error("no socket accepted");
     return socket;
@@ -62,8 +62,8 @@ const types = (socket: FakeSocket) => socket.frames.map((f: RelayFrame) => f.typ
 describe("accepting a node", () => {
   it("challenges the socket with a fresh nonce for the corridor and gives it 5 s to authenticate", () => {
     const t = setup();
-    const { authDeadline } = t.sessions.accept(CORRIDOR);
-    t.sessions.accept(CORRIDOR);
+    const { authDeadline } = t.sessions.accept(CORRIDOR, "ip:192.0.2.1");
+    t.sessions.accept(CORRIDOR, "ip:192.0.2.1");
     const [a, b] = t.state.accepted.map((s) => s.sent("challenge")[0]);
     expect(a).toMatchObject({ type: "challenge", corridor: "31337:cngn:usdc" });
     expect(a?.nonce).not.toEqual(b?.nonce);

@@ -3,6 +3,9 @@ import { type OpenOutcome, STREAM_LIMITS, StreamHub } from "../../src/streams/hu
 import { fakeStreamHubPort } from "../support/fake-stream-hub-port";
 import { SseClient } from "../support/sse-client";
 
+/** Streams one client may hold on one host, as `limits.streamsPerClient` sets it. */
+const PER_CLIENT = 3;
+
 /**
  * The stream host's hub (src/streams/hub.ts; docs/api.md, "Event streams") over a fake subject store and
  * clock: history first, each event once per stream, resumes, ends, limits, keep-alives and rereads.
@@ -27,7 +30,7 @@ describe("the stream hub", () => {
   it("replays the history first, then each new event once, and closes after the subject ends", async () => {
     const h = harness();
     h.add("quote:q1", "requested", "quoted");
-    const c = client(await h.hub.open("quote:q1", "ip1", 0));
+    const c = client(await h.hub.open("quote:q1", "ip1", 0, PER_CLIENT));
     expect(await c.names()).toEqual([
       { id: "1", event: "requested" },
       { id: "2", event: "quoted" },
@@ -54,7 +57,7 @@ describe("the stream hub", () => {
   it("resumes after Last-Event-ID without repeating what the client has", async () => {
     const h = harness();
     h.add("quote:q1", "requested", "quoted", "signed");
-    const c = client(await h.hub.open("quote:q1", "ip1", 2));
+    const c = client(await h.hub.open("quote:q1", "ip1", 2, PER_CLIENT));
     expect(await c.names()).toEqual([{ id: "3", event: "signed" }]);
   });
 
@@ -62,25 +65,25 @@ describe("the stream hub", () => {
     const h = harness();
     h.add("quote:q1", "requested", "quoted", "expired");
     h.end("quote:q1");
-    const c = client(await h.hub.open("quote:q1", "ip1", 0));
+    const c = client(await h.hub.open("quote:q1", "ip1", 0, PER_CLIENT));
     expect((await c.names()).map((e) => e.event)).toEqual(["requested", "quoted", "expired"]);
     expect(c.done).toBe(true);
   });
 
   it("answers not_found for an unknown subject, unavailable when its first read fails", async () => {
     const h = harness();
-    expect(await h.hub.open("quote:nope", "ip1", 0)).toBe("not_found");
+    expect(await h.hub.open("quote:nope", "ip1", 0, PER_CLIENT)).toBe("not_found");
     h.add("quote:q1", "requested");
     h.fail(true);
-    expect(await h.hub.open("quote:q1", "ip1", 0)).toBe("unavailable");
+    expect(await h.hub.open("quote:q1", "ip1", 0, PER_CLIENT)).toBe("unavailable");
     expect(h.hub.size).toBe(0);
   });
 
   it("reads a subject once for all its streams, and not at all when none is open", async () => {
     const h = harness();
     h.add("quote:q1", "requested");
-    const a = client(await h.hub.open("quote:q1", "ip1", 0));
-    const b = client(await h.hub.open("quote:q1", "ip2", 0));
+    const a = client(await h.hub.open("quote:q1", "ip1", 0, PER_CLIENT));
+    const b = client(await h.hub.open("quote:q1", "ip2", 0, PER_CLIENT));
     const before = h.reads();
     h.add("quote:q1", "quoted");
     await h.hub.changed("quote:q1");
@@ -94,7 +97,7 @@ describe("the stream hub", () => {
   it("reads again when a change is announced while a read is under way", async () => {
     const h = harness();
     h.add("quote:q1", "requested");
-    const c = client(await h.hub.open("quote:q1", "ip1", 0));
+    const c = client(await h.hub.open("quote:q1", "ip1", 0, PER_CLIENT));
     await c.names();
     const release = h.hold();
     const first = h.hub.changed("quote:q1");
@@ -108,18 +111,18 @@ describe("the stream hub", () => {
   it("limits open streams per client", async () => {
     const h = harness();
     h.add("quote:q1", "requested");
-    for (let i = 0; i < STREAM_LIMITS.perClient; i++) {
-      expect(await h.hub.open("quote:q1", "ip1", 0)).toBeInstanceOf(ReadableStream);
+    for (let i = 0; i < PER_CLIENT; i++) {
+      expect(await h.hub.open("quote:q1", "ip1", 0, PER_CLIENT)).toBeInstanceOf(ReadableStream);
     }
-    expect(await h.hub.open("quote:q1", "ip1", 0)).toBe("too_many");
-    expect(await h.hub.open("quote:q1", "ip2", 0)).toBeInstanceOf(ReadableStream);
+    expect(await h.hub.open("quote:q1", "ip1", 0, PER_CLIENT)).toBe("too_many");
+    expect(await h.hub.open("quote:q1", "ip2", 0, PER_CLIENT)).toBeInstanceOf(ReadableStream);
   });
 
   it("keeps a quiet stream alive with a comment, rereads open subjects, and wakes at the subject's time", async () => {
     const h = harness();
     const s = h.add("quote:q1", "requested");
     s.wakeAt = h.now() + 2_000;
-    const c = client(await h.hub.open("quote:q1", "ip1", 0));
+    const c = client(await h.hub.open("quote:q1", "ip1", 0, PER_CLIENT));
     await c.names();
     expect(h.hub.nextAt()).toBe(h.now() + 2_000);
     h.tick(2_000);
@@ -138,7 +141,7 @@ describe("the stream hub", () => {
   it("closes a stream past its age; the client resumes where it was", async () => {
     const h = harness();
     h.add("lo:1", "open");
-    const c = client(await h.hub.open("lo:1", "ip1", 0));
+    const c = client(await h.hub.open("lo:1", "ip1", 0, PER_CLIENT));
     await c.names();
     h.tick(STREAM_LIMITS.maxAgeMs);
     await h.hub.tick();
@@ -150,7 +153,7 @@ describe("the stream hub", () => {
   it("keeps streams open through a failed read and delivers on the next", async () => {
     const h = harness();
     h.add("quote:q1", "requested");
-    const c = client(await h.hub.open("quote:q1", "ip1", 0));
+    const c = client(await h.hub.open("quote:q1", "ip1", 0, PER_CLIENT));
     await c.names();
     h.fail(true);
     h.add("quote:q1", "quoted");
@@ -165,7 +168,7 @@ describe("the stream hub", () => {
   it("forgets a stream whose client went away", async () => {
     const h = harness();
     h.add("quote:q1", "requested");
-    const outcome = await h.hub.open("quote:q1", "ip1", 0);
+    const outcome = await h.hub.open("quote:q1", "ip1", 0, PER_CLIENT);
     if (!(outcome instanceof ReadableStream)) throw new Error("no stream");
     await outcome.cancel();
     h.add("quote:q1", "quoted");

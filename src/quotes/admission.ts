@@ -1,0 +1,110 @@
+import type { QuoteOutcome } from "../auction/quote-outcome";
+import { refuse } from "../errors";
+import { type ClientId, perPeriod, TokenBuckets } from "../limits";
+import type { ApiKeyQuotas, Limits } from "../schemas/limits";
+
+/** Who asks for a quote, as the Worker tells the corridor (docs/security.md, "Clients"). */
+export interface QuoteAsk {
+  client: ClientId;
+  /** The API key's own quotas, when the client is a key that has some. */
+  quotas?: ApiKeyQuotas;
+  /** The taker proof's signature, when one was checked: it is accepted once. */
+  proof?: string;
+}
+
+export interface AdmissionSettings {
+  limits: Limits;
+  /** A taker's auctions in flight on this corridor (`maxOutstandingRfqs`). */
+  maxOutstandingRfqs: number;
+  rfqWindowMs: number;
+}
+
+/** How long a taker proof is remembered: as long as it is accepted at all (docs/api.md, "Taker proof"). */
+export const PROOF_MEMORY_MS = 60_000;
+
+/**
+ * Whether a quote request may run an auction on this corridor (docs/api.md, "Limits"), counted in the
+ * corridor object that runs it, so no other object stands on a quote's path: the corridor's auctions in
+ * flight (503 `corridor_busy`), the client's rate (429 `rate_limited`), the taker's rate (429
+ * `rate_limited`) and the taker's auctions in flight (429 `too_many_rfqs`); a taker proof is accepted once
+ * (400 `bad_taker_proof`). A refused request spends nothing. In memory: an evicted object forgets at most a
+ * few seconds of counts.
+ */
+export class QuoteAdmission {
+  private readonly clients = new TokenBuckets();
+  private readonly takers = new TokenBuckets();
+  private readonly takersInFlight = new Map<string, number>();
+  private readonly proofs = new Map<string, number>();
+  private inFlight = 0;
+
+  constructor(private readonly settings: AdmissionSettings) {}
+
+  /** Runs `auction` once admitted, holding its places until it ends; refused, the limit's answer. */
+  async run(taker: string, ask: QuoteAsk | null, now: number, auction: () => Promise<QuoteOutcome>) {
+    const refusal = this.refusal(taker, ask, now);
+    if (refusal) return refusal;
+    this.inFlight += 1;
+    this.takersInFlight.set(taker, (this.takersInFlight.get(taker) ?? 0) + 1);
+    try {
+      return await auction();
+    } finally {
+      this.inFlight -= 1;
+      const held = (this.takersInFlight.get(taker) ?? 1) - 1;
+      if (held > 0) this.takersInFlight.set(taker, held);
+      else this.takersInFlight.delete(taker);
+    }
+  }
+
+  /** The answer to a request that may not run now, or null after counting it. */
+  private refusal(taker: string, ask: QuoteAsk | null, now: number): QuoteOutcome | null {
+    const { limits, maxOutstandingRfqs, rfqWindowMs } = this.settings;
+    const windowSeconds = Math.ceil(rfqWindowMs / 1000);
+    if (this.inFlight >= limits.maxAuctionsInFlight) {
+      return refuse(503, "corridor_busy", "The corridor is running as many auctions as it takes; ask again shortly.", {
+        retryAfter: windowSeconds,
+      });
+    }
+    // The keeper's limit rounds come with no client: only the corridor's own capacity bounds them.
+    if (!ask) return null;
+    const clientRate = {
+      perSecond: ask.quotas?.quotesPerSecond ?? limits.quotesPerSecond,
+      burst: ask.quotas?.quoteBurst ?? limits.quoteBurst,
+    };
+    const takerRate = perPeriod(limits.takerQuotesPer10s, 10);
+    const client = this.clients.peek(ask.client, now, clientRate);
+    if (!client.ok) {
+      return refuse(429, "rate_limited", "Too many quote requests from this client; slow down.", {
+        retryAfter: client.retryAfter,
+      });
+    }
+    const forTaker = this.takers.peek(taker, now, takerRate);
+    if (!forTaker.ok) {
+      return refuse(429, "rate_limited", "Too many quote requests for this taker; slow down.", {
+        retryAfter: forTaker.retryAfter,
+      });
+    }
+    const held = this.takersInFlight.get(taker) ?? 0;
+    if (held >= maxOutstandingRfqs) {
+      return refuse(429, "too_many_rfqs", `This taker already has ${held} quote requests in flight.`, {
+        retryAfter: windowSeconds,
+      });
+    }
+    if (ask.proof !== undefined && !this.firstUse(ask.proof, now)) {
+      return refuse(400, "bad_taker_proof", "This taker proof was used already; sign a new one.");
+    }
+    this.clients.take(ask.client, now, clientRate);
+    this.takers.take(taker, now, takerRate);
+    return null;
+  }
+
+  /** Whether `proof` is new in the last minute; it is remembered as used either way. */
+  private firstUse(proof: string, now: number): boolean {
+    for (const [seen, at] of this.proofs) {
+      if (now - at < PROOF_MEMORY_MS) break;
+      this.proofs.delete(seen);
+    }
+    if (this.proofs.has(proof)) return false;
+    this.proofs.set(proof, now);
+    return true;
+  }
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import type { QuoteOutcome } from "../../src/auction/quote-outcome";
+import { PROOF_MEMORY_MS, QuoteAdmission } from "../../src/quotes/admission";
+import { Limits } from "../../src/schemas/limits";
+
+const settings = { limits: Limits.parse({ maxAuctionsInFlight: 3 }), maxOutstandingRfqs: 2, rfqWindowMs: 1500 };
+const done = { kind: "refused", status: 404, code: "no_offers", message: "", extras: {} } as const;
+
+/** An auction that runs until `finish` is called, so places stay held. */
+function heldAuction() {
+  let finish: () => void = () => {};
+  const ended = new Promise<void>((r) => {
+    finish = r;
+  });
+  return { run: async (): Promise<QuoteOutcome> => (await ended, done), finish: () => finish() };
+}
+
+const ask = (client: string, proof?: string) => ({ client, ...(proof ? { proof } : {}) });
+
+describe("QuoteAdmission: a corridor counts quote requests where it runs them", () => {
+  it("holds a taker to maxOutstandingRfqs auctions in flight (429 too_many_rfqs) and frees a place as one ends", async () => {
+    const admission = new QuoteAdmission(settings);
+    const a = heldAuction();
+    const b = heldAuction();
+    const running = [admission.run("0xT", ask("ip:1"), 0, a.run), admission.run("0xT", ask("ip:2"), 0, b.run)];
+    const refused = await admission.run("0xT", ask("ip:3"), 0, async () => done);
+    expect(refused).toMatchObject({ status: 429, code: "too_many_rfqs", extras: { retryAfter: 2 } });
+    expect(await admission.run("0xOther", ask("ip:3"), 0, async () => done)).toBe(done);
+    a.finish();
+    await running[0];
+    expect(await admission.run("0xT", ask("ip:3"), 0, async () => done)).toBe(done);
+    b.finish();
+    await running[1];
+  });
+
+  it("answers 503 corridor_busy past maxAuctionsInFlight, keeper rounds included, and lets none through", async () => {
+    const admission = new QuoteAdmission(settings);
+    const held = [heldAuction(), heldAuction(), heldAuction()];
+    const running = held.map((h, i) => admission.run(`0x${i}`, i === 0 ? null : ask(`ip:${i}`), 0, h.run));
+    expect(await admission.run("0x9", ask("ip:9"), 0, async () => done)).toMatchObject({
+      status: 503,
+      code: "corridor_busy",
+      extras: { retryAfter: 2 },
+    });
+    expect(await admission.run("0x9", null, 0, async () => done)).toMatchObject({ code: "corridor_busy" });
+    for (const h of held) h.finish();
+    await Promise.all(running);
+    expect(await admission.run("0x9", ask("ip:9"), 0, async () => done)).toBe(done);
+  });
+
+  it("counts a client over every taker it names, and an API key by its own quota", async () => {
+    const admission = new QuoteAdmission(settings);
+    const { quoteBurst } = settings.limits;
+    for (let i = 0; i < quoteBurst; i++) await admission.run(`0x${i}`, ask("ip:flood"), 0, async () => done);
+    expect(await admission.run("0xnew", ask("ip:flood"), 0, async () => done)).toMatchObject({
+      status: 429,
+      code: "rate_limited",
+    });
+    expect(await admission.run("0xnew", ask("ip:other"), 0, async () => done)).toBe(done);
+    const key = { client: "key:ak_1", quotas: { quoteBurst: 1, quotesPerSecond: 1 } };
+    expect(await admission.run("0xa", key, 0, async () => done)).toBe(done);
+    expect(await admission.run("0xb", key, 0, async () => done)).toMatchObject({ code: "rate_limited" });
+    expect(await admission.run("0xb", key, 1_000, async () => done)).toBe(done);
+  });
+
+  it("counts a taker's quote rate over every client asking for it", async () => {
+    const admission = new QuoteAdmission({ ...settings, limits: { ...settings.limits, takerQuotesPer10s: 3 } });
+    for (let i = 0; i < 3; i++) await admission.run("0xT", ask(`ip:${i}`), 0, async () => done);
+    expect(await admission.run("0xT", ask("ip:9"), 0, async () => done)).toMatchObject({
+      code: "rate_limited",
+      message: expect.stringContaining("taker"),
+    });
+  });
+
+  it("accepts a taker proof once within its minute; a refused request does not spend it", async () => {
+    const admission = new QuoteAdmission({ ...settings, limits: { ...settings.limits, quoteBurst: 1 } });
+    expect(await admission.run("0xT", ask("ip:1", "0xproof"), 0, async () => done)).toBe(done);
+    expect(await admission.run("0xT", ask("ip:2", "0xproof"), 0, async () => done)).toMatchObject({
+      status: 400,
+      code: "bad_taker_proof",
+    });
+    // Over its rate, the client is refused before its proof is looked at: the proof stays usable.
+    expect(await admission.run("0xT", ask("ip:1", "0xother"), 0, async () => done)).toMatchObject({
+      code: "rate_limited",
+    });
+    expect(await admission.run("0xT", ask("ip:3", "0xother"), 0, async () => done)).toBe(done);
+    expect(await admission.run("0xT", ask("ip:4", "0xproof"), PROOF_MEMORY_MS, async () => done)).toBe(done);
+  });
+
+  it("gives every place back when an auction throws", async () => {
+    const admission = new QuoteAdmission(settings);
+    for (let i = 0; i < 3; i++) {
+      await expect(
+        admission.run("0xT", ask(`ip:${i}`), 0, async () => {
+          throw new Error("boom");
+        }),
+      ).rejects.toThrow("boom");
+    }
+    expect(await admission.run("0xT", ask("ip:9"), 0, async () => done)).toBe(done);
+  });
+});
