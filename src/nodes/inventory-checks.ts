@@ -6,6 +6,9 @@ import type { InventoryEntry } from "../protocol/frames";
 /** A node's holdings are read from the chain at most this often (docs/resolver-protocol.md). */
 export const READ_EVERY_MS = 10_000;
 
+/** Read start times kept at most, before those older than READ_EVERY_MS are let go. */
+const MAX_REMEMBERED_STARTS = 1_024;
+
 /** What the relay knows of one node's holdings on chain, once a read of them has completed. */
 export interface InventoryCheck {
   /** The last read that succeeded (`at`: when it started), or null while every read has failed. */
@@ -109,12 +112,28 @@ export class InventoryChecks {
   private readonly pending = new Map<string, symbol>();
   private readonly startedAt = new Map<string, number>();
   private readonly failing = new Set<string>();
+  /** The last checks of nodes that left, for a quick return (`restart`); let go with their read's start. */
+  private readonly departed = new Map<string, InventoryCheck>();
+  /** Nodes that left while a read of them was under way. */
+  private readonly gone = new Set<string>();
 
   constructor(private readonly host: InventoryChecksHost) {}
 
-  /** A node authenticated: whatever was known of it is dropped and its holdings are read afresh. */
+  /**
+   * A node authenticated: whatever was known of it is dropped and its holdings are read afresh, but no
+   * sooner than a heartbeating node's would be: a node that re-authenticates in a loop reads the chain
+   * once every READ_EVERY_MS per address, not once per socket (docs/security.md, "Resolver sockets").
+   */
   restart(node: ProvedKeys, now: number): void {
-    this.forget(node.address);
+    const key = keyOf(node.address);
+    this.gone.delete(key);
+    const last = this.get(key) ?? this.departed.get(key);
+    this.drop(key);
+    this.departed.delete(key);
+    // A read younger than READ_EVERY_MS (or one under way) still tells what the address holds: it serves
+    // the new session, whose claims are compared with it afresh.
+    const fresh = now - (this.startedAt.get(key) ?? -Infinity) < READ_EVERY_MS;
+    if (last && fresh) this.keep(key, { ...last, reviewed: false });
     this.refresh(node, now);
   }
 
@@ -123,6 +142,13 @@ export class InventoryChecks {
     const { reader, tokens } = this.host;
     const key = keyOf(node.address);
     if (this.pending.has(key) || now - (this.startedAt.get(key) ?? -Infinity) < READ_EVERY_MS) return;
+    if (this.startedAt.size >= MAX_REMEMBERED_STARTS) {
+      for (const [address, at] of this.startedAt) {
+        if (now - at < READ_EVERY_MS) continue;
+        this.startedAt.delete(address);
+        this.departed.delete(address);
+      }
+    }
     const token = Symbol(key);
     this.pending.set(key, token);
     this.startedAt.set(key, now);
@@ -169,19 +195,32 @@ export class InventoryChecks {
     if (mismatch !== check.mismatch) this.host.onMismatchChange(key, mismatch);
   }
 
-  /** The node left: its check is dropped, and a read under way is ignored when it completes. */
+  /**
+   * The node left: its check is dropped. Its last read (or the one under way, once it completes) and when it
+   * started are kept in memory only, so that coming back does not read the chain sooner.
+   */
   forget(address: string): void {
     const key = keyOf(address);
+    const check = this.get(key);
+    if (check) this.departed.set(key, check);
+    if (this.pending.has(key)) this.gone.add(key);
+    this.drop(key);
+  }
+
+  /** Drops what is known of the node now; a read under way goes on. */
+  private drop(key: string): void {
     this.checks.delete(key);
     this.host.store.delete(key);
-    this.pending.delete(key);
-    this.startedAt.delete(key);
     this.failing.delete(key);
   }
 
   private settle(key: string, token: symbol, outcome: NonNullable<InventoryCheck["read"]> | Error): void {
     if (this.pending.get(key) !== token) return;
     this.pending.delete(key);
+    if (this.gone.delete(key)) {
+      if (!(outcome instanceof Error)) this.departed.set(key, { read: outcome, reviewed: false, mismatch: false });
+      return;
+    }
     const previous = this.get(key);
     if (outcome instanceof Error) {
       // Logged once per run of failures: a relay whose RPC is down would log every node every 10 s.

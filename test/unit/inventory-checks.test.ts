@@ -170,7 +170,7 @@ describe("InventoryChecks", () => {
     expect(t.checks.mismatched(NODE.address)).toBe(false);
   });
 
-  it("ignores a read that completes after the node left or authenticated again", async () => {
+  it("keeps a read that completes after the node left for its return, and shows it nothing meanwhile", async () => {
     const t = setup();
     t.checks.restart(NODE, 0);
     const first = t.calls[0];
@@ -179,13 +179,30 @@ describe("InventoryChecks", () => {
     await Promise.resolve();
     await Promise.resolve();
     expect(t.checks.check(NODE.address)).toBeNull();
-
     t.checks.restart(NODE, 1);
-    const second = t.calls[1];
-    t.checks.restart(NODE, 2);
-    second?.answer([entry(USDC, 1n)]);
+    expect(t.calls).toHaveLength(1);
+    expect(t.checks.check(NODE.address)?.read?.entries).toEqual([entry(USDC, 1n)]);
+
+    // Past the 10 s the node is read again when it authenticates.
+    t.checks.restart(NODE, READ_EVERY_MS);
     await t.answer([entry(USDC, 7n)]);
     expect(t.checks.check(NODE.address)?.read?.entries).toEqual([entry(USDC, 7n)]);
+  });
+
+  it("reads a node that authenticates again and again no more often than one that heartbeats", async () => {
+    const t = setup();
+    for (let i = 0; i < 100; i++) {
+      t.checks.restart(NODE, i * 50);
+      t.checks.forget(NODE.address);
+      if (i === 0) await t.answer([entry(USDC, 9n)]);
+    }
+    // 100 re-authentications over 5 s: the first one read the chain, the rest waited for its 10 s.
+    expect(t.calls).toHaveLength(1);
+    // The read serves the node when it comes back within the 10 s, so an honest reconnect is asked at once.
+    t.checks.restart(NODE, 5_000);
+    expect(t.checks.covers(NODE.address, USDC, 9n)).toBe(true);
+    t.checks.restart(NODE, READ_EVERY_MS);
+    expect(t.calls).toHaveLength(2);
   });
 
   it("finds its checks again in its store, as after hibernation", async () => {
