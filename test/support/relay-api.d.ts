@@ -342,6 +342,41 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/admin/api-keys": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every API key issued, newest first (never the keys themselves) */
+    get: operations["listApiKeys"];
+    put?: never;
+    /** Issue an API key: its requests count against its own quotas instead of its address */
+    post: operations["issueApiKey"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/admin/api-keys/{id}/revoke": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Revoke an API key: within a minute its requests answer 401 invalid_api_key */
+    post: operations["revokeApiKey"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/rates": {
     parameters: {
       query?: never;
@@ -437,7 +472,7 @@ export interface paths {
     };
     /**
      * The quote's timeline as Server-Sent Events, live until final
-     * @description Each event's `event` is a timeline event name and `data` the timeline entry. The history is replayed first; a comment every 15 s keeps the stream open; the stream ends at the terminal state. At most 10 open streams per client address per corridor (429 rate_limited).
+     * @description Each event's `event` is a timeline event name and `data` the timeline entry. The history is replayed first; a comment every 15 s keeps the stream open; the stream ends at the terminal state. At most `limits.streamsPerClient` (GET /v1/config) open streams per client on one corridor (429 rate_limited).
      */
     get: operations["streamQuoteEvents"];
     put?: never;
@@ -457,7 +492,7 @@ export interface paths {
     };
     /**
      * The limit order's status changes as Server-Sent Events, live until it ends
-     * @description Each event's `event` is a status the order took and `data` the record's changing fields after the move. The history is replayed first; a comment every 15 s keeps the stream open; the stream ends at the terminal state. At most 10 open streams per client address per corridor (429 rate_limited).
+     * @description Each event's `event` is a status the order took and `data` the record's changing fields after the move. The history is replayed first; a comment every 15 s keeps the stream open; the stream ends at the terminal state. At most `limits.streamsPerClient` (GET /v1/config) open streams per client on one corridor (429 rate_limited).
      */
     get: operations["streamLimitOrderEvents"];
     put?: never;
@@ -631,11 +666,74 @@ export interface components {
       requireTakerProof: boolean;
       requireRegistration: boolean;
       maxOutstandingRfqs: number;
+      limits: components["schemas"]["Limits"];
       limitOrders: {
         minExpirySeconds: number;
         maxExpirySeconds: number;
         maxOpenPerTaker: number;
       } | null;
+    };
+    Limits: {
+      /**
+       * @description quote requests a client may make per second on one corridor
+       * @default 10
+       */
+      quotesPerSecond: number;
+      /**
+       * @description quote requests a client may make at once on one corridor
+       * @default 20
+       */
+      quoteBurst: number;
+      /**
+       * @description quote requests for one taker address in 10 s on one corridor
+       * @default 100
+       */
+      takerQuotesPer10s: number;
+      /**
+       * @description limit-order prepares a client may make per second on one corridor
+       * @default 2
+       */
+      preparesPerSecond: number;
+      /**
+       * @description limit-order prepares a client may make at once on one corridor
+       * @default 4
+       */
+      prepareBurst: number;
+      /**
+       * @description auctions one corridor runs at once; past it 503 corridor_busy
+       * @default 64
+       */
+      maxAuctionsInFlight: number;
+      /**
+       * @description submissions with a valid signature per taker in 10 s
+       * @default 20
+       */
+      takerSubmissionsPer10s: number;
+      /**
+       * @description submissions per client in 10 s whose signature or quote is refused
+       * @default 20
+       */
+      failedSubmissionsPer10s: number;
+      /**
+       * @description event streams a client may hold open on one corridor
+       * @default 20
+       */
+      streamsPerClient: number;
+      /**
+       * @description resolver sockets a client may open per minute on one corridor
+       * @default 10
+       */
+      newSocketsPerMinute: number;
+      /**
+       * @description resolver sockets a client may hold open on one corridor
+       * @default 50
+       */
+      socketsPerClient: number;
+      /**
+       * @description admin requests with a wrong token per client per minute
+       * @default 10
+       */
+      adminFailuresPerMinute: number;
     };
     Error: {
       /** @example not_found */
@@ -1486,6 +1584,53 @@ export interface components {
         wallets: number;
         addresses: string[];
       }[];
+    };
+    IssuedApiKey: components["schemas"]["ApiKey"] & {
+      /** @description the key itself, shown only now: send it as `X-Api-Key` */
+      key: string;
+    };
+    ApiKeyQuotas: {
+      /**
+       * @description quote requests a client may make per second on one corridor
+       * @default 10
+       */
+      quotesPerSecond: number;
+      /**
+       * @description quote requests a client may make at once on one corridor
+       * @default 20
+       */
+      quoteBurst: number;
+      /**
+       * @description limit-order prepares a client may make per second on one corridor
+       * @default 2
+       */
+      preparesPerSecond: number;
+      /**
+       * @description limit-order prepares a client may make at once on one corridor
+       * @default 4
+       */
+      prepareBurst: number;
+      /**
+       * @description event streams a client may hold open on one corridor
+       * @default 20
+       */
+      streamsPerClient: number;
+    };
+    ApiKey: {
+      /** @example ak_0f5c2d9e8b7a6c5d4e3f2a1b0c9d8e7f */
+      id: string;
+      name: string;
+      quotas: components["schemas"]["ApiKeyQuotas"];
+      createdAt: string;
+      revokedAt: string | null;
+    };
+    ApiKeyBody: {
+      /**
+       * @description who the key is for
+       * @example acme-wallet
+       */
+      name: string;
+      quotas?: components["schemas"]["ApiKeyQuotas"];
     };
     Rates: {
       /** @description One per corridor that has a band, then each native price's band no corridor has (corridor null); advisory, never a quote's price */
@@ -2579,6 +2724,19 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   registerResolver: {
@@ -3115,6 +3273,238 @@ export interface operations {
       /** @description Method not allowed on this path; see Allow */
       405: {
         headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listApiKeys: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The keys */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            apiKeys: components["schemas"]["ApiKey"][];
+          };
+        };
+      };
+      /** @description Missing or wrong credentials */
+      401: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  issueApiKey: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ApiKeyBody"];
+      };
+    };
+    responses: {
+      /** @description The key, shown this once */
+      201: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["IssuedApiKey"];
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or wrong credentials */
+      401: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Body over 64 KiB */
+      413: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The revoked key */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiKey"];
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or wrong credentials */
+      401: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
           /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
           "X-Request-Id"?: string;
           [name: string]: unknown;
