@@ -168,7 +168,7 @@ async function idleCpu(sides: readonly Side[]): Promise<number[]> {
 
 /** `n` quotes on each side one at a time, alternating; per side its sample and CPU ms per quote. */
 async function alternating(sides: readonly Side[], n: number, relayPhases: Phases, relaySplit: OverheadSplit) {
-  // Every taker of the pool asks once first, so that no measured quote wakes a taker's object.
+  // A warm-up first, so that no measured quote wakes an object or loads code.
   for (let i = 0; i < Math.max(WARM_UP, TAKER_POOL); i++) for (const side of sides) await side.ask(i);
   const samples = sides.map(() => new Sample());
   const before = sides.map((s) => cpuMs(s.runtime.workerPids));

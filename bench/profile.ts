@@ -11,7 +11,7 @@ import { startResolverFleet, stopFleet } from "../test/support/reference-resolve
 const RESOLVERS = Number(process.env.BENCH_RESOLVERS ?? 20);
 const QUOTES = Number(process.env.BENCH_QUOTES ?? 200);
 const TOP = 25;
-/** Takers asking in turn: each has its own object (`TakerDO`), reused as a busy taker's would be. */
+/** Takers asking in turn, each within its per-taker limit (docs/api.md, "Limits"). */
 const TAKERS = 50;
 const CNGN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
 const USDC = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
