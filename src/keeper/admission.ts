@@ -12,6 +12,7 @@ import {
   chainNotServed,
   duplicateOf,
   keyReused,
+  storedDuplicate,
   type SubmitOutcome,
   type SubmitRequest,
   type SubmitTimings,
@@ -81,6 +82,12 @@ export async function admit(
   const idempotencyKey = req.idempotencyKey ? scopedIdempotencyKey(quote.taker, req.idempotencyKey) : null;
   if (first && first.quoteId !== quote.quoteId) return keyReused(first.quoteId);
   if (first) return duplicateOf(first);
+  // Stored before its broadcast, with its key, in the keeper's own storage: a repeat after a crash that
+  // came before D1 heard of it is answered from there (docs/settlement.md, "Idempotency-Key").
+  const followed = store.forQuote(quote.quoteId);
+  if (followed && idempotencyKey !== null && followed.submission.idempotencyKey === idempotencyKey) {
+    return storedDuplicate(followed);
+  }
   const chain = port.config().chains.find((c) => c.chainId === quote.chainId);
   if (!chain) return chainNotServed(quote.chainId);
   const settlers = port.settlers(chain);
@@ -89,7 +96,7 @@ export async function admit(
     return refuse(409, "quote_not_open", `The quote is ${quote.status}.`, { status: quote.status });
   }
   // Open in D1 but followed by the keeper: broadcast, and D1 not written yet (the indexer will).
-  if (store.forQuote(quote.quoteId)) {
+  if (followed) {
     return refuse(409, "quote_not_open", "A fill of this quote is already on its way.", { status: "submitted" });
   }
   if (quote.expiresAt <= now) {

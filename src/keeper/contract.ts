@@ -78,6 +78,19 @@ export const keyReused = (quoteId: string): Refusal =>
     quoteId,
   });
 
+/** A repeated Idempotency-Key whose transaction the keeper holds and D1 has not heard of yet: submitted. */
+export const storedDuplicate = (tx: {
+  hash: string;
+  submission: { quoteId: string; executionId: string };
+}): Extract<SubmitOutcome, { kind: "duplicate" }> => ({
+  kind: "duplicate",
+  quoteId: tx.submission.quoteId,
+  executionId: tx.submission.executionId,
+  status: "submitted",
+  txHash: tx.hash,
+  reason: null,
+});
+
 /** A repeated Idempotency-Key: the first execution, as it stands. */
 export const duplicateOf = (first: ExecutionRow): Extract<SubmitOutcome, { kind: "duplicate" }> => {
   const { executionId, quoteId, status, txHash, reason } = first;

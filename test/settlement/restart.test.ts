@@ -36,9 +36,13 @@ async function signedQuote(resolver: LocalAccount = fundedResolver(0)) {
 }
 
 /** Runs a submission up to its stored, signed transaction, without broadcasting it, as a crash would leave it. */
-async function recordOnly(quoteId: string, signature: string): Promise<PendingTx> {
+async function recordOnly(
+  quoteId: string,
+  signature: string,
+  idempotencyKey: string | null = null,
+): Promise<PendingTx> {
   return runInDurableObject(keeper(), async (obj: KeeperDO) => {
-    const prepared = await obj.keeper.admit({ quoteId, signature, permit: null, idempotencyKey: null });
+    const prepared = await obj.keeper.admit({ quoteId, signature, permit: null, idempotencyKey });
     if (prepared.kind !== "prepared") throw new Error(`not prepared: ${JSON.stringify(prepared)}`);
     const pending = await obj.keeper.record(prepared);
     if ("kind" in pending) throw new Error(`not recorded: ${JSON.stringify(pending)}`);
@@ -73,6 +77,22 @@ describe("the keeper across restarts", () => {
       txHash: pending.hash,
       submitter: KEEPER.address,
     });
+  });
+
+  it("answers a repeated Idempotency-Key with the first execution however far it got before an eviction", async () => {
+    const { quoteId, signature } = await signedQuote(fundedResolver(3));
+    // Stored and signed, not yet broadcast nor in D1: the 202 never left.
+    const pending = await recordOnly(quoteId, signature, "swap-7");
+    await evictDurableObject(keeper());
+    const first = { executionId: pending.submission.executionId, duplicate: true };
+    const stored = await submit({ quoteId, signature }, { "Idempotency-Key": "swap-7" });
+    expect(stored).toMatchObject({ status: 200, body: { ...first, status: "submitted", txHash: pending.hash } });
+
+    const settled = await indexUntil(quoteId, (q) => q.status === "settled");
+    expect(settled.executions).toHaveLength(1);
+    const after = await submit({ quoteId, signature }, { "Idempotency-Key": "swap-7" });
+    expect(after).toMatchObject({ status: 200, body: { ...first, status: "settled", txHash: pending.hash } });
+    expect(await timesSent(pending.hash)).toBe(1);
   });
 
   it("finds on chain, and does not send again, a transaction broadcast just before the object went away", async () => {
