@@ -84,6 +84,8 @@ describe("configuration record (2.6)", () => {
         "requireRegistration",
         "maxOutstandingRfqs",
         "limitOrders",
+        // Beside the spec's fields: the per-client limits a client meets (docs/api.md, "Limits").
+        "limits",
       ].sort(),
     );
     const evm = record.chains[0] as Record<string, unknown>;
