@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { CorridorPort } from "../src/auction/corridor-port";
 import { AuctionHouse } from "../src/auction/house";
 import { auctionLogFields } from "../src/auction/outcome-log";
-import type { QuoteOutcome } from "../src/auction/quote-outcome";
+import { type QuoteAnswer, type QuoteOutcome, quoteAnswer } from "../src/auction/quote-outcome";
 import { type AuctionWrite, auctionStore, auctionWriteStatements } from "../src/auction/store";
 import { adapterFor } from "../src/chains";
 import { loadConfig } from "../src/config/load";
@@ -194,19 +194,29 @@ export class CorridorDO extends DurableObject<Env> {
   }
 
   /**
-   * Runs an RFQ auction for a quote request the Worker validated, once `ask`'s client and the taker are
-   * within their limits (docs/security.md, "Limits"); stores and returns the quote. A paused corridor
-   * refuses it (503 `not_leader`, docs/operations.md "Pausing"). The keeper's limit rounds come without an ask.
+   * A taker's quote request, which the Worker validated: runs its auction once `ask`'s client and the
+   * taker are within their limits (docs/security.md, "Limits"), stores the quote and answers with the body
+   * the Worker sends on as it is, and the fields of the request's one log line. A paused corridor refuses
+   * it (503 `not_leader`, docs/operations.md "Pausing").
    */
-  async requestQuote(input: QuoteInput, ask: QuoteAsk | null = null): Promise<QuoteOutcome> {
+  async quote(input: QuoteInput, ask: QuoteAsk): Promise<QuoteAnswer> {
     return withRequestId(input.requestId, async () => {
-      const outcome =
-        this.controls.refusal() ??
-        (await this.admission.run(input.taker, ask, Date.now(), () => this.house.requestQuote(input)));
-      // A limit order's rounds run every 5 s each: their lines are debug.
-      (input.limit ? log.debug : log.info)("auction", auctionLogFields(this.corridor.key, outcome));
+      const outcome = this.controls.refusal() ?? (await this.admitted(input, ask));
+      return quoteAnswer(outcome, auctionLogFields(this.corridor.key, outcome));
+    });
+  }
+
+  /** A limit order's round for the keeper's limit job (docs/limit-orders.md): the outcome as data, logged at debug. */
+  async requestQuote(input: QuoteInput): Promise<QuoteOutcome> {
+    return withRequestId(input.requestId, async () => {
+      const outcome = this.controls.refusal() ?? (await this.admitted(input, null));
+      log.debug("auction", auctionLogFields(this.corridor.key, outcome));
       return outcome;
     });
+  }
+
+  private admitted(input: QuoteInput, ask: QuoteAsk | null): Promise<QuoteOutcome> {
+    return this.admission.run(input.taker, ask, Date.now(), () => this.house.requestQuote(input));
   }
 
   /**

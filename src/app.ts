@@ -53,7 +53,14 @@ export function createApp(options: AppOptions = {}) {
     withRequestId(c.get("requestId"), async () => {
       const started = Date.now();
       await next();
-      log.info("request", { method: c.req.method, path: c.req.path, status: c.res.status, ms: Date.now() - started });
+      const fields = c.get("logFields");
+      log.info("request", {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Date.now() - started,
+        ...fields,
+      });
     }),
   );
   app.use(

@@ -28,5 +28,6 @@ export interface Env {
 
 export interface AppEnv {
   Bindings: Env;
-  Variables: { config: RelayConfig; requestId: string };
+  /** `logFields`: what a route adds to its request's one log line (docs/operations.md, "Logs"). */
+  Variables: { config: RelayConfig; requestId: string; logFields?: Record<string, unknown> };
 }

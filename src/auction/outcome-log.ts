@@ -1,8 +1,7 @@
-import type { LogFields } from "../log";
-import type { QuoteOutcome } from "./quote-outcome";
+import type { JsonObject, QuoteOutcome } from "./quote-outcome";
 
-/** An auction's log line (docs/operations.md, "Logs"): the quote and its winner, or the refusal. */
-export function auctionLogFields(corridor: string, outcome: QuoteOutcome): LogFields {
+/** An auction's log fields (docs/operations.md, "Logs"): the quote and its winner, or the refusal. */
+export function auctionLogFields(corridor: string, outcome: QuoteOutcome): JsonObject {
   if (outcome.kind === "refused") return { corridor, refused: outcome.code, ...outcome.extras };
   const { quote, timings } = outcome;
   return {

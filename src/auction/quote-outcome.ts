@@ -30,3 +30,21 @@ export interface QuoteTimings {
 export type QuoteOutcome =
   | { kind: "quoted"; quote: QuotedRecord; signing: JsonObject; timings: QuoteTimings }
   | Refusal;
+
+/**
+ * What the corridor answers the Worker for a taker's quote request: the HTTP body already serialized (the
+ * quote record and what the taker signs), so that nothing is cloned across the hop or serialized twice,
+ * its timings, and the auction's fields for the request's one log line (docs/operations.md, "Logs").
+ */
+export type QuoteAnswer = ({ kind: "quoted"; body: string; timings: QuoteTimings } | Refusal) & { log: JsonObject };
+
+/** A quote request's outcome as the Worker answers it; `log` is its fields for the request's log line. */
+export function quoteAnswer(outcome: QuoteOutcome, log: JsonObject): QuoteAnswer {
+  if (outcome.kind === "refused") return { ...outcome, log };
+  return {
+    kind: "quoted",
+    body: JSON.stringify({ ...outcome.quote, ...outcome.signing }),
+    timings: outcome.timings,
+    log,
+  };
+}

@@ -12,10 +12,10 @@ import {
   chainNotServed,
   duplicateOf,
   keyReused,
-  storedDuplicate,
   type SubmitOutcome,
   type SubmitRequest,
   type SubmitTimings,
+  storedDuplicate,
 } from "./contract";
 import { notLeader, quoteExpired } from "./outcomes";
 import type { Submission } from "./pending";

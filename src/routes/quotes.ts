@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { QuoteOutcome } from "../auction/quote-outcome";
+import type { QuoteAnswer } from "../auction/quote-outcome";
 import { adapterFor } from "../chains";
 import type { ChainAdapter } from "../chains/adapter";
 import { primaryEvmChain } from "../config/record";
@@ -86,17 +86,19 @@ export const quoteRoutes = createRouter()
       };
       const ask = { ...(await requestClient(c)), proof };
       // One call: the corridor counts the client's and the taker's limits, runs the auction and answers.
-      const outcome = await callObject<QuoteOutcome>(
-        async () => await corridorStub(c.env, corridor.key).requestQuote(input, ask),
+      const outcome = await callObject<QuoteAnswer>(
+        async () => await corridorStub(c.env, corridor.key).quote(input, ask),
         { message: "The corridor is restarting; ask again shortly.", reason: "corridor_unreachable" },
       );
+      if ("log" in outcome) c.set("logFields", outcome.log);
       if (outcome.kind === "refused") throw RelayError.from(outcome);
       const { auctionMs, rankingMs, storageMs } = outcome.timings;
       c.header(
         "Server-Timing",
         serverTiming({ auction: auctionMs, ranking: rankingMs, storage: storageMs, total: Date.now() - requestedAt }),
       );
-      return c.json({ ...outcome.quote, ...outcome.signing }, 200);
+      // The corridor serialized the quote record once (its type is the route's); it goes out as it came.
+      return c.body(outcome.body, 200, { "content-type": "application/json" }) as never;
     },
   )
   .openapi(

@@ -147,17 +147,20 @@ describe("pausing a corridor", () => {
     expect(res).toMatchObject({ status: 200, body: { key: evmCorridor.key, paused: { reason: null } } });
   });
 
-  it("logs the refused auction in the corridor object with the request's id", async () => {
+  it("logs one line for the refused quote request, with the request's id and the corridor's refusal", async () => {
     await call("POST", pausePath, { headers: ADMIN });
-    const lines: unknown[] = [];
+    const lines: { requestId?: string }[] = [];
     vi.spyOn(console, "log").mockImplementation((line) => lines.push(line));
     await call("POST", "/v1/quotes", { body: quoteBody(), headers: { "x-request-id": "req-ops-quote" } });
-    expect(lines).toContainEqual(
-      expect.objectContaining({ event: "auction", requestId: "req-ops-quote", refused: "not_leader" }),
-    );
-    expect(lines).toContainEqual(
-      expect.objectContaining({ event: "request", requestId: "req-ops-quote", path: "/v1/quotes", status: 503 }),
-    );
+    expect(lines.filter((l) => l.requestId === "req-ops-quote")).toEqual([
+      expect.objectContaining({
+        event: "request",
+        path: "/v1/quotes",
+        status: 503,
+        corridor: evmCorridor.key,
+        refused: "not_leader",
+      }),
+    ]);
   });
 });
 
