@@ -636,6 +636,11 @@ export interface components {
         maxExpirySeconds: number;
         maxOpenPerTaker: number;
       } | null;
+      /** @description days an ended quote stays readable: never submitted, and submitted */
+      retention: {
+        unfilledDays: number;
+        filledDays: number;
+      };
     };
     Error: {
       /** @example not_found */
