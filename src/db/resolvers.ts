@@ -96,16 +96,19 @@ export interface SeenNode {
 }
 
 /**
- * A node authenticated on a corridor: creates its directory entry or refreshes it, adding the corridor
- * to those it advertised. One statement, so concurrent corridors cannot lose each other's corridor.
+ * A node seen on a corridor: refreshes its directory entry, adding the corridor to those it advertised,
+ * and with `create` makes the entry if there is none (docs/reliability.md, "The directory"): only once the
+ * node is registered or the chain covered what it claims is it written down, so a key that merely
+ * connects leaves no row. One statement, so concurrent corridors cannot lose each other's corridor.
  */
-export async function recordNodeSeen(db: D1Database, n: SeenNode): Promise<void> {
+export function nodeSeenStatement(db: D1Database, n: SeenNode, create: boolean): D1PreparedStatement {
   const corridor = JSON.stringify(n.corridor);
-  await db
+  return db
     .prepare(
       `INSERT INTO resolvers (address, name, region, signer_type, version, solana_address, corridors, state, degraded,
          first_seen, last_seen, updated_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, json_array(json(?7)), ?8, ?9, ?10, ?10, ?10)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, json_array(json(?7)), ?8, ?9, ?10, ?10, ?10
+       WHERE ?11 OR EXISTS (SELECT 1 FROM resolvers WHERE address = ?1)
        ON CONFLICT (address) DO UPDATE SET
          name = CASE WHEN resolvers.registered = 1 THEN resolvers.name ELSE excluded.name END,
          region = CASE WHEN resolvers.registered = 1 AND resolvers.region IS NOT NULL THEN resolvers.region
@@ -134,9 +137,18 @@ export async function recordNodeSeen(db: D1Database, n: SeenNode): Promise<void>
       n.state,
       n.degraded,
       n.at,
-    )
-    .run();
+      create ? 1 : 0,
+    );
 }
+
+/**
+ * The guard of a counter write (`countStatement`) that counts only for a resolver in the directory: a
+ * node's uptime, so that a key that merely connects leaves no row of day counters either.
+ */
+export const inDirectory = (address: string) => ({
+  sql: (placeholder: string) => `EXISTS (SELECT 1 FROM resolvers WHERE address = ${placeholder})`,
+  param: key(address),
+});
 
 /** Heartbeats refresh `last_seen` and the state, throttled by the caller to one write a minute per node. */
 export function touchStatement(
