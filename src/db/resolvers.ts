@@ -22,7 +22,7 @@ export interface ResolverRow {
   lastSeen: string | null;
 }
 
-interface ResolverDbRow {
+export interface ResolverDbRow {
   address: string;
   name: string;
   region: string | null;
@@ -41,7 +41,7 @@ interface ResolverDbRow {
   last_seen: string | null;
 }
 
-function toRow(r: ResolverDbRow): ResolverRow {
+export function toRow(r: ResolverDbRow): ResolverRow {
   return {
     address: r.address,
     name: r.name,
@@ -67,11 +67,6 @@ const key = (address: string) => address.toLowerCase();
 export async function readResolver(db: D1Database, address: string): Promise<ResolverRow | null> {
   const r = await db.prepare("SELECT * FROM resolvers WHERE address = ?").bind(key(address)).first<ResolverDbRow>();
   return r ? toRow(r) : null;
-}
-
-export async function listResolvers(db: D1Database): Promise<ResolverRow[]> {
-  const { results } = await db.prepare("SELECT * FROM resolvers ORDER BY name, address").all<ResolverDbRow>();
-  return results.map(toRow);
 }
 
 export async function isRegistered(db: D1Database, address: string): Promise<boolean> {
