@@ -189,22 +189,36 @@ export async function upsertRegistration(
     .run();
 }
 
-/** Admin: demote until `until`; returns false when the resolver is unknown. */
+/**
+ * A nameless directory entry for a resolver that has none, made at `at` (a no-op for one that has): a
+ * strike or an admin's demotion must be kept for a node that is asked before it has an entry
+ * (docs/reliability.md, "The directory").
+ */
+export function namelessEntryStatement(db: D1Database, address: string, at: string): D1PreparedStatement {
+  return db
+    .prepare("INSERT INTO resolvers (address, name, updated_at) VALUES (?1, '', ?2) ON CONFLICT (address) DO NOTHING")
+    .bind(key(address), at);
+}
+
+/**
+ * Admin: demote until `until`; with `create`, a resolver without a directory entry gets one first.
+ * Returns false when the resolver has none (and `create` was not given).
+ */
 export async function demoteResolver(
   db: D1Database,
   address: string,
-  until: string,
-  reason: string,
+  demotion: { until: string; reason: string },
   at: string,
+  create = false,
 ): Promise<boolean> {
-  const r = await db
+  const update = db
     .prepare(
       `UPDATE resolvers SET demoted_until = ?2, demotion_reason = ?3, demotions = demotions + 1, updated_at = ?4
        WHERE address = ?1`,
     )
-    .bind(key(address), until, reason, at)
-    .run();
-  return r.meta.changes > 0;
+    .bind(key(address), demotion.until, demotion.reason, at);
+  const results = await db.batch(create ? [namelessEntryStatement(db, address, at), update] : [update]);
+  return (results.at(-1)?.meta.changes ?? 0) > 0;
 }
 
 /** Admin: lift a demotion; returns false when the resolver is unknown. */

@@ -1,3 +1,5 @@
+import { namelessEntryStatement } from "./resolvers";
+
 /**
  * A resolver's strike record in D1 (migrations/0005_strikes.sql): read, and written back only if no
  * other writer moved it meanwhile (`updated_at` unchanged). The arithmetic is src/resolvers/strike-policy.ts;
@@ -50,9 +52,7 @@ export async function readStrikeRow(db: D1Database, address: string): Promise<St
  */
 export async function readOrMakeStrikeRow(db: D1Database, address: string, at: string): Promise<StrikeRow> {
   const [, read] = await db.batch<RecordRow>([
-    db
-      .prepare("INSERT INTO resolvers (address, name, updated_at) VALUES (?1, '', ?2) ON CONFLICT (address) DO NOTHING")
-      .bind(key(address), at),
+    namelessEntryStatement(db, address, at),
     db.prepare(READ_RECORD).bind(key(address)),
   ]);
   const r = read?.results[0];

@@ -83,6 +83,32 @@ describe("the resolver directory's rows", () => {
     expect(body.resolvers.map((r) => r.address)).toEqual([registered]);
   });
 
+  it("are made by an admin's demotion of a connected node that has none; an address neither knows is 404", async () => {
+    const node = await bidder(3, "unlisted");
+    open = [node];
+    const address = node.account.address;
+    await eventually(async () => {
+      const { nodes } = (await getJson<{ nodes: NodeRecord[] }>("/v1/nodes")).body;
+      expect(nodes.find((n) => n.address === address)?.fresh).toBe(true);
+    });
+    expect(await readResolver(env.DB, address)).toBeNull();
+    const demote = (who: string) =>
+      app.request(
+        `/v1/admin/resolvers/${who}/demote`,
+        {
+          method: "POST",
+          body: JSON.stringify({ minutes: 5, reason: "missed fills" }),
+          headers: { "content-type": "application/json", authorization: "Bearer test-admin-token" },
+        },
+        env,
+      );
+    const res = await demote(address);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ address, demoted: true, demotionReason: "missed fills" });
+    expect(await readResolver(env.DB, address)).toMatchObject({ demotionReason: "missed fills", demotions: 1 });
+    expect((await demote(`0x${"71".repeat(20)}`)).status).toBe(404);
+  });
+
   it("are made by a strike on a node that has none, so its strike and demotion are kept", async () => {
     const struck = nodeAccount(2).address;
     expect(await readResolver(env.DB, struck)).toBeNull();
