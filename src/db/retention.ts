@@ -1,8 +1,8 @@
 /**
  * Ended quotes deleted after their retention (docs/operations.md, "Retention"; migrations/0015_retention.sql).
  * A quote goes with every row keyed by it: offers, timeline events, executions (requotes included) and
- * fills. The reliability counters (`resolver_days`), strikes and limit orders are not keyed by a quote
- * and stay.
+ * fills. The reliability counters (`resolver_days`) are per resolver and day and stay; so do strikes,
+ * which name their quote but are a resolver's history, and limit orders.
  */
 
 /** The two kinds of ended quote, each kept its own number of days. */
