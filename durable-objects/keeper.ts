@@ -6,7 +6,15 @@ import type { ChainConfig } from "../src/config/schema";
 import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
 import type { KeeperContract, SubmitOutcome, SubmitRequest } from "../src/keeper/contract";
-import { EXPIRE_EVERY_MS, INDEX_EVERY_MS, type KeeperJob, LIMIT_POLL_MS, PRUNE_EVERY_MS } from "../src/keeper/jobs";
+import {
+  EXPIRE_EVERY_MS,
+  INDEX_EVERY_MS,
+  type KeeperJob,
+  LIMIT_POLL_MS,
+  PRUNE_EVERY_MS,
+  RETENTION_BACKLOG_MS,
+  RETENTION_EVERY_MS,
+} from "../src/keeper/jobs";
 import { Keeper } from "../src/keeper/keeper";
 import { limitPass } from "../src/keeper/limit-job";
 import { limitJobPort } from "../src/keeper/limit-port";
@@ -20,6 +28,8 @@ import { behindTheAlarm, periodic, Schedule } from "../src/schedule";
 import type { KeeperRecord, PauseRecord } from "../src/schemas/ops";
 import { announceLimitOrders, announceQuote } from "../src/streams/announce";
 import { corridorStub, oracleStub } from "../src/stubs";
+
+const RETENTION = { job: "retention", everyMs: RETENTION_EVERY_MS } as const;
 
 /**
  * The keeper leader (`KEEPER`, singleton "leader"): a pool of wallets per chain (their keys from the
@@ -76,12 +86,24 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
       waitUntil: (p) => ctx.waitUntil(p),
       onError: (e) => log.error("job_failed", { component: "keeper", job: "limits", error: String(e) }),
     });
+    // Deletes run behind the alarm too; a run that leaves a backlog brings its next one forward.
+    const retentionRun = behindTheAlarm(
+      async () => {
+        if (!(await this.keeper.retain()).more) return;
+        await this.schedule.soon({ ...RETENTION, nextAt: Date.now() + RETENTION_BACKLOG_MS });
+      },
+      {
+        waitUntil: (p) => ctx.waitUntil(p),
+        onError: (e) => log.error("job_failed", { component: "keeper", job: "retention", error: String(e) }),
+      },
+    );
     const jobs = {
       indexer: periodic({ run: () => this.keeper.index(), again: () => this.store.count() > 0 }),
       prune: periodic({ run: () => this.keeper.pruneKeys(), again: () => true }),
       expire: periodic({ run: () => this.keeper.expireQuotes(), again: () => true }),
       // A pass waits for its auctions (up to an rfq window): behind the alarm, so the indexer's 1 s job does not.
       limits: periodic({ run: limitRun, again: () => this.limitOrdersOn() }),
+      retention: periodic({ run: retentionRun, again: () => true }),
     };
     this.schedule = new Schedule(ctx.storage, "keeper_schedule", jobs, (job, e) =>
       log.error("job_failed", { component: "keeper", job, error: String(e) }),
@@ -90,6 +112,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperContract {
       const now = Date.now();
       this.schedule.ensure({ job: "prune", everyMs: PRUNE_EVERY_MS, nextAt: now + PRUNE_EVERY_MS });
       this.schedule.ensure({ job: "expire", everyMs: EXPIRE_EVERY_MS, nextAt: now + EXPIRE_EVERY_MS });
+      this.schedule.ensure({ ...RETENTION, nextAt: now + RETENTION_EVERY_MS });
       if (this.limitOrdersOn())
         this.schedule.ensure({ job: "limits", everyMs: LIMIT_POLL_MS, nextAt: now + LIMIT_POLL_MS });
       if (this.store.count() > 0) await this.follow(now);

@@ -2,6 +2,7 @@ import { getConfig, getJson } from "./api.js";
 import { bandName, corridorsOf } from "./corridors.js";
 import { address, fill, h, pill, problem, table } from "./dom.js";
 import { ago, dateTime, number, percent, shortAddress } from "./format.js";
+import { readPages } from "./pages.js";
 import { quotesTable } from "./quote-list.js";
 import { resolverHref } from "./routes.js";
 import { keeperMargins } from "./summaries.js";
@@ -12,11 +13,26 @@ const REFRESH_MS = 10_000;
 const QUOTES_REFRESH_MS = 3_000;
 /** How many recent quotes the overview lists. */
 const RECENT_QUOTES = 10;
+/** Resolvers a page of the directory holds; More reads the next page (docs/api.md, "Lists"). */
+const DIRECTORY_PAGE = 50;
+
+/** The directory's first `pages` pages (`GET /v1/resolvers`, by address), and how many were left out. */
+async function readDirectory(pages) {
+  const read = async (cursor) => {
+    const page = await getJson(
+      `/v1/resolvers?limit=${DIRECTORY_PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+    );
+    return { items: page.resolvers, nextCursor: page.nextCursor, inactive: page.inactive };
+  };
+  const { items, nextCursor, last } = await readPages(read, pages);
+  return { resolvers: items, inactive: last.inactive, nextCursor };
+}
 
 /**
  * The overview (`#/`): the recent quotes (read again every 3 s), corridors with their connected nodes,
  * the resolver directory, the keeper's margin per chain, the rate bands and their sources (read again
- * every 10 s). A failed read keeps what was shown and says why above it.
+ * every 10 s). The directory shows its first page, and More opens the next; a refresh reads as many pages
+ * as are open. A failed read keeps what was shown and says why above it.
  *
  * @param {HTMLElement} root
  * @returns {{stop: () => void}}
@@ -43,6 +59,26 @@ export function showOverview(root) {
   let stopped = false;
   let timer;
   let quotesTimer;
+  /** Pages of the directory open: More adds one, and every refresh reads them all. */
+  let directoryPages = 1;
+  const showDirectory = (directory, now) => {
+    const more = async (button) => {
+      button.disabled = true;
+      button.textContent = "Loading…";
+      directoryPages++;
+      try {
+        const next = await readDirectory(directoryPages);
+        if (!stopped) showDirectory(next, Date.now());
+      } catch (e) {
+        if (stopped) return;
+        directoryPages--;
+        fill(status, problem("Could not read the resolvers.", e.message));
+        button.disabled = false;
+        button.textContent = "More";
+      }
+    };
+    fill(sections.resolvers, ...resolversSection(directory, now, more));
+  };
   const loadQuotes = async () => {
     try {
       const [config, { quotes }] = await Promise.all([getConfig(), getJson(`/v1/quotes?limit=${RECENT_QUOTES}`)]);
@@ -59,14 +95,14 @@ export function showOverview(root) {
       const [config, { nodes }, directory, rates, health] = await Promise.all([
         getConfig(),
         getJson("/v1/nodes"),
-        getJson("/v1/resolvers"),
+        readDirectory(directoryPages),
         getJson("/v1/rates"),
         getJson("/v1/health"),
       ]);
       if (stopped) return;
       const now = Date.now();
       fill(sections.corridors, ...corridorsSection(corridorsOf(config, nodes, rates.bands), now));
-      fill(sections.resolvers, ...resolversSection(directory, now));
+      showDirectory(directory, now);
       fill(sections.keeper, ...keeperSection(keeperMargins(config, health)));
       fill(sections.rates, ...ratesSection(config, rates, now));
       fill(status, h("p", { class: "muted" }, `Updated ${dateTime(now)}; refreshed every 10 s.`));
@@ -185,7 +221,7 @@ function corridorsSection(corridors, now) {
   ];
 }
 
-function resolversSection({ resolvers, inactive }, now) {
+function resolversSection({ resolvers, inactive, nextCursor }, now, more) {
   const rows = resolvers.map((r) => [
     h(
       "span",
@@ -231,8 +267,16 @@ function resolversSection({ resolvers, inactive }, now) {
     resolvers.length
       ? table(["Resolver", "State", "Reliability", "Badges", "Demoted", "Last seen"], rows, { id: "resolver-table" })
       : h("p", { class: "muted" }, "No resolver has connected in the last 7 days."),
+    nextCursor ? moreButton(more) : null,
     inactive ? h("p", { class: "muted" }, `${inactive} inactive resolvers are not listed.`) : null,
   ];
+}
+
+/** The button that opens the directory's next page. */
+function moreButton(more) {
+  const button = h("button", { type: "button", class: "more", id: "resolvers-more" }, "More");
+  button.addEventListener("click", () => more(button));
+  return button;
 }
 
 function reliabilityCell(r) {

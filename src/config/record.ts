@@ -77,6 +77,7 @@ export function configRecord(config: RelayConfig) {
           maxOpenPerTaker: config.limitOrders.maxOpenPerTaker,
         }
       : null,
+    retention: { unfilledDays: config.retention.unfilledDays, filledDays: config.retention.filledDays },
   };
 }
 

@@ -106,6 +106,16 @@ export const limitOrdersSchema = z.object({
   maxOpenPerTaker: z.number().int().min(1).max(1_000),
 });
 
+/**
+ * How long D1 keeps a quote after it ended (docs/operations.md, "Retention"): one never submitted
+ * (expired, cancelled, or failed before a broadcast) `unfilledDays`, one submitted with its executions
+ * `filledDays`. Published in record 2.6.
+ */
+export const retentionSchema = z.object({
+  unfilledDays: z.number().int().min(1).max(3_650).default(7),
+  filledDays: z.number().int().min(1).max(3_650).default(400),
+});
+
 export const relayConfigSchema = z
   .object({
     chains: z.array(chainSchema).min(1),
@@ -118,6 +128,7 @@ export const relayConfigSchema = z
     limitOrders: limitOrdersSchema.nullable().default(null),
     /** Per-client limits (docs/security.md, "Limits"); every field has its default. */
     limits: Limits.prefault({}),
+    retention: retentionSchema.prefault({}),
     /**
      * Fills the keeper's balance on a chain must still pay for, at the median cost of its recent fills;
      * under it the health check calls the chain degraded (docs/operations.md, "Health"). Internal, not in

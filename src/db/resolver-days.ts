@@ -83,6 +83,13 @@ export function totalsStatement(db: D1Database, sinceDay: string, address: strin
     .bind(sinceDay, address?.toLowerCase() ?? null);
 }
 
+/**
+ * `totalsStatement`'s read for the resolvers a query selects: their days from `sinceDay` on summed, one row
+ * per resolver; `addressesSql` selects lowercase addresses, and `sinceDay` is the placeholder it is bound to.
+ */
+export const totalsOfSql = (addressesSql: string, sinceDay: string) =>
+  `SELECT address, ${SUMS} FROM resolver_days WHERE day >= ${sinceDay} AND address IN (${addressesSql}) GROUP BY address`;
+
 /** The rows of `totalsStatement`, by lowercase address. */
 export function totalsByAddress(rows: readonly (Totals & { address: string })[]): Map<string, Totals> {
   return new Map(rows.map(({ address, ...totals }) => [address, totals]));

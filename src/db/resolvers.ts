@@ -22,7 +22,7 @@ export interface ResolverRow {
   lastSeen: string | null;
 }
 
-interface ResolverDbRow {
+export interface ResolverDbRow {
   address: string;
   name: string;
   region: string | null;
@@ -41,7 +41,7 @@ interface ResolverDbRow {
   last_seen: string | null;
 }
 
-function toRow(r: ResolverDbRow): ResolverRow {
+export function toRow(r: ResolverDbRow): ResolverRow {
   return {
     address: r.address,
     name: r.name,
@@ -69,11 +69,6 @@ export async function readResolver(db: D1Database, address: string): Promise<Res
   return r ? toRow(r) : null;
 }
 
-export async function listResolvers(db: D1Database): Promise<ResolverRow[]> {
-  const { results } = await db.prepare("SELECT * FROM resolvers ORDER BY name, address").all<ResolverDbRow>();
-  return results.map(toRow);
-}
-
 export async function isRegistered(db: D1Database, address: string): Promise<boolean> {
   const r = await db
     .prepare("SELECT 1 AS ok FROM resolvers WHERE address = ? AND registered = 1")
@@ -96,16 +91,19 @@ export interface SeenNode {
 }
 
 /**
- * A node authenticated on a corridor: creates its directory entry or refreshes it, adding the corridor
- * to those it advertised. One statement, so concurrent corridors cannot lose each other's corridor.
+ * A node seen on a corridor: refreshes its directory entry, adding the corridor to those it advertised,
+ * and with `create` makes the entry if there is none (docs/reliability.md, "The directory"): only once the
+ * node is registered or the chain covered what it claims is it written down, so a key that merely
+ * connects leaves no row. One statement, so concurrent corridors cannot lose each other's corridor.
  */
-export async function recordNodeSeen(db: D1Database, n: SeenNode): Promise<void> {
+export function nodeSeenStatement(db: D1Database, n: SeenNode, create: boolean): D1PreparedStatement {
   const corridor = JSON.stringify(n.corridor);
-  await db
+  return db
     .prepare(
       `INSERT INTO resolvers (address, name, region, signer_type, version, solana_address, corridors, state, degraded,
          first_seen, last_seen, updated_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, json_array(json(?7)), ?8, ?9, ?10, ?10, ?10)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, json_array(json(?7)), ?8, ?9, ?10, ?10, ?10
+       WHERE ?11 OR EXISTS (SELECT 1 FROM resolvers WHERE address = ?1)
        ON CONFLICT (address) DO UPDATE SET
          name = CASE WHEN resolvers.registered = 1 THEN resolvers.name ELSE excluded.name END,
          region = CASE WHEN resolvers.registered = 1 AND resolvers.region IS NOT NULL THEN resolvers.region
@@ -134,9 +132,18 @@ export async function recordNodeSeen(db: D1Database, n: SeenNode): Promise<void>
       n.state,
       n.degraded,
       n.at,
-    )
-    .run();
+      create ? 1 : 0,
+    );
 }
+
+/**
+ * The guard of a counter write (`countStatement`) that counts only for a resolver in the directory: a
+ * node's uptime, so that a key that merely connects leaves no row of day counters either.
+ */
+export const inDirectory = (address: string) => ({
+  sql: (placeholder: string) => `EXISTS (SELECT 1 FROM resolvers WHERE address = ${placeholder})`,
+  param: key(address),
+});
 
 /** Heartbeats refresh `last_seen` and the state, throttled by the caller to one write a minute per node. */
 export function touchStatement(
@@ -182,22 +189,36 @@ export async function upsertRegistration(
     .run();
 }
 
-/** Admin: demote until `until`; returns false when the resolver is unknown. */
+/**
+ * A nameless directory entry for a resolver that has none, made at `at` (a no-op for one that has): a
+ * strike or an admin's demotion must be kept for a node that is asked before it has an entry
+ * (docs/reliability.md, "The directory").
+ */
+export function namelessEntryStatement(db: D1Database, address: string, at: string): D1PreparedStatement {
+  return db
+    .prepare("INSERT INTO resolvers (address, name, updated_at) VALUES (?1, '', ?2) ON CONFLICT (address) DO NOTHING")
+    .bind(key(address), at);
+}
+
+/**
+ * Admin: demote until `until`; with `create`, a resolver without a directory entry gets one first.
+ * Returns false when the resolver has none (and `create` was not given).
+ */
 export async function demoteResolver(
   db: D1Database,
   address: string,
-  until: string,
-  reason: string,
+  demotion: { until: string; reason: string },
   at: string,
+  create = false,
 ): Promise<boolean> {
-  const r = await db
+  const update = db
     .prepare(
       `UPDATE resolvers SET demoted_until = ?2, demotion_reason = ?3, demotions = demotions + 1, updated_at = ?4
        WHERE address = ?1`,
     )
-    .bind(key(address), until, reason, at)
-    .run();
-  return r.meta.changes > 0;
+    .bind(key(address), demotion.until, demotion.reason, at);
+  const results = await db.batch(create ? [namelessEntryStatement(db, address, at), update] : [update]);
+  return (results.at(-1)?.meta.changes ?? 0) > 0;
 }
 
 /** Admin: lift a demotion; returns false when the resolver is unknown. */

@@ -1,3 +1,5 @@
+import { namelessEntryStatement } from "./resolvers";
+
 /**
  * A resolver's strike record in D1 (migrations/0005_strikes.sql): read, and written back only if no
  * other writer moved it meanwhile (`updated_at` unchanged). The arithmetic is src/resolvers/strike-policy.ts;
@@ -33,17 +35,32 @@ interface RecordRow {
 
 const key = (address: string) => address.toLowerCase();
 
+const READ_RECORD = `SELECT strike_level, strikes, clean_fills, last_strike_at, last_standing_event, demoted_until,
+         updated_at
+       FROM resolvers WHERE address = ?`;
+
 /** The resolver's strike record, or null when it is not in the directory. */
 export async function readStrikeRow(db: D1Database, address: string): Promise<StrikeRow | null> {
-  const r = await db
-    .prepare(
-      `SELECT strike_level, strikes, clean_fills, last_strike_at, last_standing_event, demoted_until,
-              updated_at
-       FROM resolvers WHERE address = ?`,
-    )
-    .bind(key(address))
-    .first<RecordRow>();
-  if (!r) return null;
+  const r = await db.prepare(READ_RECORD).bind(key(address)).first<RecordRow>();
+  return r ? strikeRow(r) : null;
+}
+
+/**
+ * The resolver's strike record, its directory entry made first (nameless, at `at`) when it has none: a node
+ * is in the directory only once registered or covered by the chain (docs/reliability.md, "The
+ * directory"), and a strike must be kept whatever. One round trip.
+ */
+export async function readOrMakeStrikeRow(db: D1Database, address: string, at: string): Promise<StrikeRow> {
+  const [, read] = await db.batch<RecordRow>([
+    namelessEntryStatement(db, address, at),
+    db.prepare(READ_RECORD).bind(key(address)),
+  ]);
+  const r = read?.results[0];
+  if (!r) throw new Error(`the directory entry of ${address} could not be made`);
+  return strikeRow(r);
+}
+
+function strikeRow(r: RecordRow): StrikeRow {
   return {
     level: r.strike_level,
     strikes: r.strikes,

@@ -3,12 +3,14 @@ import { pruneIdempotencyKeys } from "../db/settlement";
 import { pruneWrittenBehind } from "../db/write-behind";
 import { type Refusal, refuse } from "../errors";
 import { perPeriod, TokenBuckets } from "../limits";
+import { log as relayLog } from "../log";
 import { admit, type Prepared } from "./admission";
 import type { KeeperContract, SubmitOutcome, SubmitRequest } from "./contract";
 import { Indexer } from "./indexer";
 import { KeyedLocks } from "./locks";
 import type { PendingTx } from "./pending";
 import { iso, type KeeperPort, log } from "./port";
+import { type RetentionRun, retainPass } from "./retention";
 import { noTimings } from "./timings";
 import { Wallet } from "./wallet";
 
@@ -76,6 +78,19 @@ export class Keeper implements KeeperContract {
     await Promise.all([pruneIdempotencyKeys(this.port.db, iso(now)), pruneWrittenBehind(this.port.db, now)]).catch(
       (e: unknown) => log("prune_failed", { error: String(e) }),
     );
+  }
+
+  /**
+   * Deletes ended quotes past the configuration's `retention`, a few bounded batches at a time
+   * (docs/operations.md, "Retention"); `more` says a backlog is left for the next run.
+   */
+  async retain(): Promise<RetentionRun> {
+    const run = await retainPass(this.port.db, this.port.config().retention, this.port.now());
+    const count = (batches: RetentionRun["submitted"]) => batches.reduce((n, b) => n + b.quotes, 0);
+    const [unsubmitted, submitted] = [count(run.unsubmitted), count(run.submitted)];
+    if (unsubmitted + submitted > 0)
+      relayLog.info("quotes_retired", { component: "keeper", unsubmitted, submitted, more: run.more });
+    return run;
   }
 
   /** Records every open quote past its expiry as expired (docs/settlement.md, "The keeper's alarm"). */

@@ -61,6 +61,7 @@ export class CorridorNodes {
       store: kvCheckStore(ctx.storage.kv),
       waitUntil: (p) => ctx.waitUntil(p),
       onMismatchChange: (address) => this.sessions.writeState(address),
+      onCovered: (address) => this.sessions.listed(address),
     });
   }
 

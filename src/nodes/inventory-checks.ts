@@ -17,6 +17,11 @@ export interface InventoryCheck {
   reviewed: boolean;
   /** Whether the node claims more than it holds (see `InventoryChecks`). */
   mismatch: boolean;
+  /**
+   * Whether a read has covered what the node claimed at least once since it authenticated
+   * (`claimsCovered`): from then on it has a directory entry. Absent: not yet.
+   */
+  covered?: boolean;
 }
 
 /** What a node's last heartbeat claims, and when it was heard. */
@@ -60,6 +65,29 @@ export function claimsExceed(
   });
 }
 
+/**
+ * Whether a heartbeat's claims are what the chain shows: the node claims some balance and allowance of a
+ * token the read covers, and nothing above the read. A key that claims nothing, or more than it holds,
+ * is not covered: only a node that holds what it offers is written into the directory
+ * (docs/reliability.md, "The directory").
+ */
+export function claimsCovered(
+  claims: readonly InventoryEntry[],
+  read: InventoryCheck["read"],
+  sameToken: SameToken,
+): boolean {
+  if (!read || claimsExceed(claims, read, sameToken)) return false;
+  return read.entries.some((held) =>
+    claims.some(
+      (c) =>
+        c.chainId === held.chainId &&
+        sameToken(c.token, held.token) &&
+        BigInt(c.balance) > 0n &&
+        BigInt(c.allowance) > 0n,
+    ),
+  );
+}
+
 /** Where checks are kept so that they survive hibernation, by node address (lowercase). */
 export interface CheckStore {
   get(address: string): InventoryCheck | undefined;
@@ -80,6 +108,8 @@ export interface InventoryChecksHost {
   waitUntil(p: Promise<unknown>): void;
   /** The node's claims stopped, or started again, to agree with the chain. */
   onMismatchChange(address: string, mismatch: boolean): void;
+  /** A read covered what the node claims, for the first time since it authenticated (`claimsCovered`). */
+  onCovered(address: string): void;
 }
 
 const keyOf = (address: string) => address.toLowerCase();
@@ -104,7 +134,8 @@ export function kvCheckStore(kv: SyncKvStorage): CheckStore {
  * A node's balances move between a read and its next heartbeat (a fill pays out one token and brings in
  * the other), so claims are held against a read only when they were made as it started or after:
  * the heartbeat that started it, or the first heartbeat after a read started at auth. Any comparison
- * may clear a mismatch.
+ * may clear a mismatch. The first comparison of current claims that the read covers (`claimsCovered`)
+ * is told to the host once per session.
  */
 export class InventoryChecks {
   private readonly checks = new Map<string, InventoryCheck>();
@@ -185,14 +216,18 @@ export class InventoryChecks {
     const check = this.get(key);
     const claims = this.host.claims(key);
     if (!check?.read || !claims) return;
-    const exceed = claimsExceed(claims.inventory, check.read, this.host.sameToken);
+    const { sameToken } = this.host;
+    const exceed = claimsExceed(claims.inventory, check.read, sameToken);
     const current = claims.at >= check.read.at;
     // Older claims may only clear a mismatch, and a read flags a node once.
     const mismatch = current && !check.reviewed ? exceed : check.mismatch && exceed;
     const reviewed = check.reviewed || current;
-    if (mismatch === check.mismatch && reviewed === check.reviewed) return;
-    this.keep(key, { ...check, reviewed, mismatch });
+    const wasCovered = check.covered === true;
+    const covered = wasCovered || (current && claimsCovered(claims.inventory, check.read, sameToken));
+    if (mismatch === check.mismatch && reviewed === check.reviewed && covered === wasCovered) return;
+    this.keep(key, { ...check, reviewed, mismatch, covered });
     if (mismatch !== check.mismatch) this.host.onMismatchChange(key, mismatch);
+    if (covered && !wasCovered) this.host.onCovered(key);
   }
 
   /**
@@ -229,7 +264,12 @@ export class InventoryChecks {
       this.keep(key, previous ?? { read: null, reviewed: false, mismatch: false });
     } else {
       this.failing.delete(key);
-      this.keep(key, { read: outcome, reviewed: false, mismatch: previous?.mismatch ?? false });
+      this.keep(key, {
+        read: outcome,
+        reviewed: false,
+        mismatch: previous?.mismatch ?? false,
+        covered: previous?.covered ?? false,
+      });
     }
     this.review(key);
   }

@@ -1,5 +1,5 @@
 import { countStatement } from "../db/resolver-days";
-import { isRegistered, recordNodeSeen, touchStatement } from "../db/resolvers";
+import { inDirectory, isRegistered, nodeSeenStatement, type SeenNode, touchStatement } from "../db/resolvers";
 import type { NodeState } from "../protocol/frames";
 import { accrue, startUptime } from "../resolvers/uptime";
 import type { Attachment } from "./node-sockets";
@@ -8,9 +8,11 @@ import type { Attachment } from "./node-sockets";
 const DIRECTORY_WRITE_EVERY_MS = 60_000;
 
 /**
- * A node session's state as D1 keeps it: its directory entry (created at auth, `last_seen` and state
- * refreshed at most once a minute) and its uptime counters of the day (docs/reliability.md). Writes run
- * behind the object's answer (`waitUntil`).
+ * A node session's state as D1 keeps it: its directory entry and its uptime counters of the day
+ * (docs/reliability.md, "The directory"). The entry is made only once the node is registered or the chain
+ * covered what it claims (`listed`); from then on auth refreshes it and heartbeats refresh `last_seen` and
+ * the state at most once a minute, and uptime is counted only for a node that has one. Writes run behind
+ * the object's answer (`waitUntil`).
  */
 export class SessionRecords {
   constructor(
@@ -22,14 +24,22 @@ export class SessionRecords {
     return isRegistered(this.db, address);
   }
 
-  /** The node authenticated: its directory entry is created or refreshed, with the corridor it advertised. */
+  /** The node authenticated: its directory entry, if it has one, is refreshed with the corridor it advertised. */
   seen(attachment: Attachment, now: number): void {
-    const node = attachment.node;
-    if (!node) return;
-    const { address, solanaAddress, name, version, region, signerType } = node;
-    const seen = { address, solanaAddress, name, version, region, signerType, corridor: attachment.corridor };
-    const at = new Date(now).toISOString();
-    this.waitUntil(recordNodeSeen(this.db, { ...seen, state: null, degraded: null, at }));
+    const seen = seenNode(attachment, { state: null, degraded: null }, now);
+    if (seen) this.waitUntil(nodeSeenStatement(this.db, seen, false).run());
+  }
+
+  /**
+   * The chain covered what the node claims: its directory entry is made (or refreshed) with its state as
+   * shown, and the uptime it accrued since the last write is counted; the caller saves the attachment.
+   */
+  listed(attachment: Attachment, shown: { state: NodeState; degraded: string | null }, now: number): void {
+    const seen = seenNode(attachment, shown, now);
+    if (!seen) return;
+    attachment.lastDirectoryWrite = now;
+    const { db } = this;
+    this.waitUntil(db.batch([nodeSeenStatement(db, seen, true), ...this.takeUptime(attachment, seen.at)]));
   }
 
   /** Whether a heartbeat at `now` should refresh the directory entry. */
@@ -64,6 +74,19 @@ export class SessionRecords {
     attachment.uptime = startUptime(uptime.since);
     if (!node || uptime.connectedMs === 0) return [];
     const counts = { connectedMs: uptime.connectedMs, freshMs: uptime.freshMs };
-    return [countStatement(this.db, node.address, counts, at)];
+    return [countStatement(this.db, node.address, counts, at, inDirectory(node.address))];
   }
+}
+
+/** The directory's view of an authenticated node on its socket's corridor, at `now`; null before auth. */
+function seenNode(
+  attachment: Attachment,
+  shown: { state: NodeState | null; degraded: string | null },
+  now: number,
+): SeenNode | null {
+  const node = attachment.node;
+  if (!node) return null;
+  const { address, solanaAddress, name, version, region, signerType } = node;
+  const at = new Date(now).toISOString();
+  return { address, solanaAddress, name, version, region, signerType, corridor: attachment.corridor, ...shown, at };
 }

@@ -157,6 +157,20 @@ export class NodeSessions {
     this.sockets.save(ws, entry);
   }
 
+  /**
+   * The chain covered what the node claims: it gets its directory entry now, with its state as shown
+   * (src/nodes/session-records.ts); until then a node is in no D1 table of its own.
+   */
+  listed(address: string): void {
+    const found = this.sockets.ofAddress(address);
+    const node = found?.[1].attachment.node;
+    if (!found || !node) return;
+    const [ws, entry] = found;
+    const shown = shownState(node.state, node.degraded, this.host.inventoryMismatch(node.address));
+    this.records.listed(entry.attachment, shown, Date.now());
+    this.sockets.save(ws, entry);
+  }
+
   /** Closes the node's socket with an `error` frame and 1008 `reason`, e.g. once it is de-registered. */
   closeNode(address: string, reason: string, message: string): boolean {
     const found = this.sockets.ofAddress(address);

@@ -1,4 +1,11 @@
-import { type Demotion, readStrikeRow, type StrikeEntry, type StrikeRow, writeStrikeRow } from "../db/strikes";
+import {
+  type Demotion,
+  readOrMakeStrikeRow,
+  readStrikeRow,
+  type StrikeEntry,
+  type StrikeRow,
+  writeStrikeRow,
+} from "../db/strikes";
 import { log } from "../log";
 import { afterCleanFill, afterStrike, strikeReason } from "./strike-policy";
 
@@ -24,8 +31,8 @@ export interface StandingEvent {
 /**
  * A strike for a fill that failed for a reason that is the resolver's: demoted from `now` for the length
  * its record earns, never shortening a longer demotion in force. `demoted` hears of the demotion (the
- * resolver's corridor tells it why). Null when the resolver is not in the directory, the event was
- * already applied, or the write failed.
+ * resolver's corridor tells it why). A resolver not in the directory yet gets its entry with the strike.
+ * Null when the event was already applied, or the write failed.
  */
 export async function strike(
   db: D1Database,
@@ -33,7 +40,8 @@ export async function strike(
   demoted: (demotion: Demotion) => unknown,
 ): Promise<Demotion | null> {
   try {
-    const demotion = await apply(db, s, (row) => {
+    const read = () => readOrMakeStrikeRow(db, s.resolver, iso(s.now));
+    const demotion = await apply(db, s, read, (row) => {
       const { record, demotedForMs } = afterStrike(row, s.now);
       const until = Math.max(s.now + demotedForMs, row.demotedUntil === null ? 0 : Date.parse(row.demotedUntil));
       const entry = { quoteId: s.quoteId ?? null, why: s.why };
@@ -56,7 +64,9 @@ export async function strike(
 /** A settled fill: the resolver's record heals (src/resolvers/strike-policy.ts, `afterCleanFill`). */
 export async function heal(db: D1Database, s: StandingEvent): Promise<void> {
   try {
-    await apply(db, s, (row) => ({ record: afterCleanFill(row), demotion: null }));
+    // A resolver without a directory entry has no record to heal.
+    const read = () => readStrikeRow(db, s.resolver);
+    await apply(db, s, read, (row) => ({ record: afterCleanFill(row), demotion: null }));
   } catch (e) {
     log.error("clean_fill_failed", { resolver: s.resolver, event: s.event, error: String(e) });
   }
@@ -65,9 +75,14 @@ export async function heal(db: D1Database, s: StandingEvent): Promise<void> {
 type Next = { record: Parameters<typeof writeStrikeRow>[3]; demotion: Demotion | null; entry?: StrikeEntry };
 
 /** Reads, computes and writes conditionally; the demotion written, or null when nothing was. */
-async function apply(db: D1Database, s: StandingEvent, next: (row: StrikeRow) => Next): Promise<Demotion | null> {
+async function apply(
+  db: D1Database,
+  s: StandingEvent,
+  read: () => Promise<StrikeRow | null>,
+  next: (row: StrikeRow) => Next,
+): Promise<Demotion | null> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const row = await readStrikeRow(db, s.resolver);
+    const row = await read();
     if (!row || row.lastEvent === s.event) return null;
     const { record, demotion, entry } = next(row);
     // Strictly after the row's last write, so the conditional write of the next change sees a new value.

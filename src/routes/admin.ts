@@ -9,6 +9,7 @@ import type { AppEnv, Env } from "../env";
 import { notFound, RelayError } from "../errors";
 import { countWrongCredential, refuseWhileGuessing } from "../http/client";
 import { createRouter } from "../http/router";
+import { liveNodes } from "../nodes/live";
 import { corridorRecord } from "../ops/corridor-records";
 import { buildDirectory } from "../resolvers/directory";
 import { windowStart } from "../resolvers/reliability";
@@ -51,6 +52,24 @@ async function forgetDemotions(env: Env, config: RelayConfig): Promise<void> {
  */
 async function closeDeregistered(env: Env, config: RelayConfig, address: string): Promise<void> {
   await Promise.all(allCorridors(config).map((c) => corridorStub(env, c.key).closeNode(address)));
+}
+
+/**
+ * Demotes a resolver of the directory, or a connected node that has no entry yet, which then gets one: a
+ * node is asked whether or not it has an entry (docs/reliability.md, "The directory"). False for an
+ * address that is neither.
+ */
+async function demote(
+  env: Env,
+  config: RelayConfig,
+  address: string,
+  demotion: { until: string; reason: string },
+  at: string,
+): Promise<boolean> {
+  if (await demoteResolver(env.DB, address, demotion, at)) return true;
+  const wanted = address.toLowerCase();
+  const connected = (await liveNodes(env, config)).some((n) => n.address.toLowerCase() === wanted);
+  return connected && demoteResolver(env.DB, address, demotion, at, true);
 }
 
 async function resolverRecord(db: D1Database, address: string): Promise<ResolverRecord> {
@@ -123,8 +142,9 @@ export const adminRoutes = adminRouter
       const { address } = c.req.valid("param");
       const { minutes, reason } = c.req.valid("json");
       const now = Date.now();
-      const until = new Date(now + minutes * 60_000).toISOString();
-      if (!(await demoteResolver(c.env.DB, address, until, reason, new Date(now).toISOString()))) {
+      const demotion = { until: new Date(now + minutes * 60_000).toISOString(), reason };
+      const at = new Date(now).toISOString();
+      if (!(await demote(c.env, c.get("config"), address, demotion, at))) {
         throw notFound(`No resolver has the address ${address}.`);
       }
       await forgetDemotions(c.env, c.get("config"));

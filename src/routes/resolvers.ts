@@ -1,16 +1,17 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { readUncountedFailures } from "../db/executions";
-import { readDays, readTotals, sumDays } from "../db/resolver-days";
-import { listResolvers, readResolver } from "../db/resolvers";
+import { readDays, sumDays } from "../db/resolver-days";
+import { readResolver } from "../db/resolvers";
 import { readStrikeHistory } from "../db/strikes";
 import { notFound } from "../errors";
 import { createRouter } from "../http/router";
 import { liveNodes } from "../nodes/live";
 import { buildDirectory } from "../resolvers/directory";
+import { directoryPage } from "../resolvers/directory-page";
 import { windowStart } from "../resolvers/reliability";
 import { standingRecord } from "../resolvers/standing-record";
 import { errorResponses, jsonContent } from "../schemas/common";
-import { EvmAddressParam, NodeRecord, ResolverRecord, ResolverStanding } from "../schemas/resolvers";
+import { EvmAddressParam, NodeRecord, ResolverListQuery, ResolverPage, ResolverStanding } from "../schemas/resolvers";
 
 /** How many strikes, and failures not counted, a resolver's record lists. */
 const HISTORY = 50;
@@ -33,27 +34,17 @@ export const resolverRoutes = createRouter()
       path: "/v1/resolvers",
       operationId: "listResolvers",
       tags: ["resolvers"],
-      summary: "The resolver directory",
-      request: {
-        query: z.object({
-          include: z.enum(["inactive"]).optional().openapi({ description: "`inactive` lists every resolver" }),
-        }),
-      },
+      summary: "The resolver directory, by address, a page at a time",
+      request: { query: ResolverListQuery },
       responses: {
-        200: jsonContent(
-          z.object({ resolvers: z.array(ResolverRecord), inactive: z.number().int() }),
-          "Resolvers, and how many inactive ones were left out",
-        ),
+        200: jsonContent(ResolverPage, "A page of resolvers, and how many inactive ones were left out"),
+        ...errorResponses(400),
       },
     }),
     async (c) => {
       const now = Date.now();
-      const [rows, totals, live] = await Promise.all([
-        listResolvers(c.env.DB),
-        readTotals(c.env.DB, windowStart(now)),
-        liveNodes(c.env, c.get("config"), now),
-      ]);
-      return c.json(buildDirectory(rows, totals, live, now, c.req.valid("query").include === "inactive"), 200);
+      const live = await liveNodes(c.env, c.get("config"), now);
+      return c.json(await directoryPage(c.env.DB, live, c.req.valid("query"), now), 200);
     },
   )
   .openapi(

@@ -67,5 +67,8 @@ export const ConfigRecord = z
         maxOpenPerTaker: z.number().int(),
       })
       .nullable(),
+    retention: z
+      .object({ unfilledDays: z.number().int(), filledDays: z.number().int() })
+      .openapi({ description: "days an ended quote stays readable: never submitted, and submitted" }),
   })
   .openapi("Config");

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Address, Amount, Timestamp } from "./common";
+import { Address, Amount, pageQuery, Timestamp } from "./common";
 
 const NodeState = z.enum(["quoting", "degraded", "paused"]);
 /** A corridor as a node advertised it: the token order of its connect URL. */
@@ -67,6 +67,22 @@ export const ResolverRecord = z
   })
   .openapi("Resolver");
 export type ResolverRecord = z.infer<typeof ResolverRecord>;
+
+/** `GET /v1/resolvers` (docs/api.md, "Nodes and resolvers"): the directory by address, a page at a time. */
+export const ResolverListQuery = z.object({
+  include: z.enum(["inactive"]).optional().openapi({ description: "`inactive` lists every resolver" }),
+  ...pageQuery("resolvers"),
+});
+export type ResolverListQuery = z.infer<typeof ResolverListQuery>;
+
+export const ResolverPage = z
+  .object({
+    resolvers: z.array(ResolverRecord),
+    inactive: z.number().int().openapi({ description: "how many inactive resolvers the directory left out" }),
+    nextCursor: z.string().nullable().openapi({ description: "null on the last page" }),
+  })
+  .openapi("ResolverPage");
+export type ResolverPage = z.infer<typeof ResolverPage>;
 
 const ReplyLatency = z.object({ p50Ms: z.number().int(), p99Ms: z.number().int() }).openapi("ReplyLatency", {
   description: "each the upper bound of its latency bucket (25, 50, 100, 200, 400, 800 ms, then the auction window)",

@@ -86,6 +86,36 @@ describe("the explorer's overview", () => {
     });
   });
 
+  it("pages the resolver directory with More, following nextCursor", async () => {
+    const { resolvers } = (await (await fetch(`${base}/v1/resolvers?limit=100`)).json()) as {
+      resolvers: { address: string }[];
+    };
+    expect(resolvers.map((r) => r.address)).toEqual(expect.arrayContaining([alpha.address, beta.address]));
+    await inPage(DESKTOP, async (page, trouble) => {
+      // One resolver a page, so each More reads the next page through its cursor.
+      await page.route("**/v1/resolvers?*", (route) =>
+        route.continue({
+          url: route
+            .request()
+            .url()
+            .replace(/limit=\d+/, "limit=1"),
+        }),
+      );
+      await page.goto(`${base}/`);
+      const listed = () =>
+        page
+          .locator("#resolver-table tbody tr code.address")
+          .evaluateAll((codes) => codes.map((c) => c.getAttribute("title")));
+      await expect.poll(listed).toEqual([resolvers[0]?.address]);
+      for (let n = 2; n <= resolvers.length; n++) {
+        await page.locator("#resolvers-more").click();
+        await expect.poll(listed).toEqual(resolvers.slice(0, n).map((r) => r.address));
+      }
+      expect(await page.locator("#resolvers-more").count()).toBe(0);
+      expect(trouble).toEqual(noTrouble);
+    });
+  });
+
   it("fits a phone's width: nothing wider than 390 px", async () => {
     await inPage(PHONE, async (page, trouble) => {
       await page.goto(`${base}/`);

@@ -17,16 +17,25 @@ beforeAll(async () => {
 afterAll(() => stopFleet(fleet));
 
 describe("quotes with reference resolvers over real sockets (wrangler dev)", () => {
-  it("shows the three resolvers in /v1/nodes and /v1/resolvers", async () => {
-    const { nodes } = (await (await fetch(`${base}/v1/nodes`)).json()) as {
-      nodes: { address: string; fresh: boolean; name: string }[];
-    };
-    for (const c of fleet) expect(nodes).toContainEqual(expect.objectContaining({ address: c.address, fresh: true }));
-    const { resolvers } = (await (await fetch(`${base}/v1/resolvers`)).json()) as {
-      resolvers: { address: string; online: boolean }[];
-    };
-    for (const c of fleet)
-      expect(resolvers).toContainEqual(expect.objectContaining({ address: c.address, online: true }));
+  it("shows the three resolvers in /v1/nodes, and in /v1/resolvers those with a directory entry", async () => {
+    // The fleet claims 10^18 of each token, more than any of its keys holds: the chain never covers it, so
+    // a key of it has a directory entry only from an earlier file's resolver of the same key
+    // (docs/reliability.md, "The directory"), and otherwise shows why in /v1/nodes.
+    await expect
+      .poll(async () => {
+        const { nodes } = (await (await fetch(`${base}/v1/nodes`)).json()) as {
+          nodes: { address: string; fresh: boolean; degraded: string | null }[];
+        };
+        const { resolvers } = (await (await fetch(`${base}/v1/resolvers`)).json()) as {
+          resolvers: { address: string; online: boolean }[];
+        };
+        return fleet.map((c) => {
+          const node = nodes.find((n) => n.address === c.address);
+          const entry = resolvers.find((r) => r.address === c.address);
+          return node?.fresh === true && (entry?.online === true || node.degraded === "inventory_mismatch");
+        });
+      })
+      .toEqual([true, true, true]);
   });
 
   it("runs an auction and stores the quote the best resolver won", async () => {

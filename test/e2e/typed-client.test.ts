@@ -125,7 +125,9 @@ describe("a typed client generated from /v1/openapi.json (openapi-fetch, wrangle
     expect(page.quotes[0]).toMatchObject({ status: "settled", final: true, received: final.received });
     expect(page.nextCursor).toBeNull();
 
-    const { resolvers } = ok(await api.GET("/v1/resolvers", { params: { query: { include: "inactive" } } }));
+    const directory = ok(await api.GET("/v1/resolvers", { params: { query: { include: "inactive", limit: "100" } } }));
+    const { resolvers } = directory;
+    expect(directory.nextCursor).toBeNull();
     const winner = resolvers.find((r) => r.address === quote.resolver?.address);
     expect(winner).toMatchObject({ name: "alpha", online: true });
     expect(winner?.corridors).toContainEqual(expect.objectContaining({ chainId: quote.chainId }));

@@ -168,7 +168,7 @@ describe("POST /v1/quotes: the auction", () => {
 
   it("lets a demoted resolver bid but not win", async () => {
     const [a, b] = await nodes("alpha", "demoted");
-    // The directory entry is written as the node authenticates; demote it once it is there.
+    // A connected node is demoted whether or not it has a directory entry: one is made with the demotion.
     await eventually(async () => {
       const demote = await app.request(
         `/v1/admin/resolvers/${b?.account.address}/demote`,

@@ -104,6 +104,8 @@ describe("the keeper's indexer", () => {
     const h = keeperHarness(env.DB);
     const first = await submitted(h);
     const resolver = first.quote.resolver?.address ?? "";
+    // A clean record: the failures of earlier tests here struck the same resolver.
+    await env.DB.prepare("DELETE FROM resolvers WHERE address = ?").bind(resolver.toLowerCase()).run();
     await upsertRegistration(env.DB, resolver, { name: "alpha" }, new Date().toISOString());
     h.settler.setStatus(first.txHash, { state: "reverted", reason: "resolver:insufficient_balance", gasUsed: 1n });
     await h.keeper.index();

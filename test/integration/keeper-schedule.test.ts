@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { KeeperDO } from "../../durable-objects/keeper";
 import { expireAllDue } from "../../src/db/quote-status";
 import { readQuoteRecord } from "../../src/db/quotes";
-import { EXPIRE_EVERY_MS, LIMIT_POLL_MS, PRUNE_EVERY_MS } from "../../src/keeper/jobs";
+import { EXPIRE_EVERY_MS, LIMIT_POLL_MS, PRUNE_EVERY_MS, RETENTION_EVERY_MS } from "../../src/keeper/jobs";
 import { seedQuote } from "../support/records";
 
 /** The keeper object's one alarm over its schedule table (docs/settlement.md, "The keeper's alarm"). */
@@ -24,13 +24,14 @@ const alarmOf = (keeper: ReturnType<typeof stub>) =>
   runInDurableObject(keeper, (_: KeeperDO, state) => state.storage.getAlarm());
 
 describe("the keeper's schedule", () => {
-  it("schedules the hourly prune, the expiry sweep and the limit job on first wake, and no indexer while nothing is followed", async () => {
+  it("schedules the hourly prune and retention, the expiry sweep and the limit job on first wake, and no indexer while nothing is followed", async () => {
     const keeper = stub();
     const before = Date.now();
-    const { prune, expire, limits, ...others } = await rows(keeper);
+    const { prune, expire, limits, retention, ...others } = await rows(keeper);
     expect(others).toEqual({});
     expect(prune).toMatchObject({ job: "prune", every_ms: PRUNE_EVERY_MS });
     expect(prune?.next_at).toBeGreaterThanOrEqual(before + PRUNE_EVERY_MS - 1_000);
+    expect(retention).toMatchObject({ job: "retention", every_ms: RETENTION_EVERY_MS });
     expect(expire).toMatchObject({ job: "expire", every_ms: EXPIRE_EVERY_MS });
     // Limit orders are on in this configuration: their job runs every 5 s, the earliest row.
     expect(limits).toMatchObject({ job: "limits", every_ms: LIMIT_POLL_MS });

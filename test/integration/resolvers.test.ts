@@ -28,6 +28,9 @@ const directory = async (query = "") =>
 describe("GET /v1/resolvers", () => {
   it("lists a connected node with every field, online from its heartbeat", async () => {
     const account = nodeAccount(0);
+    // Registered without a name or region: the directory shows the node's own (a node that is neither
+    // registered nor covered by the chain has no entry, test/integration/directory-rows.test.ts).
+    await call(`/v1/admin/resolvers/${account.address}`, "PUT", {});
     const socket = await connect();
     await authenticate(socket, account, { name: "alpha", region: "lagos" });
     await socket.next("welcome");
@@ -43,8 +46,8 @@ describe("GET /v1/resolvers", () => {
       region: "lagos",
       signerType: "keyfile",
       version: "1.0.0",
-      registered: false,
-      registeredAt: null,
+      registered: true,
+      registeredAt: expect.stringMatching(/Z$/),
       reliability: null,
       reliabilityDetail: null,
       badges: ["new"],
@@ -179,6 +182,8 @@ describe("GET /v1/resolvers: reliability and badges", () => {
 
   it("counts a node socket's connected time, and the part of it after a heartbeat, when it closes", async () => {
     const account = nodeAccount(1);
+    // Uptime is counted for a node in the directory: registered here.
+    await call(`/v1/admin/resolvers/${account.address}`, "PUT", {});
     const socket = await connect();
     await authenticate(socket, account);
     await socket.next("welcome");

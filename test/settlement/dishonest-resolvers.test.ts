@@ -2,7 +2,7 @@ import { env, evictDurableObject } from "cloudflare:test";
 import { erc20Abi, type PrivateKeyAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { readResolver } from "../../src/db/resolvers";
+import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import type { QuoteRecord } from "../../src/schemas/quote";
 import type { NodeRecord } from "../../src/schemas/resolvers";
 import { type Bidder, bidder, marketSellAmount, quoteBody, signBid } from "../support/bidder";
@@ -39,9 +39,13 @@ const plenty = [EVM.usdc, EVM.cngn].map((token) => ({
   allowance: "5000000000",
 }));
 
-/** A fresh key that holds nothing on chain, authenticated and claiming `plenty` once its first read is in. */
-async function dishonestNode() {
+/**
+ * A fresh key that holds nothing on chain, authenticated and claiming `plenty` once its first read is in;
+ * `registered` by the admin API first, or not.
+ */
+async function dishonestNode(registered = false) {
   const account = privateKeyToAccount(generatePrivateKey());
+  if (registered) await upsertRegistration(env.DB, account.address, { name: "bluffer" }, new Date().toISOString());
   const socket = await connect();
   open.push(socket);
   await authenticate(socket, account, { name: "bluffer" });
@@ -108,6 +112,40 @@ describe("inventory checked against the chain", () => {
       fresh: true,
       inventory: plenty,
     });
+
+    // Claims that are true again clear it at the next heartbeat.
+    socket.send(heartbeat("quoting", { inventory: plenty.map((e) => ({ ...e, balance: "0", allowance: "0" })) }));
+    await eventually(async () =>
+      expect(await nodeOf(account.address)).toMatchObject({ state: "quoting", degraded: null }),
+    );
+  });
+
+  it("writes a directory entry for a node whose claims the chain covers, and none for one that bluffs or claims nothing", async () => {
+    const bluffer = await dishonestNode();
+    const honest = await honestNode();
+    // Claims of nothing are true, and still no reason to list a key.
+    const empty = await dishonestNode();
+    empty.socket.send(heartbeat("quoting", { inventory: plenty.map((e) => ({ ...e, balance: "0", allowance: "0" })) }));
+    await eventually(async () => expect(await nodeOf(empty.account.address)).toMatchObject({ degraded: null }));
+
+    const entry = await eventually(async () => {
+      const row = await readResolver(env.DB, honest.account.address);
+      expect(row).toMatchObject({ name: "honest", state: "quoting", degraded: null, registered: false });
+      return row;
+    });
+    expect(entry?.corridors).toEqual([{ chainId: EVM.chainId, baseToken: EVM.usdc, quoteToken: EVM.cngn }]);
+    for (const key of [bluffer.account.address, empty.account.address]) {
+      expect(await readResolver(env.DB, key)).toBeNull();
+    }
+    const { body } = await getJson<{ resolvers: { address: string }[] }>("/v1/resolvers?include=inactive");
+    const listed = body.resolvers.map((r) => r.address);
+    expect(listed).toContain(honest.account.address);
+    expect(listed).not.toContain(bluffer.account.address);
+    expect(listed).not.toContain(empty.account.address);
+  });
+
+  it("writes a registered bluffer's entry as inventory_mismatch at once, not at the next once-a-minute write", async () => {
+    const { account, socket } = await dishonestNode(true);
     const { body } = await getJson<{ resolvers: { address: string; state: string; degraded: string | null }[] }>(
       "/v1/resolvers",
     );
@@ -115,19 +153,13 @@ describe("inventory checked against the chain", () => {
       state: "degraded",
       degraded: "inventory_mismatch",
     });
-    // The directory entry is written at once, not at the next once-a-minute heartbeat write.
     await eventually(async () =>
       expect(await readResolver(env.DB, account.address)).toMatchObject({
         state: "degraded",
         degraded: "inventory_mismatch",
       }),
     );
-
-    // Claims that are true again clear it at the next heartbeat.
     socket.send(heartbeat("quoting", { inventory: plenty.map((e) => ({ ...e, balance: "0", allowance: "0" })) }));
-    await eventually(async () =>
-      expect(await nodeOf(account.address)).toMatchObject({ state: "quoting", degraded: null }),
-    );
     await eventually(async () =>
       expect(await readResolver(env.DB, account.address)).toMatchObject({ state: "quoting", degraded: null }),
     );

@@ -31,13 +31,15 @@ export interface FakeChecksHostOptions {
 
 /**
  * The inventory checks' host (`InventoryChecksHost` of src/nodes/inventory-checks.ts) in memory: reads the
- * test answers (`calls`, `answer`), claims it sets (`claim`), the checks' store, and each mismatch change told.
+ * test answers (`calls`, `answer`), claims it sets (`claim`), the checks' store, each mismatch change told,
+ * and each node told covered.
  */
 export function fakeInventoryChecksHost(options: FakeChecksHostOptions) {
   const { reader, calls } = fakeReader();
   const store = memoryCheckStore();
   let claims: Claims | null = null;
   const changes: [string, boolean][] = [];
+  const covered: string[] = [];
   const pending: Promise<unknown>[] = [];
   const host: InventoryChecksHost = {
     reader,
@@ -47,12 +49,14 @@ export function fakeInventoryChecksHost(options: FakeChecksHostOptions) {
     store,
     waitUntil: (p) => pending.push(p),
     onMismatchChange: (address, mismatch) => changes.push([address, mismatch]),
+    onCovered: (address) => covered.push(address),
   };
   return {
     host,
     calls,
     store,
     changes,
+    covered,
     /** The node's heartbeat at `at` claims `entries`. */
     claim: (at: number, ...entries: InventoryEntry[]) => {
       claims = { inventory: entries, at };

@@ -76,7 +76,16 @@ export class FakeSocketState implements SocketState {
 
 /** What the sessions wrote to D1, by what it means for the node's directory entry and counters. */
 export type SessionWrite =
-  | { kind: "seen"; address: string; name: string; corridor: unknown; state: NodeState | null; at: string }
+  | {
+      kind: "seen";
+      address: string;
+      name: string;
+      corridor: unknown;
+      state: NodeState | null;
+      at: string;
+      /** Whether it makes the entry when there is none (the node is covered), or only refreshes one. */
+      create: boolean;
+    }
   | { kind: "touch"; address: string; state: NodeState; degraded: string | null; at: string }
   | { kind: "uptime"; address: string; day: string; connectedMs: number; freshMs: number };
 
@@ -93,7 +102,8 @@ function meaning({ sql, params }: Statement): SessionWrite {
   const text = (i: number) => params[i] as string;
   if (/^\s*INSERT INTO resolvers\b/.test(sql)) {
     const state = params[7] as NodeState | null;
-    return { kind: "seen", address: text(0), name: text(1), corridor: JSON.parse(text(6)), state, at: text(9) };
+    const create = params[10] === 1;
+    return { kind: "seen", address: text(0), name: text(1), corridor: JSON.parse(text(6)), state, at: text(9), create };
   }
   if (/^\s*UPDATE resolvers SET last_seen\b/.test(sql)) {
     const [state, degraded] = [params[2] as NodeState, params[3] as string | null];

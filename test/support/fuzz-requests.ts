@@ -111,11 +111,13 @@ const path = fc.oneof(
   fc.constantFrom(
     "/v1/resolvers?include=inactive",
     "/v1/resolvers?include=%ff",
+    "/v1/resolvers?limit=1000&cursor=%ff",
     "/v1/openapi.json",
     "/v1/limit-orders",
     "/v1/limit-orders/prepare",
     "/v1/limit-orders?taker=0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc&cursor=x",
   ),
+  fc.string().map((cursor) => `/v1/resolvers?cursor=${encodeURIComponent(cursor)}`),
   id("lo").map((lo) => `/v1/limit-orders/${encodeURIComponent(lo)}`),
   id("lo").map((lo) => `/v1/limit-orders/${encodeURIComponent(lo)}/cancel`),
   id("q").map((q) => `/v1/quotes/${encodeURIComponent(q)}`),

@@ -145,7 +145,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The resolver directory */
+    /** The resolver directory, by address, a page at a time */
     get: operations["listResolvers"];
     put?: never;
     post?: never;
@@ -672,6 +672,11 @@ export interface components {
         maxExpirySeconds: number;
         maxOpenPerTaker: number;
       } | null;
+      /** @description days an ended quote stays readable: never submitted, and submitted */
+      retention: {
+        unfilledDays: number;
+        filledDays: number;
+      };
     };
     Limits: {
       /**
@@ -1432,6 +1437,13 @@ export interface components {
         state: "quoting" | "degraded" | "paused";
         degraded: string | null;
       }[];
+    };
+    ResolverPage: {
+      resolvers: components["schemas"]["Resolver"][];
+      /** @description how many inactive resolvers the directory left out */
+      inactive: number;
+      /** @description null on the last page */
+      nextCursor: string | null;
     };
     Resolver: {
       /** @description 0x address on EVM, base58 on Solana */
@@ -2531,6 +2543,10 @@ export interface operations {
       query?: {
         /** @description `inactive` lists every resolver */
         include?: "inactive";
+        /** @description resolvers per page, at most 100; 50 by default */
+        limit?: string;
+        /** @description `nextCursor` of the previous page */
+        cursor?: string;
       };
       header?: {
         /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
@@ -2541,7 +2557,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Resolvers, and how many inactive ones were left out */
+      /** @description A page of resolvers, and how many inactive ones were left out */
       200: {
         headers: {
           /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
@@ -2549,10 +2565,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            resolvers: components["schemas"]["Resolver"][];
-            inactive: number;
-          };
+          "application/json": components["schemas"]["ResolverPage"];
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description Method not allowed on this path; see Allow */

@@ -12,13 +12,19 @@ describe("configuration", () => {
   });
 
   it("fills the documented defaults", () => {
-    const { rfqWindowMs, quoteTtlSeconds, bandGuardBps, maxOutstandingRfqs, keeperFloorFills, ...rest } = clone();
-    void [rfqWindowMs, quoteTtlSeconds, bandGuardBps, maxOutstandingRfqs, keeperFloorFills];
+    const { rfqWindowMs, quoteTtlSeconds, bandGuardBps, maxOutstandingRfqs, keeperFloorFills, retention, ...rest } =
+      clone();
+    void [rfqWindowMs, quoteTtlSeconds, bandGuardBps, maxOutstandingRfqs, keeperFloorFills, retention];
     const config = parseConfig(rest);
     expect(config.rfqWindowMs).toBe(1500);
     expect(config.quoteTtlSeconds).toBe(30);
     expect(config.bandGuardBps).toBe(300);
     expect(config.keeperFloorFills).toBe(20);
+    expect(config.retention).toEqual({ unfilledDays: 7, filledDays: 400 });
+    expect(parseConfig({ ...rest, retention: { filledDays: 30 } }).retention).toEqual({
+      unfilledDays: 7,
+      filledDays: 30,
+    });
   });
 
   it.each([
@@ -49,6 +55,8 @@ describe("configuration", () => {
         Object.assign(c, { limitOrders: { minExpirySeconds: 9000, maxExpirySeconds: 600, maxOpenPerTaker: 1 } }),
     ],
     ["chains", (c: ReturnType<typeof clone>) => Object.assign(c, { chains: [c.chains[1]] })],
+    ["retention.unfilledDays", (c: ReturnType<typeof clone>) => Object.assign(c, { retention: { unfilledDays: 0 } })],
+    ["retention.filledDays", (c: ReturnType<typeof clone>) => Object.assign(c, { retention: { filledDays: 0.5 } })],
   ])("refuses a bad %s, naming it", (field, spoil) => {
     const config = clone();
     spoil(config);
@@ -84,10 +92,13 @@ describe("configuration record (2.6)", () => {
         "requireRegistration",
         "maxOutstandingRfqs",
         "limitOrders",
-        // Beside the spec's fields: the per-client limits a client meets (docs/api.md, "Limits").
+        // Beside the spec's fields: the per-client limits a client meets (docs/api.md, "Limits"), and how
+        // long quotes are kept (docs/operations.md, "Retention").
         "limits",
+        "retention",
       ].sort(),
     );
+    expect(record.retention).toEqual({ unfilledDays: 7, filledDays: 400 });
     const evm = record.chains[0] as Record<string, unknown>;
     expect(record.chainId).toBe(evm.chainId);
     expect(record.executor).toBe(evm.executor);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { dayLabel, dotsOf, latencyTop, linePath, xAt, yAt } from "../../public/js/chart.js";
 import { significant } from "../../public/js/format.js";
+import { readPages } from "../../public/js/pages.js";
 import { quoteHref, resolverHref, routeOf, takerHref } from "../../public/js/routes.js";
 import { demotionText, keeperMargins, nativeOf, shortId, swapOf } from "../../public/js/summaries.js";
 import { localConfig } from "../../src/config/local";
@@ -122,6 +123,40 @@ describe("lists", () => {
     expect(demotionText({ demoted: true, demotedUntil: null, demotionReason: null })).toBe(
       "Demoted until reinstated: asked, but cannot win.",
     );
+  });
+});
+
+describe("paged lists", () => {
+  /** A list of 5 paged 2 at a time, as the relay pages it, and the cursors it was read with. */
+  const pagedFive = () => {
+    const asked: (string | null)[] = [];
+    const read = async (cursor: string | null) => {
+      asked.push(cursor);
+      const start = cursor === null ? 0 : Number(cursor);
+      const items = [1, 2, 3, 4, 5].slice(start, start + 2);
+      return { items, nextCursor: start + 2 < 5 ? String(start + 2) : null, inactive: 7 };
+    };
+    return { read, asked };
+  };
+
+  it("reads as many pages as are open, following each nextCursor, and keeps what the last page says", async () => {
+    const one = pagedFive();
+    expect(await readPages(one.read, 1)).toEqual({
+      items: [1, 2],
+      nextCursor: "2",
+      last: { items: [1, 2], nextCursor: "2", inactive: 7 },
+    });
+    expect(one.asked).toEqual([null]);
+    const two = pagedFive();
+    expect((await readPages(two.read, 2)).items).toEqual([1, 2, 3, 4]);
+    expect(two.asked).toEqual([null, "2"]);
+  });
+
+  it("stops at the last page, however many are open", async () => {
+    const all = pagedFive();
+    const read = await readPages(all.read, 10);
+    expect(read).toMatchObject({ items: [1, 2, 3, 4, 5], nextCursor: null });
+    expect(all.asked).toEqual([null, "2", "4"]);
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ProvedKeys } from "../../src/chains/adapter";
 import {
   chainCovers,
+  claimsCovered,
   claimsExceed,
   type InventoryCheck,
   InventoryChecks,
@@ -53,6 +54,26 @@ describe("claimsExceed", () => {
     expect(claimsExceed([entry("0x00000000000000000000000000000000000000d1", 10n ** 30n)], held, same)).toBe(false);
     expect(claimsExceed([{ ...entry(USDC, 10n ** 30n), chainId: 1 }], held, same)).toBe(false);
     expect(claimsExceed([entry(USDC, 10n ** 30n)], null, same)).toBe(false);
+  });
+});
+
+describe("claimsCovered", () => {
+  const held = read(entry(USDC, 100n, 80n), entry(CNGN, 0n));
+
+  it("holds when the node claims some of a token the read shows it holding, and nothing above the read", () => {
+    expect(claimsCovered([entry(USDC, 100n, 80n), entry(CNGN, 0n)], held, same)).toBe(true);
+    expect(claimsCovered([entry(USDC.toLowerCase(), 1n)], held, same)).toBe(true);
+  });
+
+  it("does not hold for claims above the read, claims of nothing, tokens the read did not cover, or no read", () => {
+    expect(claimsCovered([entry(USDC, 101n, 80n)], held, same)).toBe(false);
+    expect(claimsCovered([entry(USDC, 50n), entry(CNGN, 1n)], held, same)).toBe(false);
+    expect(claimsCovered([], held, same)).toBe(false);
+    expect(claimsCovered([entry(USDC, 0n), entry(CNGN, 0n)], held, same)).toBe(false);
+    expect(claimsCovered([entry(USDC, 10n, 0n)], held, same)).toBe(false);
+    expect(claimsCovered([entry("0x00000000000000000000000000000000000000d1", 1n)], held, same)).toBe(false);
+    expect(claimsCovered([{ ...entry(USDC, 1n), chainId: 1 }], held, same)).toBe(false);
+    expect(claimsCovered([entry(USDC, 1n)], null, same)).toBe(false);
   });
 });
 
@@ -128,6 +149,30 @@ describe("InventoryChecks", () => {
       [NODE.address.toLowerCase(), true],
       [NODE.address.toLowerCase(), false],
     ]);
+  });
+
+  it("tells the host once per session that a read covered current claims, never for claims it does not cover", async () => {
+    const t = setup();
+    t.checks.restart(NODE, 0);
+    t.claim(1, entry(USDC, 5_000n));
+    t.checks.heard(NODE, 1);
+    await t.answer([entry(USDC, 0n), entry(CNGN, 0n)]);
+    t.claim(2, entry(USDC, 0n));
+    t.checks.heard(NODE, 2);
+    expect(t.covered).toEqual([]);
+
+    t.claim(READ_EVERY_MS + 1, entry(USDC, 700n));
+    t.checks.heard(NODE, READ_EVERY_MS + 1);
+    await t.answer([entry(USDC, 700n), entry(CNGN, 0n)]);
+    expect(t.covered).toEqual([NODE.address.toLowerCase()]);
+    t.checks.heard(NODE, READ_EVERY_MS + 2);
+    expect(t.covered).toHaveLength(1);
+
+    // A new session is covered afresh.
+    t.checks.restart(NODE, 3 * READ_EVERY_MS);
+    t.claim(3 * READ_EVERY_MS + 1, entry(USDC, 700n));
+    await t.answer([entry(USDC, 700n)]);
+    expect(t.covered).toEqual([NODE.address.toLowerCase(), NODE.address.toLowerCase()]);
   });
 
   it("holds the first heartbeat after auth against the read that auth started", async () => {
@@ -218,6 +263,7 @@ describe("InventoryChecks", () => {
       store: t.store,
       waitUntil: () => {},
       onMismatchChange: () => {},
+      onCovered: () => {},
     });
     expect(woken.covers(NODE.address, USDC, 1n)).toBe(true);
     expect(woken.mismatched(NODE.address)).toBe(true);

@@ -71,7 +71,7 @@ describe("accepting a node", () => {
     expect(t.sessions.list()).toEqual([]);
   });
 
-  it("welcomes a node whose signature proves its address, lists it degraded no_heartbeat, and records it in the directory", async () => {
+  it("welcomes a node whose signature proves its address, lists it degraded no_heartbeat, and refreshes a directory entry it has, making none", async () => {
     const band = { base: "USD", quote: "NGN", mid: 1580, low: 1575, high: 1590, sources: 3, at: T0 };
     const t = setup({ band, rfqWindowMs: 750 });
     const socket = t.connect();
@@ -98,6 +98,7 @@ describe("accepting a node", () => {
         corridor: CORRIDOR,
         state: null,
         at: new Date(T0).toISOString(),
+        create: false,
       },
     ]);
   });
@@ -220,6 +221,28 @@ describe("heartbeats", () => {
     vi.setSystemTime(T0 + 61_000);
     await t.heartbeat(socket);
     expect(t.writes()).toHaveLength(3);
+  });
+
+  it("make the directory entry once the chain covered the node's claims, with its state and the uptime so far", async () => {
+    const t = setup();
+    const socket = await t.online();
+    vi.setSystemTime(T0 + 8_000);
+    await t.heartbeat(socket);
+    vi.setSystemTime(T0 + 9_000);
+    t.sessions.listed(ALPHA.address);
+    const address = ALPHA.address.toLowerCase();
+    const at = new Date(T0 + 9_000).toISOString();
+    expect(t.writes().slice(1)).toEqual([
+      { kind: "seen", address, name: "alpha", corridor: CORRIDOR, state: "quoting", at, create: true },
+      { kind: "uptime", address, day: "2025-01-01", connectedMs: 8_000, freshMs: 0 },
+    ]);
+    // The next heartbeat write is a minute after this one.
+    vi.setSystemTime(T0 + 61_000);
+    await t.heartbeat(socket);
+    expect(t.writes()).toHaveLength(3);
+    vi.setSystemTime(T0 + 69_000);
+    await t.heartbeat(socket);
+    expect(t.writes().at(-2)).toMatchObject({ kind: "touch", at: new Date(T0 + 69_000).toISOString() });
   });
 
   it("survive hibernation: sessions restored from the object's sockets keep the node and what it reported", async () => {
