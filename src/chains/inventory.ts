@@ -2,8 +2,19 @@ import type { InventoryEntry } from "../protocol/frames";
 import type { ProvedKeys } from "./adapter";
 
 /**
- * Reads what a node holds on chain of `tokens`: per token its balance and what the settlement may pull
- * from it (EVM: the executor's ERC-20 allowance; Solana: the balance, as the resolver signs its own
- * transfer), in one request to the chain. Throws when the chain does not answer.
+ * What one read of a node's holdings shows: per token its balance and what the settlement may pull from
+ * it, and whether the node's address has code. A resolver address with code (a contract, or an EOA
+ * delegated by EIP-7702) has its signature checked on chain by that code (ERC-1271), not by ECDSA, so
+ * what the relay accepted could still be refused: it is not asked (docs/resolver-protocol.md).
  */
-export type InventoryReader = (node: ProvedKeys, tokens: readonly string[]) => Promise<InventoryEntry[]>;
+export interface InventoryRead {
+  entries: InventoryEntry[];
+  hasCode: boolean;
+}
+
+/**
+ * Reads what a node holds on chain of `tokens` (EVM: the executor's ERC-20 allowance beside the balance;
+ * Solana: the balance, as the resolver signs its own transfer) and whether its address has code, in one
+ * request to the chain. Throws when the chain does not answer.
+ */
+export type InventoryReader = (node: ProvedKeys, tokens: readonly string[]) => Promise<InventoryRead>;

@@ -26,7 +26,7 @@ export interface CorridorNodesHost {
 /**
  * A corridor's connected nodes: their sessions (src/nodes/sessions.ts) and the on-chain checks of what
  * they claim to hold (src/nodes/inventory-checks.ts), wired to each other: a node is checked when it
- * authenticates and as it heartbeats, and shows degraded while its claims are untrue.
+ * authenticates and as it heartbeats, and shows degraded while its address has code or its claims are untrue.
  */
 export class CorridorNodes {
   private readonly sessions: NodeSessions;
@@ -51,7 +51,7 @@ export class CorridorNodes {
         this.checks.heard(node, now);
         host.onHeartbeat(now);
       },
-      inventoryMismatch: (address) => this.checks.mismatched(address),
+      chainFlag: (address) => this.checks.flag(address),
     });
     this.checks = new InventoryChecks({
       reader: inventoryReaderFor(corridor.chain),
@@ -60,7 +60,7 @@ export class CorridorNodes {
       claims: (address) => this.sessions.claims(address),
       store: kvCheckStore(ctx.storage.kv),
       waitUntil: (p) => ctx.waitUntil(p),
-      onMismatchChange: (address) => this.sessions.writeState(address),
+      onFlagChange: (address) => this.sessions.writeState(address),
       onCovered: (address) => this.sessions.listed(address),
     });
   }

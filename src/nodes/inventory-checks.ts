@@ -1,7 +1,8 @@
 import type { ProvedKeys } from "../chains/adapter";
-import type { InventoryReader } from "../chains/inventory";
+import type { InventoryRead, InventoryReader } from "../chains/inventory";
 import { log } from "../log";
 import type { InventoryEntry } from "../protocol/frames";
+import { type ChainFlag, HAS_CODE, INVENTORY_MISMATCH } from "./nodes";
 
 /** A node's holdings are read from the chain at most this often (docs/resolver-protocol.md). */
 export const READ_EVERY_MS = 10_000;
@@ -12,7 +13,7 @@ const MAX_REMEMBERED_STARTS = 1_024;
 /** What the relay knows of one node's holdings on chain, once a read of them has completed. */
 export interface InventoryCheck {
   /** The last read that succeeded (`at`: when it started), or null while every read has failed. */
-  read: { at: number; entries: InventoryEntry[] } | null;
+  read: ({ at: number } & InventoryRead) | null;
   /** Whether `read` was compared with claims the node made as it started, or after. */
   reviewed: boolean;
   /** Whether the node claims more than it holds (see `InventoryChecks`). */
@@ -35,7 +36,8 @@ type SameToken = (a: string, b: string) => boolean;
 /**
  * Whether a check lets a node be asked for, or bid, `amount` of `token`. No completed read: not yet.
  * Only failed reads: yes, on its heartbeat alone, so an RPC outage on the relay's side does not stop
- * quoting. Otherwise the last successful read must show `amount` in both balance and allowance.
+ * quoting. Otherwise the last successful read must show no code at the node's address (its signature
+ * would be checked on chain by that code) and `amount` in both balance and allowance.
  */
 export function chainCovers(
   check: InventoryCheck | null,
@@ -45,6 +47,7 @@ export function chainCovers(
 ): boolean {
   if (!check) return false;
   if (!check.read) return true;
+  if (check.read.hasCode) return false;
   const entry = check.read.entries.find((e) => sameToken(e.token, token));
   return entry !== undefined && BigInt(entry.balance) >= amount && BigInt(entry.allowance) >= amount;
 }
@@ -106,8 +109,8 @@ export interface InventoryChecksHost {
   claims(address: string): Claims | null;
   store: CheckStore;
   waitUntil(p: Promise<unknown>): void;
-  /** The node's claims stopped, or started again, to agree with the chain. */
-  onMismatchChange(address: string, mismatch: boolean): void;
+  /** What the chain holds against the node changed (`InventoryChecks.flag`). */
+  onFlagChange(address: string, flag: ChainFlag | null): void;
   /** A read covered what the node claims, for the first time since it authenticated (`claimsCovered`). */
   onCovered(address: string): void;
 }
@@ -184,7 +187,7 @@ export class InventoryChecks {
     this.pending.set(key, token);
     this.startedAt.set(key, now);
     const read = reader(node, tokens).then(
-      (entries) => this.settle(key, token, { at: now, entries }),
+      (found) => this.settle(key, token, { at: now, ...found }),
       (e: unknown) => this.settle(key, token, e instanceof Error ? e : new Error(String(e))),
     );
     this.host.waitUntil(read);
@@ -193,7 +196,10 @@ export class InventoryChecks {
   /** A node heartbeated: its claims are compared with the last read, and a read is started when due. */
   heard(node: ProvedKeys, now: number): void {
     this.refresh(node, now);
-    this.review(keyOf(node.address));
+    const key = keyOf(node.address);
+    const before = this.flagOf(key);
+    this.review(key);
+    this.tell(key, before);
   }
 
   /** Whether the chain lets the node be asked for, or bid, `amount` of `token` (see `chainCovers`). */
@@ -206,9 +212,23 @@ export class InventoryChecks {
     return this.get(keyOf(address));
   }
 
-  /** Whether the node claims more than it holds, as last compared. */
-  mismatched(address: string): boolean {
-    return this.get(keyOf(address))?.mismatch ?? false;
+  /**
+   * What the chain holds against the node, shown as its `degraded` reason: `has_code` while the last read
+   * found code at its address, else `inventory_mismatch` while it claims more than it holds, else null.
+   */
+  flag(address: string): ChainFlag | null {
+    return this.flagOf(keyOf(address));
+  }
+
+  private flagOf(key: string): ChainFlag | null {
+    const check = this.get(key);
+    if (check?.read?.hasCode) return HAS_CODE;
+    return check?.mismatch ? INVENTORY_MISMATCH : null;
+  }
+
+  private tell(key: string, before: ChainFlag | null): void {
+    const after = this.flagOf(key);
+    if (after !== before) this.host.onFlagChange(key, after);
   }
 
   /** Compares the node's claims with its last read (after a heartbeat, and after each read). */
@@ -226,7 +246,6 @@ export class InventoryChecks {
     const covered = wasCovered || (current && claimsCovered(claims.inventory, check.read, sameToken));
     if (mismatch === check.mismatch && reviewed === check.reviewed && covered === wasCovered) return;
     this.keep(key, { ...check, reviewed, mismatch, covered });
-    if (mismatch !== check.mismatch) this.host.onMismatchChange(key, mismatch);
     if (covered && !wasCovered) this.host.onCovered(key);
   }
 
@@ -257,6 +276,7 @@ export class InventoryChecks {
       return;
     }
     const previous = this.get(key);
+    const before = this.flagOf(key);
     if (outcome instanceof Error) {
       // Logged once per run of failures: a relay whose RPC is down would log every node every 10 s.
       if (!this.failing.has(key)) log.warn("inventory_read_failed", { inventoryRead: key, error: outcome.message });
@@ -272,6 +292,7 @@ export class InventoryChecks {
       });
     }
     this.review(key);
+    this.tell(key, before);
   }
 
   private get(key: string): InventoryCheck | null {

@@ -14,26 +14,36 @@ export interface NodeSession
   corridor: AdvertisedCorridor;
   connectedAt: number;
   lastHeartbeat: number | null;
-  /** Whether it claims more inventory than the relay's last on-chain read shows (absent: no). */
-  inventoryMismatch?: boolean;
+  /** What the relay's on-chain reads hold against it (`InventoryChecks.flag`; absent: nothing). */
+  chainFlag?: ChainFlag | null;
 }
 
 /** The `degraded` reason of a node that claims more inventory than it holds on chain. */
 export const INVENTORY_MISMATCH = "inventory_mismatch";
 
+/**
+ * The `degraded` reason of a node whose address has code (a contract, or an EOA delegated by EIP-7702):
+ * it is not asked, since the chain would check its signatures by that code (docs/resolver-protocol.md).
+ */
+export const HAS_CODE = "has_code";
+
+/** What the relay's on-chain reads hold against a node, shown as its `degraded` reason. */
+export type ChainFlag = typeof HAS_CODE | typeof INVENTORY_MISMATCH;
+
 /** The `degraded` reason of a node that authenticated and has not sent a heartbeat yet (it said nothing). */
 export const NO_HEARTBEAT = "no_heartbeat";
 
 /**
- * A node's state as the relay shows it: the heartbeat's, except that a node claiming more inventory
- * than it holds shows `degraded: "inventory_mismatch"` until its claims are true again.
+ * A node's state as the relay shows it: the heartbeat's, except that a node the chain flags shows
+ * `degraded` with the flag: `has_code` until its address has no code, `inventory_mismatch` until its
+ * claims are true again.
  */
 export function shownState(
   state: NodeState,
   degraded: string | null,
-  inventoryMismatch: boolean,
+  chainFlag: ChainFlag | null,
 ): { state: NodeState; degraded: string | null } {
-  if (inventoryMismatch) return { state: "degraded", degraded: INVENTORY_MISMATCH };
+  if (chainFlag) return { state: "degraded", degraded: chainFlag };
   return { state, degraded: state === "degraded" ? degraded : null };
 }
 
@@ -43,8 +53,8 @@ export function isFresh(lastHeartbeat: number | null, now: number): boolean {
 
 /**
  * One entry per node across every corridor it is connected to: corridors are listed together,
- * identity and state come from the most recent heartbeat (shown degraded when any corridor found its
- * inventory claims untrue), inventory and chains are merged with the newest report winning per token
+ * identity and state come from the most recent heartbeat (shown degraded when any corridor's chain reads
+ * flag it, code at its address before untrue claims), inventory and chains are merged with the newest report winning per token
  * and per chain.
  */
 export function mergeNodes(sessions: readonly NodeSession[], now: number): NodeRecord[] {
@@ -73,12 +83,13 @@ export function mergeNodes(sessions: readonly NodeSession[], now: number): NodeR
     }
     const solanaAddress = ordered.find((s) => s.solanaAddress)?.solanaAddress;
     const lastHeartbeat = latest.lastHeartbeat;
-    const mismatch = group.some((s) => s.inventoryMismatch === true);
+    const flags = new Set(group.map((s) => s.chainFlag));
+    const chainFlag = flags.has(HAS_CODE) ? HAS_CODE : flags.has(INVENTORY_MISMATCH) ? INVENTORY_MISMATCH : null;
     nodes.push({
       address: latest.address,
       name: latest.name,
       version: latest.version,
-      ...shownState(latest.state, latest.degraded, mismatch),
+      ...shownState(latest.state, latest.degraded, chainFlag),
       region: latest.region,
       signerType: latest.signerType,
       fresh: isFresh(lastHeartbeat, now),

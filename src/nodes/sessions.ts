@@ -16,7 +16,7 @@ import type { AdvertisedCorridor } from "../schemas/resolvers";
 import { verifyNodeAuth } from "./auth";
 import type { Claims } from "./inventory-checks";
 import { NodeSockets, type SocketEntry, type SocketState } from "./node-sockets";
-import { NO_HEARTBEAT, type NodeSession, shownState } from "./nodes";
+import { type ChainFlag, NO_HEARTBEAT, type NodeSession, shownState } from "./nodes";
 import { SessionRecords } from "./session-records";
 
 /** A node's reply to an auction, for the auction house. */
@@ -37,8 +37,8 @@ export interface NodeSessionsHost {
   onAuthenticated(node: NodeSession, now: number): void;
   /** A node heartbeated: what it claims may have changed. */
   onHeartbeat(node: NodeSession, now: number): void;
-  /** Whether the node claims more inventory than the chain shows it holds. */
-  inventoryMismatch(address: string): boolean;
+  /** What the chain holds against the node (code at its address, claims it does not hold), or null. */
+  chainFlag(address: string): ChainFlag | null;
 }
 
 /** The live auctions (the auction house): which auctions a reply may belong to, for the flood limit and malformed replies. */
@@ -166,7 +166,7 @@ export class NodeSessions {
     const node = found?.[1].attachment.node;
     if (!found || !node) return;
     const [ws, entry] = found;
-    const shown = shownState(node.state, node.degraded, this.host.inventoryMismatch(node.address));
+    const shown = shownState(node.state, node.degraded, this.host.chainFlag(node.address));
     this.records.listed(entry.attachment, shown, Date.now());
     this.sockets.save(ws, entry);
   }
@@ -271,15 +271,15 @@ export class NodeSessions {
   private touchDirectory({ attachment }: SocketEntry, now: number): void {
     const node = attachment.node;
     if (!node) return;
-    const shown = shownState(node.state, node.degraded, this.host.inventoryMismatch(node.address));
+    const shown = shownState(node.state, node.degraded, this.host.chainFlag(node.address));
     this.records.touch(attachment, shown, now);
   }
 
   private sessionOf({ attachment, heard }: SocketEntry): NodeSession {
     const node = attachment.node;
     if (!node) throw new Error("the socket has not authenticated");
-    const inventoryMismatch = this.host.inventoryMismatch(node.address);
-    return { ...node, corridor: attachment.corridor, connectedAt: attachment.connectedAt, ...heard, inventoryMismatch };
+    const chainFlag = this.host.chainFlag(node.address);
+    return { ...node, corridor: attachment.corridor, connectedAt: attachment.connectedAt, ...heard, chainFlag };
   }
 
   /** Policy violation: an `error` frame with the reason, then close 1008 with the same reason. */

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { base58 } from "@scure/base";
 import type { Keypair } from "@solana/web3.js";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
@@ -6,6 +7,8 @@ import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import { createApp } from "../../src/app";
 import { takerProofMessage } from "../../src/quotes/messages";
 import { signText } from "../solana/bidder";
+import { SMALL_ORDER_ENCODINGS, smallOrderRSignature } from "../support/ed25519-forgeries";
+import { highS, vAsParity } from "../support/signature-variants";
 import { EVM, SOL } from "../support/ws-client";
 
 const app = createApp();
@@ -17,6 +20,12 @@ async function proof(timestamp: number, signer = taker) {
     message: takerProofMessage({ chainId: EVM.chainId, ...body, recipient: body.taker, timestamp }),
   });
   return { signature, timestamp };
+}
+
+/** A fresh proof by the taker, its signature changed by `change`. */
+async function variant(change: (signature: string) => string) {
+  const fresh = await proof(now());
+  return { ...fresh, signature: change(fresh.signature) };
 }
 
 const ask = async (extra: Record<string, unknown>) => {
@@ -60,6 +69,9 @@ describe("requireTakerProof", () => {
     ["over other terms", async () => ({ takerProof: await proof(now()), sellAmount: "1580000001" })],
     // The proof names the recipient: one seen in transit cannot buy a quote that pays someone else.
     ["over another recipient", async () => ({ takerProof: await proof(now()), recipient: OTHER.address })],
+    // The taker's own, in forms ecrecover refuses (docs/api.md, "Signatures").
+    ["v 0/1", async () => ({ takerProof: await variant(vAsParity) })],
+    ["high-s", async () => ({ takerProof: await variant(highS) })],
   ])("refuses a %s proof with bad_taker_proof", async (_what, extra) => {
     const { status, body: res } = await ask(await extra());
     expect(status).toBe(400);
@@ -88,6 +100,21 @@ describe("requireTakerProof on Solana: ed25519 over the same text", () => {
 
   it("refuses another key's proof with bad_taker_proof", async () => {
     const { status, body: res } = await ask({ ...solBody, takerProof: solProof(localSolanaKeypair("taker:6")) });
+    expect([status, res.error]).toEqual([400, "bad_taker_proof"]);
+  });
+
+  it("refuses the taker's own proof with a small-order R, which the runtime would refuse, with bad_taker_proof", async () => {
+    const timestamp = now();
+    const text = new TextEncoder().encode(takerProofMessage({ ...solBody, recipient: solBody.taker, timestamp }));
+    const forged = smallOrderRSignature(
+      solTaker.secretKey.subarray(0, 32),
+      text,
+      SMALL_ORDER_ENCODINGS[1] as Uint8Array,
+    );
+    const { status, body: res } = await ask({
+      ...solBody,
+      takerProof: { signature: base58.encode(forged), timestamp },
+    });
     expect([status, res.error]).toEqual([400, "bad_taker_proof"]);
   });
 });

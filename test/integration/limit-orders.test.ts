@@ -16,6 +16,7 @@ import { CLOCK_SKEW_SECONDS } from "../../src/limit-orders/expiry";
 import type { LimitOrderDraft, LimitOrderRecord } from "../../src/schemas/limit-order";
 import { FakeLimitReads } from "../support/fake-limit-reads";
 import { sampleLimitOrder } from "../support/limit-records";
+import { highS, vAsParity } from "../support/signature-variants";
 
 /**
  * The limit-order routes on workerd and the local D1, the chain reads through an in-memory fake
@@ -599,10 +600,14 @@ describe("POST /v1/limit-orders/{id}/cancel", () => {
   it("answers 400 bad_signature for a signature that is not the taker's over cancelMessage", async () => {
     const order = await placed();
     const other = privateKeyToAccount(generatePrivateKey());
+    const own = await taker.signMessage({ message: order.cancelMessage });
     for (const signature of [
       await other.signMessage({ message: order.cancelMessage }),
       await taker.signMessage({ message: `relay-cancel-limit|1|${order.limitOrderId}` }),
       "0x12",
+      // The taker's own, with v 0/1 or a high s: what the chain's ecrecover refuses (docs/api.md, "Signatures").
+      vAsParity(own),
+      highS(own),
     ]) {
       const res = await call("POST", `/v1/limit-orders/${order.limitOrderId}/cancel`, { signature });
       expect(res.status).toBe(400);

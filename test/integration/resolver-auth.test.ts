@@ -1,7 +1,11 @@
 import { env } from "cloudflare:test";
+import { base58 } from "@scure/base";
 import { describe, expect, it } from "vitest";
+import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import { loadConfig } from "../../src/config/load";
 import type { NodeRecord } from "../../src/schemas/resolvers";
+import { SMALL_ORDER_ENCODINGS, smallOrderRSignature } from "../support/ed25519-forgeries";
+import { highS, vAsParity } from "../support/signature-variants";
 import { authenticate, connect, EVM, getJson, heartbeat, nodeAccount } from "../support/ws-client";
 
 describe("resolver authentication", () => {
@@ -25,6 +29,33 @@ describe("resolver authentication", () => {
   it("closes with bad_signature when the signature is not the address's", async () => {
     const socket = await connect();
     await authenticate(socket, nodeAccount(0), { signWith: nodeAccount(1) });
+    expect(await socket.next("error")).toMatchObject({ code: "bad_signature" });
+    expect(await socket.closed).toEqual({ code: 1008, reason: "bad_signature" });
+  });
+
+  it("closes with bad_signature when the address's own signature has v 0/1 or a high s", async () => {
+    for (const change of [vAsParity, highS]) {
+      const socket = await connect();
+      const account = nodeAccount(0);
+      const signWith = { ...account, signMessage: async (m) => change(await account.signMessage(m)) } as typeof account;
+      await authenticate(socket, account, { signWith });
+      expect(await socket.next("error")).toMatchObject({ code: "bad_signature" });
+      expect(await socket.closed).toEqual({ code: 1008, reason: "bad_signature" });
+    }
+  });
+
+  it("closes with bad_signature on a Solana proof whose R is a small-order point", async () => {
+    const socket = await connect();
+    const key = localSolanaKeypair("resolver:1");
+    const forged = (text: string) =>
+      base58.encode(
+        smallOrderRSignature(
+          key.secretKey.subarray(0, 32),
+          new TextEncoder().encode(text),
+          SMALL_ORDER_ENCODINGS[1] as Uint8Array,
+        ),
+      );
+    await authenticate(socket, nodeAccount(0), { solana: { address: key.publicKey.toBase58(), signature: forged } });
     expect(await socket.next("error")).toMatchObject({ code: "bad_signature" });
     expect(await socket.closed).toEqual({ code: 1008, reason: "bad_signature" });
   });

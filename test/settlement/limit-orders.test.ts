@@ -1,5 +1,15 @@
 import { env } from "cloudflare:test";
-import { type Address, getAddress, type Hex, type LocalAccount, maxUint256, toFunctionSelector } from "viem";
+import {
+  type Address,
+  type BaseError,
+  ContractFunctionRevertedError,
+  decodeErrorResult,
+  getAddress,
+  type Hex,
+  type LocalAccount,
+  maxUint256,
+  toFunctionSelector,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, describe, expect, it } from "vitest";
 import { limitReactorAbi } from "../../src/chains/evm/abi/limit-reactor";
@@ -12,6 +22,7 @@ import { primaryEvmChain } from "../../src/config/record";
 import { readLimitOrder } from "../../src/db/limit-orders";
 import { newId } from "../../src/ids";
 import type { LimitOrderDraft, LimitOrderRecord } from "../../src/schemas/limit-order";
+import { highS, vAsParity } from "../support/signature-variants";
 import { app, chainClient, cngnPermit, EVM, fundedResolver, KEEPER, newTaker, setFault, walletOf } from "./helpers";
 
 /**
@@ -74,8 +85,11 @@ async function mined(hash: Hex): Promise<void> {
   expect(receipt.status).toBe("success");
 }
 
-/** The keeper's `executeLimit` of a stored order for a resolver's signed fill, simulated on the chain. */
-async function simulateFill(limitOrderId: string, outputAmount: bigint) {
+/**
+ * The keeper's `executeLimit` of a stored order for a resolver's signed fill, simulated on the chain;
+ * with `takerSignature`, the order as if signed with that instead of its stored signature.
+ */
+async function simulateFill(limitOrderId: string, outputAmount: bigint, takerSignature?: Hex) {
   const stored = await readLimitOrder(env.DB, limitOrderId);
   if (!stored) throw new Error("the order is stored");
   const witness = (stored.typedData.message as { witness: Record<string, string> }).witness;
@@ -111,8 +125,29 @@ async function simulateFill(limitOrderId: string, outputAmount: bigint) {
     address: reactor,
     abi: limitReactorAbi,
     functionName: "executeLimit",
-    args: [order, BigInt(stored.nonce), stored.signature as Hex, bid, resolverSignature, BigInt(stored.gasFeeNow)],
+    args: [
+      order,
+      BigInt(stored.nonce),
+      takerSignature ?? (stored.signature as Hex),
+      bid,
+      resolverSignature,
+      BigInt(stored.gasFeeNow),
+    ],
   });
+}
+
+/** The reactor's revert, with the Permit2 error its taker leg carries: `TakerLegFailed(InvalidSigner)`. */
+async function revertOf(simulation: Promise<unknown>): Promise<string> {
+  try {
+    await simulation;
+    return "no revert";
+  } catch (e) {
+    const revert = (e as BaseError).walk((x) => x instanceof ContractFunctionRevertedError);
+    if (!(revert instanceof ContractFunctionRevertedError)) throw e;
+    const [reason] = (revert.data?.args ?? []) as Hex[];
+    const inner = reason ? decodeErrorResult({ abi: permit2Abi, data: reason }).errorName : "";
+    return `${revert.data?.errorName}(${inner})`;
+  }
 }
 
 afterEach(async () => {
@@ -128,6 +163,25 @@ describe("placing a limit order on a real chain", () => {
     expect(res.body).toMatchObject({ status: "open", attempts: 0, minOut: "849000", gasFee: { max: "150000" } });
     const { result } = await simulateFill(res.body.limitOrderId, 1_000_000n);
     expect(result).toBeUndefined();
+  });
+
+  it("answers 400 bad_signature for the taker's signature with v 0/1 or a high s, which Permit2 refuses", async () => {
+    const taker = await newTaker();
+    const draft = await prepare(taker);
+    const signature = await signDraft(taker, draft);
+    for (const variant of [vAsParity(signature), highS(signature)]) {
+      const refused = await call("POST", "/v1/limit-orders", { draft, signature: variant });
+      expect([refused.status, refused.body.error]).toEqual([400, "bad_signature"]);
+    }
+    const placed = await call<LimitOrderRecord>("POST", "/v1/limit-orders", { draft, signature });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    // The reactor's fill of the same order with either variant: Permit2 refuses the taker's signature.
+    for (const variant of [vAsParity(signature), highS(signature)]) {
+      expect(await revertOf(simulateFill(placed.body.limitOrderId, 1_000_000n, variant))).toBe(
+        "TakerLegFailed(InvalidSigner)",
+      );
+    }
+    await expect(simulateFill(placed.body.limitOrderId, 1_000_000n)).resolves.toBeDefined();
   });
 
   it("answers 400 taker_not_ready without a Permit2 approval, and takes an EIP-2612 permit instead", async () => {

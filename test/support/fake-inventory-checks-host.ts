@@ -1,14 +1,20 @@
 import type { ProvedKeys } from "../../src/chains/adapter";
-import type { InventoryReader } from "../../src/chains/inventory";
+import type { InventoryRead, InventoryReader } from "../../src/chains/inventory";
 import type { CheckStore, Claims, InventoryCheck, InventoryChecksHost } from "../../src/nodes/inventory-checks";
+import type { ChainFlag } from "../../src/nodes/nodes";
 import type { InventoryEntry } from "../../src/protocol/frames";
+
+/** What a read answers: its entries (no code at the node's address), a whole read, or a failure. */
+export type ReadAnswer = InventoryEntry[] | InventoryRead | Error;
 
 /** A reader whose reads the test answers one by one. */
 function fakeReader() {
-  const calls: { node: ProvedKeys; tokens: readonly string[]; answer(e: InventoryEntry[] | Error): void }[] = [];
+  const calls: { node: ProvedKeys; tokens: readonly string[]; answer(e: ReadAnswer): void }[] = [];
   const reader: InventoryReader = (node, tokens) =>
     new Promise((resolve, reject) => {
-      calls.push({ node, tokens, answer: (e) => (e instanceof Error ? reject(e) : resolve(e)) });
+      const answer = (e: ReadAnswer) =>
+        e instanceof Error ? reject(e) : resolve(Array.isArray(e) ? { entries: e, hasCode: false } : e);
+      calls.push({ node, tokens, answer });
     });
   return { reader, calls };
 }
@@ -31,14 +37,14 @@ export interface FakeChecksHostOptions {
 
 /**
  * The inventory checks' host (`InventoryChecksHost` of src/nodes/inventory-checks.ts) in memory: reads the
- * test answers (`calls`, `answer`), claims it sets (`claim`), the checks' store, each mismatch change told,
+ * test answers (`calls`, `answer`), claims it sets (`claim`), the checks' store, each flag change told,
  * and each node told covered.
  */
 export function fakeInventoryChecksHost(options: FakeChecksHostOptions) {
   const { reader, calls } = fakeReader();
   const store = memoryCheckStore();
   let claims: Claims | null = null;
-  const changes: [string, boolean][] = [];
+  const changes: [string, ChainFlag | null][] = [];
   const covered: string[] = [];
   const pending: Promise<unknown>[] = [];
   const host: InventoryChecksHost = {
@@ -48,7 +54,7 @@ export function fakeInventoryChecksHost(options: FakeChecksHostOptions) {
     claims: () => claims,
     store,
     waitUntil: (p) => pending.push(p),
-    onMismatchChange: (address, mismatch) => changes.push([address, mismatch]),
+    onFlagChange: (address, flag) => changes.push([address, flag]),
     onCovered: (address) => covered.push(address),
   };
   return {
@@ -62,7 +68,7 @@ export function fakeInventoryChecksHost(options: FakeChecksHostOptions) {
       claims = { inventory: entries, at };
     },
     /** Answers the latest read and lets its outcome land. */
-    answer: async (e: InventoryEntry[] | Error) => {
+    answer: async (e: ReadAnswer) => {
       calls.at(-1)?.answer(e);
       await Promise.all(pending);
     },

@@ -1,7 +1,7 @@
 import { vi } from "vitest";
 import { COUNTER_COLUMNS } from "../../src/db/resolver-days";
 import type { SocketState } from "../../src/nodes/node-sockets";
-import type { NodeSession } from "../../src/nodes/nodes";
+import type { ChainFlag, NodeSession } from "../../src/nodes/nodes";
 import type { NodeSessionsHost } from "../../src/nodes/sessions";
 import type { NodeState, RelayFrame } from "../../src/protocol/frames";
 import type { Band } from "../../src/schemas/quote";
@@ -158,8 +158,8 @@ export interface FakeHostOptions {
 
 /**
  * The node sessions' host (`NodeSessionsHost` of src/nodes/sessions.ts) and the object state they keep
- * their sockets in, in memory: the corridor's callbacks are recorded (`events`), inventory mismatches
- * are what the test puts in `mismatched`, and D1 writes are read back by meaning (`writes`).
+ * their sockets in, in memory: the corridor's callbacks are recorded (`events`), what the chain holds
+ * against a node is what the test puts in `flags`, and D1 writes are read back by meaning (`writes`).
  */
 export function fakeNodeSessionsHost(options: FakeHostOptions = {}) {
   vi.stubGlobal("WebSocketPair", FakeWebSocketPair);
@@ -167,7 +167,7 @@ export function fakeNodeSessionsHost(options: FakeHostOptions = {}) {
   const { db, written } = recordingD1(registered);
   const state = new FakeSocketState();
   const events: HostEvent[] = [];
-  const mismatched = new Set<string>();
+  const flags = new Map<string, ChainFlag>();
   const host: NodeSessionsHost = {
     corridorKey: options.corridorKey ?? "31337:cngn:usdc",
     requireRegistration: options.requireRegistration ?? false,
@@ -177,14 +177,14 @@ export function fakeNodeSessionsHost(options: FakeHostOptions = {}) {
     onActive: (at) => events.push({ on: "active", at }),
     onAuthenticated: (node, at) => events.push({ on: "authenticated", node, at }),
     onHeartbeat: (node, at) => events.push({ on: "heartbeat", node, at }),
-    inventoryMismatch: (address) => mismatched.has(address.toLowerCase()),
+    chainFlag: (address) => flags.get(address.toLowerCase()) ?? null,
   };
   return {
     state,
     host,
     events,
-    /** Lowercase addresses of the nodes whose claims exceed the chain's. */
-    mismatched,
+    /** What the chain holds against a node, by lowercase address (`InventoryChecks.flag`). */
+    flags,
     /** Everything written to D1 so far, in order. */
     writes: (): SessionWrite[] => written.map(meaning),
     /** Every write handed to `waitUntil`, settled. */

@@ -1,6 +1,6 @@
 import { encodeAbiParameters, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
-import { answersInOrder, ethCallBatch, readUints } from "../../src/chains/evm/call-batch";
+import { asCallAnswer, ethCallBatch, readUints, rpcAnswersInOrder } from "../../src/chains/evm/call-batch";
 import { ChainUnavailableError } from "../../src/chains/settler";
 
 const uint = (n: bigint) => encodeAbiParameters([{ type: "uint256" }], [n]);
@@ -30,11 +30,11 @@ describe("ethCallBatch", () => {
   });
 
   it("names a refused call, and never reads a missing answer as zero", () => {
-    expect(answersInOrder(2, [{ id: 1, error: { message: "execution reverted" } }])).toEqual([
+    expect(rpcAnswersInOrder(2, [{ id: 1, error: { message: "execution reverted" } }]).map(asCallAnswer)).toEqual([
       { ok: false, error: "no answer" },
       { ok: false, error: "execution reverted" },
     ]);
-    expect(() => answersInOrder(1, { error: { message: "batch not supported" } })).toThrow("not answer the batch");
+    expect(() => rpcAnswersInOrder(1, { error: { message: "batch not supported" } })).toThrow("not answer the batch");
   });
 
   it("turns a node that is down, refuses a call or returns nothing into ChainUnavailableError", async () => {

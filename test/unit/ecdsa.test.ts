@@ -3,10 +3,47 @@ import { bytesToHex, type Hex, hexToBytes, keccak256, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { verifyWithKey } from "../../src/chains/evm/ecdsa";
+import { recoverStrict } from "../../src/chains/evm/strict-signature";
+import { flipV, highS, withV } from "../support/signature-variants";
 
 const account = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
 const other = privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a");
 const hash = keccak256(toHex("a bid"));
+const { Point } = secp256k1;
+const { Fp, Fn } = Point;
+
+/** Whether plain ECDSA (which ignores v and takes x(R) mod n) accepts the signature's r ‖ s. */
+const plainEcdsa = (h: Hex, signature: Hex, publicKey: Hex) =>
+  secp256k1.verify(hexToBytes(signature).slice(0, 64), hexToBytes(h), hexToBytes(publicKey), {
+    prehash: false,
+    lowS: false,
+  });
+
+/**
+ * A signature whose R has x = r + n, with the only key it verifies against: R is picked first (x past the
+ * group order), then the key solved from the verification equation, Q = r⁻¹(sR − hG).
+ */
+function signatureWithRPastOrder(h: Hex): { signature: Hex; publicKey: Hex } {
+  for (let x = Fn.ORDER + 1n; ; x++) {
+    const y2 = Fp.add(Fp.mul(Fp.sqr(x), x), 7n);
+    let y: bigint;
+    try {
+      y = Fp.sqrt(y2);
+    } catch {
+      continue;
+    }
+    if (Fp.sqr(y) !== y2) continue;
+    const R = Point.fromAffine({ x, y });
+    const r = x - Fn.ORDER;
+    const s = 0x1234567n;
+    const Q = R.multiply(s)
+      .subtract(Point.BASE.multiply(Fn.create(BigInt(h))))
+      .multiply(Fn.inv(r));
+    const v = (y & 1n) === 0n ? 27 : 28;
+    const signature = `${toHex(r, { size: 32 })}${toHex(s, { size: 32 }).slice(2)}${v.toString(16)}` as Hex;
+    return { signature, publicKey: `0x${Q.toHex(false)}` };
+  }
+}
 
 describe("verifyWithKey", () => {
   it("accepts the key's signature and refuses others, other hashes and garbage", async () => {
@@ -33,7 +70,34 @@ describe("verifyWithKey", () => {
     const signature = hexToBytes(await account.sign({ hash }));
     const s = BigInt(bytesToHex(signature.slice(32, 64)));
     const twin = new Uint8Array(signature);
-    twin.set(hexToBytes(toHex(secp256k1.Point.Fn.ORDER - s, { size: 32 })), 32);
+    twin.set(hexToBytes(toHex(Fn.ORDER - s, { size: 32 })), 32);
     expect(verifyWithKey(hash, bytesToHex(twin) as Hex, account.publicKey)).toBe(false);
+    expect(verifyWithKey(hash, highS(bytesToHex(signature)), account.publicKey)).toBe(false);
+  });
+
+  it("refuses a signature with v flipped, which plain ECDSA accepts and ecrecover reads as another key's", async () => {
+    for (let i = 0; i < 20; i++) {
+      const digest = keccak256(toHex(`flip ${i}`));
+      const flipped = flipV(await account.sign({ hash: digest }));
+      expect(plainEcdsa(digest, flipped, account.publicKey)).toBe(true);
+      expect(recoverStrict(digest, flipped)?.address).not.toBe(account.address);
+      expect(verifyWithKey(digest, flipped, account.publicKey)).toBe(false);
+    }
+  });
+
+  it("refuses v 0 or 1 and any v but 27 and 28, and signatures of 64 or 66 bytes", async () => {
+    const signature = await account.sign({ hash });
+    const yParity = signature.endsWith("1b") ? 0 : 1;
+    expect(verifyWithKey(hash, withV(signature, yParity), account.publicKey)).toBe(false);
+    for (const v of [2, 26, 29, 0xff]) expect(verifyWithKey(hash, withV(signature, v), account.publicKey)).toBe(false);
+    expect(verifyWithKey(hash, signature.slice(0, 130) as Hex, account.publicKey)).toBe(false);
+    expect(verifyWithKey(hash, `${signature}00`, account.publicKey)).toBe(false);
+  });
+
+  it("refuses a signature whose R has x = r + n, which plain ECDSA accepts and ecrecover cannot produce", () => {
+    const { signature, publicKey } = signatureWithRPastOrder(hash);
+    expect(plainEcdsa(hash, signature, publicKey)).toBe(true);
+    expect(recoverStrict(hash, signature)?.publicKey).not.toBe(publicKey);
+    expect(verifyWithKey(hash, signature, publicKey)).toBe(false);
   });
 });

@@ -20,7 +20,7 @@ const entry = (token: string, balance: bigint, allowance = balance): InventoryEn
   balance: balance.toString(),
   allowance: allowance.toString(),
 });
-const read = (...entries: InventoryEntry[]): InventoryCheck["read"] => ({ at: 0, entries });
+const read = (...entries: InventoryEntry[]): InventoryCheck["read"] => ({ at: 0, entries, hasCode: false });
 
 describe("chainCovers", () => {
   it("says no before any read completed", () => {
@@ -36,6 +36,12 @@ describe("chainCovers", () => {
     expect(chainCovers(check, USDC, 50n, same)).toBe(true);
     expect(chainCovers(check, USDC, 51n, same)).toBe(false);
     expect(chainCovers(check, CNGN, 1n, same)).toBe(false);
+  });
+
+  it("says no for a node whose address had code at the last read, whatever it holds", () => {
+    const held = read(entry(USDC, 100n));
+    const check = { read: held && { ...held, hasCode: true }, reviewed: true, mismatch: false };
+    expect(chainCovers(check, USDC, 1n, same)).toBe(false);
   });
 });
 
@@ -118,7 +124,7 @@ describe("InventoryChecks", () => {
     await t.answer([entry(USDC, 100n)]);
     t.checks.heard(NODE, READ_EVERY_MS);
     await t.answer(new Error("RPC down"));
-    expect(t.checks.check(NODE.address)?.read).toEqual({ at: 0, entries: [entry(USDC, 100n)] });
+    expect(t.checks.check(NODE.address)?.read).toEqual({ at: 0, entries: [entry(USDC, 100n)], hasCode: false });
     expect(t.checks.covers(NODE.address, USDC, 101n)).toBe(false);
   });
 
@@ -138,16 +144,16 @@ describe("InventoryChecks", () => {
     t.claim(1, entry(USDC, 5_000n));
     t.checks.heard(NODE, 1);
     await t.answer([entry(USDC, 0n), entry(CNGN, 0n)]);
-    expect(t.checks.mismatched(NODE.address)).toBe(true);
+    expect(t.checks.flag(NODE.address)).toBe("inventory_mismatch");
     t.checks.heard(NODE, 2);
-    expect(t.changes).toEqual([[NODE.address.toLowerCase(), true]]);
+    expect(t.changes).toEqual([[NODE.address.toLowerCase(), "inventory_mismatch"]]);
 
     t.claim(3, entry(USDC, 0n));
     t.checks.heard(NODE, 3);
-    expect(t.checks.mismatched(NODE.address)).toBe(false);
+    expect(t.checks.flag(NODE.address)).toBeNull();
     expect(t.changes).toEqual([
-      [NODE.address.toLowerCase(), true],
-      [NODE.address.toLowerCase(), false],
+      [NODE.address.toLowerCase(), "inventory_mismatch"],
+      [NODE.address.toLowerCase(), null],
     ]);
   });
 
@@ -179,10 +185,10 @@ describe("InventoryChecks", () => {
     const t = setup();
     t.checks.restart(NODE, 0);
     await t.answer([entry(USDC, 0n)]);
-    expect(t.checks.mismatched(NODE.address)).toBe(false);
+    expect(t.checks.flag(NODE.address)).toBeNull();
     t.claim(5, entry(USDC, 5_000n));
     t.checks.heard(NODE, 5);
-    expect(t.checks.mismatched(NODE.address)).toBe(true);
+    expect(t.checks.flag(NODE.address)).toBe("inventory_mismatch");
   });
 
   it("does not flag claims that grew after the last read (a fill brought tokens in) before a read made with them", async () => {
@@ -192,15 +198,15 @@ describe("InventoryChecks", () => {
     await t.answer([entry(CNGN, 100n)]);
     t.claim(5_000, entry(CNGN, 200n));
     t.checks.heard(NODE, 5_000);
-    expect(t.checks.mismatched(NODE.address)).toBe(false);
+    expect(t.checks.flag(NODE.address)).toBeNull();
 
     t.checks.heard(NODE, READ_EVERY_MS);
     await t.answer([entry(CNGN, 200n)]);
-    expect(t.checks.mismatched(NODE.address)).toBe(false);
+    expect(t.checks.flag(NODE.address)).toBeNull();
     t.claim(2 * READ_EVERY_MS, entry(CNGN, 300n));
     t.checks.heard(NODE, 2 * READ_EVERY_MS);
     await t.answer([entry(CNGN, 200n)]);
-    expect(t.checks.mismatched(NODE.address)).toBe(true);
+    expect(t.checks.flag(NODE.address)).toBe("inventory_mismatch");
   });
 
   it("clears a mismatch when a later read shows the claims held", async () => {
@@ -208,11 +214,11 @@ describe("InventoryChecks", () => {
     t.claim(0, entry(USDC, 5_000n));
     t.checks.restart(NODE, 0);
     await t.answer([entry(USDC, 0n)]);
-    expect(t.checks.mismatched(NODE.address)).toBe(true);
+    expect(t.checks.flag(NODE.address)).toBe("inventory_mismatch");
     t.claim(READ_EVERY_MS, entry(USDC, 5_000n));
     t.checks.heard(NODE, READ_EVERY_MS);
     await t.answer([entry(USDC, 5_000n)]);
-    expect(t.checks.mismatched(NODE.address)).toBe(false);
+    expect(t.checks.flag(NODE.address)).toBeNull();
   });
 
   it("keeps a read that completes after the node left for its return, and shows it nothing meanwhile", async () => {
@@ -250,23 +256,46 @@ describe("InventoryChecks", () => {
     expect(t.calls).toHaveLength(2);
   });
 
+  it("flags a node whose address has code, above a mismatch, and clears it once a read finds none", async () => {
+    const t = setup();
+    t.claim(0, entry(USDC, 5_000n));
+    t.checks.restart(NODE, 0);
+    await t.answer({ entries: [entry(USDC, 0n)], hasCode: true });
+    expect(t.checks.flag(NODE.address)).toBe("has_code");
+    expect(t.checks.covers(NODE.address, USDC, 0n)).toBe(false);
+
+    // A failed read keeps the code in view; a read with the claims true and no code clears both.
+    t.checks.heard(NODE, READ_EVERY_MS);
+    await t.answer(new Error("RPC down"));
+    expect(t.checks.flag(NODE.address)).toBe("has_code");
+    t.claim(2 * READ_EVERY_MS, entry(USDC, 0n));
+    t.checks.heard(NODE, 2 * READ_EVERY_MS);
+    await t.answer({ entries: [entry(USDC, 0n)], hasCode: false });
+    expect(t.checks.flag(NODE.address)).toBeNull();
+    expect(t.checks.covers(NODE.address, USDC, 0n)).toBe(true);
+    expect(t.changes).toEqual([
+      [NODE.address.toLowerCase(), "has_code"],
+      [NODE.address.toLowerCase(), null],
+    ]);
+  });
+
   it("finds its checks again in its store, as after hibernation", async () => {
     const t = setup();
     t.claim(0, entry(USDC, 5n));
     t.checks.restart(NODE, 0);
     await t.answer([entry(USDC, 1n)]);
     const woken = new InventoryChecks({
-      reader: async () => [],
+      reader: async () => ({ entries: [], hasCode: false }),
       tokens: [USDC],
       sameToken: same,
       claims: () => null,
       store: t.store,
       waitUntil: () => {},
-      onMismatchChange: () => {},
+      onFlagChange: () => {},
       onCovered: () => {},
     });
     expect(woken.covers(NODE.address, USDC, 1n)).toBe(true);
-    expect(woken.mismatched(NODE.address)).toBe(true);
+    expect(woken.flag(NODE.address)).toBe("inventory_mismatch");
     woken.forget(NODE.address);
     expect(t.store.map.size).toBe(0);
   });

@@ -17,6 +17,7 @@ import { ACTIVE_LIMIT_STATUSES, isTerminal, LIMIT_MOVES, LIMIT_TRANSITIONS } fro
 import { limitAmountOf, limitAmounts } from "../../src/limit-orders/terms";
 import type { LimitOrderDraft, LimitOrderRow, LimitOrderStatus } from "../../src/schemas/limit-order";
 import { FakeLimitReads } from "../support/fake-limit-reads";
+import { highS, vAsParity } from "../support/signature-variants";
 
 const chain = primaryEvmChain(localConfig);
 const adapter = adapterFor(chain);
@@ -249,6 +250,15 @@ describe("EVM limit orders", () => {
     expect(await orders.verifyTaker(draft.terms, signature)).toBe(true);
     expect(await orders.verifyTaker({ ...draft.terms, minOut: draft.terms.minOut + 1n }, signature)).toBe(false);
     expect(await orders.verifyTaker(draft.terms, `0x${"11".repeat(65)}`)).toBe(false);
+    // What Permit2 refuses on chain, though viem's recovery reads each as the taker's (docs/api.md, "Signatures").
+    for (const variant of [vAsParity(signature), highS(signature)]) {
+      expect(
+        await recoverTypedDataAddress({ ...typed, signature: variant } as Parameters<
+          typeof recoverTypedDataAddress
+        >[0]),
+      ).toBe(taker.address);
+      expect(await orders.verifyTaker(draft.terms, variant)).toBe(false);
+    }
   });
 
   it("reads the inputs back from a draft, so placing derives the same draft", () => {

@@ -210,7 +210,7 @@ describe("heartbeats", () => {
     vi.setSystemTime(T0 + 59_999);
     await t.heartbeat(socket);
     expect(t.writes().map((w) => w.kind)).toEqual(["seen"]);
-    t.mismatched.add(address);
+    t.flags.set(address, "inventory_mismatch");
     vi.setSystemTime(T0 + 60_000);
     await t.heartbeat(socket);
     const at = new Date(T0 + 60_000).toISOString();
@@ -301,9 +301,9 @@ describe("replies handed to the live auctions", () => {
   it("hands bids, declines and signatures back with the node's session", async () => {
     const t = setup();
     const socket = await t.online();
-    t.mismatched.add(ALPHA.address.toLowerCase());
+    t.flags.set(ALPHA.address.toLowerCase(), "inventory_mismatch");
     expect(await t.receive(socket, bid)).toEqual({
-      node: expect.objectContaining({ address: ALPHA.address, inventoryMismatch: true }),
+      node: expect.objectContaining({ address: ALPHA.address, chainFlag: "inventory_mismatch" }),
       frame: bid,
     });
     const decline = { type: "decline", rfqId: "rfq_1", reason: "no_inventory" };
@@ -377,13 +377,15 @@ describe("sending to nodes", () => {
     const socket = await t.online();
     vi.setSystemTime(T0 + 5_000);
     await t.heartbeat(socket);
-    t.mismatched.add(ALPHA.address.toLowerCase());
+    t.flags.set(ALPHA.address.toLowerCase(), "inventory_mismatch");
     t.sessions.writeState(ALPHA.address);
     expect(t.writes().slice(1)).toMatchObject([
       { kind: "touch", state: "degraded", degraded: "inventory_mismatch", at: new Date(T0 + 5_000).toISOString() },
       { kind: "uptime", connectedMs: 5_000, freshMs: 0 },
     ]);
+    t.flags.set(ALPHA.address.toLowerCase(), "has_code");
     t.sessions.writeState(ALPHA.address);
+    expect(t.writes().slice(3)).toMatchObject([{ kind: "touch", state: "degraded", degraded: "has_code" }]);
     expect(t.writes().map((w) => w.kind)).toEqual(["seen", "touch", "uptime", "touch"]);
     expect(socket.closed).toBeNull();
   });

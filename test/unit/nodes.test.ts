@@ -77,11 +77,26 @@ describe("mergeNodes", () => {
     const [node] = mergeNodes(
       [
         base({ lastHeartbeat: 9_000, corridor: { chainId: 2, baseToken: "c", quoteToken: "d" } }),
-        base({ lastHeartbeat: 5_000, inventoryMismatch: true }),
+        base({ lastHeartbeat: 5_000, chainFlag: "inventory_mismatch" }),
       ],
       10_000,
     );
     expect(node).toMatchObject({ state: "degraded", degraded: "inventory_mismatch", fresh: true });
+  });
+
+  it("shows a node degraded with has_code when any corridor found code at its address, before a mismatch", () => {
+    const [node] = mergeNodes(
+      [
+        base({ lastHeartbeat: 9_000, chainFlag: "inventory_mismatch" }),
+        base({
+          lastHeartbeat: 5_000,
+          chainFlag: "has_code",
+          corridor: { chainId: 2, baseToken: "c", quoteToken: "d" },
+        }),
+      ],
+      10_000,
+    );
+    expect(node).toMatchObject({ state: "degraded", degraded: "has_code", fresh: true });
   });
 
   it("leaves solanaAddress out until a key was proved", () => {
@@ -92,14 +107,16 @@ describe("mergeNodes", () => {
 
 describe("shownState", () => {
   it("keeps the heartbeat's state, and its reason only while degraded", () => {
-    expect(shownState("quoting", null, false)).toEqual({ state: "quoting", degraded: null });
-    expect(shownState("degraded", "low_gas", false)).toEqual({ state: "degraded", degraded: "low_gas" });
-    expect(shownState("paused", "ignored", false)).toEqual({ state: "paused", degraded: null });
+    expect(shownState("quoting", null, null)).toEqual({ state: "quoting", degraded: null });
+    expect(shownState("degraded", "low_gas", null)).toEqual({ state: "degraded", degraded: "low_gas" });
+    expect(shownState("paused", "ignored", null)).toEqual({ state: "paused", degraded: null });
   });
 
-  it("shows an inventory mismatch over whatever the node said", () => {
+  it("shows what the chain holds against the node over whatever the node said", () => {
     for (const state of ["quoting", "degraded", "paused"] as const) {
-      expect(shownState(state, "low_gas", true)).toEqual({ state: "degraded", degraded: "inventory_mismatch" });
+      for (const flag of ["inventory_mismatch", "has_code"] as const) {
+        expect(shownState(state, "low_gas", flag)).toEqual({ state: "degraded", degraded: flag });
+      }
     }
   });
 });

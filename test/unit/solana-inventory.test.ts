@@ -51,7 +51,9 @@ describe("solanaInventoryReader", () => {
     const requests = fakeRpc({
       [ata(USDC)]: { owner: PROGRAM, data: [tokenAccountHead(USDC, owner, 7_000_000n), "base64"] },
     });
-    const entries = await solanaInventoryReader(localSolana)(NODE, [CNGN, USDC]);
+    const { entries, hasCode } = await solanaInventoryReader(localSolana)(NODE, [CNGN, USDC]);
+    // A Solana key is never code: the runtime checks its signatures itself.
+    expect(hasCode).toBe(false);
     expect(entries).toEqual([
       // No account: nothing held.
       { chainId: localSolana.chainId, token: CNGN, balance: "0", allowance: "0" },
@@ -70,13 +72,16 @@ describe("solanaInventoryReader", () => {
       [ata(USDC)]: { owner: PROGRAM, data: [tokenAccountHead(USDC, stranger, 5n), "base64"] },
       [ata(CNGN)]: { owner: stranger, data: [tokenAccountHead(CNGN, owner, 5n), "base64"] },
     });
-    const entries = await solanaInventoryReader(localSolana)(NODE, [CNGN, USDC]);
+    const { entries } = await solanaInventoryReader(localSolana)(NODE, [CNGN, USDC]);
     expect(entries.map((e) => e.balance)).toEqual(["0", "0"]);
   });
 
   it("reads nothing for a node that proved no Solana key: it holds nothing the relay could move", async () => {
     const requests = fakeRpc({});
-    expect(await solanaInventoryReader(localSolana)({ ...NODE, solanaAddress: null }, [CNGN, USDC])).toEqual([]);
+    expect(await solanaInventoryReader(localSolana)({ ...NODE, solanaAddress: null }, [CNGN, USDC])).toEqual({
+      entries: [],
+      hasCode: false,
+    });
     expect(requests).toEqual([]);
   });
 

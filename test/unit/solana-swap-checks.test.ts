@@ -18,6 +18,7 @@ import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import { checkTakerTransaction } from "../../src/chains/solana/swap-checks";
 import { signRequest, verifyWinnerSignature, withSignature } from "../../src/chains/solana/swap-signatures";
 import { buildSwapTransaction, MAX_TRANSACTION_BYTES, MEMO_PROGRAM } from "../../src/chains/solana/swap-transaction";
+import { SMALL_ORDER_ENCODINGS, smallOrderRSignature } from "../support/ed25519-forgeries";
 import { addSignatures, localSolana, mintOf, signMessageOf, swapQuote } from "../support/solana-swap";
 
 const taker = localSolanaKeypair("taker:5");
@@ -257,6 +258,11 @@ describe("checkTakerTransaction", () => {
     expect(refusal(base64.encode(bytes))).toBe("taker_signature_invalid");
     // A changed byte of the taker's own signature.
     expect(refusal(flipped(signedByTaker, slot(taker.publicKey) + 5))).toBe("taker_signature_invalid");
+    // The taker's signature with a small-order R, which a cofactored check accepts and the runtime refuses.
+    const message = VersionedTransaction.deserialize(base64.decode(quote)).message.serialize();
+    const torsion = SMALL_ORDER_ENCODINGS[1] as Uint8Array;
+    bytes.set(smallOrderRSignature(taker.secretKey.subarray(0, 32), message, torsion), slot(taker.publicKey));
+    expect(refusal(base64.encode(bytes))).toBe("taker_signature_invalid");
   });
 
   it("refuses a changed resolver signature and a keeper slot filled in", () => {

@@ -161,6 +161,16 @@ export class LocalChain {
   };
 
   /**
+   * Whether every signature passes the runtime's own check (LiteSVM's, which is agave's: ed25519-dalek's
+   * `verify_strict`), as a validator's RPC checks them before its preflight. A cofactored ed25519 check
+   * accepts signatures this one refuses (a small-order R, say), so the harness does not check them itself.
+   */
+  signaturesVerify(wire: WireTransaction): boolean {
+    const result = this.svm.simulateTransaction(svmTransaction(wire));
+    return !(failed(result) && executionOf(result).err === "SignatureFailure");
+  }
+
+  /**
    * What the transaction would do now, as `simulateTransaction` and preflight run it (no signature check),
    * with the fee and the balances before and after that a validator's simulation reports. A transaction
    * that fails in an instruction leaves every account as it was but its fee payer's, which pays the fee.

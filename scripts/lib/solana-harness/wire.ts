@@ -2,7 +2,6 @@
  * Transactions as clients send them: base58 or base64 text of the wire bytes, at most one packet (1,232
  * bytes), checked the way a validator's RPC checks them before anything runs.
  */
-import { ed25519 } from "@noble/curves/ed25519";
 import { base58, base64 } from "@scure/base";
 import { VersionedMessage, VersionedTransaction } from "@solana/web3.js";
 import { invalidParams } from "./jsonrpc";
@@ -95,18 +94,4 @@ export function decodeMessage(data: unknown): VersionedMessage {
   } catch (err) {
     throw invalidParams(`failed to deserialize message: ${err instanceof Error ? err.message : err}`);
   }
-}
-
-/** Whether every signature is its signer's over the message. */
-export function signaturesVerify(wire: WireTransaction): boolean {
-  const keys = wire.tx.message.staticAccountKeys;
-  return wire.tx.signatures.every((signature, i) => {
-    const key = keys[i];
-    if (!key) return false;
-    try {
-      return ed25519.verify(signature, wire.messageBytes, key.toBytes());
-    } catch {
-      return false;
-    }
-  });
 }

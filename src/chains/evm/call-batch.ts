@@ -66,8 +66,12 @@ export function rpcAnswersInOrder(count: number, answers: unknown): RpcAnswer[] 
   });
 }
 
-const asCallAnswer = (a: RpcAnswer): CallAnswer =>
+/** A batch's answer to an `eth_call`: its return data, or why there is none. */
+export const asCallAnswer = (a: RpcAnswer): CallAnswer =>
   !a.ok ? a : typeof a.result === "string" ? { ok: true, data: a.result as Hex } : { ok: false, error: "not hex" };
+
+/** The JSON-RPC request of `call` as an `eth_call` at the latest block. */
+export const ethCallRequest = (call: EthCall) => ({ method: "eth_call", params: [call, "latest"] });
 
 /** `calls` as `eth_call`s at the latest block, in one batch (`jsonRpcBatch`). */
 export async function ethCallBatch(
@@ -75,13 +79,7 @@ export async function ethCallBatch(
   calls: readonly EthCall[],
   fetcher?: Fetcher,
 ): Promise<CallAnswer[]> {
-  const requests = calls.map((call) => ({ method: "eth_call", params: [call, "latest"] }));
-  return (await jsonRpcBatch(rpcUrl, requests, fetcher)).map(asCallAnswer);
-}
-
-/** A raw batch answer to `count` eth_calls, in the calls' order. */
-export function answersInOrder(count: number, answers: unknown): CallAnswer[] {
-  return rpcAnswersInOrder(count, answers).map(asCallAnswer);
+  return (await jsonRpcBatch(rpcUrl, calls.map(ethCallRequest), fetcher)).map(asCallAnswer);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { secp256k1 } from "@noble/curves/secp256k1";
-import { type Hex, hexToBytes } from "viem";
+import type { Hex } from "viem";
+import { strictSignature } from "./strict-signature";
 
 /**
  * ECDSA verification against a known public key. A resolver's key is recovered once, from its auth
@@ -9,17 +10,6 @@ import { type Hex, hexToBytes } from "viem";
 const { Point } = secp256k1;
 const Fn = Point.Fn;
 const Fp = Point.Fp;
-const HALF_ORDER = Fn.ORDER >> 1n;
-
-/**
- * Whether the affine x of projective `R` (x = X / Z), reduced mod the group order, is `r`, without the
- * field inversion that going to affine costs: X = r·Z, or X = (r + n)·Z when r + n is still a field element.
- */
-function xIsR(R: InstanceType<typeof Point>, r: bigint): boolean {
-  if (Fp.eql(R.X, Fp.mul(r, R.Z))) return true;
-  const rn = r + Fn.ORDER;
-  return rn < Fp.ORDER && Fp.eql(R.X, Fp.mul(rn, R.Z));
-}
 
 const points = new Map<string, InstanceType<typeof Point>>();
 const MAX_CACHED_KEYS = 4096;
@@ -35,19 +25,25 @@ function pointOf(publicKey: Hex) {
   return point;
 }
 
-/** Whether the 65-byte `signature` (r, s, v) over the 32-byte `hash` is by `publicKey` (uncompressed, 0x04…). */
+/**
+ * Whether the 65-byte `signature` (r, s, v) over the 32-byte `hash` is by `publicKey` (uncompressed,
+ * 0x04…) as the chain sees it: the signature meets the strict rule (src/chains/evm/strict-signature.ts)
+ * and the point R it implies is the one ecrecover rebuilds from r and v, so ecrecover yields this very
+ * key. ecrecover takes R's x to be r itself (never r + n) and its y's parity from v: a signature whose R
+ * has x = r + n, or whose v names the other y, verifies in plain ECDSA but recovers another key on chain.
+ */
 export function verifyWithKey(hash: Hex, signature: Hex, publicKey: Hex): boolean {
+  const parts = strictSignature(signature);
+  if (!parts) return false;
+  const { r, s, yParity } = parts;
   try {
-    const bytes = hexToBytes(signature);
-    if (bytes.length !== 65) return false;
-    const { r, s } = secp256k1.Signature.fromBytes(bytes.slice(0, 64), "compact");
-    // Wallets and viem produce low-s signatures; a high-s twin of one is refused.
-    if (s > HALF_ORDER) return false;
     const sInv = Fn.inv(s);
     const R = Point.BASE.multiplyUnsafe(Fn.create(BigInt(hash) * sInv)).add(
       pointOf(publicKey).multiplyUnsafe(Fn.create(r * sInv)),
     );
-    return !R.is0() && xIsR(R, r);
+    // Projective R: x = X / Z, checked as X = r·Z without inverting Z; y's parity needs the one inversion.
+    if (R.is0() || !Fp.eql(R.X, Fp.mul(r, R.Z))) return false;
+    return (Fp.mul(R.Y, Fp.inv(R.Z)) & 1n) === BigInt(yParity);
   } catch {
     return false;
   }

@@ -1,4 +1,4 @@
-import { type Address, encodeFunctionData, getAddress, type Hex, isAddress, recoverTypedDataAddress } from "viem";
+import { type Address, encodeFunctionData, getAddress, hashTypedData, isAddress } from "viem";
 import { z } from "zod";
 import type { EvmChain } from "../../config/schema";
 import { withBigintsAsStrings } from "../json";
@@ -8,6 +8,7 @@ import { permit2Abi } from "./abi/permit2";
 import { limitReadiness } from "./limit-readiness";
 import type { LimitChainReads, TakerSideFunds } from "./limit-reads";
 import { type LimitAuth, limitTakerTypedData } from "./limit-typed-data";
+import { signedBy } from "./strict-signature";
 import { PERMIT2_DOMAIN_TYPE } from "./typed-data";
 
 /**
@@ -130,14 +131,9 @@ export function evmLimitOrders(chain: EvmChain, reads: LimitChainReads): LimitOr
       return Number.isSafeInteger(id) ? id : null;
     },
 
+    // Permit2 checks the taker's signature by OpenZeppelin's rule, so placement applies the same one.
     async verifyTaker(terms, signature) {
-      if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return false;
-      try {
-        const signer = await recoverTypedDataAddress({ ...typed(terms), signature: signature as Hex });
-        return signer.toLowerCase() === terms.taker.toLowerCase();
-      } catch {
-        return false;
-      }
+      return signedBy(hashTypedData(typed(terms)), signature, terms.taker);
     },
 
     revoke(nonce): RevokeCall {

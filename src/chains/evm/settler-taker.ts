@@ -1,27 +1,27 @@
-import { type Address, type Hex, recoverTypedDataAddress } from "viem";
+import { type Address, type Hex, hashTypedData } from "viem";
 import type { FillRequest, TakerCheck } from "../settler";
 import { isLimitSigning, limitTakerTyped, parseLimitSigning } from "./limit-call";
 import { parseSigning } from "./stored-signing";
+import { recoverStrict } from "./strict-signature";
 import { takerTypedData } from "./typed-data";
 
 const refused = { ok: false, code: "bad_signature", reason: "not the taker's signature over the typedData" } as const;
 
 /**
  * Whether `request.signature` is the taker's over what its quote asked it to sign: the Permit2 typed data
- * of an RFQ fill, or of a limit order's round. No RPC.
+ * of an RFQ fill, or of a limit order's round, under the strict rule Permit2 applies
+ * (src/chains/evm/strict-signature.ts). No RPC.
  */
 export async function verifyEvmTaker(
   chain: { chainId: number; permit2: Address; executor: Address; reactor: Address },
   request: FillRequest,
   sameAddress: (a: string, b: string) => boolean,
 ): Promise<TakerCheck> {
-  if (!/^0x[0-9a-fA-F]{130}$/.test(request.signature)) return refused;
   const { chainId, permit2, executor, reactor } = chain;
-  const signature = request.signature as Hex;
-  let signer: Promise<Address>;
+  let digest: Hex;
   if (isLimitSigning(request.signing)) {
     const limit = parseLimitSigning(request.quoteId, request.signing);
-    signer = recoverTypedDataAddress({ ...limitTakerTyped(chainId, { permit2, reactor }, limit), signature });
+    digest = hashTypedData(limitTakerTyped(chainId, { permit2, reactor }, limit));
   } else {
     const { order, permit } = parseSigning(request.signing);
     const typed = takerTypedData({
@@ -34,11 +34,8 @@ export async function verifyEvmTaker(
       deadline: permit.deadline,
       order,
     });
-    signer = recoverTypedDataAddress({ ...typed, signature });
+    digest = hashTypedData(typed);
   }
-  try {
-    return sameAddress(await signer, request.taker) ? { ok: true } : refused;
-  } catch {
-    return refused;
-  }
+  const signer = recoverStrict(digest, request.signature);
+  return signer && sameAddress(signer.address, request.taker) ? { ok: true } : refused;
 }

@@ -54,12 +54,13 @@ export function inventoryOfAccounts(
  * A node's SPL balances on a Solana chain, read from its proved Solana key's associated token account of
  * each token (the accounts the swap's resolver legs move from), all in one `getMultipleAccounts` at
  * `confirmed`. A node that proved no Solana key holds nothing the relay could move: no entries, so it is
- * not asked and never flagged for claims it cannot back.
+ * not asked and never flagged for claims it cannot back. A Solana key is never code: the runtime checks
+ * its ed25519 signature itself, so `hasCode` is always false.
  */
 export function solanaInventoryReader(chain: SolanaChain): InventoryReader {
   return async (node, addresses) => {
     const owner = node.solanaAddress;
-    if (owner === null) return [];
+    if (owner === null) return { entries: [], hasCode: false };
     const tokens = addresses.map((address) => {
       const token = chain.tokens.find((t) => t.address === address);
       if (!token) throw new Error(`${address} is not a token of ${chain.name}`);
@@ -69,6 +70,6 @@ export function solanaInventoryReader(chain: SolanaChain): InventoryReader {
       tokens.map((t) => tokenAccount(t, owner).toBase58()),
       { commitment: "confirmed", encoding: "base64", dataSlice: { offset: 0, length: ACCOUNT_HEAD_BYTES } },
     ]);
-    return inventoryOfAccounts(chain, owner, tokens, value);
+    return { entries: inventoryOfAccounts(chain, owner, tokens, value), hasCode: false };
   };
 }

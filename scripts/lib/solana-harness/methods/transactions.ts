@@ -9,15 +9,15 @@ import { invalidParams, RpcError } from "../jsonrpc";
 import { checkMinContextSlot, commitmentOf, configAt, pubkey, required, signature } from "../params";
 import { parsedInnerInstructions, transactionEncoding, transactionJson } from "../transaction-json";
 import { transactionErrorMessage } from "../tx-errors";
-import { decodeTransaction, signaturesVerify, type WireTransaction, wireEncoding } from "../wire";
+import { decodeTransaction, type WireTransaction, wireEncoding } from "../wire";
 import { type Method, type RpcContext, withContext } from "./context";
 
 export const PREFLIGHT_FAILURE = -32002;
 export const SIGNATURE_VERIFICATION_FAILURE = -32003;
 const MAX_SIGNATURE_STATUSES = 256;
 
-function verified(wire: WireTransaction): void {
-  if (!signaturesVerify(wire)) {
+function verified(wire: WireTransaction, ctx: RpcContext): void {
+  if (!ctx.chain.signaturesVerify(wire)) {
     throw new RpcError(SIGNATURE_VERIFICATION_FAILURE, "Transaction signature verification failure");
   }
 }
@@ -70,7 +70,7 @@ export const transactionMethods: Record<string, Method> = {
     commitmentOf(config, "preflightCommitment");
     checkMinContextSlot(config, ctx.chain.slot);
     if (config.skipPreflight !== true) {
-      verified(wire);
+      verified(wire, ctx);
       const sim = ctx.chain.simulate(wire);
       if (sim.execution.err !== null) {
         const message = `Transaction simulation failed: ${transactionErrorMessage(sim.execution.err)}`;
@@ -90,7 +90,7 @@ export const transactionMethods: Record<string, Method> = {
     const replace = config.replaceRecentBlockhash === true;
     if (config.sigVerify === true) {
       if (replace) throw invalidParams("sigVerify may not be used with replaceRecentBlockhash");
-      verified(wire);
+      verified(wire, ctx);
     }
     const sim = ctx.chain.simulate(wire, { replaceRecentBlockhash: replace });
     const latest = ctx.chain.latestBlockhash("processed");
