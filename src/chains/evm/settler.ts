@@ -195,7 +195,14 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
         if (isTransportError(e)) throw new ChainUnavailableError(`simulating: ${shortMessage(e)}`);
         return outcomeOf(e, request);
       }
-      const estimate = await rpc("estimating gas", () => client.estimateGas(callFrom(call)));
+      let estimate: bigint;
+      try {
+        estimate = await client.estimateGas(callFrom(call));
+      } catch (e) {
+        if (isTransportError(e)) throw new ChainUnavailableError(`estimating gas: ${shortMessage(e)}`);
+        // A party acted between the call and the estimate: the revert says whose doing it is.
+        return outcomeOf(e, request);
+      }
       return { kind: "prepared", fill: { call, gas: estimate + (estimate * GAS_HEADROOM_PERCENT) / 100n } };
     },
 
