@@ -205,7 +205,7 @@ export async function writeFailed(
     ...counted,
     finishExecution(db, executionId, "failed", { reason, gasUsed }, at),
     ...quoteStepStatements(db, terms.quoteId, "failed", at, { reason, txHash }),
-    limitFillFailed(db, terms.quoteId, "fill_failed", at),
+    limitFillFailed(db, terms.quoteId, reason, at),
   ]);
   return (results[counted.length]?.meta.changes ?? 0) > 0;
 }

@@ -1,40 +1,27 @@
 import { env } from "cloudflare:test";
-import { type Address, concat, getAddress, maxUint256, type PrivateKeyAccount, zeroAddress } from "viem";
+import { getAddress, maxUint256, type PrivateKeyAccount } from "viem";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { refusingWalletBytecode } from "../../contracts/out/refusing-wallet";
-import { refusingWalletAbi } from "../../src/chains/evm/abi/refusing-wallet";
 import { loadConfig } from "../../src/config/load";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
-import { readResolver } from "../../src/db/resolvers";
+import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import { limitPass } from "../../src/keeper/limit-job";
 import { limitJobPort } from "../../src/keeper/limit-port";
 import type { RfqFrame } from "../../src/protocol/frames";
 import type { QuoteRecord } from "../../src/schemas/quote";
 import { corridorStub, oracleStub } from "../../src/stubs";
-import { marketSellAmount, quoteBody, signBid } from "../support/bidder";
+import { type Bidder, bidder, marketSellAmount, quoteBody, signBid } from "../support/bidder";
 import {
   authenticate,
   connect,
   eventually,
   heartbeat,
+  nodeAccount,
   type TestSocket,
   untilInventoryChecked,
 } from "../support/ws-client";
-import {
-  app,
-  approve,
-  chainClient,
-  deployer,
-  EVM,
-  getExecution,
-  keeper,
-  newResolver,
-  newTaker,
-  signQuote,
-  submit,
-  walletOf,
-} from "./helpers";
+import { delegateToRefusingWallet } from "./delegation";
+import { app, approve, EVM, getExecution, keeper, newResolver, newTaker, signQuote, submit } from "./helpers";
 import { readOrder, signedOrder, storeOrder } from "./limit-orders";
 
 /**
@@ -46,12 +33,9 @@ import { readOrder, signedOrder, storeOrder } from "./limit-orders";
  */
 
 const reactor = getAddress(primaryEvmChain(localConfig).reactor);
-let refusingWallet: Address = zeroAddress;
 let sellAmount = "";
 
 beforeAll(async () => {
-  const hash = await deployer.deployContract({ abi: refusingWalletAbi, bytecode: refusingWalletBytecode });
-  refusingWallet = getAddress((await chainClient.waitForTransactionReceipt({ hash })).contractAddress ?? "");
   sellAmount = await marketSellAmount((path) => app.request(path, {}, env));
 });
 
@@ -61,18 +45,6 @@ afterEach(async () => {
   await Promise.all(open.map((s) => s.closed));
   open = [];
 });
-
-/**
- * `account` delegates its EOA to the refusing wallet by EIP-7702: its authorization, carried by a type-4
- * transaction the deployer sends. Afterwards the account has the delegation designator as its code.
- */
-async function delegateToRefusingWallet(account: PrivateKeyAccount): Promise<void> {
-  const authorization = await walletOf(account).signAuthorization({ contractAddress: refusingWallet });
-  const hash = await deployer.sendTransaction({ authorizationList: [authorization], to: zeroAddress });
-  expect((await chainClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe("success");
-  const designator = concat(["0xef0100", refusingWallet]).toLowerCase();
-  expect((await chainClient.getCode({ address: account.address }))?.toLowerCase()).toBe(designator);
-}
 
 /** A fresh resolver with funds and approvals, connected to the EVM corridor and asked once its inventory is read. */
 async function connectedResolver(name: string) {
@@ -189,5 +161,29 @@ describe("a limit fill whose resolver signature the chain refuses", () => {
     expect((await readOrder(id))?.status).toBe("open");
     // Not left for the rounds of the next test.
     await env.DB.prepare("UPDATE limit_orders SET status = 'cancelled' WHERE limit_order_id = ?").bind(id).run();
+  });
+});
+
+describe("a limit order whose taker signature the chain refuses", () => {
+  it("ends cancelled when its taker delegates after placing it, taker:bad_signature, never auctioned again", async () => {
+    const taker = await newTaker();
+    const id = await storeOrder(await signedOrder(taker, BigInt(sellAmount), 900_000n), 1_000_000n);
+    await upsertRegistration(env.DB, nodeAccount(0).address, { name: "alpha" }, new Date().toISOString());
+    const alpha: Bidder = await bidder(0, "alpha");
+    open.push(alpha.socket);
+    await delegateToRefusingWallet(taker as PrivateKeyAccount);
+
+    const first = await passAnswering(alpha.socket, (rfq) => alpha.bid(rfq, 1_000_000n));
+    expect(first).toContain(id);
+    await eventually(async () =>
+      expect(await readOrder(id)).toMatchObject({ status: "cancelled", last_error: "taker:bad_signature" }),
+    );
+    const later: string[] = [];
+    for (let pass = 0; pass < 3; pass++)
+      later.push(...(await passAnswering(alpha.socket, (rfq) => alpha.bid(rfq, 1_000_000n))));
+    expect(later).not.toContain(id);
+    expect(await readOrder(id)).toMatchObject({ status: "cancelled", last_error: "taker:bad_signature" });
+    // The winner delivered what it promised: no strike.
+    expect(await demotions(alpha.account.address)).toBe(0);
   });
 });
