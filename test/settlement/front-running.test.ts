@@ -1,11 +1,12 @@
 import { env } from "cloudflare:test";
-import { erc20Abi, type Hex, type LocalAccount, parseGwei } from "viem";
+import { erc20Abi, type Hex, type LocalAccount, type PrivateKeyAccount, parseGwei } from "viem";
 import { afterEach, describe, expect, it } from "vitest";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
 import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import type { CorridorRecord } from "../../src/schemas/ops";
 import type { ResolverStanding } from "../../src/schemas/resolvers";
 import { evmCorridorKey } from "../support/ws-client";
+import { sendDelegation } from "./delegation";
 import {
   app,
   balanceOf,
@@ -142,5 +143,13 @@ describe("a taker front-running its own fill in the fill's block", () => {
       }),
     );
     await expectNotCounted(resolver, executionId, "taker:insufficient_allowance");
+  });
+
+  it("by delegating its account by EIP-7702 to code that refuses its signature: taker:bad_signature, no strike", async () => {
+    const resolver = await resolverWithOneFill();
+    const executionId = await frontRun(resolver, (taker, _signed, tip) =>
+      sendDelegation(taker as PrivateKeyAccount, tip),
+    );
+    await expectNotCounted(resolver, executionId, "taker:bad_signature");
   });
 });
