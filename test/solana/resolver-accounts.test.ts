@@ -78,8 +78,26 @@ afterEach(() => {
   open = [];
 });
 
-/** A quote `resolver` wins and signs, for the taker: the cNGN the band prices at 1 USDC, for 1 USDC. */
+/**
+ * A quote `resolver` wins and signs, for the taker: the cNGN the band prices at 1 USDC, for 1 USDC. Its
+ * blockhash must still be valid: the files of this project share the relay's modules, so a file before this
+ * one that moved the chain 200 slots at once leaves the relay holding a blockhash the chain has passed,
+ * until its next read (every 5 s); the quote is then asked again.
+ */
 async function wonBy(resolver: SolanaBidder) {
+  for (let attempt = 0; ; attempt++) {
+    const quote = await quoteWonBy(resolver);
+    const { recentBlockhash } = VersionedTransaction.deserialize(base64.decode(quote.transaction)).message;
+    const { value } = await solanaRpc<{ value: boolean }>(env.TEST_SOLANA_RPC_URL, "isBlockhashValid", [
+      recentBlockhash,
+      { commitment: "confirmed" },
+    ]);
+    if (value || attempt >= 2) return quote;
+    await new Promise((r) => setTimeout(r, 5_500));
+  }
+}
+
+async function quoteWonBy(resolver: SolanaBidder) {
   const pending = request("/v1/quotes", {
     chainId: SOL.chainId,
     sellToken: SOL.cngn,
