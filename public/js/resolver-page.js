@@ -104,7 +104,7 @@ function standing(r, now) {
       { class: "facts" },
       fact("Reliability", r.reliability === null ? "not yet: each measure needs 20 samples" : percent(r.reliability)),
       fact("Response", measure("asked", d?.response)),
-      fact("Fill", measure("submitted", d?.fill)),
+      fact("Fill", measure("fills counted", d?.fill)),
       fact("Uptime", measure("minutes", d?.uptime)),
       fact(
         "Reply latency",
@@ -213,7 +213,7 @@ function week(r) {
       {},
       h("summary", {}, "The days in figures"),
       table(
-        ["Day", "Asked", "Answered", "Won", "Submitted", "Settled", "Response", "Fill", "Latency p50 / p99"],
+        ["Day", "Asked", "Answered", "Won", "Submitted", "Settled", "Failed", "Response", "Fill", "Latency p50 / p99"],
         days.map((d) => [
           d.day,
           d.asked,
@@ -221,6 +221,7 @@ function week(r) {
           d.won,
           d.submitted,
           d.settled,
+          d.failed,
           percent(d.responseRate),
           percent(d.fillRate),
           d.replyLatency ? `${d.replyLatency.p50Ms} / ${d.replyLatency.p99Ms} ms` : "—",

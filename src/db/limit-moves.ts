@@ -1,4 +1,4 @@
-import { LIMIT_MOVES } from "../limit-orders/states";
+import { afterFailedFill, LIMIT_MOVES } from "../limit-orders/states";
 import { statusSql } from "../quotes/states";
 import type { MovedLimitOrder } from "../schemas/limit-order";
 import type { QuoteStatus } from "../schemas/quote";
@@ -87,17 +87,18 @@ export async function startLimitFill(
 }
 
 /**
- * `filling → open`, the order auctioned again, `quoteId` cleared and `lastError` the reason: the keeper's
- * own submission of the fill in quote `quoteId` was refused, so nothing was sent. False when the order is
- * not filling that quote.
+ * A fill in quote `quoteId` that the keeper's own submission refused, so nothing was sent: `filling → open`,
+ * auctioned again, or `filling → cancelled` when the reason ends the order (`afterFailedFill`); `quoteId`
+ * cleared and `lastError` the reason either way. False when the order is not filling that quote.
  */
-export async function reopenLimitOrder(
+export async function failLimitFill(
   db: D1Database,
   m: { limitOrderId: string; quoteId: string; reason: string; now: string },
 ): Promise<boolean> {
+  const move = afterFailedFill(m.reason);
   const r = await db
     .prepare(
-      moveSql("reopen", "quote_id = NULL, last_error = ?3, updated_at = ?4", "limit_order_id = ?1 AND quote_id = ?2"),
+      moveSql(move, "quote_id = NULL, last_error = ?3, updated_at = ?4", "limit_order_id = ?1 AND quote_id = ?2"),
     )
     .bind(m.limitOrderId, m.quoteId, m.reason, m.now)
     .run();
@@ -131,15 +132,20 @@ export async function followLimitFills(db: D1Database, now: string): Promise<Mov
 /**
  * The statements that move a limit order with its fill's quote, in the indexer's own batch, so the order
  * reads `filled` the moment its quote settles (and `open` again, `quoteId` cleared, the moment it fails)
- * rather than at the next pass: `filling → filled`, or `filling → open` with `lastError` `reason`. A quote
- * of no limit order matches nothing; `followLimitFills` catches up whatever these missed.
+ * rather than at the next pass: `filling → filled`; or, with the failure's `reason`, `filling → open`
+ * (`lastError` `fill_failed`) or `filling → cancelled` when the reason ends the order (`afterFailedFill`,
+ * `lastError` the reason). A quote of no limit order matches nothing; `followLimitFills` catches up
+ * whatever these missed.
  */
 export function limitFillSettled(db: D1Database, quoteId: string, now: string): D1PreparedStatement {
   return db.prepare(moveSql("filled", "updated_at = ?2", "quote_id = ?1")).bind(quoteId, now);
 }
 
 export function limitFillFailed(db: D1Database, quoteId: string, reason: string, now: string): D1PreparedStatement {
+  const move = afterFailedFill(reason);
+  // A reopened order says its fill failed (`fill_failed`, as `followLimitFills` does); an ended one says why.
+  const lastError = move === "refused" ? reason : "fill_failed";
   return db
-    .prepare(moveSql("reopen", "quote_id = NULL, last_error = ?2, updated_at = ?3", "quote_id = ?1"))
-    .bind(quoteId, reason, now);
+    .prepare(moveSql(move, "quote_id = NULL, last_error = ?2, updated_at = ?3", "quote_id = ?1"))
+    .bind(quoteId, lastError, now);
 }

@@ -8,6 +8,8 @@ export const COUNTER_COLUMNS = {
   won: "won",
   submitted: "submitted",
   settled: "settled",
+  // Fills of its wins that failed through its own fault (migrations/0015): the fill rate's misses.
+  failed: "failed",
   replies: "replies",
   fastReplies: "fast_replies",
   connectedMs: "connected_ms",

@@ -2,6 +2,7 @@ import { OPEN_SQL, type SettlementStep } from "../quotes/states";
 import type { Fill, QuoteStatus, Settlement } from "../schemas/quote";
 import { limitFillFailed, limitFillSettled } from "./limit-moves";
 import {
+  countFailed,
   countSettled,
   countSubmitted,
   type ExecutionTerms,
@@ -51,17 +52,29 @@ export async function releaseClaim(db: D1Database, quoteId: string): Promise<voi
 }
 
 /**
- * A simulation that reverted: a `requote` execution, the key, and the quote's move (`signed` and open,
- * or `failed`): a requote answers the taker's valid signature, so the quote records it.
+ * Why a fill failed, and whether it was its winner's own fault (src/resolvers/own-failure.ts): only then
+ * is it one of the winner's failures, which its fill rate counts (docs/reliability.md, "What is measured").
+ */
+export interface FillFailure {
+  reason: string;
+  resolversOwn: boolean;
+}
+
+/**
+ * A simulation that reverted: a `requote` execution, the key, the winner's failure when it was its own,
+ * and the quote's move (`signed` and open, or `failed`): a requote answers the taker's valid signature, so
+ * the quote records it.
  */
 export async function writeRequote(
   db: D1Database,
   terms: ExecutionTerms,
   step: Extract<SettlementStep, "requote" | "takerRequote">,
-  reason: string,
+  failure: FillFailure,
 ): Promise<void> {
-  const { at, idempotencyKey, executionId } = terms;
+  const { at, idempotencyKey, executionId, resolver } = terms;
+  const { reason } = failure;
   await db.batch([
+    ...(resolver && failure.resolversOwn ? [countFailed(db, resolver, executionId, at, "requote")] : []),
     insertExecutionOnce(db, terms, "requote", { reason, txHash: null, submitter: null }, at),
     ...(idempotencyKey ? [idempotencyKeyStatement(db, idempotencyKey, executionId, at)] : []),
     ...quoteStepStatements(db, terms.quoteId, "signed", at, null),
@@ -174,22 +187,27 @@ export async function writeReorged(
 }
 
 /**
- * The transaction reverted or was dropped: the execution and the quote `failed`. True when an execution
- * moved (a transaction lost before its broadcast was ever confirmed has none).
+ * The transaction reverted or was dropped: the winner's failure when it was its own, the execution and
+ * the quote `failed`. True when an execution moved (a transaction lost before its broadcast was ever
+ * confirmed has none).
  */
 export async function writeFailed(
   db: D1Database,
-  terms: Pick<ExecutionTerms, "executionId" | "quoteId">,
-  failure: { reason: string; txHash: string; gasUsed: string | null },
+  terms: Pick<ExecutionTerms, "executionId" | "quoteId" | "resolver">,
+  failure: FillFailure & { txHash: string; gasUsed: string | null },
   at: string,
 ): Promise<boolean> {
   const { reason, txHash, gasUsed } = failure;
-  const [execution] = await db.batch([
-    finishExecution(db, terms.executionId, "failed", { reason, gasUsed }, at),
+  const { executionId, resolver } = terms;
+  // Before the execution moves: the count's condition is that it is still `submitted`.
+  const counted = resolver && failure.resolversOwn ? [countFailed(db, resolver, executionId, at, "failed")] : [];
+  const results = await db.batch([
+    ...counted,
+    finishExecution(db, executionId, "failed", { reason, gasUsed }, at),
     ...quoteStepStatements(db, terms.quoteId, "failed", at, { reason, txHash }),
-    limitFillFailed(db, terms.quoteId, "fill_failed", at),
+    limitFillFailed(db, terms.quoteId, reason, at),
   ]);
-  return (execution?.meta.changes ?? 0) > 0;
+  return (results[counted.length]?.meta.changes ?? 0) > 0;
 }
 
 /** The settlement is deep enough: `final`, `settlement.confirmed`, timeline `final`. */

@@ -226,18 +226,34 @@ export async function pruneIdempotencyKeys(db: D1Database, now: string): Promise
   await db.prepare("DELETE FROM idempotency_keys WHERE created_at <= ?").bind(cutoff).run();
 }
 
+/** While the execution is not written yet: a write of the keeper's first step of it (broadcast, requote). */
+const NEW_EXECUTION = (id: string) => `NOT EXISTS (SELECT 1 FROM executions WHERE execution_id = ${id})`;
+/** While the execution is still `submitted`: a write of its outcome on chain (settled, failed). */
+const SUBMITTED_EXECUTION = (id: string) =>
+  `EXISTS (SELECT 1 FROM executions WHERE execution_id = ${id} AND status = 'submitted')`;
+
 /** The resolver's `submitted` counter, once per execution: only while the execution row does not exist yet. */
 export function countSubmitted(db: D1Database, resolver: string, executionId: string, at: string) {
-  return countStatement(db, resolver, { submitted: 1 }, at, {
-    sql: (id) => `NOT EXISTS (SELECT 1 FROM executions WHERE execution_id = ${id})`,
-    param: executionId,
-  });
+  return countStatement(db, resolver, { submitted: 1 }, at, { sql: NEW_EXECUTION, param: executionId });
 }
 
 /** The resolver's `settled` counter, once per execution: only while the execution is still `submitted`. */
 export function countSettled(db: D1Database, resolver: string, executionId: string, at: string) {
-  return countStatement(db, resolver, { settled: 1 }, at, {
-    sql: (id) => `EXISTS (SELECT 1 FROM executions WHERE execution_id = ${id} AND status = 'submitted')`,
-    param: executionId,
-  });
+  return countStatement(db, resolver, { settled: 1 }, at, { sql: SUBMITTED_EXECUTION, param: executionId });
+}
+
+/**
+ * The resolver's `failed` counter, once per execution: a fill of its win that failed through its own
+ * fault, either requoted by the simulation (`requote`, while its execution is not written yet) or failed
+ * after its broadcast (`failed`, while its execution is still `submitted`).
+ */
+export function countFailed(
+  db: D1Database,
+  resolver: string,
+  executionId: string,
+  at: string,
+  step: "requote" | "failed",
+) {
+  const sql = step === "requote" ? NEW_EXECUTION : SUBMITTED_EXECUTION;
+  return countStatement(db, resolver, { failed: 1 }, at, { sql, param: executionId });
 }

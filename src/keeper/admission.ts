@@ -7,6 +7,7 @@ import { type ExecutionTerms, executionForQuoteKey, scopedIdempotencyKey } from 
 import { writeRequote } from "../db/settlement-steps";
 import { type Refusal, refuse } from "../errors";
 import { newId } from "../ids";
+import { isResolversOwn } from "../resolvers/own-failure";
 import { strike } from "../resolvers/strikes";
 import {
   chainNotServed,
@@ -214,7 +215,9 @@ async function requote(
 ): Promise<SubmitOutcome> {
   const blame = blameOf(reason);
   const step = blame === "taker" ? "takerRequote" : "requote";
-  await timed(timings, "writeMs", () => writeRequote(port.db, { ...terms, at: iso(port.now()) }, step, reason));
+  const resolversOwn = isResolversOwn(reason);
+  const at = iso(port.now());
+  await timed(timings, "writeMs", () => writeRequote(port.db, { ...terms, at }, step, { reason, resolversOwn }));
   const corridor = findCorridor(port.config(), quote.chainId, quote.sellToken, quote.buyToken);
   // A requote the taker can fix leaves the quote open: the winner hears nothing.
   const winner = step === "requote" ? (quote.resolver?.address ?? null) : null;
@@ -224,7 +227,7 @@ async function requote(
     corridorKey && winner ? { corridorKey, resolver: winner, status: "failed", txHash: null, ...fault } : null;
   port.quoteMoved(quote.quoteId, fill);
   if (blame === "relay") log("relay_fault", { quoteId: quote.quoteId, corridor: corridorKey, reason });
-  if (winner && blame === "resolver") {
+  if (winner && resolversOwn) {
     const failed = {
       resolver: winner,
       event: terms.executionId,

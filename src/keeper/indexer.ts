@@ -1,7 +1,8 @@
-import { blamed, blameOf } from "../blame";
+import { blamed } from "../blame";
 import type { ChainAdapter } from "../chains/adapter";
 import { type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains/settler";
 import { writeFailed, writeFinal, writeReorged, writeReplaced, writeSettled } from "../db/settlement-steps";
+import { isResolversOwn } from "../resolvers/own-failure";
 import { heal, strike } from "../resolvers/strikes";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
 import { iso, type KeeperPort, log, settlingChain, walletOf } from "./port";
@@ -211,14 +212,16 @@ export class Indexer {
 
   private async fail(tx: PendingTx, reason: string, gasUsed: string | null): Promise<void> {
     const s = tx.submission;
-    const moved = await writeFailed(this.port.db, s, { reason, txHash: tx.hash, gasUsed }, iso(this.port.now()));
+    const resolversOwn = isResolversOwn(reason);
+    const failure = { reason, resolversOwn, txHash: tx.hash, gasUsed };
+    const moved = await writeFailed(this.port.db, s, failure, iso(this.port.now()));
     this.port.store.remove(tx.hash);
     // A transaction lost before its broadcast was ever confirmed has no execution to fail: nobody to tell.
     if (!moved) return;
     this.port.quoteMoved(s.quoteId, fillNotice(tx, "failed", reason));
     const { resolver, corridorKey } = s;
     // Only a failure the chain shows was the resolver's own strikes it (docs/reliability.md, "Blame").
-    if (!resolver || blameOf(reason) !== "resolver") return;
+    if (!resolver || !resolversOwn) return;
     const failed = {
       resolver,
       event: s.executionId,

@@ -2,6 +2,7 @@ import { blamed } from "../blame";
 import type { TakerSide } from "../chains/limit-orders";
 import type { Refusal } from "../errors";
 import { limitRoundOf } from "../limit-orders/round";
+import { TAKER_BAD_SIGNATURE } from "../limit-orders/states";
 import { type LimitAsk, withinWindow } from "../limit-orders/window";
 import type { LimitCheck, MovedLimitOrder, OpenLimitOrder } from "../schemas/limit-order";
 import type { Band } from "../schemas/quote";
@@ -22,8 +23,11 @@ export interface LimitBook {
   recordChecks(checks: readonly LimitCheck[]): Promise<void>;
   /** `open → filling` with the round's quote; false when the order is no longer open (cancelled meanwhile). */
   startFilling(limitOrderId: string, quoteId: string, now: number): Promise<boolean>;
-  /** `filling → open` with why: the fill in quote `quoteId` was refused before anything was sent. */
-  reopen(limitOrderId: string, quoteId: string, reason: string, now: number): Promise<void>;
+  /**
+   * The fill in quote `quoteId` was refused before anything was sent: `filling → open` with why, or
+   * `filling → cancelled` when why ends the order (`afterFailedFill`, src/limit-orders/states.ts).
+   */
+  fillFailed(limitOrderId: string, quoteId: string, reason: string, now: number): Promise<void>;
   /**
    * Follows every `filling` order to its round's quote: `filled` once it settled, back to `open` (with the
    * reason) once it failed or was never sent before it expired. One statement per move.
@@ -150,9 +154,20 @@ async function round(port: LimitJobPort, order: OpenLimitOrder): Promise<LimitCh
     idempotencyKey: null,
   });
   if (submitted.kind === "submitted") return check(received, null);
-  const why =
-    submitted.kind === "refused" ? submitted.code : submitted.kind === "requote" ? submitted.reason : "duplicate";
-  await port.book.reopen(order.limitOrderId, quoteId, why, port.now());
+  const why = whyNotSubmitted(submitted);
+  await port.book.fillFailed(order.limitOrderId, quoteId, why, port.now());
   port.moved(moved);
   return check(received, why);
+}
+
+/**
+ * Why the keeper did not send a round's fill, as the order records it: a refused submission's code, a
+ * requote's reason. The keeper refuses `bad_signature` when the order's signature is not the taker's, or
+ * the contracts refuse it (Permit2 asks a taker whose account now has code its ERC-1271 check): the
+ * taker's, and for good (`taker:bad_signature`).
+ */
+function whyNotSubmitted(outcome: Exclude<SubmitOutcome, { kind: "submitted" }>): string {
+  if (outcome.kind === "requote") return outcome.reason;
+  if (outcome.kind === "duplicate") return "duplicate";
+  return outcome.code === "bad_signature" ? TAKER_BAD_SIGNATURE : outcome.code;
 }

@@ -5,8 +5,8 @@ import { findCorridor } from "../corridors";
 import { dueLimitOrders, recordLimitChecks } from "../db/limit-book";
 import {
   expireLimitOrders,
+  failLimitFill,
   followLimitFills,
-  reopenLimitOrder,
   revokeLimitOrders,
   startLimitFill,
 } from "../db/limit-moves";
@@ -51,8 +51,8 @@ function d1LimitBook(db: D1Database, config: () => RelayConfig): LimitBook {
       await recordLimitChecks(db, checks);
     },
     startFilling: (limitOrderId, quoteId, now) => startLimitFill(db, { limitOrderId, quoteId, now: iso(now) }),
-    async reopen(limitOrderId, quoteId, reason, now) {
-      await reopenLimitOrder(db, { limitOrderId, quoteId, reason, now: iso(now) });
+    async fillFailed(limitOrderId, quoteId, reason, now) {
+      await failLimitFill(db, { limitOrderId, quoteId, reason, now: iso(now) });
     },
     followFilling: (now) => followLimitFills(db, iso(now)),
     sweepExpired: (now) => expireLimitOrders(db, iso(now)),

@@ -90,17 +90,24 @@ export function auctionDayCounts(auction: Omit<AuctionCounts, "at">): Map<string
   return counts;
 }
 
-/** `hits / samples`, null without samples; at most 1 (a fill settled in the window may have been submitted before it). */
+/** `hits / samples`, null without samples. */
 function measure(hits: number, samples: number): Measure {
-  return { rate: samples === 0 ? null : Math.min(1, hits / samples), samples };
+  return { rate: samples === 0 ? null : hits / samples, samples };
 }
+
+/**
+ * The fill measure: settled fills over those and the resolver's own failures (docs/reliability.md, "What
+ * is measured"). A fill that failed for the taker's or the relay's reason is neither, so nobody else's
+ * doing, however often, moves a resolver's rate or its samples.
+ */
+export const fillMeasure = (t: Pick<Totals, "settled" | "failed">): Measure => measure(t.settled, t.settled + t.failed);
 
 /** The three measures over the window; null when the resolver has no samples of any. */
 export function detailOf(t: Totals): ReliabilityDetail | null {
   const minutes = Math.floor(t.connectedMs / MINUTE_MS);
   const detail: ReliabilityDetail = {
     response: measure(t.answered, t.asked),
-    fill: measure(t.settled, t.submitted),
+    fill: fillMeasure(t),
     uptime: { rate: minutes === 0 ? null : Math.min(1, t.freshMs / t.connectedMs), samples: minutes },
   };
   const { response, fill, uptime } = detail;

@@ -3,7 +3,7 @@ import type { UncountedFailure } from "../db/executions";
 import { type Day, NO_TOTALS, type Totals } from "../db/resolver-days";
 import type { StrikeHistoryRow } from "../db/strikes";
 import type { ResolverRecord, ResolverStanding } from "../schemas/resolvers";
-import { replyLatency, windowDays } from "./reliability";
+import { fillMeasure, replyLatency, windowDays } from "./reliability";
 
 /**
  * A resolver's record with what stands behind it (docs/reliability.md, "A resolver's record"): its
@@ -47,8 +47,9 @@ export function standingRecord(
         won: d.won,
         submitted: d.submitted,
         settled: d.settled,
+        failed: d.failed,
         responseRate: rate(d.answered, d.asked),
-        fillRate: rate(d.settled, d.submitted),
+        fillRate: fillMeasure(d).rate,
         replyLatency: replyLatency(d, facts.windowMs),
       };
     }),

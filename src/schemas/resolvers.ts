@@ -32,7 +32,10 @@ const Measure = z.object({ rate: z.number().min(0).max(1).nullable(), samples: z
 export const ReliabilityDetail = z
   .object({
     response: Measure.openapi({ description: "answered / asked; samples are rfqs asked" }),
-    fill: Measure.openapi({ description: "settled / submitted fills it won; samples are fills submitted" }),
+    fill: Measure.openapi({
+      description:
+        "settled / (settled + failed through its own fault) fills of its wins; samples are those fills. A failure that was the taker's or the relay's is never counted",
+    }),
     uptime: Measure.openapi({ description: "fresh-heartbeat time / connected time; samples are connected minutes" }),
   })
   .openapi("ReliabilityDetail", { description: "The last 7 days (docs/reliability.md)" });
@@ -125,8 +128,9 @@ export const ResolverStanding = ResolverRecord.extend({
         asked: z.number().int(),
         answered: z.number().int(),
         won: z.number().int(),
-        submitted: z.number().int(),
+        submitted: z.number().int().openapi({ description: "fills of its wins broadcast" }),
         settled: z.number().int(),
+        failed: z.number().int().openapi({ description: "fills of its wins that failed through its own fault" }),
         responseRate: rate,
         fillRate: rate,
         replyLatency: ReplyLatency.nullable(),

@@ -4,8 +4,9 @@ import { dueLimitOrders, recordLimitChecks } from "../../src/db/limit-book";
 import {
   cancelLimitOrder,
   expireLimitOrders,
+  failLimitFill,
   followLimitFills,
-  reopenLimitOrder,
+  limitFillFailed,
   startLimitFill,
 } from "../../src/db/limit-moves";
 import {
@@ -269,14 +270,45 @@ describe("the keeper's limit job", () => {
     const quoteId = newId("q");
     await startLimitFill(db, { limitOrderId: row.limitOrderId, quoteId, now: now() });
     const reopen = { limitOrderId: row.limitOrderId, quoteId, reason: "reverted", now: now() };
-    expect(await reopenLimitOrder(db, { ...reopen, quoteId: newId("q") })).toBe(false);
-    expect(await reopenLimitOrder(db, reopen)).toBe(true);
-    expect(await reopenLimitOrder(db, reopen)).toBe(false);
+    expect(await failLimitFill(db, { ...reopen, quoteId: newId("q") })).toBe(false);
+    expect(await failLimitFill(db, reopen)).toBe(true);
+    expect(await failLimitFill(db, reopen)).toBe(false);
     expect(await readLimitOrder(db, row.limitOrderId)).toMatchObject({
       status: "open",
       quoteId: null,
       lastError: "reverted",
     });
+  });
+
+  it("ends a filling order whose taker signature the chain refuses: filling → cancelled, never open again", async () => {
+    const refusedBeforeSending = await place();
+    const quoteId = newId("q");
+    await startLimitFill(db, { limitOrderId: refusedBeforeSending.limitOrderId, quoteId, now: now() });
+    const refusal = { limitOrderId: refusedBeforeSending.limitOrderId, quoteId, reason: "taker:bad_signature" };
+    expect(await failLimitFill(db, { ...refusal, now: now() })).toBe(true);
+    expect(await failLimitFill(db, { ...refusal, now: now() })).toBe(false);
+    expect(await readLimitOrder(db, refusedBeforeSending.limitOrderId)).toMatchObject({
+      status: "cancelled",
+      quoteId: null,
+      lastError: "taker:bad_signature",
+    });
+
+    // Refused on chain after its broadcast: the indexer's statement ends it the same way; any other failure reopens.
+    const refusedOnChain = await place();
+    const reverted = await place();
+    const { quote: first } = await seedQuote(db);
+    const { quote: second } = await seedQuote(db);
+    await startLimitFill(db, { limitOrderId: refusedOnChain.limitOrderId, quoteId: first.quoteId, now: now() });
+    await startLimitFill(db, { limitOrderId: reverted.limitOrderId, quoteId: second.quoteId, now: now() });
+    await db.batch([
+      limitFillFailed(db, first.quoteId, "taker:bad_signature", now()),
+      limitFillFailed(db, second.quoteId, "resolver:insufficient_balance", now()),
+    ]);
+    expect(await readLimitOrder(db, refusedOnChain.limitOrderId)).toMatchObject({
+      status: "cancelled",
+      lastError: "taker:bad_signature",
+    });
+    expect(await readLimitOrder(db, reverted.limitOrderId)).toMatchObject({ status: "open", lastError: "fill_failed" });
   });
 });
 

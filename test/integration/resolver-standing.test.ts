@@ -69,6 +69,8 @@ describe("GET /v1/resolvers/{address}", () => {
     await env.DB.batch([
       countStatement(env.DB, RESOLVER, counts ?? {}, today),
       countStatement(env.DB, RESOLVER, { asked: 3, answered: 2, replies: 2, replies100: 1, replies400: 1 }, today),
+      // Three fills broadcast: one settled, one failed through its own fault, one for the taker's reason.
+      countStatement(env.DB, RESOLVER, { submitted: 3, settled: 1, failed: 1 }, today),
     ]);
 
     const { status, body } = await get(RESOLVER.toLowerCase());
@@ -99,8 +101,12 @@ describe("GET /v1/resolvers/{address}", () => {
       asked: 4,
       answered: 3,
       won: 1,
+      submitted: 3,
+      settled: 1,
+      failed: 1,
       responseRate: 0.75,
-      fillRate: null,
+      // Settled over settled and its own failures: the taker's failure is not a sample.
+      fillRate: 0.5,
       // 20, 90 and 300 ms: the median is in the 100 ms bucket, the 99th percentile in the 400 ms one.
       replyLatency: { p50Ms: 100, p99Ms: 400 },
     });

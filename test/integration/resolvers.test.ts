@@ -165,6 +165,7 @@ describe("GET /v1/resolvers: reliability and badges", () => {
       answered: 20,
       submitted: 20,
       settled: 19,
+      failed: 1,
       connectedMs: 20 * MINUTE,
       freshMs: 20 * MINUTE,
     };

@@ -12,6 +12,7 @@ import {
   insertExecutionOnce,
   quoteStepStatements,
 } from "../../src/db/settlement";
+import { writeFailed, writeRequote } from "../../src/db/settlement-steps";
 import { newId } from "../../src/ids";
 import { windowStart } from "../../src/resolvers/reliability";
 import { seedQuote } from "../support/records";
@@ -111,6 +112,43 @@ describe("settlement writes", () => {
       "requote",
       "failed",
     ]);
+  });
+
+  it("counts a failure against the winner once, and only one that was its own fault", async () => {
+    const resolver = resolverAddress();
+    const winner = { resolver: { address: resolver, name: "alpha", solanaAddress: null } };
+    const at = new Date().toISOString();
+    const terms = (quoteId: string) => ({
+      executionId: newId("x"),
+      quoteId,
+      resolver,
+      proceeds: "1500000000",
+      takerPays: "1500000000",
+      idempotencyKey: null,
+      at,
+    });
+    // A requote of its own fault, written twice as a restart would: one failure.
+    const own = terms((await seedQuote(db, winner)).quote.quoteId);
+    const ownFailure = { reason: "resolver:insufficient_balance", resolversOwn: true };
+    await writeRequote(db, own, "requote", ownFailure);
+    await writeRequote(db, own, "requote", ownFailure);
+    // The taker's requote: nothing.
+    const takers = terms((await seedQuote(db, winner)).quote.quoteId);
+    await writeRequote(db, takers, "takerRequote", { reason: "taker:nonce_used", resolversOwn: false });
+    expect(await totals(resolver)).toMatchObject({ submitted: 0, settled: 0, failed: 1 });
+
+    // Broadcast, then reverted: the taker's front-run is not counted, the resolver's revert is, once.
+    const frontRun = terms((await seedQuote(db, winner)).quote.quoteId);
+    const reverted = terms((await seedQuote(db, winner)).quote.quoteId);
+    for (const t of [frontRun, reverted]) await submitted(t.quoteId, t.executionId, at, resolver);
+    const failure = { txHash: TX, gasUsed: "90000" };
+    const taker = { ...failure, reason: "taker:nonce_used", resolversOwn: false };
+    expect(await writeFailed(db, frontRun, taker, at)).toBe(true);
+    const resolvers = { ...failure, reason: "resolver:invalid_signature", resolversOwn: true };
+    expect(await writeFailed(db, reverted, resolvers, at)).toBe(true);
+    expect(await writeFailed(db, reverted, resolvers, at)).toBe(false);
+    expect(await totals(resolver)).toMatchObject({ submitted: 2, settled: 0, failed: 2 });
+    expect((await readQuoteRecord(db, frontRun.quoteId))?.executions[0]).toMatchObject({ reason: "taker:nonce_used" });
   });
 
   it("remembers an Idempotency-Key for 24 hours, then lets a new execution take it", async () => {

@@ -92,7 +92,7 @@ describe("POST /v1/executions against the chain", () => {
     expect(again.body).toMatchObject({ error: "quote_not_open", status: "failed" });
   });
 
-  it("requotes a bid the resolver did not sign (invalid_resolver_signature)", async () => {
+  it("requotes a bid the contract finds not the resolver's, as the resolver's fault (invalid_signature)", async () => {
     const taker = await newTaker();
     const { quoteId, typedData } = await seedQuote({
       taker: taker.address,
@@ -100,7 +100,7 @@ describe("POST /v1/executions against the chain", () => {
       bidSigner: fundedResolver(3),
     });
     const res = await submit({ quoteId, signature: await signQuote(taker, typedData) });
-    expect(res.body).toMatchObject({ status: "requote", reason: "relay:invalid_resolver_signature" });
+    expect(res.body).toMatchObject({ status: "requote", reason: "resolver:invalid_signature" });
     expect((await getQuote(quoteId)).status).toBe("failed");
   });
 

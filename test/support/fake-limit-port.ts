@@ -2,6 +2,7 @@ import type { TakerSide } from "../../src/chains/limit-orders";
 import { refuse } from "../../src/errors";
 import type { SubmitOutcome, SubmitRequest } from "../../src/keeper/contract";
 import type { LimitBook, LimitJobPort } from "../../src/keeper/limit-job";
+import { afterFailedFill, LIMIT_MOVES } from "../../src/limit-orders/states";
 import type { LimitAsk } from "../../src/limit-orders/window";
 import type { LimitCheck, LimitOrderRow, MovedLimitOrder, OpenLimitOrder } from "../../src/schemas/limit-order";
 import type { Band } from "../../src/schemas/quote";
@@ -65,11 +66,12 @@ export class FakeLimitBook implements LimitBook {
     return true;
   }
 
-  async reopen(id: string, quoteId: string, reason: string, now: number): Promise<void> {
+  async fillFailed(id: string, quoteId: string, reason: string, now: number): Promise<void> {
     this.calls++;
     const o = this.get(id);
     if (o.status !== "filling" || o.quoteId !== quoteId) return;
-    Object.assign(o, { status: "open", quoteId: null, lastError: reason, updatedAt: iso(now) });
+    const status = LIMIT_MOVES[afterFailedFill(reason)].to;
+    Object.assign(o, { status, quoteId: null, lastError: reason, updatedAt: iso(now) });
   }
 
   async followFilling(now: number): Promise<MovedLimitOrder[]> {

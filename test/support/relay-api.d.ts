@@ -1498,7 +1498,7 @@ export interface components {
         rate: number | null;
         samples: number;
       };
-      /** @description settled / submitted fills it won; samples are fills submitted */
+      /** @description settled / (settled + failed through its own fault) fills of its wins; samples are those fills. A failure that was the taker's or the relay's is never counted */
       fill: {
         rate: number | null;
         samples: number;
@@ -1553,8 +1553,11 @@ export interface components {
         asked: number;
         answered: number;
         won: number;
+        /** @description fills of its wins broadcast */
         submitted: number;
         settled: number;
+        /** @description fills of its wins that failed through its own fault */
+        failed: number;
         responseRate: number | null;
         fillRate: number | null;
         replyLatency: components["schemas"]["ReplyLatency"];

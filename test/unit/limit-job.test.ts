@@ -139,6 +139,23 @@ describe("the keeper's limit job", () => {
     expect(h.book.get("lo_1")).toMatchObject({ status: "open", lastError: "not_leader", attempts: 1 });
   });
 
+  it("ends an order whose signature the keeper refuses: cancelled, taker:bad_signature, never auctioned again", async () => {
+    const h = harness({
+      submit: () => refuse(400, "bad_signature", "The settlement contracts refuse the taker's signature."),
+    });
+    h.book.add(order("lo_1", 1_000_000n));
+    await limitPass(h.port);
+    expect(h.book.get("lo_1")).toMatchObject({ status: "cancelled", quoteId: null, lastError: "taker:bad_signature" });
+    for (let pass = 0; pass < 3; pass++) {
+      h.tick(5_000);
+      await limitPass(h.port);
+    }
+    expect(h.auctions).toHaveLength(1);
+    expect(h.submissions).toHaveLength(1);
+    // filling, then cancelled: each announced to its stream.
+    expect(h.moved).toEqual(["lo_1@corridor", "lo_1@corridor"]);
+  });
+
   it("records a round no bid won, with the best the recipient was offered", async () => {
     const h = harness({ received: 880_000n });
     h.book.add(order("lo_1", 1_000_000n));

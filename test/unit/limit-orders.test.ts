@@ -13,7 +13,13 @@ import { decodeCursor, encodeCursor } from "../../src/http/page-cursor";
 import { buildDraft, firstDifference, inputsOfDraft, type LimitInputs } from "../../src/limit-orders/draft";
 import { CLOCK_SKEW_SECONDS, deadlineAccepted, expiryAccepted } from "../../src/limit-orders/expiry";
 import { limitOrderRecord } from "../../src/limit-orders/record";
-import { ACTIVE_LIMIT_STATUSES, isTerminal, LIMIT_MOVES, LIMIT_TRANSITIONS } from "../../src/limit-orders/states";
+import {
+  ACTIVE_LIMIT_STATUSES,
+  afterFailedFill,
+  isTerminal,
+  LIMIT_MOVES,
+  LIMIT_TRANSITIONS,
+} from "../../src/limit-orders/states";
 import { limitAmountOf, limitAmounts } from "../../src/limit-orders/terms";
 import type { LimitOrderDraft, LimitOrderRow, LimitOrderStatus } from "../../src/schemas/limit-order";
 import { FakeLimitReads } from "../support/fake-limit-reads";
@@ -100,12 +106,12 @@ const STATUSES = Object.keys(LIMIT_TRANSITIONS) as LimitOrderStatus[];
 const canMoveLimit = (from: LimitOrderStatus, to: LimitOrderStatus) => LIMIT_TRANSITIONS[from].includes(to);
 
 describe("limit order states", () => {
-  it("moves open → filling → filled, filling → open, open → expired, open → cancelled, and nothing else", () => {
+  it("moves open → filling → filled, filling → open or cancelled, open → expired or cancelled, and nothing else", () => {
     const moves = STATUSES.flatMap((from) =>
       STATUSES.filter((to) => canMoveLimit(from, to)).map((to) => `${from}→${to}`),
     );
     expect(moves.sort()).toEqual(
-      ["open→filling", "filling→filled", "filling→open", "open→expired", "open→cancelled"].sort(),
+      ["open→filling", "filling→filled", "filling→open", "filling→cancelled", "open→expired", "open→cancelled"].sort(),
     );
     expect(STATUSES.filter(isTerminal).sort()).toEqual(["cancelled", "expired", "filled"]);
     expect(ACTIVE_LIMIT_STATUSES).toEqual(["open", "filling"]);
@@ -113,6 +119,19 @@ describe("limit order states", () => {
 
   it("makes only moves the table allows", () => {
     for (const move of Object.values(LIMIT_MOVES)) expect(canMoveLimit(move.from, move.to)).toBe(true);
+  });
+
+  it("ends a failed fill's order only when the chain refused the taker's signature; any other failure reopens it", () => {
+    expect(LIMIT_MOVES[afterFailedFill("taker:bad_signature")]).toEqual({ from: "filling", to: "cancelled" });
+    for (const reason of [
+      "resolver:invalid_signature",
+      "taker:nonce_used",
+      "relay:reverted",
+      "not_leader",
+      "bad_signature",
+    ]) {
+      expect(LIMIT_MOVES[afterFailedFill(reason)]).toEqual({ from: "filling", to: "open" });
+    }
   });
 });
 

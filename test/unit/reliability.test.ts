@@ -49,7 +49,7 @@ describe("auctionDayCounts", () => {
 describe("detailOf", () => {
   it("gives each measure's rate and samples; uptime's samples are whole connected minutes", () => {
     const detail = detailOf(
-      totals({ asked: 40, answered: 30, submitted: 10, settled: 9, connectedMs: 90 * MINUTE + 59_999, freshMs: 0 }),
+      totals({ asked: 40, answered: 30, settled: 9, failed: 1, connectedMs: 90 * MINUTE + 59_999, freshMs: 0 }),
     );
     expect(detail).toEqual({
       response: { rate: 0.75, samples: 40 },
@@ -72,8 +72,12 @@ describe("detailOf", () => {
     expect(detailOf(NO_TOTALS)).toBeNull();
   });
 
-  it("caps a rate at 1: a fill settled in the window may have been submitted before it", () => {
-    expect(detailOf(totals({ submitted: 2, settled: 3 }))?.fill.rate).toBe(1);
+  it("counts a fill among its samples only when it settled or failed through the resolver's own fault", () => {
+    // Five broadcast, three settled, one failed for the resolver's reason, one for the taker's: 3 of 4.
+    expect(detailOf(totals({ submitted: 5, settled: 3, failed: 1 }))?.fill).toEqual({ rate: 0.75, samples: 4 });
+    // However many fills the takers or the relay failed, a resolver that never failed one has a fill rate of 1.
+    expect(detailOf(totals({ submitted: 40, settled: 1 }))?.fill).toEqual({ rate: 1, samples: 1 });
+    expect(detailOf(totals({ asked: 1, submitted: 40 }))?.fill).toEqual({ rate: null, samples: 0 });
   });
 });
 
@@ -82,8 +86,8 @@ describe("reliabilityOf", () => {
     const t = totals({
       asked: 20,
       answered: 19,
-      submitted: 20,
       settled: 18,
+      failed: 2,
       connectedMs: 20 * MINUTE,
       freshMs: 19 * MINUTE,
     });
@@ -99,7 +103,7 @@ describe("reliabilityOf", () => {
   });
 
   it("is 0 when a measure with enough samples is 0", () => {
-    expect(reliabilityOf(detailOf(totals({ ...perfect(30), settled: 0 })))).toBe(0);
+    expect(reliabilityOf(detailOf(totals({ ...perfect(30), settled: 0, failed: 30 })))).toBe(0);
   });
 });
 

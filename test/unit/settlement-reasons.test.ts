@@ -24,7 +24,7 @@ describe("revertOutcome: a simulated revert as a requote reason, blamed by the c
     ["GasFeeTokenNotInPair", [other], "relay:gas_fee_token_not_in_pair"],
     ["GasFeeExceedsTakerPays", [2n, 1n], "relay:gas_fee_exceeds_taker_pays"],
     ["FeeMismatch", [1n, 2n], "relay:fee_mismatch"],
-    ["InvalidResolverSignature", [], "relay:invalid_resolver_signature"],
+    ["InvalidResolverSignature", [], "resolver:invalid_signature"],
     ["FillExpired", [1n], "relay:fill_expired"],
     ["GasFeeAboveMax", [2n, 1n], "relay:gas_fee_above_max"],
     ["OutputBelowMinOut", [1n, 2n], "relay:output_below_min_out"],

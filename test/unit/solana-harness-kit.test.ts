@@ -303,7 +303,7 @@ describe("the local Solana chain read by @solana/kit", () => {
           type: "mint",
           info: {
             decimals: 6,
-            freezeAuthority: null,
+            freezeAuthority: treasury,
             isInitialized: true,
             mintAuthority: treasury,
             supply: "8000000000000",

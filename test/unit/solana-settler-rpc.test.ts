@@ -1,6 +1,10 @@
 import { base58 } from "@scure/base";
-import { getAssociatedTokenAddressSync } from "@solana/spl-token";
-import { type Keypair, PublicKey } from "@solana/web3.js";
+import {
+  createFreezeAccountInstruction,
+  createThawAccountInstruction,
+  getAssociatedTokenAddressSync,
+} from "@solana/spl-token";
+import { type Keypair, PublicKey, Transaction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import { type SolanaHarness, startSolanaHarness } from "../../scripts/lib/solana-harness/server";
@@ -19,6 +23,7 @@ import {
 import { checkTakerTransaction } from "../../src/chains/solana/swap-checks";
 import { signRequest, withSignature } from "../../src/chains/solana/swap-signatures";
 import { buildSwapTransaction } from "../../src/chains/solana/swap-transaction";
+import { readWire } from "../../src/chains/solana/wire";
 import { addSignatures, localSolana, mintOf, signMessageOf, swapQuote } from "../support/solana-swap";
 
 let harness: SolanaHarness;
@@ -44,6 +49,26 @@ const isFinalized = (status: Awaited<ReturnType<typeof swapStatus>>) =>
   (status.state === "landed" || status.state === "reverted") && status.confirmationStatus === "finalized";
 
 const ata = (mint: string, owner: PublicKey) => getAssociatedTokenAddressSync(new PublicKey(mint), owner, true);
+
+/**
+ * Freezes (or thaws) a token account as the mint's freeze authority does on the local chain: the
+ * treasury signs SPL Token's FreezeAccount (ThawAccount), sent and landed in the next slot.
+ */
+async function setFrozen(account: PublicKey, mint: string, frozen: boolean): Promise<void> {
+  const treasury = harness.accounts.treasury;
+  const instruction = (frozen ? createFreezeAccountInstruction : createThawAccountInstruction)(
+    account,
+    new PublicKey(mint),
+    treasury.publicKey,
+  );
+  const { blockhash } = await readLatestBlockhash(rpc);
+  const tx = new Transaction({ feePayer: treasury.publicKey, recentBlockhash: blockhash }).add(instruction);
+  tx.sign(treasury);
+  const signature = base58.encode(tx.signature ?? new Uint8Array());
+  expect(await sendSwap(rpc, tx.serialize())).toEqual({ status: "accepted" });
+  harness.chain.advance(1);
+  expect(await swapStatus(rpc, signature, Number.MAX_SAFE_INTEGER)).toMatchObject({ state: "landed" });
+}
 
 /**
  * A swap of `sellAmount` cNGN from `taker` to `resolver` as the keeper receives it: built, signed by
@@ -147,7 +172,7 @@ describe("the keeper's Solana steps on the local chain", () => {
       err: { InstructionError: [6, { Custom: 1 }] },
     });
     // Landed with its error, it is blamed leg by leg as its simulation was.
-    expect(swapFailureReason(short.raw, { InstructionError: [6, { Custom: 1 }] }, [])).toBe(
+    expect(await swapFailureReason(rpc, short.raw, { InstructionError: [6, { Custom: 1 }] }, [])).toBe(
       "taker:insufficient_balance",
     );
     expect(await swapReceipt(rpc, short.signature)).toMatchObject({ status: "reverted", changes: [], fills: [] });
@@ -169,6 +194,60 @@ describe("the keeper's Solana steps on the local chain", () => {
       quoteId: "q_settle_no_output",
     });
     expect(await simulateSwap(rpc, raw)).toMatchObject({ ok: false, reason: "resolver:insufficient_balance" });
+  });
+
+  it("blames a frozen account on its party: the resolver's, struck as for a short one; the recipient's, the taker's", async () => {
+    const taker = harness.accounts.takers[2] as Keypair;
+    const resolver = harness.accounts.resolvers[2] as Keypair;
+    const resolverUsdc = ata(USDC, resolver.publicKey);
+    await setFrozen(resolverUsdc, USDC, true);
+    try {
+      const frozenSource = await signedSwap({ taker, resolver, quoteId: "q_settle_frozen_resolver" });
+      expect(await simulateSwap(rpc, frozenSource.raw)).toMatchObject({
+        ok: false,
+        reason: "resolver:transfer_failed",
+      });
+      // Landed with that error, it is blamed the same way, from the chain's state of the accounts.
+      expect(await sendSwap(rpc, frozenSource.raw)).toEqual({ status: "accepted" });
+      const landed = await swapStatus(rpc, frozenSource.signature, frozenSource.lastValidBlockHeight);
+      if (landed.state !== "reverted") throw new Error(`not reverted: ${landed.state}`);
+      expect(await swapFailureReason(rpc, frozenSource.raw, landed.err, [])).toBe("resolver:transfer_failed");
+    } finally {
+      await setFrozen(resolverUsdc, USDC, false);
+    }
+    // The sale's destination, the resolver's cNGN account, frozen: its own too.
+    const resolverCngn = ata(CNGN, resolver.publicKey);
+    await setFrozen(resolverCngn, CNGN, true);
+    try {
+      const frozenDestination = await signedSwap({ taker, resolver, quoteId: "q_settle_frozen_sale" });
+      expect(await simulateSwap(rpc, frozenDestination.raw)).toMatchObject({ reason: "resolver:transfer_failed" });
+    } finally {
+      await setFrozen(resolverCngn, CNGN, false);
+    }
+    // The recipient the taker named (itself here) cannot take the output: the taker's.
+    const takerUsdc = ata(USDC, taker.publicKey);
+    await setFrozen(takerUsdc, USDC, true);
+    try {
+      const frozenRecipient = await signedSwap({ taker, resolver, quoteId: "q_settle_frozen_recipient" });
+      expect(await simulateSwap(rpc, frozenRecipient.raw)).toMatchObject({ reason: "taker:recipient_refused" });
+    } finally {
+      await setFrozen(takerUsdc, USDC, false);
+    }
+  });
+
+  it("blames a resolver whose signature slot the chain refuses, and only the resolver", async () => {
+    const resolver = harness.accounts.resolvers[1] as Keypair;
+    const { raw } = await signedSwap({
+      taker: harness.accounts.takers[1] as Keypair,
+      resolver,
+      quoteId: "q_settle_resolver_signature",
+    });
+    const wire = readWire(raw);
+    if (!wire) throw new Error("unreadable swap");
+    const slot = wire.slotsOffset + wire.signers.indexOf(resolver.publicKey.toBase58()) * 64;
+    const forged = Uint8Array.from(raw);
+    forged[slot] = (forged[slot] ?? 0) ^ 1;
+    expect(await simulateSwap(rpc, forged)).toMatchObject({ ok: false, reason: "resolver:invalid_signature" });
   });
 
   it("expires a swap whose blockhash aged out: a requote before sending, dropped once sent", async () => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { shortTransactionError, simulationFailureReason } from "../../src/chains/solana/swap-failures";
+import { frozenSuspects, shortTransactionError, simulationFailureReason } from "../../src/chains/solana/swap-failures";
 import { tokenBalanceChanges } from "../../src/chains/solana/swap-receipt";
 import type { SwapTransfer } from "../../src/chains/solana/swap-transfers";
 
-const leg = (index: number, from: string): SwapTransfer => ({
+const leg = (index: number, from: string, destination = `dest-${index}`): SwapTransfer => ({
   index,
   from,
-  source: `${from}-account`,
-  destination: "dest",
+  source: `${from}-account-${index}`,
+  destination,
   mint: "mint",
   amount: 1n,
 });
@@ -49,6 +49,36 @@ describe("simulationFailureReason", () => {
     expect(simulationFailureReason({ InstructionError: [6, { Custom: 17 }] }, [], buyGas)).toBe(
       "relay:simulation_failed:instruction_6:Custom(17)",
     );
+  });
+
+  it("names the party of a frozen account: its payer's for a source, its owner's role for a destination", () => {
+    const frozenAt = (index: number) => ({ InstructionError: [index, { Custom: 17 }] });
+    const reason = (index: number, ...frozen: string[]) =>
+      simulationFailureReason(frozenAt(index), ["Program log: Error: Account is frozen"], buyGas, new Set(frozen));
+    // The resolver's own accounts: the source of its output and fees, the destination of the sale.
+    expect(reason(7, "resolver-account-7")).toBe("resolver:transfer_failed");
+    expect(reason(9, "resolver-account-9")).toBe("resolver:transfer_failed");
+    expect(reason(6, "dest-6")).toBe("resolver:transfer_failed");
+    // The taker's: its source, and the recipient it named.
+    expect(reason(6, "taker-account-6")).toBe("taker:transfer_failed");
+    expect(reason(7, "dest-7")).toBe("taker:recipient_refused");
+    // The treasury's or the keeper's account for a fee: the relay's.
+    expect(reason(8, "dest-8")).toBe("relay:fee_transfer_failed");
+    // Frozen nowhere the chain shows now: nobody named.
+    expect(reason(7)).toBe("relay:simulation_failed:instruction_7:Custom(17)");
+  });
+
+  it("asks the chain about the failed leg's two accounts only when the leg was refused as frozen", () => {
+    expect(frozenSuspects({ InstructionError: [7, { Custom: 17 }] }, buyGas)).toEqual(["resolver-account-7", "dest-7"]);
+    expect(frozenSuspects(insufficient(7), buyGas)).toEqual([]);
+    expect(frozenSuspects({ InstructionError: [2, { Custom: 17 }] }, buyGas)).toEqual([]);
+    expect(frozenSuspects("BlockhashNotFound", buyGas)).toEqual([]);
+  });
+
+  it("blames the payer of a leg whose source's owner is no longer the key that signed it", () => {
+    const ownerMismatch = (index: number) => ({ InstructionError: [index, { Custom: 4 }] });
+    expect(simulationFailureReason(ownerMismatch(7), [], buyGas)).toBe("resolver:transfer_failed");
+    expect(simulationFailureReason(ownerMismatch(6), [], buyGas)).toBe("taker:transfer_failed");
   });
 
   it("names a keeper that cannot pay the fee or the rent as the keeper's, not the taker's or the resolver's", () => {

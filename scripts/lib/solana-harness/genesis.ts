@@ -1,7 +1,7 @@
 /**
  * The local chain's genesis accounts, written straight into LiteSVM before the first slot (as a test
  * validator's `--account`): SOL for the keeper, the treasury, the resolvers, the takers and the faucet;
- * the USDC and cNGN mints (6 decimals, mint authority the treasury); and associated token accounts
+ * the USDC and cNGN mints (6 decimals, mint and freeze authority the treasury); and associated token accounts
  * holding 1,000,000 of each token for every resolver and taker, empty ones for the keeper and treasury.
  */
 import {
@@ -40,8 +40,8 @@ function put(svm: LiteSVM, address: PublicKey, lamports: bigint, owner: PublicKe
   } as unknown as SvmAccount);
 }
 
-/** A mint's data: SPL Token, 6 decimals, `authority` its mint authority, no freeze authority. */
-export function mintData(authority: PublicKey, supply: bigint): Uint8Array {
+/** A mint's data: SPL Token, 6 decimals, `authority` its mint authority, `freezeAuthority` (none by default). */
+export function mintData(authority: PublicKey, supply: bigint, freezeAuthority: PublicKey | null = null): Uint8Array {
   const data = Buffer.alloc(MINT_SIZE);
   MintLayout.encode(
     {
@@ -50,8 +50,8 @@ export function mintData(authority: PublicKey, supply: bigint): Uint8Array {
       supply,
       decimals: LOCAL_TOKEN_DECIMALS,
       isInitialized: true,
-      freezeAuthorityOption: 0,
-      freezeAuthority: PublicKey.default,
+      freezeAuthorityOption: freezeAuthority ? 1 : 0,
+      freezeAuthority: freezeAuthority ?? PublicKey.default,
     },
     data,
   );
@@ -100,7 +100,9 @@ export function seedGenesis(svm: LiteSVM, accounts: LocalSolanaAccounts = localS
   const supply = PARTICIPANT_TOKENS * BigInt(participants.length);
   for (const mintKey of [accounts.mints.USDC, accounts.mints.cNGN]) {
     const mint = mintKey.publicKey;
-    put(svm, mint, mintRent, tokenProgram, mintData(accounts.treasury.publicKey, supply));
+    // The treasury is both authorities, as a stablecoin's issuer holds both (USDC on Solana can freeze).
+    const treasury = accounts.treasury.publicKey;
+    put(svm, mint, mintRent, tokenProgram, mintData(treasury, supply, treasury));
     for (const owner of participants) {
       const ata = getAssociatedTokenAddressSync(mint, owner, true, tokenProgram);
       put(svm, ata, tokenRent, tokenProgram, tokenAccountData(mint, owner, PARTICIPANT_TOKENS));

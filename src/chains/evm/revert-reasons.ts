@@ -29,9 +29,12 @@ const partyOf = (account: unknown, taker: string, resolver: string): Blame =>
 /**
  * The executor's, the reactor's, Permit2's, the validation contract's and the tokens' errors (docs/contracts.md), by
  * name, each blamed on the party the chain's evidence names (docs/reliability.md, "Blame"). The relay
- * checks the bid signature, the fees, the tokens and the deadlines before it quotes, so a revert over any
- * of them is its own fault; a used Permit2 nonce can only be the taker's doing; a token's balance or
- * allowance error names whose account fell short.
+ * checks the fees, the tokens and the deadlines before it quotes, so a revert over any of them is its own
+ * fault. It also checks the bid's signature by the strictest rule any verifier on chain applies, so a
+ * contract that refuses it is asking the resolver's account something its key no longer answers (its EOA
+ * delegated by EIP-7702 since, to code whose ERC-1271 check says no): the resolver's doing. A used
+ * Permit2 nonce can only be the taker's doing; a token's balance or allowance error names whose account
+ * fell short.
  */
 const byName: Record<string, (args: readonly unknown[], parties: RevertParties) => RevertOutcome> = {
   NotKeeper: () => ({ kind: "keeper_refused", reason: "keeper_not_allowed" }),
@@ -42,7 +45,7 @@ const byName: Record<string, (args: readonly unknown[], parties: RevertParties) 
   GasFeeTokenNotInPair: () => requote("relay", "gas_fee_token_not_in_pair"),
   GasFeeExceedsTakerPays: () => requote("relay", "gas_fee_exceeds_taker_pays"),
   FeeMismatch: () => requote("relay", "fee_mismatch"),
-  InvalidResolverSignature: () => requote("relay", "invalid_resolver_signature"),
+  InvalidResolverSignature: () => requote("resolver", "invalid_signature"),
   // The reactor (limit rounds)
   FillExpired: () => requote("relay", "fill_expired"),
   GasFeeAboveMax: () => requote("relay", "gas_fee_above_max"),

@@ -37,6 +37,7 @@ import { decodedRevert, isTransportError, rpc, shortMessage } from "./rpc";
 import { type ChainShared, chainShared } from "./settler-client";
 import { raisedFees } from "./settler-fees";
 import { evmReceipt } from "./settler-receipt";
+import { minedRevertReason } from "./settler-revert";
 import { verifyEvmTaker } from "./settler-taker";
 import { fillCall, parseSigning } from "./stored-signing";
 import { takerReadiness } from "./taker-readiness";
@@ -144,19 +145,6 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
     }
   }
 
-  /** Why a mined transaction reverted, replayed as a call on the block before it; null when unknown. */
-  async function revertReason(tx: SignedFill, block: number): Promise<string | null> {
-    try {
-      await client.call({ ...callFrom(tx.call), blockNumber: BigInt(Math.max(0, block - 1)) });
-      return null;
-    } catch (e) {
-      if (isTransportError(e)) return null;
-      const outcome = outcomeOf(e, tx.request);
-      if (outcome.kind === "bad_signature") return blamed("taker", "bad_signature");
-      return outcome.kind === "keeper_refused" ? blamed("relay", outcome.reason) : outcome.reason;
-    }
-  }
-
   return {
     chainId: chain.chainId,
     keeper: account.address,
@@ -195,7 +183,14 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
         if (isTransportError(e)) throw new ChainUnavailableError(`simulating: ${shortMessage(e)}`);
         return outcomeOf(e, request);
       }
-      const estimate = await rpc("estimating gas", () => client.estimateGas(callFrom(call)));
+      let estimate: bigint;
+      try {
+        estimate = await client.estimateGas(callFrom(call));
+      } catch (e) {
+        if (isTransportError(e)) throw new ChainUnavailableError(`estimating gas: ${shortMessage(e)}`);
+        // A party acted between the call and the estimate: the revert says whose doing it is.
+        return outcomeOf(e, request);
+      }
       return { kind: "prepared", fill: { call, gas: estimate + (estimate * GAS_HEADROOM_PERCENT) / 100n } };
     },
 
@@ -232,11 +227,9 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
     async status(tx) {
       const mined = await evmReceipt(client, { executor, reactor }, tx.hash, adapter.sameAddress);
       if (mined?.status === "reverted") {
-        return {
-          state: "reverted",
-          reason: (await revertReason(tx, mined.block)) ?? blamed("relay", "reverted"),
-          gasUsed: mined.gasUsed,
-        };
+        const replay = (blockNumber: bigint) => client.call({ ...callFrom(tx.call), blockNumber });
+        const reason = await minedRevertReason(replay, (e) => outcomeOf(e, tx.request), mined.block);
+        return { state: "reverted", reason: reason ?? blamed("relay", "reverted"), gasUsed: mined.gasUsed };
       }
       if (mined) return { state: "landed", receipt: mined };
       if ((await presence(tx.hash)) === "known") return { state: "pending" };

@@ -9,9 +9,16 @@ import { base58, base64 } from "@scure/base";
 import { type Keypair, VersionedTransaction } from "@solana/web3.js";
 import { blamed } from "../../blame";
 import { type BroadcastResult, ChainUnavailableError } from "../settler";
+import { frozenAccounts } from "./frozen-accounts";
 import { SolanaRpcError, solanaRpc } from "./rpc";
-import { shortTransactionError, simulationFailureReason, type TransactionErrorJson } from "./swap-failures";
+import {
+  frozenSuspects,
+  shortTransactionError,
+  simulationFailureReason,
+  type TransactionErrorJson,
+} from "./swap-failures";
 import { type SwapReceipt, swapReceiptOf, type TransactionJson } from "./swap-receipt";
+import { signatureFailureReason } from "./swap-signature-failure";
 import { swapTransfers } from "./swap-transfers";
 import { messageBytes, readWire, readWireBase64, slotBytes } from "./wire";
 
@@ -70,17 +77,30 @@ export async function simulateSwap(rpcUrl: string, raw: Uint8Array): Promise<Swa
     ]));
   } catch (e) {
     if (!(e instanceof SolanaRpcError)) throw e;
-    const what = e.code === SIGNATURE_VERIFICATION_FAILURE ? "signature_verification" : `rpc_${e.code}`;
-    return { ok: false, kind: "requote", reason: blamed("relay", `simulation_failed:${what}`), logs: [] };
+    const reason =
+      e.code === SIGNATURE_VERIFICATION_FAILURE
+        ? signatureFailureReason(raw, transfersOf(raw)[0]?.from ?? null)
+        : blamed("relay", `simulation_failed:rpc_${e.code}`);
+    return { ok: false, kind: "requote", reason, logs: [] };
   }
   const logs = value.logs ?? [];
   if (value.err === null) return { ok: true, unitsConsumed: value.unitsConsumed ?? 0 };
-  return { ok: false, kind: "requote", reason: swapFailureReason(raw, value.err, logs), logs };
+  return { ok: false, kind: "requote", reason: await swapFailureReason(rpcUrl, raw, value.err, logs), logs };
 }
 
-/** Why the swap `raw` failed with `err`, blamed on whoever's leg failed (`simulationFailureReason`). */
-export function swapFailureReason(raw: Uint8Array, err: TransactionErrorJson, logs: string[]): string {
-  return simulationFailureReason(err, logs, transfersOf(raw));
+/**
+ * Why the swap `raw` failed with `err`, blamed on whoever's leg failed (`simulationFailureReason`); a
+ * transfer refused for a frozen account reads which of its two accounts is frozen first (`frozenAccounts`).
+ */
+export async function swapFailureReason(
+  rpcUrl: string,
+  raw: Uint8Array,
+  err: TransactionErrorJson,
+  logs: string[],
+): Promise<string> {
+  const transfers = transfersOf(raw);
+  const frozen = await frozenAccounts(rpcUrl, frozenSuspects(err, transfers));
+  return simulationFailureReason(err, logs, transfers, frozen);
 }
 
 function transfersOf(raw: Uint8Array) {

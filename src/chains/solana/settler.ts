@@ -161,7 +161,7 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
         case "reverted": {
           const swap = await swapReceipt(rpcUrl, tx.hash);
           // The same leg-by-leg blame as the simulation's, from the landed transaction's error.
-          const reason = swapFailureReason(base64.decode(tx.raw), status.err, []);
+          const reason = await swapFailureReason(rpcUrl, base64.decode(tx.raw), status.err, []);
           return { state: "reverted", reason, gasUsed: swap?.unitsConsumed ?? null };
         }
         case "landed": {

@@ -6,6 +6,10 @@ export type TransactionErrorJson = string | Record<string, unknown>;
 
 /** SPL Token's `TokenError::InsufficientFunds`. */
 const TOKEN_INSUFFICIENT_FUNDS = 1;
+/** SPL Token's `TokenError::OwnerMismatch`: the source's owner is no longer the key that signed the leg. */
+const TOKEN_OWNER_MISMATCH = 4;
+/** SPL Token's `TokenError::AccountFrozen`: the transfer's source or destination is frozen. */
+const TOKEN_ACCOUNT_FROZEN = 17;
 /**
  * What the token program answers for a source account that does not exist (the runtime hands it an
  * empty system account): it holds nothing, so it is counted as too little balance.
@@ -51,29 +55,74 @@ function isShortOfFunds(inner: unknown, logs: string[]): boolean {
   return logs.some((line) => line === "Program log: Error: insufficient funds");
 }
 
+const customOf = (inner: unknown): unknown =>
+  inner && typeof inner === "object" ? (inner as { Custom?: unknown }).Custom : undefined;
+
+/** The failed `TransferChecked` of a transaction error and what it failed with; null for any other error. */
+function failedTransfer(err: TransactionErrorJson, transfers: SwapTransfer[]) {
+  const instruction = instructionErrorOf(err);
+  const leg = instruction ? transfers.find((t) => t.index === instruction[0]) : undefined;
+  return instruction && leg ? { leg, inner: instruction[1] } : null;
+}
+
+/**
+ * The token accounts whose state says whose a failure is: a transfer refused because its source or its
+ * destination is frozen names neither, so both are read (`frozenAccounts`). None for any other failure.
+ */
+export function frozenSuspects(err: TransactionErrorJson, transfers: SwapTransfer[]): string[] {
+  const failed = failedTransfer(err, transfers);
+  if (!failed || customOf(failed.inner) !== TOKEN_ACCOUNT_FROZEN) return [];
+  return [failed.leg.source, failed.leg.destination];
+}
+
+/**
+ * Whose a leg's frozen account is, and the reason (docs/reliability.md, "Blame"), as the EVM contracts name
+ * a leg whose token refused it: its source is its payer's (`taker:` or `resolver:transfer_failed`); its
+ * destination is the resolver's for the sale (`proceeds`, always the first leg), the recipient's the taker
+ * named for the output (`received`, always the second: a quote's output is never all fees) — so
+ * `taker:recipient_refused` — and the treasury's or the keeper's for a fee (`relay:fee_transfer_failed`).
+ */
+function frozenLegReason(leg: SwapTransfer, transfers: SwapTransfer[], frozen: ReadonlySet<string>): string | null {
+  const taker = transfers[0]?.from;
+  if (frozen.has(leg.source)) return blamed(leg.from === taker ? "taker" : "resolver", "transfer_failed");
+  if (!frozen.has(leg.destination)) return null;
+  if (leg === transfers[0]) return blamed("resolver", "transfer_failed");
+  if (leg === transfers[1]) return blamed("taker", "recipient_refused");
+  return blamed("relay", "fee_transfer_failed");
+}
+
 /**
  * The requote reason for a swap whose simulation failed (docs/settlement.md, "The keeper's steps on
  * Solana"). `transfers` are the transaction's legs (`swapTransfers`): an `InstructionError` at a
  * transfer's index is that leg's, and the leg's `from` says whose: the first leg's (`proceeds`) is the
- * taker, any other `from` the resolver.
- * - a leg of the taker's whose source is short or missing: `taker:insufficient_balance`;
- * - a leg of the resolver's whose source is short or missing: `resolver:insufficient_balance`;
+ * taker, any other `from` the resolver. `frozen` are the suspects (`frozenSuspects`) the chain shows frozen.
+ * - a leg of the taker's whose source is short or missing (closed): `taker:insufficient_balance`;
+ * - a leg of the resolver's whose source is short or missing (closed): `resolver:insufficient_balance`;
+ * - a leg whose source's owner is no longer the key that signed it (the payer gave its account away):
+ *   the payer's, `taker:` or `resolver:transfer_failed`;
+ * - a leg refused for a frozen account: that account's party (`frozenLegReason`), so a resolver whose
+ *   account its token's freeze authority froze is struck as for a short one;
  * - `BlockhashNotFound`: `taker:blockhash_expired` (the quote's blockhash aged out before it was sent);
  * - the fee payer missing or short of SOL for the fee or the rent of the accounts the swap creates:
  *   `keeper_insufficient_funds` (the keeper pays both; no taker or resolver can fix it);
  * - anything else names no party's shortfall, so it is the relay's: `relay:simulation_failed:<shortTransactionError>`.
  */
-export function simulationFailureReason(err: TransactionErrorJson, logs: string[], transfers: SwapTransfer[]): string {
+export function simulationFailureReason(
+  err: TransactionErrorJson,
+  logs: string[],
+  transfers: SwapTransfer[],
+  frozen: ReadonlySet<string> = new Set(),
+): string {
   if (err === "BlockhashNotFound") return "taker:blockhash_expired";
   if (KEEPER_CANNOT_PAY.has(shortTransactionError(err))) return KEEPER_INSUFFICIENT_FUNDS;
-  const instruction = instructionErrorOf(err);
-  if (instruction) {
-    const [index, inner] = instruction;
-    const leg = transfers.find((t) => t.index === index);
-    const taker = transfers[0]?.from;
-    if (leg && isShortOfFunds(inner, logs)) {
-      return blamed(leg.from === taker ? "taker" : "resolver", "insufficient_balance");
-    }
+  const failed = failedTransfer(err, transfers);
+  if (failed) {
+    const { leg, inner } = failed;
+    const payer = leg.from === transfers[0]?.from ? "taker" : "resolver";
+    if (isShortOfFunds(inner, logs)) return blamed(payer, "insufficient_balance");
+    if (customOf(inner) === TOKEN_OWNER_MISMATCH) return blamed(payer, "transfer_failed");
+    const frozenReason = customOf(inner) === TOKEN_ACCOUNT_FROZEN ? frozenLegReason(leg, transfers, frozen) : null;
+    if (frozenReason) return frozenReason;
   }
   return blamed("relay", `simulation_failed:${shortTransactionError(err)}`);
 }
