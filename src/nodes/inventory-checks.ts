@@ -272,7 +272,10 @@ export class InventoryChecks {
     if (this.pending.get(key) !== token) return;
     this.pending.delete(key);
     if (this.gone.delete(key)) {
-      if (!(outcome instanceof Error)) this.departed.set(key, { read: outcome, reviewed: false, mismatch: false });
+      // Kept for the node's return as a read of a connected node would be: a failed read keeps what came before.
+      const previous = this.departed.get(key);
+      const failed = previous ?? { read: null, reviewed: false, mismatch: false };
+      this.departed.set(key, outcome instanceof Error ? failed : { read: outcome, reviewed: false, mismatch: false });
       return;
     }
     const previous = this.get(key);

@@ -240,6 +240,17 @@ describe("InventoryChecks", () => {
     expect(t.checks.check(NODE.address)?.read?.entries).toEqual([entry(USDC, 7n)]);
   });
 
+  it("lets a node that comes back within 10 s of a failed read be asked on its heartbeat, as before it left", async () => {
+    const t = setup();
+    t.checks.restart(NODE, 0);
+    t.checks.forget(NODE.address);
+    await t.answer(new Error("RPC down"));
+    t.checks.restart(NODE, 1_000);
+    expect(t.calls).toHaveLength(1);
+    expect(t.checks.check(NODE.address)).toEqual({ read: null, reviewed: false, mismatch: false });
+    expect(t.checks.covers(NODE.address, USDC, 1n)).toBe(true);
+  });
+
   it("reads a node that authenticates again and again no more often than one that heartbeats", async () => {
     const t = setup();
     for (let i = 0; i < 100; i++) {
