@@ -78,8 +78,12 @@ function roomyLimits(limits: typeof localConfig.limits): typeof localConfig.limi
   };
 }
 
-/** The local configuration with the RPC of its chain of `kind` pointed at a test's chain. */
-function onTestChain(kind: "evm" | "solana", rpcUrl: string, config = localConfig) {
+/** The local configuration (limits no test file reaches) with the RPC of its chain of `kind` pointed at a test's chain. */
+function onTestChain(
+  kind: "evm" | "solana",
+  rpcUrl: string,
+  config = { ...localConfig, limits: roomyLimits(localConfig.limits) },
+) {
   return { ...config, chains: config.chains.map((c) => (c.kind === kind ? { ...c, rpcUrl } : c)) };
 }
 
