@@ -275,7 +275,14 @@ export async function withRelay<T>(
   // The relay reaches the chain through the timer; the resolvers and the taker side go to anvil directly.
   const config = offlineRelayConfig(stack.timer.url);
   // One process stands for many takers and clients: submissions are counted against limits it never reaches.
-  config.limits = { ...config.limits, takerSubmissionsPer10s: 100_000, quotesPerSecond: 100_000, quoteBurst: 100_000 };
+  config.limits = {
+    ...config.limits,
+    takerSubmissionsPer10s: 100_000,
+    quotesPerSecond: 100_000,
+    quoteBurst: 100_000,
+    newSocketsPerMinute: 100_000,
+    socketsPerClient: 100_000,
+  };
   const solanaChain = config.chains.find((c) => c.kind === "solana");
   if (solanaChain) solanaChain.rpcUrl = stack.solanaTimer.url;
   const relay = await startRelay({

@@ -37,8 +37,15 @@ function benchConfig(): RelayConfig {
   // The bench measures the auction, not the oracle: no public sources are polled.
   config.oracle.corridors = [];
   config.oracle.natives = [];
-  // One process stands for many clients: its quotes are still counted, against limits it never reaches.
-  config.limits = { ...config.limits, quotesPerSecond: 100_000, quoteBurst: 100_000 };
+  // One process stands for many clients (takers, and 20 resolvers' sockets): what they ask is still counted,
+  // against limits it never reaches.
+  config.limits = {
+    ...config.limits,
+    quotesPerSecond: 100_000,
+    quoteBurst: 100_000,
+    newSocketsPerMinute: 100_000,
+    socketsPerClient: 100_000,
+  };
   return config;
 }
 
