@@ -8,7 +8,14 @@
 import { writeFile } from "node:fs/promises";
 import { chaosEvmTakers, chaosLimitTaker, chaosSolanaTakers } from "./lib/chaos/accounts";
 import { chaosMarkets } from "./lib/chaos/markets";
-import { CHAOS_USAGE, ChaosUsageError, crashMoments, parseChaosArgs, seededRandom } from "./lib/chaos/options";
+import {
+  CHAOS_USAGE,
+  ChaosUsageError,
+  crashMoments,
+  crashSchedule,
+  parseChaosArgs,
+  seededRandom,
+} from "./lib/chaos/options";
 import { chaosReport } from "./lib/chaos/report";
 import { runChaos } from "./lib/chaos/run";
 import { startChaosStack } from "./lib/chaos/stack";
@@ -64,10 +71,15 @@ async function main(): Promise<number> {
           }
         : null,
       durationMs,
-      crashMoments: moments,
+      crashes: crashSchedule(moments),
+      broadcasts: stack.broadcasts,
       catchUpMs: CATCH_UP_MS,
       random,
-      onCrash: (c) => say(`crash at ${Math.round(c.at / 1000)} s: SIGKILL, back in ${(c.downMs / 1000).toFixed(1)} s`),
+      onCrash: (c) =>
+        say(
+          `crash at ${Math.round(c.at / 1000)} s, aimed at a ${c.aim}${c.struck ? "" : " (none came)"}: ` +
+            `SIGKILL, back in ${(c.downMs / 1000).toFixed(1)} s`,
+        ),
       onProgress: say,
     });
     if (options.out) {

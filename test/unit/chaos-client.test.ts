@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { carefully } from "../../scripts/lib/chaos/careful-client";
 import { memoQuoteId } from "../../scripts/lib/chaos/chain-audit";
-import { ChaosUsageError, crashMoments, parseChaosArgs, seededRandom } from "../../scripts/lib/chaos/options";
+import {
+  ChaosUsageError,
+  crashMoments,
+  crashSchedule,
+  parseChaosArgs,
+  seededRandom,
+} from "../../scripts/lib/chaos/options";
 import { Pacer, pacing } from "../../scripts/lib/chaos/pacing";
 import { type Attempt, attemptOf, retryDelay } from "../../scripts/lib/chaos/retry";
 import { RelayHttpError } from "../../src/clients/taker/relay";
@@ -52,6 +58,10 @@ describe("the chaos run's options", () => {
       expect(at).toBeLessThanOrEqual(i * 40_000 + 32_000);
     }
     expect(crashMoments(0, 60_000, Math.random)).toEqual([]);
+  });
+
+  it("aims every other crash, from the first, at a broadcast the keeper waits on", () => {
+    expect(crashSchedule([10, 20, 30]).map((c) => c.aim)).toEqual(["broadcast", "request", "broadcast"]);
   });
 });
 

@@ -2,10 +2,11 @@
  * The relay killed and started again (docs/operations.md, "Deploys and crashes"): wrangler dev and workerd
  * get SIGKILL together, as a lost machine or an out-of-memory kill ends them, and a new wrangler dev starts
  * at once on the same persisted state (local D1 and Durable Object storage) and the same port, the chains
- * running on. Each crash waits for a submission to be on its way, then strikes within the next 120 ms
- * (a submission takes 50 to 100 ms locally): a crash between requests would prove little.
+ * running on. Each crash is aimed at a submission on its way (`Aim`): a crash between requests would
+ * prove little.
  */
 import { type RelayProcess, type StartRelayOptions, startRelay } from "../local-stack";
+import type { HeldBroadcasts } from "./held-broadcasts";
 
 export interface CrashableOptions extends StartRelayOptions {
   port: number;
@@ -30,12 +31,14 @@ export class CrashableRelay {
     return this.process.output();
   }
 
-  /** SIGKILL now, then wrangler dev again on the same state and port; how long it was down, in ms. */
-  async crashAndRestart(): Promise<number> {
-    const down = Date.now();
-    await this.process.crash();
+  /** SIGKILL to wrangler and workerd; resolves once they are gone. */
+  crash(): Promise<void> {
+    return this.process.crash();
+  }
+
+  /** wrangler dev again on the same state and port; resolves once it answers. */
+  async restart(): Promise<void> {
     this.process = await startRelay(this.options);
-    return Date.now() - down;
   }
 
   stop(): Promise<void> {
@@ -54,43 +57,76 @@ export class SubmissionWatch {
     for (const resolve of waiting) resolve();
   };
 
-  /** Resolves at the next attempt, or after `timeoutMs` when none comes. */
-  next(timeoutMs: number): Promise<void> {
+  /** Resolves at the next attempt (true), or after `timeoutMs` when none comes (false). */
+  next(timeoutMs: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
+      const timer = setTimeout(() => resolve(false), timeoutMs);
       this.waiting.push(() => {
         clearTimeout(timer);
-        resolve();
+        resolve(true);
       });
     });
   }
 }
 
+/**
+ * Where a crash is aimed: `request`, within 120 ms of a submission attempt leaving (a submission takes 50
+ * to 100 ms locally); `broadcast`, while the keeper waits for the answer to a broadcast it has stored and
+ * not yet written to D1 (held-broadcasts.ts).
+ */
+export type Aim = "request" | "broadcast";
+
 export interface CrashRecord {
   /** Ms from the run's start. */
   at: number;
   downMs: number;
+  aim: Aim;
+  /** Whether it struck as aimed: a submission on its way, or a broadcast held. */
+  struck: boolean;
 }
 
-/** The longest a crash waits for a submission to strike during. */
-const WAIT_FOR_SUBMISSION_MS = 5_000;
-/** The kill falls somewhere in a submission's way through the Worker and the keeper, or just after it. */
+/** What a crash waits for, at most, before it strikes anyway. */
+const WAIT_FOR_TARGET_MS = 5_000;
 const STRIKE_WITHIN_MS = 120;
 
-/** Crashes the relay at each moment (ms from `start`), one after the other; what each crash cost. */
+export interface CrashTargets {
+  requests: SubmissionWatch;
+  /** The keeper's RPC proxies of every chain; none: every crash is aimed at a request. */
+  broadcasts: readonly HeldBroadcasts[];
+}
+
+/** Waits for what the crash is aimed at; whether it came. Returns the releases of anything held. */
+async function aimAt(aim: Aim, targets: CrashTargets, random: () => number): Promise<[boolean, () => void]> {
+  if (aim === "broadcast" && targets.broadcasts.length > 0) {
+    const caught = await Promise.race([
+      ...targets.broadcasts.map((b) => b.arm()),
+      new Promise<null>((r) => setTimeout(() => r(null), WAIT_FOR_TARGET_MS)),
+    ]);
+    for (const b of targets.broadcasts) b.disarm();
+    return caught ? [true, caught] : [false, () => {}];
+  }
+  const came = await targets.requests.next(WAIT_FOR_TARGET_MS);
+  await new Promise((r) => setTimeout(r, Math.round(random() * STRIKE_WITHIN_MS)));
+  return [came, () => {}];
+}
+
+/** Crashes the relay at each moment (ms from `start`), one after the other; what each crash was. */
 export async function crashOnSchedule(
   relay: CrashableRelay,
-  moments: readonly number[],
+  schedule: readonly { at: number; aim: Aim }[],
   start: number,
-  options: { watch: SubmissionWatch; random: () => number; onCrash?: (crash: CrashRecord) => void },
+  options: { targets: CrashTargets; random: () => number; onCrash?: (crash: CrashRecord) => void },
 ): Promise<CrashRecord[]> {
   const crashes: CrashRecord[] = [];
-  for (const moment of moments) {
+  for (const { at: moment, aim } of schedule) {
     await new Promise((r) => setTimeout(r, Math.max(0, start + moment - Date.now())));
-    await options.watch.next(WAIT_FOR_SUBMISSION_MS);
-    await new Promise((r) => setTimeout(r, Math.round(options.random() * STRIKE_WITHIN_MS)));
-    const at = Date.now() - start;
-    const crash = { at, downMs: await relay.crashAndRestart() };
+    const [struck, release] = await aimAt(aim, options.targets, options.random);
+    const down = Date.now();
+    await relay.crash();
+    // The held answer goes to a dead socket: the keeper that waited for it is gone.
+    release();
+    await relay.restart();
+    const crash = { at: down - start, downMs: Date.now() - down, aim, struck };
     crashes.push(crash);
     options.onCrash?.(crash);
   }

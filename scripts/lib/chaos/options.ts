@@ -94,6 +94,14 @@ export function seededRandom(seed: number): () => number {
 }
 
 /**
+ * Every other crash, from the first, is aimed at a broadcast held at the keeper's RPC, the others at a
+ * request on its way (crashes.ts, `Aim`).
+ */
+export function crashSchedule(moments: readonly number[]): { at: number; aim: "broadcast" | "request" }[] {
+  return moments.map((at, i) => ({ at, aim: i % 2 === 0 ? "broadcast" : "request" }));
+}
+
+/**
  * When the crashes come, in ms from the start: the run is cut into one span per crash and each crash falls
  * at random in the middle 60 % of its span: crashes are spread over the whole run, none in the first fifth of
  * it (the takers are under way), and they are at least 40 % of a span apart (the relay has time to come back

@@ -7,7 +7,8 @@
 import type { Keypair } from "@solana/web3.js";
 import type { Limits } from "../../../src/schemas/limits";
 import { type ChainsUnderTest, markChains, readChains } from "./chain-audit";
-import { type CrashableRelay, type CrashRecord, crashOnSchedule, SubmissionWatch } from "./crashes";
+import { type Aim, type CrashableRelay, type CrashRecord, crashOnSchedule, SubmissionWatch } from "./crashes";
+import type { HeldBroadcasts } from "./held-broadcasts";
 import { type ChainView, type ChaosLedger, emptyLedger, type RelayView } from "./ledger";
 import { type LimitOrderPlan, limitOrderMidRun } from "./limit-taker";
 import { pacing } from "./pacing";
@@ -25,8 +26,10 @@ export interface ChaosPlan {
   /** Placed a third of the way in; `at` and `followUntil` are set from the run's own clock. */
   limitOrder: Omit<LimitOrderPlan, "at" | "followUntil"> | null;
   durationMs: number;
-  /** Ms from the start (options.ts, `crashMoments`). */
-  crashMoments: readonly number[];
+  /** When (ms from the start) and at what each crash strikes (options.ts, `crashSchedule`). */
+  crashes: readonly { at: number; aim: Aim }[];
+  /** The keeper's RPC proxies, where a crash aimed at a broadcast waits for one (held-broadcasts.ts). */
+  broadcasts: readonly HeldBroadcasts[];
   /** How long the indexer is given, after the takers stop, to take every execution to settled or failed. */
   catchUpMs: number;
   random: () => number;
@@ -71,8 +74,8 @@ export async function runChaos(plan: ChaosPlan): Promise<ChaosResult> {
   let crashes: CrashRecord[];
   try {
     [crashes] = await Promise.all([
-      crashOnSchedule(plan.relay, plan.crashMoments, start, {
-        watch,
+      crashOnSchedule(plan.relay, plan.crashes, start, {
+        targets: { requests: watch, broadcasts: plan.broadcasts },
         random: plan.random,
         ...(plan.onCrash ? { onCrash: plan.onCrash } : {}),
       }),

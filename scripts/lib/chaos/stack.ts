@@ -25,7 +25,9 @@ import {
 import { freePort } from "../processes";
 import { startSolanaHarness } from "../solana-harness/server";
 import { type CrashableOptions, CrashableRelay } from "./crashes";
+import { type HeldBroadcasts, holdBroadcasts } from "./held-broadcasts";
 
+/** The chains as the relay reaches them (the keeper's RPC proxies, when a crash is to be aimed). */
 export interface ChaosRelayChains {
   rpcUrl: string;
   solanaRpcUrl: string;
@@ -93,6 +95,8 @@ export async function chaosResolvers(
 
 export interface ChaosStack {
   relay: CrashableRelay;
+  /** The keeper's RPC on each chain, through a proxy a crash can be aimed at. */
+  broadcasts: HeldBroadcasts[];
   record: RelayConfigRecord;
   client: PublicClient;
   solanaRpcUrl: string;
@@ -121,8 +125,13 @@ export async function startChaosStack(options: {
     stops.push(() => solana.stop());
     const rates = await startLocalRateSource(parseRate(DEFAULT_LOCAL_RATE), 0);
     stops.push(() => rates.stop());
+    const broadcasts = [await holdBroadcasts(anvil.rpcUrl), await holdBroadcasts(solana.url)];
+    stops.push(async () => {
+      await Promise.all(broadcasts.map((b) => b.stop()));
+    });
+    const [evmRpc, solanaRpc] = broadcasts.map((b) => b.url) as [string, string];
     const relayOptions = await chaosRelayOptions(
-      { rpcUrl: anvil.rpcUrl, solanaRpcUrl: solana.url, rateSourceUrl: rates.url, wallets: options.wallets },
+      { rpcUrl: evmRpc, solanaRpcUrl: solanaRpc, rateSourceUrl: rates.url, wallets: options.wallets },
       options.onRelayLine,
     );
     stops.push(() => rm(relayOptions.persistTo, { recursive: true, force: true }));
@@ -134,6 +143,7 @@ export async function startChaosStack(options: {
     });
     return {
       relay,
+      broadcasts,
       record: await fetchRelayConfig(relay.url),
       client: createPublicClient({ transport: http(anvil.rpcUrl), pollingInterval: 250 }),
       solanaRpcUrl: solana.url,
