@@ -71,6 +71,7 @@ export async function runChaos(plan: ChaosPlan): Promise<ChaosResult> {
       `${Math.round((Date.now() - start) / 1000)} s: ${ledger.swaps.length} swaps, ${answered} answered`,
     );
   }, 10_000);
+  const solana = plan.solana;
   let crashes: CrashRecord[];
   try {
     [crashes] = await Promise.all([
@@ -80,7 +81,7 @@ export async function runChaos(plan: ChaosPlan): Promise<ChaosResult> {
         ...(plan.onCrash ? { onCrash: plan.onCrash } : {}),
       }),
       ...plan.evm.takers.map((t) => evmTaker(run, t, plan.evm.pair)),
-      ...(plan.solana ? plan.solana.takers.map((k) => solanaTaker(run, k, plan.solana?.pair as Pair)) : []),
+      ...(solana ? solana.takers.map((k) => solanaTaker(run, k, solana.pair)) : []),
       plan.limitOrder
         ? limitOrderMidRun(run, {
             ...plan.limitOrder,

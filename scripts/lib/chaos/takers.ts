@@ -24,7 +24,7 @@ import { Pacer, type Pacing } from "./pacing";
  * come of it, and the key still answers it.
  */
 export const ORDER_GRACE_MS = 60_000;
-/** A taker with no quote (the relay down, no resolver connected yet) asks again after this. */
+/** A taker with no quote (the relay down, no resolver connected yet), or none it would sign, asks again after this. */
 const QUOTE_PAUSE_MS = 500;
 
 export interface TakerRun {
@@ -100,6 +100,7 @@ async function backToBack(
     } catch (e) {
       // A quote the library refuses to sign (it does not say what it was shown) is a finding, not noise.
       run.ledger.takerErrors.push(`${kind} taker ${taker}: ${(e as Error).message}`);
+      await new Promise((r) => setTimeout(r, QUOTE_PAUSE_MS));
       continue;
     }
     if (!signed) {
