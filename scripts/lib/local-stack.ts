@@ -343,6 +343,12 @@ export function offlineRelayConfig(rpcUrl: string, rateSourceUrl?: string): Rela
 export interface RelayProcess {
   url: string;
   stop(): Promise<void>;
+  /**
+   * SIGKILL to wrangler and workerd at once, as a crash or a lost machine would end them: nothing is
+   * flushed or stopped in order, and the state (`persistTo`) and the env file stay for a restart.
+   * Resolves once wrangler has exited.
+   */
+  crash(): Promise<void>;
   /** What wrangler printed, for failure messages. */
   output(): string;
   /** Settles when wrangler exits, stopped or not. */
@@ -434,7 +440,7 @@ export async function startRelay(options: StartRelayOptions = {}): Promise<Relay
     await stop();
     throw new Error(`wrangler dev did not become ready: ${(e as Error).message}\n${proc.output()}`);
   }
-  return { url, stop, output: () => proc.output(), exit: proc.exit };
+  return { url, stop, crash: () => proc.kill("SIGKILL"), output: () => proc.output(), exit: proc.exit };
 }
 
 // ---------------------------------------------------------------------------------------------------

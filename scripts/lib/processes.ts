@@ -44,6 +44,8 @@ export interface GroupProcess {
   readonly exit: Promise<number | null>;
   /** SIGTERM to the whole group, SIGKILL after `graceMs`; resolves once it has exited. */
   stop(graceMs?: number): Promise<void>;
+  /** `signal` to the whole group at once, with no grace; resolves once it has exited. */
+  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 export interface SpawnOptions {
@@ -108,6 +110,12 @@ export function spawnGroup(command: string, args: readonly string[], options: Sp
     output: () => log,
     exited: () => hasExited(child),
     stop: (graceMs) => stopGroup(child, graceMs),
+    kill: async (signal) => {
+      if (hasExited(child)) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      signalGroup(child, signal);
+      await exited;
+    },
   };
 }
 

@@ -4,21 +4,29 @@ import { NOT_LEADER_RETRY_SECONDS } from "../keeper/contract";
 export interface Unreachable {
   message: string;
   reason: string;
+  /**
+   * What to say when the object was reset while it held the call, so what the call did is not known;
+   * by default the same as when it could not be reached.
+   */
+  reset?: { message: string; reason: string };
 }
 
 /**
  * What a call to a Durable Object that failed means for a request (docs/api.md, "Conventions"): an object the
  * runtime says cannot be reached right now (restarting, moved, overloaded: its error is `retryable` or
- * `overloaded`) is 503 `not_leader` with `Retry-After`, naming `reason`, never a 500; any other error is
- * not a refusal (null).
+ * `overloaded`), or that was reset while it held the call (a deploy's new code, an eviction: its error is
+ * `durableObjectReset`), is 503 `not_leader` with `Retry-After`, naming `reason`, never a 500; any other
+ * error is not a refusal (null).
  */
 export function unreachableRefusal(e: unknown, unreachable: Unreachable): Refusal | null {
-  const { retryable, overloaded } = (e ?? {}) as { retryable?: boolean; overloaded?: boolean };
-  if (!retryable && !overloaded) return null;
-  return refuse(503, "not_leader", unreachable.message, {
-    reason: unreachable.reason,
-    retryAfter: NOT_LEADER_RETRY_SECONDS,
-  });
+  const { retryable, overloaded, durableObjectReset } = (e ?? {}) as {
+    retryable?: boolean;
+    overloaded?: boolean;
+    durableObjectReset?: boolean;
+  };
+  const said = durableObjectReset ? (unreachable.reset ?? unreachable) : retryable || overloaded ? unreachable : null;
+  if (!said) return null;
+  return refuse(503, "not_leader", said.message, { reason: said.reason, retryAfter: NOT_LEADER_RETRY_SECONDS });
 }
 
 /** Calls a Durable Object for a route: unreachable, the 503 above is thrown; any other error is rethrown. */

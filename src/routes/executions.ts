@@ -142,10 +142,19 @@ async function submission(c: Context<AppEnv>, body: z.infer<typeof ExecutionRequ
   return c.json(answer.body, answer.status);
 }
 
-/** Hands the submission to the keeper leader; an object that cannot be reached right now is `not_leader`. */
+/**
+ * Hands the submission to the keeper leader; an object that cannot be reached right now is `not_leader`, and
+ * so is one reset while it held the submission (a deploy, an eviction), which may have broadcast it: the
+ * same Idempotency-Key then answers the first execution (docs/settlement.md, "not_leader").
+ */
 function submit(env: Env, request: SubmitRequest): Promise<SubmitOutcome> {
   return callObject<SubmitOutcome>(async () => await keeperStub(env).submit(request), {
     message: "The keeper is restarting; submit again shortly.",
     reason: "keeper_unreachable",
+    reset: {
+      message:
+        "The keeper restarted while it held the submission, which may have gone out: submit again with the same Idempotency-Key for its answer.",
+      reason: "keeper_restarted",
+    },
   });
 }

@@ -20,10 +20,12 @@ declare module "vitest" {
  * - `none`: forwards every request;
  * - `down`: answers 503 to everything, as an RPC endpoint that is down;
  * - `lose-send-answer`: forwards the next eth_sendRawTransaction, then answers 502 instead of its result
- *   (the network has the transaction; the keeper does not know it), and goes back to `none`.
- * `GET /__sent` lists the raw transactions forwarded so far, in order.
+ *   (the network has the transaction; the keeper does not know it), and goes back to `none`;
+ * - `hold-send-answers`: forwards each eth_sendRawTransaction and holds its answer (the network has the
+ *   transaction; the keeper waits) until `POST /__release`, which also goes back to `none`.
+ * `GET /__sent` lists the raw transactions forwarded so far, in order; `GET /__held` how many answers wait.
  */
-type Fault = "none" | "down" | "lose-send-answer";
+type Fault = "none" | "down" | "lose-send-answer" | "hold-send-answers";
 
 /**
  * One anvil for the `settlement` project, with the contracts deployed at the local configuration's
@@ -34,6 +36,7 @@ export default async function setup(project: TestProject) {
   const anvil = await startAnvil();
   let fault: Fault = "none";
   const sent: string[] = [];
+  const held: (() => void)[] = [];
   const server = createServer(async (req, res) => {
     try {
       const body = await readBody(req);
@@ -42,6 +45,12 @@ export default async function setup(project: TestProject) {
         return send(res, 200, JSON.stringify({ mode: fault }));
       }
       if (req.url === "/__sent") return send(res, 200, JSON.stringify(sent));
+      if (req.url === "/__held") return send(res, 200, JSON.stringify(held.length));
+      if (req.url === "/__release") {
+        fault = "none";
+        for (const release of held.splice(0)) release();
+        return send(res, 200, "{}");
+      }
       if (fault === "down") return send(res, 503, "unavailable");
       const calls = [JSON.parse(body)].flat() as { method: string; params: unknown[] }[];
       const sends = calls.filter((c) => c.method === "eth_sendRawTransaction");
@@ -56,6 +65,7 @@ export default async function setup(project: TestProject) {
         fault = "none";
         return send(res, 502, "bad gateway");
       }
+      if (sends.length > 0 && fault === "hold-send-answers") await new Promise<void>((r) => held.push(r));
       send(res, upstream.status, answer);
     } catch (e) {
       send(res, 500, String(e));

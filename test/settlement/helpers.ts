@@ -289,9 +289,19 @@ export async function indexUntil(
 export const pendingTxs = () => runInDurableObject(keeper(), (obj: KeeperDO) => obj.keeper.pendingView());
 
 /** Tells the keeper's RPC proxy how to misbehave (chain.global.ts). */
-export async function setFault(mode: "none" | "down" | "lose-send-answer"): Promise<void> {
+export async function setFault(mode: "none" | "down" | "lose-send-answer" | "hold-send-answers"): Promise<void> {
   const res = await fetch(`${env.TEST_PROXY_URL}/__fault`, { method: "POST", body: JSON.stringify({ mode }) });
   if (!res.ok) throw new Error(`the proxy said ${res.status}`);
+}
+
+/** How many broadcast answers the keeper's RPC proxy holds (`hold-send-answers`). */
+export async function heldSends(): Promise<number> {
+  return (await (await fetch(`${env.TEST_PROXY_URL}/__held`)).json()) as number;
+}
+
+/** Lets every held broadcast answer go, and the proxy back to forwarding. */
+export async function releaseSends(): Promise<void> {
+  await fetch(`${env.TEST_PROXY_URL}/__release`, { method: "POST" });
 }
 
 /** Every raw transaction the keeper's RPC proxy has forwarded. */

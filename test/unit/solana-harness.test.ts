@@ -15,7 +15,7 @@ import {
   SendTransactionError,
   SystemProgram,
   Transaction,
-  type TransactionInstruction,
+  TransactionInstruction,
   TransactionMessage,
   VersionedTransaction,
 } from "@solana/web3.js";
@@ -246,6 +246,43 @@ describe("the local Solana chain over JSON-RPC", () => {
       confirmations: null,
     });
     expect((await connection.getTransaction(signature, { commitment: "finalized" }))?.slot).toBe(landed.slot);
+  });
+
+  it("lists an address's transactions newest first, with memos and failures, paged (getSignaturesForAddress)", async () => {
+    const owner = localSolanaKeypair("test:history");
+    const memo = new TransactionInstruction({
+      programId: new PublicKey("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr"),
+      keys: [],
+      data: Buffer.from("q_history"),
+    });
+    const send = async (raw: Buffer, skipPreflight = false) => {
+      const signature = await connection.sendRawTransaction(raw, { skipPreflight });
+      await waitFor(signature, "confirmed");
+      return signature;
+    };
+    const first = await send(await signed([solTransfer(taker(), owner.publicKey, 3_000_000)], [taker()]));
+    const second = await send(await signed([solTransfer(taker(), owner.publicKey, 1_000_000), memo], [taker()]));
+    // The owner cannot send a whole SOL: it lands failed, the taker paying its fee.
+    const third = await send(
+      await signed([solTransfer(owner, taker().publicKey, LAMPORTS_PER_SOL)], [taker(), owner]),
+      true,
+    );
+
+    const history = await connection.getSignaturesForAddress(owner.publicKey);
+    expect(history.map((h) => h.signature)).toEqual([third, second, first]);
+    expect(history[0]?.err).not.toBeNull();
+    expect(history[1]).toMatchObject({ err: null, memo: "[9] q_history", confirmationStatus: "confirmed" });
+    expect(history[2]).toMatchObject({ err: null, memo: null });
+    expect(history[1]?.blockTime).toBe(harness.chain.blockTime);
+    const page = await connection.getSignaturesForAddress(owner.publicKey, { before: third, limit: 1 });
+    expect(page.map((h) => h.signature)).toEqual([second]);
+    const since = await connection.getSignaturesForAddress(owner.publicKey, { until: first });
+    expect(since.map((h) => h.signature)).toEqual([third, second]);
+    // Finalized only 32 slots later, like getTransaction.
+    expect(await connection.getSignaturesForAddress(owner.publicKey, {}, "finalized")).toEqual([]);
+    expect((await rpc("getSignaturesForAddress", [owner.publicKey.toBase58(), { limit: 1001 }])).error).toMatchObject({
+      code: -32602,
+    });
   });
 
   it("simulates a failing transfer: err and logs, and refuses it in preflight with them", async () => {

@@ -23,6 +23,30 @@ describe("callObject", () => {
     },
   );
 
+  it("answers an object reset while it held the call (a deploy, an eviction) with 503 not_leader, not a 500", async () => {
+    // As workerd throws it to a caller whose object was reset mid-call: remote, neither retryable nor overloaded.
+    const reset = () =>
+      Object.assign(new Error("Durable Object reset because its code was updated."), {
+        remote: true,
+        durableObjectReset: true,
+      });
+    await expect(callObject(() => Promise.reject(reset()), unreachable)).rejects.toMatchObject({
+      status: 503,
+      code: "not_leader",
+      extras: { reason: "corridor_unreachable", retryAfter: 2 },
+    });
+    const keeper = {
+      ...unreachable,
+      reset: { message: "Submit again with the same key.", reason: "keeper_restarted" },
+    };
+    await expect(callObject(() => Promise.reject(reset()), keeper)).rejects.toMatchObject({
+      status: 503,
+      code: "not_leader",
+      message: "Submit again with the same key.",
+      extras: { reason: "keeper_restarted", retryAfter: 2 },
+    });
+  });
+
   it("passes an answer through, and rethrows any other error as it was", async () => {
     expect(await callObject(async () => 42, unreachable)).toBe(42);
     const bug = new TypeError("not a function");

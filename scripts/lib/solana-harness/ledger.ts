@@ -67,6 +67,13 @@ export class Ledger {
     return this.landed.get(signature);
   }
 
+  /** The transactions that named `address` among their accounts (loaded ones included), newest first. */
+  involving(address: string): LandedTransaction[] {
+    const out: LandedTransaction[] = [];
+    for (const tx of this.landed.values()) if (tx.accountKeys.includes(address)) out.push(tx);
+    return out.reverse();
+  }
+
   /** Keeps a landed transaction, and its price when it succeeded. */
   add(tx: LandedTransaction, unitPrice: bigint, writable: readonly string[]): void {
     this.landed.set(tx.signature, tx);

@@ -3,6 +3,7 @@ import { type Dispatch, METHOD_NOT_FOUND, RpcError } from "./jsonrpc";
 import { accountMethods } from "./methods/accounts";
 import { clusterMethods } from "./methods/cluster";
 import type { Method, RpcContext } from "./methods/context";
+import { historyMethods } from "./methods/history";
 import { transactionMethods } from "./methods/transactions";
 import { positional } from "./params";
 
@@ -10,6 +11,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
   ...clusterMethods,
   ...accountMethods,
   ...transactionMethods,
+  ...historyMethods,
 };
 
 export function solanaDispatch(ctx: RpcContext): Dispatch {

@@ -19,15 +19,34 @@ export interface ResolverSocket {
 
 export type SocketFactory = (url: string, handlers: SocketHandlers) => ResolverSocket;
 
+/**
+ * Node 22's WebSocket (undici) reports a connection that never opened (refused, or answered without a 101,
+ * as by a relay that is restarting) with an `error` and no `close`, and stays CONNECTING: without a close
+ * nothing would reconnect. Such an error closes the socket here (1006, as the standard's "fail the
+ * connection" does), once, whatever the platform sends after it.
+ */
 export const nativeSocket: SocketFactory = (url, handlers) => {
   const ws = new WebSocket(url);
-  ws.addEventListener("open", () => handlers.open());
+  let opened = false;
+  let closed = false;
+  const close = (code: number, reason: string) => {
+    if (closed) return;
+    closed = true;
+    handlers.close(code, reason);
+  };
+  ws.addEventListener("open", () => {
+    opened = true;
+    handlers.open();
+  });
   ws.addEventListener("message", (event) => {
     if (typeof event.data === "string") handlers.message(event.data);
     else handlers.error(new Error("the relay sent a binary frame"));
   });
-  ws.addEventListener("close", (event) => handlers.close(event.code, event.reason));
-  ws.addEventListener("error", () => handlers.error(new Error(`socket error on ${url}`)));
+  ws.addEventListener("close", (event) => close(event.code, event.reason));
+  ws.addEventListener("error", () => {
+    handlers.error(new Error(`socket error on ${url}`));
+    if (!opened) close(1006, "connection failed");
+  });
   return {
     send: (data) => ws.send(data),
     close: (code, reason) => ws.close(code, reason),
