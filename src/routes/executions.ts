@@ -4,7 +4,7 @@ import { settlerFor } from "../chains";
 import { readQuoteRow } from "../db/quotes";
 import { executionForKey, scopedIdempotencyKey } from "../db/settlement";
 import type { AppEnv, Env } from "../env";
-import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
+import { invalidRequest, notFound, RelayError } from "../errors";
 import { FailureGate, requestClient } from "../http/client";
 import { createRouter } from "../http/router";
 import { serverTiming } from "../http/server-timing";

@@ -12,7 +12,11 @@ function heldAuction() {
   const ended = new Promise<void>((r) => {
     finish = r;
   });
-  return { run: async (): Promise<QuoteOutcome> => (await ended, done), finish: () => finish() };
+  const run = async (): Promise<QuoteOutcome> => {
+    await ended;
+    return done;
+  };
+  return { run, finish: () => finish() };
 }
 
 const ask = (client: string, proof?: string) => ({ client, ...(proof ? { proof } : {}) });
