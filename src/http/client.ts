@@ -24,9 +24,10 @@ export const API_KEY_HEADER = "X-Api-Key";
 export const addressOf = (c: Context<AppEnv>): ClientId => clientOfAddress(c.req.header("CF-Connecting-IP"));
 
 /**
- * Requests a client got wrong, counted per client in this isolate's memory, so that past the limit it is
- * answered 429 before anything is read for it (docs/security.md, "Limits"). `rate` reads the limit from
- * the configuration in force.
+ * Requests a client got wrong, counted per client in this isolate's memory (docs/security.md, "Limits"):
+ * past the limit a client is answered 429 before anything is read for it. A request spends one of the
+ * client's failures as it comes in and gets it back unless it fails, so that even a burst sent at once is
+ * held to the limit. `rate` reads the limit from the configuration in force.
  */
 export class FailureGate {
   private readonly buckets = new TokenBuckets();
@@ -36,23 +37,31 @@ export class FailureGate {
     private readonly rate: (limits: Limits) => Rate,
   ) {}
 
-  /** Throws 429 `rate_limited` while `client` has no failure left to spend. */
-  refuseWhileFailing(c: Context<AppEnv>, client: ClientId): void {
-    const spent = this.buckets.peek(client, Date.now(), this.rate(c.get("config").limits));
-    if (!spent.ok)
+  /** Runs `run` for `client` unless it has no failure left (429 `rate_limited`); a `failed` throw keeps it spent. */
+  async guard<T>(c: Context<AppEnv>, client: ClientId, run: () => Promise<T>, failed: (e: unknown) => boolean) {
+    const rate = this.rate(c.get("config").limits);
+    const spent = this.buckets.take(client, Date.now(), rate);
+    if (!spent.ok) {
       throw retryLater(429, "rate_limited", `Too many ${this.what} from this client; wait.`, spent.retryAfter);
-  }
-
-  count(c: Context<AppEnv>, client: ClientId): void {
-    this.buckets.take(client, Date.now(), this.rate(c.get("config").limits));
+    }
+    try {
+      const result = await run();
+      this.buckets.give(client, Date.now(), rate);
+      return result;
+    } catch (e) {
+      if (!failed(e)) this.buckets.give(client, Date.now(), rate);
+      throw e;
+    }
   }
 }
 
 /** Wrong admin tokens and API keys, per address: guessing costs time, and the relay no D1 read. */
 const wrongCredentials = new FailureGate("wrong credentials", (l) => perPeriod(l.adminFailuresPerMinute, 60));
+const unauthorized = (e: unknown) => e instanceof RelayError && e.status === 401;
 
-export const refuseWhileGuessing = (c: Context<AppEnv>) => wrongCredentials.refuseWhileFailing(c, addressOf(c));
-export const countWrongCredential = (c: Context<AppEnv>) => wrongCredentials.count(c, addressOf(c));
+/** Runs `check`, which throws 401 for a wrong credential, under the address's wrong-credential limit. */
+export const checkCredential = <T>(c: Context<AppEnv>, check: () => Promise<T>) =>
+  wrongCredentials.guard(c, addressOf(c), check, unauthorized);
 
 /**
  * The request's client: its API key when it sent `X-Api-Key` (401 `invalid_api_key` for a key the relay
@@ -61,11 +70,12 @@ export const countWrongCredential = (c: Context<AppEnv>) => wrongCredentials.cou
 export async function requestClient(c: Context<AppEnv>): Promise<RequestClient> {
   const key = c.req.header(API_KEY_HEADER);
   if (key === undefined) return { client: addressOf(c) };
-  refuseWhileGuessing(c);
-  const found = await lookUpApiKey(c.env.DB, key);
-  if (!found) {
-    countWrongCredential(c);
-    throw new RelayError(401, "invalid_api_key", "The X-Api-Key is not a key this relay issued, or it was revoked.");
-  }
+  const found = await checkCredential(c, async () => {
+    const live = await lookUpApiKey(c.env.DB, key);
+    if (!live) {
+      throw new RelayError(401, "invalid_api_key", "The X-Api-Key is not a key this relay issued, or it was revoked.");
+    }
+    return live;
+  });
   return { client: clientOfKey(found.id), quotas: found.quotas };
 }

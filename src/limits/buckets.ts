@@ -30,6 +30,12 @@ export class TokenBuckets {
     return { ok: true };
   }
 
+  /** Gives back a token `key` spent (never above its burst). */
+  give(key: string, now: number, rate: Rate): void {
+    const bucket = this.buckets.get(key);
+    if (bucket) this.buckets.set(key, { tokens: Math.min(rate.burst, this.level(key, now, rate) + 1), at: now });
+  }
+
   /** Whether `key` could spend a token now, spending nothing. */
   peek(key: string, now: number, rate: Rate): Spent {
     const tokens = this.level(key, now, rate);

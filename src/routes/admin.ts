@@ -7,7 +7,7 @@ import { readTotals } from "../db/resolver-days";
 import { demoteResolver, readResolver, reinstateResolver, upsertRegistration } from "../db/resolvers";
 import type { AppEnv, Env } from "../env";
 import { notFound, RelayError } from "../errors";
-import { countWrongCredential, refuseWhileGuessing } from "../http/client";
+import { checkCredential } from "../http/client";
 import { createRouter } from "../http/router";
 import { liveNodes } from "../nodes/live";
 import { corridorRecord } from "../ops/corridor-records";
@@ -23,13 +23,13 @@ import { corridorStub, keeperStub } from "../stubs";
  * wrong tokens is answered 429 until its budget refills (docs/security.md, "The admin API").
  */
 export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
-  refuseWhileGuessing(c);
-  const expected = c.env.ADMIN_TOKEN;
-  const given = c.req.header("authorization")?.match(/^Bearer (.+)$/)?.[1];
-  if (!expected || !given || !sameSecret(given, expected)) {
-    countWrongCredential(c);
-    throw new RelayError(401, "unauthorized", "The admin API needs the admin bearer token.");
-  }
+  await checkCredential(c, async () => {
+    const expected = c.env.ADMIN_TOKEN;
+    const given = c.req.header("authorization")?.match(/^Bearer (.+)$/)?.[1];
+    if (!expected || !given || !sameSecret(given, expected)) {
+      throw new RelayError(401, "unauthorized", "The admin API needs the admin bearer token.");
+    }
+  });
   await next();
 });
 

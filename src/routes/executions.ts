@@ -53,14 +53,13 @@ export const executionRoutes = createRouter()
     }),
     async (c) => {
       const { client } = await requestClient(c);
-      failedSubmissions.refuseWhileFailing(c, client);
-      try {
-        return await submission(c, c.req.valid("json"));
-      } catch (e) {
-        // Refused for what was sent (a wrong signature, quote or key), it counts against the client.
-        if (e instanceof RelayError && COUNTED_FAILURES.has(e.status)) failedSubmissions.count(c, client);
-        throw e;
-      }
+      // Refused for what was sent (a wrong signature, quote or key), a submission counts against its client.
+      return failedSubmissions.guard(
+        c,
+        client,
+        () => submission(c, c.req.valid("json")),
+        (e) => e instanceof RelayError && COUNTED_FAILURES.has(e.status),
+      );
     },
   )
   .openapi(

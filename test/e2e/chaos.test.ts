@@ -32,7 +32,8 @@ beforeAll(async () => {
   await prepareLocalChain(rpcUrl, { takers: evmTaker ? [evmTaker.address] : [], resolvers: [] });
   broadcasts = [await holdBroadcasts(rpcUrl), await holdBroadcasts(solanaRpcUrl)];
   const [evmRpc, solanaRpc] = broadcasts.map((b) => b.url) as [string, string];
-  options = await chaosRelayOptions({ rpcUrl: evmRpc, solanaRpcUrl: solanaRpc, wallets: 1 });
+  // A keeper key of its own: the other files' relay signs with anvil's #9 on the same chain.
+  options = await chaosRelayOptions({ rpcUrl: evmRpc, solanaRpcUrl: solanaRpc, wallets: 1, firstWallet: 1 });
   relay = await CrashableRelay.start(options);
   resolvers = await chaosResolvers(relay.url, rpcUrl, solanaRpcUrl);
 });

@@ -31,6 +31,20 @@ describe("TokenBuckets", () => {
     expect(buckets.take("a", 1_000, two).ok).toBe(true);
   });
 
+  it("takes a token back when given, never above the burst", () => {
+    const buckets = new TokenBuckets();
+    const two = { perSecond: 1, burst: 2 };
+    buckets.take("a", 0, two);
+    buckets.take("a", 0, two);
+    buckets.give("a", 0, two);
+    expect(buckets.take("a", 0, two).ok).toBe(true);
+    expect(buckets.take("a", 0, two).ok).toBe(false);
+    buckets.give("a", 0, two);
+    buckets.give("a", 0, two);
+    buckets.give("a", 0, two);
+    expect([1, 2, 3].map(() => buckets.take("a", 0, two).ok)).toEqual([true, true, false]);
+  });
+
   it("turns `n per period` into a bucket of n refilled over the period", () => {
     expect(perPeriod(20, 10)).toEqual({ perSecond: 2, burst: 20 });
     const buckets = new TokenBuckets();

@@ -477,6 +477,17 @@ describe("the local Solana chain read by @solana/kit", () => {
       ],
     });
     expect(await rpc.getBalance(at(receiver)).send()).toEqual({ context: { slot: landedAt }, value: 1_234_567n });
+    // What the chain did with the receiver's account, newest first, u64s as bigints.
+    expect(await rpc.getSignaturesForAddress(at(receiver)).send()).toEqual([
+      {
+        signature: sent,
+        slot: landedAt,
+        err: null,
+        memo: null,
+        blockTime: BigInt(harness.chain.blockTime),
+        confirmationStatus: "confirmed",
+      },
+    ]);
 
     const keys = [payer.address, receiver.toBase58(), SYSTEM];
     const recentBlockhash = draft.lifetimeConstraint.blockhash;

@@ -11,10 +11,10 @@ import { type Address, createPublicClient, http, type PublicClient } from "viem"
 import type { ResolverClient } from "../../../src/clients/resolver/client";
 import { anvilAccount } from "../../../src/clients/resolver/keys";
 import { fetchRelayConfig, type RelayConfigRecord } from "../../../src/clients/resolver/relay-config";
+import { LOCAL_KEEPER_POOL_SIZE, localKeeperKeys } from "../evm-deploy";
 import { DEFAULT_LOCAL_RATE, parseRate, startLocalRateSource } from "../local-rates";
 import {
   LOCAL_ACCOUNTS,
-  localKeeperSecret,
   localSolanaKeeperSecret,
   offlineRelayConfig,
   prepareLocalChain,
@@ -35,6 +35,11 @@ export interface ChaosRelayChains {
   rateSourceUrl?: string;
   /** Keys of the keeper's EVM wallet pool. */
   wallets: number;
+  /**
+   * Which key of the local pool is the first (0: anvil's #9). A relay beside another on the same chain
+   * takes keys the other does not: two keepers signing with one key would each find the other's nonces taken.
+   */
+  firstWallet?: number;
 }
 
 /**
@@ -53,7 +58,9 @@ export async function chaosRelayOptions(
     persistTo: await mkdtemp(join(tmpdir(), "relay-chaos-")),
     vars: {
       RELAY_CONFIG: JSON.stringify({ ...config, chains: config.chains.map(solana) }),
-      KEEPER_PRIVATE_KEY: localKeeperSecret(chains.wallets),
+      KEEPER_PRIVATE_KEY: localKeeperKeys(LOCAL_KEEPER_POOL_SIZE)
+        .slice(chains.firstWallet ?? 0, (chains.firstWallet ?? 0) + chains.wallets)
+        .join(","),
       KEEPER_SOLANA_KEY: localSolanaKeeperSecret(),
       ADMIN_TOKEN: crypto.randomUUID(),
     },
