@@ -1,6 +1,6 @@
 import type { ChainAdapter } from "../chains/adapter";
+import type { Corridor } from "../chains/corridor-keys";
 import type { RelayConfig } from "../config/schema";
-import type { Corridor } from "../corridors";
 import type { CorridorCosts } from "../costs/corridor-costs";
 import type { NodeSession } from "../nodes/nodes";
 import type { RelayFrame } from "../protocol/frames";

@@ -1,5 +1,5 @@
+import { corridorTag } from "../chains/corridor-keys";
 import { feeChargeFor } from "../chains/fee-charge";
-import { corridorTag } from "../corridors";
 import { newId } from "../ids";
 import { log } from "../log";
 import type { NodeSession } from "../nodes/nodes";
@@ -32,7 +32,7 @@ export class AuctionHouse {
   private readonly live = new Map<string, LiveAuction>();
   private readonly signatures: WinnerSignatures;
 
-  /** The corridor's tag, the first digits of its quote ids (src/corridors.ts, `corridorTag`). */
+  /** The corridor's tag, the first digits of its quote ids (src/chains/corridor-keys.ts, `corridorTag`). */
   private readonly tag: string;
 
   constructor(private readonly port: CorridorPort) {

@@ -1,6 +1,6 @@
 import type { ChainAdapter, RfqTerms } from "../chains/adapter";
+import type { Corridor } from "../chains/corridor-keys";
 import type { FeeCharge, GasCharge } from "../chains/fee-charge";
-import type { Corridor } from "../corridors";
 import { isFresh, type NodeSession } from "../nodes/nodes";
 import type { RelayFrame } from "../protocol/frames";
 import type { Band } from "../schemas/quote";

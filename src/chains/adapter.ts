@@ -6,7 +6,7 @@ import type { FeeCharge } from "./fee-charge";
 
 /** What an auction knows of the swap before any bid: the terms every resolver is asked to price. */
 export interface RfqTerms {
-  /** The canonical corridor key (src/corridors.ts). */
+  /** The canonical corridor key (src/chains/corridor-keys.ts). */
   corridor: string;
   rfqId: string;
   quoteId: string;

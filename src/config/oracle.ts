@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { normaliseAddress, quotesPair } from "../chains/addresses";
-import { corridorKey } from "../corridors";
+import { corridorKey } from "../chains/corridor-keys";
 import { chainTokenAssets } from "../oracle/band-corridors";
 import { routeBetween } from "../oracle/native-prices";
 import { adapterNames, publicRateSources } from "../oracle/sources";

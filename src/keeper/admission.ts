@@ -1,6 +1,6 @@
 import { blameOf } from "../blame";
+import { findCorridor } from "../chains/corridor-keys";
 import { type ChainSettler, ChainUnavailableError, type FillRequest, type PreparedFill } from "../chains/settler";
-import { findCorridor } from "../corridors";
 import { expireIfDue } from "../db/quote-status";
 import { type QuoteRow, readQuoteRow } from "../db/quotes";
 import { type ExecutionTerms, executionForQuoteKey, scopedIdempotencyKey } from "../db/settlement";

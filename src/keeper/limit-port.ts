@@ -1,7 +1,7 @@
 import { adapterFor, limitOrdersFor } from "../chains";
+import { findCorridor } from "../chains/corridor-keys";
 import type { LimitOrderChains, TakerSide } from "../chains/limit-orders";
 import type { RelayConfig } from "../config/schema";
-import { findCorridor } from "../corridors";
 import { dueLimitOrders, recordLimitChecks } from "../db/limit-book";
 import {
   expireLimitOrders,

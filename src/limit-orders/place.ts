@@ -1,4 +1,4 @@
-import { findCorridor } from "../corridors";
+import { findCorridor } from "../chains/corridor-keys";
 import { insertLimitOrder, limitNonceTaken } from "../db/limit-orders";
 import { RelayError } from "../errors";
 import { newId } from "../ids";

@@ -1,5 +1,5 @@
+import { findCorridor } from "../chains/corridor-keys";
 import { primaryEvmChain } from "../config/record";
-import { findCorridor } from "../corridors";
 import { limitNonceTaken } from "../db/limit-orders";
 import { invalidRequest, RelayError, retryLater } from "../errors";
 import { addressIssues } from "../http/address-issues";

@@ -1,6 +1,6 @@
 import { adapterFor, inventoryReaderFor } from "../chains";
+import type { Corridor } from "../chains/corridor-keys";
 import type { RelayConfig } from "../config/schema";
-import type { Corridor } from "../corridors";
 import { type Refusal, refuse } from "../errors";
 import { type ClientId, perPeriod, TokenBuckets } from "../limits";
 import type { RelayFrame } from "../protocol/frames";

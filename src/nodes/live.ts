@@ -1,5 +1,5 @@
+import { allCorridors } from "../chains/corridor-keys";
 import type { RelayConfig } from "../config/schema";
-import { allCorridors } from "../corridors";
 import type { Env } from "../env";
 import type { NodeRecord } from "../schemas/resolvers";
 import { corridorStub } from "../stubs";

@@ -1,6 +1,6 @@
 import { adapterFor } from "../chains";
+import { allCorridors, type Corridor } from "../chains/corridor-keys";
 import type { RelayConfig } from "../config/schema";
-import { allCorridors, type Corridor } from "../corridors";
 import type { Env } from "../env";
 import type { CorridorRecord } from "../schemas/ops";
 import { corridorStub } from "../stubs";

@@ -1,5 +1,5 @@
+import { corridorsOfQuoteId } from "../chains/corridor-keys";
 import type { RelayConfig } from "../config/schema";
-import { corridorsOfQuoteId } from "../corridors";
 import type { Env } from "../env";
 import { isId } from "../ids";
 import { corridorStub } from "../stubs";

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
+import { allCorridors, type Corridor, findCorridor } from "../chains/corridor-keys";
 import type { RelayConfig } from "../config/schema";
-import { allCorridors, type Corridor, findCorridor } from "../corridors";
 import { readTotals } from "../db/resolver-days";
 import { demoteResolver, readResolver, reinstateResolver, upsertRegistration } from "../db/resolvers";
 import type { AppEnv, Env } from "../env";

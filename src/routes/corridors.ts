@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { findCorridor } from "../corridors";
+import { findCorridor } from "../chains/corridor-keys";
 import { RelayError } from "../errors";
 import { createRouter } from "../http/router";
 import { corridorRecord, corridorStatuses } from "../ops/corridor-records";

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { corridorOfKey, corridorsOfQuoteId } from "../corridors";
+import { corridorOfKey, corridorsOfQuoteId } from "../chains/corridor-keys";
 import { readLimitOrder } from "../db/limit-orders";
 import type { AppEnv } from "../env";
 import { invalidRequest, notFound } from "../errors";

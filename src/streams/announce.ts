@@ -1,5 +1,5 @@
+import { corridorsOfQuoteId } from "../chains/corridor-keys";
 import type { RelayConfig } from "../config/schema";
-import { corridorsOfQuoteId } from "../corridors";
 import type { Env } from "../env";
 import type { FillNotice } from "../keeper/port";
 import { errorText, log } from "../log";
