@@ -9,9 +9,6 @@ import type { ExecutionStatus } from "../schemas/quote";
  * crosses the RPC boundary as it is. Routes import this, never the object's class.
  */
 
-/** `not_leader` answers ask the caller to come back after this many seconds (docs/settlement.md). */
-export const NOT_LEADER_RETRY_SECONDS = 2;
-
 /** A submission as the Worker hands it over, validated. */
 export interface SubmitRequest {
   quoteId: string;

@@ -1,5 +1,5 @@
 import { type Refusal, refuse } from "../errors";
-import { NOT_LEADER_RETRY_SECONDS } from "./contract";
+import { NOT_LEADER_RETRY_SECONDS } from "../http/unreachable-object";
 
 /**
  * Why the keeper cannot take a submission now (docs/settlement.md, "not_leader"): its key is not set,

@@ -3,7 +3,7 @@ import { primaryEvmChain } from "../config/record";
 import { limitNonceTaken } from "../db/limit-orders";
 import { invalidRequest, RelayError, retryLater } from "../errors";
 import { addressIssues } from "../http/address-issues";
-import { NOT_LEADER_RETRY_SECONDS } from "../keeper/contract";
+import { NOT_LEADER_RETRY_SECONDS } from "../http/unreachable-object";
 import type { LimitOrderDraft, LimitPrepareRequest } from "../schemas/limit-order";
 import { type LimitOrderContext, limitChainOf, limitSettings } from "./context";
 import { buildDraft } from "./draft";

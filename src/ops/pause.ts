@@ -1,5 +1,5 @@
 import { type Refusal, refuse } from "../errors";
-import { NOT_LEADER_RETRY_SECONDS } from "../keeper/contract";
+import { NOT_LEADER_RETRY_SECONDS } from "../http/unreachable-object";
 import type { PauseRecord } from "../schemas/ops";
 
 /** Where a corridor or the keeper keeps its pause, in its object's storage, so a restart keeps it. */
