@@ -1,6 +1,6 @@
-import { ACTIVE_LIMIT_STATUSES, LIMIT_MOVES } from "../limit-orders/states";
-import { statusSql } from "../quotes/states";
 import type { LimitCheck, OpenLimitOrder } from "../schemas/limit-order";
+import { ACTIVE_LIMIT_STATUSES, LIMIT_MOVES } from "../states/limit-order-states";
+import { statusSql } from "../states/quote-states";
 import { type DbRow, fromDb, SELECT_STORED } from "./limit-order-rows";
 
 /**

@@ -1,5 +1,5 @@
-import { OPEN_SQL } from "../quotes/states";
 import type { QuoteStatus, QuoteSummary } from "../schemas/quote";
+import { OPEN_SQL } from "../states/quote-states";
 import {
   EXECUTION_COLUMNS,
   FILL_COLUMNS,

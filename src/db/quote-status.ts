@@ -1,5 +1,5 @@
-import { OPEN_SQL } from "../quotes/states";
 import type { QuoteStatus } from "../schemas/quote";
+import { OPEN_SQL } from "../states/quote-states";
 
 /**
  * Marks open quotes past their expiry as `expired`, each with an `expired` timeline event at its

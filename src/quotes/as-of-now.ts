@@ -2,7 +2,7 @@ import { readExecutionRecord } from "../db/executions";
 import { expireIfDue } from "../db/quote-status";
 import { readQuoteRecord } from "../db/quotes";
 import type { ExecutionRecord, QuoteRecord } from "../schemas/quote";
-import { isOpen } from "./states";
+import { isOpen } from "../states/quote-states";
 
 /**
  * Reads as of now (docs/api.md, "Quote lifetime"): an open quote past its expiry is recorded `expired`

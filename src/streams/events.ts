@@ -1,7 +1,7 @@
 import type { LimitOrderProgress } from "../db/limit-orders";
 import type { QuoteProgress } from "../db/quotes";
-import { isTerminal } from "../limit-orders/states";
-import { isOpen } from "../quotes/states";
+import { isTerminal } from "../states/limit-order-states";
+import { isOpen } from "../states/quote-states";
 
 /**
  * What the event streams of quotes and limit orders carry (docs/api.md, "Event streams"). Pure: the

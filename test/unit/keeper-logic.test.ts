@@ -16,7 +16,7 @@ import {
   OPEN_STATUSES,
   SETTLEMENT_MOVES,
   type SettlementStep,
-} from "../../src/quotes/states";
+} from "../../src/states/quote-states";
 
 const CNGN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
 const USDC = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
