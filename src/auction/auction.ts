@@ -1,4 +1,4 @@
-import type { Replies } from "../schemas/quote";
+import type { Replies } from "../schemas";
 import type { ValidBid } from "./rank";
 
 /**

@@ -1,5 +1,5 @@
-import type { QuoteSigning, RfqTerms } from "../chains/adapter";
-import type { NodeSession } from "../nodes/nodes";
+import type { QuoteSigning, RfqTerms } from "../chains";
+import type { NodeSession } from "../nodes";
 import type { QuoteAmounts } from "../types";
 import type { JsonObject } from "./quote-outcome";
 import { crown, type RankedOffer, winnable, withoutOffers } from "./rank";

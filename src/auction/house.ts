@@ -1,11 +1,9 @@
-import { corridorTag } from "../chains/corridor-keys";
-import { feeChargeFor } from "../chains/fee-charge";
+import { corridorTag, feeChargeFor } from "../chains";
 import { newId } from "../ids";
 import { log } from "../log";
-import type { NodeSession } from "../nodes/nodes";
-import type { AuctionReply } from "../nodes/sessions";
-import type { BidFrame, DeclineFrame, SignedFrame } from "../protocol/frames";
-import type { AuctionCounts } from "../resolvers/reliability";
+import type { AuctionReply, NodeSession } from "../nodes";
+import type { BidFrame, DeclineFrame, SignedFrame } from "../protocol";
+import type { AuctionCounts } from "../resolvers";
 import type { QuoteInput } from "../types";
 import { freshBand } from "./band-guard";
 import { checkUnchecked, disqualify, verifyBid } from "./bid-signatures";

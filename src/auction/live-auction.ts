@@ -1,6 +1,6 @@
-import type { RfqTerms } from "../chains/adapter";
-import type { NodeSession } from "../nodes/nodes";
-import type { Band } from "../schemas/quote";
+import type { RfqTerms } from "../chains";
+import type { NodeSession } from "../nodes";
+import type { Band } from "../schemas";
 import type { QuoteAmounts } from "../types";
 import type { QuoteGasCharge } from "./amounts";
 import { Auction } from "./auction";

@@ -1,5 +1,5 @@
-import type { Standing } from "../resolvers/standing";
-import type { Offer, Steering } from "../schemas/quote";
+import type { Standing } from "../resolvers";
+import type { Offer, Steering } from "../schemas";
 import type { OutputBounds } from "./band-guard";
 
 /**

@@ -1,4 +1,4 @@
-import type { RelayFrame } from "../protocol/frames";
+import type { RelayFrame } from "../protocol";
 import type { CorridorPort } from "./corridor-port";
 import type { LiveAuction } from "./live-auction";
 import type { RankedOffer } from "./rank";

@@ -1,5 +1,5 @@
-import type { NodeSession } from "../nodes/nodes";
-import type { BidFrame, DeclineFrame } from "../protocol/frames";
+import type { NodeSession } from "../nodes";
+import type { BidFrame, DeclineFrame } from "../protocol";
 import { quoteAmounts } from "./amounts";
 import type { CorridorPort } from "./corridor-port";
 import type { LiveAuction } from "./live-auction";

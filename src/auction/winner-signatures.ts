@@ -1,4 +1,4 @@
-import { type RelayFrame, SIGN_TIMEOUT_MS, type SignedFrame } from "../protocol/frames";
+import { type RelayFrame, SIGN_TIMEOUT_MS, type SignedFrame } from "../protocol";
 
 /**
  * Winners asked to sign after their auction (`sign`) and their answers (`signed`), on chains where the

@@ -1,5 +1,5 @@
-import type { ChainConfig } from "../config/schema";
-import type { BidCommitment } from "../protocol/frames";
+import type { ChainConfig } from "../config";
+import type { BidCommitment } from "../protocol";
 import type { LimitRound, QuoteAmounts } from "../types";
 import type { ChainKind } from "./addresses";
 import type { FeeCharge } from "./fee-charge";

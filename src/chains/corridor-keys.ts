@@ -1,5 +1,5 @@
 import { keccak256, stringToBytes } from "viem";
-import type { ChainConfig, RelayConfig } from "../config/schema";
+import type { ChainConfig, RelayConfig } from "../config";
 import { TAG_HEX, tagOf } from "../ids";
 import { chainPairs, normaliseAddress, quotesPair } from "./addresses";
 

@@ -1,5 +1,5 @@
 import { blameOf } from "../blame";
-import type { ExecutionRecord, ExecutionStatus } from "../schemas/quote";
+import type { ExecutionRecord, ExecutionStatus } from "../schemas";
 import { readQuoteRecord } from "./quotes";
 
 /** An execution as D1 holds it: record 2.1 without its quote's lifecycle, with when it was created. */

@@ -1,6 +1,5 @@
-import type { LimitCheck, OpenLimitOrder } from "../schemas/limit-order";
-import { ACTIVE_LIMIT_STATUSES, LIMIT_MOVES } from "../states/limit-order-states";
-import { statusSql } from "../states/quote-states";
+import type { LimitCheck, OpenLimitOrder } from "../schemas";
+import { ACTIVE_LIMIT_STATUSES, LIMIT_MOVES, statusSql } from "../states";
 import { type DbRow, fromDb, SELECT_STORED } from "./limit-order-rows";
 
 /**

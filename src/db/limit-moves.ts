@@ -1,7 +1,5 @@
-import type { MovedLimitOrder } from "../schemas/limit-order";
-import type { QuoteStatus } from "../schemas/quote";
-import { afterFailedFill, LIMIT_MOVES } from "../states/limit-order-states";
-import { statusSql } from "../states/quote-states";
+import type { MovedLimitOrder, QuoteStatus } from "../schemas";
+import { afterFailedFill, LIMIT_MOVES, statusSql } from "../states";
 
 /**
  * Every status move of a limit order in D1 (docs/limit-orders.md, "States"), the routes' and the keeper's

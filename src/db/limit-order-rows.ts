@@ -1,5 +1,5 @@
-import type { LimitOrderRow } from "../schemas/limit-order";
-import { LIMIT_MOVES } from "../states/limit-order-states";
+import type { LimitOrderRow } from "../schemas";
+import { LIMIT_MOVES } from "../states";
 import { parseJson, toJson } from "./json";
 
 /**

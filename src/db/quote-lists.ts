@@ -1,5 +1,5 @@
-import type { QuoteStatus, QuoteSummary } from "../schemas/quote";
-import { OPEN_SQL } from "../states/quote-states";
+import type { QuoteStatus, QuoteSummary } from "../schemas";
+import { OPEN_SQL } from "../states";
 import {
   EXECUTION_COLUMNS,
   FILL_COLUMNS,

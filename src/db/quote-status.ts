@@ -1,5 +1,5 @@
-import type { QuoteStatus } from "../schemas/quote";
-import { OPEN_SQL } from "../states/quote-states";
+import type { QuoteStatus } from "../schemas";
+import { OPEN_SQL } from "../states";
 
 /**
  * Marks open quotes past their expiry as `expired`, each with an `expired` timeline event at its

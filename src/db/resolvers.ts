@@ -1,5 +1,5 @@
-import type { NodeState } from "../protocol/frames";
-import type { AdvertisedCorridor } from "../schemas/resolvers";
+import type { NodeState } from "../protocol";
+import type { AdvertisedCorridor } from "../schemas";
 import { parseJson } from "./json";
 import { type Totals, totalsByAddress, totalsStatement } from "./resolver-days";
 

@@ -1,5 +1,5 @@
-import type { Fill, QuoteStatus, Settlement } from "../schemas/quote";
-import { OPEN_SQL, type SettlementStep } from "../states/quote-states";
+import type { Fill, QuoteStatus, Settlement } from "../schemas";
+import { OPEN_SQL, type SettlementStep } from "../states";
 import { limitFillFailed, limitFillSettled } from "./limit-moves";
 import {
   countFailed,

@@ -1,14 +1,17 @@
 import { blameOf } from "../blame";
-import { findCorridor } from "../chains/corridor-keys";
-import { type ChainSettler, ChainUnavailableError, type FillRequest, type PreparedFill } from "../chains/settler";
-import { expireIfDue } from "../db/quote-status";
-import { type QuoteRow, readQuoteRow } from "../db/quotes";
-import { type ExecutionTerms, executionForQuoteKey, scopedIdempotencyKey } from "../db/settlement";
-import { writeRequote } from "../db/settlement-steps";
+import { type ChainSettler, ChainUnavailableError, type FillRequest, findCorridor, type PreparedFill } from "../chains";
+import {
+  type ExecutionTerms,
+  executionForQuoteKey,
+  expireIfDue,
+  type QuoteRow,
+  readQuoteRow,
+  scopedIdempotencyKey,
+  writeRequote,
+} from "../db";
 import { type Refusal, refuse } from "../errors";
 import { newId } from "../ids";
-import { isResolversOwn } from "../resolvers/own-failure";
-import { strike } from "../resolvers/strikes";
+import { isResolversOwn, strike } from "../resolvers";
 import {
   chainNotServed,
   duplicateOf,

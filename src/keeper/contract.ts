@@ -1,8 +1,6 @@
-import type { ExecutionRow } from "../db/executions";
-import type { QuoteRow } from "../db/quotes";
+import type { ExecutionRow, QuoteRow } from "../db";
 import { type Refusal, refuse } from "../errors";
-import type { Erc2612Permit, ExecutionAccepted } from "../schemas/execution";
-import type { ExecutionStatus } from "../schemas/quote";
+import type { Erc2612Permit, ExecutionAccepted, ExecutionStatus } from "../schemas";
 
 /**
  * What the Worker and the keeper object say to each other (docs/settlement.md): plain data, so it

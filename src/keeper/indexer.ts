@@ -1,9 +1,8 @@
 import { blamed } from "../blame";
-import type { ChainAdapter } from "../chains/adapter";
-import { type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains/settler";
-import { writeFailed, writeFinal, writeReorged, writeReplaced, writeSettled } from "../db/settlement-steps";
-import { isResolversOwn } from "../resolvers/own-failure";
-import { heal, strike } from "../resolvers/strikes";
+import type { ChainAdapter } from "../chains";
+import { type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains";
+import { writeFailed, writeFinal, writeReorged, writeReplaced, writeSettled } from "../db";
+import { heal, isResolversOwn, strike } from "../resolvers";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
 import { iso, type KeeperPort, log, settlingChain, walletOf } from "./port";
 import { settledFill } from "./settlement-record";

@@ -1,6 +1,4 @@
-import { expireAllDue } from "../db/quote-status";
-import { pruneIdempotencyKeys } from "../db/settlement";
-import { pruneWrittenBehind } from "../db/write-behind";
+import { expireAllDue, pruneIdempotencyKeys, pruneWrittenBehind } from "../db";
 import { type Refusal, refuse } from "../errors";
 import { perPeriod, TokenBuckets } from "../limits";
 import { log as relayLog } from "../log";

@@ -1,11 +1,9 @@
 import { blamed } from "../blame";
-import type { TakerSide } from "../chains/limit-orders";
+import type { TakerSide } from "../chains";
 import type { Refusal } from "../errors";
-import { limitRoundOf } from "../limit-orders/round";
-import { type LimitAsk, withinWindow } from "../limit-orders/window";
-import type { LimitCheck, MovedLimitOrder, OpenLimitOrder } from "../schemas/limit-order";
-import type { Band } from "../schemas/quote";
-import { TAKER_BAD_SIGNATURE } from "../states/limit-order-states";
+import { type LimitAsk, limitRoundOf, withinWindow } from "../limit-orders";
+import type { Band, LimitCheck, MovedLimitOrder, OpenLimitOrder } from "../schemas";
+import { TAKER_BAD_SIGNATURE } from "../states";
 import type { QuoteInput } from "../types";
 import type { SubmitOutcome, SubmitRequest } from "./contract";
 

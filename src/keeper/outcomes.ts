@@ -1,5 +1,5 @@
 import { type Refusal, refuse } from "../errors";
-import { NOT_LEADER_RETRY_SECONDS } from "../http/unreachable-object";
+import { NOT_LEADER_RETRY_SECONDS } from "../http";
 
 /**
  * Why the keeper cannot take a submission now (docs/settlement.md, "not_leader"): its key is not set,

@@ -1,6 +1,6 @@
 import { blameOf } from "../blame";
-import type { FillCall, FillRequest, NonceStore, SignedFill } from "../chains/settler";
-import type { ExecutionTerms } from "../db/settlement";
+import type { FillCall, FillRequest, NonceStore, SignedFill } from "../chains";
+import type { ExecutionTerms } from "../db";
 import type { FillNotice } from "./port";
 
 /**

@@ -1,8 +1,7 @@
+import type { ChainAdapter, ChainSettler } from "../chains";
 import { adapterFor } from "../chains";
-import type { ChainAdapter } from "../chains/adapter";
-import type { ChainSettler } from "../chains/settler";
-import type { ChainConfig, RelayConfig } from "../config/schema";
-import type { Demotion } from "../db/strikes";
+import type { ChainConfig, RelayConfig } from "../config";
+import type { Demotion } from "../db";
 import { log as relayLog } from "../log";
 import type { TxStore } from "./pending";
 

@@ -1,5 +1,5 @@
-import { type BroadcastResult, ChainUnavailableError } from "../chains/settler";
-import { claimOpenQuote, releaseClaim, writeSubmitted } from "../db/settlement-steps";
+import { type BroadcastResult, ChainUnavailableError } from "../chains";
+import { claimOpenQuote, releaseClaim, writeSubmitted } from "../db";
 import { type Refusal, refuse } from "../errors";
 import type { PickWallet, Prepared } from "./admission";
 import type { SubmitOutcome, SubmitTimings } from "./contract";

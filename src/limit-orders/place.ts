@@ -1,8 +1,8 @@
-import { findCorridor } from "../chains/corridor-keys";
-import { insertLimitOrder, limitNonceTaken } from "../db/limit-orders";
+import { findCorridor } from "../chains";
+import { insertLimitOrder, limitNonceTaken } from "../db";
 import { RelayError } from "../errors";
 import { newId } from "../ids";
-import type { LimitOrderRow, LimitPlaceRequest } from "../schemas/limit-order";
+import type { LimitOrderRow, LimitPlaceRequest } from "../schemas";
 import { type LimitOrderContext, limitChainOf, limitSettings } from "./context";
 import { buildDraft, firstDifference, inputsOfDraft } from "./draft";
 import { deadlineAccepted, expiresAtOf } from "./expiry";

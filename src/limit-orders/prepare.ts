@@ -1,10 +1,9 @@
-import { findCorridor } from "../chains/corridor-keys";
-import { primaryEvmChain } from "../config/record";
-import { limitNonceTaken } from "../db/limit-orders";
+import { findCorridor } from "../chains";
+import { primaryEvmChain } from "../config";
+import { limitNonceTaken } from "../db";
 import { invalidRequest, RelayError, retryLater } from "../errors";
-import { addressIssues } from "../http/address-issues";
-import { NOT_LEADER_RETRY_SECONDS } from "../http/unreachable-object";
-import type { LimitOrderDraft, LimitPrepareRequest } from "../schemas/limit-order";
+import { addressIssues, NOT_LEADER_RETRY_SECONDS } from "../http";
+import type { LimitOrderDraft, LimitPrepareRequest } from "../schemas";
 import { type LimitOrderContext, limitChainOf, limitSettings } from "./context";
 import { buildDraft } from "./draft";
 import { deadlineOf, expiryAccepted } from "./expiry";

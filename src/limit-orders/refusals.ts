@@ -1,6 +1,6 @@
-import type { ChainAdapter } from "../chains/adapter";
-import { ChainUnavailableError } from "../chains/settler";
-import { countActiveLimitOrders } from "../db/limit-orders";
+import type { ChainAdapter } from "../chains";
+import { ChainUnavailableError } from "../chains";
+import { countActiveLimitOrders } from "../db";
 import { RelayError, retryLater } from "../errors";
 
 /** The refusals prepare and place share (docs/limit-orders.md, "Prepare" and "Placing"). */

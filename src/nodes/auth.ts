@@ -1,6 +1,5 @@
-import { recoverMessageSigner } from "../chains/evm/messages";
-import { verifyEd25519Text } from "../chains/solana/ed25519";
-import { type AuthFrame, authMessage } from "../protocol/frames";
+import { recoverMessageSigner, verifyEd25519Text } from "../chains";
+import { type AuthFrame, authMessage } from "../protocol";
 
 export type AuthResult =
   | { ok: true; address: string; publicKey: string; solanaAddress: string | null }

@@ -1,7 +1,6 @@
-import type { ProvedKeys } from "../chains/adapter";
-import type { InventoryRead, InventoryReader } from "../chains/inventory";
+import type { InventoryRead, InventoryReader, ProvedKeys } from "../chains";
 import { log } from "../log";
-import type { InventoryEntry } from "../protocol/frames";
+import type { InventoryEntry } from "../protocol";
 import { type ChainFlag, HAS_CODE, INVENTORY_MISMATCH } from "./nodes";
 
 /** A node's holdings are read from the chain at most this often (docs/resolver-protocol.md). */

@@ -1,6 +1,6 @@
-import { AUTH_TIMEOUT_MS } from "../protocol/frames";
-import { startUptime, type Uptime } from "../resolvers/uptime";
-import type { AdvertisedCorridor } from "../schemas/resolvers";
+import { AUTH_TIMEOUT_MS } from "../protocol";
+import { startUptime, type Uptime } from "../resolvers";
+import type { AdvertisedCorridor } from "../schemas";
 import { FrameLimiter } from "./frame-limiter";
 import type { NodeSession } from "./nodes";
 

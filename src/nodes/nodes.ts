@@ -1,6 +1,6 @@
-import type { ProvedKeys } from "../chains/adapter";
-import { type InventoryEntry, type NodeState, STALE_AFTER_MS } from "../protocol/frames";
-import type { AdvertisedCorridor, NodeRecord } from "../schemas/resolvers";
+import type { ProvedKeys } from "../chains";
+import { type InventoryEntry, type NodeState, STALE_AFTER_MS } from "../protocol";
+import type { AdvertisedCorridor, NodeRecord } from "../schemas";
 
 export type ChainStatus = NodeRecord["chains"][number];
 

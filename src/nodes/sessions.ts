@@ -1,18 +1,20 @@
-import { close, frameSize, parseNodeFrame, send } from "../protocol/codec";
 import {
   type AuthFrame,
   type BidFrame,
   CLOSE_POLICY,
   CLOSE_REASONS,
+  close,
   type DeclineFrame,
+  frameSize,
   type HeartbeatFrame,
   MAX_FRAME_BYTES,
+  parseNodeFrame,
   type RelayFrame,
   type SignedFrame,
-} from "../protocol/frames";
-import { accrue, startUptime } from "../resolvers/uptime";
-import type { Band } from "../schemas/quote";
-import type { AdvertisedCorridor } from "../schemas/resolvers";
+  send,
+} from "../protocol";
+import { accrue, startUptime } from "../resolvers";
+import type { AdvertisedCorridor, Band } from "../schemas";
 import { verifyNodeAuth } from "./auth";
 import type { Claims } from "./inventory-checks";
 import { NodeSockets, type SocketEntry, type SocketState } from "./node-sockets";

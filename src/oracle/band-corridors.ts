@@ -1,6 +1,5 @@
-import { findCorridor } from "../chains/corridor-keys";
-import type { OracleConfig } from "../config/oracle";
-import type { ChainConfig, RelayConfig } from "../config/schema";
+import { findCorridor } from "../chains";
+import type { ChainConfig, OracleConfig, RelayConfig } from "../config";
 import type { TokenAsset } from "./native-prices";
 import type { AssetPair } from "./types";
 

@@ -1,5 +1,5 @@
-import type { Demotion } from "../db/strikes";
-import type { RelayFrame } from "../protocol/frames";
+import type { Demotion } from "../db";
+import type { RelayFrame } from "../protocol";
 import { readStanding, type Standing, StandingCache } from "./standing";
 import { strike } from "./strikes";
 

@@ -1,7 +1,7 @@
-import { readDirectoryPage } from "../db/resolver-pages";
+import { readDirectoryPage } from "../db";
 import { invalidRequest } from "../errors";
-import { decodeKeyCursor, encodeKeyCursor } from "../http/page-cursor";
-import type { NodeRecord, ResolverListQuery, ResolverPage } from "../schemas/resolvers";
+import { decodeKeyCursor, encodeKeyCursor } from "../http";
+import type { NodeRecord, ResolverListQuery, ResolverPage } from "../schemas";
 import { buildDirectory, INACTIVE_AFTER_MS } from "./directory";
 import { windowStart } from "./reliability";
 

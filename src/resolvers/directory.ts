@@ -1,7 +1,7 @@
 import { getAddress } from "viem";
-import { NO_TOTALS, type Totals } from "../db/resolver-days";
-import type { ResolverRow } from "../db/resolvers";
-import type { NodeRecord, ResolverRecord } from "../schemas/resolvers";
+import type { ResolverRow } from "../db";
+import { NO_TOTALS, type Totals } from "../db";
+import type { NodeRecord, ResolverRecord } from "../schemas";
 import { reliabilityFields } from "./reliability";
 
 /** Offline for longer than this hides a resolver from the directory unless `include=inactive`. */

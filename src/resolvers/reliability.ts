@@ -1,5 +1,5 @@
-import { type Counter, type DayCounts, dayOf, type Totals } from "../db/resolver-days";
-import { Badge, type ReliabilityDetail } from "../schemas/resolvers";
+import { type Counter, type DayCounts, dayOf, type Totals } from "../db";
+import { Badge, type ReliabilityDetail } from "../schemas";
 
 type Measure = ReliabilityDetail["response"];
 

@@ -1,5 +1,5 @@
-import type { Totals } from "../db/resolver-days";
-import { readStandingRows } from "../db/resolvers";
+import type { Totals } from "../db";
+import { readStandingRows } from "../db";
 import { detailOf, reliabilityOf, windowStart } from "./reliability";
 
 /** How long a read of the resolvers' standing serves auctions before it is read again. */

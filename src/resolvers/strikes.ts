@@ -5,7 +5,7 @@ import {
   type StrikeEntry,
   type StrikeRow,
   writeStrikeRow,
-} from "../db/strikes";
+} from "../db";
 import { log } from "../log";
 import { afterCleanFill, afterStrike, strikeReason } from "./strike-policy";
 

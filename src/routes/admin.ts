@@ -1,21 +1,26 @@
 import { timingSafeEqual } from "node:crypto";
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
-import { allCorridors, type Corridor, findCorridor } from "../chains/corridor-keys";
-import type { RelayConfig } from "../config/schema";
-import { readTotals } from "../db/resolver-days";
-import { demoteResolver, readResolver, reinstateResolver, upsertRegistration } from "../db/resolvers";
+import { allCorridors, type Corridor, findCorridor } from "../chains";
+import type { RelayConfig } from "../config";
+import { demoteResolver, readResolver, readTotals, reinstateResolver, upsertRegistration } from "../db";
 import type { AppEnv, Env } from "../env";
 import { notFound, RelayError } from "../errors";
-import { countWrongCredential, refuseWhileGuessing } from "../http/client";
-import { createRouter } from "../http/router";
-import { liveNodes } from "../nodes/live";
-import { corridorRecord } from "../ops/corridor-records";
-import { buildDirectory } from "../resolvers/directory";
-import { windowStart } from "../resolvers/reliability";
-import { errorResponses, jsonContent } from "../schemas/common";
-import { CorridorRecord, KeeperRecord, PauseBody } from "../schemas/ops";
-import { DemoteBody, EvmAddressParam, RegistrationBody, ResolverRecord } from "../schemas/resolvers";
+import { countWrongCredential, createRouter, refuseWhileGuessing } from "../http";
+import { liveNodes } from "../nodes";
+import { corridorRecord } from "../ops";
+import { buildDirectory, windowStart } from "../resolvers";
+import {
+  CorridorRecord,
+  DemoteBody,
+  EvmAddressParam,
+  errorResponses,
+  jsonContent,
+  KeeperRecord,
+  PauseBody,
+  RegistrationBody,
+  ResolverRecord,
+} from "../schemas";
 import { corridorStub, keeperStub } from "../stubs";
 
 /**

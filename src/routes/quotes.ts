@@ -1,28 +1,32 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { QuoteAnswer } from "../auction/quote-outcome";
-import { adapterFor } from "../chains";
-import type { ChainAdapter } from "../chains/adapter";
-import { findCorridor } from "../chains/corridor-keys";
-import { primaryEvmChain } from "../config/record";
-import { cancelQuote, quoteStatus } from "../db/quote-status";
-import { readQuoteRecord } from "../db/quotes";
+import type { QuoteAnswer } from "../auction";
+import type { ChainAdapter } from "../chains";
+import { adapterFor, findCorridor } from "../chains";
+import { primaryEvmChain } from "../config";
+import { cancelQuote, quoteStatus, readQuoteRecord } from "../db";
 import { invalidRequest, notFound, RelayError } from "../errors";
-import { addressIssues } from "../http/address-issues";
-import { behindAnswer } from "../http/behind-answer";
-import { requestClient } from "../http/client";
-import { createRouter } from "../http/router";
-import { serverTiming } from "../http/server-timing";
-import { callObject } from "../http/unreachable-object";
-import { quoteAsOfNow } from "../quotes/as-of-now";
-import { quotePage } from "../quotes/list";
-import { cancelQuoteMessage, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } from "../quotes/messages";
-import { readThrough } from "../quotes/read-through";
-import { verifySignedCancel } from "../quotes/signed-cancel";
-import { errorResponses, jsonContent } from "../schemas/common";
-import { IdParam, QuoteListQuery, QuotePage, QuoteRecord } from "../schemas/quote";
-import { CancelRequest, QuoteRequest } from "../schemas/quote-request";
-import { isOpen } from "../states/quote-states";
-import { announceQuote } from "../streams/announce";
+import { addressIssues, behindAnswer, callObject, createRouter, requestClient, serverTiming } from "../http";
+import {
+  cancelQuoteMessage,
+  quoteAsOfNow,
+  quotePage,
+  readThrough,
+  TAKER_PROOF_MAX_AGE_SECONDS,
+  takerProofMessage,
+  verifySignedCancel,
+} from "../quotes";
+import {
+  CancelRequest,
+  errorResponses,
+  IdParam,
+  jsonContent,
+  QuoteListQuery,
+  QuotePage,
+  QuoteRecord,
+  QuoteRequest,
+} from "../schemas";
+import { isOpen } from "../states";
+import { announceQuote } from "../streams";
 import { corridorStub } from "../stubs";
 import type { QuoteInput } from "../types";
 

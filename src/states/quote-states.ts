@@ -1,4 +1,4 @@
-import type { ExecutionStatus, QuoteStatus, TimelineEntry } from "../schemas/quote";
+import type { ExecutionStatus, QuoteStatus, TimelineEntry } from "../schemas";
 
 /**
  * The quote's state machine (docs/api.md): which status may follow which.

@@ -1,4 +1,4 @@
-import type { SolanaChain } from "../../config/schema";
+import type { SolanaChain } from "../../config";
 import { log } from "../../log";
 import { type ChainCosts, NATIVE_DECIMALS } from "../costs";
 import { readLamportsPerSignature, readTokenAccountRent } from "./cost-inputs";
