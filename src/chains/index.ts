@@ -5,7 +5,7 @@
  */
 
 export type { ChainAdapter, ProvedKeys, QuoteSigning, RfqTerms } from "./adapter";
-export { addressDescription, type ChainKind, isAddressOf, normaliseAddress, quotesPair } from "./addresses";
+export { addressDescription, addressKey, type ChainKind, isAddressOf, normaliseAddress, quotesPair } from "./addresses";
 export {
   allCorridors,
   type Corridor,

@@ -1,4 +1,4 @@
-import type { ProvedKeys } from "../chains";
+import { addressKey, type ProvedKeys } from "../chains";
 import { type InventoryEntry, type NodeState, STALE_AFTER_MS } from "../protocol";
 import type { AdvertisedCorridor, NodeRecord } from "../schemas";
 
@@ -76,7 +76,7 @@ export function mergeNodes(sessions: readonly NodeSession[], now: number): NodeR
     const chains = new Map<number, ChainStatus>();
     for (const s of ordered) {
       for (const i of s.inventory) {
-        const k = `${i.chainId}:${i.token.toLowerCase()}`;
+        const k = `${i.chainId}:${addressKey(i.token)}`;
         if (!inventory.has(k)) inventory.set(k, i);
       }
       for (const c of s.chains) if (!chains.has(c.chainId)) chains.set(c.chainId, c);
