@@ -1,5 +1,5 @@
 import { corridorTag, feeChargeFor } from "../chains";
-import { newId } from "../ids";
+import { newId, resolverKey } from "../ids";
 import { log } from "../log";
 import type { AuctionReply, NodeSession } from "../nodes";
 import type { BidFrame, DeclineFrame, SignedFrame } from "../protocol";
@@ -118,7 +118,7 @@ export class AuctionHouse {
 
     const quotedAt = Date.now();
     const offers = storedOffers(decision.offers);
-    const keys = live.nodes.get(winner.offer.resolver.toLowerCase());
+    const keys = live.nodes.get(resolverKey(winner.offer.resolver));
     const solanaAddress = keys ? adapter.quoteSolanaKey(keys) : null;
     const quote = quoteRow(live, input, { ...winner, solanaAddress }, offers, ranking.steering, quotedAt);
     const timeline = firstEvents(input, quote, quotedAt);
@@ -176,12 +176,12 @@ export class AuctionHouse {
   /** Whether `node` was asked in the live auction `rfqId` and has not answered it yet. */
   awaits(rfqId: string, node: string): boolean {
     const auction = this.live.get(rfqId)?.auction;
-    return (auction?.asked.has(node.toLowerCase()) ?? false) && !auction?.answered.has(node.toLowerCase());
+    return (auction?.asked.has(resolverKey(node)) ?? false) && !auction?.answered.has(resolverKey(node));
   }
 
   /** A node's socket closed: in every open auction that asked it, no reply is coming from it (`noReply`). */
   onGone(address: string): void {
-    for (const live of this.live.values()) live.auction.drop(address.toLowerCase());
+    for (const live of this.live.values()) live.auction.drop(resolverKey(address));
   }
 
   /** A node's reply to an auction, as the node sessions hand it over (src/nodes/sessions.ts). */

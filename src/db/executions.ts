@@ -1,4 +1,5 @@
 import { blameOf } from "../blame";
+import { resolverKey } from "../ids";
 import type { ExecutionRecord, ExecutionStatus } from "../schemas";
 import { readQuoteRecord } from "./quotes";
 
@@ -94,7 +95,7 @@ export async function readUncountedFailures(
          AND (reason LIKE 'taker:%' OR reason LIKE 'relay:%')
        ORDER BY updated_at DESC LIMIT ?2`,
     )
-    .bind(address.toLowerCase(), limit)
+    .bind(resolverKey(address), limit)
     .all<{
       execution_id: string;
       quote_id: string;

@@ -1,4 +1,5 @@
 import { recoverMessageSigner, verifyEd25519Text } from "../chains";
+import { resolverKey } from "../ids";
 import { type AuthFrame, authMessage } from "../protocol";
 
 export type AuthResult =
@@ -14,7 +15,7 @@ export async function verifyNodeAuth(frame: AuthFrame, corridor: string, nonce: 
   const text = authMessage(corridor, nonce);
   // The key itself, not just its address: bids are later verified against it (src/chains/evm/ecdsa.ts).
   const signer = await recoverMessageSigner(text, frame.signature);
-  if (!signer || signer.address.toLowerCase() !== frame.address.toLowerCase()) {
+  if (!signer || resolverKey(signer.address) !== resolverKey(frame.address)) {
     return { ok: false, reason: "bad_signature" };
   }
   if (frame.solana && !verifyEd25519Text(frame.solana.address, frame.solana.signature, text)) {

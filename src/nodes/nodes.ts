@@ -1,4 +1,5 @@
 import { addressKey, type ProvedKeys } from "../chains";
+import { resolverKey } from "../ids";
 import { type InventoryEntry, type NodeState, STALE_AFTER_MS } from "../protocol";
 import type { AdvertisedCorridor, NodeRecord } from "../schemas";
 
@@ -60,7 +61,7 @@ export function isFresh(lastHeartbeat: number | null, now: number): boolean {
 export function mergeNodes(sessions: readonly NodeSession[], now: number): NodeRecord[] {
   const byAddress = new Map<string, NodeSession[]>();
   for (const s of sessions) {
-    const key = s.address.toLowerCase();
+    const key = resolverKey(s.address);
     const list = byAddress.get(key);
     if (list) list.push(s);
     else byAddress.set(key, [s]);

@@ -1,3 +1,4 @@
+import { resolverKey } from "../ids";
 import {
   type AuthFrame,
   type BidFrame,
@@ -182,9 +183,9 @@ export class NodeSessions {
 
   /** Sends a frame to the node with this address, if it is connected. */
   sendTo(address: string, frame: RelayFrame): void {
-    const wanted = address.toLowerCase();
+    const wanted = resolverKey(address);
     for (const [ws, { attachment }] of this.sockets) {
-      if (attachment.node?.address.toLowerCase() === wanted) send(ws, frame);
+      if (attachment.node && resolverKey(attachment.node.address) === wanted) send(ws, frame);
     }
   }
 

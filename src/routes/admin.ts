@@ -7,6 +7,7 @@ import { demoteResolver, readResolver, readTotals, reinstateResolver, upsertRegi
 import type { AppEnv, Env } from "../env";
 import { notFound, RelayError } from "../errors";
 import { countWrongCredential, createRouter, refuseWhileGuessing } from "../http";
+import { resolverKey } from "../ids";
 import { liveNodes } from "../nodes";
 import { corridorRecord } from "../ops";
 import { buildDirectory, windowStart } from "../resolvers";
@@ -72,8 +73,8 @@ async function demote(
   at: string,
 ): Promise<boolean> {
   if (await demoteResolver(env.DB, address, demotion, at)) return true;
-  const wanted = address.toLowerCase();
-  const connected = (await liveNodes(env, config)).some((n) => n.address.toLowerCase() === wanted);
+  const wanted = resolverKey(address);
+  const connected = (await liveNodes(env, config)).some((n) => resolverKey(n.address) === wanted);
   return connected && demoteResolver(env.DB, address, demotion, at, true);
 }
 

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { readDays, readResolver, readStrikeHistory, readUncountedFailures, sumDays } from "../db";
 import { notFound } from "../errors";
 import { createRouter } from "../http";
+import { resolverKey } from "../ids";
 import { liveNodes } from "../nodes";
 import { buildDirectory, directoryPage, standingRecord, windowStart } from "../resolvers";
 import {
@@ -72,7 +73,7 @@ export const resolverRoutes = createRouter()
       // The window's totals are its days summed: one read of the resolver's days serves both.
       const totals = sumDays(days);
       const record =
-        row && buildDirectory([row], new Map([[address.toLowerCase(), totals]]), live, now, true).resolvers[0];
+        row && buildDirectory([row], new Map([[resolverKey(address), totals]]), live, now, true).resolvers[0];
       if (!record) throw notFound(`No resolver has the address ${address}.`);
       const windowMs = c.get("config").rfqWindowMs;
       return c.json(standingRecord(record, { strikes, failures, days, totals, windowMs, now }), 200);
