@@ -23,7 +23,7 @@ import {
 } from "./contract";
 import { notLeader, quoteExpired } from "./outcomes";
 import type { Submission } from "./pending";
-import { type FillNotice, iso, type KeeperPort, log } from "./port";
+import { type FillNotice, iso, type KeeperPort, keeperLog } from "./port";
 import { timed } from "./timings";
 import type { WalletSlot } from "./wallet-pool";
 
@@ -194,7 +194,7 @@ async function simulate(
     };
   } catch (e) {
     if (!(e instanceof ChainUnavailableError)) throw e;
-    log("rpc_unavailable", { chainId: quote.chainId, error: e.message });
+    keeperLog.error("rpc_unavailable", { chainId: quote.chainId, error: e.message });
     return notLeader("rpc_unavailable");
   }
 }
@@ -229,7 +229,7 @@ async function requote(
   const fill: FillNotice | null =
     corridorKey && winner ? { corridorKey, resolver: winner, status: "failed", txHash: null, ...fault } : null;
   port.quoteMoved(quote.quoteId, fill);
-  if (blame === "relay") log("relay_fault", { quoteId: quote.quoteId, corridor: corridorKey, reason });
+  if (blame === "relay") keeperLog.error("relay_fault", { quoteId: quote.quoteId, corridor: corridorKey, reason });
   if (winner && resolversOwn) {
     const failed = {
       resolver: winner,

@@ -4,7 +4,7 @@ import { type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus
 import { writeFailed, writeFinal, writeReorged, writeReplaced, writeSettled } from "../db";
 import { heal, isResolversOwn, strike } from "../resolvers";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
-import { iso, type KeeperPort, log, settlingChain, walletOf } from "./port";
+import { iso, type KeeperPort, keeperLog, settlingChain, walletOf } from "./port";
 import { settledFill } from "./settlement-record";
 import type { Wallet } from "./wallet";
 
@@ -47,7 +47,7 @@ export class Indexer {
     for (const [chainId, txs] of byChain) {
       const settling = settlingChain(this.port, chainId);
       if (!settling) {
-        log("chain_unavailable", { chainId, pending: txs.length });
+        keeperLog.error("chain_unavailable", { chainId, pending: txs.length });
         continue;
       }
       const { adapter } = settling;
@@ -57,17 +57,17 @@ export class Indexer {
           // Each transaction is followed by the wallet that signed it: its nonce, its key.
           const settler = walletOf(settling, tx.keeper);
           if (!settler) {
-            log("wallet_unavailable", { chainId, keeper: tx.keeper, txHash: tx.hash });
+            keeperLog.error("wallet_unavailable", { chainId, keeper: tx.keeper, txHash: tx.hash });
             continue;
           }
           await this.follow(settler, adapter, tx, head).catch((e: unknown) => {
             if (e instanceof ChainUnavailableError) throw e;
-            log("follow_failed", { quoteId: tx.submission.quoteId, txHash: tx.hash, error: String(e) });
+            keeperLog.error("follow_failed", { quoteId: tx.submission.quoteId, txHash: tx.hash, error: String(e) });
           });
         }
       } catch (e) {
         if (!(e instanceof ChainUnavailableError)) throw e;
-        log("rpc_unavailable", { chainId, error: e.message });
+        keeperLog.error("rpc_unavailable", { chainId, error: e.message });
       }
     }
     return store.count() > 0;
@@ -147,7 +147,13 @@ export class Indexer {
     this.port.store.replace(tx.hash, by, now);
     const bump = tx.replaced.length + 1;
     const sent = await settler.broadcast(by);
-    log("fee_bumped", { quoteId: tx.submission.quoteId, txHash: by.hash, replaces: tx.hash, bump, sent: sent.status });
+    keeperLog.info("fee_bumped", {
+      quoteId: tx.submission.quoteId,
+      txHash: by.hash,
+      replaces: tx.hash,
+      bump,
+      sent: sent.status,
+    });
     await writeReplaced(this.port.db, tx.submission, { txHash: by.hash, replaces: tx.hash, bump }, iso(now));
     this.port.quoteMoved(tx.submission.quoteId, null);
   }
@@ -158,7 +164,7 @@ export class Indexer {
    */
   private async reorged(tx: PendingTx, now: TxStatus, adapter: ChainAdapter): Promise<void> {
     const { quoteId } = tx.submission;
-    log("reorged", { quoteId, txHash: tx.hash, block: tx.block, now: now.state });
+    keeperLog.warn("reorged", { quoteId, txHash: tx.hash, block: tx.block, now: now.state });
     await writeReorged(this.port.db, tx.submission, { txHash: tx.hash, block: tx.block ?? 0 }, iso(this.port.now()));
     this.port.store.setState(tx.hash, "sent", null, this.port.now());
     this.port.quoteMoved(quoteId, null);
@@ -174,7 +180,11 @@ export class Indexer {
     const result = await settler.recover(signedFill(tx));
     if (result.status === "unreachable") return false;
     if (result.status === "refused") {
-      log("recovered_broadcast_refused", { quoteId: tx.submission.quoteId, txHash: tx.hash, reason: result.reason });
+      keeperLog.error("recovered_broadcast_refused", {
+        quoteId: tx.submission.quoteId,
+        txHash: tx.hash,
+        reason: result.reason,
+      });
       await this.fail(tx, blamed("relay", `dropped:${result.reason}`), null);
       settler.release(signedFill(tx), () => this.port.store.remove(tx.hash));
       return false;

@@ -7,7 +7,7 @@ import type { KeeperContract, SubmitOutcome, SubmitRequest } from "./contract";
 import { Indexer } from "./indexer";
 import { KeyedLocks } from "./locks";
 import type { PendingTx } from "./pending";
-import { iso, type KeeperPort, log } from "./port";
+import { iso, type KeeperPort, keeperLog } from "./port";
 import { type RetentionRun, retainPass } from "./retention";
 import { noTimings } from "./timings";
 import { Wallet } from "./wallet";
@@ -74,7 +74,7 @@ export class Keeper implements KeeperContract {
   async pruneKeys(): Promise<void> {
     const now = this.port.now();
     await Promise.all([pruneIdempotencyKeys(this.port.db, iso(now)), pruneWrittenBehind(this.port.db, now)]).catch(
-      (e: unknown) => log("prune_failed", { error: String(e) }),
+      (e: unknown) => keeperLog.error("prune_failed", { error: String(e) }),
     );
   }
 
@@ -94,7 +94,7 @@ export class Keeper implements KeeperContract {
   /** Records every open quote past its expiry as expired (docs/settlement.md, "The keeper's alarm"). */
   async expireQuotes(): Promise<void> {
     const expired = await expireAllDue(this.port.db, iso(this.port.now()));
-    if (expired > 0) log("quotes_expired", { expired });
+    if (expired > 0) keeperLog.info("quotes_expired", { expired });
   }
 
   /** The transactions followed now, for operators and tests: no raw bytes, no request. */

@@ -43,9 +43,17 @@ export interface FillNotice {
   fault?: string;
 }
 
-/** The keeper's log lines; inside a submission they carry its request id (docs/operations.md, "Logs"). */
-export const log = (event: string, detail: Record<string, unknown>) =>
-  relayLog.error(event, { component: "keeper", ...detail });
+const line =
+  (level: "info" | "warn" | "error") =>
+  (event: string, detail: Record<string, unknown>): void =>
+    relayLog[level](event, { component: "keeper", ...detail });
+
+/**
+ * The keeper's log lines, at the level of what each says (docs/operations.md, "Logs"): `info` for its
+ * routine work, `warn` for what the chain did that the keeper follows, `error` for what failed; inside a
+ * submission they carry its request id.
+ */
+export const keeperLog = { info: line("info"), warn: line("warn"), error: line("error") };
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 
