@@ -5,7 +5,7 @@ import type { ChainConfig } from "../src/config";
 import { loadConfig } from "../src/config";
 import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
-import type { KeeperContract, SubmitOutcome, SubmitRequest } from "../src/keeper";
+import type { KeeperRpc, SubmitOutcome, SubmitRequest } from "../src/keeper";
 import {
   EXPIRE_EVERY_MS,
   INDEX_EVERY_MS,
@@ -38,7 +38,7 @@ const RETENTION = { job: "retention", everyMs: RETENTION_EVERY_MS } as const;
  * src/keeper/. Its storage holds every transaction between signing and finality, so eviction loses
  * nothing: on wake it arms the indexer at once, and the indexer's pass recovers what was in flight.
  */
-export class KeeperDO extends DurableObject<Env> implements KeeperContract {
+export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
   readonly keeper: Keeper;
   private readonly store: SqlTxStore;
   private readonly schedule: Schedule<KeeperJob>;

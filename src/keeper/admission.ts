@@ -12,18 +12,10 @@ import {
 import { type Refusal, refuse } from "../errors";
 import { newId } from "../ids";
 import { isResolversOwn, strike } from "../resolvers";
-import {
-  chainNotServed,
-  duplicateOf,
-  keyReused,
-  type SubmitOutcome,
-  type SubmitRequest,
-  type SubmitTimings,
-  storedDuplicate,
-} from "./contract";
-import { notLeader, quoteExpired } from "./outcomes";
+import { chainNotServed, duplicateOf, keyReused, notLeader, quoteExpired, storedDuplicate } from "./outcomes";
 import type { Submission } from "./pending";
 import { type FillNotice, iso, type KeeperPort, keeperLog } from "./port";
+import type { SubmitOutcome, SubmitRequest, SubmitTimings } from "./rpc";
 import { timed } from "./timings";
 import type { WalletSlot } from "./wallet-pool";
 

@@ -5,15 +5,6 @@
  */
 
 export {
-  acceptedAnswer,
-  chainNotServed,
-  duplicateOf,
-  type KeeperContract,
-  keyReused,
-  type SubmitOutcome,
-  type SubmitRequest,
-} from "./contract";
-export {
   EXPIRE_EVERY_MS,
   INDEX_EVERY_MS,
   type KeeperJob,
@@ -25,7 +16,8 @@ export {
 export { Keeper } from "./keeper";
 export { limitPass } from "./limit-job";
 export { limitJobPort } from "./limit-port";
-export { notLeader } from "./outcomes";
+export { chainNotServed, duplicateOf, keyReused, notLeader } from "./outcomes";
 export { SqlTxStore } from "./pending";
 export type { FillNotice } from "./port";
+export type { KeeperRpc, SubmitOutcome, SubmitRequest } from "./rpc";
 export { submissionLogFields } from "./submission-log";

@@ -3,12 +3,12 @@ import { type Refusal, refuse } from "../errors";
 import { perPeriod, TokenBuckets } from "../limits";
 import { log as relayLog } from "../log";
 import { admit, type Prepared } from "./admission";
-import type { KeeperContract, SubmitOutcome, SubmitRequest } from "./contract";
 import { Indexer } from "./indexer";
 import { KeyedLocks } from "./locks";
 import type { PendingTx } from "./pending";
 import { iso, type KeeperPort, keeperLog } from "./port";
 import { type RetentionRun, retainPass } from "./retention";
+import type { KeeperRpc, SubmitOutcome, SubmitRequest } from "./rpc";
 import { noTimings } from "./timings";
 import { Wallet } from "./wallet";
 
@@ -20,7 +20,7 @@ import { Wallet } from "./wallet";
  * concurrently. A transaction is kept before it is broadcast, so a restart re-broadcasts the same
  * transaction or finds it on chain, never a second one.
  */
-export class Keeper implements KeeperContract {
+export class Keeper implements KeeperRpc {
   private readonly locks = new KeyedLocks();
   private readonly wallet: Wallet;
   private readonly indexer: Indexer;

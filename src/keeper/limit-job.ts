@@ -5,7 +5,7 @@ import { type LimitAsk, limitRoundOf, withinWindow } from "../limit-orders";
 import type { Band, LimitCheck, MovedLimitOrder, OpenLimitOrder } from "../schemas";
 import { TAKER_BAD_SIGNATURE } from "../states";
 import type { QuoteInput } from "../types";
-import type { SubmitOutcome, SubmitRequest } from "./contract";
+import type { SubmitOutcome, SubmitRequest } from "./rpc";
 
 /** The most open orders one pass reads; the least recently checked come first, so every order gets its turn. */
 export const LIMIT_BATCH = 10_000;

@@ -2,10 +2,10 @@ import { type BroadcastResult, ChainUnavailableError } from "../chains";
 import { claimOpenQuote, releaseClaim, writeSubmitted } from "../db";
 import { type Refusal, refuse } from "../errors";
 import type { PickWallet, Prepared } from "./admission";
-import type { SubmitOutcome, SubmitTimings } from "./contract";
 import { notLeader, quoteExpired } from "./outcomes";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
 import { iso, type KeeperPort, keeperLog, settlingChain, walletOf } from "./port";
+import type { SubmitOutcome, SubmitTimings } from "./rpc";
 import { noTimings, rounded, timed, timedSync } from "./timings";
 import { WalletPool } from "./wallet-pool";
 

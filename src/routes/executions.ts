@@ -6,14 +6,7 @@ import type { AppEnv, Env } from "../env";
 import { invalidRequest, notFound, RelayError, retryLater } from "../errors";
 import { callObject, createRouter, FailureGate, requestClient, serverTiming } from "../http";
 import { isId } from "../ids";
-import {
-  acceptedAnswer,
-  chainNotServed,
-  duplicateOf,
-  keyReused,
-  type SubmitOutcome,
-  type SubmitRequest,
-} from "../keeper";
+import { chainNotServed, duplicateOf, keyReused, type SubmitOutcome, type SubmitRequest } from "../keeper";
 import { perPeriod } from "../limits";
 import { executionAsOfNow, readThrough } from "../quotes";
 import {
@@ -26,6 +19,7 @@ import {
   MAX_IDEMPOTENCY_KEY_LENGTH,
 } from "../schemas";
 import { keeperStub } from "../stubs";
+import { acceptedAnswer } from "./execution-answer";
 
 export const executionRoutes = createRouter()
   .openapi(

@@ -1,7 +1,7 @@
 import type { TakerSide } from "../../src/chains/limit-orders";
 import { refuse } from "../../src/errors";
-import type { SubmitOutcome, SubmitRequest } from "../../src/keeper/contract";
 import type { LimitBook, LimitJobPort } from "../../src/keeper/limit-job";
+import type { SubmitOutcome, SubmitRequest } from "../../src/keeper/rpc";
 import type { LimitAsk } from "../../src/limit-orders/window";
 import type { LimitCheck, LimitOrderRow, MovedLimitOrder, OpenLimitOrder } from "../../src/schemas/limit-order";
 import type { Band } from "../../src/schemas/quote";

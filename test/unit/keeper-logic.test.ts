@@ -6,10 +6,10 @@ import { takerReadiness } from "../../src/chains/evm/taker-readiness";
 import type { FillEvent, TxReceipt } from "../../src/chains/settler";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
-import { acceptedAnswer } from "../../src/keeper/contract";
 import { KeyedLocks } from "../../src/keeper/locks";
 import { notLeader } from "../../src/keeper/outcomes";
 import { settledFill } from "../../src/keeper/settlement-record";
+import { acceptedAnswer } from "../../src/routes/execution-answer";
 import {
   canMove,
   EXECUTION_TRANSITIONS,
