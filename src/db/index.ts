@@ -80,7 +80,6 @@ export {
 } from "./settlement-steps";
 export { withD1Latency } from "./simulated-latency";
 export {
-  type Demotion,
   readOrMakeStrikeRow,
   readStrikeHistory,
   readStrikeRow,

@@ -19,11 +19,6 @@ export interface StrikeRow {
   updatedAt: string;
 }
 
-export interface Demotion {
-  demotedUntil: string;
-  reason: string;
-}
-
 interface RecordRow {
   strike_level: number;
   strikes: number;
@@ -82,7 +77,7 @@ export async function writeStrikeRow(
   next: Pick<StrikeRow, "level" | "strikes" | "cleanFills" | "lastStrikeAt">,
   event: string,
   at: string,
-  demotion: Demotion | null,
+  demotion: { demotedUntil: string; reason: string } | null,
   strike: StrikeEntry | null = null,
 ): Promise<boolean> {
   const update = db

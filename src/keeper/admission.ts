@@ -11,10 +11,10 @@ import {
 } from "../db";
 import { type Refusal, refuse } from "../errors";
 import { newId } from "../ids";
-import { isResolversOwn, strike } from "../resolvers";
+import { isResolversOwn, strikeIfOwn } from "../resolvers";
 import { chainNotServed, duplicateOf, keyReused, notLeader, quoteExpired, storedDuplicate } from "./outcomes";
 import type { Submission } from "./pending";
-import { type FillNotice, iso, type KeeperPort, keeperLog } from "./port";
+import { type FillNotice, iso, type KeeperPort, keeperLog, relayFault } from "./port";
 import type { SubmitOutcome, SubmitRequest, SubmitTimings } from "./rpc";
 import { timed } from "./timings";
 import type { WalletSlot } from "./wallet-pool";
@@ -217,20 +217,20 @@ async function requote(
   // A requote the taker can fix leaves the quote open: the winner hears nothing.
   const winner = step === "requote" ? (quote.resolver?.address ?? null) : null;
   const corridorKey = corridor?.key ?? null;
-  const fault = blame === "relay" ? { fault: reason } : {};
   const fill: FillNotice | null =
-    corridorKey && winner ? { corridorKey, resolver: winner, status: "failed", txHash: null, ...fault } : null;
+    corridorKey && winner
+      ? { corridorKey, resolver: winner, status: "failed", txHash: null, ...relayFault(reason) }
+      : null;
   port.quoteMoved(quote.quoteId, fill);
   if (blame === "relay") keeperLog.error("relay_fault", { quoteId: quote.quoteId, corridor: corridorKey, reason });
-  if (winner && resolversOwn) {
-    const failed = {
-      resolver: winner,
-      event: terms.executionId,
-      quoteId: quote.quoteId,
-      why: `requote ${reason}`,
-      now: port.now(),
-    };
-    await strike(port.db, failed, (demotion) => port.demoted(corridorKey, winner, demotion));
-  }
+  const failed = {
+    resolver: winner,
+    reason,
+    event: terms.executionId,
+    quoteId: quote.quoteId,
+    why: `requote ${reason}`,
+    now: port.now(),
+  };
+  await strikeIfOwn(port.db, failed, (resolver, demotion) => port.demoted(corridorKey, resolver, demotion));
   return { kind: "requote", quoteId: quote.quoteId, executionId: terms.executionId, reason, timings };
 }

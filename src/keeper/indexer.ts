@@ -2,7 +2,7 @@ import { blamed } from "../blame";
 import type { ChainAdapter } from "../chains";
 import { type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains";
 import { writeFailed, writeFinal, writeReorged, writeReplaced, writeSettled } from "../db";
-import { heal, isResolversOwn, strike } from "../resolvers";
+import { heal, isResolversOwn, strikeIfOwn } from "../resolvers";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
 import { iso, type KeeperPort, keeperLog, settlingChain, walletOf } from "./port";
 import { settledFill } from "./settlement-record";
@@ -228,16 +228,16 @@ export class Indexer {
     // A transaction lost before its broadcast was ever confirmed has no execution to fail: nobody to tell.
     if (!moved) return;
     this.port.quoteMoved(s.quoteId, fillNotice(tx, "failed", reason));
-    const { resolver, corridorKey } = s;
-    // Only a failure the chain shows was the resolver's own strikes it (docs/reliability.md, "Blame").
-    if (!resolver || !resolversOwn) return;
     const failed = {
-      resolver,
+      resolver: s.resolver,
+      reason,
       event: s.executionId,
       quoteId: s.quoteId,
       why: `transaction ${reason}`,
       now: this.port.now(),
     };
-    await strike(this.port.db, failed, (demotion) => this.port.demoted(corridorKey, resolver, demotion));
+    await strikeIfOwn(this.port.db, failed, (resolver, demotion) =>
+      this.port.demoted(s.corridorKey, resolver, demotion),
+    );
   }
 }

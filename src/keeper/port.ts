@@ -1,8 +1,9 @@
+import { blameOf } from "../blame";
 import type { ChainAdapter, ChainSettler } from "../chains";
 import { adapterFor } from "../chains";
 import type { ChainConfig, RelayConfig } from "../config";
-import type { Demotion } from "../db";
 import { log as relayLog } from "../log";
+import type { Demotion } from "../resolvers";
 import type { TxStore } from "./pending";
 
 /** What the keeper needs from its Durable Object; tests hand it fakes (test/support/). */
@@ -32,6 +33,13 @@ export interface KeeperPort {
   demoted(corridorKey: string | null, resolver: string, demotion: Demotion): void;
   now(): number;
 }
+
+/**
+ * The `fault` of a failed fill's notice: its reason when that blames the relay, so the corridor shows
+ * itself degraded (docs/reliability.md, "Blame"); none for the taker's or the resolver's.
+ */
+export const relayFault = (reason: string): Pick<FillNotice, "fault"> =>
+  blameOf(reason) === "relay" ? { fault: reason } : {};
 
 /** How a winning resolver's fill is going, for its `execution` frame on the corridor it quoted on. */
 export interface FillNotice {

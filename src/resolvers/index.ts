@@ -7,9 +7,10 @@
 export { CorridorStanding } from "./corridor-standing";
 export { buildDirectory } from "./directory";
 export { directoryPage } from "./directory-page";
-export { isResolversOwn } from "./own-failure";
+export { isResolversOwn, strikeIfOwn } from "./own-failure";
 export { type AuctionCounts, auctionDayCounts, windowStart } from "./reliability";
 export type { Standing } from "./standing";
 export { standingRecord } from "./standing-record";
+export type { Demotion } from "./strike-policy";
 export { heal, strike } from "./strikes";
 export { accrue, startUptime, type Uptime } from "./uptime";
