@@ -10,3 +10,4 @@ export { quotePage } from "./list";
 export { cancelQuoteMessage, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } from "./messages";
 export { readThrough, writeThrough } from "./read-through";
 export { verifySignedCancel } from "./signed-cancel";
+export { checkSwapTerms, refuseBelowMinimum, type SwapTerms } from "./swap-terms";

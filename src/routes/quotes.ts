@@ -1,13 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { QuoteAnswer } from "../auction";
 import type { ChainAdapter } from "../chains";
-import { adapterFor, findCorridor } from "../chains";
+import { adapterFor } from "../chains";
 import { primaryEvmChain } from "../config";
 import { cancelQuote, quoteStatus, readQuoteRecord } from "../db";
-import { invalidRequest, notFound, RelayError } from "../errors";
-import { addressIssues, behindAnswer, callObject, createRouter, requestClient, serverTiming } from "../http";
+import { notFound, RelayError } from "../errors";
+import { behindAnswer, callObject, createRouter, requestClient, serverTiming } from "../http";
 import {
   cancelQuoteMessage,
+  checkSwapTerms,
   quoteAsOfNow,
   quotePage,
   readThrough,
@@ -55,27 +56,7 @@ export const quoteRoutes = createRouter()
       const chainConfig = config.chains.find((ch) => ch.chainId === chainId);
       if (!chainConfig) throw new RelayError(400, "unsupported_pair", `The relay does not serve chain ${chainId}.`);
       const chain = adapterFor(chainConfig);
-      const issues = addressIssues(chain, {
-        sellToken: body.sellToken,
-        buyToken: body.buyToken,
-        taker: body.taker,
-        recipient: body.recipient,
-      });
-      if (issues.length) throw invalidRequest(issues, "The request failed validation.");
-      const corridor = findCorridor(config, chainId, body.sellToken, body.buyToken);
-      if (!corridor) {
-        throw new RelayError(
-          400,
-          "unsupported_pair",
-          `The relay does not quote ${body.sellToken} for ${body.buyToken}.`,
-        );
-      }
-      const sellToken = chain.token(body.sellToken);
-      if (sellToken?.minimum && BigInt(body.sellAmount) < BigInt(sellToken.minimum)) {
-        throw new RelayError(400, "below_minimum", `The least ${sellToken.symbol} sold is ${sellToken.minimum}.`, {
-          minimum: sellToken.minimum,
-        });
-      }
+      const corridor = checkSwapTerms(config, chainId, chain, body);
       const proof = config.requireTakerProof ? await checkTakerProof(chain, body) : undefined;
       const input: QuoteInput = {
         chainId,
