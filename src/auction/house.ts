@@ -1,7 +1,7 @@
 import { corridorTag, feeChargeFor } from "../chains";
 import { newId, resolverKey } from "../ids";
 import { log } from "../log";
-import type { AuctionReply, NodeSession } from "../nodes";
+import type { NodeSession } from "../nodes";
 import type { BidFrame, DeclineFrame, SignedFrame } from "../protocol";
 import type { AuctionCounts } from "../resolvers";
 import type { QuoteInput } from "../types";
@@ -14,6 +14,7 @@ import { noOffers, noReplies, noWinner } from "./no-quote";
 import type { QuoteOutcome } from "./quote-outcome";
 import { firstEvents, quotedRecord, quoteRow, storedOffers } from "./quote-row";
 import { type RankedOffer, rankBids, withStanding } from "./rank";
+import type { AuctionReply } from "./replies";
 import { replyError, sendResults } from "./reply-frames";
 import { receiveBid, receiveDecline, receiveMalformed } from "./reply-intake";
 import { eligibleNodes, onlineNodes, rfqBounds, rfqFrameFor, rfqTerms } from "./rfq";

@@ -10,4 +10,5 @@ export type { CorridorPort } from "./corridor-port";
 export { AuctionHouse } from "./house";
 export { auctionLogFields } from "./outcome-log";
 export { type QuoteAnswer, type QuoteOutcome, quoteAnswer } from "./quote-outcome";
+export type { AuctionReply, LiveAuctions } from "./replies";
 export { type AuctionWrite, auctionStore, auctionWriteStatements } from "./store";

@@ -1,3 +1,4 @@
+import type { AuctionReply, LiveAuctions } from "../auction";
 import type { Corridor } from "../chains";
 import { adapterFor, inventoryReaderFor } from "../chains";
 import type { RelayConfig } from "../config";
@@ -7,7 +8,7 @@ import type { RelayFrame } from "../protocol";
 import type { AdvertisedCorridor, Band } from "../schemas";
 import { type InventoryCheck, InventoryChecks, kvCheckStore } from "./inventory-checks";
 import { isFresh, type NodeSession } from "./nodes";
-import { type AuctionReply, type LiveAuctions, NodeSessions } from "./sessions";
+import { NodeSessions } from "./sessions";
 
 export interface CorridorNodesHost {
   config: RelayConfig;

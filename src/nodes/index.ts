@@ -7,4 +7,4 @@
 export { CorridorNodes } from "./corridor-nodes";
 export { liveNodes } from "./live";
 export { isFresh, type NodeSession } from "./nodes";
-export { type AuctionReply, advertisedCorridor } from "./sessions";
+export { advertisedCorridor } from "./sessions";
