@@ -12,6 +12,8 @@ export {
   TAKER_BAD_SIGNATURE,
 } from "./limit-order-states";
 export {
+  ENDING_MOVES,
+  type EndingMove,
   EXECUTION_TRANSITIONS,
   isOpen,
   OPEN_SQL,
