@@ -1,39 +1,38 @@
 import { DurableObject } from "cloudflare:workers";
-import type { CorridorPort } from "../src/auction/corridor-port";
-import { AuctionHouse } from "../src/auction/house";
-import { auctionLogFields } from "../src/auction/outcome-log";
-import { type QuoteAnswer, type QuoteOutcome, quoteAnswer } from "../src/auction/quote-outcome";
-import { type AuctionWrite, auctionStore, auctionWriteStatements } from "../src/auction/store";
-import { adapterFor } from "../src/chains";
-import { loadConfig } from "../src/config/load";
-import type { RelayConfig } from "../src/config/schema";
-import { type Corridor, corridorOfKey } from "../src/corridors";
-import { type CorridorCosts, corridorCostsOn, type GasFeeAsk } from "../src/costs/corridor-costs";
-import type { GasFeeSource } from "../src/costs/gas-fee";
-import type { Demotion } from "../src/db/strikes";
-import { WriteBehind } from "../src/db/write-behind";
+import type { CorridorPort } from "../src/auction";
+import {
+  AuctionHouse,
+  type AuctionWrite,
+  auctionLogFields,
+  auctionStore,
+  auctionWriteStatements,
+  type QuoteAnswer,
+  type QuoteOutcome,
+  quoteAnswer,
+} from "../src/auction";
+import { adapterFor, type Corridor, corridorOfKey } from "../src/chains";
+import type { RelayConfig } from "../src/config";
+import { loadConfig } from "../src/config";
+import type { GasFeeSource } from "../src/costs";
+import { type CorridorCosts, corridorCostsOn, type GasFeeAsk } from "../src/costs";
+import { WriteBehind } from "../src/db";
 import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
 import { type Refusal, RelayError, refuse } from "../src/errors";
-import type { FillNotice } from "../src/keeper/port";
+import type { FillNotice } from "../src/keeper";
 import { clientOfAddress, TokenBuckets } from "../src/limits";
 import { log, withRequestId } from "../src/log";
-import { CorridorNodes } from "../src/nodes/corridor-nodes";
-import type { NodeSession } from "../src/nodes/nodes";
-import { advertisedCorridor } from "../src/nodes/sessions";
-import { CorridorControls } from "../src/ops/corridor-controls";
-import type { CorridorStatus } from "../src/ops/corridor-state";
-import { bandAssetOf } from "../src/oracle/band-corridors";
-import { BandSubscription } from "../src/oracle/band-subscription";
-import { close } from "../src/protocol/codec";
-import { CLOSE_REASONS } from "../src/protocol/frames";
-import { QuoteAdmission, type QuoteAsk } from "../src/quotes/admission";
-import { CorridorStanding } from "../src/resolvers/corridor-standing";
+import type { NodeSession } from "../src/nodes";
+import { advertisedCorridor, CorridorNodes } from "../src/nodes";
+import type { CorridorStatus } from "../src/ops";
+import { CorridorControls } from "../src/ops";
+import { BandSubscription, bandAssetOf } from "../src/oracle";
+import { CLOSE_REASONS, close } from "../src/protocol";
+import { QuoteAdmission, type QuoteAsk } from "../src/quotes";
+import { CorridorStanding, type Demotion } from "../src/resolvers";
 import { Schedule } from "../src/schedule";
-import type { Band } from "../src/schemas/quote";
-import { CorridorStreams } from "../src/streams/corridor-streams";
-import { errorJson } from "../src/streams/response";
-import { limitOrderTopic, quoteTopic, streamAsked } from "../src/streams/subjects";
+import type { Band } from "../src/schemas";
+import { CorridorStreams, errorJson, limitOrderTopic, quoteTopic, streamAsked } from "../src/streams";
 import { oracleStub } from "../src/stubs";
 import type { QuoteInput } from "../src/types";
 

@@ -1,32 +1,32 @@
 import { DurableObject } from "cloudflare:workers";
+import type { ChainSettler } from "../src/chains";
 import { settlerFor } from "../src/chains";
-import type { ChainSettler } from "../src/chains/settler";
-import { loadConfig } from "../src/config/load";
-import type { ChainConfig } from "../src/config/schema";
+import type { ChainConfig } from "../src/config";
+import { loadConfig } from "../src/config";
 import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
-import type { KeeperContract, SubmitOutcome, SubmitRequest } from "../src/keeper/contract";
+import type { KeeperRpc, SubmitOutcome, SubmitRequest } from "../src/keeper";
 import {
   EXPIRE_EVERY_MS,
   INDEX_EVERY_MS,
+  Keeper,
   type KeeperJob,
   LIMIT_POLL_MS,
+  limitJobPort,
+  limitPass,
+  notLeader,
   PRUNE_EVERY_MS,
   RETENTION_BACKLOG_MS,
   RETENTION_EVERY_MS,
-} from "../src/keeper/jobs";
-import { Keeper } from "../src/keeper/keeper";
-import { limitPass } from "../src/keeper/limit-job";
-import { limitJobPort } from "../src/keeper/limit-port";
-import { notLeader } from "../src/keeper/outcomes";
-import { SqlTxStore } from "../src/keeper/pending";
-import { submissionLogFields } from "../src/keeper/submission-log";
+  SqlTxStore,
+  submissionLogFields,
+} from "../src/keeper";
 import { log, withRequestId } from "../src/log";
-import { PauseSwitch } from "../src/ops/pause";
-import { writeThrough } from "../src/quotes/read-through";
+import { PauseSwitch } from "../src/ops";
+import { writeThrough } from "../src/quotes";
 import { behindTheAlarm, periodic, Schedule } from "../src/schedule";
-import type { KeeperRecord, PauseRecord } from "../src/schemas/ops";
-import { announceLimitOrders, announceQuote } from "../src/streams/announce";
+import type { KeeperRecord, PauseRecord } from "../src/schemas";
+import { announceLimitOrders, announceQuote } from "../src/streams";
 import { corridorStub, oracleStub } from "../src/stubs";
 
 const RETENTION = { job: "retention", everyMs: RETENTION_EVERY_MS } as const;
@@ -38,7 +38,7 @@ const RETENTION = { job: "retention", everyMs: RETENTION_EVERY_MS } as const;
  * src/keeper/. Its storage holds every transaction between signing and finality, so eviction loses
  * nothing: on wake it arms the indexer at once, and the indexer's pass recovers what was in flight.
  */
-export class KeeperDO extends DurableObject<Env> implements KeeperContract {
+export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
   readonly keeper: Keeper;
   private readonly store: SqlTxStore;
   private readonly schedule: Schedule<KeeperJob>;

@@ -1,34 +1,42 @@
 import { DurableObject } from "cloudflare:workers";
-import { loadConfig } from "../src/config/load";
-import type { RelayConfig } from "../src/config/schema";
+import type { RelayConfig } from "../src/config";
+import { loadConfig } from "../src/config";
 import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
 import { log } from "../src/log";
-import type { OracleStatus } from "../src/ops/health";
+import type { OracleStatus } from "../src/ops";
+import type { NativePrices } from "../src/oracle";
 import {
   type Activity,
   afterRead,
+  afterRound,
   afterSubscribe,
+  buildSnapshot,
+  type Health,
   isActive,
   isDue,
   isFresh,
+  type ListedBand,
+  listedBands,
+  nativePricesFor,
   nextRunAt,
   noActivity,
+  oracleCorridor,
+  oracleCorridors,
+  pairKey,
+  planRound,
+  pollSources,
   prune,
   RECOMPUTE_INTERVAL_MS,
+  rateSources,
+  type Snapshot,
+  type SourceRate,
+  sourceRates,
+  storedSnapshot,
   subscribers,
-} from "../src/oracle/activity";
-import { afterRound, type Health, planRound } from "../src/oracle/backoff";
-import { oracleCorridor, oracleCorridors } from "../src/oracle/band-corridors";
-import { nativePricesFor } from "../src/oracle/native-bands";
-import type { NativePrices } from "../src/oracle/native-prices";
-import { pollSources, rateSources } from "../src/oracle/poll";
-import { type ListedBand, listedBands } from "../src/oracle/rate-bands";
-import { sourceRates } from "../src/oracle/rate-sources";
-import { buildSnapshot, type Snapshot, storedSnapshot } from "../src/oracle/snapshot";
-import { pairKey, type SourceRate } from "../src/oracle/types";
+} from "../src/oracle";
 import { Schedule } from "../src/schedule";
-import type { Band } from "../src/schemas/quote";
+import type { Band } from "../src/schemas";
 
 export interface Rates {
   /** Corridors' bands, then the native prices' bands no corridor has (src/oracle/rate-bands.ts). */

@@ -4,27 +4,27 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
-import type { LimitOrderChains } from "./chains/limit-orders";
-import { ConfigError, loadConfig } from "./config/load";
+import type { LimitOrderChains } from "./chains";
+import { ConfigError, loadConfig } from "./config";
 import type { AppEnv } from "./env";
 import { invalidRequest, notFound, RelayError } from "./errors";
-import { API_REFERENCE_PATH, apiReference } from "./http/api-reference";
-import { servedDocument } from "./http/openapi-document";
-import { createRouter } from "./http/router";
-import { allowedMethods } from "./http/routes-table";
+import { API_REFERENCE_PATH, allowedMethods, apiReference, createRouter, servedDocument } from "./http";
 import { log, withRequestId } from "./log";
-import { adminRoutes } from "./routes/admin";
-import { apiKeyRoutes } from "./routes/api-keys";
-import { configRoutes } from "./routes/config";
-import { corridorRoutes } from "./routes/corridors";
-import { eventRoutes } from "./routes/events";
-import { executionRoutes } from "./routes/executions";
-import { healthRoutes } from "./routes/health";
-import { limitOrderRoutes, limitOrdersDisabled } from "./routes/limit-orders";
-import { quoteRoutes } from "./routes/quotes";
-import { rateRoutes } from "./routes/rates";
-import { resolverRoutes } from "./routes/resolvers";
-import { jsonContent } from "./schemas/common";
+import {
+  adminRoutes,
+  apiKeyRoutes,
+  configRoutes,
+  corridorRoutes,
+  eventRoutes,
+  executionRoutes,
+  healthRoutes,
+  limitOrderRoutes,
+  limitOrdersDisabled,
+  quoteRoutes,
+  rateRoutes,
+  resolverRoutes,
+} from "./routes";
+import { jsonContent } from "./schemas";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 const ADMIN_PATH = "/v1/admin/";

@@ -1,4 +1,4 @@
-import { withD1Latency } from "./db/simulated-latency";
+import { withD1Latency } from "./db";
 import { useLogFormat } from "./log";
 
 /**

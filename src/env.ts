@@ -1,7 +1,7 @@
 import type { CorridorDO } from "../durable-objects/corridor";
 import type { KeeperDO } from "../durable-objects/keeper";
 import type { OracleDO } from "../durable-objects/oracle";
-import type { RelayConfig } from "./config/schema";
+import type { RelayConfig } from "./config";
 
 /** Bindings, variables and secrets of the Worker (see wrangler.toml and .dev.vars.example). */
 export interface Env {

@@ -30,3 +30,11 @@ export const tagOf = (id: string): string => id.slice(id.indexOf("_") + 1, id.in
 export function isId(prefix: IdPrefix, id: string): boolean {
   return patterns[prefix].test(id);
 }
+
+/**
+ * A resolver's identity, the key it is stored, counted, struck and looked up by: its EVM address (the key
+ * that signs its auth frame on every corridor, docs/resolver-protocol.md) in lower case, since an EVM
+ * address's case is only its EIP-55 checksum. Every comparison of resolvers goes through it, never through
+ * a hand-written `toLowerCase()` (docs/architecture.md, "Where each fact lives").
+ */
+export const resolverKey = (address: string): string => address.toLowerCase();

@@ -1,4 +1,4 @@
-import type { FeeCharge, GasCharge } from "../chains/fee-charge";
+import type { FeeCharge, GasCharge } from "../chains";
 import type { QuoteAmounts } from "../types";
 
 /**

@@ -1,4 +1,5 @@
-import type { Replies } from "../schemas/quote";
+import { resolverKey } from "../ids";
+import type { Replies } from "../schemas";
 import type { ValidBid } from "./rank";
 
 /**
@@ -78,7 +79,7 @@ export class Auction<B extends ValidBid = ValidBid> {
    * valid, and counts as rejected (docs/resolver-protocol.md, "When signatures are checked").
    */
   disqualify(node: string): void {
-    const i = this.bids.findIndex((b) => b.resolver.toLowerCase() === node);
+    const i = this.bids.findIndex((b) => resolverKey(b.resolver) === node);
     if (i < 0) return;
     this.bids.splice(i, 1);
     this.rejected++;

@@ -1,4 +1,4 @@
-import type { Band } from "../schemas/quote";
+import type { Band } from "../schemas";
 
 /** Band rates are floats (naira per dollar); they enter bigint maths as a rational with 8 decimals. */
 const RATE_SCALE = 100_000_000n;

@@ -1,3 +1,4 @@
+import { resolverKey } from "../ids";
 import type { CorridorPort } from "./corridor-port";
 import type { LiveAuction } from "./live-auction";
 import { offersHash, storedOffers } from "./quote-row";
@@ -10,13 +11,13 @@ import { rejectMessage, replyError } from "./reply-frames";
 
 /** Whether the offer's bid signature is its node's over the rfq's commitment with its output. */
 export function verifyBid(port: CorridorPort, live: LiveAuction, offer: RankedOffer): boolean {
-  const node = live.nodes.get(offer.resolver.toLowerCase());
+  const node = live.nodes.get(resolverKey(offer.resolver));
   return node !== undefined && port.adapter.verifyBid(live.terms, offer.bid.outputAmount, node, offer.bid.signature);
 }
 
 /** A bid whose signature is not its node's: a rejected reply after all, which the node hears of, and a strike. */
 export function disqualify(port: CorridorPort, live: LiveAuction, offer: RankedOffer): Promise<void> {
-  live.auction.disqualify(offer.resolver.toLowerCase());
+  live.auction.disqualify(resolverKey(offer.resolver));
   port.send(offer.resolver, replyError("bad_signature", rejectMessage.bad_signature));
   return port.strike(
     offer.resolver,

@@ -1,11 +1,10 @@
-import type { ChainAdapter } from "../chains/adapter";
-import type { RelayConfig } from "../config/schema";
-import type { Corridor } from "../corridors";
-import type { CorridorCosts } from "../costs/corridor-costs";
-import type { NodeSession } from "../nodes/nodes";
-import type { RelayFrame } from "../protocol/frames";
-import type { Standing } from "../resolvers/standing";
-import type { Band } from "../schemas/quote";
+import type { ChainAdapter, Corridor } from "../chains";
+import type { RelayConfig } from "../config";
+import type { CorridorCosts } from "../costs";
+import type { NodeSession } from "../nodes";
+import type { RelayFrame } from "../protocol";
+import type { Standing } from "../resolvers";
+import type { Band } from "../schemas";
 import type { AuctionStore } from "./store";
 
 /** What the auction needs from its corridor object; built once per object. */

@@ -1,5 +1,6 @@
-import type { QuoteSigning, RfqTerms } from "../chains/adapter";
-import type { NodeSession } from "../nodes/nodes";
+import type { QuoteSigning, RfqTerms } from "../chains";
+import { resolverKey } from "../ids";
+import type { NodeSession } from "../nodes";
 import type { QuoteAmounts } from "../types";
 import type { JsonObject } from "./quote-outcome";
 import { crown, type RankedOffer, winnable, withoutOffers } from "./rank";
@@ -85,7 +86,7 @@ export async function decideWinner<O extends RankedOffer>(ctx: DecideContext<O>,
       const { offers, winner } = crowned(offer);
       return { offers, winner: { offer: winner, amounts, signing: taker, winnerSignature: null }, forged };
     }
-    const node = ctx.nodes.get(offer.resolver.toLowerCase());
+    const node = ctx.nodes.get(resolverKey(offer.resolver));
     if (!node) continue;
     const build = () => signing.request(terms, { resolver: offer.resolver, amounts }, node, Date.now());
     // A corridor that just woke holds no chain state yet: its first read is under way, worth a short wait.

@@ -1,11 +1,9 @@
-import { feeChargeFor } from "../chains/fee-charge";
-import { corridorTag } from "../corridors";
-import { newId } from "../ids";
+import { corridorTag, feeChargeFor } from "../chains";
+import { newId, resolverKey } from "../ids";
 import { log } from "../log";
-import type { NodeSession } from "../nodes/nodes";
-import type { AuctionReply } from "../nodes/sessions";
-import type { BidFrame, DeclineFrame, SignedFrame } from "../protocol/frames";
-import type { AuctionCounts } from "../resolvers/reliability";
+import type { NodeSession } from "../nodes";
+import type { BidFrame, DeclineFrame, SignedFrame } from "../protocol";
+import type { AuctionCounts } from "../resolvers";
 import type { QuoteInput } from "../types";
 import { freshBand } from "./band-guard";
 import { checkUnchecked, disqualify, verifyBid } from "./bid-signatures";
@@ -16,6 +14,7 @@ import { noOffers, noReplies, noWinner } from "./no-quote";
 import type { QuoteOutcome } from "./quote-outcome";
 import { firstEvents, quotedRecord, quoteRow, storedOffers } from "./quote-row";
 import { type RankedOffer, rankBids, withStanding } from "./rank";
+import type { AuctionReply } from "./replies";
 import { replyError, sendResults } from "./reply-frames";
 import { receiveBid, receiveDecline, receiveMalformed } from "./reply-intake";
 import { eligibleNodes, onlineNodes, rfqBounds, rfqFrameFor, rfqTerms } from "./rfq";
@@ -32,7 +31,7 @@ export class AuctionHouse {
   private readonly live = new Map<string, LiveAuction>();
   private readonly signatures: WinnerSignatures;
 
-  /** The corridor's tag, the first digits of its quote ids (src/corridors.ts, `corridorTag`). */
+  /** The corridor's tag, the first digits of its quote ids (src/chains/corridor-keys.ts, `corridorTag`). */
   private readonly tag: string;
 
   constructor(private readonly port: CorridorPort) {
@@ -120,7 +119,7 @@ export class AuctionHouse {
 
     const quotedAt = Date.now();
     const offers = storedOffers(decision.offers);
-    const keys = live.nodes.get(winner.offer.resolver.toLowerCase());
+    const keys = live.nodes.get(resolverKey(winner.offer.resolver));
     const solanaAddress = keys ? adapter.quoteSolanaKey(keys) : null;
     const quote = quoteRow(live, input, { ...winner, solanaAddress }, offers, ranking.steering, quotedAt);
     const timeline = firstEvents(input, quote, quotedAt);
@@ -178,12 +177,12 @@ export class AuctionHouse {
   /** Whether `node` was asked in the live auction `rfqId` and has not answered it yet. */
   awaits(rfqId: string, node: string): boolean {
     const auction = this.live.get(rfqId)?.auction;
-    return (auction?.asked.has(node.toLowerCase()) ?? false) && !auction?.answered.has(node.toLowerCase());
+    return (auction?.asked.has(resolverKey(node)) ?? false) && !auction?.answered.has(resolverKey(node));
   }
 
   /** A node's socket closed: in every open auction that asked it, no reply is coming from it (`noReply`). */
   onGone(address: string): void {
-    for (const live of this.live.values()) live.auction.drop(address.toLowerCase());
+    for (const live of this.live.values()) live.auction.drop(resolverKey(address));
   }
 
   /** A node's reply to an auction, as the node sessions hand it over (src/nodes/sessions.ts). */

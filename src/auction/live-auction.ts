@@ -1,6 +1,7 @@
-import type { RfqTerms } from "../chains/adapter";
-import type { NodeSession } from "../nodes/nodes";
-import type { Band } from "../schemas/quote";
+import type { RfqTerms } from "../chains";
+import { resolverKey } from "../ids";
+import type { NodeSession } from "../nodes";
+import type { Band } from "../schemas";
 import type { QuoteAmounts } from "../types";
 import type { QuoteGasCharge } from "./amounts";
 import { Auction } from "./auction";
@@ -38,10 +39,10 @@ export class LiveAuction {
     windowMs: number,
   ) {
     const sentAt = Date.now();
-    const asked = new Map(eligible.map((n) => [n.address.toLowerCase(), sentAt]));
+    const asked = new Map(eligible.map((n) => [resolverKey(n.address), sentAt]));
     this.auction = new Auction<AcceptedBid>(terms.rfqId, asked, windowMs);
     this.quoteId = terms.quoteId;
-    this.nodes = new Map(eligible.map((n) => [n.address.toLowerCase(), n]));
+    this.nodes = new Map(eligible.map((n) => [resolverKey(n.address), n]));
     this.stored = new Promise((resolve) => {
       this.settleStored = resolve;
     });

@@ -1,5 +1,5 @@
 import { type Refusal, refuse } from "../errors";
-import type { Replies } from "../schemas/quote";
+import type { Replies } from "../schemas";
 import type { Decision } from "./decide";
 
 /** The replies of an auction that asked nobody. */

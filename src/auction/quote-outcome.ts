@@ -1,5 +1,5 @@
 import type { Refusal } from "../errors";
-import type { QuoteRecord } from "../schemas/quote";
+import type { QuoteRecord } from "../schemas";
 
 /**
  * A JSON object as Durable Object RPC typing can state it (it cannot state `unknown`, nor a recursive

@@ -1,6 +1,6 @@
 import { keccak256, stringToBytes } from "viem";
-import type { QuoteRow } from "../db/quotes";
-import type { Steering } from "../schemas/quote";
+import type { QuoteRow } from "../db";
+import type { Steering } from "../schemas";
 import type { QuoteInput } from "../types";
 import type { DecidedWinner } from "./decide";
 import type { LiveAuction } from "./live-auction";

@@ -1,5 +1,6 @@
-import type { Standing } from "../resolvers/standing";
-import type { Offer, Steering } from "../schemas/quote";
+import { resolverKey } from "../ids";
+import type { Standing } from "../resolvers";
+import type { Offer, Steering } from "../schemas";
 import type { OutputBounds } from "./band-guard";
 
 /**
@@ -33,7 +34,7 @@ export interface Ranking<B extends ValidBid = ValidBid> {
 /** The bids with their resolvers' standing, read when the auction closes: demoted or not, and reliability. */
 export function withStanding<B extends ValidBid>(bids: readonly B[], standing: Standing): B[] {
   return bids.map((b) => {
-    const address = b.resolver.toLowerCase();
+    const address = resolverKey(b.resolver);
     return { ...b, demoted: standing.demoted.has(address), reliability: standing.reliability.get(address) ?? null };
   });
 }

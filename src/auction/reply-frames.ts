@@ -1,4 +1,5 @@
-import type { RelayFrame } from "../protocol/frames";
+import { resolverKey } from "../ids";
+import type { RelayFrame } from "../protocol";
 import type { CorridorPort } from "./corridor-port";
 import type { LiveAuction } from "./live-auction";
 import type { RankedOffer } from "./rank";
@@ -24,7 +25,7 @@ export const rejectMessage = {
 
 /** Once the auction is decided, every node that bid hears whether it won, and its rank (null for a rejected bid). */
 export function sendResults(port: CorridorPort, live: LiveAuction, offers: readonly RankedOffer[]): void {
-  const rankOf = new Map(offers.map((o) => [o.resolver.toLowerCase(), o]));
+  const rankOf = new Map(offers.map((o) => [resolverKey(o.resolver), o]));
   for (const address of live.auction.bidders) {
     const node = live.nodes.get(address);
     if (!node) continue;

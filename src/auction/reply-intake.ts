@@ -1,5 +1,6 @@
-import type { NodeSession } from "../nodes/nodes";
-import type { BidFrame, DeclineFrame } from "../protocol/frames";
+import { resolverKey } from "../ids";
+import type { NodeSession } from "../nodes";
+import type { BidFrame, DeclineFrame } from "../protocol";
 import { quoteAmounts } from "./amounts";
 import type { CorridorPort } from "./corridor-port";
 import type { LiveAuction } from "./live-auction";
@@ -21,7 +22,7 @@ export function receiveBid(
     port.send(node.address, replyError("unknown_rfq", `no live rfq ${frame.rfqId}`));
     return;
   }
-  const address = node.address.toLowerCase();
+  const address = resolverKey(node.address);
   const now = Date.now();
   const claim = live.auction.claim(address, now);
   if (claim !== "ok") {
@@ -71,7 +72,7 @@ export function receiveMalformed(
   node: NodeSession,
   message: string,
 ): void {
-  const address = node.address.toLowerCase();
+  const address = resolverKey(node.address);
   if (live?.auction.claim(address, Date.now()) === "ok") live.auction.reject(address);
   port.send(node.address, replyError("bad_frame", message));
 }
@@ -87,7 +88,7 @@ export function receiveDecline(
     port.send(node.address, replyError("unknown_rfq", `no live rfq ${frame.rfqId}`));
     return;
   }
-  const claim = live.auction.claim(node.address.toLowerCase(), Date.now());
+  const claim = live.auction.claim(resolverKey(node.address), Date.now());
   if (claim === "ok") live.auction.decline();
   else if (claim === "late") recordLate(port, live);
   else port.send(node.address, replyError(claimError[claim], claimMessage[claim]));

@@ -1,9 +1,7 @@
-import type { ChainAdapter, RfqTerms } from "../chains/adapter";
-import type { FeeCharge, GasCharge } from "../chains/fee-charge";
-import type { Corridor } from "../corridors";
-import { isFresh, type NodeSession } from "../nodes/nodes";
-import type { RelayFrame } from "../protocol/frames";
-import type { Band } from "../schemas/quote";
+import type { ChainAdapter, Corridor, FeeCharge, GasCharge, RfqTerms } from "../chains";
+import { isFresh, type NodeSession } from "../nodes";
+import type { RelayFrame } from "../protocol";
+import type { Band } from "../schemas";
 import type { QuoteInput } from "../types";
 import { type OutputBounds, outputBounds } from "./band-guard";
 import type { CorridorPort } from "./corridor-port";

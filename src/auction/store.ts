@@ -1,8 +1,13 @@
-import { correctOffersStatements, insertQuoteStatements, updateQuoteRepliesStatement } from "../db/quote-writes";
-import type { QuoteRow } from "../db/quotes";
-import { countAllStatements, type DayCounts } from "../db/resolver-days";
-import { type AuctionCounts, auctionDayCounts } from "../resolvers/reliability";
-import type { Offer, Replies, TimelineEntry } from "../schemas/quote";
+import type { QuoteRow } from "../db";
+import {
+  correctOffersStatements,
+  countAllStatements,
+  type DayCounts,
+  insertQuoteStatements,
+  updateQuoteRepliesStatement,
+} from "../db";
+import { type AuctionCounts, auctionDayCounts } from "../resolvers";
+import type { Offer, Replies, TimelineEntry } from "../schemas";
 
 /** An offer as stored: its bid's signature is kept for settlement, never shown. */
 export type StoredOffer = Offer & { signature: string };

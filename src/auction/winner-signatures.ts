@@ -1,4 +1,5 @@
-import { type RelayFrame, SIGN_TIMEOUT_MS, type SignedFrame } from "../protocol/frames";
+import { resolverKey } from "../ids";
+import { type RelayFrame, SIGN_TIMEOUT_MS, type SignedFrame } from "../protocol";
 
 /**
  * Winners asked to sign after their auction (`sign`) and their answers (`signed`), on chains where the
@@ -19,7 +20,7 @@ export class WinnerSignatures {
         resolve(signature);
       };
       const timer = setTimeout(() => settle(null), SIGN_TIMEOUT_MS);
-      this.awaiting.set(rfqId, { address: address.toLowerCase(), answer: settle });
+      this.awaiting.set(rfqId, { address: resolverKey(address), answer: settle });
       this.send(address, { type: "sign", rfqId, transaction });
     });
   }
@@ -27,7 +28,7 @@ export class WinnerSignatures {
   /** A node's `signed`: false when no `sign` sent to this node awaits it (late, or never asked). */
   answer(address: string, frame: SignedFrame): boolean {
     const waiting = this.awaiting.get(frame.rfqId);
-    if (!waiting || waiting.address !== address.toLowerCase()) return false;
+    if (!waiting || waiting.address !== resolverKey(address)) return false;
     waiting.answer(frame.signature);
     return true;
   }

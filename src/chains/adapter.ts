@@ -1,12 +1,12 @@
-import type { ChainConfig } from "../config/schema";
-import type { BidCommitment } from "../protocol/frames";
+import type { ChainConfig } from "../config";
+import type { BidCommitment } from "../protocol";
 import type { LimitRound, QuoteAmounts } from "../types";
 import type { ChainKind } from "./addresses";
 import type { FeeCharge } from "./fee-charge";
 
 /** What an auction knows of the swap before any bid: the terms every resolver is asked to price. */
 export interface RfqTerms {
-  /** The canonical corridor key (src/corridors.ts). */
+  /** The canonical corridor key (src/chains/corridor-keys.ts). */
   corridor: string;
   rfqId: string;
   quoteId: string;

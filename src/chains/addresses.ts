@@ -42,6 +42,13 @@ export const addressDescription = (kind: ChainKind) => SHAPES[kind].description;
 export const normaliseAddress = (kind: ChainKind, address: string) =>
   kind === "evm" ? address.toLowerCase() : address;
 
+/**
+ * The key an address is grouped by where its chain's kind is not at hand (a node's inventory merged across
+ * its corridors): 0x-prefixed hex, whose case is only EIP-55's checksum, in lower case; anything else (a
+ * Solana key: base58 is case-sensitive and has no 0) as it is.
+ */
+export const addressKey = (address: string) => (address.startsWith("0x") ? address.toLowerCase() : address);
+
 /** The form addresses are shown in, whatever casing a caller sent: EVM in EIP-55 checksum case, Solana as it is. */
 export const canonicalAddress = (kind: ChainKind, address: string) =>
   kind === "evm" && EVM_ADDRESS.test(address) ? getAddress(address) : address;

@@ -1,4 +1,4 @@
-import type { ChainConfig } from "../config/schema";
+import type { ChainConfig } from "../config";
 import { rpcCall as call } from "./rpc-call";
 
 /** A chain's latest block as its RPC sees it: number (EVM) or slot (Solana), and its time if known (unix ms). */

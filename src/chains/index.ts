@@ -1,69 +1,40 @@
-import type { ChainConfig, EvmChain } from "../config/schema";
-import type { ChainAdapter } from "./adapter";
-import type { ChainCosts } from "./costs";
-import { evmAdapter } from "./evm/adapter";
-import { evmChainCosts } from "./evm/costs";
-import { evmInventoryReader } from "./evm/inventory";
-import { evmLimitOrders } from "./evm/limit-orders";
-import { type LimitChainReads, rpcLimitReads } from "./evm/limit-reads";
-import { evmSettlement } from "./evm/settler";
-import type { InventoryReader } from "./inventory";
-import type { LimitOrderChain } from "./limit-orders";
-import type { SettlementScheme } from "./settler";
-import { solanaAdapter } from "./solana/adapter";
-import { solanaChainCosts } from "./solana/costs";
-import { solanaInventoryReader } from "./solana/inventory";
-import { solanaSettlement } from "./solana/settler";
-
 /**
- * The chain factories: the one place that picks a chain kind's implementation of each port
- * (docs/architecture.md, "Where each fact lives").
+ * The chains (docs/architecture.md, "Where each fact lives"): the factories that pick a chain kind's
+ * implementation of each port, the ports themselves, corridor keys and the address rules of each kind.
+ * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
-const adapters = new WeakMap<ChainConfig, ChainAdapter>();
-const costs = new WeakMap<ChainConfig, ChainCosts>();
-
-/**
- * What fills cost on a configured chain, made once per configuration object: one reader of the chain's
- * inputs per isolate, shared by the chain's corridors there.
- */
-export function costsFor(chain: ChainConfig): ChainCosts {
-  let held = costs.get(chain);
-  if (!held) {
-    held = chain.kind === "evm" ? evmChainCosts(chain) : solanaChainCosts(chain);
-    costs.set(chain, held);
-  }
-  return held;
-}
-
-/** The adapter of a configured chain, made once per configuration object. */
-export function adapterFor(chain: ChainConfig): ChainAdapter {
-  let adapter = adapters.get(chain);
-  if (!adapter) {
-    adapter = chain.kind === "evm" ? evmAdapter(chain) : solanaAdapter(chain);
-    adapters.set(chain, adapter);
-  }
-  return adapter;
-}
-
-/** How the keeper settles on a chain. */
-export function settlerFor(chain: ChainConfig): SettlementScheme {
-  return chain.kind === "evm" ? evmSettlement(chain) : solanaSettlement(chain);
-}
-
-/**
- * How the relay reads nodes' inventory on a chain (docs/resolver-protocol.md, "Inventory checked on
- * chain"): ERC-20 balances and the executor's allowances on EVM, the SPL balances of the node's proved
- * Solana key on Solana.
- */
-export function inventoryReaderFor(chain: ChainConfig): InventoryReader {
-  return chain.kind === "evm" ? evmInventoryReader(chain) : solanaInventoryReader(chain);
-}
-
-/** Limit orders on a configured chain, the chain read through `reads` (its JSON-RPC by default). */
-export function limitOrdersFor(
-  chain: ChainConfig,
-  reads: (chain: EvmChain) => LimitChainReads = rpcLimitReads,
-): LimitOrderChain | null {
-  return chain.kind === "evm" ? evmLimitOrders(chain, reads(chain)) : null;
-}
+export type { ChainAdapter, ProvedKeys, QuoteSigning, RfqTerms } from "./adapter";
+export { addressDescription, addressKey, type ChainKind, isAddressOf, normaliseAddress, quotesPair } from "./addresses";
+export {
+  allCorridors,
+  type Corridor,
+  corridorKey,
+  corridorOfKey,
+  corridorsOfQuoteId,
+  corridorTag,
+  findCorridor,
+} from "./corridor-keys";
+export type { ChainCosts, FillToPrice } from "./costs";
+export { recoverMessageSigner } from "./evm/messages";
+export { adapterFor, costsFor, inventoryReaderFor, limitOrdersFor, settlerFor } from "./factories";
+export { type FeeCharge, feeChargeFor, type GasCharge, gasChargeFor } from "./fee-charge";
+export { type ChainHead, readHead } from "./head";
+export type { InventoryRead, InventoryReader } from "./inventory";
+export { withBigintsAsStrings } from "./json";
+export type { LimitOrderChain, LimitOrderChains, SignedLimitTerms, TakerSide } from "./limit-orders";
+export { readNativeBalance } from "./native-balance";
+export { readContractFeeBps, type TokenFeeBps } from "./protocol-fee";
+export {
+  type BroadcastResult,
+  type ChainSettler,
+  ChainUnavailableError,
+  type FillCall,
+  type FillRequest,
+  type NonceStore,
+  type PreparedFill,
+  type SignedFill,
+  type TxReceipt,
+  type TxStatus,
+} from "./settler";
+export { verifyEd25519Text } from "./solana/ed25519";

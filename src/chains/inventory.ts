@@ -1,4 +1,4 @@
-import type { InventoryEntry } from "../protocol/frames";
+import type { InventoryEntry } from "../protocol";
 import type { ProvedKeys } from "./adapter";
 
 /**

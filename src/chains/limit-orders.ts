@@ -1,5 +1,5 @@
-import type { ChainConfig } from "../config/schema";
-import type { Erc2612Permit } from "../schemas/execution";
+import type { ChainConfig } from "../config";
+import type { Erc2612Permit } from "../schemas";
 import type { Readiness } from "./settler";
 
 /**

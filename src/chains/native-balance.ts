@@ -1,4 +1,4 @@
-import type { ChainConfig } from "../config/schema";
+import type { ChainConfig } from "../config";
 import { fetcherWith, jsonRpcBatch } from "./evm/call-batch";
 import { rpcCall } from "./rpc-call";
 

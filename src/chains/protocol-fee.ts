@@ -1,4 +1,4 @@
-import type { ChainConfig } from "../config/schema";
+import type { ChainConfig } from "../config";
 import { fetcherWith } from "./evm/call-batch";
 import { readFeeBps, type TokenFeeBps } from "./evm/fee-bps";
 

@@ -1,5 +1,5 @@
 import { log } from "../log";
-import type { Erc2612Permit } from "../schemas/execution";
+import type { Erc2612Permit } from "../schemas";
 
 /**
  * The settlement half of a chain (docs/settlement.md, "The settler"): what the keeper asks of a chain

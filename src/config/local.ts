@@ -1,5 +1,5 @@
-import { publicNativeSources, publicRateSources } from "../oracle/sources";
-import { Limits } from "../schemas/limits";
+import { publicNativeSources, publicRateSources } from "../oracle";
+import { Limits } from "../schemas";
 import type { RelayConfig } from "./schema";
 
 /**

@@ -1,9 +1,6 @@
 import { z } from "zod";
-import { normaliseAddress, quotesPair } from "../chains/addresses";
-import { corridorKey } from "../corridors";
-import { chainTokenAssets } from "../oracle/band-corridors";
-import { routeBetween } from "../oracle/native-prices";
-import { adapterNames, publicRateSources } from "../oracle/sources";
+import { corridorKey, normaliseAddress, quotesPair } from "../chains";
+import { adapterNames, chainTokenAssets, publicRateSources, routeBetween } from "../oracle";
 import type { ChainConfig } from "./schema";
 
 /**

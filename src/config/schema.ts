@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { addressDescription, type ChainKind, isAddressOf, normaliseAddress } from "../chains/addresses";
-import { Limits } from "../schemas/limits";
+import { addressDescription, type ChainKind, isAddressOf, normaliseAddress } from "../chains";
+import { Limits } from "../schemas";
 import { checkOracleConfig, oracleSchema } from "./oracle";
 
 /** Shared field shapes. Amounts are decimal strings in base units, never JS numbers. */

@@ -1,9 +1,8 @@
-import type { QuoteGasCharge } from "../auction/amounts";
-import { adapterFor, costsFor } from "../chains";
-import type { ChainCosts, FillToPrice } from "../chains/costs";
-import { type GasCharge, gasChargeFor } from "../chains/fee-charge";
-import type { ChainConfig } from "../config/schema";
-import { recentGasUsed } from "../db/fill-costs";
+import type { QuoteGasCharge } from "../auction";
+import type { ChainCosts, FillToPrice } from "../chains";
+import { adapterFor, costsFor, type GasCharge, gasChargeFor } from "../chains";
+import type { ChainConfig } from "../config";
+import { recentGasUsed } from "../db";
 import { log } from "../log";
 import type { FillKind } from "../types";
 import { type ChargedGasFee, chargedGasFee, medianOf } from "./gas-fee";

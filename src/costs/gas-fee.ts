@@ -46,23 +46,6 @@ export function tokenToNative(amount: bigint, rate: number, nativeDecimals: numb
   return (amount * den * 10n ** BigInt(nativeDecimals)) / (num * 10n ** BigInt(tokenDecimals));
 }
 
-/**
- * What a Solana fill costs in lamports: its signatures, its compute budget (`computeUnitPrice` in
- * micro-lamports per unit, rounded up) and the rent of every token account it creates.
- */
-export function solanaFillCost(args: {
-  signatures: number;
-  lamportsPerSignature: bigint;
-  computeUnitLimit: number;
-  computeUnitPrice: bigint;
-  accountsCreated: number;
-  rentPerAccount: bigint;
-}): bigint {
-  const signatures = BigInt(args.signatures) * args.lamportsPerSignature;
-  const compute = ceilDiv(BigInt(args.computeUnitLimit) * args.computeUnitPrice, 1_000_000n);
-  return signatures + compute + BigInt(args.accountsCreated) * args.rentPerAccount;
-}
-
 /** The median of some gas figures, rounded up; null for none. */
 export function medianOf(values: readonly bigint[]): bigint | null {
   if (values.length === 0) return null;

@@ -1,4 +1,4 @@
-import type { ApiKeyQuotas } from "../schemas/limits";
+import type { ApiKeyQuotas } from "../schemas";
 
 /** An integrator's API key as stored: never the key itself, only its hash (docs/security.md, "API keys"). */
 export interface ApiKeyRow {

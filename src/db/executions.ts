@@ -1,5 +1,6 @@
 import { blameOf } from "../blame";
-import type { ExecutionRecord, ExecutionStatus } from "../schemas/quote";
+import { resolverKey } from "../ids";
+import type { ExecutionRecord, ExecutionStatus } from "../schemas";
 import { readQuoteRecord } from "./quotes";
 
 /** An execution as D1 holds it: record 2.1 without its quote's lifecycle, with when it was created. */
@@ -94,7 +95,7 @@ export async function readUncountedFailures(
          AND (reason LIKE 'taker:%' OR reason LIKE 'relay:%')
        ORDER BY updated_at DESC LIMIT ?2`,
     )
-    .bind(address.toLowerCase(), limit)
+    .bind(resolverKey(address), limit)
     .all<{
       execution_id: string;
       quote_id: string;

@@ -1,6 +1,5 @@
-import { ACTIVE_LIMIT_STATUSES, LIMIT_MOVES } from "../limit-orders/states";
-import { statusSql } from "../quotes/states";
-import type { LimitCheck, OpenLimitOrder } from "../schemas/limit-order";
+import type { LimitCheck, OpenLimitOrder } from "../schemas";
+import { ACTIVE_LIMIT_STATUSES, LIMIT_MOVES, statusSql } from "../states";
 import { type DbRow, fromDb, SELECT_STORED } from "./limit-order-rows";
 
 /**

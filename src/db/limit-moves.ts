@@ -1,11 +1,9 @@
-import { afterFailedFill, LIMIT_MOVES } from "../limit-orders/states";
-import { statusSql } from "../quotes/states";
-import type { MovedLimitOrder } from "../schemas/limit-order";
-import type { QuoteStatus } from "../schemas/quote";
+import type { MovedLimitOrder, QuoteStatus } from "../schemas";
+import { afterFailedFill, LIMIT_MOVES, statusSql } from "../states";
 
 /**
  * Every status move of a limit order in D1 (docs/limit-orders.md, "States"), the routes' and the keeper's
- * alike: each is one conditional statement built from its row of `LIMIT_MOVES` (src/limit-orders/states.ts),
+ * alike: each is one conditional statement built from its row of `LIMIT_MOVES` (src/states/limit-order-states.ts),
  * so a move repeated after a restart, or raced by another, changes nothing the second time, and a cancel
  * and a fill of one order never both win. The event log (migrations/0008) records each move by trigger.
  */

@@ -1,5 +1,5 @@
-import { LIMIT_MOVES } from "../limit-orders/states";
-import type { LimitOrderRow } from "../schemas/limit-order";
+import type { LimitOrderRow } from "../schemas";
+import { LIMIT_MOVES } from "../states";
 import { parseJson, toJson } from "./json";
 
 /**

@@ -1,4 +1,4 @@
-import type { LimitOrderRow, LimitOrderStatus, PagePosition } from "../schemas/limit-order";
+import type { LimitOrderRow, LimitOrderStatus, PagePosition } from "../schemas";
 import { parseJson } from "./json";
 import {
   type DbRow,

@@ -1,5 +1,6 @@
-import { OPEN_SQL } from "../quotes/states";
-import type { QuoteStatus, QuoteSummary } from "../schemas/quote";
+import { resolverKey } from "../ids";
+import type { QuoteStatus, QuoteSummary } from "../schemas";
+import { OPEN_SQL } from "../states";
 import {
   EXECUTION_COLUMNS,
   FILL_COLUMNS,
@@ -56,7 +57,7 @@ export async function listQuotes(db: D1Database, q: QuoteListQuery): Promise<Quo
     .prepare(quoteListSql(q.by))
     .bind(
       q.now,
-      q.by === "all" ? null : q.by === "taker" ? q.address : q.address.toLowerCase(),
+      q.by === "all" ? null : q.by === "taker" ? q.address : resolverKey(q.address),
       after.quotedAt,
       after.quoteId,
       q.chainId,

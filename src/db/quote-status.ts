@@ -1,29 +1,36 @@
-import { OPEN_SQL } from "../quotes/states";
-import type { QuoteStatus } from "../schemas/quote";
+import type { QuoteStatus } from "../schemas";
+import { ENDING_MOVES, statusSql } from "../states";
+
+const EXPIRY = ENDING_MOVES.expired;
+const CANCEL = ENDING_MOVES.cancelled;
 
 /**
  * Marks open quotes past their expiry as `expired`, each with an `expired` timeline event at its
- * `expiresAt`: one quote (`quoteId`), or every due quote (the keeper's sweep). Both statements are
- * conditional and run in one batch, so concurrent readers and sweeps record an expiry once.
+ * `expiresAt`: one quote (`quoteId`), or every due quote (the keeper's sweep); the move is the `expired`
+ * row of ENDING_MOVES (src/states/quote-states.ts). The statements are conditional and run in one batch,
+ * so concurrent readers and sweeps record an expiry once.
  */
 function expiryStatements(db: D1Database, now: string, quoteId: string | null): D1PreparedStatement[] {
   // Two shapes of one statement, so each finds its rows by an index: the key, or the open-expiry index.
   const which = quoteId === null ? "?2 IS NULL" : "quote_id = ?2";
-  return [
+  const events = EXPIRY.events.map((event) =>
     db
       .prepare(
         `INSERT INTO timeline_events (quote_id, at, event, detail)
-         SELECT quote_id, expires_at, 'expired', NULL FROM quotes q
-         WHERE ${which} AND status IN (${OPEN_SQL}) AND expires_at <= ?1
-           AND NOT EXISTS (SELECT 1 FROM timeline_events t WHERE t.quote_id = q.quote_id AND t.event = 'expired')`,
+         SELECT quote_id, expires_at, ?3, NULL FROM quotes q
+         WHERE ${which} AND status IN (${statusSql(EXPIRY.from)}) AND expires_at <= ?1
+           AND NOT EXISTS (SELECT 1 FROM timeline_events t WHERE t.quote_id = q.quote_id AND t.event = ?3)`,
       )
-      .bind(now, quoteId),
+      .bind(now, quoteId, event),
+  );
+  return [
+    ...events,
     db
       .prepare(
-        `UPDATE quotes SET status = 'expired', updated_at = ?1
-         WHERE ${which} AND status IN (${OPEN_SQL}) AND expires_at <= ?1`,
+        `UPDATE quotes SET status = ?3, updated_at = ?1
+         WHERE ${which} AND status IN (${statusSql(EXPIRY.from)}) AND expires_at <= ?1`,
       )
-      .bind(now, quoteId),
+      .bind(now, quoteId, EXPIRY.to),
   ];
 }
 
@@ -33,21 +40,22 @@ export async function expireIfDue(db: D1Database, quoteId: string, now: string):
 
 /** Expires every open quote past its `expiresAt`; returns how many. */
 export async function expireAllDue(db: D1Database, now: string): Promise<number> {
-  const [, updated] = await db.batch(expiryStatements(db, now, null));
-  return updated?.meta.changes ?? 0;
+  // The status update is the batch's last statement, after the timeline's.
+  const results = await db.batch(expiryStatements(db, now, null));
+  return results.at(-1)?.meta.changes ?? 0;
 }
 
 /**
- * Cancels an open, unexpired quote that the keeper has not claimed for a fill; false otherwise (the
- * caller reads why). Conditional in D1, so against a concurrent claim exactly one of the two wins.
+ * Cancels an open, unexpired quote that the keeper has not claimed for a fill (the `cancelled` row of
+ * ENDING_MOVES); false otherwise (the caller reads why). Conditional in D1, so against a concurrent claim exactly one of the two wins.
  */
 export async function cancelQuote(db: D1Database, quoteId: string, now: string): Promise<boolean> {
   const r = await db
     .prepare(
-      `UPDATE quotes SET status = 'cancelled', updated_at = ?2
-       WHERE quote_id = ?1 AND status IN (${OPEN_SQL}) AND expires_at > ?2 AND claimed_at IS NULL`,
+      `UPDATE quotes SET status = ?3, updated_at = ?2
+       WHERE quote_id = ?1 AND status IN (${statusSql(CANCEL.from)}) AND expires_at > ?2 AND claimed_at IS NULL`,
     )
-    .bind(quoteId, now)
+    .bind(quoteId, now, CANCEL.to)
     .run();
   return r.meta.changes > 0;
 }

@@ -1,4 +1,4 @@
-import type { Offer, Replies, TimelineEntry } from "../schemas/quote";
+import type { Offer, Replies, TimelineEntry } from "../schemas";
 import { toJson } from "./json";
 import type { QuoteRow } from "./quotes";
 

@@ -9,7 +9,7 @@ import type {
   Settlement,
   Steering,
   TimelineEntry,
-} from "../schemas/quote";
+} from "../schemas";
 import type { FillKind } from "../types";
 import { parseJson } from "./json";
 

@@ -1,3 +1,4 @@
+import { resolverKey } from "../ids";
 /**
  * The reliability counters (migrations/0004_reliability.sql): one row per resolver and UTC day. Each
  * counter's name here and its column there.
@@ -59,7 +60,7 @@ export function countStatement(
        SELECT ?1, ?2, ${values} WHERE ${guard ? guard.sql(GUARD_PARAM) : "1"}
        ON CONFLICT (address, day) DO UPDATE SET ${sums}`,
     )
-    .bind(address.toLowerCase(), dayOf(at), ...COUNTERS.map((c) => counts[c] ?? 0), ...(guard ? [guard.param] : []));
+    .bind(resolverKey(address), dayOf(at), ...COUNTERS.map((c) => counts[c] ?? 0), ...(guard ? [guard.param] : []));
 }
 
 /** Statements adding each resolver's counts of the day of `at`, so a caller can batch them with its own writes. */
@@ -82,7 +83,7 @@ export function totalsStatement(db: D1Database, sinceDay: string, address: strin
     .prepare(
       `SELECT address, ${SUMS} FROM resolver_days WHERE day >= ?1 AND (?2 IS NULL OR address = ?2) GROUP BY address`,
     )
-    .bind(sinceDay, address?.toLowerCase() ?? null);
+    .bind(sinceDay, address === null ? null : resolverKey(address));
 }
 
 /**
@@ -122,7 +123,7 @@ export async function readDays(db: D1Database, address: string, sinceDay: string
   const columns = COUNTERS.map((c) => `${COUNTER_COLUMNS[c]} AS ${c}`).join(", ");
   const { results } = await db
     .prepare(`SELECT day, ${columns} FROM resolver_days WHERE address = ?1 AND day >= ?2 ORDER BY day`)
-    .bind(address.toLowerCase(), sinceDay)
+    .bind(resolverKey(address), sinceDay)
     .all<Day>();
   return results;
 }

@@ -1,5 +1,6 @@
-import type { NodeState } from "../protocol/frames";
-import type { AdvertisedCorridor } from "../schemas/resolvers";
+import { resolverKey } from "../ids";
+import type { NodeState } from "../protocol";
+import type { AdvertisedCorridor } from "../schemas";
 import { parseJson } from "./json";
 import { type Totals, totalsByAddress, totalsStatement } from "./resolver-days";
 
@@ -62,17 +63,18 @@ export function toRow(r: ResolverDbRow): ResolverRow {
   };
 }
 
-const key = (address: string) => address.toLowerCase();
-
 export async function readResolver(db: D1Database, address: string): Promise<ResolverRow | null> {
-  const r = await db.prepare("SELECT * FROM resolvers WHERE address = ?").bind(key(address)).first<ResolverDbRow>();
+  const r = await db
+    .prepare("SELECT * FROM resolvers WHERE address = ?")
+    .bind(resolverKey(address))
+    .first<ResolverDbRow>();
   return r ? toRow(r) : null;
 }
 
 export async function isRegistered(db: D1Database, address: string): Promise<boolean> {
   const r = await db
     .prepare("SELECT 1 AS ok FROM resolvers WHERE address = ? AND registered = 1")
-    .bind(key(address))
+    .bind(resolverKey(address))
     .first<{ ok: number }>();
   return r !== null;
 }
@@ -122,7 +124,7 @@ export function nodeSeenStatement(db: D1Database, n: SeenNode, create: boolean):
          updated_at = excluded.updated_at`,
     )
     .bind(
-      key(n.address),
+      resolverKey(n.address),
       n.name,
       n.region,
       n.signerType,
@@ -142,7 +144,7 @@ export function nodeSeenStatement(db: D1Database, n: SeenNode, create: boolean):
  */
 export const inDirectory = (address: string) => ({
   sql: (placeholder: string) => `EXISTS (SELECT 1 FROM resolvers WHERE address = ${placeholder})`,
-  param: key(address),
+  param: resolverKey(address),
 });
 
 /** Heartbeats refresh `last_seen` and the state, throttled by the caller to one write a minute per node. */
@@ -155,7 +157,7 @@ export function touchStatement(
 ): D1PreparedStatement {
   return db
     .prepare("UPDATE resolvers SET last_seen = ?2, state = ?3, degraded = ?4, updated_at = ?2 WHERE address = ?1")
-    .bind(key(address), at, state, degraded);
+    .bind(resolverKey(address), at, state, degraded);
 }
 
 export interface RegistrationInput {
@@ -185,7 +187,14 @@ export async function upsertRegistration(
            ELSE NULL END,
          updated_at = ?6`,
     )
-    .bind(key(address), input.name ?? null, input.region ?? null, registered, input.region !== undefined ? 1 : 0, at)
+    .bind(
+      resolverKey(address),
+      input.name ?? null,
+      input.region ?? null,
+      registered,
+      input.region !== undefined ? 1 : 0,
+      at,
+    )
     .run();
 }
 
@@ -197,7 +206,7 @@ export async function upsertRegistration(
 export function namelessEntryStatement(db: D1Database, address: string, at: string): D1PreparedStatement {
   return db
     .prepare("INSERT INTO resolvers (address, name, updated_at) VALUES (?1, '', ?2) ON CONFLICT (address) DO NOTHING")
-    .bind(key(address), at);
+    .bind(resolverKey(address), at);
 }
 
 /**
@@ -216,7 +225,7 @@ export async function demoteResolver(
       `UPDATE resolvers SET demoted_until = ?2, demotion_reason = ?3, demotions = demotions + 1, updated_at = ?4
        WHERE address = ?1`,
     )
-    .bind(key(address), demotion.until, demotion.reason, at);
+    .bind(resolverKey(address), demotion.until, demotion.reason, at);
   const results = await db.batch(create ? [namelessEntryStatement(db, address, at), update] : [update]);
   return (results.at(-1)?.meta.changes ?? 0) > 0;
 }
@@ -225,7 +234,7 @@ export async function demoteResolver(
 export async function reinstateResolver(db: D1Database, address: string, at: string): Promise<boolean> {
   const r = await db
     .prepare("UPDATE resolvers SET demoted_until = NULL, demotion_reason = NULL, updated_at = ?2 WHERE address = ?1")
-    .bind(key(address), at)
+    .bind(resolverKey(address), at)
     .run();
   return r.meta.changes > 0;
 }

@@ -1,5 +1,5 @@
-import { OPEN_SQL, type SettlementStep } from "../quotes/states";
-import type { Fill, QuoteStatus, Settlement } from "../schemas/quote";
+import type { Fill, QuoteStatus, Settlement } from "../schemas";
+import { OPEN_SQL, type SettlementStep } from "../states";
 import { limitFillFailed, limitFillSettled } from "./limit-moves";
 import {
   countFailed,

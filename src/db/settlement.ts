@@ -1,11 +1,11 @@
+import type { ExecutionStatus, Fill, Settlement, TimelineEntry } from "../schemas";
 import {
   EXECUTION_TRANSITIONS,
   SETTLEMENT_MOVES,
   type SettlementMove,
   type SettlementStep,
   statusSql,
-} from "../quotes/states";
-import type { ExecutionStatus, Fill, Settlement, TimelineEntry } from "../schemas/quote";
+} from "../states";
 import type { ExecutionRow } from "./executions";
 import { toJson } from "./json";
 import { countStatement } from "./resolver-days";

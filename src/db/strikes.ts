@@ -1,3 +1,4 @@
+import { resolverKey } from "../ids";
 import { namelessEntryStatement } from "./resolvers";
 
 /**
@@ -18,11 +19,6 @@ export interface StrikeRow {
   updatedAt: string;
 }
 
-export interface Demotion {
-  demotedUntil: string;
-  reason: string;
-}
-
 interface RecordRow {
   strike_level: number;
   strikes: number;
@@ -33,15 +29,13 @@ interface RecordRow {
   updated_at: string;
 }
 
-const key = (address: string) => address.toLowerCase();
-
 const READ_RECORD = `SELECT strike_level, strikes, clean_fills, last_strike_at, last_standing_event, demoted_until,
          updated_at
        FROM resolvers WHERE address = ?`;
 
 /** The resolver's strike record, or null when it is not in the directory. */
 export async function readStrikeRow(db: D1Database, address: string): Promise<StrikeRow | null> {
-  const r = await db.prepare(READ_RECORD).bind(key(address)).first<RecordRow>();
+  const r = await db.prepare(READ_RECORD).bind(resolverKey(address)).first<RecordRow>();
   return r ? strikeRow(r) : null;
 }
 
@@ -53,7 +47,7 @@ export async function readStrikeRow(db: D1Database, address: string): Promise<St
 export async function readOrMakeStrikeRow(db: D1Database, address: string, at: string): Promise<StrikeRow> {
   const [, read] = await db.batch<RecordRow>([
     namelessEntryStatement(db, address, at),
-    db.prepare(READ_RECORD).bind(key(address)),
+    db.prepare(READ_RECORD).bind(resolverKey(address)),
   ]);
   const r = read?.results[0];
   if (!r) throw new Error(`the directory entry of ${address} could not be made`);
@@ -83,7 +77,7 @@ export async function writeStrikeRow(
   next: Pick<StrikeRow, "level" | "strikes" | "cleanFills" | "lastStrikeAt">,
   event: string,
   at: string,
-  demotion: Demotion | null,
+  demotion: { demotedUntil: string; reason: string } | null,
   strike: StrikeEntry | null = null,
 ): Promise<boolean> {
   const update = db
@@ -95,7 +89,7 @@ export async function writeStrikeRow(
        WHERE address = ?1 AND updated_at = ?2`,
     )
     .bind(
-      key(address),
+      resolverKey(address),
       read.updatedAt,
       next.level,
       next.strikes,
@@ -114,7 +108,7 @@ export async function writeStrikeRow(
        SELECT ?1, ?2, ?3, ?4, ?5, ?6
        WHERE EXISTS (SELECT 1 FROM resolvers WHERE address = ?1 AND last_standing_event = ?2 AND updated_at = ?6)`,
     )
-    .bind(key(address), event, strike.quoteId, strike.why, demotion.demotedUntil, at);
+    .bind(resolverKey(address), event, strike.quoteId, strike.why, demotion.demotedUntil, at);
   const [updated] = await db.batch([update, entry]);
   return (updated?.meta.changes ?? 0) > 0;
 }
@@ -139,7 +133,7 @@ export async function readStrikeHistory(db: D1Database, address: string, limit: 
       `SELECT event, quote_id, reason, demoted_until, at FROM resolver_strikes
        WHERE address = ?1 ORDER BY at DESC, event DESC LIMIT ?2`,
     )
-    .bind(key(address), limit)
+    .bind(resolverKey(address), limit)
     .all<{ event: string; quote_id: string | null; reason: string; demoted_until: string; at: string }>();
   return results.map((r) => ({
     event: r.event,

@@ -1,4 +1,4 @@
-import type { ChainAdapter } from "../chains/adapter";
+import type { ChainAdapter } from "../chains";
 import type { Issue } from "../errors";
 
 /** The addresses of a request must be addresses of the chain asked for: an issue for each that is not. */

@@ -10,7 +10,7 @@ import {
   type Rate,
   TokenBuckets,
 } from "../limits";
-import type { ApiKeyQuotas, Limits } from "../schemas/limits";
+import type { ApiKeyQuotas, Limits } from "../schemas";
 
 /** Who a request counts against, and the quotas its API key has (docs/security.md, "Clients"). */
 export interface RequestClient {

@@ -1,5 +1,7 @@
 import { type Refusal, RelayError, refuse } from "../errors";
-import { NOT_LEADER_RETRY_SECONDS } from "../keeper/contract";
+
+/** `not_leader` answers ask the caller to come back after this many seconds (docs/settlement.md). */
+export const NOT_LEADER_RETRY_SECONDS = 2;
 
 export interface Unreachable {
   message: string;

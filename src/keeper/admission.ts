@@ -1,26 +1,21 @@
 import { blameOf } from "../blame";
-import { type ChainSettler, ChainUnavailableError, type FillRequest, type PreparedFill } from "../chains/settler";
-import { findCorridor } from "../corridors";
-import { expireIfDue } from "../db/quote-status";
-import { type QuoteRow, readQuoteRow } from "../db/quotes";
-import { type ExecutionTerms, executionForQuoteKey, scopedIdempotencyKey } from "../db/settlement";
-import { writeRequote } from "../db/settlement-steps";
+import { type ChainSettler, ChainUnavailableError, type FillRequest, findCorridor, type PreparedFill } from "../chains";
+import {
+  type ExecutionTerms,
+  executionForQuoteKey,
+  expireIfDue,
+  type QuoteRow,
+  readQuoteRow,
+  scopedIdempotencyKey,
+  writeRequote,
+} from "../db";
 import { type Refusal, refuse } from "../errors";
 import { newId } from "../ids";
-import { isResolversOwn } from "../resolvers/own-failure";
-import { strike } from "../resolvers/strikes";
-import {
-  chainNotServed,
-  duplicateOf,
-  keyReused,
-  type SubmitOutcome,
-  type SubmitRequest,
-  type SubmitTimings,
-  storedDuplicate,
-} from "./contract";
-import { notLeader, quoteExpired } from "./outcomes";
+import { isResolversOwn, strikeIfOwn } from "../resolvers";
+import { chainNotServed, duplicateOf, keyReused, notLeader, quoteExpired, storedDuplicate } from "./outcomes";
 import type { Submission } from "./pending";
-import { type FillNotice, iso, type KeeperPort, log } from "./port";
+import { type FillNotice, iso, type KeeperPort, keeperLog, relayFault } from "./port";
+import type { SubmitOutcome, SubmitRequest, SubmitTimings } from "./rpc";
 import { timed } from "./timings";
 import type { WalletSlot } from "./wallet-pool";
 
@@ -191,7 +186,7 @@ async function simulate(
     };
   } catch (e) {
     if (!(e instanceof ChainUnavailableError)) throw e;
-    log("rpc_unavailable", { chainId: quote.chainId, error: e.message });
+    keeperLog.error("rpc_unavailable", { chainId: quote.chainId, error: e.message });
     return notLeader("rpc_unavailable");
   }
 }
@@ -222,20 +217,20 @@ async function requote(
   // A requote the taker can fix leaves the quote open: the winner hears nothing.
   const winner = step === "requote" ? (quote.resolver?.address ?? null) : null;
   const corridorKey = corridor?.key ?? null;
-  const fault = blame === "relay" ? { fault: reason } : {};
   const fill: FillNotice | null =
-    corridorKey && winner ? { corridorKey, resolver: winner, status: "failed", txHash: null, ...fault } : null;
+    corridorKey && winner
+      ? { corridorKey, resolver: winner, status: "failed", txHash: null, ...relayFault(reason) }
+      : null;
   port.quoteMoved(quote.quoteId, fill);
-  if (blame === "relay") log("relay_fault", { quoteId: quote.quoteId, corridor: corridorKey, reason });
-  if (winner && resolversOwn) {
-    const failed = {
-      resolver: winner,
-      event: terms.executionId,
-      quoteId: quote.quoteId,
-      why: `requote ${reason}`,
-      now: port.now(),
-    };
-    await strike(port.db, failed, (demotion) => port.demoted(corridorKey, winner, demotion));
-  }
+  if (blame === "relay") keeperLog.error("relay_fault", { quoteId: quote.quoteId, corridor: corridorKey, reason });
+  const failed = {
+    resolver: winner,
+    reason,
+    event: terms.executionId,
+    quoteId: quote.quoteId,
+    why: `requote ${reason}`,
+    now: port.now(),
+  };
+  await strikeIfOwn(port.db, failed, (resolver, demotion) => port.demoted(corridorKey, resolver, demotion));
   return { kind: "requote", quoteId: quote.quoteId, executionId: terms.executionId, reason, timings };
 }

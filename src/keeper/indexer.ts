@@ -1,11 +1,10 @@
 import { blamed } from "../blame";
-import type { ChainAdapter } from "../chains/adapter";
-import { type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains/settler";
-import { writeFailed, writeFinal, writeReorged, writeReplaced, writeSettled } from "../db/settlement-steps";
-import { isResolversOwn } from "../resolvers/own-failure";
-import { heal, strike } from "../resolvers/strikes";
+import type { ChainAdapter } from "../chains";
+import { type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains";
+import { writeFailed, writeFinal, writeReorged, writeReplaced, writeSettled } from "../db";
+import { heal, isResolversOwn, strikeIfOwn } from "../resolvers";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
-import { iso, type KeeperPort, log, settlingChain, walletOf } from "./port";
+import { iso, type KeeperPort, keeperLog, settlingChain, walletOf } from "./port";
 import { settledFill } from "./settlement-record";
 import type { Wallet } from "./wallet";
 
@@ -48,7 +47,7 @@ export class Indexer {
     for (const [chainId, txs] of byChain) {
       const settling = settlingChain(this.port, chainId);
       if (!settling) {
-        log("chain_unavailable", { chainId, pending: txs.length });
+        keeperLog.error("chain_unavailable", { chainId, pending: txs.length });
         continue;
       }
       const { adapter } = settling;
@@ -58,17 +57,17 @@ export class Indexer {
           // Each transaction is followed by the wallet that signed it: its nonce, its key.
           const settler = walletOf(settling, tx.keeper);
           if (!settler) {
-            log("wallet_unavailable", { chainId, keeper: tx.keeper, txHash: tx.hash });
+            keeperLog.error("wallet_unavailable", { chainId, keeper: tx.keeper, txHash: tx.hash });
             continue;
           }
           await this.follow(settler, adapter, tx, head).catch((e: unknown) => {
             if (e instanceof ChainUnavailableError) throw e;
-            log("follow_failed", { quoteId: tx.submission.quoteId, txHash: tx.hash, error: String(e) });
+            keeperLog.error("follow_failed", { quoteId: tx.submission.quoteId, txHash: tx.hash, error: String(e) });
           });
         }
       } catch (e) {
         if (!(e instanceof ChainUnavailableError)) throw e;
-        log("rpc_unavailable", { chainId, error: e.message });
+        keeperLog.error("rpc_unavailable", { chainId, error: e.message });
       }
     }
     return store.count() > 0;
@@ -148,7 +147,13 @@ export class Indexer {
     this.port.store.replace(tx.hash, by, now);
     const bump = tx.replaced.length + 1;
     const sent = await settler.broadcast(by);
-    log("fee_bumped", { quoteId: tx.submission.quoteId, txHash: by.hash, replaces: tx.hash, bump, sent: sent.status });
+    keeperLog.info("fee_bumped", {
+      quoteId: tx.submission.quoteId,
+      txHash: by.hash,
+      replaces: tx.hash,
+      bump,
+      sent: sent.status,
+    });
     await writeReplaced(this.port.db, tx.submission, { txHash: by.hash, replaces: tx.hash, bump }, iso(now));
     this.port.quoteMoved(tx.submission.quoteId, null);
   }
@@ -159,7 +164,7 @@ export class Indexer {
    */
   private async reorged(tx: PendingTx, now: TxStatus, adapter: ChainAdapter): Promise<void> {
     const { quoteId } = tx.submission;
-    log("reorged", { quoteId, txHash: tx.hash, block: tx.block, now: now.state });
+    keeperLog.warn("reorged", { quoteId, txHash: tx.hash, block: tx.block, now: now.state });
     await writeReorged(this.port.db, tx.submission, { txHash: tx.hash, block: tx.block ?? 0 }, iso(this.port.now()));
     this.port.store.setState(tx.hash, "sent", null, this.port.now());
     this.port.quoteMoved(quoteId, null);
@@ -175,7 +180,11 @@ export class Indexer {
     const result = await settler.recover(signedFill(tx));
     if (result.status === "unreachable") return false;
     if (result.status === "refused") {
-      log("recovered_broadcast_refused", { quoteId: tx.submission.quoteId, txHash: tx.hash, reason: result.reason });
+      keeperLog.error("recovered_broadcast_refused", {
+        quoteId: tx.submission.quoteId,
+        txHash: tx.hash,
+        reason: result.reason,
+      });
       await this.fail(tx, blamed("relay", `dropped:${result.reason}`), null);
       settler.release(signedFill(tx), () => this.port.store.remove(tx.hash));
       return false;
@@ -219,16 +228,16 @@ export class Indexer {
     // A transaction lost before its broadcast was ever confirmed has no execution to fail: nobody to tell.
     if (!moved) return;
     this.port.quoteMoved(s.quoteId, fillNotice(tx, "failed", reason));
-    const { resolver, corridorKey } = s;
-    // Only a failure the chain shows was the resolver's own strikes it (docs/reliability.md, "Blame").
-    if (!resolver || !resolversOwn) return;
     const failed = {
-      resolver,
+      resolver: s.resolver,
+      reason,
       event: s.executionId,
       quoteId: s.quoteId,
       why: `transaction ${reason}`,
       now: this.port.now(),
     };
-    await strike(this.port.db, failed, (demotion) => this.port.demoted(corridorKey, resolver, demotion));
+    await strikeIfOwn(this.port.db, failed, (resolver, demotion) =>
+      this.port.demoted(s.corridorKey, resolver, demotion),
+    );
   }
 }

@@ -1,16 +1,14 @@
-import { expireAllDue } from "../db/quote-status";
-import { pruneIdempotencyKeys } from "../db/settlement";
-import { pruneWrittenBehind } from "../db/write-behind";
+import { expireAllDue, pruneIdempotencyKeys, pruneWrittenBehind } from "../db";
 import { type Refusal, refuse } from "../errors";
 import { perPeriod, TokenBuckets } from "../limits";
 import { log as relayLog } from "../log";
 import { admit, type Prepared } from "./admission";
-import type { KeeperContract, SubmitOutcome, SubmitRequest } from "./contract";
 import { Indexer } from "./indexer";
 import { KeyedLocks } from "./locks";
 import type { PendingTx } from "./pending";
-import { iso, type KeeperPort, log } from "./port";
+import { iso, type KeeperPort, keeperLog } from "./port";
 import { type RetentionRun, retainPass } from "./retention";
+import type { KeeperRpc, SubmitOutcome, SubmitRequest } from "./rpc";
 import { noTimings } from "./timings";
 import { Wallet } from "./wallet";
 
@@ -22,7 +20,7 @@ import { Wallet } from "./wallet";
  * concurrently. A transaction is kept before it is broadcast, so a restart re-broadcasts the same
  * transaction or finds it on chain, never a second one.
  */
-export class Keeper implements KeeperContract {
+export class Keeper implements KeeperRpc {
   private readonly locks = new KeyedLocks();
   private readonly wallet: Wallet;
   private readonly indexer: Indexer;
@@ -76,7 +74,7 @@ export class Keeper implements KeeperContract {
   async pruneKeys(): Promise<void> {
     const now = this.port.now();
     await Promise.all([pruneIdempotencyKeys(this.port.db, iso(now)), pruneWrittenBehind(this.port.db, now)]).catch(
-      (e: unknown) => log("prune_failed", { error: String(e) }),
+      (e: unknown) => keeperLog.error("prune_failed", { error: String(e) }),
     );
   }
 
@@ -96,7 +94,7 @@ export class Keeper implements KeeperContract {
   /** Records every open quote past its expiry as expired (docs/settlement.md, "The keeper's alarm"). */
   async expireQuotes(): Promise<void> {
     const expired = await expireAllDue(this.port.db, iso(this.port.now()));
-    if (expired > 0) log("quotes_expired", { expired });
+    if (expired > 0) keeperLog.info("quotes_expired", { expired });
   }
 
   /** The transactions followed now, for operators and tests: no raw bytes, no request. */

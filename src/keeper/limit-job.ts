@@ -1,13 +1,11 @@
 import { blamed } from "../blame";
-import type { TakerSide } from "../chains/limit-orders";
+import type { TakerSide } from "../chains";
 import type { Refusal } from "../errors";
-import { limitRoundOf } from "../limit-orders/round";
-import { TAKER_BAD_SIGNATURE } from "../limit-orders/states";
-import { type LimitAsk, withinWindow } from "../limit-orders/window";
-import type { LimitCheck, MovedLimitOrder, OpenLimitOrder } from "../schemas/limit-order";
-import type { Band } from "../schemas/quote";
+import { type LimitAsk, limitRoundOf, withinWindow } from "../limit-orders";
+import type { Band, LimitCheck, MovedLimitOrder, OpenLimitOrder } from "../schemas";
+import { TAKER_BAD_SIGNATURE } from "../states";
 import type { QuoteInput } from "../types";
-import type { SubmitOutcome, SubmitRequest } from "./contract";
+import type { SubmitOutcome, SubmitRequest } from "./rpc";
 
 /** The most open orders one pass reads; the least recently checked come first, so every order gets its turn. */
 export const LIMIT_BATCH = 10_000;
@@ -25,7 +23,7 @@ export interface LimitBook {
   startFilling(limitOrderId: string, quoteId: string, now: number): Promise<boolean>;
   /**
    * The fill in quote `quoteId` was refused before anything was sent: `filling → open` with why, or
-   * `filling → cancelled` when why ends the order (`afterFailedFill`, src/limit-orders/states.ts).
+   * `filling → cancelled` when why ends the order (`afterFailedFill`, src/states/limit-order-states.ts).
    */
   fillFailed(limitOrderId: string, quoteId: string, reason: string, now: number): Promise<void>;
   /**

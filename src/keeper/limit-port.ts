@@ -1,17 +1,17 @@
-import { adapterFor, limitOrdersFor } from "../chains";
-import type { LimitOrderChains, TakerSide } from "../chains/limit-orders";
-import type { RelayConfig } from "../config/schema";
-import { findCorridor } from "../corridors";
-import { dueLimitOrders, recordLimitChecks } from "../db/limit-book";
+import type { LimitOrderChains, TakerSide } from "../chains";
+import { adapterFor, findCorridor, limitOrdersFor } from "../chains";
+import type { RelayConfig } from "../config";
 import {
+  dueLimitOrders,
   expireLimitOrders,
   failLimitFill,
   followLimitFills,
+  recordLimitChecks,
   revokeLimitOrders,
   startLimitFill,
-} from "../db/limit-moves";
-import { bandAssetOf } from "../oracle/band-corridors";
-import type { OpenLimitOrder } from "../schemas/limit-order";
+} from "../db";
+import { bandAssetOf } from "../oracle";
+import type { OpenLimitOrder } from "../schemas";
 import type { LimitBook, LimitJobPort } from "./limit-job";
 
 /** What the limit job's port is made of in the keeper object: D1, the configuration, and the other objects. */

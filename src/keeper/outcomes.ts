@@ -1,5 +1,7 @@
+import type { ExecutionRow } from "../db";
 import { type Refusal, refuse } from "../errors";
-import { NOT_LEADER_RETRY_SECONDS } from "./contract";
+import { NOT_LEADER_RETRY_SECONDS } from "../http";
+import type { SubmitOutcome } from "./rpc";
 
 /**
  * Why the keeper cannot take a submission now (docs/settlement.md, "not_leader"): its key is not set,
@@ -27,3 +29,35 @@ export const notLeader = (reason: NotLeaderReason): Refusal =>
   refuse(503, "not_leader", notLeaderMessages[reason], { reason, retryAfter: NOT_LEADER_RETRY_SECONDS });
 
 export const quoteExpired = (): Refusal => refuse(409, "quote_expired", "The quote has expired; ask for a new one.");
+
+/**
+ * A quote on a chain the configuration no longer has: the Worker answers it before the rate limit, and
+ * the keeper for the submissions that do not come through the Worker (the limit job).
+ */
+export const chainNotServed = (chainId: number): Refusal =>
+  refuse(409, "wrong_chain", `The relay no longer serves chain ${chainId}.`);
+
+/** An Idempotency-Key belongs to one quote: the same key sent with another quote (docs/api.md, "Idempotency-Key"). */
+export const keyReused = (quoteId: string): Refusal =>
+  refuse(409, "idempotency_key_reused", `This Idempotency-Key was used for quote ${quoteId}; use a new key.`, {
+    quoteId,
+  });
+
+/** A repeated Idempotency-Key whose transaction the keeper holds and D1 has not heard of yet: submitted. */
+export const storedDuplicate = (tx: {
+  hash: string;
+  submission: { quoteId: string; executionId: string };
+}): Extract<SubmitOutcome, { kind: "duplicate" }> => ({
+  kind: "duplicate",
+  quoteId: tx.submission.quoteId,
+  executionId: tx.submission.executionId,
+  status: "submitted",
+  txHash: tx.hash,
+  reason: null,
+});
+
+/** A repeated Idempotency-Key: the first execution, as it stands. */
+export const duplicateOf = (first: ExecutionRow): Extract<SubmitOutcome, { kind: "duplicate" }> => {
+  const { executionId, quoteId, status, txHash, reason } = first;
+  return { kind: "duplicate", quoteId, executionId, status, txHash, reason };
+};

@@ -1,7 +1,6 @@
-import { blameOf } from "../blame";
-import type { FillCall, FillRequest, NonceStore, SignedFill } from "../chains/settler";
-import type { ExecutionTerms } from "../db/settlement";
-import type { FillNotice } from "./port";
+import type { FillCall, FillRequest, NonceStore, SignedFill } from "../chains";
+import type { ExecutionTerms } from "../db";
+import { type FillNotice, relayFault } from "./port";
 
 /**
  * Where a transaction the keeper signed stands:
@@ -67,8 +66,7 @@ export const signedFill = (tx: PendingTx): SignedFill => ({
 export function fillNotice(tx: PendingTx, status: FillNotice["status"], reason?: string): FillNotice | null {
   const { corridorKey, resolver } = tx.submission;
   if (!corridorKey || !resolver) return null;
-  const fault = reason && blameOf(reason) === "relay" ? { fault: reason } : {};
-  return { corridorKey, resolver, status, txHash: tx.hash, ...fault };
+  return { corridorKey, resolver, status, txHash: tx.hash, ...(reason === undefined ? {} : relayFault(reason)) };
 }
 
 interface PendingRow extends Record<string, SqlStorageValue> {

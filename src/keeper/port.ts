@@ -1,9 +1,9 @@
+import { blameOf } from "../blame";
+import type { ChainAdapter, ChainSettler } from "../chains";
 import { adapterFor } from "../chains";
-import type { ChainAdapter } from "../chains/adapter";
-import type { ChainSettler } from "../chains/settler";
-import type { ChainConfig, RelayConfig } from "../config/schema";
-import type { Demotion } from "../db/strikes";
+import type { ChainConfig, RelayConfig } from "../config";
 import { log as relayLog } from "../log";
+import type { Demotion } from "../resolvers";
 import type { TxStore } from "./pending";
 
 /** What the keeper needs from its Durable Object; tests hand it fakes (test/support/). */
@@ -34,6 +34,13 @@ export interface KeeperPort {
   now(): number;
 }
 
+/**
+ * The `fault` of a failed fill's notice: its reason when that blames the relay, so the corridor shows
+ * itself degraded (docs/reliability.md, "Blame"); none for the taker's or the resolver's.
+ */
+export const relayFault = (reason: string): Pick<FillNotice, "fault"> =>
+  blameOf(reason) === "relay" ? { fault: reason } : {};
+
 /** How a winning resolver's fill is going, for its `execution` frame on the corridor it quoted on. */
 export interface FillNotice {
   corridorKey: string;
@@ -44,9 +51,17 @@ export interface FillNotice {
   fault?: string;
 }
 
-/** The keeper's log lines; inside a submission they carry its request id (docs/operations.md, "Logs"). */
-export const log = (event: string, detail: Record<string, unknown>) =>
-  relayLog.error(event, { component: "keeper", ...detail });
+const line =
+  (level: "info" | "warn" | "error") =>
+  (event: string, detail: Record<string, unknown>): void =>
+    relayLog[level](event, { component: "keeper", ...detail });
+
+/**
+ * The keeper's log lines, at the level of what each says (docs/operations.md, "Logs"): `info` for its
+ * routine work, `warn` for what the chain did that the keeper follows, `error` for what failed; inside a
+ * submission they carry its request id.
+ */
+export const keeperLog = { info: line("info"), warn: line("warn"), error: line("error") };
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -1,5 +1,5 @@
-import type { RelayConfig } from "../config/schema";
-import { type DeletedBatch, deleteEndedQuotes, type EndedKind } from "../db/retention";
+import type { RelayConfig } from "../config";
+import { type DeletedBatch, deleteEndedQuotes, type EndedKind } from "../db";
 
 /** Quotes one statement batch deletes at most: one batch holds D1 for a short while only. */
 export const RETENTION_BATCH = 500;

@@ -1,5 +1,5 @@
-import type { TxReceipt } from "../chains/settler";
-import type { SettledReceipt } from "../db/settlement-steps";
+import type { TxReceipt } from "../chains";
+import type { SettledReceipt } from "../db";
 
 /** What `writeSettled` records, but for what the indexer adds from the receipt itself. */
 type SettledFill = Omit<SettledReceipt, "txHash" | "block" | "gasUsed" | "keeperSpent">;

@@ -1,5 +1,5 @@
 import type { LogFields } from "../log";
-import type { SubmitOutcome } from "./contract";
+import type { SubmitOutcome } from "./rpc";
 
 /** A submission's log line (docs/operations.md, "Logs"): what the keeper answered, and its chain calls' times. */
 export function submissionLogFields(quoteId: string, outcome: SubmitOutcome): LogFields {

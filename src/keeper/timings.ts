@@ -1,4 +1,4 @@
-import type { SubmitTimings } from "./contract";
+import type { SubmitTimings } from "./rpc";
 
 /** A submission's timings before it starts: every phase 0. */
 export const noTimings = (): SubmitTimings => ({

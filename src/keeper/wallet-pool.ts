@@ -1,4 +1,4 @@
-import type { ChainSettler } from "../chains/settler";
+import type { ChainSettler } from "../chains";
 import { KeyedLocks } from "./locks";
 
 /** A wallet of the pool given to one submission, until it has been broadcast or refused. */

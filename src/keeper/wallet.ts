@@ -1,11 +1,11 @@
-import { type BroadcastResult, ChainUnavailableError } from "../chains/settler";
-import { claimOpenQuote, releaseClaim, writeSubmitted } from "../db/settlement-steps";
+import { type BroadcastResult, ChainUnavailableError } from "../chains";
+import { claimOpenQuote, releaseClaim, writeSubmitted } from "../db";
 import { type Refusal, refuse } from "../errors";
 import type { PickWallet, Prepared } from "./admission";
-import type { SubmitOutcome, SubmitTimings } from "./contract";
 import { notLeader, quoteExpired } from "./outcomes";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
-import { iso, type KeeperPort, log, settlingChain, walletOf } from "./port";
+import { iso, type KeeperPort, keeperLog, settlingChain, walletOf } from "./port";
+import type { SubmitOutcome, SubmitTimings } from "./rpc";
 import { noTimings, rounded, timed, timedSync } from "./timings";
 import { WalletPool } from "./wallet-pool";
 
@@ -148,7 +148,7 @@ export class Wallet {
     try {
       if (result.status === "refused") {
         await releaseClaim(this.port.db, quoteId);
-        log("broadcast_refused", { quoteId, txHash: tx.hash, reason: result.reason });
+        keeperLog.error("broadcast_refused", { quoteId, txHash: tx.hash, reason: result.reason });
         // The keeper's own wallet cannot pay: signing again would not help the taker; the relay must refill.
         if (result.reason === "insufficient_funds") return notLeader("keeper_insufficient_funds");
         return refuse(
@@ -161,12 +161,12 @@ export class Wallet {
       // The indexer follows it from here, whatever D1 says; a crash before this finds it stored on wake.
       const arming = this.port.armIndexer();
       if (result.status === "unreachable") {
-        log("broadcast_unconfirmed", { quoteId, txHash: tx.hash, reason: result.reason });
+        keeperLog.warn("broadcast_unconfirmed", { quoteId, txHash: tx.hash, reason: result.reason });
         await timed(timings, "writeMs", () =>
           writeSubmitted(this.port.db, tx.submission, { txHash: tx.hash, submitter: tx.keeper }),
         ).then(
           () => this.port.quoteMoved(quoteId, null),
-          (e: unknown) => log("d1_write_failed", { quoteId, error: String(e) }),
+          (e: unknown) => keeperLog.error("d1_write_failed", { quoteId, error: String(e) }),
         );
       } else {
         await timed(timings, "writeMs", () => this.confirmSent(tx));
@@ -184,7 +184,7 @@ export class Wallet {
       await writeSubmitted(this.port.db, tx.submission, { txHash: tx.hash, submitter: tx.keeper });
     } catch (e) {
       // The transaction is out; the indexer records it on its next pass.
-      log("d1_write_failed", { quoteId: tx.submission.quoteId, error: String(e) });
+      keeperLog.error("d1_write_failed", { quoteId: tx.submission.quoteId, error: String(e) });
       return;
     }
     this.port.store.setState(tx.hash, "sent", null, this.port.now());

@@ -1,7 +1,7 @@
+import type { LimitOrderChains } from "../chains";
 import { adapterFor } from "../chains";
-import type { LimitOrderChains } from "../chains/limit-orders";
-import type { RelayConfig } from "../config/schema";
-import type { GasFeeAsk } from "../costs/corridor-costs";
+import type { RelayConfig } from "../config";
+import type { GasFeeAsk } from "../costs";
 import { RelayError } from "../errors";
 import type { DraftChain } from "./draft";
 

@@ -1,8 +1,6 @@
-import type { ChainAdapter } from "../chains/adapter";
-import { gasChargeFor } from "../chains/fee-charge";
-import { withBigintsAsStrings } from "../chains/json";
-import type { LimitOrderChain, SignedLimitTerms } from "../chains/limit-orders";
-import type { LimitOrderDraft } from "../schemas/limit-order";
+import type { ChainAdapter, LimitOrderChain, SignedLimitTerms } from "../chains";
+import { gasChargeFor, withBigintsAsStrings } from "../chains";
+import type { LimitOrderDraft } from "../schemas";
 import { expiresAtOf } from "./expiry";
 import { type LimitAmounts, limitAmountOf, limitAmounts, MAX_GAS_FEE_MULTIPLE } from "./terms";
 

@@ -1,18 +1,10 @@
-import { primaryEvmChain } from "../config/record";
-import { cancelLimitOrder } from "../db/limit-moves";
-import { listLimitOrders, readLimitOrder } from "../db/limit-orders";
+import { primaryEvmChain } from "../config";
+import { cancelLimitOrder, listLimitOrders, readLimitOrder } from "../db";
 import { invalidRequest, notFound, RelayError } from "../errors";
-import { addressIssues } from "../http/address-issues";
-import { decodeCursor, encodeCursor } from "../http/page-cursor";
+import { addressIssues, decodeCursor, encodeCursor } from "../http";
 import { isId } from "../ids";
-import { verifySignedCancel } from "../quotes/signed-cancel";
-import type {
-  LimitListQuery,
-  LimitOrderPage,
-  LimitOrderRecord,
-  LimitOrderRow,
-  MovedLimitOrder,
-} from "../schemas/limit-order";
+import { verifySignedCancel } from "../quotes";
+import type { LimitListQuery, LimitOrderPage, LimitOrderRecord, LimitOrderRow, MovedLimitOrder } from "../schemas";
 import { type LimitOrderContext, limitChainOf, limitSettings } from "./context";
 import { cancelLimitMessage } from "./messages";
 import { limitOrderRecord } from "./record";

@@ -1,20 +1,13 @@
-import { findCorridor } from "../corridors";
-import { insertLimitOrder, limitNonceTaken } from "../db/limit-orders";
+import { findCorridor } from "../chains";
+import { insertLimitOrder, limitNonceTaken } from "../db";
 import { RelayError } from "../errors";
 import { newId } from "../ids";
-import type { LimitOrderRow, LimitPlaceRequest } from "../schemas/limit-order";
+import { refuseBelowMinimum } from "../quotes";
+import type { LimitOrderRow, LimitPlaceRequest } from "../schemas";
 import { type LimitOrderContext, limitChainOf, limitSettings } from "./context";
 import { buildDraft, firstDifference, inputsOfDraft } from "./draft";
 import { deadlineAccepted, expiresAtOf } from "./expiry";
-import {
-  limitBelowFees,
-  nonceUsed,
-  readingChain,
-  refuseBelowMinimum,
-  refuseOverLimit,
-  termsMismatch,
-  tooManyOpen,
-} from "./refusals";
+import { limitBelowFees, nonceUsed, readingChain, refuseOverLimit, termsMismatch, tooManyOpen } from "./refusals";
 
 /** A draft whose gas fee is under today's divided by this is refused: prepared too long before a rise. */
 const STALE_GAS_FEE_FACTOR = 2n;

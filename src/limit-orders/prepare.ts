@@ -1,14 +1,13 @@
-import { primaryEvmChain } from "../config/record";
-import { findCorridor } from "../corridors";
-import { limitNonceTaken } from "../db/limit-orders";
-import { invalidRequest, RelayError, retryLater } from "../errors";
-import { addressIssues } from "../http/address-issues";
-import { NOT_LEADER_RETRY_SECONDS } from "../keeper/contract";
-import type { LimitOrderDraft, LimitPrepareRequest } from "../schemas/limit-order";
+import { primaryEvmChain } from "../config";
+import { limitNonceTaken } from "../db";
+import { RelayError, retryLater } from "../errors";
+import { NOT_LEADER_RETRY_SECONDS } from "../http";
+import { checkSwapTerms } from "../quotes";
+import type { LimitOrderDraft, LimitPrepareRequest } from "../schemas";
 import { type LimitOrderContext, limitChainOf, limitSettings } from "./context";
 import { buildDraft } from "./draft";
 import { deadlineOf, expiryAccepted } from "./expiry";
-import { limitBelowFees, refuseBelowMinimum, refuseOverLimit } from "./refusals";
+import { limitBelowFees, refuseOverLimit } from "./refusals";
 
 /** Fresh nonces tried before giving up; a random 128-bit nonce is taken already practically never. */
 const NONCE_TRIES = 3;
@@ -27,19 +26,8 @@ export async function prepareLimitOrder(ctx: LimitOrderContext, body: LimitPrepa
     () => new RelayError(400, "unsupported_pair", `The relay does not serve chain ${chainId}.`),
   );
   const { adapter } = chain;
-  const issues = addressIssues(adapter, {
-    sellToken: body.sellToken,
-    buyToken: body.buyToken,
-    taker: body.taker,
-    recipient: body.recipient,
-  });
-  if (issues.length) throw invalidRequest(issues, "The request failed validation.");
-  const corridor = findCorridor(config, chainId, body.sellToken, body.buyToken);
-  if (!corridor) {
-    throw new RelayError(400, "unsupported_pair", `The relay does not trade ${body.sellToken} for ${body.buyToken}.`);
-  }
+  const corridor = checkSwapTerms(config, chainId, adapter, body);
   const sellAmount = BigInt(body.sellAmount);
-  refuseBelowMinimum(adapter, body.sellToken, sellAmount);
   if (!expiryAccepted(body.expiresInSeconds, settings)) {
     throw new RelayError(
       400,

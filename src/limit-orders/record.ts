@@ -1,4 +1,4 @@
-import type { LimitOrderRecord, LimitOrderRow } from "../schemas/limit-order";
+import type { LimitOrderRecord, LimitOrderRow } from "../schemas";
 import { cancelLimitMessage } from "./messages";
 
 /** Record 2.8 of a stored order (docs/limit-orders.md, "The record"). */

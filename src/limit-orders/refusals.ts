@@ -1,6 +1,5 @@
-import type { ChainAdapter } from "../chains/adapter";
-import { ChainUnavailableError } from "../chains/settler";
-import { countActiveLimitOrders } from "../db/limit-orders";
+import { ChainUnavailableError } from "../chains";
+import { countActiveLimitOrders } from "../db";
 import { RelayError, retryLater } from "../errors";
 
 /** The refusals prepare and place share (docs/limit-orders.md, "Prepare" and "Placing"). */
@@ -9,15 +8,6 @@ import { RelayError, retryLater } from "../errors";
 const TOO_MANY_OPEN_RETRY_SECONDS = 60;
 /** When to try again after the chain did not answer a read. */
 const CHAIN_RETRY_SECONDS = 5;
-
-export function refuseBelowMinimum(adapter: ChainAdapter, sellToken: string, sellAmount: bigint): void {
-  const token = adapter.token(sellToken);
-  if (token?.minimum && sellAmount < BigInt(token.minimum)) {
-    throw new RelayError(400, "below_minimum", `The least ${token.symbol} sold is ${token.minimum}.`, {
-      minimum: token.minimum,
-    });
-  }
-}
 
 export async function refuseOverLimit(db: D1Database, taker: string, max: number, now: string): Promise<void> {
   const open = await countActiveLimitOrders(db, taker, now);

@@ -1,4 +1,4 @@
-import type { OpenLimitOrder } from "../schemas/limit-order";
+import type { OpenLimitOrder } from "../schemas";
 import type { LimitRound } from "../types";
 
 /**

@@ -1,5 +1,5 @@
-import { protocolFee } from "../auction/amounts";
-import type { GasCharge } from "../chains/fee-charge";
+import { protocolFee } from "../auction";
+import type { GasCharge } from "../chains";
 
 /**
  * The amounts a limit order is signed with (docs/limit-orders.md, "Amounts"), all bigint base units:

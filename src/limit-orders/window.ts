@@ -1,4 +1,4 @@
-import type { Band } from "../schemas/quote";
+import type { Band } from "../schemas";
 
 /** How far above the market a limit may ask and still be auctioned (docs/limit-orders.md, "The keeper's job"). */
 export const LIMIT_WINDOW_BPS = 150n;

@@ -1,4 +1,4 @@
-import { type ApiKeyRow, apiKeyByHash } from "../db/api-keys";
+import { type ApiKeyRow, apiKeyByHash } from "../db";
 
 /**
  * Integrators' API keys (docs/security.md, "API keys"): a key is 32 random bytes shown once when issued;

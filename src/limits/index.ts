@@ -1,4 +1,7 @@
-/** Per-client limits (docs/security.md, "Limits"): who a request counts against, and the buckets that count it. */
+/**
+ * Per-client limits (docs/security.md, "Limits"): who a request counts against, and the buckets that count it.
+ * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
+ */
 
 export { API_KEY_PREFIX, hashApiKey, KEY_CACHE_MS, lookUpApiKey, newApiKey } from "./api-keys";
 export { perPeriod, type Rate, type Spent, TokenBuckets } from "./buckets";

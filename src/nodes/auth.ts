@@ -1,6 +1,6 @@
-import { recoverMessageSigner } from "../chains/evm/messages";
-import { verifyEd25519Text } from "../chains/solana/ed25519";
-import { type AuthFrame, authMessage } from "../protocol/frames";
+import { recoverMessageSigner, verifyEd25519Text } from "../chains";
+import { resolverKey } from "../ids";
+import { type AuthFrame, authMessage } from "../protocol";
 
 export type AuthResult =
   | { ok: true; address: string; publicKey: string; solanaAddress: string | null }
@@ -15,7 +15,7 @@ export async function verifyNodeAuth(frame: AuthFrame, corridor: string, nonce: 
   const text = authMessage(corridor, nonce);
   // The key itself, not just its address: bids are later verified against it (src/chains/evm/ecdsa.ts).
   const signer = await recoverMessageSigner(text, frame.signature);
-  if (!signer || signer.address.toLowerCase() !== frame.address.toLowerCase()) {
+  if (!signer || resolverKey(signer.address) !== resolverKey(frame.address)) {
     return { ok: false, reason: "bad_signature" };
   }
   if (frame.solana && !verifyEd25519Text(frame.solana.address, frame.solana.signature, text)) {

@@ -1,14 +1,14 @@
+import type { AuctionReply, LiveAuctions } from "../auction";
+import type { Corridor } from "../chains";
 import { adapterFor, inventoryReaderFor } from "../chains";
-import type { RelayConfig } from "../config/schema";
-import type { Corridor } from "../corridors";
+import type { RelayConfig } from "../config";
 import { type Refusal, refuse } from "../errors";
 import { type ClientId, perPeriod, TokenBuckets } from "../limits";
-import type { RelayFrame } from "../protocol/frames";
-import type { Band } from "../schemas/quote";
-import type { AdvertisedCorridor } from "../schemas/resolvers";
+import type { RelayFrame } from "../protocol";
+import type { AdvertisedCorridor, Band } from "../schemas";
 import { type InventoryCheck, InventoryChecks, kvCheckStore } from "./inventory-checks";
 import { isFresh, type NodeSession } from "./nodes";
-import { type AuctionReply, type LiveAuctions, NodeSessions } from "./sessions";
+import { NodeSessions } from "./sessions";
 
 export interface CorridorNodesHost {
   config: RelayConfig;

@@ -1,4 +1,4 @@
-import { MAX_FRAMES_PER_SECOND } from "../protocol/frames";
+import { MAX_FRAMES_PER_SECOND } from "../protocol";
 
 /** Counts a socket's frames in fixed one-second windows; over the limit, the socket is closed. */
 export class FrameLimiter {

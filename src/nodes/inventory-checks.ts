@@ -1,7 +1,7 @@
-import type { ProvedKeys } from "../chains/adapter";
-import type { InventoryRead, InventoryReader } from "../chains/inventory";
+import type { InventoryRead, InventoryReader, ProvedKeys } from "../chains";
+import { resolverKey } from "../ids";
 import { log } from "../log";
-import type { InventoryEntry } from "../protocol/frames";
+import type { InventoryEntry } from "../protocol";
 import { type ChainFlag, HAS_CODE, INVENTORY_MISMATCH } from "./nodes";
 
 /** A node's holdings are read from the chain at most this often (docs/resolver-protocol.md). */
@@ -115,8 +115,6 @@ export interface InventoryChecksHost {
   onCovered(address: string): void;
 }
 
-const keyOf = (address: string) => address.toLowerCase();
-
 /** Checks kept in a Durable Object's synchronous key-value storage. */
 export function kvCheckStore(kv: SyncKvStorage): CheckStore {
   const at = (address: string) => `inventory:${address}`;
@@ -159,7 +157,7 @@ export class InventoryChecks {
    * once every READ_EVERY_MS per address, not once per socket (docs/security.md, "Resolver sockets").
    */
   restart(node: ProvedKeys, now: number): void {
-    const key = keyOf(node.address);
+    const key = resolverKey(node.address);
     this.gone.delete(key);
     const last = this.get(key) ?? this.departed.get(key);
     this.drop(key);
@@ -174,7 +172,7 @@ export class InventoryChecks {
   /** Starts a read of the node's holdings unless one is under way or the last started under READ_EVERY_MS ago. */
   refresh(node: ProvedKeys, now: number): void {
     const { reader, tokens } = this.host;
-    const key = keyOf(node.address);
+    const key = resolverKey(node.address);
     if (this.pending.has(key) || now - (this.startedAt.get(key) ?? -Infinity) < READ_EVERY_MS) return;
     if (this.startedAt.size >= MAX_REMEMBERED_STARTS) {
       for (const [address, at] of this.startedAt) {
@@ -196,7 +194,7 @@ export class InventoryChecks {
   /** A node heartbeated: its claims are compared with the last read, and a read is started when due. */
   heard(node: ProvedKeys, now: number): void {
     this.refresh(node, now);
-    const key = keyOf(node.address);
+    const key = resolverKey(node.address);
     const before = this.flagOf(key);
     this.review(key);
     this.tell(key, before);
@@ -204,12 +202,12 @@ export class InventoryChecks {
 
   /** Whether the chain lets the node be asked for, or bid, `amount` of `token` (see `chainCovers`). */
   covers(address: string, token: string, amount: bigint): boolean {
-    return chainCovers(this.get(keyOf(address)), token, amount, this.host.sameToken);
+    return chainCovers(this.get(resolverKey(address)), token, amount, this.host.sameToken);
   }
 
   /** What the relay knows of the node's holdings; null until a read of them has completed. */
   check(address: string): InventoryCheck | null {
-    return this.get(keyOf(address));
+    return this.get(resolverKey(address));
   }
 
   /**
@@ -217,7 +215,7 @@ export class InventoryChecks {
    * found code at its address, else `inventory_mismatch` while it claims more than it holds, else null.
    */
   flag(address: string): ChainFlag | null {
-    return this.flagOf(keyOf(address));
+    return this.flagOf(resolverKey(address));
   }
 
   private flagOf(key: string): ChainFlag | null {
@@ -254,7 +252,7 @@ export class InventoryChecks {
    * started are kept in memory only, so that coming back does not read the chain sooner.
    */
   forget(address: string): void {
-    const key = keyOf(address);
+    const key = resolverKey(address);
     const check = this.get(key);
     if (check) this.departed.set(key, check);
     if (this.pending.has(key)) this.gone.add(key);

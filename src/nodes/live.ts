@@ -1,7 +1,7 @@
-import type { RelayConfig } from "../config/schema";
-import { allCorridors } from "../corridors";
+import { allCorridors } from "../chains";
+import type { RelayConfig } from "../config";
 import type { Env } from "../env";
-import type { NodeRecord } from "../schemas/resolvers";
+import type { NodeRecord } from "../schemas";
 import { corridorStub } from "../stubs";
 import { mergeNodes } from "./nodes";
 

@@ -1,6 +1,7 @@
-import { AUTH_TIMEOUT_MS } from "../protocol/frames";
-import { startUptime, type Uptime } from "../resolvers/uptime";
-import type { AdvertisedCorridor } from "../schemas/resolvers";
+import { resolverKey } from "../ids";
+import { AUTH_TIMEOUT_MS } from "../protocol";
+import { startUptime, type Uptime } from "../resolvers";
+import type { AdvertisedCorridor } from "../schemas";
 import { FrameLimiter } from "./frame-limiter";
 import type { NodeSession } from "./nodes";
 
@@ -110,9 +111,9 @@ export class NodeSockets implements Iterable<[WebSocket, SocketEntry]> {
 
   /** The authenticated socket of the node with this address (one per corridor). */
   ofAddress(address: string): [WebSocket, SocketEntry] | null {
-    const wanted = address.toLowerCase();
+    const wanted = resolverKey(address);
     for (const [ws, entry] of this.sockets)
-      if (entry.attachment.node?.address.toLowerCase() === wanted) return [ws, entry];
+      if (entry.attachment.node && resolverKey(entry.attachment.node.address) === wanted) return [ws, entry];
     return null;
   }
 

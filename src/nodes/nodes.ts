@@ -1,6 +1,7 @@
-import type { ProvedKeys } from "../chains/adapter";
-import { type InventoryEntry, type NodeState, STALE_AFTER_MS } from "../protocol/frames";
-import type { AdvertisedCorridor, NodeRecord } from "../schemas/resolvers";
+import { addressKey, type ProvedKeys } from "../chains";
+import { resolverKey } from "../ids";
+import { type InventoryEntry, type NodeState, STALE_AFTER_MS } from "../protocol";
+import type { AdvertisedCorridor, NodeRecord } from "../schemas";
 
 export type ChainStatus = NodeRecord["chains"][number];
 
@@ -60,7 +61,7 @@ export function isFresh(lastHeartbeat: number | null, now: number): boolean {
 export function mergeNodes(sessions: readonly NodeSession[], now: number): NodeRecord[] {
   const byAddress = new Map<string, NodeSession[]>();
   for (const s of sessions) {
-    const key = s.address.toLowerCase();
+    const key = resolverKey(s.address);
     const list = byAddress.get(key);
     if (list) list.push(s);
     else byAddress.set(key, [s]);
@@ -76,7 +77,7 @@ export function mergeNodes(sessions: readonly NodeSession[], now: number): NodeR
     const chains = new Map<number, ChainStatus>();
     for (const s of ordered) {
       for (const i of s.inventory) {
-        const k = `${i.chainId}:${i.token.toLowerCase()}`;
+        const k = `${i.chainId}:${addressKey(i.token)}`;
         if (!inventory.has(k)) inventory.set(k, i);
       }
       for (const c of s.chains) if (!chains.has(c.chainId)) chains.set(c.chainId, c);

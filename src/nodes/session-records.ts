@@ -1,7 +1,6 @@
-import { countStatement } from "../db/resolver-days";
-import { inDirectory, isRegistered, nodeSeenStatement, type SeenNode, touchStatement } from "../db/resolvers";
-import type { NodeState } from "../protocol/frames";
-import { accrue, startUptime } from "../resolvers/uptime";
+import { countStatement, inDirectory, isRegistered, nodeSeenStatement, type SeenNode, touchStatement } from "../db";
+import type { NodeState } from "../protocol";
+import { accrue, startUptime } from "../resolvers";
 import type { Attachment } from "./node-sockets";
 
 /** How often a node's heartbeats may refresh its directory entry in D1. */

@@ -1,28 +1,24 @@
-import { close, frameSize, parseNodeFrame, send } from "../protocol/codec";
+import type { AuctionReply, LiveAuctions } from "../auction";
+import { resolverKey } from "../ids";
 import {
   type AuthFrame,
-  type BidFrame,
   CLOSE_POLICY,
   CLOSE_REASONS,
-  type DeclineFrame,
+  close,
+  frameSize,
   type HeartbeatFrame,
   MAX_FRAME_BYTES,
+  parseNodeFrame,
   type RelayFrame,
-  type SignedFrame,
-} from "../protocol/frames";
-import { accrue, startUptime } from "../resolvers/uptime";
-import type { Band } from "../schemas/quote";
-import type { AdvertisedCorridor } from "../schemas/resolvers";
+  send,
+} from "../protocol";
+import { accrue, startUptime } from "../resolvers";
+import type { AdvertisedCorridor, Band } from "../schemas";
 import { verifyNodeAuth } from "./auth";
 import type { Claims } from "./inventory-checks";
 import { NodeSockets, type SocketEntry, type SocketState } from "./node-sockets";
 import { type ChainFlag, NO_HEARTBEAT, type NodeSession, shownState } from "./nodes";
 import { SessionRecords } from "./session-records";
-
-/** A node's reply to an auction, for the auction house. */
-export type AuctionReply =
-  | { node: NodeSession; frame: BidFrame | DeclineFrame | SignedFrame }
-  | { node: NodeSession; malformed: { rfqId: string; message: string } };
 
 /** The node sessions' host: the corridor they serve, what it asks of them and what they tell it. */
 export interface NodeSessionsHost {
@@ -39,13 +35,6 @@ export interface NodeSessionsHost {
   onHeartbeat(node: NodeSession, now: number): void;
   /** What the chain holds against the node (code at its address, claims it does not hold), or null. */
   chainFlag(address: string): ChainFlag | null;
-}
-
-/** The live auctions (the auction house): which auctions a reply may belong to, for the flood limit and malformed replies. */
-export interface LiveAuctions {
-  isLive(rfqId: string): boolean;
-  /** Whether the node was asked `rfqId` and has not answered it yet. */
-  awaits(rfqId: string, address: string): boolean;
 }
 
 /**
@@ -180,9 +169,9 @@ export class NodeSessions {
 
   /** Sends a frame to the node with this address, if it is connected. */
   sendTo(address: string, frame: RelayFrame): void {
-    const wanted = address.toLowerCase();
+    const wanted = resolverKey(address);
     for (const [ws, { attachment }] of this.sockets) {
-      if (attachment.node?.address.toLowerCase() === wanted) send(ws, frame);
+      if (attachment.node && resolverKey(attachment.node.address) === wanted) send(ws, frame);
     }
   }
 

@@ -1,5 +1,5 @@
 import type { Refusal } from "../errors";
-import type { FillNotice } from "../keeper/port";
+import type { FillNotice } from "../keeper";
 import { log } from "../log";
 import type { CorridorStatus } from "./corridor-state";
 import { corridorPaused, PauseSwitch } from "./pause";

@@ -1,8 +1,7 @@
-import { adapterFor } from "../chains";
-import type { RelayConfig } from "../config/schema";
-import { allCorridors, type Corridor } from "../corridors";
+import { adapterFor, allCorridors, type Corridor } from "../chains";
+import type { RelayConfig } from "../config";
 import type { Env } from "../env";
-import type { CorridorRecord } from "../schemas/ops";
+import type { CorridorRecord } from "../schemas";
 import { corridorStub } from "../stubs";
 import { type CorridorStatus, corridorState } from "./corridor-state";
 import { type Probed, within } from "./deadline";

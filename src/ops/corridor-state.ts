@@ -1,4 +1,4 @@
-import type { CorridorState, PauseRecord } from "../schemas/ops";
+import type { CorridorState, PauseRecord } from "../schemas";
 import type { RelayFault } from "./relay-fault";
 
 /** What a corridor object says of itself (`CorridorDO.status`). */

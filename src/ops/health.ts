@@ -1,7 +1,6 @@
-import { BAND_FRESH_MS } from "../auction/band-guard";
-import type { ChainHead } from "../chains/head";
-import type { TokenFeeBps } from "../chains/protocol-fee";
-import type { HealthRecord, KeeperRecord } from "../schemas/ops";
+import { BAND_FRESH_MS } from "../auction";
+import type { ChainHead, TokenFeeBps } from "../chains";
+import type { HealthRecord, KeeperRecord } from "../schemas";
 import { type CorridorStatus, corridorState } from "./corridor-state";
 import type { Probed } from "./deadline";
 import { describeFeeDifference, feeDifferences } from "./fee-truth";

@@ -1,5 +1,5 @@
-import { medianOf, tokenToNative } from "../costs/gas-fee";
-import type { SettledFillBooks } from "../db/keeper-books";
+import { medianOf, tokenToNative } from "../costs";
+import type { SettledFillBooks } from "../db";
 
 /** The window of the keeper's books in the health check (docs/operations.md, "Health"). */
 export const BOOKS_WINDOW_MS = 24 * 60 * 60 * 1000;

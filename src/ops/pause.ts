@@ -1,6 +1,6 @@
 import { type Refusal, refuse } from "../errors";
-import { NOT_LEADER_RETRY_SECONDS } from "../keeper/contract";
-import type { PauseRecord } from "../schemas/ops";
+import { NOT_LEADER_RETRY_SECONDS } from "../http";
+import type { PauseRecord } from "../schemas";
 
 /** Where a corridor or the keeper keeps its pause, in its object's storage, so a restart keeps it. */
 const PAUSE_KEY = "paused";

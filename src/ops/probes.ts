@@ -1,12 +1,8 @@
-import { costsFor } from "../chains";
-import { readHead } from "../chains/head";
-import { readNativeBalance } from "../chains/native-balance";
-import { readContractFeeBps } from "../chains/protocol-fee";
-import type { ChainConfig, RelayConfig } from "../config/schema";
-import { settledFillsSince } from "../db/keeper-books";
-import { countOpenLimitOrders } from "../db/limit-orders";
+import { costsFor, readContractFeeBps, readHead, readNativeBalance } from "../chains";
+import type { ChainConfig, RelayConfig } from "../config";
+import { countOpenLimitOrders, settledFillsSince } from "../db";
 import type { Env } from "../env";
-import type { KeeperRecord } from "../schemas/ops";
+import type { KeeperRecord } from "../schemas";
 import { keeperStub, oracleStub } from "../stubs";
 import { corridorStatuses } from "./corridor-records";
 import { type Probed, within } from "./deadline";

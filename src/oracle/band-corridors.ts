@@ -1,12 +1,11 @@
-import type { OracleConfig } from "../config/oracle";
-import type { ChainConfig, RelayConfig } from "../config/schema";
-import { findCorridor } from "../corridors";
+import { findCorridor } from "../chains";
+import type { ChainConfig, OracleConfig, RelayConfig } from "../config";
 import type { TokenAsset } from "./native-prices";
 import type { AssetPair } from "./types";
 
 /** A corridor the oracle serves: which of its tokens tracks which asset of the band. */
 export interface OracleCorridor {
-  /** The canonical corridor key (src/corridors.ts). */
+  /** The canonical corridor key (src/chains/corridor-keys.ts). */
   key: string;
   chainId: number;
   /** Token addresses as the chain spells them. */

@@ -1,6 +1,6 @@
-import type { RelayConfig } from "../config/schema";
+import type { RelayConfig } from "../config";
 import { log } from "../log";
-import type { Band } from "../schemas/quote";
+import type { Band } from "../schemas";
 import { oracleCorridor } from "./band-corridors";
 
 /** Subscriptions to the oracle's band pushes lapse after two minutes; renewed while nodes heartbeat. */

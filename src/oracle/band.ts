@@ -1,4 +1,4 @@
-import type { Band } from "../schemas/quote";
+import type { Band } from "../schemas";
 import { roundRate } from "./sources/adapter";
 import type { AssetPair } from "./types";
 

@@ -1,5 +1,5 @@
-import type { RelayConfig } from "../config/schema";
-import type { Band } from "../schemas/quote";
+import type { RelayConfig } from "../config";
+import type { Band } from "../schemas";
 import { chainTokenAssets } from "./band-corridors";
 import { bandsUsed, type NativePrices, nativePrices } from "./native-prices";
 

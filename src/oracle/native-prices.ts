@@ -1,4 +1,4 @@
-import type { Band } from "../schemas/quote";
+import type { Band } from "../schemas";
 import { type AssetPair, pairKey } from "./types";
 
 /**

@@ -1,4 +1,4 @@
-import type { OracleSourceConfig } from "../config/oracle";
+import type { OracleSourceConfig } from "../config";
 import { adapters } from "./sources";
 import type { ParseResult, SourceAdapter } from "./sources/adapter";
 import type { AssetPair, Reading } from "./types";

@@ -1,5 +1,5 @@
-import type { RelayConfig } from "../config/schema";
-import type { Band } from "../schemas/quote";
+import type { RelayConfig } from "../config";
+import type { Band } from "../schemas";
 import { oracleCorridors } from "./band-corridors";
 import { nativeBandKeys } from "./native-bands";
 import { pairKey } from "./types";

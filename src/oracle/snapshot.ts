@@ -1,4 +1,4 @@
-import type { Band } from "../schemas/quote";
+import type { Band } from "../schemas";
 import { computeBand, distanceBps, median, type Named, rejectOutliers } from "./band";
 import type { PollOutcome, RateSource } from "./poll";
 import { pairKey, type Reading, type SourceValue } from "./types";

@@ -1,7 +1,7 @@
-import type { QuoteOutcome } from "../auction/quote-outcome";
+import type { QuoteOutcome } from "../auction";
 import { refuse } from "../errors";
 import { type ClientId, perPeriod, TokenBuckets } from "../limits";
-import type { ApiKeyQuotas, Limits } from "../schemas/limits";
+import type { ApiKeyQuotas, Limits } from "../schemas";
 
 /** Who asks for a quote, as the Worker tells the corridor (docs/security.md, "Clients"). */
 export interface QuoteAsk {

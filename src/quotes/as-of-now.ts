@@ -1,8 +1,6 @@
-import { readExecutionRecord } from "../db/executions";
-import { expireIfDue } from "../db/quote-status";
-import { readQuoteRecord } from "../db/quotes";
-import type { ExecutionRecord, QuoteRecord } from "../schemas/quote";
-import { isOpen } from "./states";
+import { expireIfDue, readExecutionRecord, readQuoteRecord } from "../db";
+import type { ExecutionRecord, QuoteRecord } from "../schemas";
+import { isOpen } from "../states";
 
 /**
  * Reads as of now (docs/api.md, "Quote lifetime"): an open quote past its expiry is recorded `expired`

@@ -1,10 +1,10 @@
 import { adapterFor } from "../chains";
-import { primaryEvmChain } from "../config/record";
-import type { ChainConfig, RelayConfig } from "../config/schema";
-import { listQuotes } from "../db/quote-lists";
+import type { ChainConfig, RelayConfig } from "../config";
+import { primaryEvmChain } from "../config";
+import { listQuotes } from "../db";
 import { invalidRequest } from "../errors";
-import { decodeCursor, encodeCursor } from "../http/page-cursor";
-import type { QuoteListQuery, QuotePage } from "../schemas/quote";
+import { decodeCursor, encodeCursor } from "../http";
+import type { QuoteListQuery, QuotePage } from "../schemas";
 
 /** A page of `GET /v1/quotes` without `limit`. */
 const DEFAULT_PAGE = 50;

@@ -1,5 +1,5 @@
-import type { RelayConfig } from "../config/schema";
-import { corridorsOfQuoteId } from "../corridors";
+import { corridorsOfQuoteId } from "../chains";
+import type { RelayConfig } from "../config";
 import type { Env } from "../env";
 import { isId } from "../ids";
 import { corridorStub } from "../stubs";

@@ -1,5 +1,5 @@
 import { adapterFor } from "../chains";
-import type { RelayConfig } from "../config/schema";
+import type { RelayConfig } from "../config";
 import { RelayError } from "../errors";
 
 /** What a taker's cancel names: the subject's chain and taker, and the text the taker signs for it. */

@@ -1,6 +1,6 @@
-import type { Demotion } from "../db/strikes";
-import type { RelayFrame } from "../protocol/frames";
+import type { RelayFrame } from "../protocol";
 import { readStanding, type Standing, StandingCache } from "./standing";
+import type { Demotion } from "./strike-policy";
 import { strike } from "./strikes";
 
 export interface CorridorStandingHost {

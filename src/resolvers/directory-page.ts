@@ -1,7 +1,8 @@
-import { readDirectoryPage } from "../db/resolver-pages";
+import { readDirectoryPage } from "../db";
 import { invalidRequest } from "../errors";
-import { decodeKeyCursor, encodeKeyCursor } from "../http/page-cursor";
-import type { NodeRecord, ResolverListQuery, ResolverPage } from "../schemas/resolvers";
+import { decodeKeyCursor, encodeKeyCursor } from "../http";
+import { resolverKey } from "../ids";
+import type { NodeRecord, ResolverListQuery, ResolverPage } from "../schemas";
 import { buildDirectory, INACTIVE_AFTER_MS } from "./directory";
 import { windowStart } from "./reliability";
 
@@ -32,7 +33,7 @@ export async function directoryPage(
     after,
     limit: limit + 1,
     activeSince: everyone ? null : new Date(now - INACTIVE_AFTER_MS).toISOString(),
-    live: live.filter((n) => activeByHeartbeat(n, now)).map((n) => n.address.toLowerCase()),
+    live: live.filter((n) => activeByHeartbeat(n, now)).map((n) => resolverKey(n.address)),
     windowStart: windowStart(now),
   });
   const rows = page.rows.slice(0, limit);

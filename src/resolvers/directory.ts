@@ -1,7 +1,8 @@
 import { getAddress } from "viem";
-import { NO_TOTALS, type Totals } from "../db/resolver-days";
-import type { ResolverRow } from "../db/resolvers";
-import type { NodeRecord, ResolverRecord } from "../schemas/resolvers";
+import type { ResolverRow } from "../db";
+import { NO_TOTALS, type Totals } from "../db";
+import { resolverKey } from "../ids";
+import type { NodeRecord, ResolverRecord } from "../schemas";
 import { reliabilityFields } from "./reliability";
 
 /** Offline for longer than this hides a resolver from the directory unless `include=inactive`. */
@@ -22,17 +23,17 @@ export function buildDirectory(
   now: number,
   includeInactive: boolean,
 ): { resolvers: ResolverRecord[]; inactive: number } {
-  const liveByAddress = new Map(live.map((n) => [n.address.toLowerCase(), n]));
+  const liveByAddress = new Map(live.map((n) => [resolverKey(n.address), n]));
   const resolvers: ResolverRecord[] = [];
   let inactive = 0;
   for (const row of rows) {
-    const node = liveByAddress.get(row.address.toLowerCase());
+    const node = liveByAddress.get(resolverKey(row.address));
     const online = node?.fresh ?? false;
     const lastSeen = latest(row.lastSeen, node?.lastHeartbeat ?? null);
     const demoted = row.demotedUntil !== null && Date.parse(row.demotedUntil) > now;
     const solana = (row.solanaAddress ?? node?.solanaAddress ?? null) !== null;
     const measured = reliabilityFields(
-      totals.get(row.address.toLowerCase()) ?? NO_TOTALS,
+      totals.get(resolverKey(row.address)) ?? NO_TOTALS,
       { solana, firstSeen: row.firstSeen },
       now,
     );

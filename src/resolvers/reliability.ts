@@ -1,5 +1,6 @@
-import { type Counter, type DayCounts, dayOf, type Totals } from "../db/resolver-days";
-import { Badge, type ReliabilityDetail } from "../schemas/resolvers";
+import { type Counter, type DayCounts, dayOf, type Totals } from "../db";
+import { resolverKey } from "../ids";
+import { Badge, type ReliabilityDetail } from "../schemas";
 
 type Measure = ReliabilityDetail["response"];
 
@@ -72,10 +73,10 @@ export function replyLatency(totals: Totals, windowMs: number): { p50Ms: number;
 }
 
 export function auctionDayCounts(auction: Omit<AuctionCounts, "at">): Map<string, DayCounts> {
-  const winner = auction.winner?.toLowerCase() ?? null;
+  const winner = auction.winner === null ? null : resolverKey(auction.winner);
   const counts = new Map<string, DayCounts>();
   for (const address of auction.asked) {
-    const a = address.toLowerCase();
+    const a = resolverKey(address);
     const latency = auction.replyMs.get(a);
     const bucket = latency === undefined ? null : replyBucket(latency);
     counts.set(a, {

@@ -1,8 +1,7 @@
 import { blameOf } from "../blame";
-import type { UncountedFailure } from "../db/executions";
-import { type Day, NO_TOTALS, type Totals } from "../db/resolver-days";
-import type { StrikeHistoryRow } from "../db/strikes";
-import type { ResolverRecord, ResolverStanding } from "../schemas/resolvers";
+import type { StrikeHistoryRow, UncountedFailure } from "../db";
+import { type Day, NO_TOTALS, type Totals } from "../db";
+import type { ResolverRecord, ResolverStanding } from "../schemas";
 import { fillMeasure, replyLatency, windowDays } from "./reliability";
 
 /**

@@ -1,5 +1,6 @@
-import type { Totals } from "../db/resolver-days";
-import { readStandingRows } from "../db/resolvers";
+import type { Totals } from "../db";
+import { readStandingRows } from "../db";
+import { resolverKey } from "../ids";
 import { detailOf, reliabilityOf, windowStart } from "./reliability";
 
 /** How long a read of the resolvers' standing serves auctions before it is read again. */
@@ -21,9 +22,9 @@ export function standingOf(demoted: Iterable<string>, totals: ReadonlyMap<string
   const reliability = new Map<string, number>();
   for (const [address, t] of totals) {
     const r = reliabilityOf(detailOf(t));
-    if (r !== null) reliability.set(address.toLowerCase(), r);
+    if (r !== null) reliability.set(resolverKey(address), r);
   }
-  return { demoted: new Set([...demoted].map((a) => a.toLowerCase())), reliability };
+  return { demoted: new Set([...demoted].map((a) => resolverKey(a))), reliability };
 }
 
 /** Who is demoted at `now` and each resolver's reliability over the window, read from D1 in one round trip. */

@@ -11,6 +11,12 @@ export const MAX_STRIKE_LEVEL = 7;
 export const DOUBLING_WINDOW_MS = 24 * 3_600_000;
 export const CLEAN_FILLS_TO_CLEAR = 20;
 
+/** What a strike or an admin did to a resolver: demoted until then, and why (the resolver hears both). */
+export interface Demotion {
+  demotedUntil: string;
+  reason: string;
+}
+
 export interface StrikeRecord {
   /**
    * The last demotion lasted FIRST_DEMOTION_MS × 2^level; a strike within 24 h brings level + 1, a later

@@ -1,13 +1,6 @@
-import {
-  type Demotion,
-  readOrMakeStrikeRow,
-  readStrikeRow,
-  type StrikeEntry,
-  type StrikeRow,
-  writeStrikeRow,
-} from "../db/strikes";
+import { readOrMakeStrikeRow, readStrikeRow, type StrikeEntry, type StrikeRow, writeStrikeRow } from "../db";
 import { log } from "../log";
-import { afterCleanFill, afterStrike, strikeReason } from "./strike-policy";
+import { afterCleanFill, afterStrike, type Demotion, strikeReason } from "./strike-policy";
 
 /**
  * The one way a resolver's standing moves after a failed or a settled win, for the keeper and the

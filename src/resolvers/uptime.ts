@@ -1,4 +1,4 @@
-import { STALE_AFTER_MS } from "../protocol/frames";
+import { STALE_AFTER_MS } from "../protocol";
 
 /**
  * A node socket's uptime not yet written to its day's counters: from `since` on nothing is counted;

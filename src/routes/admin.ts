@@ -1,21 +1,27 @@
 import { timingSafeEqual } from "node:crypto";
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
-import type { RelayConfig } from "../config/schema";
-import { allCorridors, type Corridor, findCorridor } from "../corridors";
-import { readTotals } from "../db/resolver-days";
-import { demoteResolver, readResolver, reinstateResolver, upsertRegistration } from "../db/resolvers";
+import { allCorridors, type Corridor, findCorridor } from "../chains";
+import type { RelayConfig } from "../config";
+import { demoteResolver, readResolver, readTotals, reinstateResolver, upsertRegistration } from "../db";
 import type { AppEnv, Env } from "../env";
 import { notFound, RelayError } from "../errors";
-import { checkCredential } from "../http/client";
-import { createRouter } from "../http/router";
-import { liveNodes } from "../nodes/live";
-import { corridorRecord } from "../ops/corridor-records";
-import { buildDirectory } from "../resolvers/directory";
-import { windowStart } from "../resolvers/reliability";
-import { errorResponses, jsonContent } from "../schemas/common";
-import { CorridorRecord, KeeperRecord, PauseBody } from "../schemas/ops";
-import { DemoteBody, EvmAddressParam, RegistrationBody, ResolverRecord } from "../schemas/resolvers";
+import { checkCredential, createRouter } from "../http";
+import { resolverKey } from "../ids";
+import { liveNodes } from "../nodes";
+import { corridorRecord } from "../ops";
+import { buildDirectory, windowStart } from "../resolvers";
+import {
+  CorridorRecord,
+  DemoteBody,
+  EvmAddressParam,
+  errorResponses,
+  jsonContent,
+  KeeperRecord,
+  PauseBody,
+  RegistrationBody,
+  ResolverRecord,
+} from "../schemas";
 import { corridorStub, keeperStub } from "../stubs";
 
 /**
@@ -67,8 +73,8 @@ async function demote(
   at: string,
 ): Promise<boolean> {
   if (await demoteResolver(env.DB, address, demotion, at)) return true;
-  const wanted = address.toLowerCase();
-  const connected = (await liveNodes(env, config)).some((n) => n.address.toLowerCase() === wanted);
+  const wanted = resolverKey(address);
+  const connected = (await liveNodes(env, config)).some((n) => resolverKey(n.address) === wanted);
   return connected && demoteResolver(env.DB, address, demotion, at, true);
 }
 

@@ -1,11 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { insertApiKey, listApiKeys, revokeApiKey } from "../db/api-keys";
+import { insertApiKey, listApiKeys, revokeApiKey } from "../db";
 import { notFound } from "../errors";
-import { createRouter } from "../http/router";
+import { createRouter } from "../http";
 import { newId } from "../ids";
 import { hashApiKey, newApiKey } from "../limits";
-import { errorResponses, jsonContent } from "../schemas/common";
-import { ApiKeyBody, ApiKeyIdParam, ApiKeyRecord, IssuedApiKey } from "../schemas/limits";
+import { ApiKeyBody, ApiKeyIdParam, ApiKeyRecord, errorResponses, IssuedApiKey, jsonContent } from "../schemas";
 import { requireAdmin, security } from "./admin";
 
 const router = createRouter();

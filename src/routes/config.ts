@@ -1,8 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
-import { configRecord } from "../config/record";
-import { createRouter } from "../http/router";
-import { errorResponses, jsonContent } from "../schemas/common";
-import { ConfigRecord } from "../schemas/config";
+import { configRecord } from "../config";
+import { createRouter } from "../http";
+import { ConfigRecord, errorResponses, jsonContent } from "../schemas";
 
 export const configRoutes = createRouter().openapi(
   createRoute({

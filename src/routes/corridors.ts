@@ -1,12 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { findCorridor } from "../corridors";
+import { findCorridor } from "../chains";
 import { RelayError } from "../errors";
-import { createRouter } from "../http/router";
-import { corridorRecord, corridorStatuses } from "../ops/corridor-records";
-import { HEALTH_PART_TIMEOUT_MS } from "../ops/health";
-import { CLOSE_POLICY } from "../protocol/frames";
-import { errorResponses, jsonContent } from "../schemas/common";
-import { CorridorRecord } from "../schemas/ops";
+import { createRouter } from "../http";
+import { corridorRecord, corridorStatuses, HEALTH_PART_TIMEOUT_MS } from "../ops";
+import { CLOSE_POLICY } from "../protocol";
+import { CorridorRecord, errorResponses, jsonContent } from "../schemas";
 import { corridorStub } from "../stubs";
 
 export const corridorRoutes = createRouter()

@@ -1,17 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { corridorOfKey, corridorsOfQuoteId } from "../corridors";
-import { readLimitOrder } from "../db/limit-orders";
+import { corridorOfKey, corridorsOfQuoteId } from "../chains";
+import { readLimitOrder } from "../db";
 import type { AppEnv } from "../env";
 import { invalidRequest, notFound } from "../errors";
-import { requestClient } from "../http/client";
-import { createRouter } from "../http/router";
+import { createRouter, requestClient } from "../http";
 import { isId } from "../ids";
-import { errorResponses } from "../schemas/common";
-import { IdParam } from "../schemas/quote";
-import { lastEventId } from "../streams/events";
-import { STREAM_LIMITS } from "../streams/hub";
-import { limitOrderTopic, quoteTopic, streamRequest } from "../streams/subjects";
+import { errorResponses, IdParam } from "../schemas";
+import { lastEventId, limitOrderTopic, quoteTopic, STREAM_LIMITS, streamRequest } from "../streams";
 import { corridorStub } from "../stubs";
 
 /**

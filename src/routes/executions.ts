@@ -1,30 +1,25 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { settlerFor } from "../chains";
-import { readQuoteRow } from "../db/quotes";
-import { executionForKey, scopedIdempotencyKey } from "../db/settlement";
+import { executionForKey, readQuoteRow, scopedIdempotencyKey } from "../db";
 import type { AppEnv, Env } from "../env";
 import { invalidRequest, notFound, RelayError } from "../errors";
-import { FailureGate, requestClient } from "../http/client";
-import { createRouter } from "../http/router";
-import { serverTiming } from "../http/server-timing";
-import { callObject } from "../http/unreachable-object";
+import { callObject, createRouter, FailureGate, requestClient, serverTiming } from "../http";
 import { isId } from "../ids";
-import {
-  acceptedAnswer,
-  chainNotServed,
-  duplicateOf,
-  keyReused,
-  type SubmitOutcome,
-  type SubmitRequest,
-} from "../keeper/contract";
+import { chainNotServed, duplicateOf, keyReused, type SubmitOutcome, type SubmitRequest } from "../keeper";
 import { perPeriod } from "../limits";
-import { executionAsOfNow } from "../quotes/as-of-now";
-import { readThrough } from "../quotes/read-through";
-import { errorResponses, jsonContent } from "../schemas/common";
-import { ExecutionAccepted, ExecutionRequest, MAX_IDEMPOTENCY_KEY_LENGTH } from "../schemas/execution";
-import { ExecutionRecord, IdParam } from "../schemas/quote";
+import { executionAsOfNow, readThrough } from "../quotes";
+import {
+  ExecutionAccepted,
+  ExecutionRecord,
+  ExecutionRequest,
+  errorResponses,
+  IdParam,
+  jsonContent,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+} from "../schemas";
 import { keeperStub } from "../stubs";
+import { acceptedAnswer } from "./execution-answer";
 
 export const executionRoutes = createRouter()
   .openapi(

@@ -1,9 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter } from "../http/router";
-import { assessHealth } from "../ops/health";
-import { probeHealth } from "../ops/probes";
-import { jsonContent } from "../schemas/common";
-import { HealthRecord } from "../schemas/ops";
+import { createRouter } from "../http";
+import { assessHealth, probeHealth } from "../ops";
+import { HealthRecord, jsonContent } from "../schemas";
 
 /**
  * For monitors (docs/operations.md, "Health"): always 200 while the Worker runs, with `status` `ok` or

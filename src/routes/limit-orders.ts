@@ -1,21 +1,26 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import type { LimitOrderChains } from "../chains";
 import { limitOrdersFor } from "../chains";
-import type { LimitOrderChains } from "../chains/limit-orders";
 import type { AppEnv } from "../env";
 import { RelayError } from "../errors";
-import { behindAnswer } from "../http/behind-answer";
-import { type RequestClient, requestClient } from "../http/client";
-import { createRouter } from "../http/router";
-import { type LimitOrderContext, limitSettings } from "../limit-orders/context";
-import { cancelSignedLimitOrder, limitOrderById, limitOrderPage } from "../limit-orders/orders";
-import { placeLimitOrder } from "../limit-orders/place";
-import { prepareLimitOrder } from "../limit-orders/prepare";
-import { limitOrderRecord } from "../limit-orders/record";
-import { log } from "../log";
-import { errorResponses, jsonContent } from "../schemas/common";
+import { behindAnswer, createRouter, type RequestClient, requestClient } from "../http";
 import {
+  cancelSignedLimitOrder,
+  type LimitOrderContext,
+  limitOrderById,
+  limitOrderPage,
+  limitOrderRecord,
+  limitSettings,
+  placeLimitOrder,
+  prepareLimitOrder,
+} from "../limit-orders";
+import { log } from "../log";
+import {
+  errorResponses,
+  IdParam,
+  jsonContent,
   LimitCancelRequest,
   LimitListQuery,
   LimitOrderDraft,
@@ -23,9 +28,8 @@ import {
   LimitOrderRecord,
   LimitPlaceRequest,
   LimitPrepareRequest,
-} from "../schemas/limit-order";
-import { IdParam } from "../schemas/quote";
-import { announceLimitOrders } from "../streams/announce";
+} from "../schemas";
+import { announceLimitOrders } from "../streams";
 import { corridorStub, keeperStub } from "../stubs";
 
 /**

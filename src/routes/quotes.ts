@@ -1,28 +1,33 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { QuoteAnswer } from "../auction/quote-outcome";
+import type { QuoteAnswer } from "../auction";
+import type { ChainAdapter } from "../chains";
 import { adapterFor } from "../chains";
-import type { ChainAdapter } from "../chains/adapter";
-import { primaryEvmChain } from "../config/record";
-import { findCorridor } from "../corridors";
-import { cancelQuote, quoteStatus } from "../db/quote-status";
-import { readQuoteRecord } from "../db/quotes";
-import { invalidRequest, notFound, RelayError } from "../errors";
-import { addressIssues } from "../http/address-issues";
-import { behindAnswer } from "../http/behind-answer";
-import { requestClient } from "../http/client";
-import { createRouter } from "../http/router";
-import { serverTiming } from "../http/server-timing";
-import { callObject } from "../http/unreachable-object";
-import { quoteAsOfNow } from "../quotes/as-of-now";
-import { quotePage } from "../quotes/list";
-import { cancelQuoteMessage, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } from "../quotes/messages";
-import { readThrough } from "../quotes/read-through";
-import { verifySignedCancel } from "../quotes/signed-cancel";
-import { isOpen } from "../quotes/states";
-import { errorResponses, jsonContent } from "../schemas/common";
-import { IdParam, QuoteListQuery, QuotePage, QuoteRecord } from "../schemas/quote";
-import { CancelRequest, QuoteRequest } from "../schemas/quote-request";
-import { announceQuote } from "../streams/announce";
+import { primaryEvmChain } from "../config";
+import { cancelQuote, quoteStatus, readQuoteRecord } from "../db";
+import { notFound, RelayError } from "../errors";
+import { behindAnswer, callObject, createRouter, requestClient, serverTiming } from "../http";
+import {
+  cancelQuoteMessage,
+  checkSwapTerms,
+  quoteAsOfNow,
+  quotePage,
+  readThrough,
+  TAKER_PROOF_MAX_AGE_SECONDS,
+  takerProofMessage,
+  verifySignedCancel,
+} from "../quotes";
+import {
+  CancelRequest,
+  errorResponses,
+  IdParam,
+  jsonContent,
+  QuoteListQuery,
+  QuotePage,
+  QuoteRecord,
+  QuoteRequest,
+} from "../schemas";
+import { isOpen } from "../states";
+import { announceQuote } from "../streams";
 import { corridorStub } from "../stubs";
 import type { QuoteInput } from "../types";
 
@@ -51,27 +56,7 @@ export const quoteRoutes = createRouter()
       const chainConfig = config.chains.find((ch) => ch.chainId === chainId);
       if (!chainConfig) throw new RelayError(400, "unsupported_pair", `The relay does not serve chain ${chainId}.`);
       const chain = adapterFor(chainConfig);
-      const issues = addressIssues(chain, {
-        sellToken: body.sellToken,
-        buyToken: body.buyToken,
-        taker: body.taker,
-        recipient: body.recipient,
-      });
-      if (issues.length) throw invalidRequest(issues, "The request failed validation.");
-      const corridor = findCorridor(config, chainId, body.sellToken, body.buyToken);
-      if (!corridor) {
-        throw new RelayError(
-          400,
-          "unsupported_pair",
-          `The relay does not quote ${body.sellToken} for ${body.buyToken}.`,
-        );
-      }
-      const sellToken = chain.token(body.sellToken);
-      if (sellToken?.minimum && BigInt(body.sellAmount) < BigInt(sellToken.minimum)) {
-        throw new RelayError(400, "below_minimum", `The least ${sellToken.symbol} sold is ${sellToken.minimum}.`, {
-          minimum: sellToken.minimum,
-        });
-      }
+      const corridor = checkSwapTerms(config, chainId, chain, body);
       const proof = config.requireTakerProof ? await checkTakerProof(chain, body) : undefined;
       const input: QuoteInput = {
         chainId,

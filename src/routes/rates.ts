@@ -1,7 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter } from "../http/router";
-import { errorResponses, jsonContent } from "../schemas/common";
-import { Rates } from "../schemas/rates";
+import { createRouter } from "../http";
+import { errorResponses, jsonContent, Rates } from "../schemas";
 import { oracleStub } from "../stubs";
 
 export const rateRoutes = createRouter().openapi(

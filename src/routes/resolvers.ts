@@ -1,17 +1,19 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { readUncountedFailures } from "../db/executions";
-import { readDays, sumDays } from "../db/resolver-days";
-import { readResolver } from "../db/resolvers";
-import { readStrikeHistory } from "../db/strikes";
+import { readDays, readResolver, readStrikeHistory, readUncountedFailures, sumDays } from "../db";
 import { notFound } from "../errors";
-import { createRouter } from "../http/router";
-import { liveNodes } from "../nodes/live";
-import { buildDirectory } from "../resolvers/directory";
-import { directoryPage } from "../resolvers/directory-page";
-import { windowStart } from "../resolvers/reliability";
-import { standingRecord } from "../resolvers/standing-record";
-import { errorResponses, jsonContent } from "../schemas/common";
-import { EvmAddressParam, NodeRecord, ResolverListQuery, ResolverPage, ResolverStanding } from "../schemas/resolvers";
+import { createRouter } from "../http";
+import { resolverKey } from "../ids";
+import { liveNodes } from "../nodes";
+import { buildDirectory, directoryPage, standingRecord, windowStart } from "../resolvers";
+import {
+  EvmAddressParam,
+  errorResponses,
+  jsonContent,
+  NodeRecord,
+  ResolverListQuery,
+  ResolverPage,
+  ResolverStanding,
+} from "../schemas";
 
 /** How many strikes, and failures not counted, a resolver's record lists. */
 const HISTORY = 50;
@@ -71,7 +73,7 @@ export const resolverRoutes = createRouter()
       // The window's totals are its days summed: one read of the resolver's days serves both.
       const totals = sumDays(days);
       const record =
-        row && buildDirectory([row], new Map([[address.toLowerCase(), totals]]), live, now, true).resolvers[0];
+        row && buildDirectory([row], new Map([[resolverKey(address), totals]]), live, now, true).resolvers[0];
       if (!record) throw notFound(`No resolver has the address ${address}.`);
       const windowMs = c.get("config").rfqWindowMs;
       return c.json(standingRecord(record, { strikes, failures, days, totals, windowMs, now }), 200);

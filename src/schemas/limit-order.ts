@@ -154,7 +154,7 @@ export type LimitOrderRow = Pick<
   | "createdAt"
   | "updatedAt"
 > & {
-  /** The canonical corridor key (src/corridors.ts) the order is auctioned on. */
+  /** The canonical corridor key (src/chains/corridor-keys.ts) the order is auctioned on. */
   corridor: string;
   feeToken: LimitOrderRecord["fee"]["token"];
   feeBps: LimitOrderRecord["fee"]["bps"];

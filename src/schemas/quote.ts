@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { PARTIES } from "../blame";
-import { bandFrameBody } from "../protocol/frames";
+import { bandFrameBody } from "../protocol";
 import { Address, Amount, ChainIdQuery, pageQuery, Timestamp } from "./common";
 
 export const QuoteStatus = z.enum(["quoted", "signed", "submitted", "settled", "failed", "expired", "cancelled"]);
@@ -30,8 +30,13 @@ export const QuoteGasFee = TokenAmount.extend({
   }),
 });
 
-/** The band as resolvers receive it in `band` frames; the same shape is stored on each quote. */
-export const Band = bandFrameBody.openapi("Band");
+/**
+ * The band as resolvers receive it in `band` frames; the same shape is stored on each quote. Made here from
+ * the frame's shape with the OpenAPI `z`: the frame is plain zod (the reference resolver shares it), and
+ * zod 4 gives a schema `.openapi` only when @hono/zod-openapi has extended zod before it was made, which
+ * depends on which module a program happens to load first.
+ */
+export const Band = z.object(bandFrameBody.shape).openapi("Band");
 
 export const Replies = z.object({
   valid: z.number().int(),

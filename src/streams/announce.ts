@@ -1,9 +1,9 @@
-import type { RelayConfig } from "../config/schema";
-import { corridorsOfQuoteId } from "../corridors";
+import { corridorsOfQuoteId } from "../chains";
+import type { RelayConfig } from "../config";
 import type { Env } from "../env";
-import type { FillNotice } from "../keeper/port";
+import type { FillNotice } from "../keeper";
 import { errorText, log } from "../log";
-import type { MovedLimitOrder } from "../schemas/limit-order";
+import type { MovedLimitOrder } from "../schemas";
 import { corridorStub } from "../stubs";
 
 /**

@@ -1,7 +1,5 @@
-import type { LimitOrderProgress } from "../db/limit-orders";
-import type { QuoteProgress } from "../db/quotes";
-import { isTerminal } from "../limit-orders/states";
-import { isOpen } from "../quotes/states";
+import type { LimitOrderProgress, QuoteProgress } from "../db";
+import { isOpen, isTerminal } from "../states";
 
 /**
  * What the event streams of quotes and limit orders carry (docs/api.md, "Event streams"). Pure: the

@@ -1,8 +1,5 @@
-import { expireLimitOrders } from "../db/limit-moves";
-import { readLimitOrderProgress } from "../db/limit-orders";
-import { expireIfDue } from "../db/quote-status";
-import { readQuoteProgress } from "../db/quotes";
-import { isOpen } from "../quotes/states";
+import { expireIfDue, expireLimitOrders, readLimitOrderProgress, readQuoteProgress } from "../db";
+import { isOpen } from "../states";
 import { limitOrderStream, quoteStream, type StreamRead } from "./events";
 
 /** What a stream follows (docs/api.md, "Event streams"); a topic names one in the stream host. */

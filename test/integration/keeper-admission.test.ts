@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { cancelQuote } from "../../src/db/quote-status";
 import { readQuoteRecord } from "../../src/db/quotes";
 import { readResolver, upsertRegistration } from "../../src/db/resolvers";
-import type { SubmitRequest } from "../../src/keeper/contract";
+import type { SubmitRequest } from "../../src/keeper/rpc";
 import { keeperHarness } from "../support/fake-keeper-port";
 import { FakeSettler } from "../support/fake-settler";
 import { sampleQuote, seedQuote } from "../support/records";

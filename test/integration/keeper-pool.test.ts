@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readQuoteRecord } from "../../src/db/quotes";
-import type { SubmitRequest } from "../../src/keeper/contract";
 import type { PendingTx } from "../../src/keeper/pending";
+import type { SubmitRequest } from "../../src/keeper/rpc";
 import { keeperHarness } from "../support/fake-keeper-port";
 import { FakeSettler } from "../support/fake-settler";
 import { MemoryTxStore } from "../support/fake-tx-store";

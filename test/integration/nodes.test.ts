@@ -1,7 +1,7 @@
 import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { allCorridors } from "../../src/chains/corridor-keys";
 import { localConfig } from "../../src/config/local";
-import { allCorridors } from "../../src/corridors";
 import type { NodeRecord } from "../../src/schemas/resolvers";
 import {
   authenticate,

@@ -2,8 +2,8 @@ import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } fr
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { type AuctionWrite, auctionWriteStatements } from "../../src/auction/store";
+import { allCorridors, corridorTag } from "../../src/chains/corridor-keys";
 import { loadConfig } from "../../src/config/load";
-import { allCorridors, corridorTag } from "../../src/corridors";
 import { readQuoteRecord } from "../../src/db/quotes";
 import type { DayCounts } from "../../src/db/resolver-days";
 import { WriteBehind } from "../../src/db/write-behind";

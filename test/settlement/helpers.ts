@@ -19,6 +19,7 @@ import type { KeeperDO } from "../../durable-objects/keeper";
 import { createApp } from "../../src/app";
 import { quoteAmounts } from "../../src/auction/amounts";
 import type { RfqTerms } from "../../src/chains/adapter";
+import { corridorKey } from "../../src/chains/corridor-keys";
 import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
 import { evmAdapter } from "../../src/chains/evm/adapter";
 import {
@@ -31,7 +32,6 @@ import { ERC2612_PERMIT_TYPES } from "../../src/chains/evm/typed-data";
 import { feeChargeFor, gasChargeFor } from "../../src/chains/fee-charge";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
-import { corridorKey } from "../../src/corridors";
 import { insertQuoteStatements } from "../../src/db/quote-writes";
 import type { QuoteRow } from "../../src/db/quotes";
 import { newId } from "../../src/ids";

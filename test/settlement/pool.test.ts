@@ -5,8 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { KeeperDO } from "../../durable-objects/keeper";
 import { localKeeperKeys } from "../../scripts/lib/evm-deploy";
 import type { Env } from "../../src/env";
-import type { SubmitOutcome } from "../../src/keeper/contract";
 import type { PendingTx } from "../../src/keeper/pending";
+import type { SubmitOutcome } from "../../src/keeper/rpc";
 import type { QuoteRecord } from "../../src/schemas/quote";
 import {
   chainClient,

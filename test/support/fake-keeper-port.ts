@@ -1,7 +1,7 @@
 import { localConfig } from "../../src/config/local";
-import type { Demotion } from "../../src/db/strikes";
 import { Keeper } from "../../src/keeper/keeper";
 import type { FillNotice, KeeperPort } from "../../src/keeper/port";
+import type { Demotion } from "../../src/resolvers/strike-policy";
 import { FakeSettler } from "./fake-settler";
 import { MemoryTxStore } from "./fake-tx-store";
 

@@ -1,11 +1,11 @@
 import type { TakerSide } from "../../src/chains/limit-orders";
 import { refuse } from "../../src/errors";
-import type { SubmitOutcome, SubmitRequest } from "../../src/keeper/contract";
 import type { LimitBook, LimitJobPort } from "../../src/keeper/limit-job";
-import { afterFailedFill, LIMIT_MOVES } from "../../src/limit-orders/states";
+import type { SubmitOutcome, SubmitRequest } from "../../src/keeper/rpc";
 import type { LimitAsk } from "../../src/limit-orders/window";
 import type { LimitCheck, LimitOrderRow, MovedLimitOrder, OpenLimitOrder } from "../../src/schemas/limit-order";
 import type { Band } from "../../src/schemas/quote";
+import { afterFailedFill, LIMIT_MOVES } from "../../src/states/limit-order-states";
 import type { QuoteInput } from "../../src/types";
 
 const iso = (ms: number) => new Date(ms).toISOString();

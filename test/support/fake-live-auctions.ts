@@ -1,7 +1,7 @@
-import type { LiveAuctions } from "../../src/nodes/sessions";
+import type { LiveAuctions } from "../../src/auction/replies";
 
 /**
- * The live auctions a node's replies may belong to (`LiveAuctions` of src/nodes/sessions.ts; the auction
+ * The live auctions a node's replies may belong to (`LiveAuctions` of src/auction/replies.ts; the auction
  * house in production), as a test opens them: each rfq with the nodes it asked and has not heard from.
  */
 export class FakeLiveAuctions implements LiveAuctions {

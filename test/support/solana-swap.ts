@@ -3,10 +3,10 @@ import { base58, base64 } from "@scure/base";
 import { type Keypair, VersionedTransaction } from "@solana/web3.js";
 import { quoteAmounts } from "../../src/auction/amounts";
 import type { RfqTerms } from "../../src/chains/adapter";
+import { corridorKey } from "../../src/chains/corridor-keys";
 import { feeChargeFor, gasChargeFor } from "../../src/chains/fee-charge";
 import { localConfig } from "../../src/config/local";
 import type { SolanaChain } from "../../src/config/schema";
-import { corridorKey } from "../../src/corridors";
 import type { QuoteAmounts } from "../../src/types";
 
 /** The local configuration's Solana chain (chain 103, the LiteSVM harness). */

@@ -3,7 +3,7 @@ import type { PrivateKeyAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { CorridorDO } from "../../durable-objects/corridor";
 import { createApp } from "../../src/app";
-import { corridorKey } from "../../src/corridors";
+import { corridorKey } from "../../src/chains/corridor-keys";
 import type { InventoryCheck } from "../../src/nodes/inventory-checks";
 import { authMessage, type RelayFrame } from "../../src/protocol/frames";
 

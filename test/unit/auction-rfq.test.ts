@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { rfqTerms } from "../../src/auction/rfq";
+import { findCorridor } from "../../src/chains/corridor-keys";
 import { gasChargeFor } from "../../src/chains/fee-charge";
 import { localConfig } from "../../src/config/local";
-import { findCorridor } from "../../src/corridors";
 import type { QuoteInput } from "../../src/types";
 import { CNGN, TAKER, USDC } from "../support/fake-corridor";
 

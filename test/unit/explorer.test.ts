@@ -11,9 +11,9 @@ import {
   TERMINAL_EVENTS,
   TIMELINE_EVENTS,
 } from "../../public/js/timeline.js";
+import { allCorridors } from "../../src/chains/corridor-keys";
 import { localConfig } from "../../src/config/local";
 import { configRecord } from "../../src/config/record";
-import { allCorridors } from "../../src/corridors";
 import { TimelineEventName } from "../../src/schemas/quote";
 
 /** The explorer's pure modules (public/js, docs/explorer.md), against the relay's own records. */

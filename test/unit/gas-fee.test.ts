@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { evmGasCost } from "../../src/chains/evm/costs";
-import {
-  chargedGasFee,
-  MAX_INPUT_AGE_MS,
-  medianOf,
-  nativeToToken,
-  rateFraction,
-  solanaFillCost,
-} from "../../src/costs/gas-fee";
+import { solanaFillCost } from "../../src/chains/solana/fill-cost";
+import { chargedGasFee, MAX_INPUT_AGE_MS, medianOf, nativeToToken, rateFraction } from "../../src/costs/gas-fee";
 
 describe("rateFraction", () => {
   it("spells a band rate as an exact fraction of bigints", () => {

@@ -6,17 +6,17 @@ import { takerReadiness } from "../../src/chains/evm/taker-readiness";
 import type { FillEvent, TxReceipt } from "../../src/chains/settler";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
-import { acceptedAnswer } from "../../src/keeper/contract";
 import { KeyedLocks } from "../../src/keeper/locks";
 import { notLeader } from "../../src/keeper/outcomes";
 import { settledFill } from "../../src/keeper/settlement-record";
+import { acceptedAnswer } from "../../src/routes/execution-answer";
 import {
   canMove,
   EXECUTION_TRANSITIONS,
   OPEN_STATUSES,
   SETTLEMENT_MOVES,
   type SettlementStep,
-} from "../../src/quotes/states";
+} from "../../src/states/quote-states";
 
 const CNGN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
 const USDC = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";

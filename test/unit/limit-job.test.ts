@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { refuse } from "../../src/errors";
-import type { SubmitOutcome, SubmitRequest } from "../../src/keeper/contract";
 import { limitPass } from "../../src/keeper/limit-job";
+import type { SubmitOutcome, SubmitRequest } from "../../src/keeper/rpc";
 import type { LimitOrderRow } from "../../src/schemas/limit-order";
 import { FakeLimitPort } from "../support/fake-limit-port";
 import { sampleLimitOrder } from "../support/limit-records";

@@ -13,15 +13,15 @@ import { decodeCursor, encodeCursor } from "../../src/http/page-cursor";
 import { buildDraft, firstDifference, inputsOfDraft, type LimitInputs } from "../../src/limit-orders/draft";
 import { CLOCK_SKEW_SECONDS, deadlineAccepted, expiryAccepted } from "../../src/limit-orders/expiry";
 import { limitOrderRecord } from "../../src/limit-orders/record";
+import { limitAmountOf, limitAmounts } from "../../src/limit-orders/terms";
+import type { LimitOrderDraft, LimitOrderRow, LimitOrderStatus } from "../../src/schemas/limit-order";
 import {
   ACTIVE_LIMIT_STATUSES,
   afterFailedFill,
   isTerminal,
   LIMIT_MOVES,
   LIMIT_TRANSITIONS,
-} from "../../src/limit-orders/states";
-import { limitAmountOf, limitAmounts } from "../../src/limit-orders/terms";
-import type { LimitOrderDraft, LimitOrderRow, LimitOrderStatus } from "../../src/schemas/limit-order";
+} from "../../src/states/limit-order-states";
 import { FakeLimitReads } from "../support/fake-limit-reads";
 import { highS, vAsParity } from "../support/signature-variants";
 

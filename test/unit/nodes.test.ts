@@ -73,6 +73,23 @@ describe("mergeNodes", () => {
     expect(node?.inventory.map((i) => i.balance)).toEqual(["2", "3"]);
   });
 
+  it("keeps apart Solana mints that differ only in case: base58 is case-sensitive", () => {
+    const mint = "So11111111111111111111111111111111111111112";
+    const other = "sO11111111111111111111111111111111111111112";
+    const [node] = mergeNodes(
+      [
+        base({
+          inventory: [
+            { chainId: 900, token: mint, balance: "1", allowance: "0" },
+            { chainId: 900, token: other, balance: "2", allowance: "0" },
+          ],
+        }),
+      ],
+      10,
+    );
+    expect(node?.inventory.map((i) => i.token)).toEqual([mint, other]);
+  });
+
   it("shows a node degraded with inventory_mismatch when any corridor found its claims untrue", () => {
     const [node] = mergeNodes(
       [

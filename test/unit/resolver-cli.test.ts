@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { allCorridors } from "../../src/chains/corridor-keys";
 import {
   buildInventory,
   buildPricer,
@@ -11,7 +12,6 @@ import {
 import { chainsFromRecord, corridorsFromRecord, targetKey } from "../../src/clients/resolver/relay-config";
 import { localConfig } from "../../src/config/local";
 import { configRecord } from "../../src/config/record";
-import { allCorridors } from "../../src/corridors";
 
 const record = configRecord(localConfig);
 const chains = chainsFromRecord(record);

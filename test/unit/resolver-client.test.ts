@@ -2,6 +2,7 @@ import { ed25519 } from "@noble/curves/ed25519";
 import { base58 } from "@scure/base";
 import { type Address, type Hex, recoverMessageAddress, recoverTypedDataAddress } from "viem";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { corridorKey } from "../../src/chains/corridor-keys";
 import { evmAdapter } from "../../src/chains/evm/adapter";
 import { completeToSign, eip712ToSign } from "../../src/chains/evm/json-typed-data";
 import { fillTypedData, quoteIdToBytes32 } from "../../src/chains/evm/typed-data";
@@ -14,7 +15,6 @@ import { backoffDelay } from "../../src/clients/resolver/reconnect";
 import type { ChainInfo } from "../../src/clients/resolver/relay-config";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
-import { corridorKey } from "../../src/corridors";
 import {
   authFrame,
   authMessage,

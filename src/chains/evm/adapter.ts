@@ -1,5 +1,5 @@
 import { type Address, getAddress, type Hex } from "viem";
-import type { EvmChain } from "../../config/schema";
+import type { EvmChain } from "../../config";
 import type { ChainAdapter, RfqTerms, Winner } from "../adapter";
 import { addressFacts } from "../addresses";
 import { withBigintsAsStrings } from "../json";

@@ -1,4 +1,4 @@
-import type { EvmChain } from "../../config/schema";
+import type { EvmChain } from "../../config";
 import { log } from "../../log";
 import { type ChainCosts, NATIVE_DECIMALS } from "../costs";
 import { type Fetcher, jsonRpcBatch, type RpcAnswer } from "./call-batch";

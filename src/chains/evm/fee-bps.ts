@@ -1,5 +1,5 @@
 import { type Address, decodeAbiParameters, encodeFunctionData, type Hex } from "viem";
-import type { EvmChain } from "../../config/schema";
+import type { EvmChain } from "../../config";
 import { feeControllerAbi } from "./abi/fee-controller";
 import { type Fetcher, jsonRpcBatch, type RpcAnswer } from "./call-batch";
 

@@ -1,6 +1,6 @@
 import { type Address, encodeFunctionData, erc20Abi } from "viem";
-import type { EvmChain } from "../../config/schema";
-import type { InventoryEntry } from "../../protocol/frames";
+import type { EvmChain } from "../../config";
+import type { InventoryEntry } from "../../protocol";
 import type { InventoryRead, InventoryReader } from "../inventory";
 import {
   asCallAnswer,

@@ -1,5 +1,5 @@
 import type { Address, Hex, TypedDataDomain } from "viem";
-import type { BidCommitment, Eip712Commitment } from "../../protocol/frames";
+import type { BidCommitment, Eip712Commitment } from "../../protocol";
 
 /** EIP-712 typed data as it travels in JSON: integers as decimal strings (an rfq's `toSign`, a quote's `typedData`). */
 export type JsonTypedData = Omit<Eip712Commitment, "scheme">;

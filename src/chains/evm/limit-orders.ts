@@ -1,6 +1,6 @@
 import { type Address, encodeFunctionData, getAddress, hashTypedData, isAddress } from "viem";
 import { z } from "zod";
-import type { EvmChain } from "../../config/schema";
+import type { EvmChain } from "../../config";
 import { withBigintsAsStrings } from "../json";
 import type { LimitOrderChain, RevokeCall, SignedLimitTerms, TakerSide, TakerSideQuery } from "../limit-orders";
 import { ChainUnavailableError } from "../settler";

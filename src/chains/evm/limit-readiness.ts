@@ -1,4 +1,4 @@
-import type { Erc2612Permit } from "../../schemas/execution";
+import type { Erc2612Permit } from "../../schemas";
 import type { Readiness } from "../settler";
 
 /**

@@ -1,6 +1,6 @@
 import { type Address, createPublicClient, encodeFunctionData, erc20Abi, getAddress, type Hex, http } from "viem";
-import type { EvmChain } from "../../config/schema";
-import type { Erc2612Permit } from "../../schemas/execution";
+import type { EvmChain } from "../../config";
+import type { Erc2612Permit } from "../../schemas";
 import { ChainUnavailableError } from "../settler";
 import { permit2Abi } from "./abi/permit2";
 import { testTokenAbi } from "./abi/test-token";

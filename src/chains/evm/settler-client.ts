@@ -1,5 +1,5 @@
 import { createPublicClient, http } from "viem";
-import type { EvmChain } from "../../config/schema";
+import type { EvmChain } from "../../config";
 import { settlerLog } from "../settler";
 import { FeeCache } from "./fee-cache";
 import { isTransportError, rpc, shortMessage } from "./rpc";

@@ -12,7 +12,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { blamed } from "../../blame";
-import type { EvmChain } from "../../config/schema";
+import type { EvmChain } from "../../config";
 import {
   type BroadcastResult,
   type ChainSettler,

@@ -1,6 +1,6 @@
-import type { SolanaChain } from "../../config/schema";
+import type { SolanaChain } from "../../config";
 import { log } from "../../log";
-import { OUTPUT_AMOUNT_SLOT } from "../../protocol/frames";
+import { OUTPUT_AMOUNT_SLOT } from "../../protocol";
 import type { ChainAdapter, QuoteSigning, RfqTerms } from "../adapter";
 import { addressFacts } from "../addresses";
 import { BlockhashKeeper, readLatestBlockhash } from "./blockhash";

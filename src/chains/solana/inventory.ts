@@ -1,7 +1,7 @@
 import { base64 } from "@scure/base";
 import { PublicKey } from "@solana/web3.js";
-import type { SolanaChain } from "../../config/schema";
-import type { InventoryEntry } from "../../protocol/frames";
+import type { SolanaChain } from "../../config";
+import type { InventoryEntry } from "../../protocol";
 import type { InventoryReader } from "../inventory";
 import { solanaRpc } from "./rpc";
 import { tokenAccount } from "./swap-transaction";

@@ -1,4 +1,4 @@
-import type { SolanaChain } from "../../config/schema";
+import type { SolanaChain } from "../../config";
 import type { FillToPrice } from "../costs";
 import { feeChargeFor, gasChargeFor } from "../fee-charge";
 import { tokenAccount } from "./swap-transaction";

@@ -1,6 +1,6 @@
 import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
-import type { SolanaChain } from "../../config/schema";
+import type { SolanaChain } from "../../config";
 import type { FillEvent } from "../settler";
 import type { SwapReceipt } from "./swap-receipt";
 

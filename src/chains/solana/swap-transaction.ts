@@ -10,7 +10,7 @@ import {
   TransactionMessage,
   VersionedTransaction,
 } from "@solana/web3.js";
-import type { SolanaChain } from "../../config/schema";
+import type { SolanaChain } from "../../config";
 import type { QuoteAmounts } from "../../types";
 import type { RfqTerms } from "../adapter";
 import { type SwapLeg, swapLegs } from "./swap-legs";

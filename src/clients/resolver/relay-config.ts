@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { chainPairs, normaliseAddress } from "../../chains/addresses";
+import { corridorKey } from "../../chains/corridor-keys";
 import type { SolanaChain } from "../../config/schema";
-import { corridorKey } from "../../corridors";
 import { ConfigRecord } from "../../schemas/config";
 import type { TokenInfo } from "./pricing";
 

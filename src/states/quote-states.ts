@@ -1,4 +1,4 @@
-import type { ExecutionStatus, QuoteStatus, TimelineEntry } from "../schemas/quote";
+import type { ExecutionStatus, QuoteStatus, TimelineEntry } from "../schemas";
 
 /**
  * The quote's state machine (docs/api.md): which status may follow which.
@@ -97,3 +97,22 @@ export const SETTLEMENT_MOVES = {
 } as const satisfies Record<string, SettlementMove>;
 
 export type SettlementStep = keyof typeof SETTLEMENT_MOVES;
+
+export interface EndingMove {
+  /** The quote statuses the move applies in. */
+  from: readonly QuoteStatus[];
+  to: QuoteStatus;
+  /** Timeline events, written once per quote. */
+  events: readonly TimelineEvent[];
+}
+
+/**
+ * The moves that end an open quote without a fill (docs/api.md, "Quote lifetime"): the taker's cancel and
+ * the expiry. src/db/quote-status.ts builds their conditional statements from these rows, as
+ * src/db/settlement.ts does from SETTLEMENT_MOVES; what else a move asks (the expiry's time, no claim by
+ * the keeper) is in the statements.
+ */
+export const ENDING_MOVES = {
+  cancelled: { from: OPEN_STATUSES, to: "cancelled", events: [] },
+  expired: { from: OPEN_STATUSES, to: "expired", events: ["expired"] },
+} as const satisfies Record<string, EndingMove>;

@@ -1,7 +1,7 @@
 import { keccak256, stringToBytes } from "viem";
-import { chainPairs, normaliseAddress, quotesPair } from "./chains/addresses";
-import type { ChainConfig, RelayConfig } from "./config/schema";
-import { TAG_HEX, tagOf } from "./ids";
+import type { ChainConfig, RelayConfig } from "../config";
+import { TAG_HEX, tagOf } from "../ids";
+import { chainPairs, normaliseAddress, quotesPair } from "./addresses";
 
 /** A chain and an unordered pair of its tokens: the unit of an auction and of a CorridorDO. */
 export interface Corridor {

@@ -1,0 +1,14 @@
+/**
+ * The RFQ auction (docs/resolver-protocol.md): `AuctionHouse` runs a corridor's auctions behind its
+ * `CorridorPort`; the quote's answer, its log fields and the write-behind entries it leaves for D1.
+ * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
+ */
+
+export { protocolFee, type QuoteGasCharge } from "./amounts";
+export { BAND_FRESH_MS } from "./band-guard";
+export type { CorridorPort } from "./corridor-port";
+export { AuctionHouse } from "./house";
+export { auctionLogFields } from "./outcome-log";
+export { type QuoteAnswer, type QuoteOutcome, quoteAnswer } from "./quote-outcome";
+export type { AuctionReply, LiveAuctions } from "./replies";
+export { type AuctionWrite, auctionStore, auctionWriteStatements } from "./store";

@@ -1,0 +1,91 @@
+/**
+ * D1 (docs/architecture.md, "Layout"): every statement and read of the store of record, each taking the
+ * `D1Database`; grouped below by the table it serves.
+ * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
+ */
+
+export { type ApiKeyRow, apiKeyByHash, insertApiKey, listApiKeys, revokeApiKey } from "./api-keys";
+export { type ExecutionRow, readExecutionRecord, readUncountedFailures, type UncountedFailure } from "./executions";
+export { recentGasUsed } from "./fill-costs";
+export { type SettledFillBooks, settledFillsSince } from "./keeper-books";
+export { dueLimitOrders, recordLimitChecks } from "./limit-book";
+export {
+  cancelLimitOrder,
+  expireLimitOrders,
+  failLimitFill,
+  followLimitFills,
+  revokeLimitOrders,
+  startLimitFill,
+} from "./limit-moves";
+export {
+  countActiveLimitOrders,
+  countOpenLimitOrders,
+  insertLimitOrder,
+  type LimitOrderProgress,
+  limitNonceTaken,
+  listLimitOrders,
+  readLimitOrder,
+  readLimitOrderProgress,
+} from "./limit-orders";
+export { listQuotes } from "./quote-lists";
+export { cancelQuote, expireAllDue, expireIfDue, quoteStatus } from "./quote-status";
+export { correctOffersStatements, insertQuoteStatements, updateQuoteRepliesStatement } from "./quote-writes";
+export { type QuoteProgress, type QuoteRow, readQuoteProgress, readQuoteRecord, readQuoteRow } from "./quotes";
+export {
+  type Counter,
+  countAllStatements,
+  countStatement,
+  type Day,
+  type DayCounts,
+  dayOf,
+  NO_TOTALS,
+  readDays,
+  readTotals,
+  sumDays,
+  type Totals,
+} from "./resolver-days";
+export { readDirectoryPage } from "./resolver-pages";
+export {
+  demoteResolver,
+  inDirectory,
+  isRegistered,
+  nodeSeenStatement,
+  type ResolverRow,
+  readResolver,
+  readStandingRows,
+  reinstateResolver,
+  type SeenNode,
+  touchStatement,
+  upsertRegistration,
+} from "./resolvers";
+export { type DeletedBatch, deleteEndedQuotes, type EndedKind } from "./retention";
+export {
+  type ExecutionTerms,
+  executionForKey,
+  executionForQuoteKey,
+  pruneIdempotencyKeys,
+  scopedIdempotencyKey,
+} from "./settlement";
+export {
+  claimOpenQuote,
+  releaseClaim,
+  type SettledReceipt,
+  writeFailed,
+  writeFinal,
+  writeReorged,
+  writeReplaced,
+  writeRequote,
+  writeSettled,
+  writeSubmitted,
+} from "./settlement-steps";
+export { withD1Latency } from "./simulated-latency";
+export {
+  readOrMakeStrikeRow,
+  readStrikeHistory,
+  readStrikeRow,
+  type StrikeEntry,
+  type StrikeHistoryRow,
+  type StrikeRow,
+  writeStrikeRow,
+} from "./strikes";
+export { pruneWrittenBehind, WriteBehind } from "./write-behind";

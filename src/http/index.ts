@@ -1,0 +1,16 @@
+/**
+ * HTTP plumbing under the routes: the router, the request's client, Server-Timing, work behind the answer,
+ * object calls that may be unreachable, page cursors, the API reference.
+ * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
+ */
+
+export { addressIssues } from "./address-issues";
+export { API_REFERENCE_PATH, apiReference } from "./api-reference";
+export { behindAnswer } from "./behind-answer";
+export { checkCredential, FailureGate, type RequestClient, requestClient } from "./client";
+export { servedDocument } from "./openapi-document";
+export { decodeCursor, decodeKeyCursor, encodeCursor, encodeKeyCursor } from "./page-cursor";
+export { createRouter } from "./router";
+export { allowedMethods } from "./routes-table";
+export { serverTiming } from "./server-timing";
+export { callObject, NOT_LEADER_RETRY_SECONDS } from "./unreachable-object";

@@ -1,0 +1,66 @@
+import type { QuoteRow } from "../db";
+import type { Refusal } from "../errors";
+import type { Erc2612Permit, ExecutionStatus } from "../schemas";
+
+/**
+ * What the Worker and the keeper object say to each other (docs/settlement.md): plain data, so it
+ * crosses the RPC boundary as it is. Routes import these types, never the object's class.
+ */
+
+/** A submission as the Worker hands it over, validated. */
+export interface SubmitRequest {
+  quoteId: string;
+  /** The taker's part, from the body field the quote's chain names (`SettlementScheme.submissionField`). */
+  signature: string;
+  permit: Erc2612Permit | null;
+  idempotencyKey: string | null;
+  /** The quote as the Worker has just read it from D1, so the keeper does not read it again; absent, it does. */
+  quote?: QuoteRow;
+  /** The HTTP request's id, for the keeper's log lines and its chain calls' (docs/operations.md, "Logs"). */
+  requestId?: string;
+}
+
+/**
+ * Where a submission's time went inside the keeper, in milliseconds (`performance.now()`), for a
+ * Server-Timing header (docs/settlement.md, "The fast path"): D1, chain RPC before and inside the wallet,
+ * the object's storage, and the wait for the wallet. A phase that did not run is 0.
+ */
+export interface SubmitTimings {
+  /** D1: reading the quote (and a repeated Idempotency-Key) in admission. */
+  readMs: number;
+  /** The taker's signature (or transaction) checked: CPU, no RPC. */
+  verifyMs: number;
+  /** Chain RPC before the wallet: the taker's readiness, the simulation, the gas estimate, nonce and fees. */
+  simulateMs: number;
+  /** D1: claiming the quote right before signing. */
+  claimMs: number;
+  /** Waiting for the wallet's lock (another submission signing or broadcasting from it). */
+  lockMs: number;
+  /** Taking the nonce and signing (no RPC once the wallet is warm). */
+  signMs: number;
+  /** The object's storage: keeping the signed transaction before its broadcast. */
+  storageMs: number;
+  /** Chain RPC: the broadcast. */
+  broadcastMs: number;
+  /** D1: recording the submission (or the requote). */
+  writeMs: number;
+}
+
+/** What the keeper answers a submission (docs/settlement.md, "Answers"). */
+export type SubmitOutcome =
+  | { kind: "submitted"; quoteId: string; executionId: string; txHash: string; timings?: SubmitTimings }
+  | { kind: "requote"; quoteId: string; executionId: string; reason: string; timings?: SubmitTimings }
+  | {
+      kind: "duplicate";
+      quoteId: string;
+      executionId: string;
+      status: ExecutionStatus;
+      txHash: string | null;
+      reason: string | null;
+    }
+  | Refusal;
+
+/** The keeper object as the Worker calls it. */
+export interface KeeperRpc {
+  submit(request: SubmitRequest): Promise<SubmitOutcome>;
+}

@@ -1,0 +1,10 @@
+/**
+ * Connected resolver nodes (docs/resolver-protocol.md): `CorridorNodes` holds a corridor's sessions; the
+ * live view of who is connected and fresh.
+ * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
+ */
+
+export { CorridorNodes } from "./corridor-nodes";
+export { liveNodes } from "./live";
+export { isFresh, type NodeSession } from "./nodes";
+export { advertisedCorridor } from "./sessions";

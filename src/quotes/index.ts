@@ -1,0 +1,13 @@
+/**
+ * Quotes outside the auction (docs/api.md): the corridor's admission of a request, read-through, lists,
+ * a quote or execution as of now, what a taker signs to prove or cancel.
+ * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
+ */
+
+export { QuoteAdmission, type QuoteAsk } from "./admission";
+export { executionAsOfNow, quoteAsOfNow } from "./as-of-now";
+export { quotePage } from "./list";
+export { cancelQuoteMessage, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } from "./messages";
+export { readThrough, writeThrough } from "./read-through";
+export { verifySignedCancel } from "./signed-cancel";
+export { checkSwapTerms, refuseBelowMinimum, type SwapTerms } from "./swap-terms";

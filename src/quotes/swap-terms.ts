@@ -1,0 +1,46 @@
+import { type ChainAdapter, type Corridor, findCorridor } from "../chains";
+import type { RelayConfig } from "../config";
+import { invalidRequest, RelayError } from "../errors";
+import { addressIssues } from "../http";
+
+/** What every swap request states: a taker sells an amount of one token for another on one chain. */
+export interface SwapTerms {
+  sellToken: string;
+  buyToken: string;
+  /** Base units, as the request's schema checked it. */
+  sellAmount: string;
+  taker: string;
+  recipient?: string | undefined;
+}
+
+/**
+ * The one check of a swap's terms, for a quote and a limit order's draft alike (docs/api.md, "POST
+ * /v1/quotes"; docs/limit-orders.md, "Prepare"): every address of the chain's shape (400
+ * `invalid_request`), a pair the relay trades on the chain (400 `unsupported_pair`), a sale of at least the
+ * sold token's minimum (400 `below_minimum`). Returns the corridor the swap runs on.
+ */
+export function checkSwapTerms(
+  config: RelayConfig,
+  chainId: number,
+  adapter: ChainAdapter,
+  terms: SwapTerms,
+): Corridor {
+  const { sellToken, buyToken, taker, recipient } = terms;
+  const issues = addressIssues(adapter, { sellToken, buyToken, taker, recipient });
+  if (issues.length) throw invalidRequest(issues, "The request failed validation.");
+  const corridor = findCorridor(config, chainId, sellToken, buyToken);
+  if (!corridor)
+    throw new RelayError(400, "unsupported_pair", `The relay does not trade ${sellToken} for ${buyToken}.`);
+  refuseBelowMinimum(adapter, sellToken, BigInt(terms.sellAmount));
+  return corridor;
+}
+
+/** A sale below the sold token's configured minimum: 400 `below_minimum`, naming the minimum. */
+export function refuseBelowMinimum(adapter: ChainAdapter, sellToken: string, sellAmount: bigint): void {
+  const token = adapter.token(sellToken);
+  if (token?.minimum && sellAmount < BigInt(token.minimum)) {
+    throw new RelayError(400, "below_minimum", `The least ${token.symbol} sold is ${token.minimum}.`, {
+      minimum: token.minimum,
+    });
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * Event streams (docs/api.md, "Event streams"): a corridor's streams, their subjects and notifications.
+ * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
+ */
+
+export { announceLimitOrders, announceQuote } from "./announce";
+export { CorridorStreams } from "./corridor-streams";
+export { lastEventId } from "./events";
+export { STREAM_LIMITS } from "./hub";
+export { errorJson } from "./response";
+export { limitOrderTopic, quoteTopic, streamAsked, streamRequest } from "./subjects";
