@@ -289,7 +289,9 @@ export async function indexUntil(
 export const pendingTxs = () => runInDurableObject(keeper(), (obj: KeeperDO) => obj.keeper.pendingView());
 
 /** Tells the keeper's RPC proxy how to misbehave (chain.global.ts). */
-export async function setFault(mode: "none" | "down" | "lose-send-answer" | "hold-send-answers"): Promise<void> {
+export async function setFault(
+  mode: "none" | "down" | "lose-send-answer" | "lose-send-answer-then-down" | "hold-send-answers",
+): Promise<void> {
   const res = await fetch(`${env.TEST_PROXY_URL}/__fault`, { method: "POST", body: JSON.stringify({ mode }) });
   if (!res.ok) throw new Error(`the proxy said ${res.status}`);
 }
