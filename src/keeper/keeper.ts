@@ -70,6 +70,14 @@ export class Keeper implements KeeperRpc {
     return this.indexer.index();
   }
 
+  /**
+   * Resolves once no indexer pass is under way, so the store and D1 are read between passes, not between
+   * a pass's D1 write and its store update (tests read both).
+   */
+  indexerIdle(): Promise<void> {
+    return this.indexer.idle();
+  }
+
   /** Deletes the Idempotency-Keys past their retention, and the write-behind ids past theirs. */
   async pruneKeys(): Promise<void> {
     const now = this.port.now();

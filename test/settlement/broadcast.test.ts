@@ -64,10 +64,11 @@ describe("broadcasting", () => {
   it("stands by a broadcast whose answer was lost: 202, no new broadcast until the indexer has confirmed it", async () => {
     const first = await signedQuote(1);
     const second = await signedQuote(2);
-    await setFault("lose-send-answer");
+    // The keeper's RPC stays down after the lost answer, so the indexer's own alarm (a second later, or
+    // sooner than the second submission under load) cannot confirm the first before the test lets it.
+    await setFault("lose-send-answer-then-down");
 
     const res = await submit(first);
-    // Straight away, before the indexer's alarm (a second later) can confirm the first.
     const meanwhile = await submit(second);
     expect(res.status).toBe(202);
     const txHash = res.body.txHash as Hex;
@@ -76,6 +77,7 @@ describe("broadcasting", () => {
     expect(meanwhile.headers.get("Retry-After")).toBe("2");
     expect((await getQuote(first.quoteId)).status).toBe("submitted");
 
+    await setFault("none");
     await runIndexer();
     expect((await getQuote(first.quoteId)).status).toBe("settled");
     // The chain had it all along: it was found, not broadcast again.

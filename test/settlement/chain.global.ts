@@ -21,11 +21,13 @@ declare module "vitest" {
  * - `down`: answers 503 to everything, as an RPC endpoint that is down;
  * - `lose-send-answer`: forwards the next eth_sendRawTransaction, then answers 502 instead of its result
  *   (the network has the transaction; the keeper does not know it), and goes back to `none`;
+ * - `lose-send-answer-then-down`: the same, then goes `down` instead, until told otherwise: the keeper
+ *   cannot confirm that broadcast (its indexer's alarm included) until a test lets it;
  * - `hold-send-answers`: forwards each eth_sendRawTransaction and holds its answer (the network has the
  *   transaction; the keeper waits) until `POST /__release`, which also goes back to `none`.
  * `GET /__sent` lists the raw transactions forwarded so far, in order; `GET /__held` how many answers wait.
  */
-type Fault = "none" | "down" | "lose-send-answer" | "hold-send-answers";
+type Fault = "none" | "down" | "lose-send-answer" | "lose-send-answer-then-down" | "hold-send-answers";
 
 /**
  * One anvil for the `settlement` project, with the contracts deployed at the local configuration's
@@ -61,8 +63,8 @@ export default async function setup(project: TestProject) {
       });
       const answer = await upstream.text();
       for (const c of sends) sent.push(String(c.params[0]));
-      if (sends.length > 0 && fault === "lose-send-answer") {
-        fault = "none";
+      if (sends.length > 0 && (fault === "lose-send-answer" || fault === "lose-send-answer-then-down")) {
+        fault = fault === "lose-send-answer" ? "none" : "down";
         return send(res, 502, "bad gateway");
       }
       if (sends.length > 0 && fault === "hold-send-answers") await new Promise<void>((r) => held.push(r));

@@ -6,7 +6,7 @@ import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import type { CorridorRecord } from "../../src/schemas/ops";
 import type { ResolverStanding } from "../../src/schemas/resolvers";
 import { evmCorridorKey } from "../support/ws-client";
-import { sendDelegation } from "./delegation";
+import { refusingWallet, sendDelegation } from "./delegation";
 import {
   app,
   balanceOf,
@@ -147,6 +147,9 @@ describe("a taker front-running its own fill in the fill's block", () => {
 
   it("by delegating its account by EIP-7702 to code that refuses its signature: taker:bad_signature, no strike", async () => {
     const resolver = await resolverWithOneFill();
+    // Deployed while blocks are mined: deployed by the first delegation, inside frontRun while blocks wait,
+    // it would wait for its receipt for good, unless an earlier file of the worker had deployed it.
+    await refusingWallet();
     const executionId = await frontRun(resolver, (taker, _signed, tip) =>
       sendDelegation(taker as PrivateKeyAccount, tip),
     );

@@ -1,4 +1,4 @@
-import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import {
   type Address,
   createPublicClient,
@@ -262,16 +262,24 @@ export const getExecution = async (id: string) =>
 
 export const keeper = () => keeperStub(env);
 
-/** One indexer pass, as the keeper's alarm runs it. */
+/**
+ * One whole indexer pass that starts after the call, as the keeper's alarm runs it. The alarm runs on its
+ * own too: a pass it has under way may have read the store before the call (and `index()` would join it),
+ * so that one ends first. Running the alarm itself would not do: it runs only its earliest rows (the 10 s
+ * expiry may come before the indexer), and joins a pass under way when something armed it meanwhile.
+ */
 export async function runIndexer(): Promise<void> {
-  // While the alarm is running on its own nothing is scheduled, and running it answers false: wait for it
-  // to be armed again, so a whole pass of our own always runs after the call.
-  for (let tries = 0; !(await runDurableObjectAlarm(keeper())) && tries < 100; tries++) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await runInDurableObject(keeper(), async (obj: KeeperDO) => {
+    await obj.keeper.indexerIdle();
+    await obj.keeper.index();
+  });
 }
 
-/** Indexer passes until the quote reaches `status` (alarms may also fire on their own; passes are idempotent). */
+/**
+ * Indexer passes until the quote passes `check` (alarms may also fire on their own; passes are idempotent).
+ * The quote is read again once no pass is under way: one of the alarm's may have written D1 and not yet its
+ * store, and a test reads both.
+ */
 export async function indexUntil(
   quoteId: string,
   check: (q: QuoteRecord) => boolean,
@@ -279,8 +287,12 @@ export async function indexUntil(
 ): Promise<QuoteRecord> {
   for (let i = 0; ; i++) {
     await runIndexer();
-    const quote = await getQuote(quoteId);
-    if (check(quote) || i >= passes) return quote;
+    if (check(await getQuote(quoteId))) {
+      await runInDurableObject(keeper(), (obj: KeeperDO) => obj.keeper.indexerIdle());
+      const quote = await getQuote(quoteId);
+      if (check(quote)) return quote;
+    }
+    if (i >= passes) return getQuote(quoteId);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -289,7 +301,9 @@ export async function indexUntil(
 export const pendingTxs = () => runInDurableObject(keeper(), (obj: KeeperDO) => obj.keeper.pendingView());
 
 /** Tells the keeper's RPC proxy how to misbehave (chain.global.ts). */
-export async function setFault(mode: "none" | "down" | "lose-send-answer" | "hold-send-answers"): Promise<void> {
+export async function setFault(
+  mode: "none" | "down" | "lose-send-answer" | "lose-send-answer-then-down" | "hold-send-answers",
+): Promise<void> {
   const res = await fetch(`${env.TEST_PROXY_URL}/__fault`, { method: "POST", body: JSON.stringify({ mode }) });
   if (!res.ok) throw new Error(`the proxy said ${res.status}`);
 }

@@ -1,6 +1,6 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { erc20Abi } from "viem";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
 import { loadConfig } from "../../src/config/load";
 import { readResolver, upsertRegistration } from "../../src/db/resolvers";
@@ -31,6 +31,14 @@ let sellAmount = 0n;
 let node: Bidder | null = null;
 beforeAll(async () => {
   sellAmount = BigInt(await marketSellAmount((path) => app.request(path, {}, env)));
+});
+// The keeper object runs the job on its own every 5 s once it wakes (its `limits` row): taken off its
+// schedule, so an order's rounds, and its attempts, are those of the passes a test runs. A row removed
+// before the test stores its order leaves no pass of the object's that could read it.
+beforeEach(async () => {
+  await runInDurableObject(keeper(), (_obj, state) => {
+    state.storage.sql.exec("DELETE FROM keeper_schedule WHERE job = 'limits'");
+  });
 });
 afterEach(() => {
   node?.socket.close();
@@ -139,8 +147,7 @@ describe("the keeper's limit job", () => {
     await move(other, taker);
     expect(await passWithBids(1_000_000n)).toContain(id);
     const order = await readOrder(id);
-    // At least this pass's auction: the keeper object's own 5 s job may have auctioned it too, unanswered.
-    expect(order?.attempts).toBeGreaterThanOrEqual(1);
+    expect(order?.attempts).toBe(1);
     expect(["filling", "filled"]).toContain(order?.status);
   });
 

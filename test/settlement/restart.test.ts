@@ -19,6 +19,7 @@ import {
   runIndexer,
   seedQuote,
   sentThroughProxy,
+  setFault,
   signQuote,
   submit,
   testClient,
@@ -54,6 +55,7 @@ const timesSent = async (hash: string) =>
   (await sentThroughProxy()).filter((raw) => keccak256(raw as Hex) === hash).length;
 
 afterEach(async () => {
+  await setFault("none");
   await testClient.setAutomine(true);
 });
 
@@ -156,11 +158,17 @@ describe("the keeper across restarts", () => {
     const res = await submit({ quoteId, signature });
     expect(res.status).toBe(202);
     const txHash = res.body.txHash as Hex;
+    // The keeper's RPC is down while the network drops it, and the chain mines what it is sent from then
+    // on: a pass of the keeper a second after the send (its alarm's, or ours under load) would otherwise
+    // find it waiting and replace it at a higher fee (the stuck-transaction rule), and the replacement
+    // would be what settles.
+    await setFault("down");
     await testClient.dropTransaction({ hash: txHash });
+    await testClient.setAutomine(true);
+    await setFault("none");
 
     await runIndexer();
     expect(await timesSent(txHash)).toBe(2);
-    await testClient.mine({ blocks: 1 });
     const settled = await indexUntil(quoteId, (q) => q.status === "settled");
     expect(settled.settlement?.txHash).toBe(txHash);
   });

@@ -10,6 +10,7 @@ import {
   newTaker,
   runIndexer,
   seedQuote,
+  setFault,
   signQuote,
   submit,
   testClient,
@@ -33,6 +34,7 @@ const events = async (quoteId: string) => (await getQuote(quoteId)).timeline.map
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 afterEach(async () => {
+  await setFault("none");
   await testClient.setAutomine(true);
   await runIndexer();
 });
@@ -47,8 +49,13 @@ describe("a stuck transaction", () => {
     const first = res.body.txHash as Hex;
     const original = await chainClient.getTransaction({ hash: first });
 
+    // The keeper's RPC is down but for the test's pass that replaces the transaction: a pass a second after
+    // the replacement (the alarm's own, or the test's under load) would replace it again before the block.
+    await setFault("down");
     await sleep(1_100);
+    await setFault("none");
     await runIndexer();
+    await setFault("down");
     const bumped = (await getQuote(quoteId)).executions[0]?.txHash as Hex;
     expect(bumped).not.toBe(first);
     const replacement = await chainClient.getTransaction({ hash: bumped });
@@ -60,6 +67,7 @@ describe("a stuck transaction", () => {
     });
 
     await testClient.mine({ blocks: 1 });
+    await setFault("none");
     await runIndexer();
     const settled = await getQuote(quoteId);
     expect(settled.status).toBe("settled");
