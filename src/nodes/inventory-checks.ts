@@ -1,7 +1,14 @@
-import type { InventoryRead, InventoryReader, ProvedKeys } from "../chains";
+import type { InventoryReader, ProvedKeys } from "../chains";
 import { resolverKey } from "../ids";
 import { log } from "../log";
-import type { InventoryEntry } from "../protocol";
+import {
+  type Claims,
+  chainCovers,
+  claimsCovered,
+  claimsExceed,
+  type InventoryCheck,
+  type SameToken,
+} from "./inventory-rules";
 import { type ChainFlag, HAS_CODE, INVENTORY_MISMATCH } from "./nodes";
 
 /** A node's holdings are read from the chain at most this often (docs/resolver-protocol.md). */
@@ -10,86 +17,7 @@ export const READ_EVERY_MS = 10_000;
 /** Read start times kept at most, before those older than READ_EVERY_MS are let go. */
 const MAX_REMEMBERED_STARTS = 1_024;
 
-/** What the relay knows of one node's holdings on chain, once a read of them has completed. */
-export interface InventoryCheck {
-  /** The last read that succeeded (`at`: when it started), or null while every read has failed. */
-  read: ({ at: number } & InventoryRead) | null;
-  /** Whether `read` was compared with claims the node made as it started, or after. */
-  reviewed: boolean;
-  /** Whether the node claims more than it holds (see `InventoryChecks`). */
-  mismatch: boolean;
-  /**
-   * Whether a read has covered what the node claimed at least once since it authenticated
-   * (`claimsCovered`): from then on it has a directory entry. Absent: not yet.
-   */
-  covered?: boolean;
-}
-
-/** What a node's last heartbeat claims, and when it was heard. */
-export interface Claims {
-  inventory: readonly InventoryEntry[];
-  at: number;
-}
-
-type SameToken = (a: string, b: string) => boolean;
-
-/**
- * Whether a check lets a node be asked for, or bid, `amount` of `token`. No completed read: not yet.
- * Only failed reads: yes, on its heartbeat alone, so an RPC outage on the relay's side does not stop
- * quoting. Otherwise the last successful read must show no code at the node's address (its signature
- * would be checked on chain by that code) and `amount` in both balance and allowance.
- */
-export function chainCovers(
-  check: InventoryCheck | null,
-  token: string,
-  amount: bigint,
-  sameToken: SameToken,
-): boolean {
-  if (!check) return false;
-  if (!check.read) return true;
-  if (check.read.hasCode) return false;
-  const entry = check.read.entries.find((e) => sameToken(e.token, token));
-  return entry !== undefined && BigInt(entry.balance) >= amount && BigInt(entry.allowance) >= amount;
-}
-
-/** Whether a heartbeat claims more balance or allowance of a token than the chain read shows. */
-export function claimsExceed(
-  claims: readonly InventoryEntry[],
-  read: InventoryCheck["read"],
-  sameToken: SameToken,
-): boolean {
-  if (!read) return false;
-  return read.entries.some((held) => {
-    const claim = claims.find((c) => c.chainId === held.chainId && sameToken(c.token, held.token));
-    return (
-      claim !== undefined &&
-      (BigInt(claim.balance) > BigInt(held.balance) || BigInt(claim.allowance) > BigInt(held.allowance))
-    );
-  });
-}
-
-/**
- * Whether a heartbeat's claims are what the chain shows: the node claims some balance and allowance of a
- * token the read covers, and nothing above the read. A key that claims nothing, or more than it holds,
- * is not covered: only a node that holds what it offers is written into the directory
- * (docs/reliability.md, "The directory").
- */
-export function claimsCovered(
-  claims: readonly InventoryEntry[],
-  read: InventoryCheck["read"],
-  sameToken: SameToken,
-): boolean {
-  if (!read || claimsExceed(claims, read, sameToken)) return false;
-  return read.entries.some((held) =>
-    claims.some(
-      (c) =>
-        c.chainId === held.chainId &&
-        sameToken(c.token, held.token) &&
-        BigInt(c.balance) > 0n &&
-        BigInt(c.allowance) > 0n,
-    ),
-  );
-}
+export type { Claims, InventoryCheck } from "./inventory-rules";
 
 /** Where checks are kept so that they survive hibernation, by node address (lowercase). */
 export interface CheckStore {

@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ProvedKeys } from "../../src/chains/adapter";
-import {
-  chainCovers,
-  claimsCovered,
-  claimsExceed,
-  type InventoryCheck,
-  InventoryChecks,
-  READ_EVERY_MS,
-} from "../../src/nodes/inventory-checks";
+import { type InventoryCheck, InventoryChecks, READ_EVERY_MS } from "../../src/nodes/inventory-checks";
+import { chainCovers, claimsCovered, claimsExceed } from "../../src/nodes/inventory-rules";
 import type { InventoryEntry } from "../../src/protocol/frames";
 import { fakeInventoryChecksHost } from "../support/fake-inventory-checks-host";
 
