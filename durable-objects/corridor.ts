@@ -18,9 +18,9 @@ import { type CorridorCosts, corridorCostsOn, type GasFeeAsk } from "../src/cost
 import { WriteBehind } from "../src/db";
 import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
-import { type Refusal, RelayError, refuse } from "../src/errors";
+import { type Refusal, RelayError } from "../src/errors";
 import type { FillNotice } from "../src/keeper";
-import { clientOfAddress, TokenBuckets } from "../src/limits";
+import { clientOfAddress } from "../src/limits";
 import { log, withRequestId } from "../src/log";
 import type { NodeSession } from "../src/nodes";
 import { advertisedCorridor, CorridorNodes } from "../src/nodes";
@@ -43,20 +43,10 @@ import type { QuoteInput } from "../src/types";
  * (src/streams/corridor-streams.ts). Its timers are rows of one schedule (src/schedule.ts): closing
  * sockets that did not authenticate in time, copying queued writes to D1, and the streams' keep-alives.
  */
-/** A limit draft's gas fee now, as `CorridorDO.gasFeeNow` answers it. */
-export interface GasFeeNow {
-  token: string;
-  amount: string;
-  source: GasFeeSource;
-}
-
 export class CorridorDO extends DurableObject<Env> {
-  private readonly config: RelayConfig;
   private readonly corridor: Corridor;
   /** Whether a quote request may run now (docs/security.md, "Limits"), counted here on its one hop. */
   private readonly admission: QuoteAdmission;
-  /** Limit-order prepares per client. */
-  private readonly prepares = new TokenBuckets();
   /** Public for tests (`runInDurableObject`), which wait for a node's first inventory read. */
   readonly connected: CorridorNodes;
   private readonly house: AuctionHouse;
@@ -78,7 +68,6 @@ export class CorridorDO extends DurableObject<Env> {
     const config = loadConfig(env.RELAY_CONFIG);
     const corridor = corridorOfKey(config, ctx.id.name ?? "");
     if (!corridor) throw new Error(`not a corridor: ${ctx.id.name}`);
-    this.config = config;
     this.corridor = corridor;
     this.admission = new QuoteAdmission(config);
     this.controls = new CorridorControls(ctx.storage.kv, corridor.key);
@@ -223,21 +212,13 @@ export class CorridorDO extends DurableObject<Env> {
    * "Amounts"): priced as a quote's would be now, after the reads that are due. A prepare counts against
    * its client's limit here (docs/security.md, "Limits").
    */
-  async gasFeeNow(fill: GasFeeAsk, ask: QuoteAsk | null = null): Promise<GasFeeNow | Refusal> {
+  async gasFeeNow(
+    fill: GasFeeAsk,
+    ask: QuoteAsk | null = null,
+  ): Promise<{ token: string; amount: string; source: GasFeeSource } | Refusal> {
     const now = Date.now();
-    if (ask) {
-      const { limits } = this.config;
-      const rate = {
-        perSecond: ask.quotas?.preparesPerSecond ?? limits.preparesPerSecond,
-        burst: ask.quotas?.prepareBurst ?? limits.prepareBurst,
-      };
-      const spent = this.prepares.take(ask.client, now, rate);
-      if (!spent.ok) {
-        return refuse(429, "rate_limited", "Too many limit-order prepares from this client; slow down.", {
-          retryAfter: spent.retryAfter,
-        });
-      }
-    }
+    const refused = ask && this.admission.prepare(ask, now);
+    if (refused) return refused;
     await this.costs.keepFresh(now);
     const gas = await this.costs.charge(fill, now);
     return { token: gas.token, amount: gas.amount.toString(), source: gas.source };

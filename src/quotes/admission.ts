@@ -1,5 +1,5 @@
 import type { QuoteOutcome } from "../auction";
-import { refuse } from "../errors";
+import { type Refusal, refuse } from "../errors";
 import { type ClientId, perPeriod, TokenBuckets } from "../limits";
 import type { ApiKeyQuotas, Limits } from "../schemas";
 
@@ -35,6 +35,7 @@ export class QuoteAdmission {
   private readonly takers = new TokenBuckets();
   private readonly takersInFlight = new Map<string, number>();
   private readonly proofs = new Map<string, number>();
+  private readonly prepares = new TokenBuckets();
   private inFlight = 0;
 
   constructor(private readonly settings: AdmissionSettings) {}
@@ -53,6 +54,23 @@ export class QuoteAdmission {
       if (held > 0) this.takersInFlight.set(taker, held);
       else this.takersInFlight.delete(taker);
     }
+  }
+
+  /**
+   * Counts a limit-order prepare against its client (docs/api.md, "Limits"): the corridor that prices it
+   * is where it already goes. The refusal when the client is over its rate.
+   */
+  prepare(ask: QuoteAsk, now: number): Refusal | null {
+    const { limits } = this.settings;
+    const rate = {
+      perSecond: ask.quotas?.preparesPerSecond ?? limits.preparesPerSecond,
+      burst: ask.quotas?.prepareBurst ?? limits.prepareBurst,
+    };
+    const spent = this.prepares.take(ask.client, now, rate);
+    if (spent.ok) return null;
+    return refuse(429, "rate_limited", "Too many limit-order prepares from this client; slow down.", {
+      retryAfter: spent.retryAfter,
+    });
   }
 
   /** The answer to a request that may not run now, or null after counting it. */

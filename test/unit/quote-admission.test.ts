@@ -102,4 +102,16 @@ describe("QuoteAdmission: a corridor counts quote requests where it runs them", 
     }
     expect(await admission.run("0xT", ask("ip:9"), 0, async () => done)).toBe(done);
   });
+
+  it("counts a client's limit-order prepares at its rate, an API key at its own quota", () => {
+    const admission = new QuoteAdmission(settings);
+    const { prepareBurst } = settings.limits;
+    for (let i = 0; i < prepareBurst; i++) expect(admission.prepare(ask("ip:1"), 0)).toBeNull();
+    expect(admission.prepare(ask("ip:1"), 0)).toMatchObject({ status: 429, code: "rate_limited" });
+    expect(admission.prepare(ask("ip:2"), 0)).toBeNull();
+    const key = { client: "key:ak_1", quotas: { prepareBurst: 1, preparesPerSecond: 1 } };
+    expect(admission.prepare(key, 0)).toBeNull();
+    expect(admission.prepare(key, 0)).toMatchObject({ code: "rate_limited", extras: { retryAfter: 1 } });
+    expect(admission.prepare(key, 1_000)).toBeNull();
+  });
 });
