@@ -69,6 +69,19 @@ export interface PreparedFill {
 
 export type Preparation = { kind: "prepared"; fill: PreparedFill } | RevertOutcome;
 
+/**
+ * A fill checked on chain before it is signed: the taker's side first (`not_ready`, 400 `taker_not_ready`;
+ * a requote when the taker's own doing stops it), then its simulation from the keeper's wallet.
+ */
+export type Preflight = { kind: "not_ready"; reason: string; detail: string } | Preparation;
+
+/** What a readiness read means for the preflight: null when ready, else its answer. */
+export function notReady(readiness: FillReadiness): Preflight | null {
+  if (readiness.ready) return null;
+  if ("requote" in readiness) return { kind: "requote", reason: readiness.requote };
+  return { kind: "not_ready", reason: readiness.reason, detail: readiness.detail };
+}
+
 /** A transaction the keeper signed, as it is kept: enough to broadcast it again and to read its fate. */
 export interface SignedFill {
   /** Its id on the chain: the 0x hash on EVM, the fee payer's base58 signature on Solana. */
@@ -171,10 +184,12 @@ export interface ChainSettler {
   readonly keeper: string;
   /** Whether what the taker sent authorises what the quote asked it to sign. No RPC. */
   verifyTaker(request: FillRequest): Promise<TakerCheck>;
-  /** Whether the chain will let the fill take the taker's side (`now` in unix seconds). */
-  readiness(request: FillRequest, now: number): Promise<FillReadiness>;
-  /** Builds the fill and simulates it from the keeper. */
-  prepare(request: FillRequest): Promise<Preparation>;
+  /**
+   * Whether the chain will let the fill take the taker's side (`now` in unix seconds), then the fill built
+   * and simulated from the keeper, in as few round trips as the chain allows (docs/settlement.md, "The fast
+   * path").
+   */
+  preflight(request: FillRequest, now: number): Promise<Preflight>;
   /**
    * Gets what signing needs from the chain (EVM: the wallet's next nonce and the chain's fees) before
    * the wallet's lock, so `sign` reads nothing (docs/settlement.md, "The fast path"). Waits only for

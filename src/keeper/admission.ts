@@ -149,27 +149,24 @@ async function simulate(
   warm.catch(() => {});
   const start = performance.now();
   try {
-    const readiness = await settler.readiness(request, Math.floor(port.now() / 1000));
-    if (!readiness.ready && "requote" in readiness) return requote(port, quote, terms, readiness.requote, timings);
-    if (!readiness.ready) {
-      return refuse(400, "taker_not_ready", "The taker's side cannot be pulled yet.", {
-        reason: readiness.reason,
-        detail: readiness.detail,
-      });
-    }
-    const preparation = await settler.prepare(request);
+    const preflight = await settler.preflight(request, Math.floor(port.now() / 1000));
     timings.simulateMs += performance.now() - start;
-    switch (preparation.kind) {
+    switch (preflight.kind) {
+      case "not_ready":
+        return refuse(400, "taker_not_ready", "The taker's side cannot be pulled yet.", {
+          reason: preflight.reason,
+          detail: preflight.detail,
+        });
       case "bad_signature":
         return refuse(400, "bad_signature", "The settlement contracts refuse the taker's signature.");
       case "keeper_refused":
-        return notLeader(preparation.reason);
+        return notLeader(preflight.reason);
       case "requote":
-        return requote(port, quote, terms, preparation.reason, timings);
+        return requote(port, quote, terms, preflight.reason, timings);
     }
     await timed(timings, "simulateMs", () => warm);
     const corridor = findCorridor(port.config(), quote.chainId, quote.sellToken, quote.buyToken);
-    const { fill } = preparation;
+    const { fill } = preflight;
     return {
       kind: "prepared",
       settler,

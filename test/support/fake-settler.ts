@@ -4,6 +4,8 @@ import {
   ChainUnavailableError,
   type FillReadiness,
   type FillRequest,
+  notReady,
+  type Preflight,
   type Preparation,
   type PreparedFill,
   type SignedFill,
@@ -50,14 +52,9 @@ export class FakeSettler implements ChainSettler {
     return this.signatureValid ? { ok: true } : { ok: false, code: "bad_signature", reason: "forged" };
   }
 
-  async readiness(): Promise<FillReadiness> {
+  async preflight(): Promise<Preflight> {
     this.reachable();
-    return this.readinessAnswer;
-  }
-
-  async prepare(): Promise<Preparation> {
-    this.reachable();
-    return this.preparation;
+    return notReady(this.readinessAnswer) ?? this.preparation;
   }
 
   async ready(): Promise<void> {

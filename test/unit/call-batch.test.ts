@@ -1,6 +1,6 @@
 import { encodeAbiParameters, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
-import { asCallAnswer, ethCallBatch, readUints, rpcAnswersInOrder } from "../../src/chains/evm/call-batch";
+import { asCallAnswer, ethCallBatch, quantityOf, readUints, rpcAnswersInOrder } from "../../src/chains/evm/call-batch";
 import { ChainUnavailableError } from "../../src/chains/settler";
 
 const uint = (n: bigint) => encodeAbiParameters([{ type: "uint256" }], [n]);
@@ -35,6 +35,18 @@ describe("ethCallBatch", () => {
       { ok: false, error: "execution reverted" },
     ]);
     expect(() => rpcAnswersInOrder(1, { error: { message: "batch not supported" } })).toThrow("not answer the batch");
+  });
+
+  it("keeps a reverted call's data, and reads a gas estimate as a quantity", () => {
+    const [reverted, estimate] = rpcAnswersInOrder(2, [
+      { id: 0, error: { code: 3, message: "execution reverted", data: "0x8baa579f" } },
+      { id: 1, result: "0x5208" },
+    ]);
+    expect(reverted).toEqual({ ok: false, error: "execution reverted", data: "0x8baa579f" });
+    expect(quantityOf(estimate, "estimating gas")).toBe(21_000n);
+    expect(() => quantityOf(reverted, "estimating gas")).toThrow(
+      new ChainUnavailableError("estimating gas: execution reverted"),
+    );
   });
 
   it("turns a node that is down, refuses a call or returns nothing into ChainUnavailableError", async () => {

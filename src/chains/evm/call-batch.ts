@@ -21,8 +21,11 @@ export const fetcherWith =
 /** How long a batch may take before the chain counts as unavailable. */
 const BATCH_TIMEOUT_MS = 5_000;
 
-/** A batch's answers in the order of its requests: the result, or the node's message for one it refused. */
-export type RpcAnswer = { ok: true; result: unknown } | { ok: false; error: string };
+/**
+ * A batch's answers in the order of its requests: the result, or the node's message for one it refused
+ * (with the revert data, when a call reverted).
+ */
+export type RpcAnswer = { ok: true; result: unknown } | { ok: false; error: string; data?: string };
 
 /**
  * Sends `requests` in ONE JSON-RPC batch request, so every read sees the same chain at the cost of one
@@ -57,18 +60,24 @@ export async function jsonRpcBatch(
 /** A batch answer (in any order, as JSON-RPC allows) put back in the order of the requests, by id. */
 export function rpcAnswersInOrder(count: number, answers: unknown): RpcAnswer[] {
   if (!Array.isArray(answers)) throw new Error("the RPC did not answer the batch with a batch");
-  type Answer = { id?: unknown; result?: unknown; error?: { message?: unknown } } | null;
+  type Answer = { id?: unknown; result?: unknown; error?: { message?: unknown; data?: unknown } } | null;
   const byId = new Map((answers as Answer[]).map((a) => [a?.id, a]));
   return Array.from({ length: count }, (_, id): RpcAnswer => {
     const answer = byId.get(id);
     if (answer && answer.result !== undefined && !answer.error) return { ok: true, result: answer.result };
-    return { ok: false, error: String(answer?.error?.message ?? "no answer") };
+    const error = String(answer?.error?.message ?? "no answer");
+    const data = answer?.error?.data;
+    return typeof data === "string" ? { ok: false, error, data } : { ok: false, error };
   });
 }
 
 /** A batch's answer to an `eth_call`: its return data, or why there is none. */
 export const asCallAnswer = (a: RpcAnswer): CallAnswer =>
-  !a.ok ? a : typeof a.result === "string" ? { ok: true, data: a.result as Hex } : { ok: false, error: "not hex" };
+  !a.ok
+    ? { ok: false, error: a.error }
+    : typeof a.result === "string"
+      ? { ok: true, data: a.result as Hex }
+      : { ok: false, error: "not hex" };
 
 /** The JSON-RPC request of `call` as an `eth_call` at the latest block. */
 export const ethCallRequest = (call: EthCall) => ({ method: "eth_call", params: [call, "latest"] });
@@ -95,20 +104,49 @@ export function uintOf(answer: CallAnswer | undefined, what: string): bigint {
   }
 }
 
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** `requests` in one batch (`jsonRpcBatch`); a node that does not answer is `ChainUnavailableError` naming `what`. */
+export async function rpcBatch(
+  rpcUrl: string,
+  what: string,
+  requests: readonly { method: string; params: readonly unknown[] }[],
+  fetcher?: Fetcher,
+): Promise<RpcAnswer[]> {
+  try {
+    return await jsonRpcBatch(rpcUrl, requests, fetcher);
+  } catch (e) {
+    throw new ChainUnavailableError(`${what}: ${messageOf(e)}`);
+  }
+}
+
 /**
- * The uint256 each call returns, read in one batch; throws `ChainUnavailableError` (naming `what`) when
- * the node does not answer or refuses a call, so a caller never mistakes a missing read for a zero.
+ * The uint256 each `eth_call` answer returns; `ChainUnavailableError` (naming `what`) when the node refused
+ * one, so a caller never mistakes a missing read for a zero.
  */
+export function uintsOf(answers: readonly RpcAnswer[], what: string): bigint[] {
+  try {
+    return answers.map((answer, i) => uintOf(asCallAnswer(answer), `call ${i}`));
+  } catch (e) {
+    throw new ChainUnavailableError(`${what}: ${messageOf(e)}`);
+  }
+}
+
+/** A JSON-RPC quantity answer (`eth_estimateGas`) as a bigint; `ChainUnavailableError` naming `what` if it is not one. */
+export function quantityOf(answer: RpcAnswer | undefined, what: string): bigint {
+  if (answer?.ok && typeof answer.result === "string" && /^0x[0-9a-fA-F]+$/.test(answer.result)) {
+    return BigInt(answer.result);
+  }
+  throw new ChainUnavailableError(`${what}: ${answer?.ok ? "not a quantity" : (answer?.error ?? "no answer")}`);
+}
+
+/** The uint256 each call returns, read in one batch (`rpcBatch`, `uintsOf`). */
 export async function readUints<const C extends readonly EthCall[]>(
   rpcUrl: string,
   what: string,
   calls: C,
   fetcher?: Fetcher,
 ): Promise<{ [K in keyof C]: bigint }> {
-  try {
-    const answers = await ethCallBatch(rpcUrl, calls, fetcher);
-    return answers.map((answer, i) => uintOf(answer, `call ${i}`)) as { [K in keyof C]: bigint };
-  } catch (e) {
-    throw new ChainUnavailableError(`${what}: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  const answers = await rpcBatch(rpcUrl, what, calls.map(ethCallRequest), fetcher);
+  return uintsOf(answers, what) as { [K in keyof C]: bigint };
 }

@@ -5,6 +5,7 @@ import {
   erc20Abi,
   getAddress,
   type Hex,
+  isHex,
   keccak256,
   parseTransaction,
   RpcRequestError,
@@ -20,20 +21,21 @@ import {
   type FillCall,
   type FillRequest,
   type NonceStore,
+  notReady,
   type SettlementScheme,
   type SignedFill,
   settlerLog,
 } from "../settler";
 import { permit2Abi } from "./abi/permit2";
 import { evmAdapter } from "./adapter";
-import { readUints } from "./call-batch";
+import { ethCallRequest, quantityOf, rpcBatch, uintsOf } from "./call-batch";
 import { isFinal } from "./finality";
 import { parseKeeperKeys } from "./keeper-key";
 import { isLimitSigning, limitCall, parseLimitSigning } from "./limit-call";
 import { nonceWord } from "./limit-orders";
 import { NonceCursor } from "./nonces";
-import { refusalReason, revertOutcome } from "./revert-reasons";
-import { decodedRevert, isTransportError, rpc, shortMessage } from "./rpc";
+import { type DecodedRevert, refusalReason, revertOutcome } from "./revert-reasons";
+import { decodedRevert, decodedRevertData, isTransportError, rpc, shortMessage } from "./rpc";
 import { type ChainShared, chainShared } from "./settler-client";
 import { raisedFees } from "./settler-fees";
 import { evmReceipt } from "./settler-receipt";
@@ -85,10 +87,10 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
     ),
   );
 
-  /** Why a call from the keeper reverts, as a settlement outcome. */
-  const outcomeOf = (e: unknown, request: FillRequest) => {
+  /** What a revert (decoded by name, or null) of a call from the keeper means, as a settlement outcome. */
+  const revertOf = (revert: DecodedRevert | null, request: FillRequest) => {
     const limit = isLimitSigning(request.signing);
-    return revertOutcome(decodedRevert(e), {
+    return revertOutcome(revert, {
       taker: request.taker,
       resolver: limit
         ? parseLimitSigning(request.quoteId, request.signing).bid.resolver
@@ -97,6 +99,10 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
       executor: limit ? reactor : executor,
     });
   };
+  /** Why a call from the keeper reverts: from viem's error, or from a batch answer's revert data. */
+  const outcomeOf = (e: unknown, request: FillRequest) => revertOf(decodedRevert(e), request);
+  const outcomeOfData = (data: string | undefined, request: FillRequest) =>
+    revertOf(data && isHex(data) ? decodedRevertData(data) : null, request);
 
   /** The Permit2 nonce the taker signed: the quote's, or the limit order's in its round. */
   const permit2NonceOf = (request: FillRequest) =>
@@ -152,46 +158,47 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
     verifyTaker: (request) =>
       verifyEvmTaker({ chainId: chain.chainId, permit2, executor, reactor }, request, adapter.sameAddress),
 
-    async readiness(request, now) {
+    async preflight(request, now) {
       const token = getAddress(request.sellToken);
       const taker = getAddress(request.taker);
-      const nonce = permit2NonceOf(request);
-      const { wordPos, mask } = nonceWord(nonce);
-      // One batch: the three reads see the same block (docs/reliability.md, "Blame").
-      const [permit2Allowance, balance, bitmap] = await readUints(chain.rpcUrl, "reading the taker's side", [
-        { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: "allowance", args: [taker, permit2] }) },
-        { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [taker] }) },
-        {
+      const { wordPos, mask } = nonceWord(permit2NonceOf(request));
+      const fill = callFrom(callOf(request));
+      const simulated = { from: fill.account, to: fill.to, data: fill.data };
+      // One batch, one round trip: the taker's side and the simulation see the same block
+      // (docs/reliability.md, "Blame"); the simulation counts only once the taker's side is ready.
+      const answers = await rpcBatch(chain.rpcUrl, "checking the fill", [
+        ethCallRequest({
+          to: token,
+          data: encodeFunctionData({ abi: erc20Abi, functionName: "allowance", args: [taker, permit2] }),
+        }),
+        ethCallRequest({
+          to: token,
+          data: encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [taker] }),
+        }),
+        ethCallRequest({
           to: permit2,
           data: encodeFunctionData({ abi: permit2Abi, functionName: "nonceBitmap", args: [taker, wordPos] }),
-        },
+        }),
+        { method: "eth_call", params: [simulated, "latest"] },
+        { method: "eth_estimateGas", params: [simulated] },
       ]);
-      return takerReadiness({
+      const reads = uintsOf(answers.slice(0, 3), "reading the taker's side");
+      const [permit2Allowance, balance, bitmap] = reads as [bigint, bigint, bigint];
+      const readiness = takerReadiness({
         funds: { permit2Allowance, balance, nonceUsed: (bitmap & mask) !== 0n },
         takerPays: BigInt(request.takerPays),
         permit: request.permit,
         now,
         token: adapter.token(request.sellToken)?.symbol ?? request.sellToken,
       });
-    },
-
-    async prepare(request) {
-      const call = callOf(request);
-      try {
-        await client.call(callFrom(call));
-      } catch (e) {
-        if (isTransportError(e)) throw new ChainUnavailableError(`simulating: ${shortMessage(e)}`);
-        return outcomeOf(e, request);
-      }
-      let estimate: bigint;
-      try {
-        estimate = await client.estimateGas(callFrom(call));
-      } catch (e) {
-        if (isTransportError(e)) throw new ChainUnavailableError(`estimating gas: ${shortMessage(e)}`);
-        // A party acted between the call and the estimate: the revert says whose doing it is.
-        return outcomeOf(e, request);
-      }
-      return { kind: "prepared", fill: { call, gas: estimate + (estimate * GAS_HEADROOM_PERCENT) / 100n } };
+      const waiting = notReady(readiness);
+      if (waiting) return waiting;
+      const [call, estimate] = [answers[3], answers[4]];
+      // A call that reverts, or an estimate that does (a party acted between the two): the revert says whose
+      // doing it is.
+      for (const answer of [call, estimate]) if (!answer?.ok) return outcomeOfData(answer?.data, request);
+      const gas = quantityOf(estimate, "estimating gas");
+      return { kind: "prepared", fill: { call: callOf(request), gas: gas + (gas * GAS_HEADROOM_PERCENT) / 100n } };
     },
 
     async ready() {

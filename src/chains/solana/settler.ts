@@ -110,15 +110,15 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
       return check.ok ? { ok: true } : { ok: false, code: "bad_transaction", reason: check.reason };
     },
 
-    // The taker's balance is read before simulating, so a taker short of it is told so by evidence.
-    async readiness(request) {
-      if (await takerHolds(rpcUrl, base64.decode(storedSigning(request).transaction))) return { ready: true };
-      return { ready: false, requote: blamed("taker", "insufficient_balance") };
-    },
-
-    async prepare(request) {
+    // The taker's balance is read beside the simulation and judged first, so a taker short of it is told so
+    // by evidence.
+    async preflight(request) {
       const signed = signAsFeePayer(request.signature, keeper);
-      const simulation = await simulateSwap(rpcUrl, signed.raw);
+      const [holds, simulation] = await Promise.all([
+        takerHolds(rpcUrl, base64.decode(storedSigning(request).transaction)),
+        simulateSwap(rpcUrl, signed.raw),
+      ]);
+      if (!holds) return { kind: "requote", reason: blamed("taker", "insufficient_balance") };
       if (!simulation.ok) {
         // The keeper's own shortage is no taker's or resolver's to fix: 503 not_leader, the quote left open.
         if (simulation.reason === KEEPER_INSUFFICIENT_FUNDS)
