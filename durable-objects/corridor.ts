@@ -5,7 +5,7 @@ import {
   type AuctionWrite,
   auctionLogFields,
   auctionStore,
-  auctionWriteStatements,
+  auctionWrites,
   type QuoteAnswer,
   type QuoteOutcome,
   quoteAnswer,
@@ -92,7 +92,7 @@ export class CorridorDO extends DurableObject<Env> {
       onHeartbeat: (now) => void this.house.keepFresh(now),
       onGone: (address) => this.house.onGone(address),
     });
-    this.writes = new WriteBehind(ctx.storage.sql, env.DB, auctionWriteStatements, corridor.key);
+    this.writes = new WriteBehind(ctx.storage.sql, env.DB, auctionWrites, corridor.key);
     this.costs = corridorCostsOn(corridor.chain, {
       db: env.DB,
       readRates: () => oracleStub(env).nativePrices(corridor.chain.chainId),
@@ -285,12 +285,13 @@ export class CorridorDO extends DurableObject<Env> {
   }
 
   /**
-   * Queues a write (durable before this object's answer leaves), starts copying it to D1 behind the
-   * answer, and makes sure the alarm retries if that copy does not finish.
+   * Queues a write (durable before this object's answer leaves), copies it to D1 behind the answer with
+   * the writes queued in the next moment (`drainSoon`), and makes sure the alarm retries if that copy does
+   * not finish.
    */
   private async queue(write: AuctionWrite): Promise<void> {
     const retryBy = this.writes.add(write);
-    this.ctx.waitUntil(this.writes.drain().catch(() => {}));
+    this.ctx.waitUntil(this.writes.drainSoon().catch(() => {}));
     await this.schedule.runBy("drain", retryBy);
   }
 }

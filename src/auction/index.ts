@@ -11,4 +11,4 @@ export { AuctionHouse } from "./house";
 export { auctionLogFields } from "./outcome-log";
 export { type QuoteAnswer, type QuoteOutcome, quoteAnswer } from "./quote-outcome";
 export type { AuctionReply, LiveAuctions } from "./replies";
-export { type AuctionWrite, auctionStore, auctionWriteStatements } from "./store";
+export { type AuctionWrite, auctionStore, auctionWrites } from "./store";

@@ -1,10 +1,13 @@
 import type { QuoteRow } from "../db";
 import {
+  addDayCounts,
   correctOffersStatements,
   countAllStatements,
   type DayCounts,
+  dayOf,
   insertQuoteStatements,
   updateQuoteRepliesStatement,
+  type WriteStatements,
 } from "../db";
 import { type AuctionCounts, auctionDayCounts } from "../resolvers";
 import type { Offer, Replies, TimelineEntry } from "../schemas";
@@ -46,22 +49,36 @@ export type AuctionWrite =
 
 const countersOf = (c: AuctionCounts): Counters => ({ byAddress: [...auctionDayCounts(c)], at: c.at });
 
-/** The D1 statements of one write, to run as one batch. */
-export function auctionWriteStatements(db: D1Database, w: AuctionWrite): D1PreparedStatement[] {
+/** The D1 statements of one write but its counters, which a batch writes summed (`summedCounters`). */
+function rowStatements(db: D1Database, w: AuctionWrite): D1PreparedStatement[] {
   switch (w.kind) {
     case "quote":
-      return [
-        ...insertQuoteStatements(db, w.quote, w.offers, w.timeline),
-        ...countAllStatements(db, new Map(w.counters.byAddress), w.counters.at),
-      ];
+      return insertQuoteStatements(db, w.quote, w.offers, w.timeline);
     case "counters":
-      return countAllStatements(db, new Map(w.counters.byAddress), w.counters.at);
+      return [];
     case "replies":
       return [updateQuoteRepliesStatement(db, w.quoteId, w.replies)];
     case "offers":
       return correctOffersStatements(db, w.quoteId, w.offers, w.replies, w.offersHash);
   }
 }
+
+/** The counters of a batch of writes, summed per resolver and day: one row each. */
+function summedCounters(db: D1Database, writes: readonly AuctionWrite[]): D1PreparedStatement[] {
+  const days = new Map<string, { at: string; byAddress: Map<string, DayCounts> }>();
+  for (const w of writes) {
+    if (w.kind !== "quote" && w.kind !== "counters") continue;
+    const day = days.get(dayOf(w.counters.at)) ?? { at: w.counters.at, byAddress: new Map() };
+    days.set(dayOf(w.counters.at), day);
+    for (const [address, counts] of w.counters.byAddress) {
+      day.byAddress.set(address, addDayCounts(day.byAddress.get(address) ?? {}, counts));
+    }
+  }
+  return [...days.values()].flatMap((day) => countAllStatements(db, day.byAddress, day.at));
+}
+
+/** How the corridor's write-behind queue writes auctions to D1 (src/db/write-behind.ts). */
+export const auctionWrites: WriteStatements<AuctionWrite> = { each: rowStatements, merged: summedCounters };
 
 /** A store that hands each write, as data, to `write` (the corridor's write-behind queue, src/db/write-behind.ts). */
 export function auctionStore(write: (w: AuctionWrite) => Promise<void>): AuctionStore {

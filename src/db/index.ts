@@ -32,6 +32,7 @@ export { cancelQuote, expireAllDue, expireIfDue, quoteStatus } from "./quote-sta
 export { correctOffersStatements, insertQuoteStatements, updateQuoteRepliesStatement } from "./quote-writes";
 export { type QuoteProgress, type QuoteRow, readQuoteProgress, readQuoteRecord, readQuoteRow } from "./quotes";
 export {
+  addDayCounts,
   type Counter,
   countAllStatements,
   countStatement,
@@ -88,4 +89,4 @@ export {
   type StrikeRow,
   writeStrikeRow,
 } from "./strikes";
-export { pruneWrittenBehind, WriteBehind } from "./write-behind";
+export { pruneWrittenBehind, WriteBehind, type WriteStatements } from "./write-behind";

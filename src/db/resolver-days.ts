@@ -63,6 +63,13 @@ export function countStatement(
     .bind(resolverKey(address), dayOf(at), ...COUNTERS.map((c) => counts[c] ?? 0), ...(guard ? [guard.param] : []));
 }
 
+/** Two writes' counts as one. */
+export function addDayCounts(a: DayCounts, b: DayCounts): DayCounts {
+  const sum: DayCounts = { ...a };
+  for (const c of Object.keys(b) as Counter[]) sum[c] = (sum[c] ?? 0) + (b[c] ?? 0);
+  return sum;
+}
+
 /** Statements adding each resolver's counts of the day of `at`, so a caller can batch them with its own writes. */
 export function countAllStatements(
   db: D1Database,

@@ -1,7 +1,7 @@
 import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { type AuctionWrite, auctionWriteStatements } from "../../src/auction/store";
+import { type AuctionWrite, auctionWrites } from "../../src/auction/store";
 import { allCorridors, corridorTag } from "../../src/chains/corridor-keys";
 import { loadConfig } from "../../src/config/load";
 import { readQuoteRecord } from "../../src/db/quotes";
@@ -68,9 +68,7 @@ function failingDb(mode: "before" | "after", reads = true): D1Database {
 
 /** Runs `f` with a write-behind queue over the corridor object's own storage. */
 const inCorridor = <T>(db: D1Database, f: (queue: WriteBehind<AuctionWrite>) => Promise<T>) =>
-  runInDurableObject(corridor(), (_, state) =>
-    f(new WriteBehind(state.storage.sql, db, auctionWriteStatements, "test")),
-  );
+  runInDurableObject(corridor(), (_, state) => f(new WriteBehind(state.storage.sql, db, auctionWrites, "test")));
 
 describe("write-behind of a corridor's writes", () => {
   it("keeps writes queued while D1 fails and, after eviction, writes them in order", async () => {
@@ -115,6 +113,37 @@ describe("write-behind of a corridor's writes", () => {
       expect(queue.size()).toBe(0);
     });
     expect(await asked()).toBe(before + 1);
+  });
+
+  it("copies the writes queued within COALESCE_MS in one batch, their counters summed into one row", async () => {
+    const before = await asked();
+    const batches: number[] = [];
+    const counting = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === "batch") {
+          return (statements: D1PreparedStatement[]) => {
+            batches.push(statements.length);
+            return target.batch(statements);
+          };
+        }
+        const value = Reflect.get(target, prop);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const writes = [quoteWrite(), quoteWrite(), quoteWrite()];
+    await inCorridor(counting, async (queue) => {
+      queue.add(writes[0]?.write as AuctionWrite);
+      const soon = queue.drainSoon();
+      for (const w of writes.slice(1)) queue.add(w.write);
+      expect(queue.drainSoon()).toBe(soon);
+      await soon;
+      expect(queue.size()).toBe(0);
+    });
+    const each = auctionWrites.each(env.DB, writes[0]?.write as AuctionWrite).length;
+    // One batch: each write's id and rows, then one counters row for the one resolver of all three.
+    expect(batches).toEqual([3 * (each + 1) + 1]);
+    expect(await asked()).toBe(before + 3);
+    for (const w of writes) expect(await readQuoteRecord(env.DB, w.quoteId)).not.toBeNull();
   });
 
   it("serves a quote D1 does not have yet: the read has the corridor write it through", async () => {
@@ -165,7 +194,7 @@ describe("write-behind of a corridor's writes", () => {
   it("is drained by the corridor's alarm", async () => {
     const { write, quoteId } = quoteWrite();
     await runInDurableObject(corridor(), async (_, state) => {
-      new WriteBehind(state.storage.sql, env.DB, auctionWriteStatements, "test").add(write);
+      new WriteBehind(state.storage.sql, env.DB, auctionWrites, "test").add(write);
       await state.storage.setAlarm(Date.now() + 60_000);
     });
     expect(await runDurableObjectAlarm(corridor())).toBe(true);
