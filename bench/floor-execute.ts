@@ -231,7 +231,7 @@ export async function compareSubmissions(
           floor: percentile(seq.floor.own, 50),
           unit: "ms",
           against: "ratio",
-          target: { better: "lower", value: 1.5 },
+          target: { better: "lower", value: 2 },
         },
         {
           figure: "submission, own part p99",
@@ -253,7 +253,7 @@ export async function compareSubmissions(
           floor: rate(burst.floor),
           unit: "exec/s",
           against: "ratio",
-          target: { better: "higher", value: 0.8 },
+          target: { better: "higher", value: 0.5 },
         },
         {
           figure: "CPU per execution, burst",
