@@ -62,7 +62,6 @@ export {
 export { type DeletedBatch, deleteEndedQuotes, type EndedKind } from "./retention";
 export {
   type ExecutionTerms,
-  executionForKey,
   executionForQuoteKey,
   pruneIdempotencyKeys,
   scopedIdempotencyKey,

@@ -190,19 +190,10 @@ const EXECUTION_BY_KEY = `SELECT e.execution_id AS executionId, e.quote_id AS qu
          e.taker_pays AS takerPays, e.created_at AS createdAt, e.updated_at AS updatedAt
        FROM idempotency_keys k JOIN executions e ON e.execution_id = k.execution_id`;
 
-/** The execution an Idempotency-Key produced inside its retention, if any. */
-export async function executionForKey(db: D1Database, key: string, now: string): Promise<ExecutionRow | null> {
-  const cutoff = new Date(Date.parse(now) - IDEMPOTENCY_RETENTION_MS).toISOString();
-  const row = await db
-    .prepare(`${EXECUTION_BY_KEY} WHERE k.key = ?1 AND k.created_at > ?2`)
-    .bind(key, cutoff)
-    .first<ExecutionRow>();
-  return row ?? null;
-}
-
 /**
- * `executionForKey` for the key as a taker sent it with a quote, scoped to that quote's taker in SQL: it
- * needs no read of the quote first, so the keeper runs it beside that read rather than after it.
+ * The execution an Idempotency-Key produced inside its retention, if any, for the key as a taker sent it
+ * with a quote, scoped to that quote's taker in SQL: it needs no read of the quote first, so it runs beside
+ * that read rather than after it.
  */
 export async function executionForQuoteKey(
   db: D1Database,

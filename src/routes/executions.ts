@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { settlerFor } from "../chains";
-import { executionForKey, readQuoteRow, scopedIdempotencyKey } from "../db";
+import { executionForQuoteKey, readQuoteRow } from "../db";
 import type { AppEnv, Env } from "../env";
 import { invalidRequest, notFound, RelayError } from "../errors";
 import { callObject, createRouter, FailureGate, requestClient, serverTiming } from "../http";
@@ -92,13 +92,17 @@ async function submission(c: Context<AppEnv>, body: z.infer<typeof ExecutionRequ
       `The Idempotency-Key is over ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`,
     );
   }
-  const quote = await readThrough(c.env, c.get("config"), body.quoteId, (db) => readQuoteRow(db, body.quoteId));
-  if (!quote) throw new RelayError(404, "quote_not_found", `No quote has the id ${JSON.stringify(body.quoteId)}.`);
   // A repeat is answered from the key's record and counted against nothing (docs/api.md, "Idempotency-Key");
-  // the keeper reads the key again under its lock: only that read sees a concurrent repeat's execution.
-  const first = idempotencyKey
-    ? await executionForKey(c.env.DB, scopedIdempotencyKey(quote.taker, idempotencyKey), new Date().toISOString())
-    : null;
+  // the key is read beside the quote, scoped to its taker in SQL (a quote D1 does not have yet has no
+  // execution either). The keeper reads the key again under its lock: only that read sees a concurrent
+  // repeat's execution.
+  const [quote, first] = await Promise.all([
+    readThrough(c.env, c.get("config"), body.quoteId, (db) => readQuoteRow(db, body.quoteId)),
+    idempotencyKey
+      ? executionForQuoteKey(c.env.DB, body.quoteId, idempotencyKey, new Date().toISOString())
+      : Promise.resolve(null),
+  ]);
+  if (!quote) throw new RelayError(404, "quote_not_found", `No quote has the id ${JSON.stringify(body.quoteId)}.`);
   if (first && first.quoteId !== quote.quoteId) throw RelayError.from(keyReused(first.quoteId));
   if (first) {
     const answer = acceptedAnswer(duplicateOf(first));

@@ -5,12 +5,13 @@ import { readTotals } from "../../src/db/resolver-days";
 import {
   countSettled,
   countSubmitted,
-  executionForKey,
+  executionForQuoteKey,
   finishExecution,
   IDEMPOTENCY_RETENTION_MS,
   idempotencyKeyStatement,
   insertExecutionOnce,
   quoteStepStatements,
+  scopedIdempotencyKey,
 } from "../../src/db/settlement";
 import { writeFailed, writeRequote } from "../../src/db/settlement-steps";
 import { newId } from "../../src/ids";
@@ -166,14 +167,14 @@ describe("settlement writes", () => {
     const now = new Date().toISOString();
     await db.batch([
       insertExecutionOnce(db, terms(first), "requote", { reason: "r", txHash: null, submitter: null }, then),
-      idempotencyKeyStatement(db, "taker:key", first, then),
+      idempotencyKeyStatement(db, scopedIdempotencyKey(quote.taker, "key"), first, then),
     ]);
-    expect((await executionForKey(db, "taker:key", then))?.executionId).toBe(first);
-    expect(await executionForKey(db, "taker:key", now)).toBeNull();
+    expect((await executionForQuoteKey(db, quote.quoteId, "key", then))?.executionId).toBe(first);
+    expect(await executionForQuoteKey(db, quote.quoteId, "key", now)).toBeNull();
     await db.batch([
       insertExecutionOnce(db, terms(second), "requote", { reason: "r", txHash: null, submitter: null }, now),
-      idempotencyKeyStatement(db, "taker:key", second, now),
+      idempotencyKeyStatement(db, scopedIdempotencyKey(quote.taker, "key"), second, now),
     ]);
-    expect((await executionForKey(db, "taker:key", now))?.executionId).toBe(second);
+    expect((await executionForQuoteKey(db, quote.quoteId, "key", now))?.executionId).toBe(second);
   });
 });

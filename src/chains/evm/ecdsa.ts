@@ -5,7 +5,7 @@ import { strictSignature } from "./strict-signature";
 /**
  * ECDSA verification against a known public key. A resolver's key is recovered once, from its auth
  * signature; every bid after that is verified against that key with precomputed multiples of it,
- * which costs under half of recovering the signer from scratch on each bid (bench/README.md).
+ * which costs under half of recovering the signer from scratch on each bid.
  */
 const { Point } = secp256k1;
 const Fn = Point.Fn;

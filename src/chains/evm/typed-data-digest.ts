@@ -17,7 +17,7 @@ const MAX_CACHED_DOMAINS = 1024;
  * The EIP-712 digest `keccak256(0x1901 ‖ domainSeparator ‖ hashStruct(message))`, as viem's
  * `hashTypedData` computes it, for typed data the relay built itself from checked terms: the domain
  * separator is kept per domain (a corridor's bids all share one), and the message is not validated again
- * (its addresses' checksums alone cost a keccak each). Used on every bid (bench/README.md, "Profile").
+ * (its addresses' checksums alone cost a keccak each). Used on every bid (bench/README.md, "What a quote and a submission cost now").
  */
 export function typedDataDigest(typed: {
   domain: TypedDataDomain;
