@@ -2,10 +2,9 @@ import { expireAllDue, pruneIdempotencyKeys, pruneWrittenBehind } from "../db";
 import { type Refusal, refuse } from "../errors";
 import { perPeriod, TokenBuckets } from "../limits";
 import { log as relayLog } from "../log";
-import { admit, type Prepared } from "./admission";
+import { admit } from "./admission";
 import { Indexer } from "./indexer";
 import { KeyedLocks } from "./locks";
-import type { PendingTx } from "./pending";
 import { iso, type KeeperPort, keeperLog } from "./port";
 import { type RetentionRun, retainPass } from "./retention";
 import type { KeeperRpc, SubmitOutcome, SubmitRequest } from "./rpc";
@@ -35,15 +34,11 @@ export class Keeper implements KeeperRpc {
   submit(req: SubmitRequest): Promise<SubmitOutcome> {
     const keys = [`quote:${req.quoteId}`, ...(req.idempotencyKey ? [`key:${req.idempotencyKey}`] : [])];
     return this.locks.run(keys, async () => {
-      const prepared = await this.admit(req);
+      // Every check and the simulation (src/keeper/admission.ts), then the wallet signs, keeps and sends.
+      const prepared = await admit(this.port, req, this.wallet.pick, noTimings(), (taker) => this.countTaker(taker));
       if (prepared.kind !== "prepared") return prepared;
       return this.wallet.send(prepared);
     });
-  }
-
-  /** Every check of a submission and its simulation from the wallet it is given (src/keeper/admission.ts). */
-  admit(req: SubmitRequest): Promise<Prepared | SubmitOutcome> {
-    return admit(this.port, req, this.wallet.pick, noTimings(), (taker) => this.countTaker(taker));
   }
 
   private countTaker(taker: string): Refusal | null {
@@ -53,16 +48,6 @@ export class Keeper implements KeeperRpc {
     return refuse(429, "rate_limited", "Too many submissions for this taker; slow down.", {
       retryAfter: spent.retryAfter,
     });
-  }
-
-  /** Claims the quote, signs and keeps a prepared fill without broadcasting it (as a crash would leave it). */
-  record(prepared: Prepared): Promise<PendingTx | Refusal> {
-    return this.wallet.record(prepared);
-  }
-
-  /** Broadcasts a kept transaction from its wallet and records the answer. */
-  broadcast(tx: PendingTx): Promise<SubmitOutcome> {
-    return this.wallet.broadcast(tx);
   }
 
   /** One indexer pass; whether anything is still followed. */
@@ -103,19 +88,5 @@ export class Keeper implements KeeperRpc {
   async expireQuotes(): Promise<void> {
     const expired = await expireAllDue(this.port.db, iso(this.port.now()));
     if (expired > 0) keeperLog.info("quotes_expired", { expired });
-  }
-
-  /** The transactions followed now, for operators and tests: no raw bytes, no request. */
-  pendingView() {
-    return this.port.store.all().map((tx) => ({
-      hash: tx.hash,
-      chainId: tx.chainId,
-      nonce: tx.nonce,
-      state: tx.state,
-      block: tx.block,
-      quoteId: tx.submission.quoteId,
-      executionId: tx.submission.executionId,
-      inFlight: this.wallet.inFlight.has(tx.hash),
-    }));
   }
 }

@@ -4,9 +4,9 @@ import { type Refusal, refuse } from "../errors";
 import type { PickWallet, Prepared } from "./admission";
 import { notLeader, quoteExpired } from "./outcomes";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
-import { iso, type KeeperPort, keeperLog, settlingChain, walletOf } from "./port";
+import { iso, type KeeperPort, keeperLog } from "./port";
 import type { SubmitOutcome, SubmitTimings } from "./rpc";
-import { noTimings, rounded, timed, timedSync } from "./timings";
+import { rounded, timed, timedSync } from "./timings";
 import { WalletPool } from "./wallet-pool";
 
 /**
@@ -53,33 +53,6 @@ export class Wallet {
     } finally {
       prepared.wallet.release();
     }
-  }
-
-  /**
-   * Claims the quote and signs and keeps its fill, without broadcasting it: what a crash right after
-   * storing leaves (tests of restart safety drive it; `broadcast` goes on from there).
-   */
-  async record(prepared: Prepared): Promise<PendingTx | Refusal> {
-    const claim = await this.claim(prepared);
-    if (claim) return claim;
-    const tx = await this.pool.run(prepared.settler, () => this.sign(prepared));
-    if ("kind" in tx) await releaseClaim(this.port.db, prepared.submission.quoteId);
-    else await this.port.armIndexer();
-    return tx;
-  }
-
-  /** Broadcasts a recorded transaction from its wallet, then records the answer (see `answer`). */
-  async broadcast(tx: PendingTx): Promise<SubmitOutcome> {
-    const settling = settlingChain(this.port, tx.chainId);
-    const settler = settling && walletOf(settling, tx.keeper);
-    if (!settler) return notLeader("keeper_not_configured");
-    this.inFlight.add(tx.hash);
-    const result = await this.pool.run(settler, async () => {
-      const answer = await settler.broadcast(signedFill(tx));
-      if (answer.status === "refused") settler.release(signedFill(tx), () => this.port.store.remove(tx.hash));
-      return answer;
-    });
-    return this.answer(tx, result, noTimings());
   }
 
   /** The last check before the keeper commits to the quote; a refusal when it is no longer open. */

@@ -4,7 +4,7 @@ import { cancelQuote } from "../../src/db/quote-status";
 import { readQuoteRecord } from "../../src/db/quotes";
 import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import type { SubmitRequest } from "../../src/keeper/rpc";
-import { keeperHarness } from "../support/fake-keeper-port";
+import { cutShortAtBroadcast, keeperHarness } from "../support/fake-keeper-port";
 import { FakeSettler } from "../support/fake-settler";
 import { sampleQuote, seedQuote } from "../support/records";
 
@@ -76,12 +76,11 @@ describe("keeper admission: refusals, in order", () => {
     const h = keeperHarness(env.DB);
     const { quote } = await seedQuote(env.DB);
     // Signed and kept, not broadcast yet: D1 still says the quote is open.
-    const prepared = await h.keeper.admit(request(quote.quoteId));
-    if (prepared.kind !== "prepared") throw new Error(`not prepared: ${JSON.stringify(prepared)}`);
-    expect(await h.keeper.record(prepared)).toMatchObject({ state: "signed" });
+    expect(await cutShortAtBroadcast(h, request(quote.quoteId))).toMatchObject({ state: "signed" });
     // Claimed for the fill, but `signed` is written only with the broadcast.
     expect((await record(quote.quoteId)).status).toBe("quoted");
-    const again = await h.keeper.submit(request(quote.quoteId));
+    const restarted = keeperHarness(env.DB, { settler: h.settler, store: h.store });
+    const again = await restarted.keeper.submit(request(quote.quoteId));
     expect(again).toMatchObject({ status: 409, code: "quote_not_open", extras: { status: "submitted" } });
   });
 
@@ -328,9 +327,7 @@ describe("cancel and submit of one quote", () => {
   it("refuses the cancel once the keeper has claimed the quote for a fill", async () => {
     const h = keeperHarness(env.DB);
     const { quote } = await seedQuote(env.DB);
-    const prepared = await h.keeper.admit(request(quote.quoteId));
-    if (prepared.kind !== "prepared") throw new Error(`not prepared: ${JSON.stringify(prepared)}`);
-    await h.keeper.record(prepared);
+    await cutShortAtBroadcast(h, request(quote.quoteId));
     expect(await cancel(quote.quoteId)).toBe(false);
     expect((await record(quote.quoteId)).status).toBe("quoted");
   });
@@ -338,10 +335,11 @@ describe("cancel and submit of one quote", () => {
   it("broadcasts nothing once the cancel is recorded", async () => {
     const h = keeperHarness(env.DB);
     const { quote } = await seedQuote(env.DB);
-    const prepared = await h.keeper.admit(request(quote.quoteId));
-    if (prepared.kind !== "prepared") throw new Error(`not prepared: ${JSON.stringify(prepared)}`);
-    expect(await cancel(quote.quoteId)).toBe(true);
-    expect(await h.keeper.record(prepared)).toMatchObject({ status: 409, code: "quote_not_open" });
+    // The taker cancels while the keeper simulates, after its checks and before its claim.
+    h.settler.duringPreflight = async () => {
+      expect(await cancel(quote.quoteId)).toBe(true);
+    };
+    expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({ status: 409, code: "quote_not_open" });
     expect(h.store.count()).toBe(0);
     expect((await record(quote.quoteId)).status).toBe("cancelled");
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readQuoteRecord } from "../../src/db/quotes";
 import type { PendingTx } from "../../src/keeper/pending";
 import type { SubmitRequest } from "../../src/keeper/rpc";
-import { keeperHarness } from "../support/fake-keeper-port";
+import { cutShortAtBroadcast, keeperHarness } from "../support/fake-keeper-port";
 import { FakeSettler } from "../support/fake-settler";
 import { MemoryTxStore } from "../support/fake-tx-store";
 import { seedQuote } from "../support/records";
@@ -93,13 +93,7 @@ describe("the keeper's wallet pool", () => {
     const before = keeperHarness(env.DB, { settlers, store });
     const ids = await quotes(3);
     const stored: PendingTx[] = [];
-    for (const id of ids) {
-      const prepared = await before.keeper.admit(request(id));
-      if (prepared.kind !== "prepared") throw new Error(`not prepared: ${JSON.stringify(prepared)}`);
-      const tx = await before.keeper.record(prepared);
-      if ("kind" in tx) throw new Error(`not recorded: ${JSON.stringify(tx)}`);
-      stored.push(tx);
-    }
+    for (const id of ids) stored.push(await cutShortAtBroadcast(before, request(id)));
     // The first wallet's broadcast reached the network before the crash; the others' did not.
     const [first] = stored as [PendingTx];
     settlers[0]?.acceptSilently(first.hash);

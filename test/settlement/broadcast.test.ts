@@ -50,7 +50,7 @@ describe("broadcasting", () => {
     expect(quote.status).toBe("quoted");
     expect(quote.executions).toEqual([]);
     expect(quote.timeline.map((t) => t.event)).toEqual(["requested", "quoted"]);
-    expect((await pendingTxs()).filter((tx) => tx.quoteId === quoteId)).toEqual([]);
+    expect((await pendingTxs()).filter((tx) => tx.submission.quoteId === quoteId)).toEqual([]);
 
     await testClient.setBalance({ address: KEEPER.address, value: parseEther("10000") });
     const retry = await submit({ quoteId, signature });
@@ -93,7 +93,7 @@ describe("broadcasting", () => {
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ error: "not_leader", reason: "rpc_unavailable", retryAfter: 2 });
     expect((await getQuote(quoteId)).executions).toEqual([]);
-    expect((await pendingTxs()).filter((tx) => tx.quoteId === quoteId)).toEqual([]);
+    expect((await pendingTxs()).filter((tx) => tx.submission.quoteId === quoteId)).toEqual([]);
 
     await setFault("none");
     expect((await submit({ quoteId, signature })).status).toBe(202);

@@ -24,10 +24,12 @@ declare module "vitest" {
  * - `lose-send-answer-then-down`: the same, then goes `down` instead, until told otherwise: the keeper
  *   cannot confirm that broadcast (its indexer's alarm included) until a test lets it;
  * - `hold-send-answers`: forwards each eth_sendRawTransaction and holds its answer (the network has the
- *   transaction; the keeper waits) until `POST /__release`, which also goes back to `none`.
+ *   transaction; the keeper waits) until `POST /__release`, which also goes back to `none`;
+ * - `hold-sends`: holds each eth_sendRawTransaction before forwarding it (the network never has it) until
+ *   `POST /__release`, which answers each 502 without forwarding it and goes back to `none`.
  * `GET /__sent` lists the raw transactions forwarded so far, in order; `GET /__held` how many answers wait.
  */
-type Fault = "none" | "down" | "lose-send-answer" | "lose-send-answer-then-down" | "hold-send-answers";
+type Fault = "none" | "down" | "lose-send-answer" | "lose-send-answer-then-down" | "hold-send-answers" | "hold-sends";
 
 /**
  * One anvil for the `settlement` project, with the contracts deployed at the local configuration's
@@ -56,6 +58,10 @@ export default async function setup(project: TestProject) {
       if (fault === "down") return send(res, 503, "unavailable");
       const calls = [JSON.parse(body)].flat() as { method: string; params: unknown[] }[];
       const sends = calls.filter((c) => c.method === "eth_sendRawTransaction");
+      if (sends.length > 0 && fault === "hold-sends") {
+        await new Promise<void>((r) => held.push(r));
+        return send(res, 502, "bad gateway");
+      }
       const upstream = await fetch(anvil.rpcUrl, {
         method: "POST",
         headers: { "content-type": "application/json" },

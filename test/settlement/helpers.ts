@@ -35,6 +35,8 @@ import { primaryEvmChain } from "../../src/config/record";
 import { insertQuoteStatements } from "../../src/db/quote-writes";
 import type { QuoteRow } from "../../src/db/quotes";
 import { newId } from "../../src/ids";
+import { type PendingTx, SqlTxStore } from "../../src/keeper/pending";
+import type { SubmitRequest } from "../../src/keeper/rpc";
 import type { ExecutionRecord, QuoteRecord, QuoteStatus } from "../../src/schemas/quote";
 import { keeperStub } from "../../src/stubs";
 import { takerSigningOf } from "../support/taker-signing";
@@ -297,18 +299,63 @@ export async function indexUntil(
   }
 }
 
-/** What the keeper object has in its store right now. */
-export const pendingTxs = () => runInDurableObject(keeper(), (obj: KeeperDO) => obj.keeper.pendingView());
+/** What the keeper object has in its storage right now, read as the object reads it. */
+export const pendingTxs = (stub: KeeperStub = keeper()) =>
+  runInDurableObject(stub, (_: KeeperDO, state) => new SqlTxStore(state.storage).all());
+
+type KeeperStub = ReturnType<typeof keeper>;
+
+/**
+ * Submits `requests` to a keeper object (`stubOf` gives a stub of it; a stub of a reset object is broken,
+ * so each step takes a new one) with their broadcasts held at its RPC before they reach the network, then
+ * resets the object (`ctx.abort()`, as an eviction or a deploy does): what a crash mid-broadcast leaves,
+ * each quote claimed and each transaction stored as signed. `restarted` runs first in the new instance (a
+ * pool keeper gets its keys back before its alarm runs). The proxy holds every broadcast, the new
+ * instance's recovery included, until `releaseSends`. The stored transactions.
+ */
+export async function crashAtBroadcast(
+  requests: readonly SubmitRequest[],
+  stubOf: () => KeeperStub = keeper,
+  restarted: () => Promise<void> = async () => {},
+): Promise<PendingTx[]> {
+  await setFault("hold-sends");
+  const before = await heldSends();
+  const answers = requests.map((r) =>
+    stubOf()
+      .submit(r)
+      .then(
+        (outcome) => ({ outcome }),
+        () => ({ outcome: null }),
+      ),
+  );
+  for (let i = 0; i < 200 && (await heldSends()) < before + requests.length; i++) {
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  if ((await heldSends()) < before + requests.length) {
+    throw new Error(`the broadcasts did not reach the proxy: ${JSON.stringify(await Promise.race(answers))}`);
+  }
+  await runInDurableObject(stubOf(), (_: KeeperDO, state) => state.abort("crash mid-broadcast")).catch(() => {});
+  for (const { outcome } of await Promise.all(answers)) {
+    if (outcome) throw new Error(`answered before the crash: ${JSON.stringify(outcome)}`);
+  }
+  await restarted();
+  const stored = await pendingTxs(stubOf());
+  return requests.map((r) => {
+    const tx = stored.find((t) => t.submission.quoteId === r.quoteId);
+    if (!tx) throw new Error(`no transaction stored for ${r.quoteId}`);
+    return tx;
+  });
+}
 
 /** Tells the keeper's RPC proxy how to misbehave (chain.global.ts). */
 export async function setFault(
-  mode: "none" | "down" | "lose-send-answer" | "lose-send-answer-then-down" | "hold-send-answers",
+  mode: "none" | "down" | "lose-send-answer" | "lose-send-answer-then-down" | "hold-send-answers" | "hold-sends",
 ): Promise<void> {
   const res = await fetch(`${env.TEST_PROXY_URL}/__fault`, { method: "POST", body: JSON.stringify({ mode }) });
   if (!res.ok) throw new Error(`the proxy said ${res.status}`);
 }
 
-/** How many broadcast answers the keeper's RPC proxy holds (`hold-send-answers`). */
+/** How many broadcasts or their answers the keeper's RPC proxy holds (`hold-sends`, `hold-send-answers`). */
 export async function heldSends(): Promise<number> {
   return (await (await fetch(`${env.TEST_PROXY_URL}/__held`)).json()) as number;
 }

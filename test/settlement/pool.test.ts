@@ -10,10 +10,12 @@ import type { SubmitOutcome } from "../../src/keeper/rpc";
 import type { QuoteRecord } from "../../src/schemas/quote";
 import {
   chainClient,
+  crashAtBroadcast,
   fundedResolver,
   getExecution,
   getQuote,
   newTaker,
+  releaseSends,
   seedQuote,
   sentThroughProxy,
   signQuote,
@@ -111,24 +113,16 @@ describe("a keeper with a pool of wallets", () => {
   });
 
   it("after a restart, recovers each wallet's stored transaction and broadcasts each once", async () => {
-    const stub = await poolKeeper("pool-restart");
+    const stubOf = () => env.KEEPER.get(env.KEEPER.idFromName("pool-restart"));
     const requests = await signedQuotes(3);
+    await givePool(stubOf());
     // Each submission signed and stored by its wallet, none broadcast: what a crash leaves.
-    const pending: PendingTx[] = [];
-    for (const request of requests) {
-      pending.push(
-        await runInDurableObject(stub, async (obj: KeeperDO) => {
-          const prepared = await obj.keeper.admit(request);
-          if (prepared.kind !== "prepared") throw new Error(`not prepared: ${JSON.stringify(prepared)}`);
-          const tx = await obj.keeper.record(prepared);
-          if ("kind" in tx) throw new Error(`not recorded: ${JSON.stringify(tx)}`);
-          return tx;
-        }),
-      );
-    }
+    const pending = await crashAtBroadcast(requests, stubOf, () => givePool(stubOf()));
+    const stub = stubOf();
     expect(new Set(pending.map((tx) => tx.keeper))).toEqual(new Set(POOL));
     for (const tx of pending) expect(await timesSent(tx.hash)).toBe(0);
 
+    await releaseSends();
     await evictDurableObject(stub);
     await givePool(stub);
     const quotes = await settleAll(

@@ -1,11 +1,11 @@
-import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject } from "cloudflare:test";
 import { type Hex, keccak256, type LocalAccount } from "viem";
 import { afterEach, describe, expect, it } from "vitest";
-import type { KeeperDO } from "../../durable-objects/keeper";
 import type { PendingTx } from "../../src/keeper/pending";
 import {
   approve,
   chainClient,
+  crashAtBroadcast,
   EVM,
   fundedResolver,
   getExecution,
@@ -16,6 +16,7 @@ import {
   newResolver,
   newTaker,
   pendingTxs,
+  releaseSends,
   runIndexer,
   seedQuote,
   sentThroughProxy,
@@ -36,25 +37,20 @@ async function signedQuote(resolver: LocalAccount = fundedResolver(0)) {
   return { quoteId, signature: await signQuote(taker, typedData) };
 }
 
-/** Runs a submission up to its stored, signed transaction, without broadcasting it, as a crash would leave it. */
-async function recordOnly(
-  quoteId: string,
-  signature: string,
-  idempotencyKey: string | null = null,
-): Promise<PendingTx> {
-  return runInDurableObject(keeper(), async (obj: KeeperDO) => {
-    const prepared = await obj.keeper.admit({ quoteId, signature, permit: null, idempotencyKey });
-    if (prepared.kind !== "prepared") throw new Error(`not prepared: ${JSON.stringify(prepared)}`);
-    const pending = await obj.keeper.record(prepared);
-    if ("kind" in pending) throw new Error(`not recorded: ${JSON.stringify(pending)}`);
-    return pending;
-  });
+/**
+ * A submission cut short at its broadcast by a crash (`crashAtBroadcast`): the transaction stored, signed,
+ * never sent. The proxy holds every broadcast until the test releases it.
+ */
+async function recordOnly(quoteId: string, signature: string, idempotencyKey: string | null = null) {
+  const [pending] = await crashAtBroadcast([{ quoteId, signature, permit: null, idempotencyKey }]);
+  return pending as PendingTx;
 }
 
 const timesSent = async (hash: string) =>
   (await sentThroughProxy()).filter((raw) => keccak256(raw as Hex) === hash).length;
 
 afterEach(async () => {
+  await releaseSends();
   await setFault("none");
   await testClient.setAutomine(true);
 });
@@ -67,6 +63,7 @@ describe("the keeper across restarts", () => {
     expect(pending).toMatchObject({ state: "signed", nonce });
     expect(await timesSent(pending.hash)).toBe(0);
 
+    await releaseSends();
     await evictDurableObject(keeper());
     const settled = await indexUntil(quoteId, (q) => q.status === "settled");
     expect(settled.status).toBe("settled");
@@ -85,10 +82,11 @@ describe("the keeper across restarts", () => {
     const { quoteId, signature } = await signedQuote(fundedResolver(3));
     // Stored and signed, not yet broadcast nor in D1: the 202 never left.
     const pending = await recordOnly(quoteId, signature, "swap-7");
-    await evictDurableObject(keeper());
+    // Asked again by the restarted keeper while its broadcasts are still held: D1 has not heard of it.
     const first = { executionId: pending.submission.executionId, duplicate: true };
     const stored = await submit({ quoteId, signature }, { "Idempotency-Key": "swap-7" });
     expect(stored).toMatchObject({ status: 200, body: { ...first, status: "submitted", txHash: pending.hash } });
+    await releaseSends();
 
     const settled = await indexUntil(quoteId, (q) => q.status === "settled");
     expect(settled.executions).toHaveLength(1);
@@ -103,6 +101,7 @@ describe("the keeper across restarts", () => {
     // The broadcast reached the network; the instance did not live to write that down.
     await chainClient.request({ method: "eth_sendRawTransaction", params: [pending.raw as Hex] });
 
+    await releaseSends();
     await evictDurableObject(keeper());
     const settled = await indexUntil(quoteId, (q) => q.status === "settled");
     expect(settled.settlement?.txHash).toBe(pending.hash);
@@ -131,14 +130,13 @@ describe("the keeper across restarts", () => {
     const resolver = await newResolver();
     const { quoteId, signature } = await signedQuote(resolver);
     const pending = await recordOnly(quoteId, signature);
-    // Between the simulation and the broadcast the resolver withdraws its approval.
+    // Between the simulation and the broadcast the resolver withdraws its approval; the restarted keeper
+    // sends the stored transaction.
     await approve(resolver, EVM.usdc, EVM.executor, 0n);
-    const outcome = await runInDurableObject(keeper(), (obj: KeeperDO) => obj.keeper.broadcast(pending));
-    expect(outcome).toMatchObject({ kind: "submitted", txHash: pending.hash });
+    await releaseSends();
+    const failed = await indexUntil(quoteId, (q) => q.status === "failed");
     const receipt = await chainClient.getTransactionReceipt({ hash: pending.hash as Hex });
     expect(receipt.status).toBe("reverted");
-
-    const failed = await indexUntil(quoteId, (q) => q.status === "failed");
     expect(failed.status).toBe("failed");
     expect(failed.timeline.at(-1)).toMatchObject({
       event: "failed",

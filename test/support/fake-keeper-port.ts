@@ -1,6 +1,8 @@
 import { localConfig } from "../../src/config/local";
 import { Keeper } from "../../src/keeper/keeper";
+import type { PendingTx } from "../../src/keeper/pending";
 import type { FillNotice, KeeperPort } from "../../src/keeper/port";
+import type { SubmitRequest } from "../../src/keeper/rpc";
 import type { Demotion } from "../../src/resolvers/strike-policy";
 import { FakeSettler } from "./fake-settler";
 import { MemoryTxStore } from "./fake-tx-store";
@@ -67,3 +69,31 @@ export function keeperHarness(
     indexerArmed: () => indexerArmed,
   };
 }
+
+/**
+ * Runs a submission on the harness's keeper until its broadcast, which never reaches the network nor
+ * answers: what a crash mid-broadcast leaves, the quote claimed and the transaction stored as `signed`. A
+ * keeper made over the same store is the restarted one. The stored transaction.
+ */
+export async function cutShortAtBroadcast(h: KeeperHarness, req: SubmitRequest): Promise<PendingTx> {
+  const cut = () => h.settlers.reduce((n, s) => n + s.cutShort.length, 0);
+  const before = cut();
+  for (const s of h.settlers) s.crashAtBroadcast = true;
+  let answered: unknown = null;
+  void h.keeper.submit(req).then((outcome) => {
+    answered = outcome;
+  });
+  try {
+    for (let i = 0; cut() === before; i++) {
+      if (answered || i > 400) throw new Error(`not cut short at its broadcast: ${JSON.stringify(answered)}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  } finally {
+    for (const s of h.settlers) s.crashAtBroadcast = false;
+  }
+  const tx = h.store.forQuote(req.quoteId);
+  if (!tx) throw new Error("the transaction cut short is not stored");
+  return tx;
+}
+
+export type KeeperHarness = ReturnType<typeof keeperHarness>;

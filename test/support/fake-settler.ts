@@ -24,6 +24,15 @@ export class FakeSettler implements ChainSettler {
   signatureValid = true;
   readinessAnswer: FillReadiness = { ready: true };
   preparation: Preparation = { kind: "prepared", fill: { call: { to: KEEPER, data: "0x" }, gas: 100_000n } };
+  /** Runs inside each simulation, after the keeper's checks and before its claim (a taker acting meanwhile). */
+  duringPreflight: (() => Promise<void>) | null = null;
+  /**
+   * While true, a broadcast never reaches the network nor answers: the keeper that sent it stands as a crash
+   * would leave it, its transaction stored and its claim made (a keeper over the same store is its restart).
+   */
+  crashAtBroadcast = false;
+  /** The transactions whose broadcast `crashAtBroadcast` cut short, in order. */
+  readonly cutShort: string[] = [];
   /** The next broadcasts' answers, in order; `accepted` once they run out. */
   readonly broadcastAnswers: BroadcastResult[] = [];
   /** While true, every read of the chain throws as an RPC that does not answer. */
@@ -54,6 +63,7 @@ export class FakeSettler implements ChainSettler {
 
   async preflight(): Promise<Preflight> {
     this.reachable();
+    await this.duringPreflight?.();
     return notReady(this.readinessAnswer) ?? this.preparation;
   }
 
@@ -83,6 +93,10 @@ export class FakeSettler implements ChainSettler {
   }
 
   async broadcast(tx: SignedFill): Promise<BroadcastResult> {
+    if (this.crashAtBroadcast) {
+      this.cutShort.push(tx.hash);
+      return new Promise(() => {});
+    }
     const answer = this.broadcastAnswers.shift() ?? { status: "accepted" };
     if (answer.status === "accepted") {
       this.mempool.add(tx.hash);

@@ -17,7 +17,6 @@ import type { EvmChain } from "../../config";
 import {
   type BroadcastResult,
   type ChainSettler,
-  ChainUnavailableError,
   type FillCall,
   type FillRequest,
   type NonceStore,
