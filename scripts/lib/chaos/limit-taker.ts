@@ -7,7 +7,7 @@
 import type { Address, LocalAccount, PublicClient } from "viem";
 import {
   type LimitDraft,
-  type LimitOrderRecord,
+  type LimitOrder,
   type LimitPrepareBody,
   placeLimitOrder,
   prepareLimitOrder,
@@ -61,7 +61,7 @@ export async function limitOrderMidRun(run: TakerRun, plan: LimitOrderPlan): Pro
     await new Promise((r) => setTimeout(r, POLL_MS));
     const path = `/v1/limit-orders/${encodeURIComponent(order.limitOrderId)}`;
     const read = await carefully(async (signal) => {
-      const { status, body: value } = await relayCall<LimitOrderRecord>(run.relayUrl, path, {}, { signal });
+      const { status, body: value } = await relayCall<LimitOrder>(run.relayUrl, path, {}, { signal });
       return { status, value };
     }, options);
     if (!read.value) continue;
@@ -84,8 +84,8 @@ async function signed(plan: LimitOrderPlan, asked: LimitPrepareBody, draft: Limi
 }
 
 /** The taker's order with the draft's nonce, when a placement's answer never came back. */
-async function findByNonce(relayUrl: string, taker: string, draft: LimitDraft): Promise<LimitOrderRecord | null> {
+async function findByNonce(relayUrl: string, taker: string, draft: LimitDraft): Promise<LimitOrder | null> {
   const path = `/v1/limit-orders?taker=${taker}&chainId=${draft.chainId}`;
-  const { body } = await relayCall<{ limitOrders: LimitOrderRecord[] }>(relayUrl, path, {});
+  const { body } = await relayCall<{ limitOrders: LimitOrder[] }>(relayUrl, path, {});
   return body.limitOrders.find((o) => o.permit.nonce === draft.draft.nonce) ?? null;
 }

@@ -13,7 +13,7 @@ import {
 } from "../../../src/clients/taker/relay";
 import { signSolanaQuote } from "../../../src/clients/taker/solana-swap";
 import { signForSubmission } from "../../../src/clients/taker/swap";
-import type { QuoteRecord } from "../../../src/schemas/quote";
+import type { Quote } from "../../../src/schemas/quote";
 import { carefully, submitCarefully } from "./careful-client";
 import type { ChainKind, ChaosLedger } from "./ledger";
 import { Pacer, type Pacing } from "./pacing";
@@ -84,7 +84,7 @@ const quoteBody = (pair: Pair) => ({
   sellAmount: pair.sellAmount.toString(),
 });
 
-type Signed = { quote: QuoteRecord; request: ExecutionRequestBody | SolanaExecutionRequestBody };
+type Signed = { quote: Quote; request: ExecutionRequestBody | SolanaExecutionRequestBody };
 
 async function backToBack(
   run: TakerRun,

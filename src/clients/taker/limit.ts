@@ -6,18 +6,18 @@
 import type { Address, Hex, LocalAccount, PublicClient } from "viem";
 import { type CompletedTypedData, typedDataFromJson } from "../../chains/evm/json-typed-data";
 import { cancelLimitMessage } from "../../limit-orders/messages";
-import type { LimitOrderDraft, LimitOrderRecord, LimitPrepareRequest } from "../../schemas/limit-order";
+import type { LimitOrder, LimitOrderDraft, LimitOrderPrepareRequest } from "../../schemas/limit-order";
 import { type Erc2612Permit, permit2Allowance, signPermit2Approval } from "./permit";
 import { type RelayCallOptions, relayCall } from "./relay";
 import { QuoteMismatchError } from "./sign";
 
 /** `POST /v1/limit-orders/prepare` (spec 4.7). */
-export type LimitPrepareBody = LimitPrepareRequest;
+export type LimitPrepareBody = LimitOrderPrepareRequest;
 
 /** The draft (spec 2.7): placed back unchanged with the taker's signature. */
 export type LimitDraft = LimitOrderDraft;
 
-export type { LimitOrderRecord };
+export type { LimitOrder };
 
 export async function prepareLimitOrder(
   relayUrl: string,
@@ -72,9 +72,9 @@ export async function placeLimitOrder(
   relayUrl: string,
   body: { draft: LimitDraft; signature: Hex; erc2612?: Erc2612Permit },
   options?: RelayCallOptions,
-): Promise<LimitOrderRecord> {
+): Promise<LimitOrder> {
   const init = { method: "POST", body: JSON.stringify(body) };
-  return (await relayCall<LimitOrderRecord>(relayUrl, "/v1/limit-orders", init, options)).body;
+  return (await relayCall<LimitOrder>(relayUrl, "/v1/limit-orders", init, options)).body;
 }
 
 export interface LimitOrderRequest extends Omit<LimitPrepareBody, "taker"> {
@@ -94,7 +94,7 @@ export interface LimitOrderRequest extends Omit<LimitPrepareBody, "taker"> {
 export async function limitOrder(
   request: LimitOrderRequest,
   options?: RelayCallOptions,
-): Promise<{ draft: LimitDraft; permit: Erc2612Permit | null; order: LimitOrderRecord }> {
+): Promise<{ draft: LimitDraft; permit: Erc2612Permit | null; order: LimitOrder }> {
   const { relayUrl, client, account, onPrepared, ...terms } = request;
   const asked: LimitPrepareBody = { ...terms, taker: account.address };
   const draft = await prepareLimitOrder(relayUrl, asked, options);
@@ -111,28 +111,24 @@ export async function limitOrder(
   return { draft, permit, order };
 }
 
-export async function getLimitOrder(
-  relayUrl: string,
-  id: string,
-  options?: RelayCallOptions,
-): Promise<LimitOrderRecord> {
-  return (await relayCall<LimitOrderRecord>(relayUrl, `/v1/limit-orders/${encodeURIComponent(id)}`, {}, options)).body;
+export async function getLimitOrder(relayUrl: string, id: string, options?: RelayCallOptions): Promise<LimitOrder> {
+  return (await relayCall<LimitOrder>(relayUrl, `/v1/limit-orders/${encodeURIComponent(id)}`, {}, options)).body;
 }
 
 /** Cancels an open order with the taker's EIP-191 signature over its `cancelMessage`. */
 export async function cancelLimitOrder(
   relayUrl: string,
   account: LocalAccount,
-  order: LimitOrderRecord,
+  order: LimitOrder,
   options?: RelayCallOptions,
-): Promise<LimitOrderRecord> {
+): Promise<LimitOrder> {
   if (order.cancelMessage !== cancelLimitMessage(order.chainId, order.limitOrderId)) {
     throw new QuoteMismatchError(`order ${order.limitOrderId}: its cancelMessage is not the relay's cancel text`);
   }
   const signature = await account.signMessage({ message: order.cancelMessage });
   const init = { method: "POST", body: JSON.stringify({ signature }) };
   const path = `/v1/limit-orders/${encodeURIComponent(order.limitOrderId)}/cancel`;
-  return (await relayCall<LimitOrderRecord>(relayUrl, path, init, options)).body;
+  return (await relayCall<LimitOrder>(relayUrl, path, init, options)).body;
 }
 
 /** Polls the order until it is filled (or ends otherwise, or the time runs out); the last record read. */
@@ -142,9 +138,9 @@ export async function followLimitOrder(
   options: RelayCallOptions & {
     timeoutMs?: number;
     intervalMs?: number;
-    onChange?: (o: LimitOrderRecord) => void;
+    onChange?: (o: LimitOrder) => void;
   } = {},
-): Promise<LimitOrderRecord> {
+): Promise<LimitOrder> {
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   let last = "";
   for (;;) {

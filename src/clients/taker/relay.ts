@@ -1,4 +1,4 @@
-import type { ExecutionRecord, QuoteRecord } from "../../schemas/quote";
+import type { Execution, Quote } from "../../schemas/quote";
 import type { Erc2612Permit } from "./permit";
 
 /**
@@ -7,13 +7,13 @@ import type { Erc2612Permit } from "./permit";
  */
 
 /** `POST /v1/quotes` answers the quote record plus, on EVM, the Permit2 typed data the taker signs. */
-export type SignableQuote = QuoteRecord & { typedData: Record<string, unknown> };
+export type SignableQuote = Quote & { typedData: Record<string, unknown> };
 
 /**
  * On Solana, the quote record plus the swap transaction (base64, the resolver's signature in place, the
  * taker's and the keeper's slots empty) and the last block height at which its blockhash lets it land.
  */
-export type SolanaQuote = QuoteRecord & { transaction: string; lastValidBlockHeight: number };
+export type SolanaQuote = Quote & { transaction: string; lastValidBlockHeight: number };
 
 export interface QuoteRequestBody {
   chainId?: number;
@@ -163,15 +163,14 @@ export async function submitExecution(
   }
 }
 
-export async function getQuote(relayUrl: string, quoteId: string, options?: RelayCallOptions): Promise<QuoteRecord> {
-  return (await relayCall<QuoteRecord>(relayUrl, `/v1/quotes/${encodeURIComponent(quoteId)}`, {}, options)).body;
+export async function getQuote(relayUrl: string, quoteId: string, options?: RelayCallOptions): Promise<Quote> {
+  return (await relayCall<Quote>(relayUrl, `/v1/quotes/${encodeURIComponent(quoteId)}`, {}, options)).body;
 }
 
 export async function getExecution(
   relayUrl: string,
   executionId: string,
   options?: RelayCallOptions,
-): Promise<ExecutionRecord> {
-  return (await relayCall<ExecutionRecord>(relayUrl, `/v1/executions/${encodeURIComponent(executionId)}`, {}, options))
-    .body;
+): Promise<Execution> {
+  return (await relayCall<Execution>(relayUrl, `/v1/executions/${encodeURIComponent(executionId)}`, {}, options)).body;
 }

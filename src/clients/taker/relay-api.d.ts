@@ -740,7 +740,7 @@ export interface components {
        */
       adminFailuresPerMinute: number;
     };
-    Error: {
+    ErrorBody: {
       /** @example not_found */
       error: string;
       message: string;
@@ -1569,7 +1569,7 @@ export interface components {
       p50Ms: number;
       p99Ms: number;
     } | null;
-    Corridor: {
+    CorridorRecord: {
       /** @example 31337:0x9fe4…:0xe7f1… */
       key: string;
       chainId: number;
@@ -1590,7 +1590,7 @@ export interface components {
       /** @description shown with the pause; public */
       reason?: string;
     };
-    Keeper: {
+    KeeperRecord: {
       paused: components["schemas"]["Pause"];
       /** @description transactions followed between signing and finality */
       followed: number;
@@ -1973,7 +1973,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Internal error */
@@ -1984,7 +1984,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2020,7 +2020,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2069,7 +2069,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2080,7 +2080,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2126,7 +2126,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -2137,7 +2137,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2148,7 +2148,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -2159,7 +2159,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -2172,7 +2172,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unavailable; see Retry-After */
@@ -2185,7 +2185,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2223,7 +2223,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2234,7 +2234,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2276,7 +2276,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -2287,7 +2287,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2298,7 +2298,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict with the resource's state */
@@ -2309,7 +2309,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -2320,7 +2320,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2379,7 +2379,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -2390,7 +2390,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2401,7 +2401,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict with the resource's state */
@@ -2412,7 +2412,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -2423,7 +2423,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -2436,7 +2436,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unavailable; see Retry-After */
@@ -2449,7 +2449,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2487,7 +2487,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2498,7 +2498,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2536,7 +2536,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2579,7 +2579,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2590,7 +2590,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2628,7 +2628,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -2639,7 +2639,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2650,7 +2650,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2676,7 +2676,7 @@ export interface operations {
         };
         content: {
           "application/json": {
-            corridors: components["schemas"]["Corridor"][];
+            corridors: components["schemas"]["CorridorRecord"][];
           };
         };
       };
@@ -2688,7 +2688,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2726,7 +2726,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2737,7 +2737,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Error */
@@ -2748,7 +2748,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -2761,7 +2761,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2807,7 +2807,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing or wrong credentials */
@@ -2818,7 +2818,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2829,7 +2829,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -2840,7 +2840,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2886,7 +2886,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing or wrong credentials */
@@ -2897,7 +2897,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -2908,7 +2908,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2919,7 +2919,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -2930,7 +2930,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2968,7 +2968,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -2979,7 +2979,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2990,7 +2990,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3022,7 +3022,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Corridor"];
+          "application/json": components["schemas"]["CorridorRecord"];
         };
       };
       /** @description Invalid request */
@@ -3033,7 +3033,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing or wrong credentials */
@@ -3044,7 +3044,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -3055,7 +3055,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3066,7 +3066,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -3077,7 +3077,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3105,7 +3105,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Corridor"];
+          "application/json": components["schemas"]["CorridorRecord"];
         };
       };
       /** @description Missing or wrong credentials */
@@ -3116,7 +3116,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -3127,7 +3127,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3138,7 +3138,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3167,7 +3167,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Keeper"];
+          "application/json": components["schemas"]["KeeperRecord"];
         };
       };
       /** @description Invalid request */
@@ -3178,7 +3178,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing or wrong credentials */
@@ -3189,7 +3189,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3200,7 +3200,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -3211,7 +3211,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3236,7 +3236,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Keeper"];
+          "application/json": components["schemas"]["KeeperRecord"];
         };
       };
       /** @description Missing or wrong credentials */
@@ -3247,7 +3247,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3258,7 +3258,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3283,7 +3283,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Keeper"];
+          "application/json": components["schemas"]["KeeperRecord"];
         };
       };
       /** @description Missing or wrong credentials */
@@ -3294,7 +3294,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3305,7 +3305,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3343,7 +3343,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3354,7 +3354,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -3367,7 +3367,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3407,7 +3407,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing or wrong credentials */
@@ -3418,7 +3418,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3429,7 +3429,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -3440,7 +3440,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -3453,7 +3453,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3491,7 +3491,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing or wrong credentials */
@@ -3502,7 +3502,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -3513,7 +3513,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3524,7 +3524,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -3537,7 +3537,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3573,7 +3573,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Internal error */
@@ -3584,7 +3584,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3624,7 +3624,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -3635,7 +3635,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3646,7 +3646,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -3657,7 +3657,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -3670,7 +3670,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3715,7 +3715,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -3726,7 +3726,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3737,7 +3737,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3777,7 +3777,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -3788,7 +3788,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3799,7 +3799,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict with the resource's state */
@@ -3810,7 +3810,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -3821,7 +3821,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -3834,7 +3834,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unavailable; see Retry-After */
@@ -3847,7 +3847,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3885,7 +3885,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3896,7 +3896,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3938,7 +3938,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -3949,7 +3949,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3960,7 +3960,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict with the resource's state */
@@ -3971,7 +3971,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -3982,7 +3982,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -4031,7 +4031,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -4042,7 +4042,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -4053,7 +4053,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -4066,7 +4066,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unavailable; see Retry-After */
@@ -4079,7 +4079,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -4128,7 +4128,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -4139,7 +4139,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -4150,7 +4150,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -4163,7 +4163,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unavailable; see Retry-After */
@@ -4176,7 +4176,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -4216,7 +4216,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -4252,7 +4252,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
