@@ -8,8 +8,9 @@
  */
 import { type Address, formatUnits, type LocalAccount, type PublicClient, parseAbi, parseUnits } from "viem";
 import { rationalFromFloat } from "../../src/clients/resolver/pricing";
+import type { LimitOrder } from "../../src/clients/taker/api";
 import { followToFinal } from "../../src/clients/taker/follow";
-import { followLimitOrder, type LimitOrder, limitOrder } from "../../src/clients/taker/limit";
+import { followLimitOrder, limitOrder } from "../../src/clients/taker/limit";
 import { getExecution, relayCall } from "../../src/clients/taker/relay";
 import type { Quote } from "../../src/schemas/quote";
 import { keeperBooksLines } from "./demo-books";

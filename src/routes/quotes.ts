@@ -42,7 +42,23 @@ export const quoteRoutes = createRouter()
       request: { body: { required: true, content: { "application/json": { schema: QuoteRequest } } } },
       responses: {
         200: jsonContent(
-          Quote.extend({ typedData: z.record(z.string(), z.unknown()).optional() }),
+          Quote.extend({
+            typedData: z
+              .record(z.string(), z.unknown())
+              .optional()
+              .openapi({ description: "EVM: the Permit2 typed data the taker signs (eth_signTypedData_v4)" }),
+            transaction: z.string().optional().openapi({
+              description:
+                "Solana: the swap transaction, base64, the winner's signature in place, the taker's slot empty",
+            }),
+            lastValidBlockHeight: z
+              .number()
+              .int()
+              .optional()
+              .openapi({
+                description: "Solana: the last block height at which the transaction's blockhash lets it land",
+              }),
+          }),
           "The quote, and what the taker signs",
         ),
         ...errorResponses(400, 404, 429, 503),

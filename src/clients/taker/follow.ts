@@ -1,5 +1,5 @@
-import type { Execution, Quote, TimelineEntry } from "../../schemas/quote";
 import { quoteStream } from "../../streams/events";
+import type { Execution, Quote, TimelineEntry } from "./api";
 import { getExecution, getQuote, type RelayCallOptions, RelayHttpError } from "./relay";
 import { sseMessages } from "./sse";
 

@@ -2112,9 +2112,14 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Quote"] & {
+            /** @description EVM: the Permit2 typed data the taker signs (eth_signTypedData_v4) */
             typedData?: {
               [key: string]: unknown;
             };
+            /** @description Solana: the swap transaction, base64, the winner's signature in place, the taker's slot empty */
+            transaction?: string;
+            /** @description Solana: the last block height at which the transaction's blockhash lets it land */
+            lastValidBlockHeight?: number;
           };
         };
       };
