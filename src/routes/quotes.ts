@@ -51,13 +51,9 @@ export const quoteRoutes = createRouter()
               description:
                 "Solana: the swap transaction, base64, the winner's signature in place, the taker's slot empty",
             }),
-            lastValidBlockHeight: z
-              .number()
-              .int()
-              .optional()
-              .openapi({
-                description: "Solana: the last block height at which the transaction's blockhash lets it land",
-              }),
+            lastValidBlockHeight: z.number().int().optional().openapi({
+              description: "Solana: the last block height at which the transaction's blockhash lets it land",
+            }),
           }),
           "The quote, and what the taker signs",
         ),

@@ -1,11 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   type Cruise,
   deepImports,
   dependencyProblems,
   type ModuleImports,
+  RANKS,
+  rankOf,
   runtimeUnitGraph,
   unitCycles,
   unitOf,
@@ -98,9 +100,42 @@ describe("npm run deps", () => {
     ]);
   });
 
+  let real: Cruise | undefined;
+  const relayCruise = () => {
+    real ??= cruiseAsNpmRunDeps();
+    return real;
+  };
+
   it("finds nothing on the relay's own graph", () => {
-    const real = cruiseAsNpmRunDeps();
-    expect(real.modules.length).toBeGreaterThan(100);
-    expect(dependencyProblems(real)).toEqual([]);
+    expect(relayCruise().modules.length).toBeGreaterThan(100);
+    expect(dependencyProblems(relayCruise())).toEqual([]);
+  }, 60_000);
+
+  it("is what docs/architecture.md's Folders table says: its ranks, its order within a rank, a face per folder", () => {
+    const section = readFileSync("docs/architecture.md", "utf8").split("## Folders")[1] ?? "";
+    const rankNames = ["top", "domain", "chains and db", "schemas, leaves"];
+    const rows = [...section.matchAll(/^\| ([a-z ,]+?) +\| `([a-z-]+(?:\/[a-z-]+)?)\/` +\|/gm)].map(
+      ([, rank, unit]) => ({
+        rank: rankNames.indexOf(rank as string),
+        unit: unit as string,
+      }),
+    );
+    const folders = readdirSync("src", { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name !== "clients")
+      .map((e) => `src/${e.name}`);
+    expect(rows.map((r) => r.unit).sort()).toEqual(["durable-objects", ...folders].sort());
+    for (const { rank, unit } of rows) expect(rankOf(unit), unit).toBe(rank);
+    for (const units of RANKS)
+      for (const unit of units) if (!unit.endsWith(".ts")) expect(folders.concat("durable-objects")).toContain(unit);
+    for (const folder of folders) expect(existsSync(`${folder}/index.ts`), `${folder}/index.ts`).toBe(true);
+    // Within a rank a folder imports only folders the table lists below it.
+    const order = rows.map((r) => r.unit);
+    const graph = runtimeUnitGraph(relayCruise().modules);
+    for (const [from, edges] of graph)
+      for (const [to, example] of edges)
+        if (order.includes(from) && order.includes(to) && rankOf(from) === rankOf(to))
+          expect(order.indexOf(to), `${from} imports ${to}, listed above it: ${example}`).toBeGreaterThan(
+            order.indexOf(from),
+          );
   }, 60_000);
 });
