@@ -37,7 +37,7 @@ describe("the quote's moves table", () => {
         if (move.to !== null) expect(documented(from, move.to), `${name}: ${from} → ${move.to}`).toBe(true);
   });
 
-  it("reaches every status from `quoted`", () => {
+  it("reaches every status from `quoted`, and every row applies somewhere", () => {
     const reached = new Set<QuoteStatus>(["quoted"]);
     for (let grew = true; grew; ) {
       grew = false;
@@ -48,6 +48,7 @@ describe("the quote's moves table", () => {
         }
     }
     expect([...reached].sort()).toEqual([...STATUSES].sort());
+    for (const [name, move] of MOVES) expect(move.from.length, name).toBeGreaterThan(0);
   });
 
   it("has no move out of a terminal status (failed, cancelled), not even one that leaves the status", () => {
