@@ -8,7 +8,7 @@
  */
 import { type Address, formatUnits, type LocalAccount, type PublicClient, parseAbi, parseUnits } from "viem";
 import { rationalFromFloat } from "../../src/clients/resolver/pricing";
-import type { LimitOrder } from "../../src/clients/taker/api";
+import type { LimitOrder, Rates } from "../../src/clients/taker/api";
 import { followToFinal } from "../../src/clients/taker/follow";
 import { followLimitOrder, limitOrder } from "../../src/clients/taker/limit";
 import { getExecution, relayCall } from "../../src/clients/taker/relay";
@@ -120,7 +120,7 @@ export async function limitDemo(o: LimitDemoOptions): Promise<void> {
 
 /** The mid of the band of the corridor of `tokenA` and `tokenB` on `chainId`, naira per dollar. */
 async function bandMid(relayUrl: string, chainId: number, tokenA: string, tokenB: string): Promise<number> {
-  const { body } = await relayCall<{ bands: { corridor: string | null; mid: number }[] }>(relayUrl, "/v1/rates", {});
+  const { body } = await relayCall<Rates>(relayUrl, "/v1/rates", {});
   const [a, b] = [tokenA.toLowerCase(), tokenB.toLowerCase()];
   const band = body.bands.find((x) => {
     // A native price's band (corridor null) is no corridor's market.

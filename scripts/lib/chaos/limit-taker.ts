@@ -5,7 +5,12 @@
  * second order with the same nonce, 409 `nonce_used`).
  */
 import type { Address, LocalAccount, PublicClient } from "viem";
-import type { LimitOrder, LimitOrderDraft, LimitOrderPrepareRequest } from "../../../src/clients/taker/api";
+import type {
+  LimitOrder,
+  LimitOrderDraft,
+  LimitOrderPage,
+  LimitOrderPrepareRequest,
+} from "../../../src/clients/taker/api";
 import { placeLimitOrder, prepareLimitOrder, signLimitDraft } from "../../../src/clients/taker/limit";
 import { permit2Allowance, signPermit2Approval } from "../../../src/clients/taker/permit";
 import { relayCall } from "../../../src/clients/taker/relay";
@@ -80,6 +85,6 @@ async function signed(plan: LimitOrderPlan, asked: LimitOrderPrepareRequest, dra
 /** The taker's order with the draft's nonce, when a placement's answer never came back. */
 async function findByNonce(relayUrl: string, taker: string, draft: LimitOrderDraft): Promise<LimitOrder | null> {
   const path = `/v1/limit-orders?taker=${taker}&chainId=${draft.chainId}`;
-  const { body } = await relayCall<{ limitOrders: LimitOrder[] }>(relayUrl, path, {});
+  const { body } = await relayCall<LimitOrderPage>(relayUrl, path, {});
   return body.limitOrders.find((o) => o.permit.nonce === draft.draft.nonce) ?? null;
 }

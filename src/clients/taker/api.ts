@@ -25,3 +25,6 @@ export type LimitOrderPrepareRequest = Schemas["LimitOrderPrepareRequest"];
 export type LimitOrderDraft = Schemas["LimitOrderDraft"];
 export type LimitOrderPlaceRequest = Schemas["LimitOrderPlaceRequest"];
 export type LimitOrder = Schemas["LimitOrder"];
+export type LimitOrderPage = Schemas["LimitOrderPage"];
+/** `GET /v1/rates`: the bands and the sources they come from. */
+export type Rates = Schemas["Rates"];
