@@ -49,7 +49,8 @@ export const rankOf = (unit: string): number => {
 
 /**
  * Each import, type-only ones included, of another folder's private file: anything in a folder of src/
- * but its index.ts, reached from another unit.
+ * but its index.ts, reached from another unit; and anything in src/clients/, which has no face: its
+ * programs are not the Worker.
  */
 export function deepImports(modules: readonly ModuleImports[]): string[] {
   const found: string[] = [];
@@ -57,6 +58,10 @@ export function deepImports(modules: readonly ModuleImports[]): string[] {
     const from = unitOf(source);
     if (!from) continue;
     for (const { resolved } of dependencies) {
+      if (resolved.startsWith("src/clients/")) {
+        found.push(`${source} imports ${resolved}: src/clients/ is not the Worker`);
+        continue;
+      }
       const to = unitOf(resolved);
       // A folder of src/, not a file at its top nor the Durable Objects: only these have a face.
       if (to?.startsWith("src/") && !to.endsWith(".ts") && to !== from && resolved !== `${to}/index.ts`)

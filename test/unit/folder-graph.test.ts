@@ -50,17 +50,19 @@ describe("the folder rules of npm run deps", () => {
     expect(unitCycles(runtimeUnitGraph(modules(TYPE_ONLY)))).toEqual([]);
   });
 
-  it("finds an import of another folder's private file, type-only too, and lets faces, own files and clients pass", () => {
+  it("finds an import of another folder's private file or of a client, type-only too, and lets faces, own files and clients' own imports pass", () => {
     expect(
       deepImports([
         imports("src/quotes/as-of-now.ts", ["src/db/quote-status.ts", RUNTIME], ["src/db/index.ts", RUNTIME]),
         imports("durable-objects/keeper.ts", ["src/keeper/keeper.ts", TYPE_ONLY], ["src/keeper/index.ts", RUNTIME]),
         imports("src/chains/evm/adapter.ts", ["src/chains/adapter.ts", RUNTIME], ["src/errors.ts", RUNTIME]),
         imports("src/clients/taker/swap.ts", ["src/chains/evm/adapter.ts", RUNTIME]),
+        imports("src/routes/quotes.ts", ["src/clients/taker/api.ts", TYPE_ONLY]),
       ]),
     ).toEqual([
       "src/quotes/as-of-now.ts imports src/db/quote-status.ts, private to src/db: import its index.ts",
       "durable-objects/keeper.ts imports src/keeper/keeper.ts, private to src/keeper: import its index.ts",
+      "src/routes/quotes.ts imports src/clients/taker/api.ts: src/clients/ is not the Worker",
     ]);
   });
 });
