@@ -1,8 +1,8 @@
 import type { ExecutionStatus, Fill, Settlement, TimelineEntry } from "../schemas";
-import { EXECUTION_TRANSITIONS, QUOTE_MOVES, type QuoteMove, type SettlementStep, statusSql } from "../states";
+import { QUOTE_MOVES, type QuoteMove, type SettlementStep } from "../states";
 import type { ExecutionRow } from "./executions";
 import { toJson } from "./json";
-import { inMoveFrom, quoteMoveSql } from "./quote-moves";
+import { executionMoveSql, inMoveFrom, quoteMoveSql } from "./quote-moves";
 import { countStatement } from "./resolver-days";
 
 /**
@@ -126,16 +126,15 @@ export function finishExecution(
   fields: { reason: string | null; gasUsed: string | null; proceeds?: string; takerPays?: string },
   at: string,
 ): D1PreparedStatement {
-  const from = statusSql(
-    (Object.keys(EXECUTION_TRANSITIONS) as ExecutionStatus[]).filter((s) => EXECUTION_TRANSITIONS[s].includes(status)),
-  );
   return db
     .prepare(
-      `UPDATE executions SET status = ?2, reason = ?3, gas_used = ?4, proceeds = COALESCE(?5, proceeds),
-         taker_pays = COALESCE(?6, taker_pays), updated_at = ?7
-       WHERE execution_id = ?1 AND status IN (${from})`,
+      executionMoveSql(
+        status,
+        "reason = ?2, gas_used = ?3, proceeds = COALESCE(?4, proceeds), taker_pays = COALESCE(?5, taker_pays), updated_at = ?6",
+        "execution_id = ?1",
+      ),
     )
-    .bind(executionId, status, fields.reason, fields.gasUsed, fields.proceeds ?? null, fields.takerPays ?? null, at);
+    .bind(executionId, fields.reason, fields.gasUsed, fields.proceeds ?? null, fields.takerPays ?? null, at);
 }
 
 export function fillStatements(db: D1Database, quoteId: string, txHash: string, fills: Fill[]): D1PreparedStatement[] {

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { inMoveFrom, quoteMoveSql } from "../../src/db/quote-moves";
-import type { QuoteStatus } from "../../src/schemas";
+import { executionMoveSql, inMoveFrom, quoteMoveSql } from "../../src/db/quote-moves";
+import type { ExecutionStatus, QuoteStatus } from "../../src/schemas";
 import {
   isOpen,
   OPEN_STATUSES,
@@ -84,13 +84,29 @@ describe("the quote status SQL", () => {
     }
   });
 
-  it("is written by src/db/quote-moves.ts alone, across src/ and durable-objects/", () => {
+  it("moves an execution only from the statuses its state machine lets reach the row's `execution`", () => {
+    // docs/settlement.md: a submitted execution settles or fails, a reorg takes a settled one back to
+    // submitted; a requote is only ever inserted.
+    const documentedFrom: Partial<Record<ExecutionStatus, string>> = {
+      submitted: "'settled'",
+      settled: "'submitted'",
+      failed: "'submitted'",
+    };
+    for (const [name, move] of MOVES) {
+      if (move.execution === null || move.execution === "requote") continue;
+      expect(executionMoveSql(move.execution, "updated_at = ?2", "execution_id = ?1"), name).toBe(
+        `UPDATE executions SET status = '${move.execution}', updated_at = ?2 WHERE status IN (${documentedFrom[move.execution]}) AND execution_id = ?1`,
+      );
+    }
+  });
+
+  it("of quotes and of executions is written by src/db/quote-moves.ts alone, across src/ and durable-objects/", () => {
     const files = (dir: string): string[] =>
       readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
         e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
       );
-    // An UPDATE of quotes whose SET, before its WHERE, names the status.
-    const writesStatus = /UPDATE\s+quotes\s+SET\s(?:(?!WHERE)[^`"])*?\bstatus\s*=/i;
+    // An UPDATE of quotes or executions whose SET, before its WHERE, names the status.
+    const writesStatus = /UPDATE\s+(?:quotes|executions)\s+SET\s(?:(?!WHERE)[^`"])*?\bstatus\s*=/i;
     const writers = [...files("src"), ...files("durable-objects")].filter((f) =>
       writesStatus.test(readFileSync(f, "utf8")),
     );
