@@ -1,5 +1,6 @@
 // The layers point one way (docs/architecture.md, "Layers" and "Folders"); `npm run deps` runs this check and
-// then the folder rules of scripts/folder-deps.ts on the same cruise, and `npm test` runs `npm run deps`.
+// then the folder rules of scripts/lib/folder-graph.ts on the same cruise (a folder reached only through its
+// index.ts, imports down the ranks, no folder cycle), and `npm test` runs `npm run deps`.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -45,21 +46,6 @@ module.exports = {
           "^src/costs/gas-fee\\.ts$",
         ],
       },
-    },
-    {
-      name: "folder-face-only",
-      comment:
-        'A folder of src/ is a unit: another folder imports only its index.ts (docs/architecture.md, "Folders"). src/clients/ is not the Worker: its programs import the modules they need by file, so each bundle takes only those.',
-      severity: "error",
-      from: { path: "^src/([^/]+)/", pathNot: "^src/clients/" },
-      to: { path: "^src/[^/]+/", pathNot: ["^src/$1/", "^src/[^/]+/index\\.ts$"] },
-    },
-    {
-      name: "face-only-from-the-top",
-      comment: "The Durable Objects and the files at the top of src/ import a folder through its index.ts too.",
-      severity: "error",
-      from: { path: ["^durable-objects/", "^src/[^/]+\\.ts$"] },
-      to: { path: "^src/[^/]+/", pathNot: "^src/[^/]+/index\\.ts$" },
     },
     {
       name: "src-imports-no-object",

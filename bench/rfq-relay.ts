@@ -7,7 +7,7 @@
 
 import { localConfig } from "../src/config/local";
 import type { RelayConfig } from "../src/config/schema";
-import type { QuoteRecord } from "../src/schemas/quote";
+import type { Quote } from "../src/schemas/quote";
 import { startRelay } from "../test/e2e/harness";
 import { startFleetThread } from "./fleet-thread";
 import { fetchTimed, fmt, type Phases, parseServerTiming, percentile } from "./stats";
@@ -83,7 +83,7 @@ export async function quote(base: string, taker: string, buyToken: string, phase
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ sellToken: CNGN, buyToken, sellAmount: SELL_AMOUNT, taker }),
   });
-  const body = (await res.json()) as QuoteRecord;
+  const body = (await res.json()) as Quote;
   const latency = performance.now() - started;
   if (res.status !== 200) throw new QuoteFailed(res.status, JSON.stringify(body));
   const slowest = Math.max(...body.offers.map((o) => o.latencyMs));

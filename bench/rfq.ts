@@ -10,7 +10,7 @@
  * against the Worker's own runtime behind it (bench/workerd.ts).
  */
 
-import type { QuoteRecord } from "../src/schemas/quote";
+import type { Quote } from "../src/schemas/quote";
 import { compareQuotes } from "./floor-rfq";
 import { comparisonTable } from "./floor-table";
 import {
@@ -209,7 +209,7 @@ async function d1ReadP50(base: string): Promise<number> {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ sellToken: CNGN, buyToken: ONE_CORRIDOR[0], sellAmount: SELL_AMOUNT, taker: taker(0) }),
   });
-  const { quoteId } = (await res.json()) as QuoteRecord;
+  const { quoteId } = (await res.json()) as Quote;
   const reads: number[] = [];
   for (let i = 0; i < 5; i++) {
     const started = performance.now();

@@ -25,7 +25,7 @@ import { log, withRequestId } from "../src/log";
 import { PauseSwitch } from "../src/ops";
 import { writeThrough } from "../src/quotes";
 import { behindTheAlarm, periodic, Schedule } from "../src/schedule";
-import type { KeeperRecord, PauseRecord } from "../src/schemas";
+import type { KeeperRecord, Pause } from "../src/schemas";
 import { announceLimitOrders, announceQuote } from "../src/streams";
 import { corridorStub, oracleStub } from "../src/stubs";
 
@@ -170,7 +170,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
     return { paused: this.paused(), followed: this.store.count(), wallets };
   }
 
-  private paused(): PauseRecord | null {
+  private paused(): Pause | null {
     return this.pauses.current();
   }
 

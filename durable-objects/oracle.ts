@@ -12,7 +12,7 @@ import {
   afterRound,
   afterSubscribe,
   buildSnapshot,
-  type Health,
+  type HealthBySource,
   isActive,
   isDue,
   isFresh,
@@ -206,7 +206,7 @@ export class OracleDO extends DurableObject<Env> {
   private async poll(): Promise<{ snapshot: Snapshot; pushed: Promise<unknown> }> {
     const { oracle } = this.config();
     const sources = rateSources(oracle.sources, oracle.maxAgeSeconds);
-    const health = this.ctx.storage.kv.get<Health>(HEALTH_KEY) ?? {};
+    const health = this.ctx.storage.kv.get<HealthBySource>(HEALTH_KEY) ?? {};
     const { ask, resting } = planRound(sources, health);
     const asked = await pollSources(ask, oracle.timeoutMs);
     this.ctx.storage.kv.put(HEALTH_KEY, afterRound(health, asked, resting));

@@ -30,7 +30,7 @@ import { followToFinal, SwapNotFinalError } from "../src/clients/taker/follow";
 import { permit2Allowance } from "../src/clients/taker/permit";
 import { RelayHttpError, requestQuote, submitExecution } from "../src/clients/taker/relay";
 import { signForSubmission } from "../src/clients/taker/swap";
-import type { QuoteRecord } from "../src/schemas/quote";
+import type { Quote } from "../src/schemas/quote";
 import { keeperBooksLines } from "./lib/demo-books";
 import { describeEvent, say } from "./lib/demo-output";
 import { limitDemo } from "./lib/limit-demo";
@@ -238,7 +238,7 @@ async function approvePermit2(
 }
 
 /** The recipient got what the quote said, to the base unit. */
-function checkReceived(quote: QuoteRecord, before: bigint, after: bigint): void {
+function checkReceived(quote: Quote, before: bigint, after: bigint): void {
   if (after - before !== BigInt(quote.received)) {
     throw new Error(`received ${after - before}, but the quote said ${quote.received}`);
   }

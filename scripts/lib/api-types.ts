@@ -12,8 +12,11 @@ import { createApp } from "../../src/app";
 const root = resolve(import.meta.dirname, "../..");
 const biome = join(root, "node_modules/.bin/biome");
 
-/** The generated types, imported by the tests that call the relay through openapi-fetch. */
-export const API_TYPES_PATH = join(root, "test/support/relay-api.d.ts");
+/**
+ * The generated types: the taker library (src/clients/taker/) takes its requests and answers from them, and
+ * the tests that call the relay through openapi-fetch import them.
+ */
+export const API_TYPES_PATH = join(root, "src/clients/taker/relay-api.d.ts");
 
 /**
  * The document as the relay serves it at `origin` (its `servers`; `npm start`'s relay by default), from

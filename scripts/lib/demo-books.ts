@@ -8,7 +8,7 @@ import { formatUnits } from "viem";
 import type { ChainKind } from "../../src/chains/addresses";
 import { NATIVE_DECIMALS } from "../../src/chains/costs";
 import { nativeToToken, tokenToNative } from "../../src/costs/gas-fee";
-import type { ExecutionRecord } from "../../src/schemas/quote";
+import type { Execution } from "../../src/schemas/quote";
 
 /** The local stack's native of each chain kind: anvil's ether, the harness's SOL. */
 const NATIVE_SYMBOL: Record<ChainKind, string> = { evm: "ETH", solana: "SOL" };
@@ -27,7 +27,7 @@ const plain = (value: bigint, unit: Unit) => `${formatUnits(value, unit.decimals
  * and `margin = charged − spent` in both units; a fallback fee has no price to convert at, so its margin
  * is not given. `token` is the charged token (null when the relay names one the demo does not know).
  */
-export function keeperBooksLines(keeper: ExecutionRecord["keeper"], kind: ChainKind, token: Unit | null): string[] {
+export function keeperBooksLines(keeper: Execution["keeper"], kind: ChainKind, token: Unit | null): string[] {
   if (!keeper) return ["the keeper's books: not recorded (the execution has not settled)"];
   const native = { symbol: NATIVE_SYMBOL[kind], decimals: NATIVE_DECIMALS[kind] };
   const spent = BigInt(keeper.spent);

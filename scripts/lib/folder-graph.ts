@@ -1,9 +1,10 @@
 /**
  * The folders of src/ as units (docs/architecture.md, "Folders"): each module collapsed to its unit (a
- * folder of src/, a file at the top of src/, or the Durable Objects), the runtime imports between units,
- * and what breaks the two rules on them: a unit imports only units of its rank or below, and no runtime
- * cycle joins units. Type-only imports are left out: the compiler erases them (dependency-cruiser marks
- * them `type-only`, as the file rule `no-runtime-cycle` reads them).
+ * folder of src/, a file at the top of src/, or the Durable Objects), the imports between units, and what
+ * breaks the three rules on them: another unit is reached only through a folder's face (its index.ts); a
+ * unit imports only units of its rank or below; and no runtime cycle joins units. The last two leave out
+ * type-only imports: the compiler erases them (dependency-cruiser marks them `type-only`, as the file rule
+ * `no-runtime-cycle` reads them); a folder's private file is private to its types too.
  */
 
 /** The ranks, top first (docs/architecture.md, "Folders"); a unit not named here is a leaf. */
@@ -45,6 +46,30 @@ export const rankOf = (unit: string): number => {
   const rank = RANKS.findIndex((units) => units.includes(unit));
   return rank === -1 ? LEAF_RANK : rank;
 };
+
+/**
+ * Each import, type-only ones included, of another folder's private file: anything in a folder of src/
+ * but its index.ts, reached from another unit; and anything in src/clients/, which has no face: its
+ * programs are not the Worker.
+ */
+export function deepImports(modules: readonly ModuleImports[]): string[] {
+  const found: string[] = [];
+  for (const { source, dependencies } of modules) {
+    const from = unitOf(source);
+    if (!from) continue;
+    for (const { resolved } of dependencies) {
+      if (resolved.startsWith("src/clients/")) {
+        found.push(`${source} imports ${resolved}: src/clients/ is not the Worker`);
+        continue;
+      }
+      const to = unitOf(resolved);
+      // A folder of src/, not a file at its top nor the Durable Objects: only these have a face.
+      if (to?.startsWith("src/") && !to.endsWith(".ts") && to !== from && resolved !== `${to}/index.ts`)
+        found.push(`${source} imports ${resolved}, private to ${to}: import its index.ts`);
+    }
+  }
+  return found;
+}
 
 /** Unit → unit → one module import that makes the edge (the example a violation names). */
 export type UnitGraph = Map<string, Map<string, string>>;
@@ -105,4 +130,38 @@ export function unitCycles(graph: UnitGraph): string[][] {
   };
   for (const unit of graph.keys()) if (!index.has(unit)) visit(unit);
   return cycles;
+}
+
+/** What dependency-cruiser's cruise (`--output-type json`) gives the folder rules. */
+export interface Cruise {
+  modules: readonly ModuleImports[];
+  summary: {
+    violations: readonly {
+      from: string;
+      to: string;
+      rule: { name: string; severity: string };
+      cycle?: { name: string }[];
+    }[];
+  };
+}
+
+/**
+ * Every violation `npm run deps` reports, one line each: dependency-cruiser's file rules
+ * (.dependency-cruiser.cjs) as it found them, then the folder rules above on the same cruise.
+ */
+export function dependencyProblems(cruise: Cruise): string[] {
+  const problems = cruise.summary.violations.map(
+    (v) =>
+      `${v.rule.severity} ${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (${v.cycle.map((c) => c.name).join(" → ")})` : ""}`,
+  );
+  for (const deep of deepImports(cruise.modules)) problems.push(`error folder-face-only: ${deep}`);
+  const graph = runtimeUnitGraph(cruise.modules);
+  for (const upward of upwardImports(graph)) problems.push(`error folders-import-downward: ${upward}`);
+  for (const cycle of unitCycles(graph)) {
+    const examples = cycle.flatMap((from) =>
+      [...(graph.get(from) ?? [])].filter(([to]) => cycle.includes(to)).map(([, example]) => `    ${example}`),
+    );
+    problems.push(`error no-folder-cycle: ${cycle.join(", ")}\n${examples.join("\n")}`);
+  }
+  return problems;
 }

@@ -8,10 +8,11 @@
  */
 import { type Address, formatUnits, type LocalAccount, type PublicClient, parseAbi, parseUnits } from "viem";
 import { rationalFromFloat } from "../../src/clients/resolver/pricing";
+import type { LimitOrder, Rates } from "../../src/clients/taker/api";
 import { followToFinal } from "../../src/clients/taker/follow";
-import { followLimitOrder, type LimitOrderRecord, limitOrder } from "../../src/clients/taker/limit";
+import { followLimitOrder, limitOrder } from "../../src/clients/taker/limit";
 import { getExecution, relayCall } from "../../src/clients/taker/relay";
-import type { QuoteRecord } from "../../src/schemas/quote";
+import type { Quote } from "../../src/schemas/quote";
 import { keeperBooksLines } from "./demo-books";
 import { describeEvent, say } from "./demo-output";
 
@@ -119,7 +120,7 @@ export async function limitDemo(o: LimitDemoOptions): Promise<void> {
 
 /** The mid of the band of the corridor of `tokenA` and `tokenB` on `chainId`, naira per dollar. */
 async function bandMid(relayUrl: string, chainId: number, tokenA: string, tokenB: string): Promise<number> {
-  const { body } = await relayCall<{ bands: { corridor: string | null; mid: number }[] }>(relayUrl, "/v1/rates", {});
+  const { body } = await relayCall<Rates>(relayUrl, "/v1/rates", {});
   const [a, b] = [tokenA.toLowerCase(), tokenB.toLowerCase()];
   const band = body.bands.find((x) => {
     // A native price's band (corridor null) is no corridor's market.
@@ -140,7 +141,7 @@ export function marketOutput(sellAmount: bigint, mid: number, sellDecimals: numb
   return (sellAmount * 10n ** BigInt(buyDecimals) * rate.den) / (10n ** BigInt(sellDecimals) * rate.num);
 }
 
-function describeOrder(r: LimitOrderRecord, amount: (v: string) => string): string {
+function describeOrder(r: LimitOrder, amount: (v: string) => string): string {
   const parts = [`${r.status.padEnd(9)} attempts ${r.attempts}`];
   if (r.bestReceived) parts.push(`best ${amount(r.bestReceived)}`);
   if (r.lastError) parts.push(`last error ${r.lastError}`);
@@ -148,7 +149,7 @@ function describeOrder(r: LimitOrderRecord, amount: (v: string) => string): stri
   return parts.join(", ");
 }
 
-function describeQuote(q: QuoteRecord, amount: (v: string) => string): string {
+function describeQuote(q: Quote, amount: (v: string) => string): string {
   return (
     `${q.status}${q.final ? ", final" : ""}; ${q.resolver?.name} delivered ${amount(q.received)} to the recipient ` +
     `(fee ${amount(q.fee.amount)}, gas fee ${amount(q.gasFee.amount)}), block ${q.settlement?.block}`

@@ -12,7 +12,7 @@ import { type SplToken, splBalance } from "../../src/clients/resolver/solana-inv
 import { followToFinal } from "../../src/clients/taker/follow";
 import { requestSolanaQuote, type SolanaQuote, submitExecution } from "../../src/clients/taker/relay";
 import { signSolanaQuote } from "../../src/clients/taker/solana-swap";
-import type { QuoteRecord } from "../../src/schemas/quote";
+import type { Quote } from "../../src/schemas/quote";
 import { keeperBooksLines } from "./demo-books";
 import { describeEvent, say } from "./demo-output";
 import { LOCAL_TAKER_NUMBERS, localSolanaKeypair } from "./solana-harness/accounts";
@@ -147,10 +147,7 @@ interface Party {
 }
 
 /** The taker (also the recipient unless another is named), the resolver, the treasury and the keeper. */
-function partiesOf(
-  quote: QuoteRecord,
-  keys: { taker: string; resolver: string; treasury: string; keeper: string },
-): Party[] {
+function partiesOf(quote: Quote, keys: { taker: string; resolver: string; treasury: string; keeper: string }): Party[] {
   const recipient = quote.recipient === keys.taker ? [] : [{ role: "recipient", address: quote.recipient }];
   return [
     { role: quote.recipient === keys.taker ? "taker (recipient)" : "taker", address: keys.taker },
@@ -177,7 +174,7 @@ async function lamports(rpcUrl: string, address: string): Promise<bigint> {
 }
 
 /** The recipient got `received` and the taker paid `takerPays`, to the base unit. */
-function checkMoved(quote: QuoteRecord, parties: Party[], before: bigint[][], after: bigint[][]): void {
+function checkMoved(quote: Quote, parties: Party[], before: bigint[][], after: bigint[][]): void {
   const delta = (address: string, token: number) => {
     const i = parties.findIndex((p) => p.address === address);
     return (after[i]?.[token] ?? 0n) - (before[i]?.[token] ?? 0n);

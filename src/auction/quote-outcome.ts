@@ -1,5 +1,5 @@
 import type { Refusal } from "../errors";
-import type { QuoteRecord } from "../schemas";
+import type { Quote } from "../schemas";
 
 /**
  * A JSON object as Durable Object RPC typing can state it (it cannot state `unknown`, nor a recursive
@@ -8,8 +8,8 @@ import type { QuoteRecord } from "../schemas";
 export type JsonObject = Record<string, string | number | boolean | null | object>;
 
 /** The quote record with its free-form parts (timeline details) as JSON. */
-export type QuotedRecord = Omit<QuoteRecord, "timeline"> & {
-  timeline: (Omit<QuoteRecord["timeline"][number], "detail"> & { detail: JsonObject | null })[];
+export type QuotedRecord = Omit<Quote, "timeline"> & {
+  timeline: (Omit<Quote["timeline"][number], "detail"> & { detail: JsonObject | null })[];
 };
 
 /**

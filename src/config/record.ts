@@ -80,5 +80,3 @@ export function configRecord(config: RelayConfig) {
     retention: { unfilledDays: config.retention.unfilledDays, filledDays: config.retention.filledDays },
   };
 }
-
-export type ConfigRecord = ReturnType<typeof configRecord>;

@@ -1,10 +1,10 @@
 import { blameOf } from "../blame";
 import { resolverKey } from "../ids";
-import type { ExecutionRecord, ExecutionStatus } from "../schemas";
+import type { Execution, ExecutionStatus } from "../schemas";
 import { readQuoteRecord } from "./quotes";
 
 /** An execution as D1 holds it: record 2.1 without its quote's lifecycle, with when it was created. */
-export type ExecutionRow = Omit<ExecutionRecord, "lifecycle" | "keeper"> & { createdAt: ExecutionRecord["updatedAt"] };
+export type ExecutionRow = Omit<Execution, "lifecycle" | "keeper"> & { createdAt: Execution["updatedAt"] };
 
 interface ExecutionDbRow {
   execution_id: string;
@@ -28,7 +28,7 @@ interface ExecutionDbRow {
 async function readExecutionRow(
   db: D1Database,
   executionId: string,
-): Promise<(ExecutionRow & Pick<ExecutionRecord, "keeper">) | null> {
+): Promise<(ExecutionRow & Pick<Execution, "keeper">) | null> {
   const r = await db
     .prepare(
       `SELECT e.*, q.gas_fee_token, q.gas_fee_amount, q.native_price
@@ -63,7 +63,7 @@ async function readExecutionRow(
 }
 
 /** Record 2.1 with its quote's lifecycle; null when there is no such execution. */
-export async function readExecutionRecord(db: D1Database, executionId: string): Promise<ExecutionRecord | null> {
+export async function readExecutionRecord(db: D1Database, executionId: string): Promise<Execution | null> {
   const row = await readExecutionRow(db, executionId);
   if (!row) return null;
   const { createdAt: _createdAt, ...execution } = row;

@@ -1,36 +1,29 @@
 import type { QuoteStatus } from "../schemas";
-import { ENDING_MOVES, statusSql } from "../states";
-
-const EXPIRY = ENDING_MOVES.expired;
-const CANCEL = ENDING_MOVES.cancelled;
+import { QUOTE_MOVES } from "../states";
+import { inMoveFrom, quoteMoveSql } from "./quote-moves";
 
 /**
  * Marks open quotes past their expiry as `expired`, each with an `expired` timeline event at its
  * `expiresAt`: one quote (`quoteId`), or every due quote (the keeper's sweep); the move is the `expired`
- * row of ENDING_MOVES (src/states/quote-states.ts). The statements are conditional and run in one batch,
+ * row of QUOTE_MOVES (src/states/quote-states.ts). The statements are conditional and run in one batch,
  * so concurrent readers and sweeps record an expiry once.
  */
 function expiryStatements(db: D1Database, now: string, quoteId: string | null): D1PreparedStatement[] {
   // Two shapes of one statement, so each finds its rows by an index: the key, or the open-expiry index.
   const which = quoteId === null ? "?2 IS NULL" : "quote_id = ?2";
-  const events = EXPIRY.events.map((event) =>
+  const events = QUOTE_MOVES.expired.events.map((event) =>
     db
       .prepare(
         `INSERT INTO timeline_events (quote_id, at, event, detail)
          SELECT quote_id, expires_at, ?3, NULL FROM quotes q
-         WHERE ${which} AND status IN (${statusSql(EXPIRY.from)}) AND expires_at <= ?1
+         WHERE ${which} AND ${inMoveFrom("expired")} AND expires_at <= ?1
            AND NOT EXISTS (SELECT 1 FROM timeline_events t WHERE t.quote_id = q.quote_id AND t.event = ?3)`,
       )
       .bind(now, quoteId, event),
   );
   return [
     ...events,
-    db
-      .prepare(
-        `UPDATE quotes SET status = ?3, updated_at = ?1
-         WHERE ${which} AND status IN (${statusSql(EXPIRY.from)}) AND expires_at <= ?1`,
-      )
-      .bind(now, quoteId, EXPIRY.to),
+    db.prepare(quoteMoveSql("expired", "updated_at = ?1", `${which} AND expires_at <= ?1`)).bind(now, quoteId),
   ];
 }
 
@@ -47,15 +40,12 @@ export async function expireAllDue(db: D1Database, now: string): Promise<number>
 
 /**
  * Cancels an open, unexpired quote that the keeper has not claimed for a fill (the `cancelled` row of
- * ENDING_MOVES); false otherwise (the caller reads why). Conditional in D1, so against a concurrent claim exactly one of the two wins.
+ * QUOTE_MOVES); false otherwise (the caller reads why). Conditional in D1, so against a concurrent claim exactly one of the two wins.
  */
 export async function cancelQuote(db: D1Database, quoteId: string, now: string): Promise<boolean> {
   const r = await db
-    .prepare(
-      `UPDATE quotes SET status = ?3, updated_at = ?2
-       WHERE quote_id = ?1 AND status IN (${statusSql(CANCEL.from)}) AND expires_at > ?2 AND claimed_at IS NULL`,
-    )
-    .bind(quoteId, now, CANCEL.to)
+    .prepare(quoteMoveSql("cancelled", "updated_at = ?2", "quote_id = ?1 AND expires_at > ?2 AND claimed_at IS NULL"))
+    .bind(quoteId, now)
     .run();
   return r.meta.changes > 0;
 }

@@ -1,20 +1,10 @@
 import { blameOf } from "../blame";
-import type {
-  Band,
-  Fill,
-  Offer,
-  QuoteRecord,
-  QuoteStatus,
-  Replies,
-  Settlement,
-  Steering,
-  TimelineEntry,
-} from "../schemas";
+import type { Band, Fill, Offer, Quote, QuoteStatus, Replies, Settlement, Steering, TimelineEntry } from "../schemas";
 import type { FillKind } from "../types";
 import { parseJson } from "./json";
 
 /** The stored part of a quote: the record without the lists kept in their own tables. */
-export type QuoteRow = Omit<QuoteRecord, "offers" | "executions" | "fills" | "timeline"> & {
+export type QuoteRow = Omit<Quote, "offers" | "executions" | "fills" | "timeline"> & {
   /** What the taker signs and the order terms behind it (chain-specific), kept for submission. */
   signing: unknown;
   /** An RFQ fill or a limit order's; rfq when not said. */
@@ -39,7 +29,7 @@ export interface QuoteDbRow {
   fee_amount: string;
   gas_fee_token: string;
   gas_fee_amount: string;
-  gas_fee_source: QuoteRecord["gasFee"]["source"];
+  gas_fee_source: Quote["gasFee"]["source"];
   fill_kind: FillKind;
   native_price: number | null;
   taker_pays: string;
@@ -76,7 +66,7 @@ interface TimelineDbRow {
 export interface QuoteExecutionDbRow {
   quote_id: string;
   execution_id: string;
-  status: QuoteRecord["executions"][number]["status"];
+  status: Quote["executions"][number]["status"];
   reason: string | null;
   tx_hash: string | null;
   submitter: string | null;
@@ -99,7 +89,7 @@ export async function readQuoteRow(db: D1Database, quoteId: string): Promise<Quo
 }
 
 /** Record 2.2, read in one round trip; null when there is no such quote. */
-export async function readQuoteRecord(db: D1Database, quoteId: string): Promise<QuoteRecord | null> {
+export async function readQuoteRecord(db: D1Database, quoteId: string): Promise<Quote | null> {
   const [quotes, offers, timeline, executions, fills] = await db.batch([
     db.prepare("SELECT * FROM quotes WHERE quote_id = ?").bind(quoteId),
     db
@@ -143,7 +133,7 @@ export function recordFields(row: QuoteDbRow) {
   return quote;
 }
 
-export const quoteExecution = (e: QuoteExecutionDbRow): QuoteRecord["executions"][number] => ({
+export const quoteExecution = (e: QuoteExecutionDbRow): Quote["executions"][number] => ({
   executionId: e.execution_id,
   status: e.status,
   reason: e.reason,
@@ -164,7 +154,7 @@ export const fill = (f: FillDbRow): Fill => ({
 
 /** What a quote's event stream reads (docs/api.md, "Event streams"): its status and timeline, in one round trip. */
 export interface QuoteProgress {
-  status: QuoteRecord["status"];
+  status: Quote["status"];
   expiresAt: string;
   updatedAt: string;
   /** A fill of it is on its way: an expired quote may still become `submitted`. */
@@ -178,7 +168,7 @@ export async function readQuoteProgress(db: D1Database, quoteId: string): Promis
     db.prepare("SELECT at, event, detail FROM timeline_events WHERE quote_id = ? ORDER BY id").bind(quoteId),
   ]);
   const row = rows<{
-    status: QuoteRecord["status"];
+    status: Quote["status"];
     expires_at: string;
     updated_at: string;
     claimed_at: string | null;

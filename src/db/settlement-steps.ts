@@ -1,6 +1,7 @@
 import type { Fill, QuoteStatus, Settlement } from "../schemas";
-import { OPEN_SQL, type SettlementStep } from "../states";
+import { OPEN_SQL, QUOTE_MOVES, type SettlementStep } from "../states";
 import { limitFillFailed, limitFillSettled } from "./limit-moves";
+import { executionMoveSql } from "./quote-moves";
 import {
   countFailed,
   countSettled,
@@ -177,9 +178,7 @@ export async function writeReorged(
 ): Promise<void> {
   await db.batch([
     db
-      .prepare(
-        "UPDATE executions SET status = 'submitted', gas_used = NULL, updated_at = ?2 WHERE execution_id = ?1 AND status = 'settled'",
-      )
+      .prepare(executionMoveSql(QUOTE_MOVES.reorged.execution, "gas_used = NULL, updated_at = ?2", "execution_id = ?1"))
       .bind(terms.executionId, at),
     db.prepare("DELETE FROM fills WHERE quote_id = ?1 AND tx_hash = ?2").bind(terms.quoteId, tx.txHash),
     ...quoteStepStatements(db, terms.quoteId, "reorged", at, { txHash: tx.txHash, reorgedFrom: tx.block }),

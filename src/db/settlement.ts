@@ -1,13 +1,8 @@
 import type { ExecutionStatus, Fill, Settlement, TimelineEntry } from "../schemas";
-import {
-  EXECUTION_TRANSITIONS,
-  SETTLEMENT_MOVES,
-  type SettlementMove,
-  type SettlementStep,
-  statusSql,
-} from "../states";
+import { QUOTE_MOVES, type QuoteMove, type SettlementStep } from "../states";
 import type { ExecutionRow } from "./executions";
 import { toJson } from "./json";
+import { executionMoveSql, inMoveFrom, quoteMoveSql } from "./quote-moves";
 import { countStatement } from "./resolver-days";
 
 /**
@@ -41,7 +36,7 @@ export interface ExecutionTerms {
   at: string;
 }
 
-/** The quote's status move and timeline events of one step (`SETTLEMENT_MOVES`). */
+/** The quote's status move and timeline events of one step (its row of `QUOTE_MOVES`). */
 export function quoteStepStatements(
   db: D1Database,
   quoteId: string,
@@ -50,8 +45,8 @@ export function quoteStepStatements(
   detail: Record<string, unknown> | null,
   settlement: Settlement | null = null,
 ): D1PreparedStatement[] {
-  const move: SettlementMove = SETTLEMENT_MOVES[step];
-  const from = statusSql(move.from);
+  const move: QuoteMove = QUOTE_MOVES[step];
+  const from = inMoveFrom(step);
   const event = (name: TimelineEvent, condition: string) =>
     db
       .prepare(
@@ -67,31 +62,23 @@ export function quoteStepStatements(
     );
   const statements: D1PreparedStatement[] = [];
   // A requote is an attempt: one event each time, written while the quote is still where the step applies.
-  if (move.events.includes("requote")) statements.push(event("requote", `status IN (${from})`));
+  if (move.events.includes("requote")) statements.push(event("requote", from));
   if (move.again) {
     const sameDetail = "SELECT 1 FROM timeline_events WHERE quote_id = ?1 AND event = ?3 AND detail IS ?4";
-    for (const name of move.events) statements.push(event(name, `status IN (${from}) AND NOT EXISTS (${sameDetail})`));
+    for (const name of move.events) statements.push(event(name, `${from} AND NOT EXISTS (${sameDetail})`));
   }
   if (move.to !== null) {
     // A reorg takes the settlement away with the status; every other move keeps or sets it.
-    const kept = step === "reorged" ? "NULL" : "COALESCE(?4, settlement)";
-    const values = [quoteId, move.to, at, ...(step === "reorged" ? [] : [toJson(settlement)])];
+    const kept = step === "reorged" ? "NULL" : "COALESCE(?3, settlement)";
+    const values = [quoteId, at, ...(step === "reorged" ? [] : [toJson(settlement)])];
     statements.push(
-      db
-        .prepare(
-          `UPDATE quotes SET status = ?2, updated_at = ?3, settlement = ${kept}
-           WHERE quote_id = ?1 AND status IN (${from})`,
-        )
-        .bind(...values),
+      db.prepare(quoteMoveSql(step, `updated_at = ?2, settlement = ${kept}`, "quote_id = ?1")).bind(...values),
     );
   } else if (step === "final") {
+    const confirmed = "settlement = json_set(settlement, '$.confirmed', json('true'), '$.confirmedAt', ?2)";
     statements.push(
       db
-        .prepare(
-          `UPDATE quotes SET final = 1, updated_at = ?2,
-             settlement = json_set(settlement, '$.confirmed', json('true'), '$.confirmedAt', ?2)
-           WHERE quote_id = ?1 AND status IN (${from}) AND final = 0`,
-        )
+        .prepare(quoteMoveSql(step, `final = 1, updated_at = ?2, ${confirmed}`, "quote_id = ?1 AND final = 0"))
         .bind(quoteId, at),
     );
   }
@@ -139,16 +126,15 @@ export function finishExecution(
   fields: { reason: string | null; gasUsed: string | null; proceeds?: string; takerPays?: string },
   at: string,
 ): D1PreparedStatement {
-  const from = statusSql(
-    (Object.keys(EXECUTION_TRANSITIONS) as ExecutionStatus[]).filter((s) => EXECUTION_TRANSITIONS[s].includes(status)),
-  );
   return db
     .prepare(
-      `UPDATE executions SET status = ?2, reason = ?3, gas_used = ?4, proceeds = COALESCE(?5, proceeds),
-         taker_pays = COALESCE(?6, taker_pays), updated_at = ?7
-       WHERE execution_id = ?1 AND status IN (${from})`,
+      executionMoveSql(
+        status,
+        "reason = ?2, gas_used = ?3, proceeds = COALESCE(?4, proceeds), taker_pays = COALESCE(?5, taker_pays), updated_at = ?6",
+        "execution_id = ?1",
+      ),
     )
-    .bind(executionId, status, fields.reason, fields.gasUsed, fields.proceeds ?? null, fields.takerPays ?? null, at);
+    .bind(executionId, fields.reason, fields.gasUsed, fields.proceeds ?? null, fields.takerPays ?? null, at);
 }
 
 export function fillStatements(db: D1Database, quoteId: string, txHash: string, fills: Fill[]): D1PreparedStatement[] {

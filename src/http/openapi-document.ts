@@ -36,7 +36,7 @@ const serverTimingHeader = {
 const errorOf = (description: string) => ({
   description,
   headers: {},
-  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+  content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorBody" } } },
 });
 
 /** The document as served from `origin`: a copy with the shared parts added; the routes' own parts kept. */

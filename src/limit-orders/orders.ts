@@ -4,7 +4,7 @@ import { invalidRequest, notFound, RelayError } from "../errors";
 import { addressIssues, decodeCursor, encodeCursor } from "../http";
 import { isId } from "../ids";
 import { verifySignedCancel } from "../quotes";
-import type { LimitListQuery, LimitOrderPage, LimitOrderRecord, LimitOrderRow, MovedLimitOrder } from "../schemas";
+import type { LimitListQuery, LimitOrder, LimitOrderPage, LimitOrderRow, MovedLimitOrder } from "../schemas";
 import { type LimitOrderContext, limitChainOf, limitSettings } from "./context";
 import { cancelLimitMessage } from "./messages";
 import { limitOrderRecord } from "./record";
@@ -20,7 +20,7 @@ const DEFAULT_PAGE = 50;
 const unknownOrder = (id: string) => notFound(`No limit order has the id ${JSON.stringify(id)}.`);
 
 /** `GET /v1/limit-orders/{id}`: the record as of now; 404 for an unknown or malformed id. */
-export async function limitOrderById(db: D1Database, id: string): Promise<LimitOrderRecord> {
+export async function limitOrderById(db: D1Database, id: string): Promise<LimitOrder> {
   const row = isId("lo", id) ? await readLimitOrder(db, id, new Date().toISOString()) : null;
   if (!row) throw unknownOrder(id);
   return limitOrderRecord(row);
@@ -64,7 +64,7 @@ export async function cancelSignedLimitOrder(
   ctx: LimitOrderContext,
   id: string,
   signature: string,
-): Promise<{ order: LimitOrderRecord; moved: MovedLimitOrder }> {
+): Promise<{ order: LimitOrder; moved: MovedLimitOrder }> {
   const { db } = ctx;
   const row = isId("lo", id) ? await readLimitOrder(db, id) : null;
   if (!row) throw unknownOrder(id);

@@ -3,7 +3,7 @@ import { insertLimitOrder, limitNonceTaken } from "../db";
 import { RelayError } from "../errors";
 import { newId } from "../ids";
 import { refuseBelowMinimum } from "../quotes";
-import type { LimitOrderRow, LimitPlaceRequest } from "../schemas";
+import type { LimitOrderPlaceRequest, LimitOrderRow } from "../schemas";
 import { type LimitOrderContext, limitChainOf, limitSettings } from "./context";
 import { buildDraft, firstDifference, inputsOfDraft } from "./draft";
 import { deadlineAccepted, expiresAtOf } from "./expiry";
@@ -17,7 +17,7 @@ const STALE_GAS_FEE_FACTOR = 2n;
  * again and compared, the signature, the taker's limit and nonce, then its funds on chain; the order
  * stored open. Returns the stored order.
  */
-export async function placeLimitOrder(ctx: LimitOrderContext, body: LimitPlaceRequest): Promise<LimitOrderRow> {
+export async function placeLimitOrder(ctx: LimitOrderContext, body: LimitOrderPlaceRequest): Promise<LimitOrderRow> {
   const { draft, signature, erc2612 } = body;
   const { config, db } = ctx;
   const settings = limitSettings(config);

@@ -3,7 +3,7 @@ import { limitNonceTaken } from "../db";
 import { RelayError, retryLater } from "../errors";
 import { NOT_LEADER_RETRY_SECONDS } from "../http";
 import { checkSwapTerms } from "../quotes";
-import type { LimitOrderDraft, LimitPrepareRequest } from "../schemas";
+import type { LimitOrderDraft, LimitOrderPrepareRequest } from "../schemas";
 import { type LimitOrderContext, limitChainOf, limitSettings } from "./context";
 import { buildDraft } from "./draft";
 import { deadlineOf, expiryAccepted } from "./expiry";
@@ -16,7 +16,10 @@ const NONCE_TRIES = 3;
  * `POST /v1/limit-orders/prepare` (docs/limit-orders.md, "Prepare"): the draft of the taker's terms,
  * with a Permit2 nonce the taker has not used; stores nothing.
  */
-export async function prepareLimitOrder(ctx: LimitOrderContext, body: LimitPrepareRequest): Promise<LimitOrderDraft> {
+export async function prepareLimitOrder(
+  ctx: LimitOrderContext,
+  body: LimitOrderPrepareRequest,
+): Promise<LimitOrderDraft> {
   const { config, db } = ctx;
   const settings = limitSettings(config);
   const chainId = body.chainId ?? primaryEvmChain(config).chainId;

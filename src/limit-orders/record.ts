@@ -1,8 +1,8 @@
-import type { LimitOrderRecord, LimitOrderRow } from "../schemas";
+import type { LimitOrder, LimitOrderRow } from "../schemas";
 import { cancelLimitMessage } from "./messages";
 
 /** Record 2.8 of a stored order (docs/limit-orders.md, "The record"). */
-export function limitOrderRecord(row: LimitOrderRow): LimitOrderRecord {
+export function limitOrderRecord(row: LimitOrderRow): LimitOrder {
   return {
     limitOrderId: row.limitOrderId,
     chainId: row.chainId,

@@ -1,9 +1,9 @@
 import { addressKey, type ProvedKeys } from "../chains";
 import { resolverKey } from "../ids";
 import { type InventoryEntry, type NodeState, STALE_AFTER_MS } from "../protocol";
-import type { AdvertisedCorridor, NodeRecord } from "../schemas";
+import type { AdvertisedCorridor, Node } from "../schemas";
 
-export type ChainStatus = NodeRecord["chains"][number];
+export type ChainStatus = Node["chains"][number];
 
 /**
  * One authenticated node socket of a corridor: the keys and identity it proved at auth, the corridor as
@@ -11,7 +11,7 @@ export type ChainStatus = NodeRecord["chains"][number];
  */
 export interface NodeSession
   extends ProvedKeys,
-    Pick<NodeRecord, "name" | "version" | "region" | "signerType" | "state" | "degraded" | "inventory" | "chains"> {
+    Pick<Node, "name" | "version" | "region" | "signerType" | "state" | "degraded" | "inventory" | "chains"> {
   corridor: AdvertisedCorridor;
   connectedAt: number;
   lastHeartbeat: number | null;
@@ -58,7 +58,7 @@ export function isFresh(lastHeartbeat: number | null, now: number): boolean {
  * flag it, code at its address before untrue claims), inventory and chains are merged with the newest report winning per token
  * and per chain.
  */
-export function mergeNodes(sessions: readonly NodeSession[], now: number): NodeRecord[] {
+export function mergeNodes(sessions: readonly NodeSession[], now: number): Node[] {
   const byAddress = new Map<string, NodeSession[]>();
   for (const s of sessions) {
     const key = resolverKey(s.address);
@@ -66,7 +66,7 @@ export function mergeNodes(sessions: readonly NodeSession[], now: number): NodeR
     if (list) list.push(s);
     else byAddress.set(key, [s]);
   }
-  const nodes: NodeRecord[] = [];
+  const nodes: Node[] = [];
   for (const group of byAddress.values()) {
     // Newest heartbeat first; never-heartbeated sessions last, newest connection first among them.
     const ordered = [...group].sort(

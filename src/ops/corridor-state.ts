@@ -1,9 +1,9 @@
-import type { CorridorState, PauseRecord } from "../schemas";
+import type { CorridorState, Pause } from "../schemas";
 import type { RelayFault } from "./relay-fault";
 
 /** What a corridor object says of itself (`CorridorDO.status`). */
 export interface CorridorStatus {
-  paused: PauseRecord | null;
+  paused: Pause | null;
   /** Authenticated resolvers with a fresh heartbeat. */
   nodes: number;
   /** Its write-behind queue: D1 writes not copied yet, and when the oldest was queued (unix ms). */

@@ -1,6 +1,6 @@
 import { BAND_FRESH_MS } from "../auction";
 import type { ChainHead, TokenFeeBps } from "../chains";
-import type { HealthRecord, KeeperRecord } from "../schemas";
+import type { Health, KeeperRecord } from "../schemas";
 import { type CorridorStatus, corridorState } from "./corridor-state";
 import type { Probed } from "./deadline";
 import { describeFeeDifference, feeDifferences } from "./fee-truth";
@@ -56,7 +56,7 @@ const errorOf = <T>(p: Probed<T>) => (p.ok ? null : p.error);
  * keeper, a corridor) `paused`; the whole is `degraded` when any part is, and names them. A pause is an
  * operator's decision, listed in `paused`, and does not make the whole degraded.
  */
-export function assessHealth(probes: HealthProbes, now: number): HealthRecord {
+export function assessHealth(probes: HealthProbes, now: number): Health {
   const degraded: string[] = [];
   const paused: string[] = [];
   const mark = (part: string, isDegraded: boolean) => {
@@ -150,7 +150,7 @@ export function assessHealth(probes: HealthProbes, now: number): HealthRecord {
  * books, when the balance pays for fewer fills than `keeperFloorFills`, or when the FeeController
  * charges other bps than `fee.bps` on any of the chain's tokens; `error` names each.
  */
-export function assessChain(probe: ChainProbes, now: number): HealthRecord["chains"][number] {
+export function assessChain(probe: ChainProbes, now: number): Health["chains"][number] {
   const { head, books, balance, feeBps } = probe;
   const headAgeSeconds = head.ok ? ageSeconds(head.value.time, now) : null;
   const stale = headAgeSeconds !== null && headAgeSeconds > HEAD_STALE_SECONDS;

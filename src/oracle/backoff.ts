@@ -16,7 +16,7 @@ export interface SourceHealth {
 }
 
 /** Source name → its run of failures; a source that answers has no entry. */
-export type Health = Record<string, SourceHealth>;
+export type HealthBySource = Record<string, SourceHealth>;
 
 export function restRounds(failures: number): number {
   return Math.min(2 ** Math.min(failures - 1, 30) - 1, MAX_REST_ROUNDS);
@@ -25,7 +25,7 @@ export function restRounds(failures: number): number {
 /** Which sources this round asks, and which rest (each with the outcome it stands on). */
 export function planRound(
   sources: readonly RateSource[],
-  health: Health,
+  health: HealthBySource,
 ): { ask: RateSource[]; resting: PollOutcome[] } {
   const ask: RateSource[] = [];
   const resting: PollOutcome[] = [];
@@ -38,8 +38,12 @@ export function planRound(
 }
 
 /** The health after a round: asked sources reset or fail again, resting ones count a round down. */
-export function afterRound(health: Health, asked: readonly PollOutcome[], resting: readonly PollOutcome[]): Health {
-  const next: Health = {};
+export function afterRound(
+  health: HealthBySource,
+  asked: readonly PollOutcome[],
+  resting: readonly PollOutcome[],
+): HealthBySource {
+  const next: HealthBySource = {};
   for (const r of resting) {
     const h = health[r.name];
     if (h) next[r.name] = { ...h, rest: h.rest - 1 };

@@ -17,7 +17,7 @@ export {
   RECOMPUTE_INTERVAL_MS,
   subscribers,
 } from "./activity";
-export { afterRound, type Health, planRound } from "./backoff";
+export { afterRound, type HealthBySource, planRound } from "./backoff";
 export { bandAssetOf, chainTokenAssets, oracleCorridor, oracleCorridors } from "./band-corridors";
 export { BandSubscription } from "./band-subscription";
 export { nativePricesFor } from "./native-bands";

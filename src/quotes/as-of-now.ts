@@ -1,5 +1,5 @@
 import { expireIfDue, readExecutionRecord, readQuoteRecord } from "../db";
-import type { ExecutionRecord, QuoteRecord } from "../schemas";
+import type { Execution, Quote } from "../schemas";
 import { isOpen } from "../states";
 
 /**
@@ -8,11 +8,11 @@ import { isOpen } from "../states";
  * one route and `signed` through another.
  */
 
-const dueToExpire = (quote: Pick<QuoteRecord, "status" | "expiresAt"> | null, now: string) =>
+const dueToExpire = (quote: Pick<Quote, "status" | "expiresAt"> | null, now: string) =>
   quote !== null && isOpen(quote.status) && quote.expiresAt <= now;
 
 /** A quote's record as of now. */
-export async function quoteAsOfNow(db: D1Database, quoteId: string): Promise<QuoteRecord | null> {
+export async function quoteAsOfNow(db: D1Database, quoteId: string): Promise<Quote | null> {
   const quote = await readQuoteRecord(db, quoteId);
   const now = new Date().toISOString();
   if (!dueToExpire(quote, now)) return quote;
@@ -21,7 +21,7 @@ export async function quoteAsOfNow(db: D1Database, quoteId: string): Promise<Quo
 }
 
 /** An execution's record as of now, its quote's lifecycle as `quoteAsOfNow` shows it. */
-export async function executionAsOfNow(db: D1Database, executionId: string): Promise<ExecutionRecord | null> {
+export async function executionAsOfNow(db: D1Database, executionId: string): Promise<Execution | null> {
   const execution = await readExecutionRecord(db, executionId);
   const now = new Date().toISOString();
   if (!execution || !dueToExpire(execution.lifecycle, now)) return execution;

@@ -2,7 +2,7 @@ import { readDirectoryPage } from "../db";
 import { invalidRequest } from "../errors";
 import { decodeKeyCursor, encodeKeyCursor } from "../http";
 import { resolverKey } from "../ids";
-import type { NodeRecord, ResolverListQuery, ResolverPage } from "../schemas";
+import type { Node, ResolverListQuery, ResolverPage } from "../schemas";
 import { buildDirectory, INACTIVE_AFTER_MS } from "./directory";
 import { windowStart } from "./reliability";
 
@@ -19,7 +19,7 @@ const DIRECTORY_KEY = /^0x[0-9a-f]{40}$/;
  */
 export async function directoryPage(
   db: D1Database,
-  live: readonly NodeRecord[],
+  live: readonly Node[],
   query: ResolverListQuery,
   now: number,
 ): Promise<ResolverPage> {
@@ -45,7 +45,7 @@ export async function directoryPage(
 }
 
 /** A connected node that is online, or heartbeated within the inactivity cutoff: active, whatever D1 says. */
-function activeByHeartbeat(node: NodeRecord, now: number): boolean {
+function activeByHeartbeat(node: Node, now: number): boolean {
   const heard = node.lastHeartbeat === null ? null : Date.parse(node.lastHeartbeat);
   return node.fresh || (heard !== null && now - heard <= INACTIVE_AFTER_MS);
 }

@@ -2,7 +2,7 @@ import { getAddress } from "viem";
 import type { ResolverRow } from "../db";
 import { NO_TOTALS, type Totals } from "../db";
 import { resolverKey } from "../ids";
-import type { NodeRecord, ResolverRecord } from "../schemas";
+import type { Node, Resolver } from "../schemas";
 import { reliabilityFields } from "./reliability";
 
 /** Offline for longer than this hides a resolver from the directory unless `include=inactive`. */
@@ -19,12 +19,12 @@ const latest = (a: string | null, b: string | null) => (a === null ? b : b === n
 export function buildDirectory(
   rows: readonly ResolverRow[],
   totals: ReadonlyMap<string, Totals>,
-  live: readonly NodeRecord[],
+  live: readonly Node[],
   now: number,
   includeInactive: boolean,
-): { resolvers: ResolverRecord[]; inactive: number } {
+): { resolvers: Resolver[]; inactive: number } {
   const liveByAddress = new Map(live.map((n) => [resolverKey(n.address), n]));
-  const resolvers: ResolverRecord[] = [];
+  const resolvers: Resolver[] = [];
   let inactive = 0;
   for (const row of rows) {
     const node = liveByAddress.get(resolverKey(row.address));

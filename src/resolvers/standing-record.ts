@@ -1,7 +1,7 @@
 import { blameOf } from "../blame";
 import type { StrikeHistoryRow, UncountedFailure } from "../db";
 import { type Day, NO_TOTALS, type Totals } from "../db";
-import type { ResolverRecord, ResolverStanding } from "../schemas";
+import type { Resolver, ResolverStanding } from "../schemas";
 import { fillMeasure, replyLatency, windowDays } from "./reliability";
 
 /**
@@ -10,7 +10,7 @@ import { fillMeasure, replyLatency, windowDays } from "./reliability";
  * and reply latency its counters give. Every day of the window is present, zero where nothing was counted.
  */
 export function standingRecord(
-  record: ResolverRecord,
+  record: Resolver,
   facts: {
     strikes: readonly StrikeHistoryRow[];
     failures: readonly UncountedFailure[];

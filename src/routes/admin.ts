@@ -20,7 +20,7 @@ import {
   KeeperRecord,
   PauseBody,
   RegistrationBody,
-  ResolverRecord,
+  Resolver,
 } from "../schemas";
 import { corridorStub, keeperStub } from "../stubs";
 
@@ -78,11 +78,11 @@ async function demote(
   return connected && demoteResolver(env.DB, address, demotion, at, true);
 }
 
-async function resolverRecord(db: D1Database, address: string): Promise<ResolverRecord> {
+async function resolverRecord(db: D1Database, address: string): Promise<Resolver> {
   const now = Date.now();
   const [row, totals] = await Promise.all([readResolver(db, address), readTotals(db, windowStart(now), address)]);
   if (!row) throw notFound(`No resolver has the address ${address}.`);
-  return buildDirectory([row], totals, [], now, true).resolvers[0] as ResolverRecord;
+  return buildDirectory([row], totals, [], now, true).resolvers[0] as Resolver;
 }
 
 const CorridorKeyParam = z.object({
@@ -119,7 +119,7 @@ export const adminRoutes = adminRouter
         params: EvmAddressParam,
         body: { required: true, content: { "application/json": { schema: RegistrationBody } } },
       },
-      responses: { 200: jsonContent(ResolverRecord, "The resolver"), ...errorResponses(400, 401) },
+      responses: { 200: jsonContent(Resolver, "The resolver"), ...errorResponses(400, 401) },
     }),
     async (c) => {
       const { address } = c.req.valid("param");
@@ -142,7 +142,7 @@ export const adminRoutes = adminRouter
         params: EvmAddressParam,
         body: { required: true, content: { "application/json": { schema: DemoteBody } } },
       },
-      responses: { 200: jsonContent(ResolverRecord, "The resolver"), ...errorResponses(400, 401, 404) },
+      responses: { 200: jsonContent(Resolver, "The resolver"), ...errorResponses(400, 401, 404) },
     }),
     async (c) => {
       const { address } = c.req.valid("param");
@@ -166,7 +166,7 @@ export const adminRoutes = adminRouter
       summary: "Lift a resolver's demotion",
       security,
       request: { params: EvmAddressParam },
-      responses: { 200: jsonContent(ResolverRecord, "The resolver"), ...errorResponses(401, 404) },
+      responses: { 200: jsonContent(Resolver, "The resolver"), ...errorResponses(401, 404) },
     }),
     async (c) => {
       const { address } = c.req.valid("param");

@@ -4,7 +4,7 @@ import { notFound } from "../errors";
 import { createRouter } from "../http";
 import { newId } from "../ids";
 import { hashApiKey, newApiKey } from "../limits";
-import { ApiKeyBody, ApiKeyIdParam, ApiKeyRecord, errorResponses, IssuedApiKey, jsonContent } from "../schemas";
+import { ApiKey, ApiKeyBody, ApiKeyIdParam, errorResponses, IssuedApiKey, jsonContent } from "../schemas";
 import { requireAdmin, security } from "./admin";
 
 const router = createRouter();
@@ -41,7 +41,7 @@ export const apiKeyRoutes = router
       summary: "Every API key issued, newest first (never the keys themselves)",
       security,
       responses: {
-        200: jsonContent(z.object({ apiKeys: z.array(ApiKeyRecord) }), "The keys"),
+        200: jsonContent(z.object({ apiKeys: z.array(ApiKey) }), "The keys"),
         ...errorResponses(401, 429),
       },
     }),
@@ -56,7 +56,7 @@ export const apiKeyRoutes = router
       summary: "Revoke an API key: within a minute its requests answer 401 invalid_api_key",
       security,
       request: { params: ApiKeyIdParam },
-      responses: { 200: jsonContent(ApiKeyRecord, "The revoked key"), ...errorResponses(400, 401, 404, 429) },
+      responses: { 200: jsonContent(ApiKey, "The revoked key"), ...errorResponses(400, 401, 404, 429) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { configRecord } from "../config";
 import { createRouter } from "../http";
-import { ConfigRecord, errorResponses, jsonContent } from "../schemas";
+import { Config, errorResponses, jsonContent } from "../schemas";
 
 export const configRoutes = createRouter().openapi(
   createRoute({
@@ -10,7 +10,7 @@ export const configRoutes = createRouter().openapi(
     operationId: "getConfig",
     tags: ["config"],
     summary: "The relay configuration (record 2.6)",
-    responses: { 200: jsonContent(ConfigRecord, "The configuration record"), ...errorResponses(500) },
+    responses: { 200: jsonContent(Config, "The configuration record"), ...errorResponses(500) },
   }),
   (c) => c.json(configRecord(c.get("config")), 200),
 );

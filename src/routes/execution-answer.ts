@@ -1,11 +1,11 @@
 import type { Refusal } from "../errors";
 import type { SubmitOutcome } from "../keeper";
-import type { ExecutionAccepted } from "../schemas";
+import type { ExecutionAnswer } from "../schemas";
 
 /** The HTTP answer of an outcome that is not an error: 202 for a broadcast, 200 for the rest. */
 export function acceptedAnswer(outcome: Exclude<SubmitOutcome, Refusal>): {
   status: 200 | 202;
-  body: ExecutionAccepted;
+  body: ExecutionAnswer;
 } {
   switch (outcome.kind) {
     case "submitted":

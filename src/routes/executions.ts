@@ -10,8 +10,8 @@ import { chainNotServed, duplicateOf, keyReused, type SubmitOutcome, type Submit
 import { perPeriod } from "../limits";
 import { executionAsOfNow, readThrough } from "../quotes";
 import {
-  ExecutionAccepted,
-  ExecutionRecord,
+  Execution,
+  ExecutionAnswer,
   ExecutionRequest,
   errorResponses,
   IdParam,
@@ -41,8 +41,8 @@ export const executionRoutes = createRouter()
         body: { required: true, content: { "application/json": { schema: ExecutionRequest } } },
       },
       responses: {
-        200: jsonContent(ExecutionAccepted, "A requote (nothing moved), or the first execution of a repeated key"),
-        202: jsonContent(ExecutionAccepted, "Broadcast: the execution is submitted"),
+        200: jsonContent(ExecutionAnswer, "A requote (nothing moved), or the first execution of a repeated key"),
+        202: jsonContent(ExecutionAnswer, "Broadcast: the execution is submitted"),
         ...errorResponses(400, 404, 409, 429, 503),
       },
     }),
@@ -65,7 +65,7 @@ export const executionRoutes = createRouter()
       tags: ["executions"],
       summary: "One execution with its quote's lifecycle (record 2.1)",
       request: { params: IdParam },
-      responses: { 200: jsonContent(ExecutionRecord, "The execution record"), ...errorResponses(404) },
+      responses: { 200: jsonContent(Execution, "The execution record"), ...errorResponses(404) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");

@@ -18,16 +18,16 @@ import {
 } from "../limit-orders";
 import { log } from "../log";
 import {
+  CancelLimitOrderRequest,
   errorResponses,
   IdParam,
   jsonContent,
-  LimitCancelRequest,
   LimitListQuery,
+  LimitOrder,
   LimitOrderDraft,
   LimitOrderPage,
-  LimitOrderRecord,
-  LimitPlaceRequest,
-  LimitPrepareRequest,
+  LimitOrderPlaceRequest,
+  LimitOrderPrepareRequest,
 } from "../schemas";
 import { announceLimitOrders } from "../streams";
 import { corridorStub, keeperStub } from "../stubs";
@@ -62,7 +62,7 @@ export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
         operationId: "prepareLimitOrder",
         tags: ["limit orders"],
         summary: "Derive a limit order's terms and the typed data the taker signs; stores nothing",
-        request: { body: { required: true, content: { "application/json": { schema: LimitPrepareRequest } } } },
+        request: { body: { required: true, content: { "application/json": { schema: LimitOrderPrepareRequest } } } },
         responses: {
           200: jsonContent(LimitOrderDraft, "The draft (record 2.7)"),
           ...errorResponses(400, 404, 429),
@@ -77,9 +77,9 @@ export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
         operationId: "placeLimitOrder",
         tags: ["limit orders"],
         summary: "Place a signed limit order: every term is derived again and checked, with the taker's funds",
-        request: { body: { required: true, content: { "application/json": { schema: LimitPlaceRequest } } } },
+        request: { body: { required: true, content: { "application/json": { schema: LimitOrderPlaceRequest } } } },
         responses: {
-          201: jsonContent(LimitOrderRecord, "The open order (record 2.8)"),
+          201: jsonContent(LimitOrder, "The open order (record 2.8)"),
           ...errorResponses(400, 404, 409, 429, 503),
         },
       }),
@@ -112,7 +112,7 @@ export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
         tags: ["limit orders"],
         summary: "One limit order (record 2.8)",
         request: { params: IdParam },
-        responses: { 200: jsonContent(LimitOrderRecord, "The order"), ...errorResponses(404) },
+        responses: { 200: jsonContent(LimitOrder, "The order"), ...errorResponses(404) },
       }),
       async (c) => c.json(await limitOrderById(c.env.DB, c.req.valid("param").id), 200),
     )
@@ -125,9 +125,9 @@ export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
         summary: "Cancel an open limit order with the taker's signature over its cancelMessage",
         request: {
           params: IdParam,
-          body: { required: true, content: { "application/json": { schema: LimitCancelRequest } } },
+          body: { required: true, content: { "application/json": { schema: CancelLimitOrderRequest } } },
         },
-        responses: { 200: jsonContent(LimitOrderRecord, "The cancelled order"), ...errorResponses(400, 404, 409) },
+        responses: { 200: jsonContent(LimitOrder, "The cancelled order"), ...errorResponses(400, 404, 409) },
       }),
       async (c) => {
         const { id } = c.req.valid("param");

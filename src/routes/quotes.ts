@@ -17,13 +17,13 @@ import {
   verifySignedCancel,
 } from "../quotes";
 import {
-  CancelRequest,
+  CancelQuoteRequest,
   errorResponses,
   IdParam,
   jsonContent,
+  Quote,
   QuoteListQuery,
   QuotePage,
-  QuoteRecord,
   QuoteRequest,
 } from "../schemas";
 import { isOpen } from "../states";
@@ -42,7 +42,19 @@ export const quoteRoutes = createRouter()
       request: { body: { required: true, content: { "application/json": { schema: QuoteRequest } } } },
       responses: {
         200: jsonContent(
-          QuoteRecord.extend({ typedData: z.record(z.string(), z.unknown()).optional() }),
+          Quote.extend({
+            typedData: z
+              .record(z.string(), z.unknown())
+              .optional()
+              .openapi({ description: "EVM: the Permit2 typed data the taker signs (eth_signTypedData_v4)" }),
+            transaction: z.string().optional().openapi({
+              description:
+                "Solana: the swap transaction, base64, the winner's signature in place, the taker's slot empty",
+            }),
+            lastValidBlockHeight: z.number().int().optional().openapi({
+              description: "Solana: the last block height at which the transaction's blockhash lets it land",
+            }),
+          }),
           "The quote, and what the taker signs",
         ),
         ...errorResponses(400, 404, 429, 503),
@@ -106,7 +118,7 @@ export const quoteRoutes = createRouter()
       tags: ["quotes"],
       summary: "One quote's full lifecycle (record 2.2)",
       request: { params: IdParam },
-      responses: { 200: jsonContent(QuoteRecord, "The quote record"), ...errorResponses(404) },
+      responses: { 200: jsonContent(Quote, "The quote record"), ...errorResponses(404) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
@@ -124,9 +136,9 @@ export const quoteRoutes = createRouter()
       summary: "Cancel an open quote with the taker's signature over relay-cancel-quote|<chainId>|<quoteId>",
       request: {
         params: IdParam,
-        body: { required: true, content: { "application/json": { schema: CancelRequest } } },
+        body: { required: true, content: { "application/json": { schema: CancelQuoteRequest } } },
       },
-      responses: { 200: jsonContent(QuoteRecord, "The cancelled quote"), ...errorResponses(400, 404, 409) },
+      responses: { 200: jsonContent(Quote, "The cancelled quote"), ...errorResponses(400, 404, 409) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
@@ -147,7 +159,7 @@ export const quoteRoutes = createRouter()
         throw new RelayError(409, "quote_not_open", message, { status });
       }
       await behindAnswer(c, announceQuote(c.env, c.get("config"), id));
-      return c.json((await readQuoteRecord(c.env.DB, id)) as z.infer<typeof QuoteRecord>, 200);
+      return c.json((await readQuoteRecord(c.env.DB, id)) as z.infer<typeof Quote>, 200);
     },
   );
 

@@ -9,7 +9,7 @@ import {
   EvmAddressParam,
   errorResponses,
   jsonContent,
-  NodeRecord,
+  Node,
   ResolverListQuery,
   ResolverPage,
   ResolverStanding,
@@ -26,7 +26,7 @@ export const resolverRoutes = createRouter()
       operationId: "listNodes",
       tags: ["resolvers"],
       summary: "Connected resolver nodes: the relay's in-memory view from their last heartbeats",
-      responses: { 200: jsonContent(z.object({ nodes: z.array(NodeRecord) }), "Connected nodes") },
+      responses: { 200: jsonContent(z.object({ nodes: z.array(Node) }), "Connected nodes") },
     }),
     async (c) => c.json({ nodes: await liveNodes(c.env, c.get("config")) }, 200),
   )

@@ -17,7 +17,7 @@ export const ErrorBody = z
     retryAfter: z.number().optional(),
   })
   .catchall(z.unknown())
-  .openapi("Error");
+  .openapi("ErrorBody");
 
 const RetryAfterHeader = {
   description: "Seconds to wait before asking again (also `retryAfter` in the body)",

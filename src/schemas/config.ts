@@ -44,7 +44,7 @@ const SolanaChainRecord = z.object({
   pairs: z.array(z.array(Address)),
 });
 
-export const ConfigRecord = z
+export const Config = z
   .object({
     chains: z.array(z.discriminatedUnion("kind", [EvmChainRecord, SolanaChainRecord])),
     chainId: z.number().int(),

@@ -7,7 +7,7 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 128;
 
 const bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 32 bytes of 0x hex");
 
-export const Erc2612PermitBody = z
+export const Erc2612Permit = z
   .object({
     value: Uint256,
     deadline: z
@@ -22,7 +22,7 @@ export const Erc2612PermitBody = z
   .openapi("Erc2612Permit", { description: "An EIP-2612 permit of the sell token for Permit2" });
 
 /** An EIP-2612 approval of Permit2 the taker sends along when the sell token has none yet. */
-export type Erc2612Permit = z.infer<typeof Erc2612PermitBody>;
+export type Erc2612Permit = z.infer<typeof Erc2612Permit>;
 
 const quoteId = z.string().min(1).max(64);
 const chainId = z.number().int().positive().optional().openapi({ description: "must be the quote's chain when given" });
@@ -35,7 +35,7 @@ const EvmExecutionRequest = z
       .string()
       .regex(/^0x[0-9a-fA-F]{130}$/, "must be a 65-byte 0x hex signature")
       .openapi({ description: "the taker's eth_signTypedData_v4 signature over the quote's typedData" }),
-    permit: Erc2612PermitBody.optional(),
+    permit: Erc2612Permit.optional(),
   })
   .openapi("EvmExecutionRequest");
 
@@ -49,7 +49,7 @@ const SolanaExecutionRequest = z
 
 export const ExecutionRequest = z.union([EvmExecutionRequest, SolanaExecutionRequest]);
 
-export const ExecutionAccepted = z
+export const ExecutionAnswer = z
   .object({
     quoteId: z.string(),
     executionId: z.string(),
@@ -61,4 +61,4 @@ export const ExecutionAccepted = z
   .openapi("ExecutionAnswer");
 
 /** What `POST /v1/executions` answers when it is not an error. */
-export type ExecutionAccepted = z.infer<typeof ExecutionAccepted>;
+export type ExecutionAnswer = z.infer<typeof ExecutionAnswer>;

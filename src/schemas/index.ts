@@ -5,35 +5,35 @@
  */
 
 export { errorResponses, jsonContent } from "./common";
-export { ConfigRecord } from "./config";
-export { type Erc2612Permit, ExecutionAccepted, ExecutionRequest, MAX_IDEMPOTENCY_KEY_LENGTH } from "./execution";
+export { Config } from "./config";
+export { type Erc2612Permit, ExecutionAnswer, ExecutionRequest, MAX_IDEMPOTENCY_KEY_LENGTH } from "./execution";
 export {
-  LimitCancelRequest,
+  CancelLimitOrderRequest,
   type LimitCheck,
   LimitListQuery,
+  LimitOrder,
   LimitOrderDraft,
   LimitOrderPage,
-  LimitOrderRecord,
+  LimitOrderPlaceRequest,
+  LimitOrderPrepareRequest,
   type LimitOrderRow,
   type LimitOrderStatus,
-  LimitPlaceRequest,
-  LimitPrepareRequest,
   type MovedLimitOrder,
   type OpenLimitOrder,
   type PagePosition,
 } from "./limit-order";
-export { ApiKeyBody, ApiKeyIdParam, type ApiKeyQuotas, ApiKeyRecord, IssuedApiKey, Limits } from "./limits";
-export { CorridorRecord, type CorridorState, HealthRecord, KeeperRecord, PauseBody, type PauseRecord } from "./ops";
+export { ApiKey, ApiKeyBody, ApiKeyIdParam, type ApiKeyQuotas, IssuedApiKey, Limits } from "./limits";
+export { CorridorRecord, type CorridorState, Health, KeeperRecord, type Pause, PauseBody } from "./ops";
 export {
   type Band,
-  ExecutionRecord,
+  Execution,
   type ExecutionStatus,
   type Fill,
   IdParam,
   type Offer,
+  Quote,
   QuoteListQuery,
   QuotePage,
-  QuoteRecord,
   type QuoteStatus,
   type QuoteSummary,
   type Replies,
@@ -41,18 +41,18 @@ export {
   type Steering,
   type TimelineEntry,
 } from "./quote";
-export { CancelRequest, QuoteRequest } from "./quote-request";
+export { CancelQuoteRequest, QuoteRequest } from "./quote-request";
 export { Rates } from "./rates";
 export {
   type AdvertisedCorridor,
   Badge,
   DemoteBody,
   EvmAddressParam,
-  NodeRecord,
+  Node,
   RegistrationBody,
   type ReliabilityDetail,
+  Resolver,
   ResolverListQuery,
   ResolverPage,
-  ResolverRecord,
   ResolverStanding,
 } from "./resolvers";

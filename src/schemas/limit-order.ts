@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { Address, Amount, ChainIdQuery, pageQuery, Timestamp, Uint256 } from "./common";
-import { type Erc2612Permit, Erc2612PermitBody } from "./execution";
+import { Erc2612Permit } from "./execution";
 
 /** Limit orders' requests and records 2.7 and 2.8 (docs/limit-orders.md). */
 
@@ -11,7 +11,7 @@ const positive = (amount: typeof Uint256) => amount.refine((v) => v !== "0", "mu
 const address = z.string().min(1).max(64);
 const chainId = z.number().int().positive();
 
-export const LimitPrepareRequest = z
+export const LimitOrderPrepareRequest = z
   .object({
     chainId: chainId.optional().openapi({ description: "defaults to the primary EVM chain" }),
     sellToken: address,
@@ -29,7 +29,7 @@ export const LimitPrepareRequest = z
   })
   .openapi("LimitOrderPrepareRequest");
 
-export type LimitPrepareRequest = z.infer<typeof LimitPrepareRequest>;
+export type LimitOrderPrepareRequest = z.infer<typeof LimitOrderPrepareRequest>;
 
 /** Record 2.7: the terms the relay derived and the typed data the taker signs. */
 export const LimitOrderDraft = z
@@ -60,23 +60,23 @@ export const LimitOrderDraft = z
 
 export type LimitOrderDraft = z.infer<typeof LimitOrderDraft>;
 
-export const LimitPlaceRequest = z
+export const LimitOrderPlaceRequest = z
   .object({
     draft: LimitOrderDraft.openapi({ description: "the answer of prepare, unchanged" }),
     signature: z
       .string()
       .regex(/^0x[0-9a-fA-F]{130}$/, "must be a 65-byte 0x hex signature")
       .openapi({ description: "the taker's eth_signTypedData_v4 signature over the draft's typedData" }),
-    erc2612: Erc2612PermitBody.optional().openapi({
+    erc2612: Erc2612Permit.optional().openapi({
       description: "the taker's EIP-2612 approval of Permit2, when the sell token has no Permit2 allowance",
     }),
   })
   .openapi("LimitOrderPlaceRequest");
 
-export type LimitPlaceRequest = z.infer<typeof LimitPlaceRequest>;
+export type LimitOrderPlaceRequest = z.infer<typeof LimitOrderPlaceRequest>;
 
 /** Record 2.8, with the order's terms beside it. */
-export const LimitOrderRecord = z
+export const LimitOrder = z
   .object({
     limitOrderId: z.string(),
     chainId: z.number().int(),
@@ -106,7 +106,7 @@ export const LimitOrderRecord = z
   })
   .openapi("LimitOrder");
 
-export type LimitOrderRecord = z.infer<typeof LimitOrderRecord>;
+export type LimitOrder = z.infer<typeof LimitOrder>;
 
 export const LimitListQuery = z.object({
   taker: address,
@@ -119,21 +119,21 @@ export type LimitListQuery = z.output<typeof LimitListQuery>;
 
 export const LimitOrderPage = z
   .object({
-    limitOrders: z.array(LimitOrderRecord),
+    limitOrders: z.array(LimitOrder),
     nextCursor: z.string().nullable().openapi({ description: "null on the last page" }),
   })
   .openapi("LimitOrderPage");
 
 export type LimitOrderPage = z.infer<typeof LimitOrderPage>;
 
-export const LimitCancelRequest = z.object({ signature: z.string().max(200) }).openapi("CancelLimitOrderRequest");
+export const CancelLimitOrderRequest = z.object({ signature: z.string().max(200) }).openapi("CancelLimitOrderRequest");
 
 /**
  * An order as stored (migrations 0001 and 0006; docs/limit-orders.md, "Placing"): the record's own
  * fields, flat, with what the keeper needs to fill it. `taker` is keyed as the chain normalises it.
  */
 export type LimitOrderRow = Pick<
-  LimitOrderRecord,
+  LimitOrder,
   | "limitOrderId"
   | "chainId"
   | "status"
@@ -156,18 +156,18 @@ export type LimitOrderRow = Pick<
 > & {
   /** The canonical corridor key (src/chains/corridor-keys.ts) the order is auctioned on. */
   corridor: string;
-  feeToken: LimitOrderRecord["fee"]["token"];
-  feeBps: LimitOrderRecord["fee"]["bps"];
-  feeAtLimit: LimitOrderRecord["fee"]["atLimit"];
-  gasFeeToken: LimitOrderRecord["gasFee"]["token"];
+  feeToken: LimitOrder["fee"]["token"];
+  feeBps: LimitOrder["fee"]["bps"];
+  feeAtLimit: LimitOrder["fee"]["atLimit"];
+  gasFeeToken: LimitOrder["gasFee"]["token"];
   gasFeeNow: LimitOrderDraft["gasFeeNow"];
-  maxGasFee: LimitOrderRecord["gasFee"]["max"];
-  permitToken: LimitOrderRecord["permit"]["token"];
-  permitAmount: LimitOrderRecord["permit"]["amount"];
+  maxGasFee: LimitOrder["gasFee"]["max"];
+  permitToken: LimitOrder["permit"]["token"];
+  permitAmount: LimitOrder["permit"]["amount"];
   /** The Permit2 nonce, decimal. */
-  nonce: LimitOrderRecord["permit"]["nonce"];
+  nonce: LimitOrder["permit"]["nonce"];
   /** Unix seconds, decimal. */
-  deadline: LimitOrderRecord["permit"]["deadline"];
+  deadline: LimitOrder["permit"]["deadline"];
   /** The typed data the taker signed, as prepare returned it. */
   typedData: LimitOrderDraft["typedData"];
   signature: string;

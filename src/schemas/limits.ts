@@ -48,7 +48,7 @@ export const ApiKeyBody = z
   .strict()
   .openapi("ApiKeyBody");
 
-export const ApiKeyRecord = z
+export const ApiKey = z
   .object({
     id: z.string().openapi({ example: "ak_0f5c2d9e8b7a6c5d4e3f2a1b0c9d8e7f" }),
     name: z.string(),
@@ -58,7 +58,7 @@ export const ApiKeyRecord = z
   })
   .openapi("ApiKey");
 
-export const IssuedApiKey = ApiKeyRecord.extend({
+export const IssuedApiKey = ApiKey.extend({
   key: z.string().openapi({ description: "the key itself, shown only now: send it as `X-Api-Key`" }),
 }).openapi("IssuedApiKey");
 

@@ -8,8 +8,8 @@ export const PauseBody = z
   .openapi("PauseBody");
 
 /** An operator's pause: when, and why if they said. */
-export const PauseRecord = z.object({ at: Timestamp, reason: z.string().nullable() }).openapi("Pause");
-export type PauseRecord = z.infer<typeof PauseRecord>;
+export const Pause = z.object({ at: Timestamp, reason: z.string().nullable() }).openapi("Pause");
+export type Pause = z.infer<typeof Pause>;
 
 /** A corridor's state, in the words the spec uses for nodes: quoting, degraded (with why) or paused. */
 export const CorridorState = z.enum(["quoting", "degraded", "paused"]);
@@ -25,14 +25,14 @@ export const CorridorRecord = z
       description:
         "why it is degraded: `relay:<code>` (its last fill failed for the relay's own reason), `no_nodes` (no fresh resolver), `unreachable`",
     }),
-    paused: PauseRecord.nullable(),
+    paused: Pause.nullable(),
     nodes: z
       .number()
       .int()
       .nullable()
       .openapi({ description: "resolvers with a fresh heartbeat; null if unreachable" }),
   })
-  .openapi("Corridor");
+  .openapi("CorridorRecord");
 export type CorridorRecord = z.infer<typeof CorridorRecord>;
 
 /** The keeper's wallets on each chain: how many, and their addresses (each the submitter of its fills). */
@@ -43,11 +43,11 @@ const KeeperWallets = z.array(
 /** The keeper's state, as the admin API shows it. */
 export const KeeperRecord = z
   .object({
-    paused: PauseRecord.nullable(),
+    paused: Pause.nullable(),
     followed: z.number().int().openapi({ description: "transactions followed between signing and finality" }),
     wallets: KeeperWallets,
   })
-  .openapi("Keeper");
+  .openapi("KeeperRecord");
 export type KeeperRecord = z.infer<typeof KeeperRecord>;
 
 /** A chain's keeper books over the last 24 h (docs/settlement.md, "The keeper's books"), native base units. */
@@ -70,7 +70,7 @@ const PartStatus = z.enum(["ok", "degraded", "paused"]);
 const Probe = { ms: z.number().int(), error: z.string().nullable() };
 const AgeSeconds = z.number().int().nullable();
 
-export const HealthRecord = z
+export const Health = z
   .object({
     status: z.enum(["ok", "degraded"]),
     degraded: z.array(z.string()).openapi({ description: "the degraded parts, e.g. `chain:31337`, `keeper`" }),
@@ -79,7 +79,7 @@ export const HealthRecord = z
     keeper: z.object({
       status: PartStatus,
       reachable: z.boolean(),
-      paused: PauseRecord.nullable(),
+      paused: Pause.nullable(),
       followed: z.number().int().nullable(),
       wallets: KeeperWallets,
       ...Probe,
@@ -133,4 +133,4 @@ export const HealthRecord = z
     limitOrders: z.object({ status: PartStatus, open: z.number().int().nullable(), ...Probe }),
   })
   .openapi("Health");
-export type HealthRecord = z.infer<typeof HealthRecord>;
+export type Health = z.infer<typeof Health>;

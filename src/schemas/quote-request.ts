@@ -19,4 +19,4 @@ export const QuoteRequest = z
   })
   .openapi("QuoteRequest");
 
-export const CancelRequest = z.object({ signature: z.string().max(200) }).openapi("CancelQuoteRequest");
+export const CancelQuoteRequest = z.object({ signature: z.string().max(200) }).openapi("CancelQuoteRequest");

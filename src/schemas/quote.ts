@@ -123,7 +123,7 @@ export const TimelineEntry = z.object({
   detail: z.record(z.string(), z.unknown()).nullable(),
 });
 
-export const QuoteRecord = z
+export const Quote = z
   .object({
     quoteId: z.string(),
     rfqId: z.string(),
@@ -155,10 +155,10 @@ export const QuoteRecord = z
   })
   .openapi("Quote");
 
-export type QuoteRecord = z.infer<typeof QuoteRecord>;
+export type Quote = z.infer<typeof Quote>;
 
 /** A quote in a list (docs/api.md, "Lists of quotes"): the record without its offers and timeline. */
-export const QuoteSummary = QuoteRecord.omit({ offers: true, timeline: true }).openapi("QuoteSummary");
+export const QuoteSummary = Quote.omit({ offers: true, timeline: true }).openapi("QuoteSummary");
 export type QuoteSummary = z.infer<typeof QuoteSummary>;
 
 export const QuotePage = z
@@ -202,7 +202,7 @@ export const KeeperBooks = z.object({
   }),
 });
 
-export const ExecutionRecord = z
+export const Execution = z
   .object({
     executionId: z.string(),
     quoteId: z.string(),
@@ -219,10 +219,10 @@ export const ExecutionRecord = z
     // A union rather than `.nullable()`: the document then says `anyOf [Quote, null]`. `.nullable()` of
     // the named Quote is written `allOf [Quote, {type: [object, null]}]`, which admits no null and which
     // generated clients read as a Quote whose every field is `never` (docs/api.md, "A typed client").
-    lifecycle: z.union([QuoteRecord, z.null()]),
+    lifecycle: z.union([Quote, z.null()]),
   })
   .openapi("Execution");
 
-export type ExecutionRecord = z.infer<typeof ExecutionRecord>;
+export type Execution = z.infer<typeof Execution>;
 
 export const IdParam = z.object({ id: z.string().openapi({ param: { name: "id", in: "path" } }) });

@@ -6,7 +6,7 @@ const NodeState = z.enum(["quoting", "degraded", "paused"]);
 export const AdvertisedCorridor = z.object({ chainId: z.number().int(), baseToken: Address, quoteToken: Address });
 export type AdvertisedCorridor = z.infer<typeof AdvertisedCorridor>;
 
-export const NodeRecord = z
+export const Node = z
   .object({
     address: Address,
     name: z.string(),
@@ -24,7 +24,7 @@ export const NodeRecord = z
     chains: z.array(z.object({ chainId: z.number().int(), state: NodeState, degraded: z.string().nullable() })),
   })
   .openapi("Node");
-export type NodeRecord = z.infer<typeof NodeRecord>;
+export type Node = z.infer<typeof Node>;
 
 /** One reliability measure over the window: its rate (null with no samples) and how many samples it has. */
 const Measure = z.object({ rate: z.number().min(0).max(1).nullable(), samples: z.number().int().min(0) });
@@ -44,7 +44,7 @@ export type ReliabilityDetail = z.infer<typeof ReliabilityDetail>;
 export const Badge = z.enum(["fast", "reliable", "solana", "new"]).openapi("Badge");
 export type Badge = z.infer<typeof Badge>;
 
-export const ResolverRecord = z
+export const Resolver = z
   .object({
     address: Address,
     name: z.string(),
@@ -69,7 +69,7 @@ export const ResolverRecord = z
     corridors: z.array(AdvertisedCorridor),
   })
   .openapi("Resolver");
-export type ResolverRecord = z.infer<typeof ResolverRecord>;
+export type Resolver = z.infer<typeof Resolver>;
 
 /** `GET /v1/resolvers` (docs/api.md, "Nodes and resolvers"): the directory by address, a page at a time. */
 export const ResolverListQuery = z.object({
@@ -80,7 +80,7 @@ export type ResolverListQuery = z.infer<typeof ResolverListQuery>;
 
 export const ResolverPage = z
   .object({
-    resolvers: z.array(ResolverRecord),
+    resolvers: z.array(Resolver),
     inactive: z.number().int().openapi({ description: "how many inactive resolvers the directory left out" }),
     nextCursor: z.string().nullable().openapi({ description: "null on the last page" }),
   })
@@ -94,7 +94,7 @@ const ReplyLatency = z.object({ p50Ms: z.number().int(), p99Ms: z.number().int()
 const rate = z.number().min(0).max(1).nullable();
 
 /** What stands behind a resolver's standing (docs/reliability.md, "A resolver's record"). */
-export const ResolverStanding = ResolverRecord.extend({
+export const ResolverStanding = Resolver.extend({
   strikes: z
     .array(
       z.object({

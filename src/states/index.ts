@@ -1,6 +1,6 @@
 /**
- * The state tables (docs/api.md, docs/limit-orders.md): which status may follow which, and the settlement
- * and limit-order moves src/db/ builds its conditional SQL from.
+ * The state tables (docs/api.md, docs/limit-orders.md): every move of a quote and of a limit order, from
+ * which src/db/ builds its conditional SQL, and which status may follow which.
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
@@ -12,13 +12,13 @@ export {
   TAKER_BAD_SIGNATURE,
 } from "./limit-order-states";
 export {
-  ENDING_MOVES,
-  type EndingMove,
   EXECUTION_TRANSITIONS,
   isOpen,
+  isQuoteTerminal,
   OPEN_SQL,
-  SETTLEMENT_MOVES,
-  type SettlementMove,
+  QUOTE_MOVES,
+  type QuoteMove,
+  type QuoteMoveName,
   type SettlementStep,
   statusSql,
 } from "./quote-states";

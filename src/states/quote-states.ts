@@ -1,30 +1,9 @@
 import type { ExecutionStatus, QuoteStatus, TimelineEntry } from "../schemas";
 
-/**
- * The quote's state machine (docs/api.md): which status may follow which.
- *
- * `expired` may still become `submitted`: the keeper claims an open quote right before it broadcasts, but
- * the expiry can be recorded while the broadcast is on its way, and the taker's signature is valid on
- * chain until the order's deadline, so the chain decides. `cancelled` never does: a cancel needs an
- * unclaimed quote, and a claimed quote cannot be cancelled (docs/settlement.md, "Cancel and submit").
- */
-export const QUOTE_TRANSITIONS: Record<QuoteStatus, readonly QuoteStatus[]> = {
-  quoted: ["signed", "submitted", "expired", "cancelled", "failed"],
-  signed: ["submitted", "expired", "cancelled", "failed"],
-  submitted: ["settled", "failed"],
-  // A reorg took the settlement's block away before it was final (docs/settlement.md, "Reorgs").
-  settled: ["submitted"],
-  failed: [],
-  expired: ["submitted"],
-  cancelled: [],
-};
-
 /** Statuses in which a quote can still be signed, submitted, cancelled or expire. */
 export const OPEN_STATUSES: readonly QuoteStatus[] = ["quoted", "signed"];
 
 export const isOpen = (status: QuoteStatus) => OPEN_STATUSES.includes(status);
-
-export const canMove = (from: QuoteStatus, to: QuoteStatus) => QUOTE_TRANSITIONS[from].includes(to);
 
 /** A list of statuses for an SQL `IN (…)`; the statuses are constants, never input. */
 export const statusSql = (statuses: readonly string[]) => statuses.map((s) => `'${s}'`).join(",");
@@ -42,10 +21,10 @@ export const EXECUTION_TRANSITIONS: Record<ExecutionStatus, readonly ExecutionSt
 
 type TimelineEvent = TimelineEntry["event"];
 
-export interface SettlementMove {
+export interface QuoteMove {
   /** The quote statuses the move applies in; anywhere else it changes nothing. */
   from: readonly QuoteStatus[];
-  /** The quote's next status; null leaves it (a taker requote) or only sets `final`. */
+  /** The quote's next status; null leaves it (a taker requote, a replaced transaction) or only sets `final`. */
   to: QuoteStatus | null;
   /** The execution the move creates (`requote`, `submitted`) or moves a submitted one to; null: none. */
   execution: ExecutionStatus | null;
@@ -59,11 +38,18 @@ export interface SettlementMove {
 }
 
 /**
- * What each step of settlement does to the quote and its execution (docs/settlement.md). The D1 writes
- * are generated from this table, their conditions from `from`, so a step repeated after a restart
- * changes nothing the second time.
+ * Every move of a quote (docs/api.md, "Quote lifetime"; docs/settlement.md, "What moves"): the steps of
+ * settlement, the taker's cancel and the expiry. Every D1 statement that writes a quote's status is
+ * generated from its row here (src/db/quote-moves.ts), its condition from `from`, so a move repeated after
+ * a restart, or raced by another, changes nothing the second time; what else a move asks (the expiry's
+ * time, no claim by the keeper for a cancel) is in its statement.
+ *
+ * `expired` may still become `submitted`: the keeper claims an open quote right before it broadcasts, but
+ * the expiry can be recorded while the broadcast is on its way, and the taker's signature is valid on
+ * chain until the order's deadline, so the chain decides. `cancelled` never does: a cancel needs an
+ * unclaimed quote, and a claimed quote cannot be cancelled (docs/settlement.md, "Cancel and submit").
  */
-export const SETTLEMENT_MOVES = {
+export const QUOTE_MOVES = {
   /** The taker's signature checked out. */
   signed: { from: ["quoted"], to: "signed", execution: null, events: ["signed"] },
   /** Simulation failed for a reason the taker can fix: the quote stays open. */
@@ -94,25 +80,32 @@ export const SETTLEMENT_MOVES = {
    * timeline's `submitted` detail saying from which block (docs/settlement.md, "Reorgs").
    */
   reorged: { from: ["settled"], to: "submitted", execution: "submitted", events: ["submitted"], again: true },
-} as const satisfies Record<string, SettlementMove>;
+  /** The taker cancelled an open quote the keeper has not claimed; no timeline event. */
+  cancelled: { from: OPEN_STATUSES, to: "cancelled", execution: null, events: [] },
+  /** An open quote's `expiresAt` passed: recorded the first time it is read, or by the keeper's sweep. */
+  expired: { from: OPEN_STATUSES, to: "expired", execution: null, events: ["expired"] },
+} as const satisfies Record<string, QuoteMove>;
 
-export type SettlementStep = keyof typeof SETTLEMENT_MOVES;
+export type QuoteMoveName = keyof typeof QUOTE_MOVES;
 
-export interface EndingMove {
-  /** The quote statuses the move applies in. */
-  from: readonly QuoteStatus[];
-  to: QuoteStatus;
-  /** Timeline events, written once per quote. */
-  events: readonly TimelineEvent[];
-}
+/** The keeper's steps of settlement: every move but the cancel and the expiry. */
+export type SettlementStep = Exclude<QuoteMoveName, "cancelled" | "expired">;
 
-/**
- * The moves that end an open quote without a fill (docs/api.md, "Quote lifetime"): the taker's cancel and
- * the expiry. src/db/quote-status.ts builds their conditional statements from these rows, as
- * src/db/settlement.ts does from SETTLEMENT_MOVES; what else a move asks (the expiry's time, no claim by
- * the keeper) is in the statements.
- */
-export const ENDING_MOVES = {
-  cancelled: { from: OPEN_STATUSES, to: "cancelled", events: [] },
-  expired: { from: OPEN_STATUSES, to: "expired", events: ["expired"] },
-} as const satisfies Record<string, EndingMove>;
+/** Which status may follow which: the status moves of `QUOTE_MOVES`, by the status they leave. */
+export const QUOTE_TRANSITIONS: Readonly<Record<QuoteStatus, readonly QuoteStatus[]>> = (() => {
+  const next: Record<QuoteStatus, QuoteStatus[]> = {
+    quoted: [],
+    signed: [],
+    submitted: [],
+    settled: [],
+    failed: [],
+    expired: [],
+    cancelled: [],
+  };
+  for (const move of Object.values(QUOTE_MOVES) as QuoteMove[])
+    for (const from of move.from) if (move.to !== null && !next[from].includes(move.to)) next[from].push(move.to);
+  return next;
+})();
+
+/** Statuses a quote never leaves (`failed`, `cancelled`): its event stream is over. */
+export const isQuoteTerminal = (status: QuoteStatus) => QUOTE_TRANSITIONS[status].length === 0;

@@ -1,5 +1,5 @@
 import type { LimitOrderProgress, QuoteProgress } from "../db";
-import { isOpen, isTerminal } from "../states";
+import { isOpen, isQuoteTerminal, isTerminal } from "../states";
 
 /**
  * What the event streams of quotes and limit orders carry (docs/api.md, "Event streams"). Pure: the
@@ -33,8 +33,7 @@ export function quoteStream(progress: QuoteProgress): StreamRead {
   }
   const ended =
     progress.timeline.some((e) => e.event === "final") ||
-    progress.status === "failed" ||
-    progress.status === "cancelled" ||
+    isQuoteTerminal(progress.status) ||
     (progress.status === "expired" && !progress.claimed);
   return { events, ended, wakeAt: isOpen(progress.status) ? Date.parse(progress.expiresAt) : null };
 }

@@ -1,7 +1,7 @@
 import { toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { ResolverClient } from "../../src/clients/resolver/client";
-import type { QuoteRecord } from "../../src/schemas/quote";
+import type { Quote } from "../../src/schemas/quote";
 import { startResolverFleet, stopFleet } from "../support/reference-resolvers";
 import { client } from "./evm-chain";
 
@@ -45,7 +45,7 @@ describe("quotes with reference resolvers over real sockets (wrangler dev)", () 
       body: JSON.stringify({ sellToken: CNGN, buyToken: USDC, sellAmount: "1580000000", taker: TAKER }),
     });
     expect(res.status).toBe(200);
-    const quote = (await res.json()) as QuoteRecord & { typedData: unknown };
+    const quote = (await res.json()) as Quote & { typedData: unknown };
     expect(quote.replies).toEqual({ valid: 3, rejected: 0, declined: 0, noReply: 0, late: 0 });
     expect(quote.resolver?.name).toBe("ref-1");
     // 1,580 cNGN at 0.000633 USDC/cNGN is 1.00014 USDC; less the 10 bps fee and the gas fee, priced from
@@ -66,7 +66,7 @@ describe("quotes with reference resolvers over real sockets (wrangler dev)", () 
         body: JSON.stringify({ sellToken: CNGN, buyToken: USDC, sellAmount: "158000000000", taker: TAKER }),
       });
       expect(res.status).toBe(200);
-      return ((await res.json()) as QuoteRecord).gasFee;
+      return ((await res.json()) as Quote).gasFee;
     };
     const setBaseFee = async (wei: bigint) => {
       await client.request({ method: "anvil_setNextBlockBaseFeePerGas" as never, params: [toHex(wei)] as never });

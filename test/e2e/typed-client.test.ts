@@ -3,14 +3,14 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fund } from "../../scripts/lib/evm-deploy";
 import { signPermit2Approval } from "../../src/clients/taker/permit";
+import type { paths } from "../../src/clients/taker/relay-api";
 import { quotePermit2, signQuote } from "../../src/clients/taker/sign";
-import type { paths } from "../support/relay-api";
 import { balance, base, client, deployment, rpcUrl, withAlphaAndBeta } from "./evm-chain";
 
 /**
  * A swap driven as a client developer drives it (docs/api.md, "A typed client"): every call goes
  * through openapi-fetch typed by the types generated from `GET /v1/openapi.json`
- * (test/support/relay-api.d.ts), so `tsc` checks each path, parameter, body and field read here
+ * (src/clients/taker/relay-api.d.ts), so `tsc` checks each path, parameter, body and field read here
  * against the document the relay serves.
  */
 

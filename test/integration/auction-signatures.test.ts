@@ -3,7 +3,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import type { RfqFrame } from "../../src/protocol/frames";
-import type { QuoteRecord } from "../../src/schemas/quote";
+import type { Quote } from "../../src/schemas/quote";
 import { type Bidder, quoteBody as baseBody, bidder, marketSellAmount, signBid } from "../support/bidder";
 import { eventually } from "../support/ws-client";
 
@@ -18,7 +18,7 @@ let sellAmount = "";
 beforeAll(async () => {
   sellAmount = await marketSellAmount((path) => app.request(path, {}, env));
 });
-type QuoteResponse = QuoteRecord & { typedData: Record<string, unknown> };
+type QuoteResponse = Quote & { typedData: Record<string, unknown> };
 
 const requestQuote = async () => {
   const res = await app.request(
@@ -28,7 +28,7 @@ const requestQuote = async () => {
   );
   return { status: res.status, body: (await res.json()) as QuoteResponse };
 };
-const getQuote = async (id: string) => (await (await app.request(`/v1/quotes/${id}`, {}, env)).json()) as QuoteRecord;
+const getQuote = async (id: string) => (await (await app.request(`/v1/quotes/${id}`, {}, env)).json()) as Quote;
 
 let open: Bidder[] = [];
 /**

@@ -5,7 +5,7 @@ import { createApp } from "../../src/app";
 import { outputBounds } from "../../src/auction/band-guard";
 import { eip712ToSign } from "../../src/chains/evm/json-typed-data";
 import { loadConfig } from "../../src/config/load";
-import type { QuoteRecord } from "../../src/schemas/quote";
+import type { Quote } from "../../src/schemas/quote";
 import { type Bidder, quoteBody as baseBody, bidder, marketSellAmount } from "../support/bidder";
 import { eventually } from "../support/ws-client";
 
@@ -17,7 +17,7 @@ beforeAll(async () => {
   sellAmount = await marketSellAmount((path) => app.request(path, {}, env));
 });
 const quoteBody = (over: Record<string, unknown> = {}) => baseBody({ sellAmount, ...over });
-type QuoteResponse = QuoteRecord & { typedData: Record<string, unknown> };
+type QuoteResponse = Quote & { typedData: Record<string, unknown> };
 
 const requestQuote = async (body: Record<string, unknown> = quoteBody()) => {
   const res = await app.request(
@@ -27,7 +27,7 @@ const requestQuote = async (body: Record<string, unknown> = quoteBody()) => {
   );
   return { status: res.status, body: (await res.json()) as QuoteResponse & Record<string, unknown> };
 };
-const getQuote = async (id: string) => (await (await app.request(`/v1/quotes/${id}`, {}, env)).json()) as QuoteRecord;
+const getQuote = async (id: string) => (await (await app.request(`/v1/quotes/${id}`, {}, env)).json()) as Quote;
 
 let open: Bidder[] = [];
 async function nodes(...names: string[]): Promise<Bidder[]> {

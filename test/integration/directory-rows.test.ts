@@ -3,8 +3,8 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import { strike } from "../../src/resolvers/strikes";
-import type { QuoteRecord } from "../../src/schemas/quote";
-import type { NodeRecord, ResolverStanding } from "../../src/schemas/resolvers";
+import type { Quote } from "../../src/schemas/quote";
+import type { Node, ResolverStanding } from "../../src/schemas/resolvers";
 import { type Bidder, bidder, marketSellAmount, quoteBody } from "../support/bidder";
 import { eventually, getJson, nodeAccount } from "../support/ws-client";
 
@@ -45,7 +45,7 @@ describe("the resolver directory's rows", () => {
     const known = await bidder(1, "known");
     open = [stranger, known];
     await eventually(async () => {
-      const { nodes } = (await getJson<{ nodes: NodeRecord[] }>("/v1/nodes")).body;
+      const { nodes } = (await getJson<{ nodes: Node[] }>("/v1/nodes")).body;
       expect(nodes.filter((n) => n.fresh).map((n) => n.name)).toEqual(["known", "stranger"]);
     });
 
@@ -64,7 +64,7 @@ describe("the resolver directory's rows", () => {
     await known.bid(rk, 990_000n);
     const res = await pending;
     expect(res.status).toBe(200);
-    expect(((await res.json()) as QuoteRecord).resolver?.address).toBe(stranger.account.address);
+    expect(((await res.json()) as Quote).resolver?.address).toBe(stranger.account.address);
 
     for (const b of open) b.socket.close();
     await Promise.all(open.map((b) => b.socket.closed));
@@ -88,7 +88,7 @@ describe("the resolver directory's rows", () => {
     open = [node];
     const address = node.account.address;
     await eventually(async () => {
-      const { nodes } = (await getJson<{ nodes: NodeRecord[] }>("/v1/nodes")).body;
+      const { nodes } = (await getJson<{ nodes: Node[] }>("/v1/nodes")).body;
       expect(nodes.find((n) => n.address === address)?.fresh).toBe(true);
     });
     expect(await readResolver(env.DB, address)).toBeNull();

@@ -13,7 +13,7 @@ import { insertLimitOrder, readLimitOrder } from "../../src/db/limit-orders";
 import { newId } from "../../src/ids";
 import { buildDraft, inputsOfDraft } from "../../src/limit-orders/draft";
 import { CLOCK_SKEW_SECONDS } from "../../src/limit-orders/expiry";
-import type { LimitOrderDraft, LimitOrderRecord } from "../../src/schemas/limit-order";
+import type { LimitOrder, LimitOrderDraft } from "../../src/schemas/limit-order";
 import { FakeLimitReads } from "../support/fake-limit-reads";
 import { sampleLimitOrder } from "../support/limit-records";
 import { highS, vAsParity } from "../support/signature-variants";
@@ -100,7 +100,7 @@ const sign = (draft: LimitOrderDraft, signer: LocalAccount = taker): Promise<Hex
   );
 
 async function place(draft: LimitOrderDraft, extra: Record<string, unknown> = {}, config?: RelayConfig) {
-  return call<LimitOrderRecord & Record<string, unknown>>(
+  return call<LimitOrder & Record<string, unknown>>(
     "POST",
     "/v1/limit-orders",
     { draft, signature: await sign(draft), ...extra },
@@ -108,7 +108,7 @@ async function place(draft: LimitOrderDraft, extra: Record<string, unknown> = {}
   );
 }
 
-async function placed(over: Record<string, unknown> = {}): Promise<LimitOrderRecord> {
+async function placed(over: Record<string, unknown> = {}): Promise<LimitOrder> {
   const res = await place(await prepare(over));
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
@@ -257,7 +257,7 @@ describe("POST /v1/limit-orders", () => {
   it("answers 201 with record 2.8 and stores what the keeper needs to fill it", async () => {
     const draft = await prepare();
     const signature = await sign(draft);
-    const res = await call<LimitOrderRecord>("POST", "/v1/limit-orders", { draft, signature });
+    const res = await call<LimitOrder>("POST", "/v1/limit-orders", { draft, signature });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const order = res.body;
     const nonce = BigInt(draft.draft.nonce);
@@ -525,9 +525,9 @@ describe("GET /v1/limit-orders and /v1/limit-orders/{id}", () => {
   it("shows an open order past its expiry as expired", async () => {
     const row = sampleLimitOrder({ expiresAt: new Date(Date.now() - 1000).toISOString() });
     await insertLimitOrder(env.DB, row, 1_000, new Date().toISOString());
-    const res = await call<LimitOrderRecord>("GET", `/v1/limit-orders/${row.limitOrderId}`);
+    const res = await call<LimitOrder>("GET", `/v1/limit-orders/${row.limitOrderId}`);
     expect(res.body.status).toBe("expired");
-    const listed = await call<{ limitOrders: LimitOrderRecord[] }>(
+    const listed = await call<{ limitOrders: LimitOrder[] }>(
       "GET",
       `/v1/limit-orders?taker=${row.taker}&status=expired`,
     );
@@ -551,7 +551,7 @@ describe("GET /v1/limit-orders and /v1/limit-orders/{id}", () => {
     let cursor: string | null = null;
     do {
       const q: string = `/v1/limit-orders?taker=${taker.address}&limit=3${cursor ? `&cursor=${cursor}` : ""}`;
-      const page = await call<{ limitOrders: LimitOrderRecord[]; nextCursor: string | null }>("GET", q);
+      const page = await call<{ limitOrders: LimitOrder[]; nextCursor: string | null }>("GET", q);
       expect(page.status).toBe(200);
       expect(page.body.limitOrders.length).toBeLessThanOrEqual(3);
       seen.push(...page.body.limitOrders.map((o) => o.limitOrderId));
@@ -559,7 +559,7 @@ describe("GET /v1/limit-orders and /v1/limit-orders/{id}", () => {
     } while (cursor);
     expect(seen).toEqual([...ids].reverse());
 
-    const lower = await call<{ limitOrders: LimitOrderRecord[] }>(
+    const lower = await call<{ limitOrders: LimitOrder[] }>(
       "GET",
       `/v1/limit-orders?taker=${taker.address.toLowerCase()}&status=cancelled`,
     );
@@ -589,7 +589,7 @@ describe("POST /v1/limit-orders/{id}/cancel", () => {
   it("cancels an open order with the taker's EIP-191 signature over cancelMessage", async () => {
     const order = await placed();
     const signature = await taker.signMessage({ message: order.cancelMessage });
-    const res = await call<LimitOrderRecord>("POST", `/v1/limit-orders/${order.limitOrderId}/cancel`, { signature });
+    const res = await call<LimitOrder>("POST", `/v1/limit-orders/${order.limitOrderId}/cancel`, { signature });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ limitOrderId: order.limitOrderId, status: "cancelled", revoke: order.revoke });
     const again = await call("POST", `/v1/limit-orders/${order.limitOrderId}/cancel`, { signature });

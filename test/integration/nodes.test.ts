@@ -2,7 +2,7 @@ import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { allCorridors } from "../../src/chains/corridor-keys";
 import { localConfig } from "../../src/config/local";
-import type { NodeRecord } from "../../src/schemas/resolvers";
+import type { Node } from "../../src/schemas/resolvers";
 import {
   authenticate,
   connect,
@@ -15,7 +15,7 @@ import {
   solConnectPath,
 } from "../support/ws-client";
 
-const nodes = async () => (await getJson<{ nodes: NodeRecord[] }>("/v1/nodes")).body.nodes;
+const nodes = async () => (await getJson<{ nodes: Node[] }>("/v1/nodes")).body.nodes;
 const nodeOf = async (address: string) => (await nodes()).find((n) => n.address === address);
 const evmCorridor = () => {
   const key = allCorridors(localConfig).find((c) => c.chain.kind === "evm")?.key as string;
@@ -37,7 +37,7 @@ describe("GET /v1/nodes", () => {
     const node = await eventually(async () => {
       const n = await nodeOf(account.address);
       expect(n?.lastHeartbeat).not.toBeNull();
-      return n as NodeRecord;
+      return n as Node;
     });
     expect(node).toStrictEqual({
       address: account.address,

@@ -4,7 +4,7 @@ import type { CorridorDO } from "../../durable-objects/corridor";
 import { createApp } from "../../src/app";
 import { allCorridors } from "../../src/chains/corridor-keys";
 import { loadConfig } from "../../src/config/load";
-import type { CorridorRecord, HealthRecord, KeeperRecord } from "../../src/schemas/ops";
+import type { CorridorRecord, Health, KeeperRecord } from "../../src/schemas/ops";
 import { corridorStub } from "../../src/stubs";
 import { quoteBody } from "../support/bidder";
 import { seedQuote } from "../support/records";
@@ -49,7 +49,7 @@ describe("GET /v1/health", () => {
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
-    const health = (await res.json()) as HealthRecord;
+    const health = (await res.json()) as Health;
     expect(health.status).toBe("degraded");
     const evm = health.chains.find((c) => c.chainId === evmCorridor.chain.chainId);
     expect(evm).toMatchObject({ status: "degraded", reachable: false, head: null, error: expect.any(String) });
@@ -120,7 +120,7 @@ describe("pausing a corridor", () => {
     expect(quote.body.message).toContain("maintenance");
     expect(quote.headers.get("retry-after")).toBe("2");
 
-    const health = (await call("GET", "/v1/health")).body as HealthRecord;
+    const health = (await call("GET", "/v1/health")).body as Health;
     expect(health.paused).toEqual([`corridor:${evmCorridor.key}`]);
     expect(health.degraded).not.toContain(`corridor:${evmCorridor.key}`);
 
@@ -172,7 +172,7 @@ describe("a corridor whose fills fail for the relay's own reason", () => {
       ((await call("GET", "/v1/corridors")).body.corridors as CorridorRecord[]).find((c) => c.key === evmCorridor.key);
     await stub.quoteChanged("q_fault", { resolver, status: "failed", txHash: null, fault: "relay:fee_mismatch" });
     expect(await state()).toMatchObject({ state: "degraded", degraded: "relay:fee_mismatch" });
-    const health = (await call("GET", "/v1/health")).body as HealthRecord;
+    const health = (await call("GET", "/v1/health")).body as Health;
     expect(health.degraded).toContain(`corridor:${evmCorridor.key}`);
     // A taker's or a resolver's failure says nothing about the relay: the fault stays until a fill settles.
     await stub.quoteChanged("q_other", { resolver, status: "failed", txHash: null });
@@ -207,7 +207,7 @@ describe("pausing the keeper", () => {
     expect(lines).toContainEqual(
       expect.objectContaining({ event: "submission", requestId: "req-ops-submit", reason: "keeper_paused" }),
     );
-    expect(((await call("GET", "/v1/health")).body as HealthRecord).paused).toContain("keeper");
+    expect(((await call("GET", "/v1/health")).body as Health).paused).toContain("keeper");
 
     const resumed = await call("POST", "/v1/admin/keeper/resume", { headers: ADMIN });
     expect((resumed.body as KeeperRecord).paused).toBeNull();

@@ -6,7 +6,7 @@ import { loadConfig } from "../../src/config/load";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import { cancelQuoteMessage } from "../../src/quotes/messages";
-import type { QuoteRecord } from "../../src/schemas/quote";
+import type { Quote } from "../../src/schemas/quote";
 import { type Bidder, bidder, quoteBody } from "../support/bidder";
 import { seedQuote } from "../support/records";
 import { EVM, eventually, SOL } from "../support/ws-client";
@@ -123,10 +123,10 @@ describe("quote expiry and cancel", () => {
 
   it("reads a quote past its expiry as expired, with an expired event, once", async () => {
     const { quote } = await seedQuote(env.DB, { expiresAt: new Date(Date.now() - 1_000).toISOString() });
-    const first = (await (await app.request(`/v1/quotes/${quote.quoteId}`, {}, env)).json()) as QuoteRecord;
+    const first = (await (await app.request(`/v1/quotes/${quote.quoteId}`, {}, env)).json()) as Quote;
     expect(first.status).toBe("expired");
     expect(first.timeline.map((t) => t.event)).toEqual(["requested", "quoted", "expired"]);
-    const again = (await (await app.request(`/v1/quotes/${quote.quoteId}`, {}, env)).json()) as QuoteRecord;
+    const again = (await (await app.request(`/v1/quotes/${quote.quoteId}`, {}, env)).json()) as Quote;
     expect(again.timeline.filter((t) => t.event === "expired")).toHaveLength(1);
   });
 

@@ -3,7 +3,7 @@ import { base58 } from "@scure/base";
 import { describe, expect, it } from "vitest";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import { loadConfig } from "../../src/config/load";
-import type { NodeRecord } from "../../src/schemas/resolvers";
+import type { Node } from "../../src/schemas/resolvers";
 import { SMALL_ORDER_ENCODINGS, smallOrderRSignature } from "../support/ed25519-forgeries";
 import { highS, vAsParity } from "../support/signature-variants";
 import { authenticate, connect, EVM, getJson, heartbeat, nodeAccount } from "../support/ws-client";
@@ -21,7 +21,7 @@ describe("resolver authentication", () => {
       rfqWindowMs: loadConfig(env.RELAY_CONFIG).rfqWindowMs,
     });
     socket.send(heartbeat());
-    const { body } = await getJson<{ nodes: NodeRecord[] }>("/v1/nodes");
+    const { body } = await getJson<{ nodes: Node[] }>("/v1/nodes");
     expect(body.nodes.map((n) => n.address)).toContain(account.address);
     socket.close();
   });

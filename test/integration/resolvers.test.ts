@@ -4,7 +4,7 @@ import { createApp } from "../../src/app";
 import { countStatement, type DayCounts, readTotals, type Totals } from "../../src/db/resolver-days";
 import { windowStart } from "../../src/resolvers/reliability";
 import { readStanding } from "../../src/resolvers/standing";
-import type { NodeRecord, ResolverRecord } from "../../src/schemas/resolvers";
+import type { Node, Resolver } from "../../src/schemas/resolvers";
 import { authenticate, connect, EVM, eventually, getJson, heartbeat, nodeAccount } from "../support/ws-client";
 
 const app = createApp();
@@ -23,7 +23,7 @@ const call = (path: string, method = "GET", body?: unknown, token: string | null
     env,
   );
 const directory = async (query = "") =>
-  (await (await call(`/v1/resolvers${query}`)).json()) as { resolvers: ResolverRecord[]; inactive: number };
+  (await (await call(`/v1/resolvers${query}`)).json()) as { resolvers: Resolver[]; inactive: number };
 
 describe("GET /v1/resolvers", () => {
   it("lists a connected node with every field, online from its heartbeat", async () => {
@@ -38,7 +38,7 @@ describe("GET /v1/resolvers", () => {
     const entry = await eventually(async () => {
       const r = (await directory()).resolvers.find((x) => x.address === account.address);
       expect(r?.online).toBe(true);
-      return r as ResolverRecord;
+      return r as Resolver;
     });
     expect(entry).toStrictEqual({
       address: account.address,
@@ -110,7 +110,7 @@ describe("GET /v1/resolvers: reliability and badges", () => {
     ]);
   }
   const entry = async (address: string) =>
-    (await directory()).resolvers.find((r) => r.address.toLowerCase() === address) as ResolverRecord;
+    (await directory()).resolvers.find((r) => r.address.toLowerCase() === address) as Resolver;
 
   it("computes each rate over the last 7 days, their product and the badges", async () => {
     const address = "0x00000000000000000000000000000000000000b1";
@@ -136,7 +136,7 @@ describe("GET /v1/resolvers: reliability and badges", () => {
       badges: ["fast", "reliable", "solana"],
     });
     // The admin API's record is the directory's.
-    const put = (await (await call(`/v1/admin/resolvers/${address}`, "PUT", { name: "b1" })).json()) as ResolverRecord;
+    const put = (await (await call(`/v1/admin/resolvers/${address}`, "PUT", { name: "b1" })).json()) as Resolver;
     expect(put).toMatchObject({ reliability: 0.95, badges: ["fast", "reliable", "solana"] });
   });
 
@@ -191,7 +191,7 @@ describe("GET /v1/resolvers: reliability and badges", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     socket.send(heartbeat());
     await eventually(async () => {
-      const { nodes } = (await getJson<{ nodes: NodeRecord[] }>("/v1/nodes")).body;
+      const { nodes } = (await getJson<{ nodes: Node[] }>("/v1/nodes")).body;
       expect(nodes.find((n) => n.address === account.address)?.lastHeartbeat).not.toBeNull();
     });
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -230,17 +230,17 @@ describe("admin API", () => {
   it("registers, updates, demotes and reinstates a resolver", async () => {
     const put = await call(`/v1/admin/resolvers/${address}`, "PUT", { name: "delta", region: "accra" });
     expect(put.status).toBe(200);
-    const registered = (await put.json()) as ResolverRecord;
+    const registered = (await put.json()) as Resolver;
     expect(registered).toMatchObject({ address, name: "delta", region: "accra", registered: true, demoted: false });
     expect(registered.registeredAt).toMatch(/Z$/);
 
     const renamed = (await (
       await call(`/v1/admin/resolvers/${address}`, "PUT", { name: "delta-2" })
-    ).json()) as ResolverRecord;
+    ).json()) as Resolver;
     expect(renamed).toMatchObject({ name: "delta-2", region: "accra", registeredAt: registered.registeredAt });
 
     const demote = await call(`/v1/admin/resolvers/${address}/demote`, "POST", { minutes: 30, reason: "missed fills" });
-    const demoted = (await demote.json()) as ResolverRecord;
+    const demoted = (await demote.json()) as Resolver;
     expect(demoted).toMatchObject({ demoted: true, demotionReason: "missed fills" });
     const minutes = (Date.parse(demoted.demotedUntil as string) - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(29);
@@ -248,7 +248,7 @@ describe("admin API", () => {
     const listed = (await directory("?include=inactive")).resolvers.find((r) => r.address === address);
     expect(listed).toMatchObject({ demoted: true, demotionReason: "missed fills" });
 
-    const back = (await (await call(`/v1/admin/resolvers/${address}/reinstate`, "POST")).json()) as ResolverRecord;
+    const back = (await (await call(`/v1/admin/resolvers/${address}/reinstate`, "POST")).json()) as Resolver;
     expect(back).toMatchObject({ demoted: false, demotedUntil: null, demotionReason: null });
   });
 

@@ -3,8 +3,8 @@ import { erc20Abi, type PrivateKeyAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readResolver, upsertRegistration } from "../../src/db/resolvers";
-import type { QuoteRecord } from "../../src/schemas/quote";
-import type { NodeRecord } from "../../src/schemas/resolvers";
+import type { Quote } from "../../src/schemas/quote";
+import type { Node } from "../../src/schemas/resolvers";
 import { type Bidder, bidder, marketSellAmount, quoteBody, signBid } from "../support/bidder";
 import {
   authenticate,
@@ -73,7 +73,7 @@ const requestQuote = () =>
   );
 
 const nodeOf = async (address: string) =>
-  (await getJson<{ nodes: NodeRecord[] }>("/v1/nodes")).body.nodes.find((n) => n.address === address);
+  (await getJson<{ nodes: Node[] }>("/v1/nodes")).body.nodes.find((n) => n.address === address);
 
 describe("inventory checked against the chain", () => {
   // First in the file: eviction waits for the timers an auction leaves behind (closed auctions are
@@ -88,7 +88,7 @@ describe("inventory checked against the chain", () => {
     await honest.bid(await honest.nextRfq(), 1_000_000n);
     const res = await pending;
     expect(res.status).toBe(200);
-    expect(((await res.json()) as QuoteRecord).resolver?.address).toBe(honest.account.address);
+    expect(((await res.json()) as Quote).resolver?.address).toBe(honest.account.address);
     await expect(bluffer.socket.next("rfq", 100)).rejects.toThrow("no rfq frame");
   });
 
@@ -174,14 +174,14 @@ describe("inventory checked against the chain", () => {
     await honest.bid(await honest.nextRfq(), 1_000_000n);
     const res = await pending;
     expect(res.status).toBe(200);
-    const quote = (await res.json()) as QuoteRecord;
+    const quote = (await res.json()) as Quote;
     expect(quote.resolver?.address).toBe(honest.account.address);
     expect(quote.replies).toEqual({ valid: 1, rejected: 0, declined: 0, noReply: 0, late: 0 });
     await expect(bluffer.socket.next("rfq", 100)).rejects.toThrow("no rfq frame");
   });
 });
 
-type Quoted = QuoteRecord & { typedData: Record<string, unknown> };
+type Quoted = Quote & { typedData: Record<string, unknown> };
 
 const requestQuoteFor = async (taker: string) => {
   const res = await app.request(

@@ -5,7 +5,7 @@ import { feeControllerAbi } from "../../src/chains/evm/abi/fee-controller";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import { tokenToNative } from "../../src/costs/gas-fee";
-import type { HealthRecord } from "../../src/schemas/ops";
+import type { Health } from "../../src/schemas/ops";
 import {
   app,
   chainClient,
@@ -23,13 +23,13 @@ import {
 
 /** GET /v1/health against a real chain, reached through the fault-injecting proxy (chain.global.ts). */
 
-async function health(): Promise<HealthRecord> {
+async function health(): Promise<Health> {
   const res = await app.request("/v1/health", {}, env);
   expect(res.status).toBe(200);
-  return (await res.json()) as HealthRecord;
+  return (await res.json()) as Health;
 }
 
-const evmPart = (h: HealthRecord) => {
+const evmPart = (h: Health) => {
   const part = h.chains.find((c) => c.chainId === EVM.chainId);
   if (!part) throw new Error(`no chain ${EVM.chainId} in the health record`);
   return part;

@@ -37,7 +37,7 @@ import type { QuoteRow } from "../../src/db/quotes";
 import { newId } from "../../src/ids";
 import { type PendingTx, SqlTxStore } from "../../src/keeper/pending";
 import type { SubmitRequest } from "../../src/keeper/rpc";
-import type { ExecutionRecord, QuoteRecord, QuoteStatus } from "../../src/schemas/quote";
+import type { Execution, Quote, QuoteStatus } from "../../src/schemas/quote";
 import { keeperStub } from "../../src/stubs";
 import { takerSigningOf } from "../support/taker-signing";
 import { nodeAccount } from "../support/ws-client";
@@ -256,11 +256,10 @@ export async function submit(body: Record<string, unknown>, headers: Record<stri
   return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
 }
 
-export const getQuote = async (id: string) =>
-  (await (await app.request(`/v1/quotes/${id}`, {}, env)).json()) as QuoteRecord;
+export const getQuote = async (id: string) => (await (await app.request(`/v1/quotes/${id}`, {}, env)).json()) as Quote;
 
 export const getExecution = async (id: string) =>
-  (await (await app.request(`/v1/executions/${id}`, {}, env)).json()) as ExecutionRecord;
+  (await (await app.request(`/v1/executions/${id}`, {}, env)).json()) as Execution;
 
 export const keeper = () => keeperStub(env);
 
@@ -282,11 +281,7 @@ export async function runIndexer(): Promise<void> {
  * The quote is read again once no pass is under way: one of the alarm's may have written D1 and not yet its
  * store, and a test reads both.
  */
-export async function indexUntil(
-  quoteId: string,
-  check: (q: QuoteRecord) => boolean,
-  passes = 5,
-): Promise<QuoteRecord> {
+export async function indexUntil(quoteId: string, check: (q: Quote) => boolean, passes = 5): Promise<Quote> {
   for (let i = 0; ; i++) {
     await runIndexer();
     if (check(await getQuote(quoteId))) {

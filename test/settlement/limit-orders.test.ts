@@ -21,7 +21,7 @@ import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import { readLimitOrder } from "../../src/db/limit-orders";
 import { newId } from "../../src/ids";
-import type { LimitOrderDraft, LimitOrderRecord } from "../../src/schemas/limit-order";
+import type { LimitOrder, LimitOrderDraft } from "../../src/schemas/limit-order";
 import { highS, vAsParity } from "../support/signature-variants";
 import { app, chainClient, cngnPermit, EVM, fundedResolver, KEEPER, newTaker, setFault, walletOf } from "./helpers";
 
@@ -73,7 +73,7 @@ const signDraft = (taker: LocalAccount, draft: LimitOrderDraft): Promise<Hex> =>
   );
 
 async function place(taker: LocalAccount, draft: LimitOrderDraft, extra: Record<string, unknown> = {}) {
-  return call<LimitOrderRecord & Record<string, unknown>>("POST", "/v1/limit-orders", {
+  return call<LimitOrder & Record<string, unknown>>("POST", "/v1/limit-orders", {
     draft,
     signature: await signDraft(taker, draft),
     ...extra,
@@ -173,7 +173,7 @@ describe("placing a limit order on a real chain", () => {
       const refused = await call("POST", "/v1/limit-orders", { draft, signature: variant });
       expect([refused.status, refused.body.error]).toEqual([400, "bad_signature"]);
     }
-    const placed = await call<LimitOrderRecord>("POST", "/v1/limit-orders", { draft, signature });
+    const placed = await call<LimitOrder>("POST", "/v1/limit-orders", { draft, signature });
     expect(placed.status, JSON.stringify(placed.body)).toBe(201);
     // The reactor's fill of the same order with either variant: Permit2 refuses the taker's signature.
     for (const variant of [vAsParity(signature), highS(signature)]) {

@@ -7,7 +7,7 @@ import { localKeeperKeys } from "../../scripts/lib/evm-deploy";
 import type { Env } from "../../src/env";
 import type { PendingTx } from "../../src/keeper/pending";
 import type { SubmitOutcome } from "../../src/keeper/rpc";
-import type { QuoteRecord } from "../../src/schemas/quote";
+import type { Quote } from "../../src/schemas/quote";
 import {
   chainClient,
   crashAtBroadcast,
@@ -66,7 +66,7 @@ const timesSent = async (hash: string) =>
   (await sentThroughProxy()).filter((raw) => keccak256(raw as Hex) === hash).length;
 
 /** Alarm passes (the indexer) until every quote is settled. */
-async function settleAll(stub: KeeperStub, quoteIds: string[]): Promise<QuoteRecord[]> {
+async function settleAll(stub: KeeperStub, quoteIds: string[]): Promise<Quote[]> {
   for (let pass = 0; ; pass++) {
     await runDurableObjectAlarm(stub);
     const quotes = await Promise.all(quoteIds.map(getQuote));

@@ -8,7 +8,7 @@ import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import { limitPass } from "../../src/keeper/limit-job";
 import { limitJobPort } from "../../src/keeper/limit-port";
 import type { RfqFrame } from "../../src/protocol/frames";
-import type { QuoteRecord } from "../../src/schemas/quote";
+import type { Quote } from "../../src/schemas/quote";
 import { corridorStub, oracleStub } from "../../src/stubs";
 import { type Bidder, bidder, marketSellAmount, quoteBody, signBid } from "../support/bidder";
 import {
@@ -89,7 +89,7 @@ describe("a resolver that delegates its account after its bid is in", () => {
     await rogue.bid(await rogue.socket.next("rfq"), 1_000_000n);
     const res = await pending;
     expect(res.status).toBe(200);
-    const quote = (await res.json()) as QuoteRecord & { typedData: Record<string, unknown> };
+    const quote = (await res.json()) as Quote & { typedData: Record<string, unknown> };
     expect(quote.resolver?.address).toBe(rogue.account.address);
 
     // The relay verified the bid with the resolver's key; the executor will ask the account's code.

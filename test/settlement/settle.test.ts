@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fillTypedData, quoteIdToBytes32 } from "../../src/chains/evm/typed-data";
 import { readTotals } from "../../src/db/resolver-days";
 import { windowStart } from "../../src/resolvers/reliability";
-import type { QuoteRecord } from "../../src/schemas/quote";
+import type { Quote } from "../../src/schemas/quote";
 import { type Bidder, bidder, marketSellAmount, quoteBody } from "../support/bidder";
 import { eventually } from "../support/ws-client";
 import {
@@ -59,7 +59,7 @@ async function auctionQuote(node: Bidder, taker: Address) {
   await node.bid(await node.nextRfq(), 1_000_000n);
   const res = await pending;
   expect(res.status).toBe(200);
-  return (await res.json()) as QuoteRecord & { typedData: Record<string, unknown> };
+  return (await res.json()) as Quote & { typedData: Record<string, unknown> };
 }
 
 describe("a quote from the auction to final, on a real chain", () => {

@@ -5,8 +5,8 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { rfqExecutorAbi } from "../../src/chains/evm/abi/rfq-executor";
 import { parseSigning } from "../../src/chains/evm/stored-signing";
 import { READ_EVERY_MS } from "../../src/nodes/inventory-checks";
-import type { QuoteRecord } from "../../src/schemas/quote";
-import type { NodeRecord } from "../../src/schemas/resolvers";
+import type { Quote } from "../../src/schemas/quote";
+import type { Node } from "../../src/schemas/resolvers";
 import { type Bidder, bidder, marketSellAmount, quoteBody, signBid } from "../support/bidder";
 import { flipV, highS, vAsParity } from "../support/signature-variants";
 import {
@@ -70,11 +70,11 @@ const requestQuote = async () => {
     },
     env,
   );
-  return { status: res.status, body: (await res.json()) as QuoteRecord & Record<string, unknown> };
+  return { status: res.status, body: (await res.json()) as Quote & Record<string, unknown> };
 };
 
 const nodeOf = async (address: string) =>
-  (await getJson<{ nodes: NodeRecord[] }>("/v1/nodes")).body.nodes.find((n) => n.address === address);
+  (await getJson<{ nodes: Node[] }>("/v1/nodes")).body.nodes.find((n) => n.address === address);
 
 describe("a bid whose signature has v flipped (27 ↔ 28)", () => {
   it("is refused by the relay (error bad_signature, counted rejected), as the executor refuses it", async () => {

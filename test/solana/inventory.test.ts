@@ -7,7 +7,7 @@ import { createApp } from "../../src/app";
 import { splBalance } from "../../src/clients/resolver/solana-inventory";
 import { loadConfig } from "../../src/config/load";
 import type { SolanaChain } from "../../src/config/schema";
-import type { NodeRecord } from "../../src/schemas/resolvers";
+import type { Node } from "../../src/schemas/resolvers";
 import { eventually, getJson, heartbeat, SOL, solCorridorKey, untilInventoryChecked } from "../support/ws-client";
 import { marketSellAmount, type SolanaBidder, solanaBidder } from "./bidder";
 
@@ -65,7 +65,7 @@ const requestQuote = async () => {
 };
 
 const nodeOf = async (address: string) =>
-  (await getJson<{ nodes: NodeRecord[] }>("/v1/nodes")).body.nodes.find((n) => n.address === address);
+  (await getJson<{ nodes: Node[] }>("/v1/nodes")).body.nodes.find((n) => n.address === address);
 
 describe("Solana inventory checked on chain", () => {
   it("reads the SPL balances of the node's proved Solana key, its allowance being its balance", async () => {

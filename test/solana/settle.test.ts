@@ -12,7 +12,7 @@ import { readWireBase64 } from "../../src/chains/solana/wire";
 import { splBalance } from "../../src/clients/resolver/solana-inventory";
 import { loadConfig } from "../../src/config/load";
 import type { SolanaChain } from "../../src/config/schema";
-import type { ExecutionRecord, QuoteRecord } from "../../src/schemas/quote";
+import type { Execution, Quote } from "../../src/schemas/quote";
 import { keeperStub } from "../../src/stubs";
 import { SOL } from "../support/ws-client";
 import { marketSellAmount, type SolanaBidder, solanaBidder } from "./bidder";
@@ -40,10 +40,10 @@ const proxy = (path: string, body: unknown) =>
   fetch(`${env.TEST_SOLANA_PROXY_URL}${path}`, { method: "POST", body: JSON.stringify(body) });
 const setFault = (mode: string) => proxy("/__fault", { mode });
 const sentThroughProxy = async () => (await (await fetch(`${env.TEST_SOLANA_PROXY_URL}/__sent`)).json()) as string[];
-const getQuote = async (id: string) => (await request(`/v1/quotes/${id}`)).body as unknown as QuoteRecord;
+const getQuote = async (id: string) => (await request(`/v1/quotes/${id}`)).body as unknown as Quote;
 
 /** Keeper alarms (indexer passes) until `check` holds, as the alarm would run them. */
-async function indexUntil(quoteId: string, check: (q: QuoteRecord) => boolean, seconds = 10): Promise<QuoteRecord> {
+async function indexUntil(quoteId: string, check: (q: Quote) => boolean, seconds = 10): Promise<Quote> {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
     await runDurableObjectAlarm(keeperStub(env));
@@ -129,7 +129,7 @@ describe("POST /v1/executions on Solana", () => {
     expect(final.fills).toEqual([
       { orderHash, resolver: resolverKey(), filler: chain.keeper, logIndex: expect.any(Number) },
     ]);
-    const execution = (await request(`/v1/executions/${answer.body.executionId}`)).body as unknown as ExecutionRecord;
+    const execution = (await request(`/v1/executions/${answer.body.executionId}`)).body as unknown as Execution;
     expect(execution).toMatchObject({ status: "settled", txHash, gasUsed: expect.stringMatching(/^[1-9]\d*$/) });
     // The block of a Solana settlement is its slot.
     const status = await fetch(env.TEST_SOLANA_RPC_URL, {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterRound, type Health, MAX_REST_ROUNDS, planRound, restRounds } from "../../src/oracle/backoff";
+import { afterRound, type HealthBySource, MAX_REST_ROUNDS, planRound, restRounds } from "../../src/oracle/backoff";
 import type { PollOutcome, RateSource } from "../../src/oracle/poll";
 
 const source = (name: string): RateSource => ({
@@ -13,7 +13,7 @@ const down = (name: string): PollOutcome => ({ name, ok: false, reason: "fetch f
 
 /** Runs `rounds` rounds in which every asked source fails; returns in which rounds `name` was asked. */
 function askedIn(rounds: number, name: string): number[] {
-  let health: Health = {};
+  let health: HealthBySource = {};
   const asked: number[] = [];
   for (let round = 0; round < rounds; round++) {
     const plan = planRound([source(name)], health);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { follow, followToFinal, SwapNotFinalError } from "../../src/clients/taker/follow";
-import type { QuoteRecord, TimelineEntry } from "../../src/schemas/quote";
+import type { Quote, TimelineEntry } from "../../src/schemas/quote";
 import { sseEvent } from "../../src/streams/events";
 
 /**
@@ -21,14 +21,14 @@ const sse = (from: number, to: number) =>
 const streamed = (text: string) =>
   new Response(text, { headers: { "Content-Type": "text/event-stream; charset=utf-8" } });
 
-function record(names: TimelineEntry["event"][], over: Partial<QuoteRecord> = {}): QuoteRecord {
+function record(names: TimelineEntry["event"][], over: Partial<Quote> = {}): Quote {
   return {
     quoteId: "q_1",
     status: "settled",
     final: names.includes("final"),
     timeline: names.map(entry),
     ...over,
-  } as QuoteRecord;
+  } as Quote;
 }
 
 /** A fake relay answering each request with the next of `answers`; records what it was asked. */

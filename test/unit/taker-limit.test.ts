@@ -3,7 +3,8 @@ import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { type LimitAuth, limitPermitAmount, limitTakerTypedData } from "../../src/chains/evm/limit-typed-data";
 import { withBigintsAsStrings } from "../../src/chains/json";
-import { type LimitDraft, type LimitPrepareBody, limitTypedData, signLimitDraft } from "../../src/clients/taker/limit";
+import type { LimitOrderDraft, LimitOrderPrepareRequest } from "../../src/clients/taker/api";
+import { limitTypedData, signLimitDraft } from "../../src/clients/taker/limit";
 import { QuoteMismatchError } from "../../src/clients/taker/sign";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
@@ -13,7 +14,7 @@ const taker = privateKeyToAccount("0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24
 const cngn = chain.tokens[0]?.address as Address;
 const usdc = chain.tokens[1]?.address as Address;
 
-const asked: LimitPrepareBody = {
+const asked: LimitOrderPrepareRequest = {
   sellToken: cngn,
   buyToken: usdc,
   sellAmount: "1580000000",
@@ -23,7 +24,7 @@ const asked: LimitPrepareBody = {
 };
 
 /** A draft as the relay would answer it: the order's typed data through JSON, as it travels. */
-function draftOf(over: Partial<LimitAuth> = {}): LimitDraft {
+function draftOf(over: Partial<LimitAuth> = {}): LimitOrderDraft {
   const order: LimitAuth = {
     taker: taker.address,
     recipient: taker.address,

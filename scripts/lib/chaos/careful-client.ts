@@ -3,12 +3,8 @@
  * repeated while the relay may not have answered for itself, every attempt kept for the audit. A
  * submission is repeated with the same Idempotency-Key, so a repeat is answered with the first execution.
  */
-import {
-  type ExecutionRequestBody,
-  type SolanaExecutionRequestBody,
-  type Submission,
-  submitExecution,
-} from "../../../src/clients/taker/relay";
+import type { EvmExecutionRequest, SolanaExecutionRequest } from "../../../src/clients/taker/api";
+import { type Submission, submitExecution } from "../../../src/clients/taker/relay";
 import { type Attempt, attemptOf, retryDelay } from "./retry";
 
 /** Far above any answer the relay gives when up (a submission takes well under a second locally). */
@@ -57,7 +53,7 @@ export async function carefully<T>(
  */
 export function submitCarefully(
   relayUrl: string,
-  request: ExecutionRequestBody | SolanaExecutionRequestBody,
+  request: EvmExecutionRequest | SolanaExecutionRequest,
   idempotencyKey: string,
   options: CarefulOptions,
 ): Promise<Careful<Submission>> {

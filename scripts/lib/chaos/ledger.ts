@@ -2,11 +2,7 @@
  * What the takers did and were told during a chaos run, and what the relay and the chains say at its end:
  * the inputs of the verdict (verdict.ts).
  */
-import type {
-  ExecutionAnswer,
-  ExecutionRequestBody,
-  SolanaExecutionRequestBody,
-} from "../../../src/clients/taker/relay";
+import type { EvmExecutionRequest, ExecutionAnswer, SolanaExecutionRequest } from "../../../src/clients/taker/api";
 import type { Attempt } from "./retry";
 
 export type ChainKind = "evm" | "solana";
@@ -18,7 +14,7 @@ export interface SwapRecord {
   quoteId: string;
   idempotencyKey: string;
   /** The body sent, so the key can be asked again at the end with the same request. */
-  request: ExecutionRequestBody | SolanaExecutionRequestBody;
+  request: EvmExecutionRequest | SolanaExecutionRequest;
   attempts: Attempt[];
   /** The execution the taker was answered with (202 submitted, 200 requote or duplicate), or null. */
   answer: ExecutionAnswer | null;

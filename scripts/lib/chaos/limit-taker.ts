@@ -5,14 +5,13 @@
  * second order with the same nonce, 409 `nonce_used`).
  */
 import type { Address, LocalAccount, PublicClient } from "viem";
-import {
-  type LimitDraft,
-  type LimitOrderRecord,
-  type LimitPrepareBody,
-  placeLimitOrder,
-  prepareLimitOrder,
-  signLimitDraft,
-} from "../../../src/clients/taker/limit";
+import type {
+  LimitOrder,
+  LimitOrderDraft,
+  LimitOrderPage,
+  LimitOrderPrepareRequest,
+} from "../../../src/clients/taker/api";
+import { placeLimitOrder, prepareLimitOrder, signLimitDraft } from "../../../src/clients/taker/limit";
 import { permit2Allowance, signPermit2Approval } from "../../../src/clients/taker/permit";
 import { relayCall } from "../../../src/clients/taker/relay";
 import { carefully } from "./careful-client";
@@ -27,7 +26,7 @@ export interface LimitOrderPlan {
   account: LocalAccount;
   client: PublicClient;
   /** Sell, buy and the least the order takes (`limitAmount`), at or under the market so it fills. */
-  terms: Omit<LimitPrepareBody, "taker" | "expiresInSeconds">;
+  terms: Omit<LimitOrderPrepareRequest, "taker" | "expiresInSeconds">;
   /** When to place it (ms since the epoch). */
   at: number;
   /** Stop following it after this (ms since the epoch). */
@@ -40,7 +39,7 @@ export async function limitOrderMidRun(run: TakerRun, plan: LimitOrderPlan): Pro
   run.ledger.limitOrders.push(record);
   await new Promise((r) => setTimeout(r, Math.max(0, plan.at - Date.now())));
   const options = { deadline: plan.followUntil, random: run.random };
-  const asked: LimitPrepareBody = { ...plan.terms, taker: plan.account.address, expiresInSeconds: 600 };
+  const asked: LimitOrderPrepareRequest = { ...plan.terms, taker: plan.account.address, expiresInSeconds: 600 };
   const prepared = await carefully(
     async (signal) => ({ status: 200, value: await prepareLimitOrder(run.relayUrl, asked, { signal }) }),
     options,
@@ -61,7 +60,7 @@ export async function limitOrderMidRun(run: TakerRun, plan: LimitOrderPlan): Pro
     await new Promise((r) => setTimeout(r, POLL_MS));
     const path = `/v1/limit-orders/${encodeURIComponent(order.limitOrderId)}`;
     const read = await carefully(async (signal) => {
-      const { status, body: value } = await relayCall<LimitOrderRecord>(run.relayUrl, path, {}, { signal });
+      const { status, body: value } = await relayCall<LimitOrder>(run.relayUrl, path, {}, { signal });
       return { status, value };
     }, options);
     if (!read.value) continue;
@@ -71,7 +70,7 @@ export async function limitOrderMidRun(run: TakerRun, plan: LimitOrderPlan): Pro
 }
 
 /** The draft signed, with an EIP-2612 approval of Permit2 when it may not pull the order's amount yet. */
-async function signed(plan: LimitOrderPlan, asked: LimitPrepareBody, draft: LimitDraft) {
+async function signed(plan: LimitOrderPlan, asked: LimitOrderPrepareRequest, draft: LimitOrderDraft) {
   const signature = await signLimitDraft(plan.account, asked, draft);
   const token = asked.sellToken as Address;
   const permit2 = draft.permit2 as Address;
@@ -84,8 +83,8 @@ async function signed(plan: LimitOrderPlan, asked: LimitPrepareBody, draft: Limi
 }
 
 /** The taker's order with the draft's nonce, when a placement's answer never came back. */
-async function findByNonce(relayUrl: string, taker: string, draft: LimitDraft): Promise<LimitOrderRecord | null> {
+async function findByNonce(relayUrl: string, taker: string, draft: LimitOrderDraft): Promise<LimitOrder | null> {
   const path = `/v1/limit-orders?taker=${taker}&chainId=${draft.chainId}`;
-  const { body } = await relayCall<{ limitOrders: LimitOrderRecord[] }>(relayUrl, path, {});
+  const { body } = await relayCall<LimitOrderPage>(relayUrl, path, {});
   return body.limitOrders.find((o) => o.permit.nonce === draft.draft.nonce) ?? null;
 }

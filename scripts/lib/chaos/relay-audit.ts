@@ -4,7 +4,7 @@
  * execution's status, and each quote's record.
  */
 import { relayCall, type Submission, submitExecution } from "../../../src/clients/taker/relay";
-import type { ExecutionRecord, QuoteRecord } from "../../../src/schemas/quote";
+import type { Execution, Quote } from "../../../src/schemas/quote";
 import { carefully } from "./careful-client";
 import type { ChaosLedger, KeyAnswer, QuoteView, RelayView, SwapRecord } from "./ledger";
 
@@ -45,7 +45,7 @@ export async function catchUp(relayUrl: string, ledger: ChaosLedger, timeoutMs: 
   for (;;) {
     const open = ids.filter((id) => !["settled", "failed", "requote"].includes(statuses.get(id) ?? ""));
     await inTurn(open, async (id) => {
-      const execution = await read<ExecutionRecord>(relayUrl, `/v1/executions/${encodeURIComponent(id)}`);
+      const execution = await read<Execution>(relayUrl, `/v1/executions/${encodeURIComponent(id)}`);
       statuses.set(id, execution?.status ?? "unreadable");
     });
     const left = ids.filter((id) => statuses.get(id) === "submitted").length;
@@ -98,7 +98,7 @@ export async function readRelay(
   ]);
   const quotes = new Map<string, QuoteView>();
   await inTurn([...quoteIds], async (quoteId) => {
-    const quote = await read<QuoteRecord>(relayUrl, `/v1/quotes/${encodeURIComponent(quoteId)}`);
+    const quote = await read<Quote>(relayUrl, `/v1/quotes/${encodeURIComponent(quoteId)}`);
     if (!quote) return;
     quotes.set(quoteId, {
       quoteId,

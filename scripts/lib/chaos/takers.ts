@@ -5,15 +5,10 @@
  */
 import type { Keypair } from "@solana/web3.js";
 import type { LocalAccount, PublicClient } from "viem";
-import {
-  type ExecutionRequestBody,
-  requestQuote,
-  requestSolanaQuote,
-  type SolanaExecutionRequestBody,
-} from "../../../src/clients/taker/relay";
+import type { EvmExecutionRequest, Quote, SolanaExecutionRequest } from "../../../src/clients/taker/api";
+import { requestQuote, requestSolanaQuote } from "../../../src/clients/taker/relay";
 import { signSolanaQuote } from "../../../src/clients/taker/solana-swap";
 import { signForSubmission } from "../../../src/clients/taker/swap";
-import type { QuoteRecord } from "../../../src/schemas/quote";
 import { carefully, submitCarefully } from "./careful-client";
 import type { ChainKind, ChaosLedger } from "./ledger";
 import { Pacer, type Pacing } from "./pacing";
@@ -84,7 +79,7 @@ const quoteBody = (pair: Pair) => ({
   sellAmount: pair.sellAmount.toString(),
 });
 
-type Signed = { quote: QuoteRecord; request: ExecutionRequestBody | SolanaExecutionRequestBody };
+type Signed = { quote: Quote; request: EvmExecutionRequest | SolanaExecutionRequest };
 
 async function backToBack(
   run: TakerRun,

@@ -2,10 +2,10 @@ import type { z } from "zod";
 import { chainPairs, normaliseAddress } from "../../chains/addresses";
 import { corridorKey } from "../../chains/corridor-keys";
 import type { SolanaChain } from "../../config/schema";
-import { ConfigRecord } from "../../schemas/config";
+import { Config } from "../../schemas/config";
 import type { TokenInfo } from "./pricing";
 
-export type RelayConfigRecord = z.infer<typeof ConfigRecord>;
+export type RelayConfigRecord = z.infer<typeof Config>;
 
 /** What the resolver needs of a chain: how to address its tokens, price them, and whom to approve. */
 export interface ChainInfo {
@@ -41,7 +41,7 @@ export async function fetchRelayConfig(relayUrl: string, fetchImpl: typeof fetch
     throw new Error(`cannot reach the relay at ${url}: ${(e as Error).message}`);
   }
   if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
-  return ConfigRecord.parse(await response.json());
+  return Config.parse(await response.json());
 }
 
 export function chainsFromRecord(record: RelayConfigRecord): ChainInfo[] {

@@ -1,5 +1,5 @@
-import type { ExecutionRecord, QuoteRecord, TimelineEntry } from "../../schemas/quote";
 import { quoteStream } from "../../streams/events";
+import type { Execution, Quote, TimelineEntry } from "./api";
 import { getExecution, getQuote, type RelayCallOptions, RelayHttpError } from "./relay";
 import { sseMessages } from "./sse";
 
@@ -137,8 +137,8 @@ export class SwapNotFinalError extends Error {
   override readonly name = "SwapNotFinalError";
   constructor(
     message: string,
-    readonly quote: QuoteRecord | null,
-    readonly execution: ExecutionRecord | null,
+    readonly quote: Quote | null,
+    readonly execution: Execution | null,
   ) {
     super(message);
   }
@@ -152,7 +152,7 @@ export interface FollowOptions extends FollowStreamOptions {
   /** Each event of the quote's stream once, in order, as it happens. */
   onEvent?: (event: QuoteEvent) => void;
   /** The execution as it was when the quote ended (or was requoted). */
-  onExecution?: (execution: ExecutionRecord) => void;
+  onExecution?: (execution: Execution) => void;
 }
 
 /**
@@ -164,7 +164,7 @@ export async function followToFinal(
   relayUrl: string,
   quoteId: string,
   options: FollowOptions = {},
-): Promise<{ quote: QuoteRecord; execution: ExecutionRecord | null }> {
+): Promise<{ quote: Quote; execution: Execution | null }> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;

@@ -1,31 +1,29 @@
 /**
  * The taker's side of limit orders (docs/limit-orders.md): prepare a draft from a price, check it says
  * what was asked and sign its Permit2 typed data, place it, follow it, cancel it. Shapes are the spec's
- * records 2.7 (draft) and 2.8 (order).
+ * records 2.7 (draft) and 2.8 (order), as the OpenAPI document gives them (./api.ts).
  */
 import type { Address, Hex, LocalAccount, PublicClient } from "viem";
 import { type CompletedTypedData, typedDataFromJson } from "../../chains/evm/json-typed-data";
 import { cancelLimitMessage } from "../../limit-orders/messages";
-import type { LimitOrderDraft, LimitOrderRecord, LimitPrepareRequest } from "../../schemas/limit-order";
-import { type Erc2612Permit, permit2Allowance, signPermit2Approval } from "./permit";
+import type {
+  Erc2612Permit,
+  LimitOrder,
+  LimitOrderDraft,
+  LimitOrderPlaceRequest,
+  LimitOrderPrepareRequest,
+} from "./api";
+import { permit2Allowance, signPermit2Approval } from "./permit";
 import { type RelayCallOptions, relayCall } from "./relay";
 import { QuoteMismatchError } from "./sign";
 
-/** `POST /v1/limit-orders/prepare` (spec 4.7). */
-export type LimitPrepareBody = LimitPrepareRequest;
-
-/** The draft (spec 2.7): placed back unchanged with the taker's signature. */
-export type LimitDraft = LimitOrderDraft;
-
-export type { LimitOrderRecord };
-
 export async function prepareLimitOrder(
   relayUrl: string,
-  body: LimitPrepareBody,
+  body: LimitOrderPrepareRequest,
   options?: RelayCallOptions,
-): Promise<LimitDraft> {
+): Promise<LimitOrderDraft> {
   const init = { method: "POST", body: JSON.stringify(body) };
-  return (await relayCall<LimitDraft>(relayUrl, "/v1/limit-orders/prepare", init, options)).body;
+  return (await relayCall<LimitOrderDraft>(relayUrl, "/v1/limit-orders/prepare", init, options)).body;
 }
 
 const same = (a: unknown, b: string) => typeof a === "string" && a.toLowerCase() === b.toLowerCase();
@@ -35,7 +33,7 @@ const same = (a: unknown, b: string) => typeof a === "string" && a.toLowerCase()
  * asked for: the sell token and amount (with the capped gas fee), the buy token, the recipient, the
  * draft's `minOut`, nonce and deadline. A taker signs what it asked for, or nothing.
  */
-export function limitTypedData(asked: LimitPrepareBody, draft: LimitDraft): CompletedTypedData {
+export function limitTypedData(asked: LimitOrderPrepareRequest, draft: LimitOrderDraft): CompletedTypedData {
   const typed = typedDataFromJson(draft.typedData as Parameters<typeof typedDataFromJson>[0]);
   const message = typed.message as {
     permitted?: { token?: unknown; amount?: unknown };
@@ -64,26 +62,30 @@ export function limitTypedData(asked: LimitPrepareBody, draft: LimitDraft): Comp
   return typed;
 }
 
-export function signLimitDraft(account: LocalAccount, asked: LimitPrepareBody, draft: LimitDraft): Promise<Hex> {
+export function signLimitDraft(
+  account: LocalAccount,
+  asked: LimitOrderPrepareRequest,
+  draft: LimitOrderDraft,
+): Promise<Hex> {
   return account.signTypedData(limitTypedData(asked, draft));
 }
 
 export async function placeLimitOrder(
   relayUrl: string,
-  body: { draft: LimitDraft; signature: Hex; erc2612?: Erc2612Permit },
+  body: LimitOrderPlaceRequest,
   options?: RelayCallOptions,
-): Promise<LimitOrderRecord> {
+): Promise<LimitOrder> {
   const init = { method: "POST", body: JSON.stringify(body) };
-  return (await relayCall<LimitOrderRecord>(relayUrl, "/v1/limit-orders", init, options)).body;
+  return (await relayCall<LimitOrder>(relayUrl, "/v1/limit-orders", init, options)).body;
 }
 
-export interface LimitOrderRequest extends Omit<LimitPrepareBody, "taker"> {
+export interface LimitOrderRequest extends Omit<LimitOrderPrepareRequest, "taker"> {
   relayUrl: string;
   /** Reads the Permit2 allowance and the token's permit nonce on the order's chain. */
   client: PublicClient;
   account: LocalAccount;
   /** After prepare, before signing, for a caller that shows progress. */
-  onPrepared?: (draft: LimitDraft) => void;
+  onPrepared?: (draft: LimitOrderDraft) => void;
 }
 
 /**
@@ -94,9 +96,9 @@ export interface LimitOrderRequest extends Omit<LimitPrepareBody, "taker"> {
 export async function limitOrder(
   request: LimitOrderRequest,
   options?: RelayCallOptions,
-): Promise<{ draft: LimitDraft; permit: Erc2612Permit | null; order: LimitOrderRecord }> {
+): Promise<{ draft: LimitOrderDraft; permit: Erc2612Permit | null; order: LimitOrder }> {
   const { relayUrl, client, account, onPrepared, ...terms } = request;
-  const asked: LimitPrepareBody = { ...terms, taker: account.address };
+  const asked: LimitOrderPrepareRequest = { ...terms, taker: account.address };
   const draft = await prepareLimitOrder(relayUrl, asked, options);
   onPrepared?.(draft);
   const signature = await signLimitDraft(account, asked, draft);
@@ -111,28 +113,24 @@ export async function limitOrder(
   return { draft, permit, order };
 }
 
-export async function getLimitOrder(
-  relayUrl: string,
-  id: string,
-  options?: RelayCallOptions,
-): Promise<LimitOrderRecord> {
-  return (await relayCall<LimitOrderRecord>(relayUrl, `/v1/limit-orders/${encodeURIComponent(id)}`, {}, options)).body;
+export async function getLimitOrder(relayUrl: string, id: string, options?: RelayCallOptions): Promise<LimitOrder> {
+  return (await relayCall<LimitOrder>(relayUrl, `/v1/limit-orders/${encodeURIComponent(id)}`, {}, options)).body;
 }
 
 /** Cancels an open order with the taker's EIP-191 signature over its `cancelMessage`. */
 export async function cancelLimitOrder(
   relayUrl: string,
   account: LocalAccount,
-  order: LimitOrderRecord,
+  order: LimitOrder,
   options?: RelayCallOptions,
-): Promise<LimitOrderRecord> {
+): Promise<LimitOrder> {
   if (order.cancelMessage !== cancelLimitMessage(order.chainId, order.limitOrderId)) {
     throw new QuoteMismatchError(`order ${order.limitOrderId}: its cancelMessage is not the relay's cancel text`);
   }
   const signature = await account.signMessage({ message: order.cancelMessage });
   const init = { method: "POST", body: JSON.stringify({ signature }) };
   const path = `/v1/limit-orders/${encodeURIComponent(order.limitOrderId)}/cancel`;
-  return (await relayCall<LimitOrderRecord>(relayUrl, path, init, options)).body;
+  return (await relayCall<LimitOrder>(relayUrl, path, init, options)).body;
 }
 
 /** Polls the order until it is filled (or ends otherwise, or the time runs out); the last record read. */
@@ -142,9 +140,9 @@ export async function followLimitOrder(
   options: RelayCallOptions & {
     timeoutMs?: number;
     intervalMs?: number;
-    onChange?: (o: LimitOrderRecord) => void;
+    onChange?: (o: LimitOrder) => void;
   } = {},
-): Promise<LimitOrderRecord> {
+): Promise<LimitOrder> {
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   let last = "";
   for (;;) {

@@ -8,7 +8,7 @@ import {
   type TypedDataDomain,
 } from "viem";
 import { ERC2612_PERMIT_TYPES } from "../../chains/evm/typed-data";
-import type { Erc2612Permit } from "../../schemas/execution";
+import type { Erc2612Permit } from "./api";
 
 /**
  * Getting the sell token to Permit2. Permit2 pulls the taker's tokens, so it needs the token's
@@ -23,9 +23,6 @@ const erc20 = parseAbi([
   "function name() view returns (string)",
   "function eip712Domain() view returns (bytes1 fields, string name, string version, uint256 chainId, address verifyingContract, bytes32 salt, uint256[] extensions)",
 ]);
-
-/** The `permit` of `POST /v1/executions`: EIP-2612 `permit(owner, Permit2, value, deadline, v, r, s)`. */
-export type { Erc2612Permit };
 
 /** What Permit2 may pull of `token` from `owner` now. */
 export function permit2Allowance(

@@ -1,50 +1,27 @@
-import type { ExecutionRecord, QuoteRecord } from "../../schemas/quote";
-import type { Erc2612Permit } from "./permit";
+import type {
+  EvmExecutionRequest,
+  Execution,
+  ExecutionAnswer,
+  Quote,
+  QuoteAnswer,
+  QuoteRequest,
+  SolanaExecutionRequest,
+} from "./api";
 
 /**
  * The taker's side of the relay's HTTP interface (docs/api.md): ask for a quote, submit it signed, and
- * follow it to `final`. Node 22 or a browser: plain `fetch`, no relay internals.
+ * follow it to `final`. Node 22 or a browser: plain `fetch`, no relay internals. Every request and answer
+ * is the OpenAPI document's own type (./api.ts).
  */
 
-/** `POST /v1/quotes` answers the quote record plus, on EVM, the Permit2 typed data the taker signs. */
-export type SignableQuote = QuoteRecord & { typedData: Record<string, unknown> };
+/** `POST /v1/quotes` on EVM: the quote record plus the Permit2 typed data the taker signs. */
+export type SignableQuote = QuoteAnswer & { typedData: Record<string, unknown> };
 
 /**
  * On Solana, the quote record plus the swap transaction (base64, the resolver's signature in place, the
  * taker's and the keeper's slots empty) and the last block height at which its blockhash lets it land.
  */
-export type SolanaQuote = QuoteRecord & { transaction: string; lastValidBlockHeight: number };
-
-export interface QuoteRequestBody {
-  chainId?: number;
-  sellToken: string;
-  buyToken: string;
-  sellAmount: string;
-  taker: string;
-  recipient?: string;
-}
-
-export interface ExecutionRequestBody {
-  quoteId: string;
-  signature: string;
-  permit?: Erc2612Permit;
-}
-
-/** A Solana submission: the quote's transaction with the taker's signature added, base64. */
-export interface SolanaExecutionRequestBody {
-  quoteId: string;
-  transaction: string;
-}
-
-/** 202 `submitted` (broadcast), or 200 `requote` (the simulation failed, nothing moved) / a duplicate. */
-export interface ExecutionAnswer {
-  quoteId: string;
-  executionId: string;
-  status: "submitted" | "requote" | "settled" | "failed";
-  txHash?: string | null;
-  reason?: string | null;
-  duplicate?: boolean;
-}
+export type SolanaQuote = QuoteAnswer & { transaction: string; lastValidBlockHeight: number };
 
 /** A relay answer that is not a success: its status and the `{error, message, ...}` body. */
 export class RelayHttpError extends Error {
@@ -96,14 +73,14 @@ export async function relayCall<T>(
   return { status: res.status, body: body as T };
 }
 
-async function postQuote<T>(relayUrl: string, request: QuoteRequestBody, options?: RelayCallOptions): Promise<T> {
+async function postQuote<T>(relayUrl: string, request: QuoteRequest, options?: RelayCallOptions): Promise<T> {
   return (await relayCall<T>(relayUrl, "/v1/quotes", { method: "POST", body: JSON.stringify(request) }, options)).body;
 }
 
 /** `POST /v1/quotes` on an EVM chain: runs the auction; the quote and its `typedData`. */
 export async function requestQuote(
   relayUrl: string,
-  request: QuoteRequestBody,
+  request: QuoteRequest,
   options?: RelayCallOptions,
 ): Promise<SignableQuote> {
   const body = await postQuote<SignableQuote>(relayUrl, request, options);
@@ -114,7 +91,7 @@ export async function requestQuote(
 /** `POST /v1/quotes` on a Solana chain: the quote, its `transaction` and `lastValidBlockHeight`. */
 export async function requestSolanaQuote(
   relayUrl: string,
-  request: QuoteRequestBody,
+  request: QuoteRequest,
   options?: RelayCallOptions,
 ): Promise<SolanaQuote> {
   const body = await postQuote<SolanaQuote>(relayUrl, request, options);
@@ -140,7 +117,7 @@ export interface Submission {
 /** `POST /v1/executions`; a `not_leader` answer is retried after the `Retry-After` it carries. */
 export async function submitExecution(
   relayUrl: string,
-  request: ExecutionRequestBody | SolanaExecutionRequestBody,
+  request: EvmExecutionRequest | SolanaExecutionRequest,
   options: SubmitOptions = {},
 ): Promise<Submission> {
   const headers: Record<string, string> = options.idempotencyKey ? { "idempotency-key": options.idempotencyKey } : {};
@@ -163,15 +140,14 @@ export async function submitExecution(
   }
 }
 
-export async function getQuote(relayUrl: string, quoteId: string, options?: RelayCallOptions): Promise<QuoteRecord> {
-  return (await relayCall<QuoteRecord>(relayUrl, `/v1/quotes/${encodeURIComponent(quoteId)}`, {}, options)).body;
+export async function getQuote(relayUrl: string, quoteId: string, options?: RelayCallOptions): Promise<Quote> {
+  return (await relayCall<Quote>(relayUrl, `/v1/quotes/${encodeURIComponent(quoteId)}`, {}, options)).body;
 }
 
 export async function getExecution(
   relayUrl: string,
   executionId: string,
   options?: RelayCallOptions,
-): Promise<ExecutionRecord> {
-  return (await relayCall<ExecutionRecord>(relayUrl, `/v1/executions/${encodeURIComponent(executionId)}`, {}, options))
-    .body;
+): Promise<Execution> {
+  return (await relayCall<Execution>(relayUrl, `/v1/executions/${encodeURIComponent(executionId)}`, {}, options)).body;
 }

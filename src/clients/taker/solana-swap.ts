@@ -1,10 +1,9 @@
 import { base64 } from "@scure/base";
 import { type Keypair, VersionedTransaction } from "@solana/web3.js";
+import type { QuoteRequest, SolanaExecutionRequest } from "./api";
 import {
-  type QuoteRequestBody,
   type RelayCallOptions,
   requestSolanaQuote,
-  type SolanaExecutionRequestBody,
   type SolanaQuote,
   type Submission,
   type SubmitOptions,
@@ -40,7 +39,7 @@ export interface SolanaSwapRequest {
   idempotencyKey?: string;
   /** After each step, for a caller that shows progress. */
   onQuoted?: (quote: SolanaQuote) => void;
-  onSigned?: (request: SolanaExecutionRequestBody) => void;
+  onSigned?: (request: SolanaExecutionRequest) => void;
 }
 
 /**
@@ -50,8 +49,8 @@ export interface SolanaSwapRequest {
 export async function swapOnSolana(
   request: SolanaSwapRequest,
   options: RelayCallOptions & Pick<SubmitOptions, "notLeaderRetries"> = {},
-): Promise<{ quote: SolanaQuote; request: SolanaExecutionRequestBody; submission: Submission }> {
-  const body: QuoteRequestBody = {
+): Promise<{ quote: SolanaQuote; request: SolanaExecutionRequest; submission: Submission }> {
+  const body: QuoteRequest = {
     chainId: request.chainId,
     sellToken: request.sellToken,
     buyToken: request.buyToken,

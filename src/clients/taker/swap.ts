@@ -1,8 +1,7 @@
 import type { Address, Hex, LocalAccount, PublicClient } from "viem";
-import { type Erc2612Permit, permit2Allowance, signPermit2Approval } from "./permit";
+import type { Erc2612Permit, EvmExecutionRequest, QuoteRequest } from "./api";
+import { permit2Allowance, signPermit2Approval } from "./permit";
 import {
-  type ExecutionRequestBody,
-  type QuoteRequestBody,
   type RelayCallOptions,
   requestQuote,
   type SignableQuote,
@@ -21,7 +20,7 @@ export interface SignedQuote {
   /** Sent along when Permit2 may not yet pull what the quote needs. */
   permit: Erc2612Permit | null;
   /** What `POST /v1/executions` takes. */
-  request: ExecutionRequestBody;
+  request: EvmExecutionRequest;
 }
 
 /**
@@ -84,7 +83,7 @@ export async function swap(
   request: SwapRequest,
   options: RelayCallOptions & Pick<SubmitOptions, "notLeaderRetries"> = {},
 ): Promise<{ signed: SignedQuote; submission: Submission }> {
-  const body: QuoteRequestBody = {
+  const body: QuoteRequest = {
     sellToken: request.sellToken,
     buyToken: request.buyToken,
     sellAmount: request.sellAmount.toString(),

@@ -740,7 +740,7 @@ export interface components {
        */
       adminFailuresPerMinute: number;
     };
-    Error: {
+    ErrorBody: {
       /** @example not_found */
       error: string;
       message: string;
@@ -1569,7 +1569,7 @@ export interface components {
       p50Ms: number;
       p99Ms: number;
     } | null;
-    Corridor: {
+    CorridorRecord: {
       /** @example 31337:0x9fe4…:0xe7f1… */
       key: string;
       chainId: number;
@@ -1590,7 +1590,7 @@ export interface components {
       /** @description shown with the pause; public */
       reason?: string;
     };
-    Keeper: {
+    KeeperRecord: {
       paused: components["schemas"]["Pause"];
       /** @description transactions followed between signing and finality */
       followed: number;
@@ -1973,7 +1973,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Internal error */
@@ -1984,7 +1984,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2020,7 +2020,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2069,7 +2069,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2080,7 +2080,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2112,9 +2112,14 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Quote"] & {
+            /** @description EVM: the Permit2 typed data the taker signs (eth_signTypedData_v4) */
             typedData?: {
               [key: string]: unknown;
             };
+            /** @description Solana: the swap transaction, base64, the winner's signature in place, the taker's slot empty */
+            transaction?: string;
+            /** @description Solana: the last block height at which the transaction's blockhash lets it land */
+            lastValidBlockHeight?: number;
           };
         };
       };
@@ -2126,7 +2131,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -2137,7 +2142,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2148,7 +2153,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -2159,7 +2164,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -2172,7 +2177,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unavailable; see Retry-After */
@@ -2185,7 +2190,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2223,7 +2228,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2234,7 +2239,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2276,7 +2281,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -2287,7 +2292,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2298,7 +2303,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict with the resource's state */
@@ -2309,7 +2314,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -2320,7 +2325,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2379,7 +2384,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -2390,7 +2395,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2401,7 +2406,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict with the resource's state */
@@ -2412,7 +2417,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -2423,7 +2428,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -2436,7 +2441,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unavailable; see Retry-After */
@@ -2449,7 +2454,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2487,7 +2492,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2498,7 +2503,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2536,7 +2541,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2579,7 +2584,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2590,7 +2595,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2628,7 +2633,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -2639,7 +2644,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2650,7 +2655,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2676,7 +2681,7 @@ export interface operations {
         };
         content: {
           "application/json": {
-            corridors: components["schemas"]["Corridor"][];
+            corridors: components["schemas"]["CorridorRecord"][];
           };
         };
       };
@@ -2688,7 +2693,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2726,7 +2731,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2737,7 +2742,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Error */
@@ -2748,7 +2753,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -2761,7 +2766,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2807,7 +2812,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing or wrong credentials */
@@ -2818,7 +2823,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2829,7 +2834,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -2840,7 +2845,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2886,7 +2891,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing or wrong credentials */
@@ -2897,7 +2902,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -2908,7 +2913,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2919,7 +2924,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -2930,7 +2935,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -2968,7 +2973,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -2979,7 +2984,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -2990,7 +2995,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3022,7 +3027,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Corridor"];
+          "application/json": components["schemas"]["CorridorRecord"];
         };
       };
       /** @description Invalid request */
@@ -3033,7 +3038,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing or wrong credentials */
@@ -3044,7 +3049,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -3055,7 +3060,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3066,7 +3071,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -3077,7 +3082,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3105,7 +3110,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Corridor"];
+          "application/json": components["schemas"]["CorridorRecord"];
         };
       };
       /** @description Missing or wrong credentials */
@@ -3116,7 +3121,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -3127,7 +3132,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3138,7 +3143,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3167,7 +3172,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Keeper"];
+          "application/json": components["schemas"]["KeeperRecord"];
         };
       };
       /** @description Invalid request */
@@ -3178,7 +3183,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing or wrong credentials */
@@ -3189,7 +3194,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3200,7 +3205,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -3211,7 +3216,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3236,7 +3241,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Keeper"];
+          "application/json": components["schemas"]["KeeperRecord"];
         };
       };
       /** @description Missing or wrong credentials */
@@ -3247,7 +3252,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3258,7 +3263,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3283,7 +3288,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Keeper"];
+          "application/json": components["schemas"]["KeeperRecord"];
         };
       };
       /** @description Missing or wrong credentials */
@@ -3294,7 +3299,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3305,7 +3310,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3343,7 +3348,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3354,7 +3359,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -3367,7 +3372,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3407,7 +3412,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing or wrong credentials */
@@ -3418,7 +3423,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3429,7 +3434,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -3440,7 +3445,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -3453,7 +3458,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3491,7 +3496,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing or wrong credentials */
@@ -3502,7 +3507,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -3513,7 +3518,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3524,7 +3529,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -3537,7 +3542,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3573,7 +3578,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Internal error */
@@ -3584,7 +3589,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3624,7 +3629,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -3635,7 +3640,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3646,7 +3651,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -3657,7 +3662,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -3670,7 +3675,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3715,7 +3720,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -3726,7 +3731,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3737,7 +3742,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3777,7 +3782,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -3788,7 +3793,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3799,7 +3804,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict with the resource's state */
@@ -3810,7 +3815,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -3821,7 +3826,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -3834,7 +3839,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unavailable; see Retry-After */
@@ -3847,7 +3852,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3885,7 +3890,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3896,7 +3901,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -3938,7 +3943,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -3949,7 +3954,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -3960,7 +3965,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict with the resource's state */
@@ -3971,7 +3976,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Body over 64 KiB */
@@ -3982,7 +3987,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -4031,7 +4036,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -4042,7 +4047,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -4053,7 +4058,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -4066,7 +4071,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unavailable; see Retry-After */
@@ -4079,7 +4084,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -4128,7 +4133,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found */
@@ -4139,7 +4144,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Method not allowed on this path; see Allow */
@@ -4150,7 +4155,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Too many requests; see Retry-After */
@@ -4163,7 +4168,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unavailable; see Retry-After */
@@ -4176,7 +4181,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -4216,7 +4221,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -4252,7 +4257,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
