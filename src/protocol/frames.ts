@@ -172,7 +172,16 @@ export const executionFrame = z.object({
  */
 export const signFrame = z.object({ type: z.literal("sign"), rfqId: z.string(), transaction: z.string() });
 
-export const errorFrame = z.object({ type: z.literal("error"), code: z.string(), message: z.string() });
+export const errorFrame = z.object({
+  type: z.literal("error"),
+  code: z.string(),
+  message: z.string(),
+  /** The rfq a refused `bid`, `decline` or `signed` answered; absent on errors about the socket itself. */
+  rfqId: z
+    .string()
+    .optional()
+    .describe("The rfq whose `bid`, `decline` or `signed` this error is about; absent when it is about the socket"),
+});
 
 /** A strike demoted the node (docs/reliability.md): until when (ISO 8601), and why. */
 export const demotedFrame = z.object({ type: z.literal("demoted"), until: z.string(), reason: z.string() });
