@@ -63,16 +63,54 @@ export const heartbeatFrame = z.object({
 export const bidFrame = z.object({
   type: z.literal("bid"),
   rfqId: z.string(),
-  outputAmount: amount,
+  outputAmount: amount.describe("How much of the buy token the node delivers for `sellAmount`, in base units"),
   /** Signature over the rfq's `toSign` with `outputAmount` filled in. */
-  signature: z.string().min(1).max(200),
-  expiresAt: z.number().optional(),
+  signature: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe(
+      "EVM: the node's EIP-712 signature (0x, 65 bytes) over `toSign` with `outputAmount` filled in; Solana: the ed25519 signature (base58) of its proved key over the `toSign` text with `{outputAmount}` replaced",
+    ),
+  expiresAt: z
+    .number()
+    .optional()
+    .describe(
+      "Optional. Unix milliseconds after which the node no longer stands by the price. The relay reads it once, as the bid arrives: a bid whose `expiresAt` is at or before that moment is rejected `expired_bid`; a bid that arrives before it is held like any other to the end of its auction and, if it wins, to the rfq's `deadline`.",
+    ),
 });
+
+/**
+ * Why a node declines, as the reference resolver says it (docs/resolver-protocol.md, "Declining"). The
+ * relay takes any text up to 200 characters and acts on none of it: a decline counts as `declined` in the
+ * quote's `replies`, whatever its reason.
+ */
+export const DECLINE_REASONS = {
+  random_decline: "declined at random (the reference resolver's --decline-rate)",
+  paused: "the node, or its chain, is paused",
+  degraded: "the node, or its chain, is degraded (its own `degraded` text may be sent instead)",
+  unsupported_chain: "the node does not serve the rfq's chain, or not with this signature scheme",
+  no_solana_key: "a Solana rfq, and the node holds no Solana key",
+  unknown_token: "the node does not know the sell or buy token",
+  "to_sign_mismatch:<field>": "the rfq's `toSign` disagrees with the rfq at <field>: the node will not sign it",
+  no_band: "the node prices from the oracle band, and there is none",
+  unpriced_pair: "the node has no price for the pair",
+  bad_band: "the band's mid is not a usable price",
+  pricing_error: "the node's pricer failed",
+  amount_too_small: "the price came to no output",
+  insufficient_inventory: "the node holds too little of the buy token, or allows too little",
+  cannot_sign: "the node's signer failed",
+} as const;
 
 export const declineFrame = z.object({
   type: z.literal("decline"),
   rfqId: z.string(),
-  reason: z.string().max(200),
+  reason: z
+    .string()
+    .max(200)
+    .describe(
+      `Free text up to 200 characters; the relay records the decline but not its reason. Known reasons: ${Object.keys(DECLINE_REASONS).join(", ")}`,
+    ),
 });
 
 /** The winner's answer to `sign`: its signature over the `transaction` it was sent. */

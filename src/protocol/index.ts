@@ -4,6 +4,7 @@
  */
 
 export { close, frameSize, parseNodeFrame, send } from "./codec";
+export { NODE_FRAME_EXAMPLES, RELAY_FRAME_EXAMPLES } from "./frame-examples";
 export {
   AUTH_TIMEOUT_MS,
   type AuthFrame,
@@ -13,6 +14,7 @@ export {
   bandFrameBody,
   CLOSE_POLICY,
   CLOSE_REASONS,
+  DECLINE_REASONS,
   type DeclineFrame,
   type Eip712Commitment,
   type HeartbeatFrame,
@@ -20,8 +22,10 @@ export {
   MAX_FRAME_BYTES,
   MAX_FRAMES_PER_SECOND,
   type NodeState,
+  nodeFrame,
   OUTPUT_AMOUNT_SLOT,
   type RelayFrame,
+  relayFrame,
   SIGN_TIMEOUT_MS,
   type SignedFrame,
   STALE_AFTER_MS,
