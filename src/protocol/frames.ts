@@ -81,7 +81,7 @@ export const bidFrame = z.object({
 });
 
 /**
- * Why a node declines, as the reference resolver says it (docs/resolver-protocol.md, "Declining"). The
+ * Why a node declines, as the reference resolver says it (docs/resolver-protocol.md, "Auctions"). The
  * relay takes any text up to 200 characters and acts on none of it: a decline counts as `declined` in the
  * quote's `replies`, whatever its reason.
  */
