@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DECLINE_REASONS } from "./decline-reasons";
 
 /**
  * The resolver WebSocket protocol (docs/resolver-protocol.md): JSON text frames, each with a `type`.
@@ -33,13 +34,18 @@ export const authFrame = z.object({
   type: z.literal("auth"),
   address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
   /** EIP-191 signature over `relay-node-auth|<corridor>|<nonce>`. */
-  signature: hex,
+  signature: hex.describe(
+    "EIP-191 (personal_sign) signature by `address` over the text `relay-node-auth|<corridor>|<nonce>`, corridor and nonce as the challenge gave them",
+  ),
   name: z.string().min(1).max(64),
   version: z.string().min(1).max(32),
   region: z.string().max(32).nullish(),
   signerType: z.enum(SIGNER_TYPES, { message: `signerType must be one of ${SIGNER_TYPES.join(", ")}` }).nullish(),
   /** Optional proof of a Solana key: ed25519 signature (base58) over the same text. */
-  solana: z.object({ address: z.string().min(32).max(44), signature: z.string().min(64).max(100) }).optional(),
+  solana: z
+    .object({ address: z.string().min(32).max(44), signature: z.string().min(64).max(100) })
+    .optional()
+    .describe("Proof of a Solana key: its base58 address and its ed25519 signature (base58) over the auth text"),
 });
 
 export const inventoryEntry = z.object({
@@ -80,28 +86,6 @@ export const bidFrame = z.object({
     ),
 });
 
-/**
- * Why a node declines, as the reference resolver says it (docs/resolver-protocol.md, "Auctions"). The
- * relay takes any text up to 200 characters and acts on none of it: a decline counts as `declined` in the
- * quote's `replies`, whatever its reason.
- */
-export const DECLINE_REASONS = {
-  random_decline: "declined at random (the reference resolver's --decline-rate)",
-  paused: "the node, or its chain, is paused",
-  degraded: "the node, or its chain, is degraded (its own `degraded` text may be sent instead)",
-  unsupported_chain: "the node does not serve the rfq's chain, or not with this signature scheme",
-  no_solana_key: "a Solana rfq, and the node holds no Solana key",
-  unknown_token: "the node does not know the sell or buy token",
-  "to_sign_mismatch:<field>": "the rfq's `toSign` disagrees with the rfq at <field>: the node will not sign it",
-  no_band: "the node prices from the oracle band, and there is none",
-  unpriced_pair: "the node has no price for the pair",
-  bad_band: "the band's mid is not a usable price",
-  pricing_error: "the node's pricer failed",
-  amount_too_small: "the price came to no output",
-  insufficient_inventory: "the node holds too little of the buy token, or allows too little",
-  cannot_sign: "the node's signer failed",
-} as const;
-
 export const declineFrame = z.object({
   type: z.literal("decline"),
   rfqId: z.string(),
@@ -140,13 +124,24 @@ export type NodeState = z.infer<typeof nodeState>;
  */
 export const eip712Commitment = z.object({
   scheme: z.literal("eip712"),
-  domain: z.record(z.string(), z.unknown()),
+  domain: z
+    .record(z.string(), z.unknown())
+    .describe("`{name, version, chainId, verifyingContract}`; `chainId` a number. `types` has no EIP712Domain entry"),
   types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
-  primaryType: z.string(),
-  message: z.record(z.string(), z.unknown()),
+  primaryType: z.string().describe("`RfqFill` for an RFQ, `LimitFill` in a limit order's round"),
+  message: z
+    .record(z.string(), z.unknown())
+    .describe("Integers as decimal strings; `outputAmount` null, for the node to fill in with its bid's"),
 });
 
-export const ed25519Commitment = z.object({ scheme: z.literal("ed25519"), text: z.string() });
+export const ed25519Commitment = z.object({
+  scheme: z.literal("ed25519"),
+  text: z
+    .string()
+    .describe(
+      "`relay-solana-bid|<corridor>|<rfqId>|<quoteId>|{outputAmount}|<deadline>`: replace `{outputAmount}` with the bid's and sign the UTF-8 bytes",
+    ),
+});
 
 export const bidCommitment = z.discriminatedUnion("scheme", [eip712Commitment, ed25519Commitment]);
 
@@ -174,10 +169,14 @@ export const rfqFrame = z.object({
   taker: z.string(),
   recipient: z.string(),
   /** Unix seconds: the fill must settle before it. */
-  deadline: z.number().int(),
+  deadline: z.number().int().describe("Unix seconds: the fill must settle before it"),
   /** Protocol fee charged in `token`: bps of the output in the buy token, of `sellAmount` in the sell token. */
-  fee: z.object({ token: z.string(), bps: z.number().int() }),
-  gasFee: z.object({ token: z.string(), amount }),
+  fee: z
+    .object({ token: z.string(), bps: z.number().int() })
+    .describe(
+      "The protocol fee: `bps` of the output when `token` is the buy token, of `sellAmount` when the sell token",
+    ),
+  gasFee: z.object({ token: z.string(), amount }).describe("The keeper's charge for gas, in `token`"),
   band: bandFrameBody.nullable(),
   toSign: bidCommitment,
   /**
@@ -185,7 +184,12 @@ export const rfqFrame = z.object({
    * commits to fill that order, and wins only if its `outputAmount` is at least `limitAmount` (the
    * taker's price) and the recipient gets at least `minOut`.
    */
-  limit: z.object({ limitOrderId: z.string(), minOut: amount, limitAmount: amount }).optional(),
+  limit: z
+    .object({ limitOrderId: z.string(), minOut: amount, limitAmount: amount })
+    .optional()
+    .describe(
+      "Present in a limit order's round: the best bid wins only at `outputAmount` ≥ `limitAmount` and the recipient getting ≥ `minOut`",
+    ),
 });
 
 export const resultFrame = z.object({

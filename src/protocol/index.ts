@@ -4,6 +4,7 @@
  */
 
 export { close, frameSize, parseNodeFrame, send } from "./codec";
+export { DECLINE_REASONS } from "./decline-reasons";
 export { NODE_FRAME_EXAMPLES, RELAY_FRAME_EXAMPLES } from "./frame-examples";
 export {
   AUTH_TIMEOUT_MS,
@@ -14,7 +15,6 @@ export {
   bandFrameBody,
   CLOSE_POLICY,
   CLOSE_REASONS,
-  DECLINE_REASONS,
   type DeclineFrame,
   type Eip712Commitment,
   type HeartbeatFrame,
