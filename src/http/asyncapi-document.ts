@@ -65,15 +65,15 @@ function frameMessages(
 
 function streamMessages(
   prefix: string,
-  events: readonly { name: string; data: Schema }[],
+  events: readonly { name: string; data: Schema; example: unknown }[],
   what: string,
 ): MessageSpec[] {
-  return events.map(({ name, data }) => ({
+  return events.map(({ name, data, example }) => ({
     id: `${prefix}.${name}`,
     name,
     summary: `${what}: \`event: ${name}\`, its \`data\` this JSON`,
     payload: jsonSchema(data, "output"),
-    examples: [],
+    examples: [example],
   }));
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { NODE_FRAME_EXAMPLES, RELAY_FRAME_EXAMPLES } from "../../src/protocol/frame-examples";
 import { nodeFrame, relayFrame } from "../../src/protocol/frames";
+import { LIMIT_ORDER_STREAM_EVENTS, QUOTE_STREAM_EVENTS } from "../../src/schemas/stream-events";
 
 /**
  * `GET /v1/asyncapi.json` (docs/resolver-protocol.md, "The AsyncAPI document") is a valid AsyncAPI 3.0
@@ -76,6 +77,12 @@ describe("frame examples", () => {
       for (const example of Object.values(examples).flat()) {
         expect(union.parse(example)).toEqual(example);
       }
+    }
+  });
+
+  it("each stream event's example is its data, as its schema reads it", () => {
+    for (const { name, data, example } of [...QUOTE_STREAM_EVENTS, ...LIMIT_ORDER_STREAM_EVENTS]) {
+      expect(data.parse(example), name).toEqual(example);
     }
   });
 });
