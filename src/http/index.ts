@@ -1,6 +1,6 @@
 /**
  * HTTP plumbing under the routes: the router, the request's client, Server-Timing, work behind the answer,
- * object calls that may be unreachable, page cursors, the API reference.
+ * object calls that may be unreachable, page cursors, the API reference and the AsyncAPI document.
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
