@@ -3,6 +3,7 @@ import type { NodeFrame, RelayFrame } from "./frames";
 /**
  * One realistic frame of each type, per direction, as the AsyncAPI document shows them (docs/resolver-protocol.md,
  * "The AsyncAPI document"). Keyed by `type`, so a frame added to a union without an example fails to compile.
+ * The auth and bid examples are the page's test vectors ("Test vectors"): their signatures are real.
  */
 
 const corridor = "31337:0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0:0xe7f1725e7734ce288f8367e1bb143e90bb3f0512";
@@ -13,7 +14,15 @@ const taker = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
 const usdc = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
 const cngn = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
 const band = { base: "USD", quote: "NGN", mid: 1580.5, low: 1575, high: 1590, sources: 4, at: 1795000000000 };
-const signature65 = `0x${"4f1e".repeat(32)}1b`;
+const authSignature =
+  "0x55ca26d90260937355e111c238c2db569285445cf0a6d4c77b4c11a16596e7046b1ad66b08cb9acf85395b664ea26e36f139c5d88d1e4546d5c6121b5082a6db1c";
+const bidSignature =
+  "0x2fe2b3d15d284d585f53850669e6342e910fc3dd2bc3f32ceb9b161daab7572052d4166c332f4af03e81aa276eb72e35ff5555ae01cdbb1b7da2c9fff4279e2d1b";
+const solanaKey = "FVen3X669xLzsi6N2V91DoiyzHzg1uAgqiT8jZ9nS96Z";
+const solanaCorridor = "103:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v:So11111111111111111111111111111111111111112";
+const solanaRfqId = "rfq_9c0e2b4d6f8a1c3e5a7c9e1b3d5f7a9c";
+const solanaQuoteId = "q_41a3c5e7092b4d6f8a1c3e5a7c9e1b3d";
+const [, usdcMint = "", wsolMint = ""] = solanaCorridor.split(":");
 
 type ByType<F extends { type: string }> = { [T in F["type"]]: Extract<F, { type: T }>[] };
 
@@ -22,11 +31,15 @@ export const NODE_FRAME_EXAMPLES: ByType<NodeFrame> = {
     {
       type: "auth",
       address: node,
-      signature: signature65,
+      signature: authSignature,
       name: "alpha",
       version: "1.0.0",
       region: "lagos",
       signerType: "keyfile",
+      solana: {
+        address: solanaKey,
+        signature: "cpMH6cG1bgQMRZ9QYVqCundCg1uEnMRs2D2HmD1wsmP6Fc7YyebesAu7s8vKTnvAsMM1NFqoLBfQj4oPkoW89Lo",
+      },
     },
   ],
   heartbeat: [
@@ -36,12 +49,20 @@ export const NODE_FRAME_EXAMPLES: ByType<NodeFrame> = {
       inventory: [{ chainId: 31337, token: usdc, balance: "5000000000", allowance: "5000000000" }],
     },
   ],
-  bid: [{ type: "bid", rfqId, outputAmount: "999500", signature: signature65, expiresAt: 1795000001500 }],
+  bid: [
+    { type: "bid", rfqId, outputAmount: "999500", signature: bidSignature, expiresAt: 1795000001500 },
+    {
+      type: "bid",
+      rfqId: solanaRfqId,
+      outputAmount: "1000000",
+      signature: "3wq1MfixHXEtcrTZdeA2uR3or9Rt1XYQXuCJ9cw3fMzHyp7gVik1AUv1to21o5wGoUgbVA2fACZPYSsTsJHz9Jsy",
+    },
+  ],
   decline: [{ type: "decline", rfqId, reason: "insufficient_inventory" }],
   signed: [
     {
       type: "signed",
-      rfqId,
+      rfqId: solanaRfqId,
       signature: "5Jq1TzM4u9hFWgJrY6c2pNnZbXa1d7eEwQfVtK3sLmRyC8oP2vHqGjU4iB6xD9kAe3nSwZtY7rL1fMbQ5cN8hKp",
     },
   ],
@@ -98,21 +119,21 @@ export const RELAY_FRAME_EXAMPLES: ByType<RelayFrame> = {
     },
     {
       type: "rfq",
-      rfqId,
-      quoteId,
+      rfqId: solanaRfqId,
+      quoteId: solanaQuoteId,
       chainId: 103,
-      sellToken: "J5sDF8kVHvBqfNfLqZ7WnKd6g2pY3rT9cX4mA1eH8uLb",
-      buyToken: "5rjTgoVqT2hJwYb8mN3kC6dF9aE1sP4xR7zL2uQ5vHnG",
-      sellAmount: "1580000000",
-      taker: "6ZcXh3pR9tY2wQ7vN4mK8bF1dS5aL3eJ6uG9rT2yW4kP",
-      recipient: "6ZcXh3pR9tY2wQ7vN4mK8bF1dS5aL3eJ6uG9rT2yW4kP",
+      sellToken: wsolMint,
+      buyToken: usdcMint,
+      sellAmount: "6250000",
+      taker: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+      recipient: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
       deadline: 1795000090,
-      fee: { token: "5rjTgoVqT2hJwYb8mN3kC6dF9aE1sP4xR7zL2uQ5vHnG", bps: 10 },
-      gasFee: { token: "5rjTgoVqT2hJwYb8mN3kC6dF9aE1sP4xR7zL2uQ5vHnG", amount: "5000" },
-      band,
+      fee: { token: usdcMint, bps: 10 },
+      gasFee: { token: usdcMint, amount: "5000" },
+      band: null,
       toSign: {
         scheme: "ed25519",
-        text: `relay-solana-bid|103:5rjTgoVqT2hJwYb8mN3kC6dF9aE1sP4xR7zL2uQ5vHnG:J5sDF8kVHvBqfNfLqZ7WnKd6g2pY3rT9cX4mA1eH8uLb|${rfqId}|${quoteId}|{outputAmount}|1795000090`,
+        text: `relay-solana-bid|${solanaCorridor}|${solanaRfqId}|${solanaQuoteId}|{outputAmount}|1795000090`,
       },
     },
   ],
@@ -129,7 +150,7 @@ export const RELAY_FRAME_EXAMPLES: ByType<RelayFrame> = {
   sign: [
     {
       type: "sign",
-      rfqId,
+      rfqId: solanaRfqId,
       transaction: "AwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
     },
   ],

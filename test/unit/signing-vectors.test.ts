@@ -13,6 +13,7 @@ import { verifyEd25519Text } from "../../src/chains/solana/ed25519";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import type { EvmChain } from "../../src/config/schema";
+import { NODE_FRAME_EXAMPLES, RELAY_FRAME_EXAMPLES } from "../../src/protocol/frame-examples";
 import { authMessage } from "../../src/protocol/frames";
 import { localSolana } from "../support/solana-swap";
 
@@ -179,5 +180,30 @@ describe("signing vectors", () => {
     const keys = await evmKeys();
     expect(adapter.verifyBid(t, BigInt(s.outputAmount), keys, s.signature)).toBe(true);
     expect(adapter.verifyBid(t, BigInt(s.outputAmount) + 1n, keys, s.signature)).toBe(false);
+  });
+
+  it("the AsyncAPI document's auth and bid examples are the vectors, their signatures real", () => {
+    const [challenge] = RELAY_FRAME_EXAMPLES.challenge;
+    const [auth] = NODE_FRAME_EXAMPLES.auth;
+    expect([challenge?.corridor, challenge?.nonce]).toEqual([v.auth.corridor, v.auth.nonce]);
+    expect([auth?.address, auth?.signature, auth?.solana]).toEqual([
+      v.keys.evm.address,
+      v.auth.signature,
+      { address: v.keys.ed25519.publicKey, signature: v.auth.solanaSignature },
+    ]);
+    const [evmRfq, solanaRfq] = RELAY_FRAME_EXAMPLES.rfq;
+    expect(evmRfq?.toSign).toEqual(v.rfqFill.toSign);
+    expect(solanaRfq?.toSign).toEqual(v.solanaBid.toSign);
+    const [evmBid, solanaBid] = NODE_FRAME_EXAMPLES.bid;
+    expect([evmBid?.rfqId, evmBid?.outputAmount, evmBid?.signature]).toEqual([
+      v.rfqFill.rfqId,
+      v.rfqFill.outputAmount,
+      v.rfqFill.signature,
+    ]);
+    expect([solanaBid?.rfqId, solanaBid?.outputAmount, solanaBid?.signature]).toEqual([
+      v.solanaBid.rfqId,
+      v.solanaBid.outputAmount,
+      v.solanaBid.signature,
+    ]);
   });
 });
