@@ -3,13 +3,15 @@
  *
  *   npx tsx scripts/deploy-contracts.ts [--rpc-url http://127.0.0.1:8545] [--fund]
  *
- * `--fund` then mints 1,000,000 of each test token to anvil's accounts 1–4 and makes accounts 3 and 4
- * (the local resolvers) approve the executor and the reactor.
+ * `--fund` then gives anvil's accounts the roles they have in every local stack (`LOCAL_ACCOUNTS`,
+ * docs/local-stack.md "Accounts"): it mints 1,000,000 of each test token to the resolvers (#1–#4) and the
+ * takers (#5–#8), and makes the resolvers approve the executor and the reactor.
  */
 import { parseArgs } from "node:util";
 import { parseUnits } from "viem";
 import { localConfig } from "../src/config/local";
 import { anvilAccount, deployContracts, fund } from "./lib/evm-deploy";
+import { LOCAL_ACCOUNTS } from "./lib/local-stack";
 
 const { values } = parseArgs({
   options: {
@@ -23,8 +25,8 @@ if (!rpcUrl) throw new Error("--rpc-url is required");
 const deployment = await deployContracts(rpcUrl);
 for (const [name, address] of Object.entries(deployment)) console.log(`${name.padEnd(14)}${address}`);
 if (values.fund) {
-  const takers = [anvilAccount(1), anvilAccount(2)];
-  const resolvers = [anvilAccount(3), anvilAccount(4)];
+  const takers = LOCAL_ACCOUNTS.takers.map(anvilAccount);
+  const resolvers = LOCAL_ACCOUNTS.resolvers.map(anvilAccount);
   await fund(rpcUrl, deployment, {
     takers: takers.map((t) => t.address),
     resolvers,

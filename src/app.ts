@@ -8,7 +8,14 @@ import type { LimitOrderChains } from "./chains";
 import { ConfigError, loadConfig } from "./config";
 import type { AppEnv } from "./env";
 import { invalidRequest, notFound, RelayError } from "./errors";
-import { API_REFERENCE_PATH, allowedMethods, apiReference, createRouter, servedDocument } from "./http";
+import {
+  API_REFERENCE_PATH,
+  allowedMethods,
+  apiReference,
+  asyncApiDocument,
+  createRouter,
+  servedDocument,
+} from "./http";
 import { log, withRequestId } from "./log";
 import {
   adminRoutes,
@@ -117,6 +124,19 @@ export function createApp(options: AppOptions = {}) {
       responses: { 200: jsonContent(z.object({ openapi: z.string() }).passthrough(), "OpenAPI 3.1 document") },
     }),
     (c) => c.json(servedDocument(app.getOpenAPI31Document(openApiInfo), new URL(c.req.url).origin), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/asyncapi.json",
+      operationId: "getAsyncApiDocument",
+      tags: ["meta"],
+      summary: "The resolver WebSocket protocol and the event streams as an AsyncAPI 3.0 document",
+      description:
+        "Every frame of the resolver protocol, both ways, and the events of the quote and limit-order streams, generated from their zod schemas (docs/resolver-protocol.md).",
+      responses: { 200: jsonContent(z.object({ asyncapi: z.string() }).passthrough(), "AsyncAPI 3.0 document") },
+    }),
+    (c) => c.json(asyncApiDocument(new URL(c.req.url).origin), 200),
   );
   app.openapi(
     createRoute({

@@ -18,7 +18,7 @@ export function verifyBid(port: CorridorPort, live: LiveAuction, offer: RankedOf
 /** A bid whose signature is not its node's: a rejected reply after all, which the node hears of, and a strike. */
 export function disqualify(port: CorridorPort, live: LiveAuction, offer: RankedOffer): Promise<void> {
   live.auction.disqualify(resolverKey(offer.resolver));
-  port.send(offer.resolver, replyError("bad_signature", rejectMessage.bad_signature));
+  port.send(offer.resolver, replyError(live.auction.rfqId, "bad_signature", rejectMessage.bad_signature));
   return port.strike(
     offer.resolver,
     live.auction.rfqId,

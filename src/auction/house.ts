@@ -200,7 +200,7 @@ export class AuctionHouse {
 
   /** A reply to a live rfq that failed the frame schema: it is the node's reply, and it is rejected. */
   onMalformed(node: NodeSession, rfqId: string, message: string): void {
-    receiveMalformed(this.port, this.live.get(rfqId), node, message);
+    receiveMalformed(this.port, this.live.get(rfqId), node, rfqId, message);
   }
 
   /** A node's decline: counted once, late after the close. */
@@ -211,7 +211,7 @@ export class AuctionHouse {
   /** A winner's answer to `sign`; anything else names no rfq that awaits this node's signature. */
   onSigned(node: NodeSession, frame: SignedFrame): void {
     if (!this.signatures.answer(node.address, frame)) {
-      this.port.send(node.address, replyError("unknown_rfq", `no rfq ${frame.rfqId} awaits a signature`));
+      this.port.send(node.address, replyError(frame.rfqId, "unknown_rfq", `no rfq ${frame.rfqId} awaits a signature`));
     }
   }
 }

@@ -4,8 +4,16 @@ import type { CorridorPort } from "./corridor-port";
 import type { LiveAuction } from "./live-auction";
 import type { RankedOffer } from "./rank";
 
-/** The `error` frame a node gets at once about a reply that does not count or is rejected (docs/resolver-protocol.md, "Auctions"). */
-export const replyError = (code: string, message: string): RelayFrame => ({ type: "error", code, message });
+/**
+ * The `error` frame a node gets about one of its replies (`bid`, `decline`, `signed`) that does not count
+ * or is rejected, naming the rfq it answered (docs/resolver-protocol.md, "Auctions").
+ */
+export const replyError = (rfqId: string, code: string, message: string): RelayFrame => ({
+  type: "error",
+  code,
+  message,
+  rfqId,
+});
 
 /** A reply that cannot count (`Auction.claim`): its code, and what the node is told. */
 export const claimError = { not_asked: "not_asked", duplicate: "duplicate_bid", late: "late_bid" } as const;

@@ -19,14 +19,14 @@ export function receiveBid(
   frame: BidFrame,
 ): void {
   if (!live) {
-    port.send(node.address, replyError("unknown_rfq", `no live rfq ${frame.rfqId}`));
+    port.send(node.address, replyError(frame.rfqId, "unknown_rfq", `no live rfq ${frame.rfqId}`));
     return;
   }
   const address = resolverKey(node.address);
   const now = Date.now();
   const claim = live.auction.claim(address, now);
   if (claim !== "ok") {
-    port.send(node.address, replyError(claimError[claim], claimMessage[claim]));
+    port.send(node.address, replyError(live.auction.rfqId, claimError[claim], claimMessage[claim]));
     if (claim === "late") recordLate(port, live);
     return;
   }
@@ -49,7 +49,7 @@ export function receiveBid(
   if (reason || !amounts) {
     const code = reason ?? "below_fees";
     live.auction.reject(address);
-    port.send(node.address, replyError(code, rejectMessage[code]));
+    port.send(node.address, replyError(live.auction.rfqId, code, rejectMessage[code]));
     return;
   }
   live.auction.accept(address, {
@@ -70,11 +70,12 @@ export function receiveMalformed(
   port: CorridorPort,
   live: LiveAuction | undefined,
   node: NodeSession,
+  rfqId: string,
   message: string,
 ): void {
   const address = resolverKey(node.address);
   if (live?.auction.claim(address, Date.now()) === "ok") live.auction.reject(address);
-  port.send(node.address, replyError("bad_frame", message));
+  port.send(node.address, replyError(rfqId, "bad_frame", message));
 }
 
 /** A node's decline: counted once, as `declined` inside the window and `late` after it. */
@@ -85,13 +86,13 @@ export function receiveDecline(
   frame: DeclineFrame,
 ): void {
   if (!live) {
-    port.send(node.address, replyError("unknown_rfq", `no live rfq ${frame.rfqId}`));
+    port.send(node.address, replyError(frame.rfqId, "unknown_rfq", `no live rfq ${frame.rfqId}`));
     return;
   }
   const claim = live.auction.claim(resolverKey(node.address), Date.now());
   if (claim === "ok") live.auction.decline();
   else if (claim === "late") recordLate(port, live);
-  else port.send(node.address, replyError(claimError[claim], claimMessage[claim]));
+  else port.send(node.address, replyError(live.auction.rfqId, claimError[claim], claimMessage[claim]));
 }
 
 /** A reply after the close: the stored quote's `replies` are brought up to date. */

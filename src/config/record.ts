@@ -66,6 +66,7 @@ export function configRecord(config: RelayConfig) {
     tokens: primary.tokens,
     gasFee: primary.gasFee,
     rfqWindowMs: config.rfqWindowMs,
+    bandGuardBps: config.bandGuardBps,
     requireTakerProof: config.requireTakerProof,
     requireRegistration: config.requireRegistration,
     maxOutstandingRfqs: config.maxOutstandingRfqs,

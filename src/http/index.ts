@@ -1,11 +1,12 @@
 /**
  * HTTP plumbing under the routes: the router, the request's client, Server-Timing, work behind the answer,
- * object calls that may be unreachable, page cursors, the API reference.
+ * object calls that may be unreachable, page cursors, the API reference and the AsyncAPI document.
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
 export { addressIssues } from "./address-issues";
 export { API_REFERENCE_PATH, apiReference } from "./api-reference";
+export { asyncApiDocument } from "./asyncapi-document";
 export { behindAnswer } from "./behind-answer";
 export { checkCredential, FailureGate, type RequestClient, requestClient } from "./client";
 export { servedDocument } from "./openapi-document";

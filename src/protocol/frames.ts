@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DECLINE_REASONS } from "./decline-reasons";
 
 /**
  * The resolver WebSocket protocol (docs/resolver-protocol.md): JSON text frames, each with a `type`.
@@ -33,13 +34,18 @@ export const authFrame = z.object({
   type: z.literal("auth"),
   address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
   /** EIP-191 signature over `relay-node-auth|<corridor>|<nonce>`. */
-  signature: hex,
+  signature: hex.describe(
+    "EIP-191 (personal_sign) signature by `address` over the text `relay-node-auth|<corridor>|<nonce>`, corridor and nonce as the challenge gave them",
+  ),
   name: z.string().min(1).max(64),
   version: z.string().min(1).max(32),
   region: z.string().max(32).nullish(),
   signerType: z.enum(SIGNER_TYPES, { message: `signerType must be one of ${SIGNER_TYPES.join(", ")}` }).nullish(),
   /** Optional proof of a Solana key: ed25519 signature (base58) over the same text. */
-  solana: z.object({ address: z.string().min(32).max(44), signature: z.string().min(64).max(100) }).optional(),
+  solana: z
+    .object({ address: z.string().min(32).max(44), signature: z.string().min(64).max(100) })
+    .optional()
+    .describe("Proof of a Solana key: its base58 address and its ed25519 signature (base58) over the auth text"),
 });
 
 export const inventoryEntry = z.object({
@@ -63,16 +69,32 @@ export const heartbeatFrame = z.object({
 export const bidFrame = z.object({
   type: z.literal("bid"),
   rfqId: z.string(),
-  outputAmount: amount,
+  outputAmount: amount.describe("How much of the buy token the node delivers for `sellAmount`, in base units"),
   /** Signature over the rfq's `toSign` with `outputAmount` filled in. */
-  signature: z.string().min(1).max(200),
-  expiresAt: z.number().optional(),
+  signature: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe(
+      "EVM: the node's EIP-712 signature (0x, 65 bytes) over `toSign` with `outputAmount` filled in; Solana: the ed25519 signature (base58) of its proved key over the `toSign` text with `{outputAmount}` replaced",
+    ),
+  expiresAt: z
+    .number()
+    .optional()
+    .describe(
+      "Optional. Unix milliseconds after which the node no longer stands by the price. The relay reads it once, as the bid arrives: a bid whose `expiresAt` is at or before that moment is rejected `expired_bid`; a bid that arrives before it is held like any other to the end of its auction and, if it wins, to the rfq's `deadline`.",
+    ),
 });
 
 export const declineFrame = z.object({
   type: z.literal("decline"),
   rfqId: z.string(),
-  reason: z.string().max(200),
+  reason: z
+    .string()
+    .max(200)
+    .describe(
+      `Free text up to 200 characters; the relay records the decline but not its reason. Known reasons: ${Object.keys(DECLINE_REASONS).join(", ")}`,
+    ),
 });
 
 /** The winner's answer to `sign`: its signature over the `transaction` it was sent. */
@@ -102,13 +124,24 @@ export type NodeState = z.infer<typeof nodeState>;
  */
 export const eip712Commitment = z.object({
   scheme: z.literal("eip712"),
-  domain: z.record(z.string(), z.unknown()),
+  domain: z
+    .record(z.string(), z.unknown())
+    .describe("`{name, version, chainId, verifyingContract}`; `chainId` a number. `types` has no EIP712Domain entry"),
   types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
-  primaryType: z.string(),
-  message: z.record(z.string(), z.unknown()),
+  primaryType: z.string().describe("`RfqFill` for an RFQ, `LimitFill` in a limit order's round"),
+  message: z
+    .record(z.string(), z.unknown())
+    .describe("Integers as decimal strings; `outputAmount` null, for the node to fill in with its bid's"),
 });
 
-export const ed25519Commitment = z.object({ scheme: z.literal("ed25519"), text: z.string() });
+export const ed25519Commitment = z.object({
+  scheme: z.literal("ed25519"),
+  text: z
+    .string()
+    .describe(
+      "`relay-solana-bid|<corridor>|<rfqId>|<quoteId>|{outputAmount}|<deadline>`: replace `{outputAmount}` with the bid's and sign the UTF-8 bytes",
+    ),
+});
 
 export const bidCommitment = z.discriminatedUnion("scheme", [eip712Commitment, ed25519Commitment]);
 
@@ -136,10 +169,14 @@ export const rfqFrame = z.object({
   taker: z.string(),
   recipient: z.string(),
   /** Unix seconds: the fill must settle before it. */
-  deadline: z.number().int(),
+  deadline: z.number().int().describe("Unix seconds: the fill must settle before it"),
   /** Protocol fee charged in `token`: bps of the output in the buy token, of `sellAmount` in the sell token. */
-  fee: z.object({ token: z.string(), bps: z.number().int() }),
-  gasFee: z.object({ token: z.string(), amount }),
+  fee: z
+    .object({ token: z.string(), bps: z.number().int() })
+    .describe(
+      "The protocol fee: `bps` of the output when `token` is the buy token, of `sellAmount` when the sell token",
+    ),
+  gasFee: z.object({ token: z.string(), amount }).describe("The keeper's charge for gas, in `token`"),
   band: bandFrameBody.nullable(),
   toSign: bidCommitment,
   /**
@@ -147,7 +184,12 @@ export const rfqFrame = z.object({
    * commits to fill that order, and wins only if its `outputAmount` is at least `limitAmount` (the
    * taker's price) and the recipient gets at least `minOut`.
    */
-  limit: z.object({ limitOrderId: z.string(), minOut: amount, limitAmount: amount }).optional(),
+  limit: z
+    .object({ limitOrderId: z.string(), minOut: amount, limitAmount: amount })
+    .optional()
+    .describe(
+      "Present in a limit order's round: the best bid wins only at `outputAmount` ≥ `limitAmount` and the recipient getting ≥ `minOut`",
+    ),
 });
 
 export const resultFrame = z.object({
@@ -172,7 +214,16 @@ export const executionFrame = z.object({
  */
 export const signFrame = z.object({ type: z.literal("sign"), rfqId: z.string(), transaction: z.string() });
 
-export const errorFrame = z.object({ type: z.literal("error"), code: z.string(), message: z.string() });
+export const errorFrame = z.object({
+  type: z.literal("error"),
+  code: z.string(),
+  message: z.string(),
+  /** The rfq a refused `bid`, `decline` or `signed` answered; absent on errors about the socket itself. */
+  rfqId: z
+    .string()
+    .optional()
+    .describe("The rfq whose `bid`, `decline` or `signed` this error is about; absent when it is about the socket"),
+});
 
 /** A strike demoted the node (docs/reliability.md): until when (ISO 8601), and why. */
 export const demotedFrame = z.object({ type: z.literal("demoted"), until: z.string(), reason: z.string() });

@@ -4,6 +4,8 @@
  */
 
 export { close, frameSize, parseNodeFrame, send } from "./codec";
+export { DECLINE_REASONS } from "./decline-reasons";
+export { NODE_FRAME_EXAMPLES, RELAY_FRAME_EXAMPLES } from "./frame-examples";
 export {
   AUTH_TIMEOUT_MS,
   type AuthFrame,
@@ -20,8 +22,10 @@ export {
   MAX_FRAME_BYTES,
   MAX_FRAMES_PER_SECOND,
   type NodeState,
+  nodeFrame,
   OUTPUT_AMOUNT_SLOT,
   type RelayFrame,
+  relayFrame,
   SIGN_TIMEOUT_MS,
   type SignedFrame,
   STALE_AFTER_MS,

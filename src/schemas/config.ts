@@ -56,6 +56,10 @@ export const Config = z
     tokens: EvmChainRecord.shape.tokens,
     gasFee: GasFee,
     rfqWindowMs: z.number().int(),
+    bandGuardBps: z.number().int().openapi({
+      description:
+        "How far, in bps, a bid's implied rate may stray below the oracle band's low or above its high and still win (docs/api.md, \"Ranking and steering\")",
+    }),
     requireTakerProof: z.boolean(),
     requireRegistration: z.boolean(),
     maxOutstandingRfqs: z.number().int(),

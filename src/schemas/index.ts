@@ -56,3 +56,4 @@ export {
   ResolverPage,
   ResolverStanding,
 } from "./resolvers";
+export { LIMIT_ORDER_STREAM_EVENTS, QUOTE_STREAM_EVENTS } from "./stream-events";

@@ -123,7 +123,7 @@ describe("POST /v1/quotes: the auction", () => {
     await a.bid(ra, 1_000_000n);
     const { body } = await pending;
     await late.bid(rl, 2_000_000n);
-    expect(await late.socket.next("error")).toMatchObject({ code: "late_bid" });
+    expect(await late.socket.next("error")).toMatchObject({ code: "late_bid", rfqId: rl.rfqId });
     await eventually(async () =>
       expect((await getQuote(body.quoteId)).replies).toEqual({
         valid: 1,

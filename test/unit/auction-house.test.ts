@@ -105,7 +105,7 @@ describe("AuctionHouse: closing", () => {
     const { quote } = quoted(await pending);
     await c.bid("slowpoke", 2_000_000n);
     expect(c.node("slowpoke").sent("error")).toEqual([
-      { type: "error", code: "late_bid", message: "the auction had closed" },
+      { type: "error", code: "late_bid", message: "the auction had closed", rfqId: quote.rfqId },
     ]);
     await c.decline("sleepy");
     await c.settled();
@@ -121,13 +121,15 @@ describe("AuctionHouse: replies", () => {
     const c = fakeCorridor({ nodes: ["alpha", "mallory"] });
     const pending = c.house.requestQuote(quoteInput());
     await c.bid("alpha", 990_000n);
-    await reply(c, await nextRfq(c));
+    const rfq = await nextRfq(c);
+    await reply(c, rfq);
+    // The error names the rfq the refused bid answered, so a node bidding on many can tell which.
     expect(
       c
         .node("mallory")
         .sent("error")
-        .map((e) => e.code),
-    ).toEqual([code]);
+        .map((e) => [e.code, e.rfqId]),
+    ).toEqual([[code, rfq.rfqId]]);
     const { quote } = quoted(await pending);
     expect(quote.replies).toEqual({ ...noReplies, valid: 1, rejected: 1 });
     expect(quote.offers.map((o) => o.name)).toEqual(["alpha"]);
@@ -178,8 +180,8 @@ describe("AuctionHouse: replies", () => {
       c
         .node("paused")
         .sent("error")
-        .map((e) => e.code),
-    ).toEqual(["not_asked"]);
+        .map((e) => [e.code, e.rfqId]),
+    ).toEqual([["not_asked", rfq.rfqId]]);
     await c.bid("alpha", 1_000_000n);
     expect(quoted(await pending).quote.replies).toEqual({ ...noReplies, valid: 1 });
   });
@@ -190,7 +192,11 @@ describe("AuctionHouse: replies", () => {
     c.house.onBid(alpha.session, { type: "bid", rfqId: "rfq_nope", outputAmount: "1", signature: "0x" });
     c.house.onDecline(alpha.session, { type: "decline", rfqId: "rfq_nope", reason: "x" });
     c.house.onSigned(alpha.session, { type: "signed", rfqId: "rfq_nope", signature: "x" });
-    expect(alpha.sent("error").map((e) => e.code)).toEqual(["unknown_rfq", "unknown_rfq", "unknown_rfq"]);
+    expect(alpha.sent("error").map((e) => [e.code, e.rfqId])).toEqual([
+      ["unknown_rfq", "rfq_nope"],
+      ["unknown_rfq", "rfq_nope"],
+      ["unknown_rfq", "rfq_nope"],
+    ]);
   });
 
   it("answers 404 no_offers with the replies when every node declines", async () => {

@@ -67,6 +67,8 @@ describe("AuctionHouse: a forged winning signature", () => {
     expect(quote.replies).toEqual({ ...noReplies, valid: 1, rejected: 1 });
     expect(quote.offers.map((o) => [o.name, o.rank, o.status, o.won])).toEqual([["alpha", 1, "won", true]]);
     expect(errors(c, "mallory")).toEqual(["bad_signature"]);
+    // The error names the rfq of the forged bid.
+    expect(c.node("mallory").sent("error")[0]?.rfqId).toBe(quote.rfqId);
     await c.settled();
     expect(c.node("mallory").sent("result")).toMatchObject([{ won: false, rank: null }]);
     expect(c.node("alpha").sent("result")).toMatchObject([{ won: true, rank: 1 }]);

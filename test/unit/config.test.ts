@@ -93,12 +93,15 @@ describe("configuration record (2.6)", () => {
         "maxOutstandingRfqs",
         "limitOrders",
         // Beside the spec's fields: the per-client limits a client meets (docs/api.md, "Limits"), and how
-        // long quotes are kept (docs/operations.md, "Retention").
+        // long quotes are kept (docs/operations.md, "Retention"), and the band guard steering applies
+        // (docs/api.md, "Ranking and steering").
         "limits",
         "retention",
+        "bandGuardBps",
       ].sort(),
     );
     expect(record.retention).toEqual({ unfilledDays: 7, filledDays: 400 });
+    expect(record.bandGuardBps).toBe(localConfig.bandGuardBps);
     const evm = record.chains[0] as Record<string, unknown>;
     expect(record.chainId).toBe(evm.chainId);
     expect(record.executor).toBe(evm.executor);

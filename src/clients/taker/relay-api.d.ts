@@ -520,6 +520,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/asyncapi.json": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The resolver WebSocket protocol and the event streams as an AsyncAPI 3.0 document
+     * @description Every frame of the resolver protocol, both ways, and the events of the quote and limit-order streams, generated from their zod schemas (docs/resolver-protocol.md).
+     */
+    get: operations["getAsyncApiDocument"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/reference": {
     parameters: {
       query?: never;
@@ -663,6 +683,8 @@ export interface components {
         token: string | null;
       };
       rfqWindowMs: number;
+      /** @description How far, in bps, a bid's implied rate may stray below the oracle band's low or above its high and still win (docs/api.md, "Ranking and steering") */
+      bandGuardBps: number;
       requireTakerProof: boolean;
       requireRegistration: boolean;
       maxOutstandingRfqs: number;
@@ -4208,6 +4230,46 @@ export interface operations {
         content: {
           "application/json": {
             openapi: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  getAsyncApiDocument: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description AsyncAPI 3.0 document */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            asyncapi: string;
           } & {
             [key: string]: unknown;
           };
