@@ -1,16 +1,18 @@
-import { type Address, type Hex, hashTypedData } from "viem";
+import type { Address, Hex } from "viem";
 import type { FillRequest, TakerCheck } from "../settler";
 import { isLimitSigning, limitTakerTyped, parseLimitSigning } from "./limit-call";
 import { parseSigning } from "./stored-signing";
 import { recoverStrict } from "./strict-signature";
 import { takerTypedData } from "./typed-data";
+import { typedDataDigest } from "./typed-data-digest";
 
 const refused = { ok: false, code: "bad_signature", reason: "not the taker's signature over the typedData" } as const;
 
 /**
  * Whether `request.signature` is the taker's over what its quote asked it to sign: the Permit2 typed data
  * of an RFQ fill, or of a limit order's round, under the strict rule Permit2 applies
- * (src/chains/evm/strict-signature.ts). No RPC.
+ * (src/chains/evm/strict-signature.ts). No RPC. The typed data is the relay's own, rebuilt from the stored
+ * terms, so its digest skips viem's validation (src/chains/evm/typed-data-digest.ts).
  */
 export async function verifyEvmTaker(
   chain: { chainId: number; permit2: Address; executor: Address; reactor: Address },
@@ -21,7 +23,7 @@ export async function verifyEvmTaker(
   let digest: Hex;
   if (isLimitSigning(request.signing)) {
     const limit = parseLimitSigning(request.quoteId, request.signing);
-    digest = hashTypedData(limitTakerTyped(chainId, { permit2, reactor }, limit));
+    digest = typedDataDigest(limitTakerTyped(chainId, { permit2, reactor }, limit));
   } else {
     const { order, permit } = parseSigning(request.signing);
     const typed = takerTypedData({
@@ -34,7 +36,7 @@ export async function verifyEvmTaker(
       deadline: permit.deadline,
       order,
     });
-    digest = hashTypedData(typed);
+    digest = typedDataDigest(typed);
   }
   const signer = recoverStrict(digest, request.signature);
   return signer && sameAddress(signer.address, request.taker) ? { ok: true } : refused;
