@@ -1,5 +1,5 @@
 /**
- * The local stack the execution benchmarks measure the relay on (bench/README.md, "execute"): anvil with
+ * The local stack the execution benchmarks measure the relay on (bench/README.md, "How to measure"): anvil with
  * the contracts and a block a second, the Solana harness, JSON-RPC timers in front of both, funded takers
  * with Permit2 approved, and `wrangler dev` with the keeper key and two reference resolvers. Shared by
  * `npm run bench:execute` (bench/execute.ts) and the floor's side-by-side run (bench/floor-execute.ts).
@@ -65,7 +65,7 @@ export function isSubmissionCall(call: RpcCall): boolean {
 
 /**
  * A request's time within `[from, to]` split into the chain's part (at least one of the timer's calls
- * that `counts` in flight) and the rest, the relay's part (bench/README.md, "execute").
+ * that `counts` in flight) and the rest, the relay's part (bench/README.md, "How to measure").
  */
 export function splitAtRpc(timer: RpcTimer, from: number, to: number, counts: (call: RpcCall) => boolean) {
   const calls = timer.callsSince(from).filter((c) => c.start < to && counts(c));
@@ -271,6 +271,7 @@ export async function withRelay<T>(
   stack: Stack,
   keys: readonly Hex[],
   run: (relayUrl: string) => Promise<T>,
+  options: { inspectorPort?: number } = {},
 ): Promise<T> {
   // The relay reaches the chain through the timer; the resolvers and the taker side go to anvil directly.
   const config = offlineRelayConfig(stack.timer.url);
@@ -286,6 +287,7 @@ export async function withRelay<T>(
   const solanaChain = config.chains.find((c) => c.kind === "solana");
   if (solanaChain) solanaChain.rpcUrl = stack.solanaTimer.url;
   const relay = await startRelay({
+    ...options,
     vars: {
       RELAY_CONFIG: JSON.stringify(config),
       KEEPER_PRIVATE_KEY: keys.join(","),

@@ -1,12 +1,16 @@
 /**
- * `npm run bench:profile`: where the relay's CPU goes on quotes (bench/README.md, "Profile"). Starts
- * `wrangler dev` with its inspector, connects `BENCH_RESOLVERS` reference resolvers, samples the Worker's
- * isolate with V8's CPU profiler over `BENCH_QUOTES` quotes one at a time, and prints the functions and
- * the source files with the most self time.
+ * `npm run bench:profile`: where the relay's CPU goes on quotes (bench/README.md, "What a quote and a
+ * submission cost now"). Starts `wrangler dev` with its inspector, connects `BENCH_RESOLVERS` reference
+ * resolvers, samples the Worker's isolate with V8's CPU profiler over `BENCH_QUOTES` quotes one at a time,
+ * and prints the functions and the source files with the most self time. `BENCH_PROFILE=submissions`
+ * does the same over `BENCH_EXECUTIONS` submissions one at a time on the stack of `bench:execute` (their
+ * quotes made and signed before the profiler starts), the indexer's passes until they land included.
  */
 import WebSocket from "ws";
+import { anvilPrivateKey, LOCAL_ACCOUNTS } from "../scripts/lib/local-stack";
 import { freePort, startRelay } from "../test/e2e/harness";
 import { startResolverFleet, stopFleet } from "../test/support/reference-resolvers";
+import { quoteAndSign, startStack, submit, withRelay } from "./execute-stack";
 
 const RESOLVERS = Number(process.env.BENCH_RESOLVERS ?? 20);
 const QUOTES = Number(process.env.BENCH_QUOTES ?? 200);
@@ -53,7 +57,64 @@ async function inspector(port: number) {
 
 const place = (f: ProfileNode["callFrame"]) => `${f.url.split("/").slice(-2).join("/") || "(native)"}`;
 
+/** Samples the Worker's isolate while `work` runs; prints the top functions and files. */
+async function profiled(inspectorPort: number, what: string, work: () => Promise<void>): Promise<void> {
+  const cdp = await inspector(inspectorPort);
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+  await cdp.send("Profiler.start");
+  await work();
+  const { profile } = await cdp.send<{ profile: { nodes: ProfileNode[] } }>("Profiler.stop");
+  cdp.close();
+  const total = profile.nodes.reduce((n, node) => n + (node.hitCount ?? 0), 0);
+  const byFunction = new Map<string, number>();
+  const byFile = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const hits = node.hitCount ?? 0;
+    const f = node.callFrame;
+    const key = `${f.functionName || "(anonymous)"}  ${place(f)}:${f.lineNumber + 1}`;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + hits);
+    byFile.set(place(f), (byFile.get(place(f)) ?? 0) + hits);
+  }
+  const show = (title: string, m: Map<string, number>) => {
+    console.log(`\n${title}`);
+    for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
+      console.log(`${((100 * v) / total).toFixed(1).padStart(6)} %  ${k}`);
+    }
+  };
+  console.log(`${what}: ${total} samples of 0.1 ms in the Worker's isolate`);
+  show("self time by function", byFunction);
+  show("self time by file", byFile);
+}
+
+async function submissions(): Promise<void> {
+  const count = Number(process.env.BENCH_EXECUTIONS ?? 100);
+  const stack = await startStack();
+  try {
+    const inspectorPort = await freePort();
+    const keys = [anvilPrivateKey(LOCAL_ACCOUNTS.keeper)];
+    await withRelay(
+      stack,
+      keys,
+      async (relayUrl) => {
+        for (let i = 0; i < 5; i++) await submit(relayUrl, await quoteAndSign(relayUrl, stack.client, i));
+        const signed: Awaited<ReturnType<typeof quoteAndSign>>[] = [];
+        for (let i = 0; i < count; i++) signed.push(await quoteAndSign(relayUrl, stack.client, 5 + i));
+        await profiled(inspectorPort, `${count} submissions one at a time`, async () => {
+          for (const s of signed) await submit(relayUrl, s);
+          // The indexer's passes that see them land (a block a second, 1 s passes).
+          await new Promise((r) => setTimeout(r, 3_000));
+        });
+      },
+      { inspectorPort },
+    );
+  } finally {
+    await stack.stop();
+  }
+}
+
 async function main() {
+  if (process.env.BENCH_PROFILE === "submissions") return submissions();
   const inspectorPort = await freePort();
   const relay = await startRelay({ inspectorPort });
   const fleet = await startResolverFleet(relay.url, { count: RESOLVERS, latencyMs: 20 });
@@ -70,34 +131,11 @@ async function main() {
     }).then((r) => r.text());
   try {
     for (let i = 0; i < 20; i++) await quote(i);
-    const cdp = await inspector(inspectorPort);
-    await cdp.send("Profiler.enable");
-    await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
-    await cdp.send("Profiler.start");
-    for (let i = 0; i < QUOTES; i++) await quote(1000 + i);
-    // Let the work behind the answers (write-behind, the losers' signature checks) finish inside the window.
-    await new Promise((r) => setTimeout(r, 500));
-    const { profile } = await cdp.send<{ profile: { nodes: ProfileNode[] } }>("Profiler.stop");
-    cdp.close();
-    const total = profile.nodes.reduce((n, node) => n + (node.hitCount ?? 0), 0);
-    const byFunction = new Map<string, number>();
-    const byFile = new Map<string, number>();
-    for (const node of profile.nodes) {
-      const hits = node.hitCount ?? 0;
-      const f = node.callFrame;
-      const key = `${f.functionName || "(anonymous)"}  ${place(f)}:${f.lineNumber + 1}`;
-      byFunction.set(key, (byFunction.get(key) ?? 0) + hits);
-      byFile.set(place(f), (byFile.get(place(f)) ?? 0) + hits);
-    }
-    const show = (title: string, m: Map<string, number>) => {
-      console.log(`\n${title}`);
-      for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
-        console.log(`${((100 * v) / total).toFixed(1).padStart(6)} %  ${k}`);
-      }
-    };
-    console.log(`${QUOTES} quotes, ${RESOLVERS} resolvers: ${total} samples of 0.1 ms in the Worker's isolate`);
-    show("self time by function", byFunction);
-    show("self time by file", byFile);
+    await profiled(inspectorPort, `${QUOTES} quotes, ${RESOLVERS} resolvers`, async () => {
+      for (let i = 0; i < QUOTES; i++) await quote(1000 + i);
+      // Let the work behind the answers (write-behind, the losers' signature checks) finish inside the window.
+      await new Promise((r) => setTimeout(r, 500));
+    });
   } finally {
     await stopFleet(fleet);
     await relay.stop();
