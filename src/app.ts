@@ -20,6 +20,7 @@ import {
   healthRoutes,
   limitOrderRoutes,
   limitOrdersDisabled,
+  priceRoutes,
   quoteRoutes,
   rateRoutes,
   resolverRoutes,
@@ -104,6 +105,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", adminRoutes);
   app.route("/", apiKeyRoutes);
   app.route("/", rateRoutes);
+  app.route("/", priceRoutes);
   app.route("/", limitOrderRoutes(options.limitOrderChains));
   app.route("/", eventRoutes);
 

@@ -24,6 +24,7 @@ export {
 } from "./limit-order";
 export { ApiKeyBody, ApiKeyIdParam, type ApiKeyQuotas, ApiKeyRecord, IssuedApiKey, Limits } from "./limits";
 export { CorridorRecord, type CorridorState, HealthRecord, KeeperRecord, PauseBody, type PauseRecord } from "./ops";
+export { IndicativeLadder, IndicativePrice, PriceQuery } from "./prices";
 export {
   type Band,
   ExecutionRecord,

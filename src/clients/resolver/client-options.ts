@@ -24,6 +24,11 @@ export interface ResolverClientOptions extends NodeIdentity {
   /** State of the first heartbeat. */
   state?: NodeState;
   heartbeatEveryMs?: number;
+  /**
+   * Price ladders streamed on every corridor (docs/reference-resolver.md, "Price ladders"): priced by
+   * `pricer` (the bids' pricer unless given), sent every `everyMs` (3 s); `false` streams none.
+   */
+  levels?: { pricer?: Pricer; everyMs?: number } | false;
   backoff?: Backoff;
   /** Drives jitter, latency ranges and the decline rate; injectable so tests are deterministic. */
   random?: () => number;

@@ -1,0 +1,36 @@
+import type { AuctionHouse } from "../auction";
+import type { ChainAdapter, Corridor } from "../chains";
+import { insertLevelSamples } from "../db";
+import { log } from "../log";
+import type { CorridorStanding } from "../resolvers";
+import { CorridorPrices } from "./corridor-prices";
+
+/**
+ * A corridor object's prices, wired to its auction house (eligibility, inventory and fees are the
+ * auction's own), to the standing it holds (demotions), and to D1 for the slippage samples.
+ */
+export function corridorPricesOn(parts: {
+  corridor: Corridor;
+  adapter: ChainAdapter;
+  house: () => Pick<AuctionHouse, "eligible" | "canDeliver" | "charges">;
+  standing: Pick<CorridorStanding, "get">;
+  db: D1Database;
+  waitUntil(p: Promise<unknown>): void;
+}): CorridorPrices {
+  const { corridor, house } = parts;
+  return new CorridorPrices({
+    chainId: corridor.chain.chainId,
+    tokens: corridor.tokens,
+    sameToken: parts.adapter.sameAddress,
+    eligible: (buyToken, now) => house().eligible(buyToken, now),
+    canDeliver: (node, token, amount) => house().canDeliver(node, token, amount),
+    demoted: async () => (await parts.standing.get()).demoted,
+    charges: (sellToken, buyToken, now) => house().charges(sellToken, buyToken, now),
+    store: (samples) =>
+      parts.waitUntil(
+        insertLevelSamples(parts.db, samples).catch((e: unknown) =>
+          log.error("level_samples_failed", { error: String(e) }),
+        ),
+      ),
+  });
+}
