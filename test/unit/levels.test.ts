@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { priceLadder } from "../../src/clients/resolver/ladder";
-import { fixedRatePricer, parseDecimal } from "../../src/clients/resolver/pricing";
+import { fixedRatePricer, type Pricer, parseDecimal } from "../../src/clients/resolver/pricing";
 import { bestLadder, bestOutput } from "../../src/levels/best-price";
 import { honestLevels, LevelsHonesty, levelsStanding, percentile, sloppyLevels } from "../../src/levels/honesty";
 import { checkLadder, outputAt, slippageBps } from "../../src/levels/ladder";
@@ -180,35 +180,26 @@ describe("best prices over several ladders", () => {
 describe("the reference resolver's ladder", () => {
   const cngn = { symbol: "cNGN", address: CNGN, decimals: 6 };
   const usdc = { symbol: "USDC", address: USDC, decimals: 6 };
-  it("prices 1-2-5 rungs from its pricer, keeps the rate from improving, and leaves out what it cannot deliver", async () => {
-    const pricer = fixedRatePricer({ rate: parseDecimal("0.000633"), sellSymbol: "cNGN" });
-    const ladder = await priceLadder({
-      pricer,
-      chainId: 31337,
-      sellToken: cngn,
-      buyToken: usdc,
-      band: null,
-      available: 70_000_000n,
-    });
-    expect(ladder?.levels.slice(0, 3)).toEqual(rungs([1_000_000, 633], [2_000_000, 1266], [5_000_000, 3165]));
+  const ladderAt = (pricer: Pricer, available: bigint) =>
+    priceLadder({ pricer, chainId: 31337, sellToken: cngn, buyToken: usdc, band: null, available });
+
+  it("prices 1-2-5 rungs from its pricer, from 0.01 USDC up to what it can deliver", async () => {
+    const ladder = await ladderAt(fixedRatePricer({ rate: parseDecimal("0.000633"), sellSymbol: "cNGN" }), 70_000_000n);
+    // 10 cNGN pay 6,330 base units, under the least rung; 20 cNGN are the first rung.
+    expect(ladder?.levels.slice(0, 2)).toEqual(rungs([20_000_000, 12_660], [50_000_000, 31_650]));
     // 100,000 cNGN is 63.3 USDC, within 70; 200,000 is not.
     expect(ladder?.levels.at(-1)).toEqual({ sellAmount: "100000000000", outputAmount: "63300000" });
     expect(checkLadder(ladder?.levels ?? [])).toMatchObject({ ok: true });
     expect(ladder).toMatchObject({ type: "levels", sellToken: CNGN, buyToken: USDC, ttlMs: 10_000 });
   });
 
-  it("cuts a rung whose rounding would make more sell at a better rate", async () => {
-    // Rounding down penalises small amounts: 1 USDC buys 1579 (of 1579.5), 2 USDC 3159, a better rate.
-    const pricer = fixedRatePricer({ rate: parseDecimal("1579.5"), sellSymbol: "USDC" });
-    const ladder = await priceLadder({
-      pricer,
-      chainId: 31337,
-      sellToken: { ...usdc, decimals: 0 },
-      buyToken: { ...cngn, decimals: 0 },
-      band: null,
-      available: 10n ** 12n,
-    });
-    expect(ladder?.levels.slice(0, 2)).toEqual(rungs([1, 1579], [2, 3158]));
+  it("cuts a rung to the rate of the one before it when rounding would make more sell at a better rate", async () => {
+    // 0.00063298 USDC per cNGN: 20 cNGN pay 12,659 (of 12,659.6), 50 would pay 31,649 exactly, a better rate.
+    const ladder = await ladderAt(
+      fixedRatePricer({ rate: parseDecimal("0.00063298"), sellSymbol: "cNGN" }),
+      10n ** 12n,
+    );
+    expect(ladder?.levels.slice(0, 2)).toEqual(rungs([20_000_000, 12_659], [50_000_000, 31_647]));
     expect(checkLadder(ladder?.levels ?? [])).toMatchObject({ ok: true });
   });
 });

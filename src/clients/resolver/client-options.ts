@@ -26,9 +26,10 @@ export interface ResolverClientOptions extends NodeIdentity {
   heartbeatEveryMs?: number;
   /**
    * Price ladders streamed on every corridor (docs/reference-resolver.md, "Price ladders"): priced by
-   * `pricer` (the bids' pricer unless given), sent every `everyMs` (3 s); `false` streams none.
+   * `pricer` (the bids' pricer unless given), sent every `everyMs` (3 s), each living `ttlMs` (10 s);
+   * `false` streams none.
    */
-  levels?: { pricer?: Pricer; everyMs?: number } | false;
+  levels?: { pricer?: Pricer; everyMs?: number; ttlMs?: number } | false;
   backoff?: Backoff;
   /** Drives jitter, latency ranges and the decline rate; injectable so tests are deterministic. */
   random?: () => number;

@@ -92,6 +92,7 @@ export class ResolverClient {
                 target,
                 pricer: options.levels?.pricer ?? options.pricer,
                 everyMs: options.levels?.everyMs ?? LEVELS_EVERY_MS,
+                ...(options.levels?.ttlMs === undefined ? {} : { ttlMs: options.levels.ttlMs }),
                 band: () => corridor.band,
                 inventory: () => corridor.heartbeats.inventory,
                 send: (frame) => corridor.socket.send(frame),

@@ -24,9 +24,17 @@ export function ladderAmounts(sellDecimals: number, rungs = 18): bigint[] {
 }
 
 /**
+ * The least output a rung may pay, in base units: rounding down then costs it at most 1 bps of its rate,
+ * so cutting the larger rungs to its rate (below) costs them no more than that.
+ */
+export const MIN_RUNG_OUTPUT = 10_000n;
+
+/**
  * A ladder from the node's pricing (docs/reference-resolver.md, "Price ladders"): what it would bid for
- * each amount, rungs it declines or cannot deliver left out, and each rung's output cut to the rate of
- * the rung before it when rounding made a larger amount's rate better (the relay refuses such a ladder).
+ * each amount, rungs it declines, cannot deliver or that pay under MIN_RUNG_OUTPUT left out. Rounding
+ * down costs a small amount more of its rate than a large one, so each rung is cut to the rate of the
+ * rung before it where it would be better (the relay refuses a ladder whose rate gets better for more):
+ * no rung promises more than the pricer.
  */
 export async function priceLadder(args: {
   pricer: Pricer;
@@ -41,20 +49,21 @@ export async function priceLadder(args: {
   const { pricer, chainId, sellToken, buyToken, band, available } = args;
   const levels: { sellAmount: string; outputAmount: string }[] = [];
   let prev: { sell: bigint; out: bigint } | null = null;
-  for (const sellAmount of ladderAmounts(sellToken.decimals)) {
-    const decision = await pricer({ chainId, sellToken, buyToken, sellAmount, band });
-    if ("decline" in decision) continue;
+  for (const sell of ladderAmounts(sellToken.decimals)) {
+    const decision = await pricer({ chainId, sellToken, buyToken, sellAmount: sell, band });
+    if ("decline" in decision || decision.outputAmount < MIN_RUNG_OUTPUT) continue;
     let out = decision.outputAmount;
-    if (prev && out * prev.sell > prev.out * sellAmount) out = (prev.out * sellAmount) / prev.sell;
-    if (out <= 0n || out > available) continue;
-    levels.push({ sellAmount: sellAmount.toString(), outputAmount: out.toString() });
-    prev = { sell: sellAmount, out };
+    if (prev && out * prev.sell > prev.out * sell) out = (prev.out * sell) / prev.sell;
+    if (out > available) break;
+    levels.push({ sellAmount: sell.toString(), outputAmount: out.toString() });
+    prev = { sell, out };
   }
   if (levels.length === 0) return null;
+  const { address: sold } = sellToken;
   return {
     type: "levels",
     chainId,
-    sellToken: sellToken.address,
+    sellToken: sold,
     buyToken: buyToken.address,
     levels,
     ttlMs: args.ttlMs ?? MAX_LEVELS_TTL_MS,
@@ -67,6 +76,8 @@ export interface LaddersOptions {
   target: CorridorTarget;
   pricer: Pricer;
   everyMs: number;
+  /** How long each ladder lives at the relay; 10 s unless given. */
+  ttlMs?: number;
   band(): Band | null;
   inventory(): Parameters<typeof availableInventory>[0];
   send(frame: LevelsFrame): boolean;
@@ -111,6 +122,7 @@ export class Ladders {
           buyToken,
           band: this.options.band(),
           available,
+          ...(this.options.ttlMs === undefined ? {} : { ttlMs: this.options.ttlMs }),
         });
         if (frame) this.options.send(frame);
       } catch (e) {
