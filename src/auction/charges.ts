@@ -7,7 +7,8 @@ export interface ChargedFill {
   kind: "rfq" | "limit";
   sellToken: string;
   buyToken: string;
-  recipient: string;
+  /** Null for an indicative price, which has none (src/chains/costs.ts, `FillToPrice`). */
+  recipient: string | null;
 }
 
 /**

@@ -193,7 +193,7 @@ export class AuctionHouse {
 
   /** The fees a quote of the pair would charge now, for an indicative price (`GET /v1/prices`). */
   charges(sellToken: string, buyToken: string, now: number) {
-    return swapCharges(this.port, { kind: "rfq", sellToken, buyToken, recipient: "" }, now);
+    return swapCharges(this.port, { kind: "rfq", sellToken, buyToken, recipient: null }, now);
   }
 
   /** Whether `rfqId` is an auction of this corridor, open or recently closed. */
