@@ -5,6 +5,7 @@ import { rpcInventory } from "../../src/clients/resolver/inventory";
 import { anvilAccount } from "../../src/clients/resolver/keys";
 import type { Pricer } from "../../src/clients/resolver/pricing";
 import { chainsFromRecord, corridorsFromRecord, fetchRelayConfig } from "../../src/clients/resolver/relay-config";
+import { indicativePrice } from "../../src/clients/taker/prices";
 import { outputAt } from "../../src/levels/ladder";
 import type { LevelsFrame } from "../../src/protocol/frames";
 import type { IndicativePrice } from "../../src/schemas/prices";
@@ -121,6 +122,9 @@ describe("GET /v1/prices from streamed ladders (wrangler dev, real sockets)", ()
     expect(Number((BigInt(body.buyAmount) * 10_000n) / alpha)).toBeGreaterThanOrEqual(10_098);
     expect(Number((BigInt(body.buyAmount) * 10_000n) / alpha)).toBeLessThanOrEqual(10_100);
     expect(BigInt(body.received)).toBe(BigInt(body.buyAmount) - BigInt(body.fee.amount) - BigInt(body.gasFee.amount));
+    // The taker library reads the same price.
+    const request = { chainId: 31337, sellToken: cngn, buyToken: usdc, sellAmount: String(SELL) };
+    expect((await indicativePrice(base, request)).buyAmount).toBe(body.buyAmount);
     const before = rfqs.length;
     for (let i = 0; i < 5; i++) expect((await price()).status).toBe(200);
     await new Promise((r) => setTimeout(r, 300));
