@@ -13,7 +13,7 @@ export function corridorPricesOn(parts: {
   corridor: Corridor;
   adapter: ChainAdapter;
   house: () => Pick<AuctionHouse, "eligible" | "canDeliver" | "charges">;
-  standing: Pick<CorridorStanding, "get">;
+  standing: Pick<CorridorStanding, "held">;
   db: D1Database;
   waitUntil(p: Promise<unknown>): void;
 }): CorridorPrices {
@@ -24,7 +24,7 @@ export function corridorPricesOn(parts: {
     sameToken: parts.adapter.sameAddress,
     eligible: (buyToken, now) => house().eligible(buyToken, now),
     canDeliver: (node, token, amount) => house().canDeliver(node, token, amount),
-    demoted: async () => (await parts.standing.get()).demoted,
+    demoted: () => parts.standing.held()?.demoted ?? null,
     charges: (sellToken, buyToken, now) => house().charges(sellToken, buyToken, now),
     store: (samples) =>
       parts.waitUntil(

@@ -15,8 +15,11 @@ export interface CorridorPricesHost extends LadderBookOptions {
   eligible(buyToken: string, now: number): NodeSession[];
   /** Whether the node's heartbeat and the chain both show `amount` of `token` (the auction's inventory rule). */
   canDeliver(node: NodeSession, token: string, amount: bigint): boolean;
-  /** Lowercase addresses of the resolvers demoted now, from the standing the corridor holds. */
-  demoted(): Promise<ReadonlySet<string>>;
+  /**
+   * Lowercase addresses of the resolvers demoted now, from the standing the corridor holds, without a D1
+   * read; null before the corridor has read its standing, when no ladder is served.
+   */
+  demoted(): ReadonlySet<string> | null;
   /** The protocol fee and the gas fee a quote of the pair would charge now (the auction's own). */
   charges(sellToken: string, buyToken: string, now: number): Promise<{ fee: FeeCharge; gas: QuoteGasCharge }>;
   /** Stores an auction's slippage samples (D1), behind the answer. */
@@ -87,7 +90,8 @@ export class CorridorPrices {
     const { sellToken, buyToken } = ask;
     const fresh = this.book.fresh(sellToken, buyToken, now);
     if (fresh.length === 0) return noPrices("No resolver streams a fresh ladder for this pair now.");
-    const demoted = await this.host.demoted();
+    const demoted = this.host.demoted();
+    if (!demoted) return noPrices("The corridor has not read its resolvers' standing yet; ask again shortly.");
     const nodes = new Map(this.host.eligible(buyToken, now).map((n) => [resolverKey(n.address), n]));
     const ladders: PricedLadder[] = fresh.flatMap((l) => {
       const node = nodes.get(l.node);
