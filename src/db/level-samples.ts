@@ -34,3 +34,23 @@ export async function readLevelSlippage(db: D1Database, address: string, since: 
 export async function pruneLevelSamples(db: D1Database, before: number): Promise<void> {
   await db.prepare("DELETE FROM level_samples WHERE at < ?").bind(before).run();
 }
+
+/**
+ * The resolvers whose samples since `since` (ms) number at least `minSamples` and whose median (nearest
+ * rank) is above `aboveBps`: fewer than half of them, rounded up, at or under it.
+ */
+export async function readSloppyLevels(
+  db: D1Database,
+  since: number,
+  minSamples: number,
+  aboveBps: number,
+): Promise<string[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT resolver FROM level_samples WHERE at >= ?1 GROUP BY resolver
+       HAVING COUNT(*) >= ?2 AND SUM(slippage_bps <= ?3) < (COUNT(*) + 1) / 2`,
+    )
+    .bind(since, minSamples, aboveBps)
+    .all<{ resolver: string }>();
+  return results.map((r) => r.resolver);
+}

@@ -1,9 +1,10 @@
 import type { AuctionHouse } from "../auction";
 import type { ChainAdapter, Corridor } from "../chains";
-import { insertLevelSamples } from "../db";
+import { insertLevelSamples, readSloppyLevels } from "../db";
 import { log } from "../log";
 import type { CorridorStanding } from "../resolvers";
 import { CorridorPrices } from "./corridor-prices";
+import { MIN_LEVEL_SAMPLES, SLOPPY_P50_BPS } from "./honesty";
 
 /**
  * A corridor object's prices, wired to its auction house (eligibility, inventory and fees are the
@@ -26,6 +27,8 @@ export function corridorPricesOn(parts: {
     canDeliver: (node, token, amount) => house().canDeliver(node, token, amount),
     demoted: () => parts.standing.held()?.demoted ?? null,
     charges: (sellToken, buyToken, now) => house().charges(sellToken, buyToken, now),
+    readSloppy: (since) => readSloppyLevels(parts.db, since, MIN_LEVEL_SAMPLES, SLOPPY_P50_BPS),
+    waitUntil: parts.waitUntil,
     store: (samples) =>
       parts.waitUntil(
         insertLevelSamples(parts.db, samples).catch((e: unknown) =>

@@ -24,6 +24,9 @@ export interface CorridorPricesHost extends LadderBookOptions {
   charges(sellToken: string, buyToken: string, now: number): Promise<{ fee: FeeCharge; gas: QuoteGasCharge }>;
   /** Stores an auction's slippage samples (D1), behind the answer. */
   store(samples: LevelSample[]): void;
+  /** The lowercase addresses the stored samples since `since` leave out (D1), read behind the answers. */
+  readSloppy(since: number): Promise<string[]>;
+  waitUntil(p: Promise<unknown>): void;
 }
 
 /** What `GET /v1/prices` asks a corridor. */
@@ -56,10 +59,13 @@ export interface LevelSample {
  */
 export class CorridorPrices {
   private readonly book: LadderBook;
-  private readonly honesty = new LevelsHonesty();
+  private readonly honesty: LevelsHonesty;
 
   constructor(private readonly host: CorridorPricesHost) {
     this.book = new LadderBook(host);
+    this.honesty = new LevelsHonesty((since) => host.readSloppy(since));
+    // Read at once, so that an object that just started knows whom the stored samples leave out.
+    this.refreshHonesty(Date.now());
   }
 
   receive(address: string, frame: LevelsFrame, now: number): { code: LevelsRefusal; message: string } | null {
@@ -88,6 +94,7 @@ export class CorridorPrices {
   /** The best indicative price of `sellAmount`, or without it the best ladder; 404 `no_prices` saying why. */
   async answer(ask: PriceAsk, now: number): Promise<IndicativePrice | IndicativeLadder | Refusal> {
     const { sellToken, buyToken } = ask;
+    this.refreshHonesty(now);
     const fresh = this.book.fresh(sellToken, buyToken, now);
     if (fresh.length === 0) return noPrices("No resolver streams a fresh ladder for this pair now.");
     const demoted = this.host.demoted();
@@ -127,6 +134,12 @@ export class CorridorPrices {
     const priced = point({ sellAmount, outputAmount: best.outputAmount });
     if (!priced) return noPrices(`The best ladder's output for ${ask.sellAmount} does not cover the fees.`);
     return { ...common, ...priced, gasFee, resolvers: best.covering, at: new Date(best.at).toISOString() };
+  }
+
+  /** Starts a read of the stored samples' verdict when one is due, behind the answer. */
+  private refreshHonesty(now: number): void {
+    const refreshed = this.honesty.refresh(now);
+    if (refreshed) this.host.waitUntil(refreshed);
   }
 }
 

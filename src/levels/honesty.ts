@@ -47,13 +47,36 @@ export function sloppyLevels(s: LevelsStanding): boolean {
 
 /** How many samples per node a corridor keeps in memory: enough for the percentiles, bounded. */
 const KEPT_SAMPLES = 200;
+/** How often a corridor reads again which nodes the stored samples leave out. */
+const STORED_EVERY_MS = 10_000;
 
 /**
- * The slippage samples a corridor saw of each node's firm bids against its own ladders, kept in the
- * object's memory so that `/v1/prices` decides without D1; the stored samples (D1) are the record's.
+ * Which nodes' ladders a corridor leaves out, decided without D1 on the price's path: from the samples
+ * of its own auctions, kept in memory so a node that starts bidding under its ladders is left out at its
+ * 20th sample; and from the stored samples of every corridor (D1, the record's), read behind the answers
+ * at most every 10 s, so a restart or another corridor's auctions count too.
  */
 export class LevelsHonesty {
   private readonly samples = new Map<string, { at: number; bps: number }[]>();
+  private stored: ReadonlySet<string> = new Set();
+  private storedAt = Number.NEGATIVE_INFINITY;
+
+  /** `readStored(since)`: the lowercase addresses the stored samples since `since` leave out. */
+  constructor(private readonly readStored: (since: number) => Promise<string[]> = async () => []) {}
+
+  /** Starts a read of the stored samples' verdict when one is due; the promise is for `waitUntil`. */
+  refresh(now: number): Promise<void> | null {
+    if (now - this.storedAt < STORED_EVERY_MS) return null;
+    this.storedAt = now;
+    return this.readStored(now - LEVELS_WINDOW_MS).then(
+      (nodes) => {
+        this.stored = new Set(nodes);
+      },
+      () => {
+        this.storedAt = Number.NEGATIVE_INFINITY;
+      },
+    );
+  }
 
   add(node: string, bps: number, at: number): void {
     const kept = this.samples.get(node) ?? [];
@@ -68,8 +91,8 @@ export class LevelsHonesty {
     return levelsStanding((this.samples.get(node) ?? []).filter((s) => s.at >= since).map((s) => s.bps));
   }
 
-  /** Whether the node's ladders are left out of the corridor's prices now. */
+  /** Whether the node's ladders are left out of the corridor's prices now, by its own samples or the stored ones. */
   excluded(node: string, now: number): boolean {
-    return sloppyLevels(this.standing(node, now));
+    return this.stored.has(node) || sloppyLevels(this.standing(node, now));
   }
 }

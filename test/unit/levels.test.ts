@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { priceLadder } from "../../src/clients/resolver/ladder";
 import { fixedRatePricer, type Pricer, parseDecimal } from "../../src/clients/resolver/pricing";
 import { bestLadder, bestOutput } from "../../src/levels/best-price";
-import { honestLevels, LevelsHonesty, levelsStanding, percentile, sloppyLevels } from "../../src/levels/honesty";
+import {
+  honestLevels,
+  LEVELS_WINDOW_MS,
+  LevelsHonesty,
+  levelsStanding,
+  percentile,
+  sloppyLevels,
+} from "../../src/levels/honesty";
 import { checkLadder, outputAt, slippageBps } from "../../src/levels/ladder";
 import { LadderBook } from "../../src/levels/ladder-book";
 import type { LevelsFrame } from "../../src/protocol/frames";
@@ -101,6 +108,33 @@ describe("slippageBps and the honesty rules", () => {
     honesty.add("a", 100, 1_000);
     expect(honesty.excluded("a", 2_000)).toBe(true);
     expect(honesty.excluded("a", 1_000 + 8 * 24 * 3600 * 1000)).toBe(false);
+  });
+});
+
+describe("LevelsHonesty: the stored samples' verdict", () => {
+  it("leaves out whom the stored samples name, read at most every 10 s, and retries a failed read", async () => {
+    const reads: number[] = [];
+    let answer: () => Promise<string[]> = async () => ["a"];
+    const honesty = new LevelsHonesty((since) => {
+      reads.push(since);
+      return answer();
+    });
+    expect(honesty.excluded("a", 0)).toBe(false);
+    await honesty.refresh(LEVELS_WINDOW_MS);
+    expect(reads).toEqual([0]);
+    expect(honesty.excluded("a", LEVELS_WINDOW_MS)).toBe(true);
+    expect(honesty.excluded("b", LEVELS_WINDOW_MS)).toBe(false);
+    expect(honesty.refresh(LEVELS_WINDOW_MS + 9_999)).toBeNull();
+    answer = async () => {
+      throw new Error("D1 is down");
+    };
+    await honesty.refresh(LEVELS_WINDOW_MS + 10_000);
+    // The last verdict stands, and the next call reads again.
+    expect(honesty.excluded("a", LEVELS_WINDOW_MS + 10_001)).toBe(true);
+    answer = async () => [];
+    await honesty.refresh(LEVELS_WINDOW_MS + 10_001);
+    expect(reads).toHaveLength(3);
+    expect(honesty.excluded("a", LEVELS_WINDOW_MS + 10_002)).toBe(false);
   });
 });
 
