@@ -24,6 +24,9 @@ import { WinnerSignatures } from "./winner-signatures";
 /** How long the per-bidder work of a decided auction waits for the taker's answer to have left (afterTheAnswer). */
 const AFTER_ANSWER_MS = 50;
 
+/** Settles AFTER_ANSWER_MS from now, when the taker's answer has left. */
+const afterAnswer = () => new Promise<void>((resolve) => setTimeout(resolve, AFTER_ANSWER_MS));
+
 /** How long a closed auction is remembered, so that its late replies are counted on the quote. */
 const REMEMBER_CLOSED_MS = 30_000;
 
@@ -85,7 +88,8 @@ export class AuctionHouse {
       const ladderOutput = ladders.get(resolverKey(b.resolver));
       return ladderOutput === undefined ? [] : [{ resolver: b.resolver, ladderOutput, outputAmount: b.outputAmount }];
     });
-    if (laddered.length) port.ladderBids(quoteId, laddered);
+    // Measured once the taker's answer has left, off the quote's path.
+    if (laddered.length) port.waitUntil(afterAnswer().then(() => port.ladderBids(quoteId, laddered)));
 
     const standing = await standingPromise;
     const bounds = rfqBounds(port, terms, band);
@@ -159,7 +163,7 @@ export class AuctionHouse {
    */
   private afterTheAnswer(live: LiveAuction, offers: RankedOffer[], checked: ReadonlySet<string>, stored: boolean) {
     const { port } = this;
-    const work = new Promise<void>((resolve) => setTimeout(resolve, AFTER_ANSWER_MS)).then(() => {
+    const work = afterAnswer().then(() => {
       sendResults(port, live, offers);
       return checkUnchecked(port, live, offers, checked, stored);
     });

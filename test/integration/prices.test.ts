@@ -192,9 +192,11 @@ describe("honest levels", () => {
         expect(BigInt(priced.received)).toBe(1_010_000n - BigInt(priced.fee.amount) - BigInt(priced.gasFee.amount));
       }
     }
-    send();
-    const out = await get(pricesPath(String(unit)));
-    expect(out.status).toBe(404);
+    // Its samples are taken once each answer has left.
+    await eventually(async () => {
+      send();
+      expect((await get(pricesPath(String(unit)))).status).toBe(404);
+    });
     const record = await eventually(async () => {
       const r = await get<ResolverStanding>(`/v1/resolvers/${b.account.address}`);
       expect(r.body).toMatchObject({ levels: { samples: 20 } });

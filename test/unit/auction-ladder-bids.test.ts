@@ -16,6 +16,9 @@ describe("AuctionHouse: firm bids against their nodes' ladders (honest levels)",
     c.house.onDecline(c.node("gamma").session, { type: "decline", rfqId: rfq.rfqId, reason: "busy" });
     const outcome = await pending;
     if (outcome.kind !== "quoted") throw new Error("not quoted");
+    // Measured once the answer has left, not on its path.
+    expect(c.ladderBids).toEqual([]);
+    await c.settled();
     expect(c.ladderBids).toEqual([
       {
         quoteId: outcome.quote.quoteId,
@@ -30,6 +33,7 @@ describe("AuctionHouse: firm bids against their nodes' ladders (honest levels)",
     await c.bid("alpha", 1_000_000n);
     await c.bid("beta", 999_000n);
     await pending;
+    await c.settled();
     expect(c.ladderBids).toEqual([]);
   });
 });
