@@ -1,17 +1,14 @@
 import { DurableObject } from "cloudflare:workers";
-import type { CorridorPort } from "../src/auction";
 import {
   AuctionHouse,
   type AuctionWrite,
   auctionLogFields,
-  auctionStore,
   auctionWrites,
   type QuoteAnswer,
   type QuoteOutcome,
   quoteAnswer,
 } from "../src/auction";
 import { adapterFor, type Corridor, corridorOfKey } from "../src/chains";
-import type { RelayConfig } from "../src/config";
 import { loadConfig } from "../src/config";
 import type { GasFeeSource } from "../src/costs";
 import { type CorridorCosts, corridorCostsOn, type GasFeeAsk } from "../src/costs";
@@ -20,21 +17,23 @@ import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
 import { type Refusal, RelayError } from "../src/errors";
 import type { FillNotice } from "../src/keeper";
+import { type CorridorPrices, corridorPricesOn, type PriceAsk } from "../src/levels";
 import { clientOfAddress } from "../src/limits";
 import { log, withRequestId } from "../src/log";
 import type { NodeSession } from "../src/nodes";
 import { advertisedCorridor, CorridorNodes } from "../src/nodes";
 import type { CorridorStatus } from "../src/ops";
 import { CorridorControls } from "../src/ops";
-import { BandSubscription, bandAssetOf } from "../src/oracle";
+import { BandSubscription } from "../src/oracle";
 import { CLOSE_REASONS, close } from "../src/protocol";
 import { QuoteAdmission, type QuoteAsk } from "../src/quotes";
 import { CorridorStanding, type Demotion } from "../src/resolvers";
 import { Schedule } from "../src/schedule";
-import type { Band } from "../src/schemas";
+import type { Band, IndicativeLadder, IndicativePrice } from "../src/schemas";
 import { CorridorStreams, errorJson, limitOrderTopic, quoteTopic, streamAsked } from "../src/streams";
 import { oracleStub } from "../src/stubs";
 import type { QuoteInput } from "../src/types";
+import { auctionPortOf } from "./corridor-port";
 
 /**
  * One per corridor, named by its corridor key (`idFromName`): holds the corridor's node sockets and
@@ -50,6 +49,8 @@ export class CorridorDO extends DurableObject<Env> {
   /** Public for tests (`runInDurableObject`), which wait for a node's first inventory read. */
   readonly connected: CorridorNodes;
   private readonly house: AuctionHouse;
+  /** The ladders its nodes stream, and `GET /v1/prices` answered from them (src/levels/corridor-prices.ts). */
+  private readonly ladders: CorridorPrices;
   private readonly standing: CorridorStanding;
   /** The auctions' D1 writes, durable here first (docs/architecture.md, "Write-behind"). */
   private readonly writes: WriteBehind<AuctionWrite>;
@@ -69,6 +70,8 @@ export class CorridorDO extends DurableObject<Env> {
     const corridor = corridorOfKey(config, ctx.id.name ?? "");
     if (!corridor) throw new Error(`not a corridor: ${ctx.id.name}`);
     this.corridor = corridor;
+    const adapter = adapterFor(corridor.chain);
+    const waitUntil = (p: Promise<unknown>) => ctx.waitUntil(p);
     this.admission = new QuoteAdmission(config);
     this.controls = new CorridorControls(ctx.storage.kv, corridor.key);
     this.band = new BandSubscription({
@@ -76,7 +79,7 @@ export class CorridorDO extends DurableObject<Env> {
       corridorKey: corridor.key,
       kv: ctx.storage.kv,
       subscribe: (key) => oracleStub(env).subscribe(key),
-      waitUntil: (p) => ctx.waitUntil(p),
+      waitUntil,
     });
     this.standing = new CorridorStanding({ db: env.DB, send: (address, frame) => this.connected.send(address, frame) });
     this.connected = new CorridorNodes(ctx, {
@@ -90,15 +93,25 @@ export class CorridorDO extends DurableObject<Env> {
         void this.standing.get(now);
       },
       onHeartbeat: (now) => void this.house.keepFresh(now),
-      onGone: (address) => this.house.onGone(address),
+      onGone: (address) => {
+        this.house.onGone(address);
+        this.ladders.forget(address);
+      },
+      onLevels: (node, frame) => this.ladders.receive(node.address, frame, Date.now()),
     });
     this.writes = new WriteBehind(ctx.storage.sql, env.DB, auctionWrites, corridor.key);
     this.costs = corridorCostsOn(corridor.chain, {
       db: env.DB,
       readRates: () => oracleStub(env).nativePrices(corridor.chain.chainId),
-      waitUntil: (p) => ctx.waitUntil(p),
+      waitUntil,
     });
-    this.house = new AuctionHouse(this.port(config));
+    const { band, connected, standing, costs } = this;
+    this.ladders = corridorPricesOn({ corridor, adapter, house: () => this.house, standing, db: env.DB, waitUntil });
+    const queue = (write: AuctionWrite) => this.queue(write);
+    const { ladders } = this;
+    this.house = new AuctionHouse(
+      auctionPortOf({ config, corridor, adapter, band, connected, standing, costs, ladders, queue, waitUntil }),
+    );
     this.streams = new CorridorStreams({
       db: env.DB,
       drain: () => this.writes.drain(),
@@ -174,6 +187,11 @@ export class CorridorDO extends DurableObject<Env> {
   /** Limit order `limitOrderId` moved: its open streams get what is new. */
   async limitOrderChanged(limitOrderId: string): Promise<void> {
     await this.streams.changed(limitOrderTopic(limitOrderId));
+  }
+
+  /** An indicative price from the nodes' ladders, in memory (docs/api.md, "Indicative prices"), or 404 `no_prices`. */
+  async prices(ask: PriceAsk): Promise<IndicativePrice | IndicativeLadder | Refusal> {
+    return this.ladders.answer(ask, Date.now());
   }
 
   /** The authenticated nodes of this corridor, as the relay's in-memory view shows them. */
@@ -262,26 +280,6 @@ export class CorridorDO extends DurableObject<Env> {
   /** An admin changed a demotion: the next auction reads the resolvers' standing afresh. */
   async forgetDemotions(): Promise<void> {
     this.standing.forget();
-  }
-
-  private port(config: RelayConfig): CorridorPort {
-    const { corridor } = this;
-    const adapter = adapterFor(corridor.chain);
-    return {
-      config,
-      corridor,
-      adapter,
-      band: () => this.band.current(),
-      assetOf: (token) => bandAssetOf(config, corridor.key, token, adapter.sameAddress),
-      nodes: () => this.connected.list(),
-      send: (address, frame) => this.connected.send(address, frame),
-      chainCovers: (address, token, atLeast) => this.connected.covers(address, token, atLeast),
-      standing: () => this.standing.get(),
-      store: auctionStore((write) => this.queue(write)),
-      strike: (resolver, event, why, quoteId) => this.standing.strike(resolver, event, why, quoteId),
-      costs: this.costs,
-      waitUntil: (p) => this.ctx.waitUntil(p),
-    };
   }
 
   /**

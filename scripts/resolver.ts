@@ -76,6 +76,7 @@ async function main(): Promise<void> {
     inventory: buildInventory(options, record, chains, account.address, solana?.address ?? null),
     latencyMs: options.latencyMs,
     declineRate: options.declineRate,
+    levels: options.levelsEveryMs === 0 ? false : { everyMs: options.levelsEveryMs },
   });
   log("-", `node ${account.address}${solana ? ` solana ${solana.address}` : ""} on ${corridors.length} corridor(s)`);
   attachLog(client, chains);

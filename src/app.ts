@@ -27,6 +27,7 @@ import {
   healthRoutes,
   limitOrderRoutes,
   limitOrdersDisabled,
+  priceRoutes,
   quoteRoutes,
   rateRoutes,
   resolverRoutes,
@@ -111,6 +112,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", adminRoutes);
   app.route("/", apiKeyRoutes);
   app.route("/", rateRoutes);
+  app.route("/", priceRoutes);
   app.route("/", limitOrderRoutes(options.limitOrderChains));
   app.route("/", eventRoutes);
 

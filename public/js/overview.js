@@ -2,6 +2,7 @@ import { getConfig, getJson } from "./api.js";
 import { bandName, corridorsOf } from "./corridors.js";
 import { address, fill, h, pill, problem, table } from "./dom.js";
 import { ago, dateTime, number, percent, shortAddress } from "./format.js";
+import { LadderWatch } from "./ladders.js";
 import { readPages } from "./pages.js";
 import { quotesTable } from "./quote-list.js";
 import { resolverHref } from "./routes.js";
@@ -58,6 +59,7 @@ export function showOverview(root) {
 
   let stopped = false;
   let timer;
+  const ladders = new LadderWatch(sections.corridors);
   let quotesTimer;
   /** Pages of the directory open: More adds one, and every refresh reads them all. */
   let directoryPages = 1;
@@ -101,7 +103,7 @@ export function showOverview(root) {
       ]);
       if (stopped) return;
       const now = Date.now();
-      fill(sections.corridors, ...corridorsSection(corridorsOf(config, nodes, rates.bands), now));
+      fill(sections.corridors, ...corridorsSection(corridorsOf(config, nodes, rates.bands), now, ladders));
       showDirectory(directory, now);
       fill(sections.keeper, ...keeperSection(keeperMargins(config, health)));
       fill(sections.rates, ...ratesSection(config, rates, now));
@@ -114,9 +116,11 @@ export function showOverview(root) {
   };
   load();
   loadQuotes();
+  ladders.start();
   return {
     stop: () => {
       stopped = true;
+      ladders.stop();
       clearTimeout(timer);
       clearTimeout(quotesTimer);
     },
@@ -166,7 +170,7 @@ function keeperSection(margins) {
   ];
 }
 
-function corridorsSection(corridors, now) {
+function corridorsSection(corridors, now, ladders) {
   return [
     h("h2", { id: "corridors-title" }, "Corridors"),
     h(
@@ -191,6 +195,8 @@ function corridorsSection(corridors, now) {
                 h("span", { class: "muted" }, `(${number(c.band.low)}–${number(c.band.high)}, ${ago(c.band.at, now)})`),
               )
             : h("p", { class: "muted" }, "No band: quotes are not steered by price."),
+          ladders.slot(c.chainId, c.tokens[0], c.tokens[1], c.nodes.length > 0),
+          ladders.slot(c.chainId, c.tokens[1], c.tokens[0], c.nodes.length > 0),
           h("h4", {}, `Connected nodes: ${c.nodes.length}`),
           c.nodes.length
             ? h(

@@ -110,6 +110,7 @@ function standing(r, now) {
         "Reply latency",
         r.replyLatency ? `p50 ≤ ${r.replyLatency.p50Ms} ms, p99 ≤ ${r.replyLatency.p99Ms} ms` : "no reply yet",
       ),
+      fact("Price ladders", levelsText(r.levels)),
       fact("Registered", r.registered ? (r.registeredAt ? `since ${dateTime(r.registeredAt)}` : "yes") : "no"),
       fact("Region", r.region ?? "—"),
       fact("Version", r.version ?? "—"),
@@ -118,6 +119,16 @@ function standing(r, now) {
       r.degraded ? fact("Degraded", r.degraded) : null,
     ),
   );
+}
+
+/**
+ * How honest its price ladders are (docs/reliability.md, "Honest levels"): how much worse its firm bids
+ * were than its own ladders over 7 days.
+ */
+export function levelsText(levels) {
+  if (!levels || levels.samples === 0) return "no bid measured against its own ladder yet";
+  const of = `over ${levels.samples} firm bid${levels.samples === 1 ? "" : "s"} against its own ladder`;
+  return `slippage p50 ${levels.p50SlippageBps} bps, p90 ${levels.p90SlippageBps} bps ${of}`;
 }
 
 function strikes(r) {

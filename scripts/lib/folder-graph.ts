@@ -11,6 +11,7 @@
 export const RANKS: readonly (readonly string[])[] = [
   ["durable-objects", "src/routes", "src/app.ts", "src/index.ts", "src/entry.ts"],
   [
+    "src/levels",
     "src/auction",
     "src/nodes",
     "src/resolvers",

@@ -33,4 +33,8 @@ export interface CorridorPort {
   /** A strike for a node that failed its win (docs/reliability.md); `event` makes it count once. */
   strike(address: string, event: string, why: string, quoteId: string): Promise<void>;
   waitUntil(p: Promise<unknown>): void;
+  /** What the node's fresh price ladder pays for `sellAmount`, or null (docs/resolver-protocol.md, "Price ladders"). */
+  ladderAt(address: string, sellToken: string, buyToken: string, sellAmount: bigint, now: number): bigint | null;
+  /** An auction's firm bids from nodes whose ladder covered the amount, each against that ladder's value. */
+  ladderBids(quoteId: string, bids: readonly { resolver: string; ladderOutput: bigint; outputAmount: bigint }[]): void;
 }

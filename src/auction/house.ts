@@ -1,4 +1,4 @@
-import { corridorTag, feeChargeFor } from "../chains";
+import { corridorTag } from "../chains";
 import { newId, resolverKey } from "../ids";
 import { log } from "../log";
 import type { NodeSession } from "../nodes";
@@ -7,6 +7,7 @@ import type { AuctionCounts } from "../resolvers";
 import type { QuoteInput } from "../types";
 import { freshBand } from "./band-guard";
 import { checkUnchecked, disqualify, verifyBid } from "./bid-signatures";
+import { swapCharges } from "./charges";
 import type { CorridorPort } from "./corridor-port";
 import { decideWinner } from "./decide";
 import { LiveAuction } from "./live-auction";
@@ -17,11 +18,14 @@ import { type RankedOffer, rankBids, withStanding } from "./rank";
 import type { AuctionReply } from "./replies";
 import { replyError, sendResults } from "./reply-frames";
 import { receiveBid, receiveDecline, receiveMalformed } from "./reply-intake";
-import { eligibleNodes, onlineNodes, rfqBounds, rfqFrameFor, rfqTerms } from "./rfq";
+import { eligibleNodes, hasInventory, onlineNodes, rfqBounds, rfqFrameFor, rfqTerms } from "./rfq";
 import { WinnerSignatures } from "./winner-signatures";
 
 /** How long the per-bidder work of a decided auction waits for the taker's answer to have left (afterTheAnswer). */
 const AFTER_ANSWER_MS = 50;
+
+/** Settles AFTER_ANSWER_MS from now, when the taker's answer has left. */
+const afterAnswer = () => new Promise<void>((resolve) => setTimeout(resolve, AFTER_ANSWER_MS));
 
 /** How long a closed auction is remembered, so that its late replies are counted on the quote. */
 const REMEMBER_CLOSED_MS = 30_000;
@@ -49,13 +53,12 @@ export class AuctionHouse {
     const quoteId = newId("q", this.tag);
     const rfqId = newId("rfq");
     const expiresAt = now + config.quoteTtlSeconds * 1000;
-    const gas = await port.costs.charge(
+    const { gas, fee } = await swapCharges(
+      port,
       { kind: input.limit ? "limit" : "rfq", ...input },
       now,
       input.limit ? BigInt(input.limit.order.maxGasFee ?? 0) : undefined,
     );
-    const fees = { tokens: adapter.feeTokens, bps: port.costs.feeBps(input.buyToken) };
-    const fee = feeChargeFor(fees, input.sellToken, input.buyToken, adapter.sameAddress);
     const terms = rfqTerms(corridor, input, rfqId, quoteId, expiresAt, gas, fee);
     const fresh = this.keepFresh(now);
     const standingPromise = port.standing();
@@ -63,6 +66,13 @@ export class AuctionHouse {
     const eligible = eligibleNodes(port, online, input.buyToken);
     if (eligible.length === 0) return noOffers(noReplies(), online.length, "No resolver can quote this pair now.");
 
+    // What each asked node's own ladder paid for this amount as the rfq went out (docs/reliability.md, "Honest levels").
+    const ladders = new Map(
+      eligible.flatMap((n) => {
+        const out = port.ladderAt(n.address, input.sellToken, input.buyToken, terms.sellAmount, now);
+        return out === null ? [] : [[resolverKey(n.address), out] as const];
+      }),
+    );
     const live = new LiveAuction(terms, gas, band, expiresAt, fresh, eligible, config.rfqWindowMs);
     const { auction } = live;
     this.live.set(rfqId, live);
@@ -74,6 +84,12 @@ export class AuctionHouse {
     clearTimeout(timer);
     const closedAt = performance.now();
     setTimeout(() => this.live.delete(rfqId), REMEMBER_CLOSED_MS);
+    const laddered = auction.bids.flatMap((b) => {
+      const ladderOutput = ladders.get(resolverKey(b.resolver));
+      return ladderOutput === undefined ? [] : [{ resolver: b.resolver, ladderOutput, outputAmount: b.outputAmount }];
+    });
+    // Measured once the taker's answer has left, off the quote's path.
+    if (laddered.length) port.waitUntil(afterAnswer().then(() => port.ladderBids(quoteId, laddered)));
 
     const standing = await standingPromise;
     const bounds = rfqBounds(port, terms, band);
@@ -147,7 +163,7 @@ export class AuctionHouse {
    */
   private afterTheAnswer(live: LiveAuction, offers: RankedOffer[], checked: ReadonlySet<string>, stored: boolean) {
     const { port } = this;
-    const work = new Promise<void>((resolve) => setTimeout(resolve, AFTER_ANSWER_MS)).then(() => {
+    const work = afterAnswer().then(() => {
       sendResults(port, live, offers);
       return checkUnchecked(port, live, offers, checked, stored);
     });
@@ -167,6 +183,21 @@ export class AuctionHouse {
     const read = signing.keepFresh(now);
     this.port.waitUntil(read);
     return read;
+  }
+
+  /** The nodes an rfq buying `buyToken` would go to now (docs/resolver-protocol.md, "Auctions"). */
+  eligible(buyToken: string, now: number): NodeSession[] {
+    return eligibleNodes(this.port, onlineNodes(this.port.nodes(), now), buyToken);
+  }
+
+  /** Whether the node's heartbeat and the relay's last on-chain read both show `amount` of `token`. */
+  canDeliver(node: NodeSession, token: string, amount: bigint): boolean {
+    return hasInventory(this.port, node, token, amount);
+  }
+
+  /** The fees a quote of the pair would charge now, for an indicative price (`GET /v1/prices`). */
+  charges(sellToken: string, buyToken: string, now: number) {
+    return swapCharges(this.port, { kind: "rfq", sellToken, buyToken, recipient: null }, now);
   }
 
   /** Whether `rfqId` is an auction of this corridor, open or recently closed. */

@@ -4,7 +4,7 @@
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
-export { protocolFee, type QuoteGasCharge } from "./amounts";
+export { protocolFee, type QuoteGasCharge, quoteAmounts } from "./amounts";
 export { BAND_FRESH_MS } from "./band-guard";
 export type { CorridorPort } from "./corridor-port";
 export { AuctionHouse } from "./house";

@@ -17,8 +17,11 @@ export interface FillToPrice {
   units: bigint | null;
   sellToken: string;
   buyToken: string;
-  /** Who receives the buy token: on Solana, whether its token account exists decides a rent. */
-  recipient: string;
+  /**
+   * Who receives the buy token: on Solana, whether its token account exists decides a rent. Null for an
+   * indicative price (`GET /v1/prices`), which has no recipient and charges as if its account existed.
+   */
+  recipient: string | null;
 }
 
 /** A fill's cost in the chain's native units (wei, lamports), and when the oldest input was read (unix ms). */

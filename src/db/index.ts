@@ -8,6 +8,13 @@ export { type ApiKeyRow, apiKeyByHash, insertApiKey, listApiKeys, revokeApiKey }
 export { type ExecutionRow, readExecutionRecord, readUncountedFailures, type UncountedFailure } from "./executions";
 export { recentGasUsed } from "./fill-costs";
 export { type SettledFillBooks, settledFillsSince } from "./keeper-books";
+export {
+  insertLevelSamples,
+  type LevelSampleRow,
+  pruneLevelSamples,
+  readLevelSlippage,
+  readSloppyLevels,
+} from "./level-samples";
 export { dueLimitOrders, recordLimitChecks } from "./limit-book";
 export {
   cancelLimitOrder,

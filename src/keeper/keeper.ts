@@ -1,5 +1,6 @@
-import { expireAllDue, pruneIdempotencyKeys, pruneWrittenBehind } from "../db";
+import { expireAllDue, pruneIdempotencyKeys, pruneLevelSamples, pruneWrittenBehind } from "../db";
 import { type Refusal, refuse } from "../errors";
+import { LEVELS_WINDOW_MS } from "../levels";
 import { perPeriod, TokenBuckets } from "../limits";
 import { log as relayLog } from "../log";
 import { admit } from "./admission";
@@ -63,12 +64,18 @@ export class Keeper implements KeeperRpc {
     return this.indexer.idle();
   }
 
-  /** Deletes the Idempotency-Keys past their retention, and the write-behind ids past theirs. */
+  /**
+   * Deletes the Idempotency-Keys past their retention, the write-behind ids past theirs, and the level
+   * slippage samples older than the record's window.
+   */
   async pruneKeys(): Promise<void> {
+    const { db } = this.port;
     const now = this.port.now();
-    await Promise.all([pruneIdempotencyKeys(this.port.db, iso(now)), pruneWrittenBehind(this.port.db, now)]).catch(
-      (e: unknown) => keeperLog.error("prune_failed", { error: String(e) }),
-    );
+    await Promise.all([
+      pruneIdempotencyKeys(db, iso(now)),
+      pruneWrittenBehind(db, now),
+      pruneLevelSamples(db, now - LEVELS_WINDOW_MS),
+    ]).catch((e: unknown) => keeperLog.error("prune_failed", { error: String(e) }));
   }
 
   /**

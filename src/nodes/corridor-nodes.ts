@@ -4,7 +4,7 @@ import { adapterFor, inventoryReaderFor } from "../chains";
 import type { RelayConfig } from "../config";
 import { type Refusal, refuse } from "../errors";
 import { type ClientId, perPeriod, TokenBuckets } from "../limits";
-import type { RelayFrame } from "../protocol";
+import type { LevelsFrame, RelayFrame } from "../protocol";
 import type { AdvertisedCorridor, Band } from "../schemas";
 import { type InventoryCheck, InventoryChecks, kvCheckStore } from "./inventory-checks";
 import { isFresh, type NodeSession } from "./nodes";
@@ -21,6 +21,8 @@ export interface CorridorNodesHost {
   onHeartbeat(now: number): void;
   /** A node's socket is gone: no auction waits for its reply any longer. */
   onGone(address: string): void;
+  /** A node's price ladder: why it is refused, or null once it stands. */
+  onLevels(node: NodeSession, frame: LevelsFrame): { code: string; message: string } | null;
 }
 
 /**
@@ -52,6 +54,7 @@ export class CorridorNodes {
         host.onHeartbeat(now);
       },
       chainFlag: (address) => this.checks.flag(address),
+      onLevels: (node, frame) => host.onLevels(node, frame),
     });
     this.checks = new InventoryChecks({
       reader: inventoryReaderFor(corridor.chain),

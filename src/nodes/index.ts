@@ -4,7 +4,7 @@
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
+export { advertisedCorridor } from "./connect-url";
 export { CorridorNodes } from "./corridor-nodes";
 export { liveNodes } from "./live";
 export { isFresh, type NodeSession } from "./nodes";
-export { advertisedCorridor } from "./sessions";

@@ -7,6 +7,7 @@ import {
   close,
   frameSize,
   type HeartbeatFrame,
+  type LevelsFrame,
   MAX_FRAME_BYTES,
   parseNodeFrame,
   type RelayFrame,
@@ -35,6 +36,8 @@ export interface NodeSessionsHost {
   onHeartbeat(node: NodeSession, now: number): void;
   /** What the chain holds against the node (code at its address, claims it does not hold), or null. */
   chainFlag(address: string): ChainFlag | null;
+  /** A node's price ladder (docs/resolver-protocol.md, "Price ladders"): why it is refused, or null. */
+  onLevels(node: NodeSession, frame: LevelsFrame): { code: string; message: string } | null;
 }
 
 /**
@@ -89,6 +92,8 @@ export class NodeSessions {
       if (node && parsed.rfqId && auctions.isLive(parsed.rfqId)) {
         return { node: this.sessionOf(entry), malformed: { rfqId: parsed.rfqId, message: parsed.message } };
       }
+      // A malformed ladder is refused and stores nothing; the node stays connected.
+      if (node && parsed.type === "levels") return this.refuse(ws, { code: "bad_levels", message: parsed.message });
       return this.reject(ws, CLOSE_REASONS.badFrame, parsed.message);
     }
     const frame = parsed.frame;
@@ -104,6 +109,8 @@ export class NodeSessions {
       case "heartbeat":
         this.heartbeat(ws, entry, frame);
         return null;
+      case "levels":
+        return this.refuse(ws, this.host.onLevels(this.sessionOf(entry), frame));
       default:
         return { node: this.sessionOf(entry), frame };
     }
@@ -271,6 +278,12 @@ export class NodeSessions {
     return { ...node, corridor: attachment.corridor, connectedAt: attachment.connectedAt, ...heard, chainFlag };
   }
 
+  /** A frame refused without closing: an `error` frame with its code, if there is one. */
+  private refuse(ws: WebSocket, refusal: { code: string; message: string } | null): null {
+    if (refusal) send(ws, { type: "error", ...refusal });
+    return null;
+  }
+
   /** Policy violation: an `error` frame with the reason, then close 1008 with the same reason. */
   private reject(ws: WebSocket, reason: string, message: string): null {
     send(ws, { type: "error", code: reason, message });
@@ -278,12 +291,4 @@ export class NodeSessions {
     this.forget(ws);
     return null;
   }
-}
-
-/** The corridor a connect URL advertises (`/v1/corridors/{chainId}/{tokenA}/{tokenB}/connect`), in its token order. */
-export function advertisedCorridor(url: string): AdvertisedCorridor | null {
-  const match = /\/v1\/corridors\/(\d+)\/([^/]+)\/([^/]+)\/connect$/.exec(new URL(url).pathname);
-  if (!match) return null;
-  const [, chainId = "", tokenA = "", tokenB = ""] = match;
-  return { chainId: Number(chainId), baseToken: decodeURIComponent(tokenA), quoteToken: decodeURIComponent(tokenB) };
 }

@@ -1,18 +1,20 @@
 import { MAX_FRAME_BYTES, type NodeFrame, nodeFrame, type RelayFrame } from "./frames";
 
 /** A node's frame, or why it is not one; a malformed reply keeps the `rfqId` it names, so it can count as rejected. */
-export type ParsedNodeFrame = { ok: true; frame: NodeFrame } | { ok: false; message: string; rfqId: string | null };
+export type ParsedNodeFrame =
+  | { ok: true; frame: NodeFrame }
+  | { ok: false; message: string; rfqId: string | null; type: string | null };
 
 const NOT_JSON = "frames are JSON text";
 
 /** Parses a node's WebSocket message against the node frame schema. */
 export function parseNodeFrame(message: string | ArrayBuffer): ParsedNodeFrame {
-  if (typeof message !== "string") return { ok: false, message: NOT_JSON, rfqId: null };
+  if (typeof message !== "string") return { ok: false, message: NOT_JSON, rfqId: null, type: null };
   let json: unknown;
   try {
     json = JSON.parse(message);
   } catch {
-    return { ok: false, message: NOT_JSON, rfqId: null };
+    return { ok: false, message: NOT_JSON, rfqId: null, type: null };
   }
   const result = nodeFrame.safeParse(json);
   if (result.success) return { ok: true, frame: result.data };
@@ -22,6 +24,7 @@ export function parseNodeFrame(message: string | ArrayBuffer): ParsedNodeFrame {
     ok: false,
     message: `bad frame: ${issue ? `${issue.path.join(".") || "type"}: ${issue.message}` : "invalid"}`,
     rfqId: (type === "bid" || type === "decline") && typeof rfqId === "string" ? rfqId : null,
+    type: typeof type === "string" ? type : null,
   };
 }
 

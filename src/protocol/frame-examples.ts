@@ -59,6 +59,21 @@ export const NODE_FRAME_EXAMPLES: ByType<NodeFrame> = {
     },
   ],
   decline: [{ type: "decline", rfqId, reason: "insufficient_inventory" }],
+  levels: [
+    {
+      type: "levels",
+      chainId: 31337,
+      sellToken: cngn,
+      buyToken: usdc,
+      // 1,580 cNGN a USDC up to 1,580,000 cNGN, then a little worse for more (base units, 6 decimals).
+      levels: [
+        { sellAmount: "158000000", outputAmount: "100000" },
+        { sellAmount: "1580000000", outputAmount: "1000000" },
+        { sellAmount: "15800000000", outputAmount: "9990000" },
+      ],
+      ttlMs: 10_000,
+    },
+  ],
   signed: [
     {
       type: "signed",

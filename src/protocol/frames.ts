@@ -104,7 +104,35 @@ export const signedFrame = z.object({
   signature: z.string(),
 });
 
-export const nodeFrame = z.discriminatedUnion("type", [authFrame, heartbeatFrame, bidFrame, declineFrame, signedFrame]);
+/** Most rungs a `levels` ladder may hold, and the longest (and default) life of one (DESIGN §11). */
+export const MAX_LADDER_RUNGS = 20;
+export const MAX_LEVELS_TTL_MS = 10_000;
+
+/**
+ * An indicative price ladder for one direction of the corridor (docs/resolver-protocol.md, "Price
+ * ladders"): what the node would pay for each `sellAmount`, `sellAmount` increasing and the rate never
+ * better for a larger amount. It replaces the node's last ladder for that direction and lapses after `ttlMs`.
+ */
+export const levelsFrame = z.object({
+  type: z.literal("levels"),
+  chainId: z.number().int(),
+  sellToken: z.string().min(1).max(64),
+  buyToken: z.string().min(1).max(64),
+  levels: z
+    .array(z.object({ sellAmount: amount.max(78), outputAmount: amount.max(78) }))
+    .min(1)
+    .max(MAX_LADDER_RUNGS),
+  ttlMs: z.number().int().positive().max(MAX_LEVELS_TTL_MS).optional(),
+});
+
+export const nodeFrame = z.discriminatedUnion("type", [
+  authFrame,
+  heartbeatFrame,
+  bidFrame,
+  declineFrame,
+  signedFrame,
+  levelsFrame,
+]);
 
 export type NodeFrame = z.infer<typeof nodeFrame>;
 export type AuthFrame = z.infer<typeof authFrame>;
@@ -112,6 +140,7 @@ export type HeartbeatFrame = z.infer<typeof heartbeatFrame>;
 export type BidFrame = z.infer<typeof bidFrame>;
 export type DeclineFrame = z.infer<typeof declineFrame>;
 export type SignedFrame = z.infer<typeof signedFrame>;
+export type LevelsFrame = z.infer<typeof levelsFrame>;
 export type InventoryEntry = z.infer<typeof inventoryEntry>;
 export type NodeState = z.infer<typeof nodeState>;
 

@@ -26,6 +26,11 @@ export class CorridorStanding {
     return this.cache.get(now);
   }
 
+  /** The standing held now, without waiting for D1 (null before the first read): for `GET /v1/prices`. */
+  held(now?: number): Standing | null {
+    return this.cache.held(now);
+  }
+
   /** A strike for a node that failed in one of this corridor's auctions; `event` makes it count once. */
   async strike(resolver: string, event: string, why: string, quoteId: string): Promise<void> {
     await strike(this.host.db, { resolver, event, quoteId, why, now: Date.now() }, (d) => this.demoted(resolver, d));

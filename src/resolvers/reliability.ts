@@ -134,6 +134,8 @@ export interface BadgeFacts {
   /** Whether the resolver proved a Solana key. */
   solana: boolean;
   firstSeen: string | null;
+  /** Whether its price ladders are honest (src/levels/honesty.ts); known only where its record is read. */
+  honestLevels?: boolean;
 }
 
 /** The badges, in a fixed order (docs/reliability.md, "Badges"). */
@@ -145,6 +147,7 @@ export function badgesOf(f: BadgeFacts, now: number): Badge[] {
     reliable: f.reliability !== null && f.reliability >= RELIABLE_FROM,
     solana: f.solana,
     new: f.firstSeen !== null && now - Date.parse(f.firstSeen) < NEW_FOR_MS,
+    honest_levels: f.honestLevels === true,
   };
   return Badge.options.filter((b) => earned[b]);
 }

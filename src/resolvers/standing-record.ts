@@ -1,7 +1,7 @@
 import { blameOf } from "../blame";
 import type { StrikeHistoryRow, UncountedFailure } from "../db";
 import { type Day, NO_TOTALS, type Totals } from "../db";
-import type { Resolver, ResolverStanding } from "../schemas";
+import { Badge, type Resolver, type ResolverStanding } from "../schemas";
 import { fillMeasure, replyLatency, windowDays } from "./reliability";
 
 /**
@@ -18,12 +18,20 @@ export function standingRecord(
     totals: Totals;
     windowMs: number;
     now: number;
+    /** Its firm bids against its own ladders over the window, and whether that earns `honest_levels`. */
+    levels: ResolverStanding["levels"];
+    honestLevels: boolean;
   },
 ): ResolverStanding {
   const byDay = new Map(facts.days.map((d) => [d.day, d]));
   const rate = (hits: number, samples: number) => (samples === 0 ? null : Math.min(1, hits / samples));
+  const badges = Badge.options.filter(
+    (b) => record.badges.includes(b) || (b === "honest_levels" && facts.honestLevels),
+  );
   return {
     ...record,
+    badges,
+    levels: facts.levels,
     strikes: facts.strikes.map((s) => ({
       at: s.at,
       event: s.event,

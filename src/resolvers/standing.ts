@@ -64,6 +64,15 @@ export class StandingCache {
     return this.current ? Promise.resolve(this.current) : (this.reading ?? Promise.resolve(NO_STANDING));
   }
 
+  /**
+   * The standing held now, never waiting: null before the first read has come in (that read is started
+   * if it is not running, so a later call finds it).
+   */
+  held(now = Date.now()): Standing | null {
+    void this.get(now);
+    return this.current;
+  }
+
   /** An admin changed a demotion: the next auction waits for a fresh read. */
   forget(): void {
     this.current = null;

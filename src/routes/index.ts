@@ -11,6 +11,7 @@ export { eventRoutes } from "./events";
 export { executionRoutes } from "./executions";
 export { healthRoutes } from "./health";
 export { limitOrderRoutes, limitOrdersDisabled } from "./limit-orders";
+export { priceRoutes } from "./prices";
 export { quoteRoutes } from "./quotes";
 export { rateRoutes } from "./rates";
 export { resolverRoutes } from "./resolvers";

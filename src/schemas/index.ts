@@ -24,6 +24,7 @@ export {
 } from "./limit-order";
 export { ApiKey, ApiKeyBody, ApiKeyIdParam, type ApiKeyQuotas, IssuedApiKey, Limits } from "./limits";
 export { CorridorRecord, type CorridorState, Health, KeeperRecord, type Pause, PauseBody } from "./ops";
+export { IndicativeLadder, IndicativePrice, PriceQuery } from "./prices";
 export {
   type Band,
   Execution,

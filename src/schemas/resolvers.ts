@@ -41,7 +41,7 @@ export const ReliabilityDetail = z
   .openapi("ReliabilityDetail", { description: "The last 7 days (docs/reliability.md)" });
 export type ReliabilityDetail = z.infer<typeof ReliabilityDetail>;
 
-export const Badge = z.enum(["fast", "reliable", "solana", "new"]).openapi("Badge");
+export const Badge = z.enum(["fast", "reliable", "solana", "new", "honest_levels"]).openapi("Badge");
 export type Badge = z.infer<typeof Badge>;
 
 export const Resolver = z
@@ -138,6 +138,16 @@ export const ResolverStanding = Resolver.extend({
     )
     .openapi({ description: "the 7 UTC days behind reliabilityDetail, oldest first, every day present" }),
   replyLatency: ReplyLatency.nullable().openapi({ description: "over the 7 days; null without replies" }),
+  levels: z
+    .object({
+      samples: z.number().int().openapi({ description: "firm bids measured against the node's own fresh ladder" }),
+      p50SlippageBps: z.number().int().nullable(),
+      p90SlippageBps: z.number().int().nullable(),
+    })
+    .openapi("LevelsStanding", {
+      description:
+        'How much worse its firm bids were than its own price ladders over the 7 days, in bps (docs/reliability.md, "Honest levels"); null without samples',
+    }),
 }).openapi("ResolverStanding");
 export type ResolverStanding = z.infer<typeof ResolverStanding>;
 

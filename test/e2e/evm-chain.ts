@@ -28,6 +28,18 @@ export function withAlphaAndBeta(): void {
         { index: 2, name: "beta", spreadBps: 15 },
       ],
     });
+    // Their ladders priced both ways, as on a stack that has run a moment (GET /v1/prices, docs/api.md).
+    const { cngn, usdc } = deployment;
+    for (const [sell, buy] of [
+      [cngn, usdc],
+      [usdc, cngn],
+    ]) {
+      const url = `${base}/v1/prices?chainId=31337&sellToken=${sell}&buyToken=${buy}`;
+      for (let tries = 0; (await fetch(url)).status !== 200; tries++) {
+        if (tries > 100) throw new Error(`no ladder of ${sell} for ${buy} within 10 s`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
   });
   afterAll(() => Promise.all(fleet.map((c) => c.stop())));
 }

@@ -14,6 +14,7 @@ export const DOCUMENTED_ERROR_CODES = [
   "below_minimum",
   "bad_taker_proof",
   "no_offers",
+  "no_prices",
   "too_many_rfqs",
   "rate_limited",
   "corridor_busy",

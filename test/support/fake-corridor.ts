@@ -140,6 +140,8 @@ export interface FakeCorridorOptions {
   chainCosts?: ChainCosts;
   /** The oracle's native prices; none unless given. */
   rates?: NativeRates;
+  /** What each named node's fresh price ladder pays for any amount; unnamed nodes stream none. */
+  ladders?: Record<string, bigint>;
 }
 
 /** A chain whose inputs are never read: every quote charges the configured fallback gas fee. */
@@ -188,6 +190,10 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
   const band = options.band === undefined ? { ...BAND, at: Date.now() } : options.band;
   const assets: Record<string, string> = { [CNGN.toLowerCase()]: "NGN", [USDC.toLowerCase()]: "USD" };
   const strikes: { address: string; event: string; why: string }[] = [];
+  const ladderBids: { quoteId: string; bids: { resolver: string; ladderOutput: bigint; outputAmount: bigint }[] }[] =
+    [];
+  const nameOf = (address: string) =>
+    nodes.find((n) => n.session.address.toLowerCase() === address.toLowerCase())?.session.name;
   const port: CorridorPort = {
     config,
     corridor,
@@ -221,6 +227,10 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
     waitUntil: (p) => {
       pending.push(p);
     },
+    ladderAt: (address) => options.ladders?.[nameOf(address) ?? ""] ?? null,
+    ladderBids: (quoteId, bids) => {
+      ladderBids.push({ quoteId, bids: [...bids] });
+    },
     costs: new CorridorCosts({
       costs: options.chainCosts ?? unreadCosts,
       seedUnits: { rfq: 180_000n, limit: 220_000n },
@@ -248,6 +258,8 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
     store,
     /** The strikes the house gave, in order. */
     strikes,
+    /** The firm bids the house measured against their ladders, per auction. */
+    ladderBids,
     nodes,
     node,
     /** Every background write the house handed to `waitUntil`, settled. */

@@ -3,7 +3,7 @@ import { COUNTER_COLUMNS } from "../../src/db/resolver-days";
 import type { SocketState } from "../../src/nodes/node-sockets";
 import type { ChainFlag, NodeSession } from "../../src/nodes/nodes";
 import type { NodeSessionsHost } from "../../src/nodes/sessions";
-import type { NodeState, RelayFrame } from "../../src/protocol/frames";
+import type { LevelsFrame, NodeState, RelayFrame } from "../../src/protocol/frames";
 import type { Band } from "../../src/schemas/quote";
 
 /** The server side of a node's socket in memory: the frames the relay sent on it, and how it closed it. */
@@ -145,7 +145,8 @@ function recordingD1(registered: Set<string>) {
 /** What the sessions told their host, in order. */
 export type HostEvent =
   | { on: "active"; at: number }
-  | { on: "authenticated" | "heartbeat"; node: NodeSession; at: number };
+  | { on: "authenticated" | "heartbeat"; node: NodeSession; at: number }
+  | { on: "levels"; node: NodeSession; frame: LevelsFrame };
 
 export interface FakeHostOptions {
   corridorKey?: string;
@@ -178,6 +179,10 @@ export function fakeNodeSessionsHost(options: FakeHostOptions = {}) {
     onAuthenticated: (node, at) => events.push({ on: "authenticated", node, at }),
     onHeartbeat: (node, at) => events.push({ on: "heartbeat", node, at }),
     chainFlag: (address) => flags.get(address.toLowerCase()) ?? null,
+    onLevels: (node, frame) => {
+      events.push({ on: "levels", node, frame });
+      return null;
+    },
   };
   return {
     state,

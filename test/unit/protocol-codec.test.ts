@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { advertisedCorridor } from "../../src/nodes/sessions";
+import { advertisedCorridor } from "../../src/nodes/connect-url";
 import { close, parseNodeFrame, send } from "../../src/protocol/codec";
 
 describe("parseNodeFrame", () => {
@@ -12,7 +12,12 @@ describe("parseNodeFrame", () => {
 
   it("keeps the rfqId of a malformed reply, so it can count as the node's rejected reply", () => {
     const parsed = parseNodeFrame('{"type":"bid","rfqId":"rfq_1","outputAmount":"12.5","signature":"0x00"}');
-    expect(parsed).toEqual({ ok: false, message: expect.stringContaining("outputAmount"), rfqId: "rfq_1" });
+    expect(parsed).toEqual({
+      ok: false,
+      message: expect.stringContaining("outputAmount"),
+      rfqId: "rfq_1",
+      type: "bid",
+    });
   });
 
   it.each([

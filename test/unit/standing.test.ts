@@ -38,6 +38,15 @@ describe("StandingCache", () => {
     return { calls, cache, standing };
   };
 
+  it("holds nothing, without waiting, until its first read is in; then the standing read", async () => {
+    const { calls, cache, standing } = reads();
+    expect(cache.held(1_000)).toBeNull();
+    expect(calls).toEqual([1_000]);
+    await cache.get(1_001);
+    expect(cache.held(1_002)).toBe(standing);
+    expect(calls).toEqual([1_000]);
+  });
+
   it("reads once per 10 s", async () => {
     const { calls, cache, standing } = reads();
     expect(await cache.get(1_000)).toBe(standing);

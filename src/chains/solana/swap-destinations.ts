@@ -17,7 +17,7 @@ export function swapDestinations(chain: SolanaChain, fill: FillToPrice): string[
   const gasToken = gasChargeFor(chain.gasFee, sellToken, buyToken, same).token;
   const feeToken = feeChargeFor(chain.fee, sellToken, buyToken, same).token;
   const owned: [string, string][] = [
-    [fill.recipient, buyToken],
+    ...(fill.recipient === null ? [] : [[fill.recipient, buyToken] as [string, string]]),
     ...(chain.fee.bps > 0 ? [[chain.treasury, feeToken] as [string, string]] : []),
     [chain.keeper, gasToken],
   ];

@@ -3,6 +3,7 @@ import { type Address, type Hex, parseUnits } from "viem";
 import { type InventoryEntry, SIGNER_TYPES, type SignerType } from "../../protocol/frames";
 import type { Latency } from "./bidder";
 import { type InventorySource, inventoryByChain, rpcInventory, staticInventory } from "./inventory";
+import { LEVELS_EVERY_MS } from "./ladder";
 import { bandSpreadPricer, fixedRatePricer, type Pricer, parseDecimal, type Rational, sameToken } from "./pricing";
 import { type ChainInfo, type CorridorTarget, corridorsFromRecord, type RelayConfigRecord } from "./relay-config";
 import { solanaRpcInventory } from "./solana-inventory";
@@ -21,6 +22,8 @@ export interface CliOptions {
   pricing: { kind: "rate"; rate: Rational; sellSymbol: string | null } | { kind: "spread"; spreadBps: number };
   latencyMs: Latency;
   declineRate: number;
+  /** How often the node sends its price ladders; 0 sends none (docs/reference-resolver.md, "Price ladders"). */
+  levelsEveryMs: number;
   /** Human-unit amounts: `all` for every token, `bySymbol` overriding it. */
   inventory: { all: string; bySymbol: Record<string, string> };
   rpc: { chainId: number | null; url: string }[];
@@ -72,6 +75,7 @@ export const USAGE = `npm run resolver -- [options]
   --spread-bps N         price N bps under the oracle band's mid (default ${DEFAULT_SPREAD_BPS} when --rate is absent)
   --latency-ms MS|LO-HI  artificial reply delay, fixed or uniform in a range (default 0)
   --decline-rate P       decline this share of rfqs at random, 0 to 1 (default 0)
+  --levels-every MS      send the price ladders every MS milliseconds, 0 for none (default ${LEVELS_EVERY_MS})
   --inventory AMOUNT     reported balance and allowance of every token, human units (default ${DEFAULT_INVENTORY})
   --inventory SYM=AMOUNT the same for one token symbol; repeatable
   --rpc [CHAIN=]URL      read balances (and EVM allowances) from this chain's RPC on every heartbeat
@@ -113,6 +117,7 @@ export function parseCliOptions(argv: string[], env: Record<string, string | und
         : { kind: "spread", spreadBps: integer(values["spread-bps"] ?? String(DEFAULT_SPREAD_BPS), "--spread-bps", 0) },
     latencyMs: latency(values["latency-ms"] ?? "0"),
     declineRate: share(values["decline-rate"] ?? "0"),
+    levelsEveryMs: integer(values["levels-every"] ?? String(LEVELS_EVERY_MS), "--levels-every", 0),
     inventory: inventory(values.inventory ?? []),
     rpc: (values.rpc ?? []).map(rpc),
     solanaKey: values["solana-key"] ? { path: values["solana-key"] } : solanaText ? { text: solanaText } : null,
@@ -137,6 +142,7 @@ function parse(argv: string[]) {
       "spread-bps": { type: "string" },
       "latency-ms": { type: "string" },
       "decline-rate": { type: "string" },
+      "levels-every": { type: "string" },
       inventory: { type: "string", multiple: true },
       rpc: { type: "string", multiple: true },
       "solana-key": { type: "string" },

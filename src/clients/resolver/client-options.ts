@@ -24,6 +24,12 @@ export interface ResolverClientOptions extends NodeIdentity {
   /** State of the first heartbeat. */
   state?: NodeState;
   heartbeatEveryMs?: number;
+  /**
+   * Price ladders streamed on every corridor (docs/reference-resolver.md, "Price ladders"): priced by
+   * `pricer` (the bids' pricer unless given), sent every `everyMs` (3 s), each living `ttlMs` (10 s);
+   * `false` streams none.
+   */
+  levels?: { pricer?: Pricer; everyMs?: number; ttlMs?: number } | false;
   backoff?: Backoff;
   /** Drives jitter, latency ranges and the decline rate; injectable so tests are deterministic. */
   random?: () => number;

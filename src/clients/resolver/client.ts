@@ -11,6 +11,7 @@ import type { ResolverClientOptions, ResolverCorridorStatus } from "./client-opt
 import { asError, ResolverEmitter, type ResolverEvents } from "./events";
 import { authFrameFor, dispatchRelayFrame, parseRelayFrame, type RelayFrameHandlers } from "./frame-codec";
 import { Heartbeats } from "./heartbeats";
+import { Ladders, LEVELS_EVERY_MS } from "./ladder";
 import { NodeStates } from "./node-state";
 import { type ChainInfo, type CorridorTarget, connectUrl, targetKey } from "./relay-config";
 import { CorridorSocket, nativeSocket } from "./socket";
@@ -23,6 +24,7 @@ interface Corridor extends RfqCorridor {
   chain: ChainInfo;
   socket: CorridorSocket;
   heartbeats: Heartbeats;
+  ladders: Ladders | null;
   authenticated: boolean;
   band: Band | null;
 }
@@ -67,6 +69,7 @@ export class ResolverClient {
           onClose: () => {
             corridor.authenticated = false;
             corridor.heartbeats.stop();
+            corridor.ladders?.stop();
           },
         }),
         heartbeats: new Heartbeats({
@@ -80,6 +83,21 @@ export class ResolverClient {
           send: (frame) => corridor.socket.send(frame),
           emit,
         }),
+        ladders:
+          options.levels === false
+            ? null
+            : new Ladders({
+                corridor: key,
+                chain,
+                target,
+                pricer: options.levels?.pricer ?? options.pricer,
+                everyMs: options.levels?.everyMs ?? LEVELS_EVERY_MS,
+                ...(options.levels?.ttlMs === undefined ? {} : { ttlMs: options.levels.ttlMs }),
+                band: () => corridor.band,
+                inventory: () => corridor.heartbeats.inventory,
+                send: (frame) => corridor.socket.send(frame),
+                emit,
+              }),
         authenticated: false,
         band: null,
       };
@@ -103,6 +121,7 @@ export class ResolverClient {
     const waits: Promise<void>[] = [];
     for (const c of this.corridors.values()) {
       c.heartbeats.stop();
+      c.ladders?.stop();
       waits.push(c.socket.stop());
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -183,6 +202,10 @@ export class ResolverClient {
     c.band = frame.band;
     this.events.emit("welcome", { corridor: c.key, frame });
     c.heartbeats.start();
+    // Ladders go out once the first heartbeat's inventory read is in: a rung is only what the node can deliver.
+    void c.heartbeats.queue.then(() => {
+      if (c.authenticated) c.ladders?.start();
+    });
   }
 
   private async answer(c: Corridor, rfq: RfqFrame): Promise<void> {

@@ -394,6 +394,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/prices": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An indicative price from the resolvers' streamed ladders: no auction, not firm; without sellAmount, the best ladder */
+    get: operations["getPrices"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/limit-orders/prepare": {
     parameters: {
       query?: never;
@@ -1532,7 +1549,7 @@ export interface components {
       };
     } | null;
     /** @enum {string} */
-    Badge: "fast" | "reliable" | "solana" | "new";
+    Badge: "fast" | "reliable" | "solana" | "new" | "honest_levels";
     ResolverStanding: components["schemas"]["Resolver"] & {
       /** @description its last 50 strikes, newest first: each counted against it */
       strikes: {
@@ -1585,12 +1602,20 @@ export interface components {
         replyLatency: components["schemas"]["ReplyLatency"];
       }[];
       replyLatency: components["schemas"]["ReplyLatency"] & unknown;
+      levels: components["schemas"]["LevelsStanding"];
     };
     /** @description each the upper bound of its latency bucket (25, 50, 100, 200, 400, 800 ms, then the auction window) */
     ReplyLatency: {
       p50Ms: number;
       p99Ms: number;
     } | null;
+    /** @description How much worse its firm bids were than its own price ladders over the 7 days, in bps (docs/reliability.md, "Honest levels"); null without samples */
+    LevelsStanding: {
+      /** @description firm bids measured against the node's own fresh ladder */
+      samples: number;
+      p50SlippageBps: number | null;
+      p90SlippageBps: number | null;
+    };
     CorridorRecord: {
       /** @example 31337:0x9fe4…:0xe7f1… */
       key: string;
@@ -1742,6 +1767,127 @@ export interface components {
        * @example 2
        */
       ageSeconds: number;
+    };
+    /** @description The best indicative price for one amount (docs/api.md) */
+    IndicativePrice: {
+      chainId: number;
+      /** @description 0x address on EVM, base58 on Solana */
+      sellToken: string;
+      /** @description 0x address on EVM, base58 on Solana */
+      buyToken: string;
+      /** @description How many eligible resolvers' fresh ladders the answer was made from (that cover the amount, if one is asked) */
+      resolvers: number;
+      /**
+       * @description When the freshest of those ladders came in
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      at: string;
+      /**
+       * @description Always false: an indicative price, not a quote; ask POST /v1/quotes for one
+       * @enum {boolean}
+       */
+      firm: false;
+      /**
+       * @description Base units, decimal string
+       * @example 1000000
+       */
+      sellAmount: string;
+      /**
+       * @description The best ladder output for `sellAmount`, before fees
+       * @example 1000000
+       */
+      buyAmount: string;
+      /**
+       * @description `buyAmount` less the fees a quote would charge in the buy token
+       * @example 1000000
+       */
+      received: string;
+      /** @description The protocol fee, as a quote charges it */
+      fee: {
+        /** @description 0x address on EVM, base58 on Solana */
+        token: string;
+        /**
+         * @description Base units, decimal string
+         * @example 1000000
+         */
+        amount: string;
+      };
+      gasFee: {
+        /** @description 0x address on EVM, base58 on Solana */
+        token: string;
+        /**
+         * @description Base units, decimal string
+         * @example 1000000
+         */
+        amount: string;
+        /**
+         * @description `priced`: gas units × gas price × the native token's price, read from the chain and the oracle; `fallback`: the configured `gasFee.fixed`, used when an input is missing or older than 60 s
+         * @enum {string}
+         */
+        source: "priced" | "fallback";
+      };
+    };
+    /** @description The corridor's best ladder (docs/api.md) */
+    IndicativeLadder: {
+      chainId: number;
+      /** @description 0x address on EVM, base58 on Solana */
+      sellToken: string;
+      /** @description 0x address on EVM, base58 on Solana */
+      buyToken: string;
+      /** @description How many eligible resolvers' fresh ladders the answer was made from (that cover the amount, if one is asked) */
+      resolvers: number;
+      /**
+       * @description When the freshest of those ladders came in
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      at: string;
+      /**
+       * @description Always false: an indicative price, not a quote; ask POST /v1/quotes for one
+       * @enum {boolean}
+       */
+      firm: false;
+      /** @description The best output over the eligible ladders at each of their rungs, by increasing sellAmount */
+      levels: {
+        /**
+         * @description Base units, decimal string
+         * @example 1000000
+         */
+        sellAmount: string;
+        /**
+         * @description The best ladder output for `sellAmount`, before fees
+         * @example 1000000
+         */
+        buyAmount: string;
+        /**
+         * @description `buyAmount` less the fees a quote would charge in the buy token
+         * @example 1000000
+         */
+        received: string;
+        /** @description The protocol fee, as a quote charges it */
+        fee: {
+          /** @description 0x address on EVM, base58 on Solana */
+          token: string;
+          /**
+           * @description Base units, decimal string
+           * @example 1000000
+           */
+          amount: string;
+        };
+      }[];
+      gasFee: {
+        /** @description 0x address on EVM, base58 on Solana */
+        token: string;
+        /**
+         * @description Base units, decimal string
+         * @example 1000000
+         */
+        amount: string;
+        /**
+         * @description `priced`: gas units × gas price × the native token's price, read from the chain and the oracle; `fallback`: the configured `gasFee.fixed`, used when an input is missing or older than 60 s
+         * @enum {string}
+         */
+        source: "priced" | "fallback";
+      };
     };
     LimitOrderDraft: {
       chainId: number;
@@ -3606,6 +3752,86 @@ export interface operations {
       /** @description Internal error */
       500: {
         headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  getPrices: {
+    parameters: {
+      query: {
+        /** @description The chain; the relay's first EVM chain if absent */
+        chainId?: string;
+        /** @description The token sold */
+        sellToken: string;
+        /** @description The token bought */
+        buyToken: string;
+        /** @description Base units sold; without it the answer is the corridor's best ladder */
+        sellAmount?: string;
+      };
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The best indicative price, or the best ladder */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["IndicativePrice"] | components["schemas"]["IndicativeLadder"];
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Unavailable; see Retry-After */
+      503: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
           /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
           "X-Request-Id"?: string;
           [name: string]: unknown;

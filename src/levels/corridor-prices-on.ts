@@ -1,0 +1,39 @@
+import type { AuctionHouse } from "../auction";
+import type { ChainAdapter, Corridor } from "../chains";
+import { insertLevelSamples, readSloppyLevels } from "../db";
+import { log } from "../log";
+import type { CorridorStanding } from "../resolvers";
+import { CorridorPrices } from "./corridor-prices";
+import { MIN_LEVEL_SAMPLES, SLOPPY_P50_BPS } from "./honesty";
+
+/**
+ * A corridor object's prices, wired to its auction house (eligibility, inventory and fees are the
+ * auction's own), to the standing it holds (demotions), and to D1 for the slippage samples.
+ */
+export function corridorPricesOn(parts: {
+  corridor: Corridor;
+  adapter: ChainAdapter;
+  house: () => Pick<AuctionHouse, "eligible" | "canDeliver" | "charges">;
+  standing: Pick<CorridorStanding, "held">;
+  db: D1Database;
+  waitUntil(p: Promise<unknown>): void;
+}): CorridorPrices {
+  const { corridor, house } = parts;
+  return new CorridorPrices({
+    chainId: corridor.chain.chainId,
+    tokens: corridor.tokens,
+    sameToken: parts.adapter.sameAddress,
+    eligible: (buyToken, now) => house().eligible(buyToken, now),
+    canDeliver: (node, token, amount) => house().canDeliver(node, token, amount),
+    demoted: () => parts.standing.held()?.demoted ?? null,
+    charges: (sellToken, buyToken, now) => house().charges(sellToken, buyToken, now),
+    readSloppy: (since) => readSloppyLevels(parts.db, since, MIN_LEVEL_SAMPLES, SLOPPY_P50_BPS),
+    waitUntil: parts.waitUntil,
+    store: (samples) =>
+      parts.waitUntil(
+        insertLevelSamples(parts.db, samples).catch((e: unknown) =>
+          log.error("level_samples_failed", { error: String(e) }),
+        ),
+      ),
+  });
+}

@@ -1,0 +1,55 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { adapterFor, findCorridor } from "../chains";
+import { primaryEvmChain } from "../config";
+import { invalidRequest, RelayError } from "../errors";
+import { addressIssues, callObject, createRouter } from "../http";
+import { errorResponses, IndicativeLadder, IndicativePrice, jsonContent, PriceQuery } from "../schemas";
+import { corridorStub } from "../stubs";
+
+export const priceRoutes = createRouter().openapi(
+  createRoute({
+    method: "get",
+    path: "/v1/prices",
+    operationId: "getPrices",
+    tags: ["quotes"],
+    summary:
+      "An indicative price from the resolvers' streamed ladders: no auction, not firm; without sellAmount, the best ladder",
+    request: { query: PriceQuery },
+    responses: {
+      200: jsonContent(z.union([IndicativePrice, IndicativeLadder]), "The best indicative price, or the best ladder"),
+      ...errorResponses(400, 404, 503),
+    },
+  }),
+  async (c) => {
+    const query = c.req.valid("query");
+    const config = c.get("config");
+    const chainId = query.chainId ?? primaryEvmChain(config).chainId;
+    const chainConfig = config.chains.find((ch) => ch.chainId === chainId);
+    if (!chainConfig) throw new RelayError(400, "unsupported_pair", `The relay does not serve chain ${chainId}.`);
+    const chain = adapterFor(chainConfig);
+    const issues = addressIssues(chain, { sellToken: query.sellToken, buyToken: query.buyToken });
+    if (issues.length) throw invalidRequest(issues, "The request failed validation.");
+    const corridor = findCorridor(config, chainId, query.sellToken, query.buyToken);
+    if (!corridor) {
+      throw new RelayError(
+        400,
+        "unsupported_pair",
+        `The relay does not trade ${query.sellToken} for ${query.buyToken}.`,
+      );
+    }
+    const ask = {
+      chainId,
+      // Answered in the chain's own spelling (EIP-55 on EVM), as a quote is.
+      sellToken: chain.canonical(query.sellToken),
+      buyToken: chain.canonical(query.buyToken),
+      ...(query.sellAmount === undefined ? {} : { sellAmount: query.sellAmount }),
+    };
+    // One call, answered from the corridor object's memory: no auction, no D1, no chain read.
+    const answer = await callObject(async () => await corridorStub(c.env, corridor.key).prices(ask), {
+      message: "The corridor is restarting; ask again shortly.",
+      reason: "corridor_unreachable",
+    });
+    if ("kind" in answer) throw RelayError.from(answer);
+    return c.json(answer, 200);
+  },
+);
