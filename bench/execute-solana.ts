@@ -1,5 +1,5 @@
 /**
- * The Solana run of the execution benchmark (bench/README.md, "execute"): submissions of Solana swaps one
+ * The Solana run of the execution benchmark (bench/README.md, "How to measure"): submissions of Solana swaps one
  * at a time, each on a fresh quote signed by the `src/clients/taker` library, their latency split into
  * the relay's part and the Solana RPC's part as on EVM (bench/rpc-timer.ts between the relay and the harness).
  */

@@ -1,5 +1,5 @@
 /**
- * The floor's Worker (bench/floor/, bench/README.md "Against the floor") under `wrangler dev`, as
+ * The floor's Worker (bench/floor/, bench/README.md "The floor") under `wrangler dev`, as
  * scripts/lib/local-stack.ts starts the relay: loopback, a free port, fresh state in a temporary directory;
  * with its own workerd found behind wrangler's proxy (bench/workerd.ts).
  */
@@ -19,7 +19,7 @@ const FLOOR_PROBE: WorkerProbe = { path: "/health", isWorkers: (body) => body ==
 /**
  * Whether `wrangler dev` gives its Workers Miniflare's local observability (`X_LOCAL_OBSERVABILITY`, on
  * unless "false"): every invocation, call and log line also goes as a streaming tail event to a collector
- * in the same workerd. It applies to the relay and the floor alike (bench/README.md, "Against the floor").
+ * in the same workerd. It applies to the relay and the floor alike (bench/README.md, "The floor").
  */
 export function localObservability(): string {
   return process.env.X_LOCAL_OBSERVABILITY?.toLowerCase() === "false" ? "off" : "on";

@@ -1,5 +1,5 @@
 /**
- * Submissions on the relay beside the floor, in one run (bench/README.md, "Against the floor"): the
+ * Submissions on the relay beside the floor, in one run (bench/README.md, "The floor"): the
  * execution benchmark's stack (bench/execute-stack.ts) and the floor's keeper (bench/floor/keeper.ts),
  * each reaching anvil through a JSON-RPC timer of its own, both asked at their own workerd
  * (bench/workerd.ts). Submissions one at a time alternate between the two and split the same way as

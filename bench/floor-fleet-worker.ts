@@ -1,5 +1,5 @@
 /**
- * The floor's resolvers (bench/README.md, "Against the floor"), in a worker thread (bench/fleet-thread.ts):
+ * The floor's resolvers (bench/README.md, "The floor"), in a worker thread (bench/fleet-thread.ts):
  * `count` WebSockets to the floor's corridor, each answering every rfq with a number after the same fixed
  * delay as the relay's reference resolvers (bench/fleet-worker.ts). Nothing is priced, signed or checked.
  */

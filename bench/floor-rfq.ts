@@ -1,5 +1,5 @@
 /**
- * Quotes on the relay beside the floor, in one run (bench/README.md, "Against the floor"): both under
+ * Quotes on the relay beside the floor, in one run (bench/README.md, "The floor"): both under
  * `wrangler dev`, each measured at its own workerd (bench/workerd.ts); for each resolver count, both
  * fleets connected (the same 20 ms reply), quotes one at a time alternating between the two, then each
  * under load in turns (relay, floor, floor, relay), so the shared machine's drift falls on both.
@@ -290,10 +290,10 @@ async function measureAt(count: number, relay: Side, floor: Side, options: Quote
   );
 }
 
-/** The issue's quote targets (bench/README.md, "Against the floor") from the rows. */
+/** The issue's quote targets (bench/README.md, "The floor") from the rows. */
 function comparisons(rows: readonly Row[]): Comparison[] {
   const out: Comparison[] = [];
-  // Overhead at every count; CPU at 1 and 20 resolvers; quotes/s at 20 (bench/README.md, "Targets").
+  // Overhead at every count; CPU at 1 and 20 resolvers; quotes/s at 20 (bench/README.md, "Targets and where they stand").
   const gated = (n: number) => n >= 5;
   for (const r of rows) {
     const n = r.resolvers;

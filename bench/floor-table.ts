@@ -1,5 +1,5 @@
 /**
- * The relay beside the floor (bench/README.md, "Against the floor"): one row per figure with both values,
+ * The relay beside the floor (bench/README.md, "The floor"): one row per figure with both values,
  * how the relay stands against the floor, the target and whether it is met.
  */
 

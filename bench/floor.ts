@@ -1,6 +1,6 @@
 /**
  * `npm run bench:floor`: the relay beside the floor, the runtime's own cost of the same work, in one run
- * (bench/README.md, "Against the floor"): quotes (bench/floor-rfq.ts), then submissions
+ * (bench/README.md, "The floor"): quotes (bench/floor-rfq.ts), then submissions
  * (bench/floor-execute.ts); a table of every figure, the relay's against the floor's, its target and
  * whether it is met. `BENCH_FLOOR_PARTS=rfq` or `=execute` runs one part.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:prices`: GET /v1/prices beside GET /v1/config on one stack (bench/README.md, "prices").
+ * `npm run bench:prices`: GET /v1/prices beside GET /v1/config on one stack (bench/README.md, "How to measure").
  * Starts anvil with the local contracts, `wrangler dev` and the two reference resolvers of `npm start`
  * (they stream ladders from their pricing, their inventory read from anvil), then asks the two
  * endpoints in turns, so a slow moment of the shared machine falls on both alike. Prints each p50 and

@@ -1,5 +1,5 @@
 /**
- * The relay as the quote benchmarks ask it (bench/README.md, "rfq"): `wrangler dev` with four cNGN
+ * The relay as the quote benchmarks ask it (bench/README.md, "How to measure"): `wrangler dev` with four cNGN
  * corridors and no oracle, reference resolvers in a thread of their own, takers in turn, and a quote's
  * overhead beyond its slowest reply. Shared by `npm run bench:rfq` (bench/rfq.ts) and the floor's
  * side-by-side run (bench/floor-rfq.ts).

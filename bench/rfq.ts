@@ -236,7 +236,7 @@ async function slowD1Overhead(): Promise<{ sample: Sample; readP50: number } | s
 async function main() {
   await summary(await measureAll());
   if (WITH_FLOOR) {
-    console.log('\nThe relay beside the floor (bench/README.md, "Against the floor")\n');
+    console.log('\nThe relay beside the floor (bench/README.md, "The floor")\n');
     console.log(`\n${comparisonTable(await compareQuotes())}\n${machineLoad()}`);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The Worker behind `wrangler dev`, reached without wrangler's proxy, and its process's CPU time
- * (bench/README.md, "The Worker directly" and "CPU per quote"). Linux only: it reads /proc.
+ * (bench/README.md, "How a run measures"). Linux only: it reads /proc.
  *
  * `wrangler dev` runs two workerd processes as children of its Node process: one serves wrangler's proxy
  * on the port it was given, the other the Worker itself on a loopback port of its own (Miniflare's

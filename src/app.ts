@@ -13,6 +13,7 @@ import {
   allowedMethods,
   apiReference,
   asyncApiDocument,
+  behindAnswer,
   createRouter,
   servedDocument,
 } from "./http";
@@ -56,19 +57,23 @@ export function createApp(options: AppOptions = {}) {
   const app = createRouter();
 
   app.use(requestId());
-  // Every line logged while serving a request carries its id; one line per request when it is answered.
+  // Every line logged while serving a request carries its id; one line per request, written once its
+  // answer is on its way (a line costs a request about 3 ms of latency under wrangler dev: bench/README.md).
   app.use((c, next) =>
     withRequestId(c.get("requestId"), async () => {
       const started = Date.now();
       await next();
-      const fields = c.get("logFields");
-      log.info("request", {
+      const line = {
         method: c.req.method,
         path: c.req.path,
         status: c.res.status,
         ms: Date.now() - started,
-        ...fields,
-      });
+        ...c.get("logFields"),
+      };
+      await behindAnswer(
+        c,
+        new Promise((r) => setTimeout(r, 0)).then(() => log.info("request", line)),
+      );
     }),
   );
   app.use(

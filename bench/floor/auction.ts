@@ -13,7 +13,7 @@ interface Round {
 }
 
 /**
- * The floor's corridor (bench/README.md, "Against the floor"): resolver sockets accepted for hibernation;
+ * The floor's corridor (bench/README.md, "The floor"): resolver sockets accepted for hibernation;
  * a quote sends one rfq frame, serialized once, to each of them and answers with the highest
  * `outputAmount` once every asked socket replied or the window passed. Nothing is checked or stored.
  */

@@ -1,5 +1,5 @@
 /**
- * The floor's Worker (bench/README.md, "Against the floor"): routes only, to one object per corridor
+ * The floor's Worker (bench/README.md, "The floor"): routes only, to one object per corridor
  * name (`?corridor=`, default `default`) and one keeper.
  *
  * - `GET /connect?corridor=` (WebSocket): a resolver's socket, held by the corridor's object;

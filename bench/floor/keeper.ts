@@ -7,7 +7,7 @@ export interface KeeperEnv {
 }
 
 /**
- * The floor's keeper (bench/README.md, "Against the floor"): one object for every submission, as the
+ * The floor's keeper (bench/README.md, "The floor"): one object for every submission, as the
  * relay's keeper is one leader; it simulates the bench's call (`eth_call`) and broadcasts the bench's
  * signed transaction (`eth_sendRawTransaction`). No checks, no keys, no storage.
  */

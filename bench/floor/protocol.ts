@@ -1,5 +1,5 @@
 /**
- * What the floor's Worker, its resolvers and the bench exchange (bench/README.md, "Against the floor"):
+ * What the floor's Worker, its resolvers and the bench exchange (bench/README.md, "The floor"):
  * plain JSON, amounts as decimal strings read as bigint.
  */
 
