@@ -161,8 +161,8 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
       const token = getAddress(request.sellToken);
       const taker = getAddress(request.taker);
       const { wordPos, mask } = nonceWord(permit2NonceOf(request));
-      const fill = callFrom(callOf(request));
-      const simulated = { from: fill.account, to: fill.to, data: fill.data };
+      const call = callOf(request);
+      const simulated = { from: account.address, to: call.to, data: call.data };
       // One batch, one round trip: the taker's side and the simulation see the same block
       // (docs/reliability.md, "Blame"); the simulation counts only once the taker's side is ready.
       const answers = await rpcBatch(chain.rpcUrl, "checking the fill", [
@@ -192,12 +192,12 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
       });
       const waiting = notReady(readiness);
       if (waiting) return waiting;
-      const [call, estimate] = [answers[3], answers[4]];
+      const [simulation, estimate] = [answers[3], answers[4]];
       // A call that reverts, or an estimate that does (a party acted between the two): the revert says whose
       // doing it is.
-      for (const answer of [call, estimate]) if (!answer?.ok) return outcomeOfData(answer?.data, request);
+      for (const answer of [simulation, estimate]) if (!answer?.ok) return outcomeOfData(answer?.data, request);
       const gas = quantityOf(estimate, "estimating gas");
-      return { kind: "prepared", fill: { call: callOf(request), gas: gas + (gas * GAS_HEADROOM_PERCENT) / 100n } };
+      return { kind: "prepared", fill: { call, gas: gas + (gas * GAS_HEADROOM_PERCENT) / 100n } };
     },
 
     async ready() {
