@@ -261,6 +261,8 @@ describe("POST /v1/executions on Solana", () => {
 
   it("answers quote_expired past the quote's expiry, and quote_not_open once a fill is on its way", async () => {
     const expired = await quoteFor(taker);
+    // Read through first: the corridor copies its quotes to D1 behind its answers (docs/architecture.md).
+    await getQuote(expired.quoteId);
     await env.DB.prepare("UPDATE quotes SET expires_at = ? WHERE quote_id = ?")
       .bind(new Date(Date.now() - 1_000).toISOString(), expired.quoteId)
       .run();
