@@ -5,39 +5,22 @@
  * bid and its keys are the test vectors of docs/resolver-protocol.md, so the check is the relay's own on a
  * real signature. `BENCH_BIDS` bids, three rounds.
  */
-import { readFileSync } from "node:fs";
-import type { ProvedKeys, RfqTerms } from "../src/chains/adapter";
 import { evmAdapter } from "../src/chains/evm/adapter";
-import { recoverMessageSigner } from "../src/chains/evm/messages";
-import { localConfig } from "../src/config/local";
-import { primaryEvmChain } from "../src/config/record";
-import type { EvmChain } from "../src/config/schema";
 import { parseNodeFrame } from "../src/protocol/codec";
+import { vectorEvmChain, vectorEvmKeys, vectors, vectorTerms } from "../test/support/signing-vectors";
 
 const BIDS = Number(process.env.BENCH_BIDS ?? 2_000);
 const ROUNDS = 3;
 
-const v = JSON.parse(readFileSync(new URL("../docs/signing-vectors.json", import.meta.url), "utf8"));
-const chain: EvmChain = {
-  ...primaryEvmChain(localConfig),
-  chainId: v.rfqFill.chainId,
-  executor: v.rfqFill.executor,
-  reactor: v.limitFill.reactor,
-};
-const terms: RfqTerms = {
+const v = vectors;
+const chain = vectorEvmChain();
+const terms = vectorTerms({
   chain,
   corridor: v.auth.corridor,
   rfqId: v.rfqFill.rfqId,
   quoteId: v.rfqFill.quoteId,
   deadline: v.rfqFill.deadline,
-  taker: v.rfqFill.taker,
-  recipient: v.rfqFill.taker,
-  sellToken: v.rfqFill.sellToken,
-  buyToken: v.rfqFill.buyToken,
-  sellAmount: BigInt(v.rfqFill.sellAmount),
-  gasFeeToken: v.rfqFill.buyToken,
-  fee: { token: v.rfqFill.buyToken, bps: 10, side: "buy" },
-};
+});
 const frame = JSON.stringify({
   type: "bid",
   rfqId: v.rfqFill.rfqId,
@@ -53,9 +36,7 @@ function perCall(f: () => unknown): number {
 }
 
 async function main() {
-  const signer = await recoverMessageSigner(v.auth.text, v.auth.signature);
-  if (!signer) throw new Error("the auth vector recovers no key");
-  const keys: ProvedKeys = { address: signer.address, publicKey: signer.publicKey, solanaAddress: null };
+  const keys = await vectorEvmKeys();
   const adapter = evmAdapter(chain);
   const output = BigInt(v.rfqFill.outputAmount);
   if (!adapter.verifyBid(terms, output, keys, v.rfqFill.signature)) throw new Error("the vector's bid does not verify");

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { hashMessage, hashTypedData, keccak256, stringToHex } from "viem";
 import { describe, expect, it } from "vitest";
-import type { ProvedKeys, RfqTerms } from "../../src/chains/adapter";
 import { evmAdapter } from "../../src/chains/evm/adapter";
 import { completeToSign, eip712ToSign } from "../../src/chains/evm/json-typed-data";
 import { LIMIT_FILL_TYPES } from "../../src/chains/evm/limit-typed-data";
@@ -10,11 +9,9 @@ import { EXECUTOR_DOMAIN_NAME, quoteIdToBytes32, RFQ_FILL_TYPES } from "../../sr
 import { typedDataDigest } from "../../src/chains/evm/typed-data-digest";
 import { solanaAdapter, solanaBidText } from "../../src/chains/solana/adapter";
 import { verifyEd25519Text } from "../../src/chains/solana/ed25519";
-import { localConfig } from "../../src/config/local";
-import { primaryEvmChain } from "../../src/config/record";
-import type { EvmChain } from "../../src/config/schema";
 import { NODE_FRAME_EXAMPLES, RELAY_FRAME_EXAMPLES } from "../../src/protocol/frame-examples";
 import { authMessage } from "../../src/protocol/frames";
+import { vectorEvmChain, vectorEvmKeys, vectors, vectorTerms } from "../support/signing-vectors";
 import { localSolana } from "../support/solana-swap";
 
 /**
@@ -23,9 +20,8 @@ import { localSolana } from "../support/solana-swap";
  * `toSign` it builds, the digests it verifies against, and its verdict on each signature.
  */
 
-const vectorsText = readFileSync(new URL("../../docs/signing-vectors.json", import.meta.url), "utf8");
 const doc = readFileSync(new URL("../../docs/resolver-protocol.md", import.meta.url), "utf8");
-const v = JSON.parse(vectorsText);
+const v = vectors;
 
 /** EIP-712's encodeType of a primary type: itself, then the struct types it references, sorted by name. */
 function encodeType(types: Record<string, readonly { name: string; type: string }[]>, primary: string): string {
@@ -42,33 +38,6 @@ function encodeType(types: Record<string, readonly { name: string; type: string 
   walk(primary);
   const one = (name: string) => `${name}(${(types[name] ?? []).map((f) => `${f.type} ${f.name}`).join(",")})`;
   return [primary, ...[...referenced].sort()].map(one).join("");
-}
-
-const evmChain = (): EvmChain => ({
-  ...primaryEvmChain(localConfig),
-  chainId: v.rfqFill.chainId,
-  executor: v.rfqFill.executor,
-  reactor: v.limitFill.reactor,
-});
-
-/** The rfq's terms as the auction holds them; only what the signed structures take matters here. */
-function terms(over: Partial<RfqTerms> & Pick<RfqTerms, "chain" | "corridor" | "rfqId" | "quoteId" | "deadline">) {
-  return {
-    taker: v.rfqFill.taker,
-    recipient: v.rfqFill.taker,
-    sellToken: v.rfqFill.sellToken,
-    buyToken: v.rfqFill.buyToken,
-    sellAmount: BigInt(v.rfqFill.sellAmount),
-    gasFeeToken: v.rfqFill.buyToken,
-    fee: { token: v.rfqFill.buyToken, bps: 10, side: "buy" as const },
-    ...over,
-  } satisfies RfqTerms;
-}
-
-async function evmKeys(): Promise<ProvedKeys> {
-  const signer = await recoverMessageSigner(v.auth.text, v.auth.signature);
-  if (!signer) throw new Error("the auth vector recovers no key");
-  return { address: signer.address, publicKey: signer.publicKey, solanaAddress: v.keys.ed25519.publicKey };
 }
 
 /** The signature with `v` flipped: the same r and s, which ecrecover reads as another signer. */
@@ -101,14 +70,14 @@ describe("signing vectors", () => {
     expect(quoteIdToBytes32(f.quoteId)).toBe(f.quoteIdBytes32);
     expect(encodeType(RFQ_FILL_TYPES, "RfqFill")).toBe(f.typeString);
     expect(keccak256(stringToHex(f.typeString))).toBe(f.typeHash);
-    const t = terms({
-      chain: evmChain(),
+    const t = vectorTerms({
+      chain: vectorEvmChain(),
       corridor: v.auth.corridor,
       rfqId: f.rfqId,
       quoteId: f.quoteId,
       deadline: f.deadline,
     });
-    const adapter = evmAdapter(evmChain());
+    const adapter = evmAdapter(vectorEvmChain());
     const toSign = JSON.parse(JSON.stringify(adapter.bidToSign(t)));
     expect(toSign).toEqual(f.toSign);
     // No EIP712Domain in `types`: the domain type is the standard one for the four fields, chainId a number.
@@ -130,7 +99,7 @@ describe("signing vectors", () => {
         },
       } as never),
     ).toBe(f.digest);
-    const keys = await evmKeys();
+    const keys = await vectorEvmKeys();
     expect(adapter.verifyBid(t, BigInt(f.outputAmount), keys, f.signature)).toBe(true);
     expect(adapter.verifyBid(t, BigInt(f.outputAmount) + 1n, keys, f.signature)).toBe(false);
     expect(adapter.verifyBid(t, BigInt(f.outputAmount), keys, flipV(f.signature))).toBe(false);
@@ -148,26 +117,26 @@ describe("signing vectors", () => {
       minOut: f.order.minOut,
       limitAmount: f.outputAmount,
     };
-    const t = terms({
-      chain: evmChain(),
+    const t = vectorTerms({
+      chain: vectorEvmChain(),
       corridor: v.auth.corridor,
       rfqId: f.rfqId,
       quoteId: f.quoteId,
       deadline: f.deadline,
       limit,
     });
-    const adapter = evmAdapter(evmChain());
+    const adapter = evmAdapter(vectorEvmChain());
     const toSign = JSON.parse(JSON.stringify(adapter.bidToSign(t)));
     expect(toSign).toEqual(f.toSign);
     expect(typedDataDigest(completeToSign(eip712ToSign(toSign), BigInt(f.outputAmount)))).toBe(f.digest);
-    const keys = await evmKeys();
+    const keys = await vectorEvmKeys();
     expect(adapter.verifyBid(t, BigInt(f.outputAmount), keys, f.signature)).toBe(true);
     expect(adapter.verifyBid(t, BigInt(f.outputAmount) - 1n, keys, f.signature)).toBe(false);
   });
 
   it("Solana bid: the relay's text and verdict are the vector's", async () => {
     const s = v.solanaBid;
-    const t = terms({
+    const t = vectorTerms({
       chain: localSolana,
       corridor: s.corridor,
       rfqId: s.rfqId,
@@ -177,7 +146,7 @@ describe("signing vectors", () => {
     const adapter = solanaAdapter(localSolana);
     expect(adapter.bidToSign(t)).toEqual(s.toSign);
     expect(solanaBidText(t, s.outputAmount)).toBe(s.text);
-    const keys = await evmKeys();
+    const keys = await vectorEvmKeys();
     expect(adapter.verifyBid(t, BigInt(s.outputAmount), keys, s.signature)).toBe(true);
     expect(adapter.verifyBid(t, BigInt(s.outputAmount) + 1n, keys, s.signature)).toBe(false);
   });
