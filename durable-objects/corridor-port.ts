@@ -1,9 +1,9 @@
-import { type AuctionWrite, auctionStore, type CorridorPort } from "../src/auction";
+import { type AuctionHouse, type AuctionWrite, auctionStore, type CorridorPort } from "../src/auction";
 import type { ChainAdapter, Corridor } from "../src/chains";
 import type { RelayConfig } from "../src/config";
 import type { CorridorCosts } from "../src/costs";
 import type { CorridorPrices } from "../src/levels";
-import type { CorridorNodes } from "../src/nodes";
+import type { CorridorNodeEvents, CorridorNodes } from "../src/nodes";
 import { type BandSubscription, bandAssetOf } from "../src/oracle";
 import type { CorridorStanding } from "../src/resolvers";
 
@@ -16,13 +16,16 @@ export interface CorridorParts {
   connected: CorridorNodes;
   standing: CorridorStanding;
   costs: CorridorCosts;
-  ladders: CorridorPrices;
   queue(write: AuctionWrite): Promise<void>;
   waitUntil(p: Promise<unknown>): void;
 }
 
-/** The auction house's port onto its corridor object (durable-objects/corridor.ts). */
-export function auctionPortOf(o: CorridorParts): CorridorPort {
+/**
+ * The auction house's port onto its corridor object (durable-objects/corridor.ts), but for the ladders:
+ * the auction's checks are built from it (`auctionChecksOf`), the ladders from those checks, and the
+ * port is completed with the ladders (`withLadders`).
+ */
+export function auctionPortOf(o: CorridorParts): Omit<CorridorPort, "ladderAt" | "ladderBids"> {
   const { config, corridor, adapter } = o;
   return {
     config,
@@ -38,7 +41,36 @@ export function auctionPortOf(o: CorridorParts): CorridorPort {
     strike: (resolver, event, why, quoteId) => o.standing.strike(resolver, event, why, quoteId),
     costs: o.costs,
     waitUntil: o.waitUntil,
-    ladderAt: (...ask) => o.ladders.ladderAt(...ask),
-    ladderBids: (quoteId, bids) => o.ladders.sampled(quoteId, bids, Date.now()),
+  };
+}
+
+/** The port completed with the corridor's ladders, which were built from the port's checks. */
+export function withLadders(
+  port: Omit<CorridorPort, "ladderAt" | "ladderBids">,
+  ladders: CorridorPrices,
+): CorridorPort {
+  return {
+    ...port,
+    ladderAt: (...ask) => ladders.ladderAt(...ask),
+    ladderBids: (quoteId, bids) => ladders.sampled(quoteId, bids, Date.now()),
+  };
+}
+
+/** What a node's frames raise (activity, a heartbeat, a ladder), dispatched to the object's parts. */
+export function nodeEventsOf(o: {
+  band: BandSubscription;
+  standing: CorridorStanding;
+  house: AuctionHouse;
+  ladders: CorridorPrices;
+}): CorridorNodeEvents {
+  return {
+    auctions: o.house,
+    onActive: (now) => {
+      o.band.renew(now);
+      // Read ahead of the next auction, so none waits for D1 (src/resolvers/standing.ts).
+      void o.standing.get(now);
+    },
+    onHeartbeat: (now) => void o.house.keepFresh(now),
+    onLevels: (node, frame) => o.ladders.receive(node.address, frame, Date.now()),
   };
 }

@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import {
   AuctionHouse,
   type AuctionWrite,
+  auctionChecksOf,
   auctionLogFields,
   auctionWrites,
   type QuoteAnswer,
@@ -33,7 +34,7 @@ import type { Band, IndicativeLadder, IndicativePrice } from "../src/schemas";
 import { CorridorStreams, errorJson, limitOrderTopic, quoteTopic, streamAsked } from "../src/streams";
 import { oracleStub } from "../src/stubs";
 import type { QuoteInput } from "../src/types";
-import { auctionPortOf } from "./corridor-port";
+import { auctionPortOf, nodeEventsOf, withLadders } from "./corridor-port";
 
 /**
  * One per corridor, named by its corridor key (`idFromName`): holds the corridor's node sockets and
@@ -81,50 +82,34 @@ export class CorridorDO extends DurableObject<Env> {
       subscribe: (key) => oracleStub(env).subscribe(key),
       waitUntil,
     });
-    this.standing = new CorridorStanding({ db: env.DB, send: (address, frame) => this.connected.send(address, frame) });
-    this.connected = new CorridorNodes(ctx, {
-      config,
-      corridor,
-      db: env.DB,
-      band: () => this.band.current(),
-      onActive: (now) => {
-        this.band.renew(now);
-        // Read ahead of the next auction, so none waits for D1 (src/resolvers/standing.ts).
-        void this.standing.get(now);
-      },
-      onHeartbeat: (now) => void this.house.keepFresh(now),
-      onGone: (address) => {
-        this.house.onGone(address);
-        this.ladders.forget(address);
-      },
-      onLevels: (node, frame) => this.ladders.receive(node.address, frame, Date.now()),
-    });
-    this.writes = new WriteBehind(ctx.storage.sql, env.DB, auctionWrites, corridor.key);
-    this.costs = corridorCostsOn(corridor.chain, {
+    const band = this.band;
+    const connected = new CorridorNodes(ctx, { config, corridor, db: env.DB, band: () => band.current() });
+    this.connected = connected;
+    const standing = new CorridorStanding({ db: env.DB, send: (address, frame) => connected.send(address, frame) });
+    this.standing = standing;
+    const writes = new WriteBehind(ctx.storage.sql, env.DB, auctionWrites, corridor.key);
+    this.writes = writes;
+    const costs = corridorCostsOn(corridor.chain, {
       db: env.DB,
       readRates: () => oracleStub(env).nativePrices(corridor.chain.chainId),
       waitUntil,
     });
-    const { band, connected, standing, costs } = this;
-    this.ladders = corridorPricesOn({ corridor, adapter, house: () => this.house, standing, db: env.DB, waitUntil });
-    const queue = (write: AuctionWrite) => this.queue(write);
-    const { ladders } = this;
-    this.house = new AuctionHouse(
-      auctionPortOf({ config, corridor, adapter, band, connected, standing, costs, ladders, queue, waitUntil }),
-    );
-    this.streams = new CorridorStreams({
-      db: env.DB,
-      drain: () => this.writes.drain(),
-      wakeBy: (at) => this.schedule.runBy("streams", at),
-    });
+    this.costs = costs;
+    const streams = new CorridorStreams({ db: env.DB, drain: () => writes.drain() });
+    this.streams = streams;
     const jobs = {
-      auth: { run: async () => this.connected.closeUnauthenticated(Date.now()) },
-      drain: { run: () => this.writes.drainOrRetryAt() },
-      streams: { run: () => this.streams.tick() },
+      auth: { run: async () => connected.closeUnauthenticated(Date.now()) },
+      drain: { run: () => writes.drainOrRetryAt() },
+      streams: { run: () => streams.tick() },
     };
     this.schedule = new Schedule(ctx.storage, "corridor_schedule", jobs, (job, e) =>
       log.error("job_failed", { corridor: corridor.key, job, error: String(e) }),
     );
+    const queue = (write: AuctionWrite) => this.queue(write);
+    const port = auctionPortOf({ config, corridor, adapter, band, connected, standing, costs, queue, waitUntil });
+    const checks = auctionChecksOf(port);
+    this.ladders = corridorPricesOn({ corridor, adapter, checks, standing, db: env.DB, waitUntil });
+    this.house = new AuctionHouse(withLadders(port, this.ladders));
   }
 
   /**
@@ -133,7 +118,11 @@ export class CorridorDO extends DurableObject<Env> {
    */
   override async fetch(request: Request): Promise<Response> {
     const ask = streamAsked(request);
-    if (ask) return this.streams.open(ask);
+    if (ask) {
+      const { response, nextAt } = await this.streams.open(ask);
+      await this.wakeStreamsBy(nextAt);
+      return response;
+    }
     const advertised = advertisedCorridor(request.url);
     if (!advertised) return new Response("not a corridor connect URL", { status: 400 });
     const opener = clientOfAddress(request.headers.get("CF-Connecting-IP"));
@@ -143,19 +132,28 @@ export class CorridorDO extends DurableObject<Env> {
     return new Response(null, { status: 101, webSocket: accepted.client });
   }
 
+  /** A node's frame; what it raises (activity, a heartbeat, a ladder) is dispatched to the parts here. */
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    const reply = await this.connected.receive(ws, message, this.house);
-    if (reply) this.house.onReply(reply);
+    const { band, standing, house, ladders } = this;
+    const reply = await this.connected.receive(ws, message, nodeEventsOf({ band, standing, house, ladders }));
+    if (reply) house.onReply(reply);
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    this.connected.gone(ws);
+    this.left(this.connected.gone(ws));
     // Complete the closing handshake, so the node sees its close acknowledged (1005/1006 cannot be sent).
     close(ws, code === 1005 || code === 1006 ? 1000 : code, reason);
   }
 
   override async webSocketError(ws: WebSocket): Promise<void> {
-    this.connected.gone(ws);
+    this.left(this.connected.gone(ws));
+  }
+
+  /** A node's socket is gone: no auction waits for its reply, and its ladder is dropped. */
+  private left(address: string | null): void {
+    if (!address) return;
+    this.house.onGone(address);
+    this.ladders.forget(address);
   }
 
   override async alarm(): Promise<void> {
@@ -181,12 +179,17 @@ export class CorridorDO extends DurableObject<Env> {
       this.connected.send(fill.resolver, { type: "execution", quoteId, status: fill.status, txHash: fill.txHash });
       this.controls.afterFill(quoteId, fill, Date.now());
     }
-    await this.streams.changed(quoteTopic(quoteId));
+    await this.wakeStreamsBy(await this.streams.changed(quoteTopic(quoteId)));
   }
 
   /** Limit order `limitOrderId` moved: its open streams get what is new. */
   async limitOrderChanged(limitOrderId: string): Promise<void> {
-    await this.streams.changed(limitOrderTopic(limitOrderId));
+    await this.wakeStreamsBy(await this.streams.changed(limitOrderTopic(limitOrderId)));
+  }
+
+  /** Makes sure the streams' keep-alives and reads run by `at` (none is due while no stream is open). */
+  private async wakeStreamsBy(at: number | null): Promise<void> {
+    if (at !== null) await this.schedule.runBy("streams", at);
   }
 
   /** An indicative price from the nodes' ladders, in memory (docs/api.md, "Indicative prices"), or 404 `no_prices`. */
@@ -274,7 +277,7 @@ export class CorridorDO extends DurableObject<Env> {
 
   /** An admin de-registered the resolver: its socket here is closed (1008 `not_registered`). */
   async closeNode(address: string): Promise<void> {
-    this.connected.close(address, CLOSE_REASONS.notRegistered, "the resolver is no longer registered");
+    this.left(this.connected.close(address, CLOSE_REASONS.notRegistered, "the resolver is no longer registered"));
   }
 
   /** An admin changed a demotion: the next auction reads the resolvers' standing afresh. */

@@ -18,7 +18,7 @@ import { type RankedOffer, rankBids, withStanding } from "./rank";
 import type { AuctionReply } from "./replies";
 import { replyError, sendResults } from "./reply-frames";
 import { receiveBid, receiveDecline, receiveMalformed } from "./reply-intake";
-import { eligibleNodes, hasInventory, onlineNodes, rfqBounds, rfqFrameFor, rfqTerms } from "./rfq";
+import { eligibleNodes, onlineNodes, rfqBounds, rfqFrameFor, rfqTerms } from "./rfq";
 import { WinnerSignatures } from "./winner-signatures";
 
 /** How long the per-bidder work of a decided auction waits for the taker's answer to have left (afterTheAnswer). */
@@ -183,21 +183,6 @@ export class AuctionHouse {
     const read = signing.keepFresh(now);
     this.port.waitUntil(read);
     return read;
-  }
-
-  /** The nodes an rfq buying `buyToken` would go to now (docs/resolver-protocol.md, "Auctions"). */
-  eligible(buyToken: string, now: number): NodeSession[] {
-    return eligibleNodes(this.port, onlineNodes(this.port.nodes(), now), buyToken);
-  }
-
-  /** Whether the node's heartbeat and the relay's last on-chain read both show `amount` of `token`. */
-  canDeliver(node: NodeSession, token: string, amount: bigint): boolean {
-    return hasInventory(this.port, node, token, amount);
-  }
-
-  /** The fees a quote of the pair would charge now, for an indicative price (`GET /v1/prices`). */
-  charges(sellToken: string, buyToken: string, now: number) {
-    return swapCharges(this.port, { kind: "rfq", sellToken, buyToken, recipient: null }, now);
   }
 
   /** Whether `rfqId` is an auction of this corridor, open or recently closed. */

@@ -9,6 +9,7 @@ export { BAND_FRESH_MS } from "./band-guard";
 export type { CorridorPort } from "./corridor-port";
 export { AuctionHouse } from "./house";
 export { auctionLogFields } from "./outcome-log";
+export { type AuctionChecks, auctionChecksOf, type CheckedPort } from "./pricing-checks";
 export { type QuoteAnswer, type QuoteOutcome, quoteAnswer } from "./quote-outcome";
 export type { AuctionReply, LiveAuctions } from "./replies";
 export { type AuctionWrite, auctionStore, auctionWrites } from "./store";

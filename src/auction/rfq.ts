@@ -45,7 +45,11 @@ export function onlineNodes(nodes: readonly NodeSession[], now: number): NodeSes
  * The online nodes an rfq buying `buyToken` goes to (docs/resolver-protocol.md, "Auctions"): `quoting`,
  * with a key that signs bids on this chain, and with inventory of the buy token.
  */
-export function eligibleNodes(port: CorridorPort, online: readonly NodeSession[], buyToken: string): NodeSession[] {
+export function eligibleNodes(
+  port: Pick<CorridorPort, "corridor" | "adapter" | "chainCovers">,
+  online: readonly NodeSession[],
+  buyToken: string,
+): NodeSession[] {
   return online.filter(
     (n) => n.state === "quoting" && port.adapter.bidKey(n) !== null && hasInventory(port, n, buyToken, 1n),
   );
@@ -55,7 +59,12 @@ export function eligibleNodes(port: CorridorPort, online: readonly NodeSession[]
  * Whether the node's last heartbeat shows `atLeast` of `token` in both balance and allowance, and the
  * relay's last on-chain read of it does too (docs/resolver-protocol.md, "Inventory checked on chain").
  */
-export function hasInventory(port: CorridorPort, node: NodeSession, token: string, atLeast: bigint): boolean {
+export function hasInventory(
+  port: Pick<CorridorPort, "corridor" | "adapter" | "chainCovers">,
+  node: NodeSession,
+  token: string,
+  atLeast: bigint,
+): boolean {
   const chainId = port.corridor.chain.chainId;
   const entry = node.inventory.find((i) => i.chainId === chainId && port.adapter.sameAddress(i.token, token));
   return (

@@ -1,4 +1,4 @@
-import type { AuctionHouse } from "../auction";
+import type { AuctionChecks } from "../auction";
 import type { ChainAdapter, Corridor } from "../chains";
 import { insertLevelSamples, readSloppyLevels } from "../db";
 import { log } from "../log";
@@ -7,26 +7,26 @@ import { CorridorPrices } from "./corridor-prices";
 import { MIN_LEVEL_SAMPLES, SLOPPY_P50_BPS } from "./honesty";
 
 /**
- * A corridor object's prices, wired to its auction house (eligibility, inventory and fees are the
- * auction's own), to the standing it holds (demotions), and to D1 for the slippage samples.
+ * A corridor object's prices, wired to the auction's checks (eligibility, inventory and fees are the
+ * auction's own, `auctionChecksOf`), to the standing it holds (demotions), and to D1 for the slippage samples.
  */
 export function corridorPricesOn(parts: {
   corridor: Corridor;
   adapter: ChainAdapter;
-  house: () => Pick<AuctionHouse, "eligible" | "canDeliver" | "charges">;
+  checks: AuctionChecks;
   standing: Pick<CorridorStanding, "held">;
   db: D1Database;
   waitUntil(p: Promise<unknown>): void;
 }): CorridorPrices {
-  const { corridor, house } = parts;
+  const { corridor, checks } = parts;
   return new CorridorPrices({
     chainId: corridor.chain.chainId,
     tokens: corridor.tokens,
     sameToken: parts.adapter.sameAddress,
-    eligible: (buyToken, now) => house().eligible(buyToken, now),
-    canDeliver: (node, token, amount) => house().canDeliver(node, token, amount),
+    eligible: (buyToken, now) => checks.eligible(buyToken, now),
+    canDeliver: (node, token, amount) => checks.canDeliver(node, token, amount),
     demoted: () => parts.standing.held()?.demoted ?? null,
-    charges: (sellToken, buyToken, now) => house().charges(sellToken, buyToken, now),
+    charges: (sellToken, buyToken, now) => checks.charges(sellToken, buyToken, now),
     readSloppy: (since) => readSloppyLevels(parts.db, since, MIN_LEVEL_SAMPLES, SLOPPY_P50_BPS),
     waitUntil: parts.waitUntil,
     store: (samples) =>

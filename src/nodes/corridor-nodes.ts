@@ -15,12 +15,15 @@ export interface CorridorNodesHost {
   corridor: Corridor;
   db: D1Database;
   band(): Band | null;
+}
+
+/** What a node's frames tell the corridor object, handed in with each message (`receive`). */
+export interface CorridorNodeEvents {
+  auctions: LiveAuctions;
   /** A node authenticated or heartbeated: the corridor is in use. */
   onActive(now: number): void;
   /** A node heartbeated. */
   onHeartbeat(now: number): void;
-  /** A node's socket is gone: no auction waits for its reply any longer. */
-  onGone(address: string): void;
   /** A node's price ladder: why it is refused, or null once it stands. */
   onLevels(node: NodeSession, frame: LevelsFrame): { code: string; message: string } | null;
 }
@@ -47,14 +50,8 @@ export class CorridorNodes {
       rfqWindowMs: config.rfqWindowMs,
       db: host.db,
       band: () => host.band(),
-      onActive: (now) => host.onActive(now),
-      onAuthenticated: (node, now) => this.checks.restart(node, now),
-      onHeartbeat: (node, now) => {
-        this.checks.heard(node, now);
-        host.onHeartbeat(now);
-      },
+      // The one late reach left here: the checks read the sessions' claims, and the sessions show the checks' flags.
       chainFlag: (address) => this.checks.flag(address),
-      onLevels: (node, frame) => host.onLevels(node, frame),
     });
     this.checks = new InventoryChecks({
       reader: inventoryReaderFor(corridor.chain),
@@ -93,19 +90,32 @@ export class CorridorNodes {
   }
 
   /** A frame from a socket: handled here, or, when it concerns an auction, handed back as a reply. */
-  receive(ws: WebSocket, message: string | ArrayBuffer, auctions: LiveAuctions): Promise<AuctionReply | null> {
-    return this.sessions.receive(ws, message, auctions);
+  receive(ws: WebSocket, message: string | ArrayBuffer, events: CorridorNodeEvents): Promise<AuctionReply | null> {
+    const { checks } = this;
+    return this.sessions.receive(ws, message, {
+      auctions: events.auctions,
+      onActive: (now) => events.onActive(now),
+      onAuthenticated: (node, now) => checks.restart(node, now),
+      onHeartbeat: (node, now) => {
+        checks.heard(node, now);
+        events.onHeartbeat(now);
+      },
+      onLevels: (node, frame) => events.onLevels(node, frame),
+    });
   }
 
-  /** A socket closed or failed: forgotten, with its node's inventory check. */
-  gone(ws: WebSocket): void {
+  /** A socket closed or failed: forgotten, with its node's inventory check; the node's address, for the caller to tell. */
+  gone(ws: WebSocket): string | null {
     const address = this.sessions.forget(ws);
-    if (address) this.left(address);
+    if (address) this.checks.forget(address);
+    return address;
   }
 
-  /** An admin de-registered the resolver: its socket here is closed (1008 `not_registered`). */
-  close(address: string, reason: string, message: string): void {
-    if (this.sessions.closeNode(address, reason, message)) this.left(address);
+  /** An admin de-registered the resolver: its socket here is closed (1008 `not_registered`); the address if it was open. */
+  close(address: string, reason: string, message: string): string | null {
+    if (!this.sessions.closeNode(address, reason, message)) return null;
+    this.checks.forget(address);
+    return address;
   }
 
   /** Closes sockets past their auth deadline; when the next deadline falls, or null. */
@@ -138,10 +148,5 @@ export class CorridorNodes {
   /** The node's last completed on-chain read, or null before one completed. */
   inventoryCheck(address: string): InventoryCheck | null {
     return this.checks.check(address);
-  }
-
-  private left(address: string): void {
-    this.host.onGone(address);
-    this.checks.forget(address);
   }
 }

@@ -5,6 +5,6 @@
  */
 
 export { advertisedCorridor } from "./connect-url";
-export { CorridorNodes } from "./corridor-nodes";
+export { type CorridorNodeEvents, CorridorNodes } from "./corridor-nodes";
 export { liveNodes } from "./live";
 export { isFresh, type NodeSession } from "./nodes";

@@ -1,4 +1,4 @@
-import type { AuctionReply, LiveAuctions } from "../auction";
+import type { AuctionReply } from "../auction";
 import { resolverKey } from "../ids";
 import {
   type AuthFrame,
@@ -7,7 +7,6 @@ import {
   close,
   frameSize,
   type HeartbeatFrame,
-  type LevelsFrame,
   MAX_FRAME_BYTES,
   parseNodeFrame,
   type RelayFrame,
@@ -16,28 +15,21 @@ import {
 import { accrue, startUptime } from "../resolvers";
 import type { AdvertisedCorridor, Band } from "../schemas";
 import { verifyNodeAuth } from "./auth";
+import type { NodeFrameEvents } from "./frame-events";
 import type { Claims } from "./inventory-checks";
 import { NodeSockets, type SocketEntry, type SocketState } from "./node-sockets";
 import { type ChainFlag, NO_HEARTBEAT, type NodeSession, shownState } from "./nodes";
 import { SessionRecords } from "./session-records";
 
-/** The node sessions' host: the corridor they serve, what it asks of them and what they tell it. */
+/** The node sessions' host: the corridor they serve and what it asks of them. */
 export interface NodeSessionsHost {
   corridorKey: string;
   requireRegistration: boolean;
   rfqWindowMs: number;
   db: D1Database;
   band(): Band | null;
-  /** A node authenticated or heartbeated: the corridor is in use. */
-  onActive(now: number): void;
-  /** A node authenticated: a new session, whose holdings are yet to be checked. */
-  onAuthenticated(node: NodeSession, now: number): void;
-  /** A node heartbeated: what it claims may have changed. */
-  onHeartbeat(node: NodeSession, now: number): void;
   /** What the chain holds against the node (code at its address, claims it does not hold), or null. */
   chainFlag(address: string): ChainFlag | null;
-  /** A node's price ladder (docs/resolver-protocol.md, "Price ladders"): why it is refused, or null. */
-  onLevels(node: NodeSession, frame: LevelsFrame): { code: string; message: string } | null;
 }
 
 /**
@@ -71,7 +63,8 @@ export class NodeSessions {
    * not close its resolvers. Every other frame, duplicate and unknown replies included, counts toward the
    * flood limit.
    */
-  async receive(ws: WebSocket, message: string | ArrayBuffer, auctions: LiveAuctions): Promise<AuctionReply | null> {
+  async receive(ws: WebSocket, message: string | ArrayBuffer, events: NodeFrameEvents): Promise<AuctionReply | null> {
+    const { auctions } = events;
     const entry = this.sockets.get(ws);
     if (!entry) return null;
     if (frameSize(message) > MAX_FRAME_BYTES) {
@@ -99,7 +92,7 @@ export class NodeSessions {
     const frame = parsed.frame;
     if (!node) {
       if (frame.type !== "auth") return this.reject(ws, CLOSE_REASONS.badFrame, "the first frame must be auth");
-      await this.authenticate(ws, entry, frame);
+      await this.authenticate(ws, entry, frame, events);
       return null;
     }
     switch (frame.type) {
@@ -107,10 +100,10 @@ export class NodeSessions {
         send(ws, { type: "error", code: "already_authenticated", message: "this socket is authenticated" });
         return null;
       case "heartbeat":
-        this.heartbeat(ws, entry, frame);
+        this.heartbeat(ws, entry, frame, events);
         return null;
       case "levels":
-        return this.refuse(ws, this.host.onLevels(this.sessionOf(entry), frame));
+        return this.refuse(ws, events.onLevels(this.sessionOf(entry), frame));
       default:
         return { node: this.sessionOf(entry), frame };
     }
@@ -196,7 +189,12 @@ export class NodeSessions {
   }
 
   /** Verifies the auth signature and registration; one socket per node, so an older one is replaced. */
-  private async authenticate(ws: WebSocket, entry: SocketEntry, frame: AuthFrame): Promise<void> {
+  private async authenticate(
+    ws: WebSocket,
+    entry: SocketEntry,
+    frame: AuthFrame,
+    events: NodeFrameEvents,
+  ): Promise<void> {
     const { attachment } = entry;
     const proved = await verifyNodeAuth(frame, this.host.corridorKey, attachment.nonce);
     if (!proved.ok) {
@@ -239,12 +237,12 @@ export class NodeSessions {
       band: this.host.band(),
     });
     this.records.seen(attachment, now);
-    this.host.onActive(now);
-    this.host.onAuthenticated(this.sessionOf(entry), now);
+    events.onActive(now);
+    events.onAuthenticated(this.sessionOf(entry), now);
   }
 
   /** Keeps the node's state and inventory; its directory entry is refreshed at most once a minute. */
-  private heartbeat(ws: WebSocket, entry: SocketEntry, frame: HeartbeatFrame): void {
+  private heartbeat(ws: WebSocket, entry: SocketEntry, frame: HeartbeatFrame, events: NodeFrameEvents): void {
     const { attachment } = entry;
     const node = attachment.node;
     if (!node) return;
@@ -257,8 +255,8 @@ export class NodeSessions {
       inventory: frame.inventory,
       chains: (frame.chains ?? []).map((c) => ({ chainId: c.chainId, state: c.state, degraded: c.degraded ?? null })),
     });
-    this.host.onActive(now);
-    this.host.onHeartbeat(this.sessionOf(entry), now);
+    events.onActive(now);
+    events.onHeartbeat(this.sessionOf(entry), now);
     if (this.records.due(attachment, now)) this.touchDirectory(entry, now);
     this.sockets.save(ws, entry);
   }

@@ -7,13 +7,12 @@ export interface CorridorStreamsHost {
   db: D1Database;
   /** Copies the corridor's queued writes to D1 (docs/architecture.md, "Write-behind"). */
   drain(): Promise<void>;
-  /** Makes sure `tick` runs by `at`. */
-  wakeBy(at: number): Promise<void>;
 }
 
 /**
  * The event streams a corridor hosts (docs/api.md, "Event streams"): the hub of open streams, fed from
- * D1, and the object's alarm kept armed for their next keep-alive or read.
+ * D1. Each call that moves them returns when `tick` is due next (null while no stream is open), for the
+ * object to keep its alarm armed.
  */
 export class CorridorStreams {
   /** Open streams by topic; public for tests (`runInDurableObject`). */
@@ -23,28 +22,22 @@ export class CorridorStreams {
     this.hub = new StreamHub({ read: (topic) => this.read(topic), now: () => Date.now() });
   }
 
-  /** A taker's stream request, routed here by the Worker. */
-  async open(ask: StreamAsk): Promise<Response> {
+  /** A taker's stream request, routed here by the Worker; with when `tick` is due next. */
+  async open(ask: StreamAsk): Promise<{ response: Response; nextAt: number | null }> {
     const response = streamResponse(await this.hub.open(ask.topic, ask.client, ask.last, ask.perClient));
-    await this.wake();
-    return response;
+    return { response, nextAt: this.hub.nextAt() };
   }
 
-  /** The subject of `topic` moved: its open streams get what is new. */
-  async changed(topic: string): Promise<void> {
+  /** The subject of `topic` moved: its open streams get what is new; when `tick` is due next. */
+  async changed(topic: string): Promise<number | null> {
     await this.hub.changed(topic);
-    await this.wake();
+    return this.hub.nextAt();
   }
 
   /** The alarm's part: keep-alives, closes and reads due; when it is due next, null while no stream is open. */
   async tick(): Promise<number | null> {
     await this.hub.tick();
     return this.hub.nextAt();
-  }
-
-  private async wake(): Promise<void> {
-    const next = this.hub.nextAt();
-    if (next !== null) await this.host.wakeBy(next);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { vi } from "vitest";
 import { COUNTER_COLUMNS } from "../../src/db/resolver-days";
+import type { NodeFrameEvents } from "../../src/nodes/frame-events";
 import type { SocketState } from "../../src/nodes/node-sockets";
 import type { ChainFlag, NodeSession } from "../../src/nodes/nodes";
 import type { NodeSessionsHost } from "../../src/nodes/sessions";
@@ -169,7 +170,7 @@ export function fakeNodeSessionsHost(options: FakeHostOptions = {}) {
   const state = new FakeSocketState();
   const events: HostEvent[] = [];
   const flags = new Map<string, ChainFlag>();
-  const host: NodeSessionsHost = {
+  const host: NodeSessionsHost & Omit<NodeFrameEvents, "auctions"> = {
     corridorKey: options.corridorKey ?? "31337:cngn:usdc",
     requireRegistration: options.requireRegistration ?? false,
     rfqWindowMs: options.rfqWindowMs ?? 500,

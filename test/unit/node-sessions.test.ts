@@ -38,7 +38,7 @@ function setup(options: FakeHostOptions = {}) {
     return socket;
   };
   const receive = (socket: FakeSocket, frame: unknown) =>
-    sessions.receive(socket.ws, typeof frame === "string" ? frame : JSON.stringify(frame), auctions);
+    sessions.receive(socket.ws, typeof frame === "string" ? frame : JSON.stringify(frame), { ...h.host, auctions });
   /** Answers the socket's challenge as `account` (signing with `signer`). */
   const auth = async (socket: FakeSocket, account = ALPHA, signer = account) => {
     const challenge = socket.sent("challenge")[0];

@@ -1,0 +1,29 @@
+import type { NodeSession } from "../nodes";
+import { swapCharges } from "./charges";
+import type { CorridorPort } from "./corridor-port";
+import { eligibleNodes, hasInventory, onlineNodes } from "./rfq";
+
+/** The parts of the auction's port that its eligibility, inventory and fee checks read. */
+export type CheckedPort = Pick<CorridorPort, "corridor" | "adapter" | "nodes" | "chainCovers" | "costs">;
+
+/**
+ * The auction's checks, for an indicative price (`GET /v1/prices`) to apply as an auction would: built
+ * from the port's parts, so the prices need no auction house and the house can take the prices.
+ */
+export interface AuctionChecks {
+  /** The nodes an rfq buying `buyToken` would go to now (docs/resolver-protocol.md, "Auctions"). */
+  eligible(buyToken: string, now: number): NodeSession[];
+  /** Whether the node's heartbeat and the relay's last on-chain read both show `amount` of `token`. */
+  canDeliver(node: NodeSession, token: string, amount: bigint): boolean;
+  /** The fees a quote of the pair would charge now. */
+  charges(sellToken: string, buyToken: string, now: number): ReturnType<typeof swapCharges>;
+}
+
+export function auctionChecksOf(port: CheckedPort): AuctionChecks {
+  return {
+    eligible: (buyToken, now) => eligibleNodes(port, onlineNodes(port.nodes(), now), buyToken),
+    canDeliver: (node, token, amount) => hasInventory(port, node, token, amount),
+    charges: (sellToken, buyToken, now) =>
+      swapCharges(port, { kind: "rfq", sellToken, buyToken, recipient: null }, now),
+  };
+}
