@@ -22,7 +22,7 @@ import { type CorridorPrices, corridorPricesOn, type PriceAsk } from "../src/lev
 import { clientOfAddress } from "../src/limits";
 import { log, withRequestId } from "../src/log";
 import type { NodeSession } from "../src/nodes";
-import { advertisedCorridor, CorridorNodes } from "../src/nodes";
+import { advertisedCorridor, type CorridorNodeEvents, CorridorNodes } from "../src/nodes";
 import type { CorridorStatus } from "../src/ops";
 import { CorridorControls } from "../src/ops";
 import { BandSubscription } from "../src/oracle";
@@ -37,11 +37,10 @@ import type { QuoteInput } from "../src/types";
 import { auctionPortOf, nodeEventsOf, withLadders } from "./corridor-port";
 
 /**
- * One per corridor, named by its corridor key (`idFromName`): holds the corridor's node sockets and
- * checks what they hold on chain (src/nodes/corridor-nodes.ts), runs their RFQ auctions
- * (src/auction/house.ts) and hosts the event streams of its quotes and limit orders
- * (src/streams/corridor-streams.ts). Its timers are rows of one schedule (src/schedule.ts): closing
- * sockets that did not authenticate in time, copying queued writes to D1, and the streams' keep-alives.
+ * One per corridor, named by its corridor key (`idFromName`): holds the corridor's node sockets and checks
+ * what they hold on chain (src/nodes/corridor-nodes.ts), runs their RFQ auctions (src/auction/house.ts) and
+ * hosts the event streams of its quotes and limit orders (src/streams/corridor-streams.ts). Its timers are
+ * rows of one schedule (src/schedule.ts): unauthenticated sockets closed, queued writes copied, keep-alives.
  */
 export class CorridorDO extends DurableObject<Env> {
   private readonly corridor: Corridor;
@@ -61,6 +60,8 @@ export class CorridorDO extends DurableObject<Env> {
   private readonly costs: CorridorCosts;
   private readonly controls: CorridorControls;
   private readonly schedule: Schedule<"auth" | "drain" | "streams">;
+  /** What its nodes' frames raise (built once, last), handed in with each message. */
+  private readonly nodeEvents: CorridorNodeEvents;
 
   constructor(ctx: DurableObjectState, rawEnv: Env) {
     super(ctx, entryEnv(rawEnv));
@@ -108,8 +109,10 @@ export class CorridorDO extends DurableObject<Env> {
     const queue = (write: AuctionWrite) => this.queue(write);
     const port = auctionPortOf({ config, corridor, adapter, band, connected, standing, costs, queue, waitUntil });
     const checks = auctionChecksOf(port);
-    this.ladders = corridorPricesOn({ corridor, adapter, checks, standing, db: env.DB, waitUntil });
-    this.house = new AuctionHouse(withLadders(port, this.ladders));
+    const ladders = corridorPricesOn({ corridor, adapter, checks, standing, db: env.DB, waitUntil });
+    this.ladders = ladders;
+    this.house = new AuctionHouse(withLadders(port, ladders));
+    this.nodeEvents = nodeEventsOf({ band, standing, house: this.house, ladders });
   }
 
   /**
@@ -134,9 +137,8 @@ export class CorridorDO extends DurableObject<Env> {
 
   /** A node's frame; what it raises (activity, a heartbeat, a ladder) is dispatched to the parts here. */
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    const { band, standing, house, ladders } = this;
-    const reply = await this.connected.receive(ws, message, nodeEventsOf({ band, standing, house, ladders }));
-    if (reply) house.onReply(reply);
+    const reply = await this.connected.receive(ws, message, this.nodeEvents);
+    if (reply) this.house.onReply(reply);
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
@@ -203,10 +205,9 @@ export class CorridorDO extends DurableObject<Env> {
   }
 
   /**
-   * A taker's quote request, which the Worker validated: runs its auction once `ask`'s client and the
-   * taker are within their limits (docs/security.md, "Limits"), stores the quote and answers with the body
-   * the Worker sends on as it is, and the fields of the request's one log line. A paused corridor refuses
-   * it (503 `not_leader`, docs/operations.md "Pausing").
+   * A taker's quote request, which the Worker validated: runs its auction once `ask`'s client and the taker
+   * are within their limits (docs/security.md, "Limits"), stores the quote and answers with the body the
+   * Worker sends on as it is and its log line's fields; refused while paused (docs/operations.md "Pausing").
    */
   async quote(input: QuoteInput, ask: QuoteAsk): Promise<QuoteAnswer> {
     return withRequestId(input.requestId, async () => {

@@ -6,6 +6,7 @@ import { type Refusal, refuse } from "../errors";
 import { type ClientId, perPeriod, TokenBuckets } from "../limits";
 import type { LevelsFrame, RelayFrame } from "../protocol";
 import type { AdvertisedCorridor, Band } from "../schemas";
+import type { NodeFrameEvents } from "./frame-events";
 import { type InventoryCheck, InventoryChecks, kvCheckStore } from "./inventory-checks";
 import { isFresh, type NodeSession } from "./nodes";
 import { NodeSessions } from "./sessions";
@@ -38,6 +39,8 @@ export class CorridorNodes {
   private readonly checks: InventoryChecks;
   /** Sockets each client opened lately. */
   private readonly opened = new TokenBuckets();
+  /** The sessions' events made for the last caller's (`frameEvents`). */
+  private framed: { from: CorridorNodeEvents; to: NodeFrameEvents } | null = null;
 
   constructor(
     ctx: DurableObjectState,
@@ -91,8 +94,14 @@ export class CorridorNodes {
 
   /** A frame from a socket: handled here, or, when it concerns an auction, handed back as a reply. */
   receive(ws: WebSocket, message: string | ArrayBuffer, events: CorridorNodeEvents): Promise<AuctionReply | null> {
+    return this.sessions.receive(ws, message, this.frameEvents(events));
+  }
+
+  /** The sessions' events: the caller's, with this corridor's inventory checks told too (made once per caller). */
+  private frameEvents(events: CorridorNodeEvents): NodeFrameEvents {
+    if (this.framed?.from === events) return this.framed.to;
     const { checks } = this;
-    return this.sessions.receive(ws, message, {
+    const to: NodeFrameEvents = {
       auctions: events.auctions,
       onActive: (now) => events.onActive(now),
       onAuthenticated: (node, now) => checks.restart(node, now),
@@ -101,7 +110,9 @@ export class CorridorNodes {
         events.onHeartbeat(now);
       },
       onLevels: (node, frame) => events.onLevels(node, frame),
-    });
+    };
+    this.framed = { from: events, to };
+    return to;
   }
 
   /** A socket closed or failed: forgotten, with its node's inventory check; the node's address, for the caller to tell. */
