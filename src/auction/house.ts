@@ -66,13 +66,6 @@ export class AuctionHouse {
     const eligible = eligibleNodes(port, online, input.buyToken);
     if (eligible.length === 0) return noOffers(noReplies(), online.length, "No resolver can quote this pair now.");
 
-    // What each asked node's own ladder paid for this amount as the rfq went out (docs/reliability.md, "Honest levels").
-    const ladders = new Map(
-      eligible.flatMap((n) => {
-        const out = port.ladderAt(n.address, input.sellToken, input.buyToken, terms.sellAmount, now);
-        return out === null ? [] : [[resolverKey(n.address), out] as const];
-      }),
-    );
     const live = new LiveAuction(terms, gas, band, expiresAt, fresh, eligible, config.rfqWindowMs);
     const { auction } = live;
     this.live.set(rfqId, live);
@@ -80,6 +73,14 @@ export class AuctionHouse {
     const askedAt = performance.now();
     for (const n of eligible) port.send(n.address, frame);
     const timer = setTimeout(() => auction.close(), config.rfqWindowMs);
+    // What each asked node's own ladder paid for this amount as the rfq went out (docs/reliability.md,
+    // "Honest levels"), read once the frames are sent: no frame of a node's is taken in between.
+    const ladders = new Map(
+      eligible.flatMap((n) => {
+        const out = port.ladderAt(n.address, input.sellToken, input.buyToken, terms.sellAmount, now);
+        return out === null ? [] : [[resolverKey(n.address), out] as const];
+      }),
+    );
     await auction.done;
     clearTimeout(timer);
     const closedAt = performance.now();
