@@ -1,6 +1,6 @@
-import { blameOf } from "../blame";
 import { resolverKey } from "../ids";
 import type { Execution, ExecutionStatus } from "../schemas";
+import { blameOf } from "../states";
 import { readQuoteRecord } from "./quotes";
 
 /** An execution as D1 holds it: record 2.1 without its quote's lifecycle, with when it was created. */

@@ -1,5 +1,5 @@
-import { blameOf } from "../blame";
 import type { Band, Fill, Offer, Quote, QuoteStatus, Replies, Settlement, Steering, TimelineEntry } from "../schemas";
+import { blameOf } from "../states";
 import type { FillKind } from "../types";
 import { parseJson } from "./json";
 

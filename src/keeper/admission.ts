@@ -1,4 +1,3 @@
-import { blameOf } from "../blame";
 import { type ChainSettler, ChainUnavailableError, type FillRequest, findCorridor, type PreparedFill } from "../chains";
 import {
   type ExecutionTerms,
@@ -12,6 +11,7 @@ import {
 import { type Refusal, refuse } from "../errors";
 import { newId } from "../ids";
 import { isResolversOwn, strikeIfOwn } from "../resolvers";
+import { blameOf } from "../states";
 import { chainNotServed, duplicateOf, keyReused, notLeader, quoteExpired, storedDuplicate } from "./outcomes";
 import type { Submission } from "./pending";
 import { type FillNotice, iso, type KeeperPort, keeperLog, relayFault } from "./port";

@@ -1,8 +1,8 @@
-import { blamed } from "../blame";
 import type { ChainAdapter } from "../chains";
 import { type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains";
 import { writeFailed, writeFinal, writeReorged, writeReplaced, writeSettled } from "../db";
 import { heal, isResolversOwn, strikeIfOwn } from "../resolvers";
+import { blamed } from "../states";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
 import { iso, type KeeperPort, keeperLog, settlingChain, walletOf } from "./port";
 import { settledFill } from "./settlement-record";

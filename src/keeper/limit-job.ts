@@ -1,9 +1,8 @@
-import { blamed } from "../blame";
 import type { TakerSide } from "../chains";
 import type { Refusal } from "../errors";
 import { type LimitAsk, limitRoundOf, withinWindow } from "../limit-orders";
 import type { Band, LimitCheck, MovedLimitOrder, OpenLimitOrder } from "../schemas";
-import { TAKER_BAD_SIGNATURE } from "../states";
+import { blamed, TAKER_BAD_SIGNATURE } from "../states";
 import type { QuoteInput } from "../types";
 import type { SubmitOutcome, SubmitRequest } from "./rpc";
 

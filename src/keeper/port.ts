@@ -1,9 +1,9 @@
-import { blameOf } from "../blame";
 import type { ChainAdapter, ChainSettler } from "../chains";
 import { adapterFor } from "../chains";
 import type { ChainConfig, RelayConfig } from "../config";
 import { log as relayLog } from "../log";
 import type { Demotion } from "../resolvers";
+import { blameOf } from "../states";
 import type { TxStore } from "./pending";
 
 /** What the keeper needs from its Durable Object; tests hand it fakes (test/support/). */

@@ -1,4 +1,4 @@
-import { blameOf } from "../blame";
+import { blameOf } from "../states";
 import type { Demotion } from "./strike-policy";
 import { type StandingEvent, strike } from "./strikes";
 

@@ -1,7 +1,7 @@
-import { blameOf } from "../blame";
 import type { StrikeHistoryRow, UncountedFailure } from "../db";
 import { type Day, NO_TOTALS, type Totals } from "../db";
 import { Badge, type Resolver, type ResolverStanding } from "../schemas";
+import { blameOf } from "../states";
 import { fillMeasure, replyLatency, windowDays } from "./reliability";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { PARTIES } from "../blame";
 import { bandFrameBody } from "../protocol";
+import { PARTIES } from "../states";
 import { Address, Amount, ChainIdQuery, pageQuery, Timestamp } from "./common";
 
 export const QuoteStatus = z.enum(["quoted", "signed", "submitted", "settled", "failed", "expired", "cancelled"]);

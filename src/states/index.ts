@@ -4,6 +4,7 @@
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
+export { type Blame, blamed, blameOf, PARTIES } from "./blame";
 export {
   ACTIVE_LIMIT_STATUSES,
   afterFailedFill,

@@ -1,5 +1,5 @@
-import { blamed } from "../blame";
 import type { LimitOrderStatus } from "../schemas";
+import { blamed } from "./blame";
 
 /**
  * The limit order's state machine (docs/limit-orders.md, "States"): which status may follow which.

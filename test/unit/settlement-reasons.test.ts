@@ -1,10 +1,10 @@
 import { encodeErrorResult, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
-import { blameOf } from "../../src/blame";
 import { blacklistTokenAbi } from "../../src/chains/evm/abi/blacklist-token";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
 import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
 import { refusalReason, revertOutcome } from "../../src/chains/evm/revert-reasons";
+import { blameOf } from "../../src/states/blame";
 
 const parties = {
   taker: "0x1111111111111111111111111111111111111111",

@@ -1,5 +1,5 @@
 import type { Hex } from "viem";
-import { type Blame, blamed } from "../../blame";
+import { type Blame, blamed } from "../../states";
 import type { RevertOutcome } from "../settler";
 import { decodedRevertData } from "./rpc";
 

@@ -1,4 +1,4 @@
-import { blamed } from "../../blame";
+import { blamed } from "../../states";
 import type { RevertOutcome } from "../settler";
 import { isTransportError } from "./rpc";
 

@@ -12,8 +12,8 @@ import {
   TransactionNotFoundError,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { blamed } from "../../blame";
 import type { EvmChain } from "../../config";
+import { blamed } from "../../states";
 import {
   type BroadcastResult,
   type ChainSettler,

@@ -1,5 +1,5 @@
-import { blamed } from "../../blame";
 import type { Erc2612Permit } from "../../schemas";
+import { blamed } from "../../states";
 import type { FillReadiness } from "../settler";
 
 /** What the chain shows of the taker's side, read in one batch before simulating. */

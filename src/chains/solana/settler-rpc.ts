@@ -7,7 +7,7 @@
 import { ed25519 } from "@noble/curves/ed25519";
 import { base58, base64 } from "@scure/base";
 import { type Keypair, VersionedTransaction } from "@solana/web3.js";
-import { blamed } from "../../blame";
+import { blamed } from "../../states";
 import { type BroadcastResult, ChainUnavailableError } from "../settler";
 import { frozenAccounts } from "./frozen-accounts";
 import { SolanaRpcError, solanaRpc } from "./rpc";

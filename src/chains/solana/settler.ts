@@ -1,7 +1,7 @@
 import { base64 } from "@scure/base";
 import type { Keypair } from "@solana/web3.js";
-import { blamed } from "../../blame";
 import type { SolanaChain } from "../../config";
+import { blamed } from "../../states";
 import {
   type ChainSettler,
   type FillRequest,

@@ -1,4 +1,4 @@
-import { blamed } from "../../blame";
+import { blamed } from "../../states";
 import type { SwapTransfer } from "./swap-transfers";
 
 /** A transaction error as Solana's JSON-RPC spells it: `"BlockhashNotFound"`, `{"InstructionError":[4,{"Custom":1}]}`. */

@@ -1,4 +1,4 @@
-import { blamed } from "../../blame";
+import { blamed } from "../../states";
 import { readWire, signsMessage, slotBytes } from "./wire";
 
 /**
