@@ -3,7 +3,7 @@ import type { ChainAdapter, Corridor } from "../src/chains";
 import type { RelayConfig } from "../src/config";
 import type { CorridorCosts } from "../src/costs";
 import type { CorridorPrices } from "../src/levels";
-import type { CorridorNodeEvents, CorridorNodes } from "../src/nodes";
+import { type CorridorNodeEvents, type CorridorNodes, type CorridorNodesHost, chainChecks } from "../src/nodes";
 import { type BandSubscription, bandAssetOf } from "../src/oracle";
 import type { CorridorStanding } from "../src/resolvers";
 
@@ -72,5 +72,22 @@ export function nodeEventsOf(o: {
     },
     onHeartbeat: (now) => void o.house.keepFresh(now),
     onLevels: (node, frame) => o.ladders.receive(node.address, frame, Date.now()),
+  };
+}
+
+/** What a corridor's node sessions need of its object: its settings, D1, the band, and on-chain checks in its storage. */
+export function nodesHostOf(
+  ctx: DurableObjectState,
+  o: { config: RelayConfig; corridor: Corridor; db: D1Database; band: BandSubscription },
+): CorridorNodesHost {
+  const { config, corridor, band } = o;
+  return {
+    corridorKey: corridor.key,
+    requireRegistration: config.requireRegistration,
+    rfqWindowMs: config.rfqWindowMs,
+    limits: config.limits,
+    db: o.db,
+    band: () => band.current(),
+    checks: chainChecks(ctx, corridor),
   };
 }

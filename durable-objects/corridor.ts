@@ -34,7 +34,7 @@ import type { Band, IndicativeLadder, IndicativePrice } from "../src/schemas";
 import { CorridorStreams, errorJson, limitOrderTopic, quoteTopic, streamAsked } from "../src/streams";
 import { oracleStub } from "../src/stubs";
 import type { QuoteInput } from "../src/types";
-import { auctionPortOf, nodeEventsOf, withLadders } from "./corridor-port";
+import { auctionPortOf, nodeEventsOf, nodesHostOf, withLadders } from "./corridor-port";
 
 /**
  * One per corridor, named by its corridor key (`idFromName`): holds the corridor's node sockets and checks
@@ -84,7 +84,7 @@ export class CorridorDO extends DurableObject<Env> {
       waitUntil,
     });
     const band = this.band;
-    const connected = new CorridorNodes(ctx, { config, corridor, db: env.DB, band: () => band.current() });
+    const connected = new CorridorNodes(ctx, nodesHostOf(ctx, { config, corridor, db: env.DB, band }));
     this.connected = connected;
     const standing = new CorridorStanding({ db: env.DB, send: (address, frame) => connected.send(address, frame) });
     this.standing = standing;

@@ -202,7 +202,7 @@ export class AuctionHouse {
     for (const live of this.live.values()) live.auction.drop(resolverKey(address));
   }
 
-  /** A node's reply to an auction, as the node sessions hand it over (src/nodes/sessions.ts). */
+  /** A node's reply to an auction, as the corridor's nodes hand it over (src/nodes/corridor-nodes.ts). */
   onReply(reply: AuctionReply): void {
     if ("malformed" in reply) this.onMalformed(reply.node, reply.malformed.rfqId, reply.malformed.message);
     else if (reply.frame.type === "bid") this.onBid(reply.node, reply.frame);

@@ -1,6 +1,8 @@
 import { recoverMessageSigner, verifyEd25519Text } from "../chains";
 import { resolverKey } from "../ids";
 import { type AuthFrame, authMessage } from "../protocol";
+import type { Attachment } from "./node-sockets";
+import { NO_HEARTBEAT } from "./nodes";
 
 export type AuthResult =
   | { ok: true; address: string; publicKey: string; solanaAddress: string | null }
@@ -26,5 +28,25 @@ export async function verifyNodeAuth(frame: AuthFrame, corridor: string, nonce: 
     address: signer.address,
     publicKey: signer.publicKey,
     solanaAddress: frame.solana?.address ?? null,
+  };
+}
+
+/** The session a proved `auth` frame opens, before its first heartbeat. */
+export function authenticatedNode(
+  proved: Extract<AuthResult, { ok: true }>,
+  frame: AuthFrame,
+): NonNullable<Attachment["node"]> {
+  return {
+    address: proved.address,
+    solanaAddress: proved.solanaAddress,
+    publicKey: proved.publicKey,
+    name: frame.name,
+    version: frame.version,
+    region: frame.region ?? null,
+    signerType: frame.signerType ?? null,
+    lastHeartbeat: null,
+    // It has said nothing of its state yet: not asked until its first heartbeat (docs/resolver-protocol.md).
+    state: "degraded",
+    degraded: NO_HEARTBEAT,
   };
 }

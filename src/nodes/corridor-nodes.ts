@@ -1,154 +1,149 @@
-import type { AuctionReply, LiveAuctions } from "../auction";
-import type { Corridor } from "../chains";
-import { adapterFor, inventoryReaderFor } from "../chains";
-import type { RelayConfig } from "../config";
-import { type Refusal, refuse } from "../errors";
-import { type ClientId, perPeriod, TokenBuckets } from "../limits";
-import type { LevelsFrame, RelayFrame } from "../protocol";
-import type { AdvertisedCorridor, Band } from "../schemas";
-import type { NodeFrameEvents } from "./frame-events";
-import { type InventoryCheck, InventoryChecks, kvCheckStore } from "./inventory-checks";
-import { isFresh, type NodeSession } from "./nodes";
-import { NodeSessions } from "./sessions";
-
-export interface CorridorNodesHost {
-  config: RelayConfig;
-  corridor: Corridor;
-  db: D1Database;
-  band(): Band | null;
-}
-
-/** What a node's frames tell the corridor object, handed in with each message (`receive`). */
-export interface CorridorNodeEvents {
-  auctions: LiveAuctions;
-  /** A node authenticated or heartbeated: the corridor is in use. */
-  onActive(now: number): void;
-  /** A node heartbeated. */
-  onHeartbeat(now: number): void;
-  /** A node's price ladder: why it is refused, or null once it stands. */
-  onLevels(node: NodeSession, frame: LevelsFrame): { code: string; message: string } | null;
-}
+import type { AuctionReply } from "../auction";
+import type { Refusal } from "../errors";
+import { resolverKey } from "../ids";
+import type { ClientId } from "../limits";
+import {
+  type AuthFrame,
+  CLOSE_POLICY,
+  CLOSE_REASONS,
+  close,
+  frameSize,
+  type HeartbeatFrame,
+  MAX_FRAME_BYTES,
+  parseNodeFrame,
+  type RelayFrame,
+  send,
+} from "../protocol";
+import { startUptime } from "../resolvers";
+import type { AdvertisedCorridor } from "../schemas";
+import { authenticatedNode, verifyNodeAuth } from "./auth";
+import type { InventoryCheck, NodeChecks } from "./inventory-checks";
+import { NodeSockets, type SocketEntry, type SocketState, sessionOf } from "./node-sockets";
+import { isFresh, type NodeSession, shownState } from "./nodes";
+import type { CorridorNodeEvents, CorridorNodesHost } from "./ports";
+import { SessionRecords } from "./session-records";
+import { SocketQuota } from "./socket-quota";
 
 /**
- * A corridor's connected nodes: their sessions (src/nodes/sessions.ts) and the on-chain checks of what
- * they claim to hold (src/nodes/inventory-checks.ts), wired to each other: a node is checked when it
- * authenticates and as it heartbeats, and shows degraded while its address has code or its claims are untrue.
+ * A corridor's node sockets: accepted within their client's limits, authenticated, kept through heartbeats,
+ * restored after hibernation (src/nodes/node-sockets.ts), their state written to D1. What a node claims is
+ * checked on chain by the checks the host builds around them (src/nodes/inventory-checks.ts), when it
+ * authenticates and as it heartbeats; it shows degraded while its address has code or its claims are
+ * untrue. Frames that concern auctions are handed back to the caller.
  */
 export class CorridorNodes {
-  private readonly sessions: NodeSessions;
-  private readonly checks: InventoryChecks;
-  /** Sockets each client opened lately. */
-  private readonly opened = new TokenBuckets();
-  /** The sessions' events made for the last caller's (`frameEvents`). */
-  private framed: { from: CorridorNodeEvents; to: NodeFrameEvents } | null = null;
+  private readonly sockets: NodeSockets;
+  private readonly records: SessionRecords;
+  private readonly quota: SocketQuota;
+  private readonly checks: NodeChecks;
 
   constructor(
-    ctx: DurableObjectState,
+    state: SocketState,
     private readonly host: CorridorNodesHost,
   ) {
-    const { config, corridor } = host;
-    this.sessions = new NodeSessions(ctx, {
-      corridorKey: corridor.key,
-      requireRegistration: config.requireRegistration,
-      rfqWindowMs: config.rfqWindowMs,
-      db: host.db,
-      band: () => host.band(),
-      // The one late reach left here: the checks read the sessions' claims, and the sessions show the checks' flags.
-      chainFlag: (address) => this.checks.flag(address),
-    });
-    this.checks = new InventoryChecks({
-      reader: inventoryReaderFor(corridor.chain),
-      tokens: corridor.tokens,
-      sameToken: adapterFor(corridor.chain).sameAddress,
-      claims: (address) => this.sessions.claims(address),
-      store: kvCheckStore(ctx.storage.kv),
-      waitUntil: (p) => ctx.waitUntil(p),
-      onFlagChange: (address) => this.sessions.writeState(address),
-      onCovered: (address) => this.sessions.listed(address),
+    this.sockets = new NodeSockets(state);
+    this.records = new SessionRecords(host.db, (p) => state.waitUntil(p));
+    this.quota = new SocketQuota(host.limits);
+    this.checks = host.checks({
+      claims: (address) => this.sockets.claims(address),
+      onFlagChange: (address) => this.writeState(address),
+      onCovered: (address) => this.listed(address),
     });
   }
 
   /**
-   * A connect request from `opener`: the new socket's client end and by when it must authenticate, or
-   * the limit it is over (docs/security.md, "Limits": sockets opened a minute and held, per client).
+   * A connect request from `opener`: the new socket's client end, challenged, and by when it must
+   * authenticate (the caller closes it then), or the limit it is over (docs/security.md, "Limits":
+   * sockets opened a minute and held, per client).
    */
   accept(
     corridor: AdvertisedCorridor,
     opener: ClientId,
     now: number,
   ): { client: WebSocket; authDeadline: number } | Refusal {
-    const { limits } = this.host.config;
-    if (this.sessions.heldBy(opener) >= limits.socketsPerClient) {
-      return refuse(429, "rate_limited", `This client holds ${limits.socketsPerClient} sockets here already.`, {
-        retryAfter: 60,
-      });
+    const refused = this.quota.admit(opener, this.sockets.heldBy(opener), now);
+    if (refused) return refused;
+    const { client, server, entry } = this.sockets.open(corridor, opener, now);
+    const { nonce, authDeadline } = entry.attachment;
+    send(server, { type: "challenge", nonce, corridor: this.host.corridorKey });
+    return { client, authDeadline };
+  }
+
+  /**
+   * One message from a socket: limits, auth and heartbeats are dealt with here; a reply to an auction is
+   * returned. A node's first reply to an rfq it was asked is solicited: an auction rate above 50/s must
+   * not close its resolvers. Every other frame, duplicate and unknown replies included, counts toward the
+   * flood limit.
+   */
+  async receive(
+    ws: WebSocket,
+    message: string | ArrayBuffer,
+    events: CorridorNodeEvents,
+  ): Promise<AuctionReply | null> {
+    const { auctions } = events;
+    const entry = this.sockets.get(ws);
+    if (!entry) return null;
+    if (frameSize(message) > MAX_FRAME_BYTES) {
+      return this.reject(ws, CLOSE_REASONS.frameTooLarge, `frames are limited to ${MAX_FRAME_BYTES} bytes`);
     }
-    const opened = this.opened.take(opener, now, perPeriod(limits.newSocketsPerMinute, 60));
-    if (!opened.ok) {
-      return refuse(429, "rate_limited", "Too many sockets opened from this client; wait.", {
-        retryAfter: opened.retryAfter,
-      });
+    const parsed = parseNodeFrame(message);
+    const node = entry.attachment.node;
+    const solicited =
+      parsed.ok &&
+      (parsed.frame.type === "bid" || parsed.frame.type === "decline") &&
+      node !== null &&
+      auctions.awaits(parsed.frame.rfqId, node.address);
+    if (!solicited && !entry.limiter.allow(Date.now())) {
+      return this.reject(ws, CLOSE_REASONS.rateLimited, "over 50 frames per second");
     }
-    return this.sessions.accept(corridor, opener);
+    if (!parsed.ok) {
+      // A malformed reply to a live rfq is the node's reply, rejected; the node stays connected.
+      if (node && parsed.rfqId && auctions.isLive(parsed.rfqId)) {
+        return { node: this.sessionOf(entry), malformed: { rfqId: parsed.rfqId, message: parsed.message } };
+      }
+      // A malformed ladder is refused and stores nothing; the node stays connected.
+      if (node && parsed.type === "levels") return this.refuse(ws, { code: "bad_levels", message: parsed.message });
+      return this.reject(ws, CLOSE_REASONS.badFrame, parsed.message);
+    }
+    const frame = parsed.frame;
+    if (!node) {
+      if (frame.type !== "auth") return this.reject(ws, CLOSE_REASONS.badFrame, "the first frame must be auth");
+      await this.authenticate(ws, entry, frame, events);
+      return null;
+    }
+    switch (frame.type) {
+      case "auth":
+        send(ws, { type: "error", code: "already_authenticated", message: "this socket is authenticated" });
+        return null;
+      case "heartbeat":
+        this.heartbeat(ws, entry, frame, events);
+        return null;
+      case "levels":
+        return this.refuse(ws, events.onLevels(this.sessionOf(entry), frame));
+      default:
+        return { node: this.sessionOf(entry), frame };
+    }
   }
 
-  /** A frame from a socket: handled here, or, when it concerns an auction, handed back as a reply. */
-  receive(ws: WebSocket, message: string | ArrayBuffer, events: CorridorNodeEvents): Promise<AuctionReply | null> {
-    return this.sessions.receive(ws, message, this.frameEvents(events));
-  }
-
-  /** The sessions' events: the caller's, with this corridor's inventory checks told too (made once per caller). */
-  private frameEvents(events: CorridorNodeEvents): NodeFrameEvents {
-    if (this.framed?.from === events) return this.framed.to;
-    const { checks } = this;
-    const to: NodeFrameEvents = {
-      auctions: events.auctions,
-      onActive: (now) => events.onActive(now),
-      onAuthenticated: (node, now) => checks.restart(node, now),
-      onHeartbeat: (node, now) => {
-        checks.heard(node, now);
-        events.onHeartbeat(now);
-      },
-      onLevels: (node, frame) => events.onLevels(node, frame),
-    };
-    this.framed = { from: events, to };
-    return to;
-  }
-
-  /** A socket closed or failed: forgotten, with its node's inventory check; the node's address, for the caller to tell. */
-  gone(ws: WebSocket): string | null {
-    const address = this.sessions.forget(ws);
-    if (address) this.checks.forget(address);
-    return address;
-  }
-
-  /** An admin de-registered the resolver: its socket here is closed (1008 `not_registered`); the address if it was open. */
-  close(address: string, reason: string, message: string): string | null {
-    if (!this.sessions.closeNode(address, reason, message)) return null;
-    this.checks.forget(address);
-    return address;
-  }
-
-  /** Closes sockets past their auth deadline; when the next deadline falls, or null. */
+  /** Closes the sockets whose auth deadline passed; the next deadline, or null when none is pending. */
   closeUnauthenticated(now: number): number | null {
-    return this.sessions.closeUnauthenticated(now);
+    let next: number | null = null;
+    for (const [ws, { attachment }] of this.sockets) {
+      if (attachment.node) continue;
+      if (attachment.authDeadline <= now) this.reject(ws, CLOSE_REASONS.timeout, "no auth within 5 seconds");
+      else next = Math.min(next ?? attachment.authDeadline, attachment.authDeadline);
+    }
+    return next;
   }
 
+  /** The authenticated nodes. */
   list(): NodeSession[] {
-    return this.sessions.list();
+    return [...this.sockets.values()].filter((e) => e.attachment.node).map((e) => this.sessionOf(e));
   }
 
   /** How many nodes have a fresh heartbeat at `now`. */
   fresh(now: number): number {
-    return this.sessions.list().filter((n) => isFresh(n.lastHeartbeat, now)).length;
-  }
-
-  send(address: string, frame: RelayFrame): void {
-    this.sessions.sendTo(address, frame);
-  }
-
-  broadcast(frame: RelayFrame): void {
-    this.sessions.broadcast(frame);
+    return this.list().filter((n) => isFresh(n.lastHeartbeat, now)).length;
   }
 
   /** Whether the relay's last on-chain read of the node shows `atLeast` of `token`. */
@@ -159,5 +154,146 @@ export class CorridorNodes {
   /** The node's last completed on-chain read, or null before one completed. */
   inventoryCheck(address: string): InventoryCheck | null {
     return this.checks.check(address);
+  }
+
+  /** Writes the node's state as the relay shows it to its directory entry now, e.g. when the relay's view changed. */
+  private writeState(address: string): void {
+    const found = this.sockets.ofAddress(address);
+    if (!found) return;
+    const [ws, entry] = found;
+    this.touchDirectory(entry, Date.now());
+    this.sockets.save(ws, entry);
+  }
+
+  /**
+   * The chain covered what the node claims: it gets its directory entry now, with its state as shown
+   * (src/nodes/session-records.ts); until then a node is in no D1 table of its own.
+   */
+  private listed(address: string): void {
+    const found = this.sockets.ofAddress(address);
+    const node = found?.[1].attachment.node;
+    if (!found || !node) return;
+    const [ws, entry] = found;
+    const shown = shownState(node.state, node.degraded, this.checks.flag(node.address));
+    this.records.listed(entry.attachment, shown, Date.now());
+    this.sockets.save(ws, entry);
+  }
+
+  /** An admin de-registered the resolver: its socket here is closed (1008 `reason`); the address if it was open. */
+  close(address: string, reason: string, message: string): string | null {
+    const found = this.sockets.ofAddress(address);
+    if (!found) return null;
+    this.reject(found[0], reason, message);
+    this.checks.forget(address);
+    return address;
+  }
+
+  /** Sends a frame to the node with this address, if it is connected. */
+  send(address: string, frame: RelayFrame): void {
+    const wanted = resolverKey(address);
+    for (const [ws, { attachment }] of this.sockets) {
+      if (attachment.node && resolverKey(attachment.node.address) === wanted) send(ws, frame);
+    }
+  }
+
+  /** Sends a frame to every authenticated node. */
+  broadcast(frame: RelayFrame): void {
+    for (const [ws, { attachment }] of this.sockets) if (attachment.node) send(ws, frame);
+  }
+
+  /** A socket closed or failed: forgotten, with its node's inventory check; the node's address, for the caller to tell. */
+  gone(ws: WebSocket): string | null {
+    const address = this.forget(ws);
+    if (address) this.checks.forget(address);
+    return address;
+  }
+
+  /** Drops a socket and what it reported; returns the node's address when it had authenticated. */
+  private forget(ws: WebSocket): string | null {
+    const entry = this.sockets.drop(ws);
+    if (!entry?.attachment.node) return null;
+    this.records.release(entry.attachment, Date.now());
+    return entry.attachment.node.address;
+  }
+
+  /** Verifies the auth signature and registration; one socket per node, so an older one is replaced. */
+  private async authenticate(
+    ws: WebSocket,
+    entry: SocketEntry,
+    frame: AuthFrame,
+    events: CorridorNodeEvents,
+  ): Promise<void> {
+    const { attachment } = entry;
+    const proved = await verifyNodeAuth(frame, this.host.corridorKey, attachment.nonce);
+    if (!proved.ok) {
+      this.reject(ws, proved.reason, "the auth signature does not match the address");
+      return;
+    }
+    if (this.host.requireRegistration && !(await this.records.registered(proved.address))) {
+      this.reject(ws, CLOSE_REASONS.notRegistered, "this relay only accepts registered resolvers");
+      return;
+    }
+    if (!this.sockets.get(ws)) return; // closed while we checked
+    for (const [other, { attachment: a }] of this.sockets) {
+      if (other !== ws && a.node?.address === proved.address) {
+        close(other, 1000, "replaced");
+        this.forget(other);
+      }
+    }
+    const now = Date.now();
+    attachment.node = authenticatedNode(proved, frame);
+    attachment.lastDirectoryWrite = now;
+    attachment.uptime = startUptime(now);
+    this.sockets.save(ws, entry);
+    send(ws, {
+      type: "welcome",
+      address: proved.address,
+      corridor: this.host.corridorKey,
+      rfqWindowMs: this.host.rfqWindowMs,
+      band: this.host.band(),
+    });
+    this.records.seen(attachment, now);
+    events.onActive(now);
+    this.checks.restart(attachment.node, now);
+  }
+
+  /** Keeps the node's state and inventory; its directory entry is refreshed at most once a minute. */
+  private heartbeat(ws: WebSocket, entry: SocketEntry, frame: HeartbeatFrame, events: CorridorNodeEvents): void {
+    const { attachment } = entry;
+    const node = attachment.node;
+    if (!node) return;
+    const now = Date.now();
+    this.sockets.hear(entry, frame, now);
+    events.onActive(now);
+    this.checks.heard(node, now);
+    events.onHeartbeat(now);
+    if (this.records.due(attachment, now)) this.touchDirectory(entry, now);
+    this.sockets.save(ws, entry);
+  }
+
+  /** Refreshes the node's directory entry with its state as shown; the caller saves the attachment. */
+  private touchDirectory({ attachment }: SocketEntry, now: number): void {
+    const node = attachment.node;
+    if (!node) return;
+    const shown = shownState(node.state, node.degraded, this.checks.flag(node.address));
+    this.records.touch(attachment, shown, now);
+  }
+
+  private sessionOf(entry: SocketEntry): NodeSession {
+    return sessionOf(entry, entry.attachment.node && this.checks.flag(entry.attachment.node.address));
+  }
+
+  /** A frame refused without closing: an `error` frame with its code, if there is one. */
+  private refuse(ws: WebSocket, refusal: { code: string; message: string } | null): null {
+    if (refusal) send(ws, { type: "error", ...refusal });
+    return null;
+  }
+
+  /** Policy violation: an `error` frame with the reason, then close 1008 with the same reason. */
+  private reject(ws: WebSocket, reason: string, message: string): null {
+    send(ws, { type: "error", code: reason, message });
+    close(ws, CLOSE_POLICY, reason);
+    this.forget(ws);
+    return null;
   }
 }

@@ -5,6 +5,8 @@
  */
 
 export { advertisedCorridor } from "./connect-url";
-export { type CorridorNodeEvents, CorridorNodes } from "./corridor-nodes";
+export { CorridorNodes } from "./corridor-nodes";
+export { chainChecks } from "./inventory-checks";
 export { liveNodes } from "./live";
 export { isFresh, type NodeSession } from "./nodes";
+export type { CorridorNodeEvents, CorridorNodesHost } from "./ports";

@@ -1,4 +1,4 @@
-import type { InventoryReader, ProvedKeys } from "../chains";
+import { adapterFor, type Corridor, type InventoryReader, inventoryReaderFor, type ProvedKeys } from "../chains";
 import { resolverKey } from "../ids";
 import { log } from "../log";
 import {
@@ -41,6 +41,28 @@ export interface InventoryChecksHost {
   onFlagChange(address: string, flag: ChainFlag | null): void;
   /** A read covered what the node claims, for the first time since it authenticated (`claimsCovered`). */
   onCovered(address: string): void;
+}
+
+/** What of the inventory checks' host the corridor's node sessions are: whose claims they are, and who hears the verdicts. */
+export type SessionsSide = Pick<InventoryChecksHost, "claims" | "onFlagChange" | "onCovered">;
+
+/** The inventory checks as a corridor's node sessions use them. */
+export type NodeChecks = Pick<InventoryChecks, "restart" | "heard" | "forget" | "flag" | "covers" | "check">;
+
+/** The on-chain checks of a corridor's nodes, kept in its object's storage, built around its sessions. */
+export function chainChecks(
+  state: { storage: { kv: SyncKvStorage }; waitUntil(p: Promise<unknown>): void },
+  corridor: Corridor,
+): (sessions: SessionsSide) => NodeChecks {
+  return (sessions) =>
+    new InventoryChecks({
+      ...sessions,
+      reader: inventoryReaderFor(corridor.chain),
+      tokens: corridor.tokens,
+      sameToken: adapterFor(corridor.chain).sameAddress,
+      store: kvCheckStore(state.storage.kv),
+      waitUntil: (p) => state.waitUntil(p),
+    });
 }
 
 /** Checks kept in a Durable Object's synchronous key-value storage. */

@@ -1,9 +1,10 @@
 import { resolverKey } from "../ids";
-import { AUTH_TIMEOUT_MS } from "../protocol";
-import { startUptime, type Uptime } from "../resolvers";
+import { AUTH_TIMEOUT_MS, type HeartbeatFrame } from "../protocol";
+import { accrue, startUptime, type Uptime } from "../resolvers";
 import type { AdvertisedCorridor } from "../schemas";
 import { FrameLimiter } from "./frame-limiter";
-import type { NodeSession } from "./nodes";
+import type { Claims } from "./inventory-checks";
+import type { ChainFlag, NodeSession } from "./nodes";
 
 /**
  * What of a Durable Object's state the node sockets live in: its hibernatable sockets, its synchronous
@@ -122,10 +123,29 @@ export class NodeSockets implements Iterable<[WebSocket, SocketEntry]> {
     ws.serializeAttachment(entry.attachment);
   }
 
-  /** Keeps what the node's heartbeat reported, in storage: it can outgrow an attachment. */
-  hear(entry: SocketEntry, heard: Heard): void {
-    entry.heard = heard;
-    this.state.storage.kv.put(heardKey(entry.attachment), heard);
+  /**
+   * Keeps what the node's heartbeat said: its state on the attachment (the caller saves it), its
+   * inventory and chains in storage, since they can outgrow an attachment.
+   */
+  hear(entry: SocketEntry, frame: HeartbeatFrame, now: number): void {
+    const node = entry.attachment.node;
+    if (!node) return;
+    entry.attachment.uptime = accrue(entry.attachment.uptime, node.lastHeartbeat, now);
+    node.lastHeartbeat = now;
+    node.state = frame.state;
+    node.degraded = frame.state === "degraded" ? (frame.degraded ?? null) : null;
+    entry.heard = {
+      inventory: frame.inventory,
+      chains: (frame.chains ?? []).map((c) => ({ chainId: c.chainId, state: c.state, degraded: c.degraded ?? null })),
+    };
+    this.state.storage.kv.put(heardKey(entry.attachment), entry.heard);
+  }
+
+  /** What the node with this address claims in its last heartbeat, or null before one (or when it is not connected). */
+  claims(address: string): Claims | null {
+    const entry = this.ofAddress(address)?.[1];
+    const at = entry?.attachment.node?.lastHeartbeat;
+    return entry && typeof at === "number" ? { inventory: entry.heard.inventory, at } : null;
   }
 
   /** Drops a socket and what it reported; its entry, or null when it was not a node socket (or is gone). */
@@ -136,4 +156,11 @@ export class NodeSockets implements Iterable<[WebSocket, SocketEntry]> {
     this.state.storage.kv.delete(heardKey(entry.attachment));
     return entry;
   }
+}
+
+/** The session of an authenticated socket's entry, with what the chain holds against it. */
+export function sessionOf({ attachment, heard }: SocketEntry, chainFlag: ChainFlag | null): NodeSession {
+  const node = attachment.node;
+  if (!node) throw new Error("the socket has not authenticated");
+  return { ...node, corridor: attachment.corridor, connectedAt: attachment.connectedAt, ...heard, chainFlag };
 }

@@ -93,10 +93,10 @@ describe("GET /v1/nodes", () => {
       const { sockets } = (
         instance as unknown as {
           connected: {
-            sessions: { sockets: Map<WebSocket, { attachment: { node: { lastHeartbeat: number } | null } }> };
+            sockets: { sockets: Map<WebSocket, { attachment: { node: { lastHeartbeat: number } | null } }> };
           };
         }
-      ).connected.sessions;
+      ).connected.sockets;
       for (const s of sockets.values()) if (s.attachment.node) s.attachment.node.lastHeartbeat = Date.now() - 36_000;
     });
     expect(await nodeOf(account.address)).toMatchObject({ fresh: false });

@@ -1,9 +1,10 @@
 import { vi } from "vitest";
+import type { ProvedKeys } from "../../src/chains";
 import { COUNTER_COLUMNS } from "../../src/db/resolver-days";
-import type { NodeFrameEvents } from "../../src/nodes/frame-events";
+import type { NodeChecks, SessionsSide } from "../../src/nodes/inventory-checks";
 import type { SocketState } from "../../src/nodes/node-sockets";
 import type { ChainFlag, NodeSession } from "../../src/nodes/nodes";
-import type { NodeSessionsHost } from "../../src/nodes/sessions";
+import type { CorridorNodeEvents, CorridorNodesHost } from "../../src/nodes/ports";
 import type { LevelsFrame, NodeState, RelayFrame } from "../../src/protocol/frames";
 import type { Band } from "../../src/schemas/quote";
 
@@ -146,7 +147,8 @@ function recordingD1(registered: Set<string>) {
 /** What the sessions told their host, in order. */
 export type HostEvent =
   | { on: "active"; at: number }
-  | { on: "authenticated" | "heartbeat"; node: NodeSession; at: number }
+  /** The checks told of a new session, or of a heartbeat (`NodeChecks.restart`, `heard`). */
+  | { on: "authenticated" | "heartbeat"; node: ProvedKeys; at: number }
   | { on: "levels"; node: NodeSession; frame: LevelsFrame };
 
 export interface FakeHostOptions {
@@ -159,7 +161,7 @@ export interface FakeHostOptions {
 }
 
 /**
- * The node sessions' host (`NodeSessionsHost` of src/nodes/sessions.ts) and the object state they keep
+ * The node sessions' host (`CorridorNodesHost` of src/nodes/ports.ts) and the object state they keep
  * their sockets in, in memory: the corridor's callbacks are recorded (`events`), what the chain holds
  * against a node is what the test puts in `flags`, and D1 writes are read back by meaning (`writes`).
  */
@@ -170,16 +172,28 @@ export function fakeNodeSessionsHost(options: FakeHostOptions = {}) {
   const state = new FakeSocketState();
   const events: HostEvent[] = [];
   const flags = new Map<string, ChainFlag>();
-  const host: NodeSessionsHost & Omit<NodeFrameEvents, "auctions"> = {
+  let side: SessionsSide | null = null;
+  const checks: NodeChecks = {
+    flag: (address) => flags.get(address.toLowerCase()) ?? null,
+    restart: (node, at) => events.push({ on: "authenticated", node, at }),
+    heard: (node, at) => events.push({ on: "heartbeat", node, at }),
+    forget: () => {},
+    covers: () => true,
+    check: () => null,
+  };
+  const host: CorridorNodesHost & Omit<CorridorNodeEvents, "auctions"> = {
     corridorKey: options.corridorKey ?? "31337:cngn:usdc",
     requireRegistration: options.requireRegistration ?? false,
     rfqWindowMs: options.rfqWindowMs ?? 500,
+    limits: { socketsPerClient: 50, newSocketsPerMinute: 600 },
     db,
     band: () => options.band ?? null,
+    checks: (sessions) => {
+      side = sessions;
+      return checks;
+    },
     onActive: (at) => events.push({ on: "active", at }),
-    onAuthenticated: (node, at) => events.push({ on: "authenticated", node, at }),
-    onHeartbeat: (node, at) => events.push({ on: "heartbeat", node, at }),
-    chainFlag: (address) => flags.get(address.toLowerCase()) ?? null,
+    onHeartbeat: () => {},
     onLevels: (node, frame) => {
       events.push({ on: "levels", node, frame });
       return null;
@@ -191,6 +205,11 @@ export function fakeNodeSessionsHost(options: FakeHostOptions = {}) {
     events,
     /** What the chain holds against a node, by lowercase address (`InventoryChecks.flag`). */
     flags,
+    /** The sessions as their inventory checks see them: the claims read, and the verdicts told. */
+    side: (): SessionsSide => {
+      if (!side) throw new Error("no sessions were built on this host");
+      return side;
+    },
     /** Everything written to D1 so far, in order. */
     writes: (): SessionWrite[] => written.map(meaning),
     /** Every write handed to `waitUntil`, settled. */

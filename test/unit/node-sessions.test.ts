@@ -1,12 +1,12 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { NodeSessions } from "../../src/nodes/sessions";
+import { CorridorNodes } from "../../src/nodes/corridor-nodes";
 import { authMessage, type RelayFrame } from "../../src/protocol/frames";
 import { FakeLiveAuctions } from "../support/fake-live-auctions";
 import { type FakeHostOptions, type FakeSocket, fakeNodeSessionsHost } from "../support/fake-node-sessions-host";
 
 /**
- * A corridor's node sessions (src/nodes/sessions.ts) over a fake host: what a node sees (frames, close
+ * A corridor's node sessions (src/nodes/corridor-nodes.ts) over a fake host: what a node sees (frames, close
  * codes), what the corridor is told, and what is written to the resolver directory in D1.
  */
 
@@ -28,11 +28,11 @@ afterEach(() => {
 
 function setup(options: FakeHostOptions = {}) {
   const h = fakeNodeSessionsHost({ band: null, ...options });
-  const sessions = new NodeSessions(h.state, h.host);
+  const sessions = new CorridorNodes(h.state, h.host);
   const auctions = new FakeLiveAuctions();
   /** A node's socket, accepted and challenged. */
   const connect = (): FakeSocket => {
-    sessions.accept(CORRIDOR, "ip:192.0.2.1");
+    sessions.accept(CORRIDOR, "ip:192.0.2.1", Date.now());
     const socket = h.state.accepted.at(-1);
     if (!socket) throw new Error("no socket accepted");
     return socket;
@@ -62,12 +62,12 @@ const types = (socket: FakeSocket) => socket.frames.map((f: RelayFrame) => f.typ
 describe("accepting a node", () => {
   it("challenges the socket with a fresh nonce for the corridor and gives it 5 s to authenticate", () => {
     const t = setup();
-    const { authDeadline } = t.sessions.accept(CORRIDOR, "ip:192.0.2.1");
-    t.sessions.accept(CORRIDOR, "ip:192.0.2.1");
+    const accepted = t.sessions.accept(CORRIDOR, "ip:192.0.2.1", Date.now());
+    t.sessions.accept(CORRIDOR, "ip:192.0.2.1", Date.now());
     const [a, b] = t.state.accepted.map((s) => s.sent("challenge")[0]);
     expect(a).toMatchObject({ type: "challenge", corridor: "31337:cngn:usdc" });
     expect(a?.nonce).not.toEqual(b?.nonce);
-    expect(authDeadline).toBe(T0 + 5_000);
+    expect(accepted).toMatchObject({ authDeadline: T0 + 5_000 });
     expect(t.sessions.list()).toEqual([]);
   });
 
@@ -148,7 +148,7 @@ describe("accepting a node", () => {
     expect(older.closed).toEqual({ code: 1000, reason: "replaced" });
     expect(newer.closed).toBeNull();
     expect(t.sessions.list()).toHaveLength(1);
-    t.sessions.sendTo(ALPHA.address, { type: "execution", quoteId: "q", status: "settled", txHash: null });
+    t.sessions.send(ALPHA.address, { type: "execution", quoteId: "q", status: "settled", txHash: null });
     expect(types(newer)).toContain("execution");
     expect(types(older)).not.toContain("execution");
   });
@@ -189,8 +189,8 @@ describe("heartbeats", () => {
       },
     ]);
     expect(t.events.at(-1)).toMatchObject({ on: "heartbeat", at: T0 + 1_000, node: { state: "degraded" } });
-    expect(t.sessions.claims(ALPHA.address.toLowerCase())).toEqual({ inventory: [USDC], at: T0 + 1_000 });
-    expect(t.sessions.claims(BETA.address)).toBeNull();
+    expect(t.side().claims(ALPHA.address.toLowerCase())).toEqual({ inventory: [USDC], at: T0 + 1_000 });
+    expect(t.side().claims(BETA.address)).toBeNull();
   });
 
   it("drop a degraded reason once the node is quoting again", async () => {
@@ -229,7 +229,7 @@ describe("heartbeats", () => {
     vi.setSystemTime(T0 + 8_000);
     await t.heartbeat(socket);
     vi.setSystemTime(T0 + 9_000);
-    t.sessions.listed(ALPHA.address);
+    t.side().onCovered(ALPHA.address);
     const address = ALPHA.address.toLowerCase();
     const at = new Date(T0 + 9_000).toISOString();
     expect(t.writes().slice(1)).toEqual([
@@ -250,7 +250,7 @@ describe("heartbeats", () => {
     const socket = await t.online();
     await t.heartbeat(socket, "quoting");
     const unauthenticated = t.connect();
-    const woken = new NodeSessions(t.state, t.host);
+    const woken = new CorridorNodes(t.state, t.host);
     expect(woken.list()).toEqual(t.sessions.list());
     expect(woken.list()[0]?.inventory).toEqual([USDC]);
     expect(woken.closeUnauthenticated(T0)).toBe(T0 + 5_000);
@@ -265,7 +265,7 @@ describe("forgetting a socket", () => {
     await t.heartbeat(socket);
     expect(t.state.kv.size).toBe(1);
     vi.setSystemTime(T0 + 40_000);
-    expect(t.sessions.forget(socket.ws)).toBe(ALPHA.address);
+    expect(t.sessions.gone(socket.ws)).toBe(ALPHA.address);
     expect(t.sessions.list()).toEqual([]);
     expect(t.state.kv.size).toBe(0);
     expect(t.writes().at(-1)).toEqual({
@@ -275,23 +275,23 @@ describe("forgetting a socket", () => {
       connectedMs: 40_000,
       freshMs: 35_000,
     });
-    expect(t.sessions.forget(socket.ws)).toBeNull();
+    expect(t.sessions.gone(socket.ws)).toBeNull();
   });
 
   it("gives nothing and writes nothing for a socket that never authenticated", () => {
     const t = setup();
     const socket = t.connect();
-    expect(t.sessions.forget(socket.ws)).toBeNull();
+    expect(t.sessions.gone(socket.ws)).toBeNull();
     expect(t.writes()).toEqual([]);
   });
 
   it("closes a de-registered node's socket with 1008 and the reason given", async () => {
     const t = setup();
     const socket = await t.online();
-    expect(t.sessions.closeNode(ALPHA.address.toLowerCase(), "not_registered", "gone")).toBe(true);
+    expect(t.sessions.close(ALPHA.address.toLowerCase(), "not_registered", "gone")).toBe(ALPHA.address.toLowerCase());
     expect(errorOf(socket)).toEqual({ type: "error", code: "not_registered", message: "gone" });
     expect(socket.closed).toEqual({ code: 1008, reason: "not_registered" });
-    expect(t.sessions.closeNode(ALPHA.address, "not_registered", "gone")).toBe(false);
+    expect(t.sessions.close(ALPHA.address, "not_registered", "gone")).toBeNull();
   });
 });
 
@@ -378,13 +378,13 @@ describe("sending to nodes", () => {
     vi.setSystemTime(T0 + 5_000);
     await t.heartbeat(socket);
     t.flags.set(ALPHA.address.toLowerCase(), "inventory_mismatch");
-    t.sessions.writeState(ALPHA.address);
+    t.side().onFlagChange(ALPHA.address, "inventory_mismatch");
     expect(t.writes().slice(1)).toMatchObject([
       { kind: "touch", state: "degraded", degraded: "inventory_mismatch", at: new Date(T0 + 5_000).toISOString() },
       { kind: "uptime", connectedMs: 5_000, freshMs: 0 },
     ]);
     t.flags.set(ALPHA.address.toLowerCase(), "has_code");
-    t.sessions.writeState(ALPHA.address);
+    t.side().onFlagChange(ALPHA.address, "has_code");
     expect(t.writes().slice(3)).toMatchObject([{ kind: "touch", state: "degraded", degraded: "has_code" }]);
     expect(t.writes().map((w) => w.kind)).toEqual(["seen", "touch", "uptime", "touch"]);
     expect(socket.closed).toBeNull();
