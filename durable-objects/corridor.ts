@@ -46,8 +46,7 @@ export class CorridorDO extends DurableObject<Env> {
   private readonly corridor: Corridor;
   /** Whether a quote request may run now (docs/security.md, "Limits"), counted here on its one hop. */
   private readonly admission: QuoteAdmission;
-  /** Public for tests (`runInDurableObject`), which wait for a node's first inventory read. */
-  readonly connected: CorridorNodes;
+  private readonly connected: CorridorNodes;
   private readonly house: AuctionHouse;
   /** The ladders its nodes stream, and `GET /v1/prices` answered from them (src/levels/corridor-prices.ts). */
   private readonly ladders: CorridorPrices;
@@ -55,7 +54,7 @@ export class CorridorDO extends DurableObject<Env> {
   /** The auctions' D1 writes, durable here first (docs/architecture.md, "Write-behind"). */
   private readonly writes: WriteBehind<AuctionWrite>;
   /** Open event streams of this corridor's quotes and limit orders (docs/api.md, "Event streams"). */
-  readonly streams: CorridorStreams;
+  private readonly streams: CorridorStreams;
   private readonly band: BandSubscription;
   private readonly costs: CorridorCosts;
   private readonly controls: CorridorControls;

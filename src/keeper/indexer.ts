@@ -37,11 +37,6 @@ export class Indexer {
     return this.running;
   }
 
-  /** Resolves once no pass is under way: the one running now, if any, has ended (its outcome aside). */
-  async idle(): Promise<void> {
-    await this.running?.catch(() => false);
-  }
-
   private async pass(): Promise<boolean> {
     const { store } = this.port;
     const byChain = new Map<number, PendingTx[]>();

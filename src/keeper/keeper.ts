@@ -57,14 +57,6 @@ export class Keeper implements KeeperRpc {
   }
 
   /**
-   * Resolves once no indexer pass is under way, so the store and D1 are read between passes, not between
-   * a pass's D1 write and its store update (tests read both).
-   */
-  indexerIdle(): Promise<void> {
-    return this.indexer.idle();
-  }
-
-  /**
    * Deletes the Idempotency-Keys past their retention, the write-behind ids past theirs, and the level
    * slippage samples older than the record's window.
    */

@@ -17,7 +17,7 @@ import {
 import { startUptime } from "../resolvers";
 import type { AdvertisedCorridor } from "../schemas";
 import { authenticatedNode, verifyNodeAuth } from "./auth";
-import type { InventoryCheck, NodeChecks } from "./inventory-checks";
+import type { NodeChecks } from "./inventory-checks";
 import { NodeSockets, type SocketEntry, type SocketState, sessionOf } from "./node-sockets";
 import { isFresh, type NodeSession, shownState } from "./nodes";
 import type { CorridorNodeEvents, CorridorNodesHost } from "./ports";
@@ -149,11 +149,6 @@ export class CorridorNodes {
   /** Whether the relay's last on-chain read of the node shows `atLeast` of `token`. */
   covers(address: string, token: string, atLeast: bigint): boolean {
     return this.checks.covers(address, token, atLeast);
-  }
-
-  /** The node's last completed on-chain read, or null before one completed. */
-  inventoryCheck(address: string): InventoryCheck | null {
-    return this.checks.check(address);
   }
 
   /** Writes the node's state as the relay shows it to its directory entry now, e.g. when the relay's view changed. */

@@ -1,4 +1,4 @@
-import { costsFor, readContractFeeBps, readHead, readNativeBalance } from "../chains";
+import { addressKey, costsFor, readContractFeeBps, readHead, readNativeBalance } from "../chains";
 import type { ChainConfig, RelayConfig } from "../config";
 import { countOpenLimitOrders, settledFillsSince } from "../db";
 import type { Env } from "../env";
@@ -48,13 +48,13 @@ async function probeChain(
   now: number,
 ): Promise<ChainProbes> {
   const ms = HEALTH_PART_TIMEOUT_MS;
-  const decimals = new Map(chain.tokens.map((t) => [t.address.toLowerCase(), t.decimals]));
+  const decimals = new Map(chain.tokens.map((t) => [addressKey(t.address), t.decimals]));
   const [head, books, balance, feeBps] = await Promise.all([
     within(ms, (signal) => readHead(chain, signal)),
     within(ms, async () => {
       const since = new Date(now - BOOKS_WINDOW_MS).toISOString();
       const fills = await settledFillsSince(db, chain.chainId, since, BOOKS_LIMIT);
-      const books = keeperBooks(fills, (t) => decimals.get(t.toLowerCase()) ?? null, costsFor(chain).nativeDecimals);
+      const books = keeperBooks(fills, (t) => decimals.get(addressKey(t)) ?? null, costsFor(chain).nativeDecimals);
       return { ...books, capped: fills.length >= BOOKS_LIMIT };
     }),
     within(ms, async (signal) => {

@@ -15,8 +15,8 @@ export interface CorridorStreamsHost {
  * object to keep its alarm armed.
  */
 export class CorridorStreams {
-  /** Open streams by topic; public for tests (`runInDurableObject`). */
-  readonly hub: StreamHub;
+  /** Open streams by topic. */
+  private readonly hub: StreamHub;
 
   constructor(private readonly host: CorridorStreamsHost) {
     this.hub = new StreamHub({ read: (topic) => this.read(topic), now: () => Date.now() });

@@ -123,11 +123,6 @@ export class StreamHub {
     return next;
   }
 
-  /** Open streams, for tests and health. */
-  get size(): number {
-    return [...this.streams()].length;
-  }
-
   private *streams(): Iterable<Stream> {
     for (const topic of this.topics.values()) yield* topic.streams;
   }

@@ -61,6 +61,8 @@ export function fakeInventoryChecksHost(options: FakeChecksHostOptions) {
     host,
     calls,
     store,
+    /** The node's check as the checks keep it, in their store (by lowercase address). */
+    checkOf: (address: string) => store.get(address.toLowerCase()) ?? null,
     changes,
     covered,
     /** The node's heartbeat at `at` claims `entries`. */

@@ -179,7 +179,6 @@ export function fakeNodeSessionsHost(options: FakeHostOptions = {}) {
     heard: (node, at) => events.push({ on: "heartbeat", node, at }),
     forget: () => {},
     covers: () => true,
-    check: () => null,
   };
   const host: CorridorNodesHost & Omit<CorridorNodeEvents, "auctions"> = {
     corridorKey: options.corridorKey ?? "31337:cngn:usdc",

@@ -4,7 +4,8 @@ import { privateKeyToAccount } from "viem/accounts";
 import type { CorridorDO } from "../../durable-objects/corridor";
 import { createApp } from "../../src/app";
 import { corridorKey } from "../../src/chains/corridor-keys";
-import type { InventoryCheck } from "../../src/nodes/inventory-checks";
+import { resolverKey } from "../../src/ids";
+import { type InventoryCheck, kvCheckStore } from "../../src/nodes/inventory-checks";
 import { authMessage, type RelayFrame } from "../../src/protocol/frames";
 
 const app = createApp();
@@ -176,7 +177,9 @@ export async function untilInventoryChecked(
 ): Promise<InventoryCheck> {
   const corridor = environment.CORRIDOR.get(environment.CORRIDOR.idFromName(key));
   return eventually(async () => {
-    const check = await runInDurableObject(corridor, (obj: CorridorDO) => obj.connected.inventoryCheck(address));
+    const check = await runInDurableObject(corridor, (_: CorridorDO, state) =>
+      kvCheckStore(state.storage.kv).get(resolverKey(address)),
+    );
     if (!check) throw new Error(`no inventory read of ${address} has completed`);
     return check;
   });

@@ -118,7 +118,7 @@ describe("InventoryChecks", () => {
     await t.answer([entry(USDC, 100n)]);
     t.checks.heard(NODE, READ_EVERY_MS);
     await t.answer(new Error("RPC down"));
-    expect(t.checks.check(NODE.address)?.read).toEqual({ at: 0, entries: [entry(USDC, 100n)], hasCode: false });
+    expect(t.checkOf(NODE.address)?.read).toEqual({ at: 0, entries: [entry(USDC, 100n)], hasCode: false });
     expect(t.checks.covers(NODE.address, USDC, 101n)).toBe(false);
   });
 
@@ -223,15 +223,15 @@ describe("InventoryChecks", () => {
     first?.answer([entry(USDC, 1n)]);
     await Promise.resolve();
     await Promise.resolve();
-    expect(t.checks.check(NODE.address)).toBeNull();
+    expect(t.checkOf(NODE.address)).toBeNull();
     t.checks.restart(NODE, 1);
     expect(t.calls).toHaveLength(1);
-    expect(t.checks.check(NODE.address)?.read?.entries).toEqual([entry(USDC, 1n)]);
+    expect(t.checkOf(NODE.address)?.read?.entries).toEqual([entry(USDC, 1n)]);
 
     // Past the 10 s the node is read again when it authenticates.
     t.checks.restart(NODE, READ_EVERY_MS);
     await t.answer([entry(USDC, 7n)]);
-    expect(t.checks.check(NODE.address)?.read?.entries).toEqual([entry(USDC, 7n)]);
+    expect(t.checkOf(NODE.address)?.read?.entries).toEqual([entry(USDC, 7n)]);
   });
 
   it("lets a node that comes back within 10 s of a failed read be asked on its heartbeat, as before it left", async () => {
@@ -241,7 +241,7 @@ describe("InventoryChecks", () => {
     await t.answer(new Error("RPC down"));
     t.checks.restart(NODE, 1_000);
     expect(t.calls).toHaveLength(1);
-    expect(t.checks.check(NODE.address)).toEqual({ read: null, reviewed: false, mismatch: false });
+    expect(t.checkOf(NODE.address)).toEqual({ read: null, reviewed: false, mismatch: false });
     expect(t.checks.covers(NODE.address, USDC, 1n)).toBe(true);
   });
 
