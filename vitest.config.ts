@@ -71,6 +71,8 @@ function roomyLimits(limits: typeof localConfig.limits): typeof localConfig.limi
     quoteBurst: roomy,
     preparesPerSecond: roomy,
     prepareBurst: roomy,
+    pricesPerSecond: roomy,
+    priceBurst: roomy,
     failedSubmissionsPer10s: roomy,
     newSocketsPerMinute: roomy,
     socketsPerClient: roomy,

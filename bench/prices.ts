@@ -47,6 +47,9 @@ async function main() {
     });
     await startIntervalMining(anvil.rpcUrl, 1);
     const config = offlineRelayConfig(anvil.rpcUrl, rates.url);
+    // The bench is one client asking as fast as it is answered: its price rate is raised so that every
+    // request is answered (and counted), not refused 429.
+    config.limits = { ...config.limits, pricesPerSecond: 100_000, priceBurst: 100_000 };
     const relay = await startRelay({
       vars: {
         // The Solana chain stays configured (its oracle corridor names it), unused: no resolver serves it.

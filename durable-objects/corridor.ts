@@ -193,9 +193,9 @@ export class CorridorDO extends DurableObject<Env> {
     if (at !== null) await this.schedule.runBy("streams", at);
   }
 
-  /** An indicative price from the nodes' ladders, in memory (docs/api.md, "Indicative prices"), or 404 `no_prices`. */
-  async prices(ask: PriceAsk): Promise<IndicativePrice | IndicativeLadder | Refusal> {
-    return this.ladders.answer(ask, Date.now());
+  /** A price from the nodes' ladders in memory (docs/api.md, "Indicative prices"); 429 over the client's rate. */
+  async prices(ask: PriceAsk, client: QuoteAsk): Promise<IndicativePrice | IndicativeLadder | Refusal> {
+    return this.admission.price(client, Date.now()) ?? this.ladders.answer(ask, Date.now());
   }
 
   /** The authenticated nodes of this corridor, as the relay's in-memory view shows them. */

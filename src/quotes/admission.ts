@@ -1,6 +1,6 @@
 import type { QuoteOutcome } from "../auction";
 import { type Refusal, refuse } from "../errors";
-import { type ClientId, perPeriod, TokenBuckets } from "../limits";
+import { type ClientId, perPeriod, type Rate, TokenBuckets } from "../limits";
 import type { ApiKeyQuotas, Limits } from "../schemas";
 
 /** Who asks for a quote, as the Worker tells the corridor (docs/security.md, "Clients"). */
@@ -36,6 +36,7 @@ export class QuoteAdmission {
   private readonly takersInFlight = new Map<string, number>();
   private readonly proofs = new Map<string, number>();
   private readonly prepares = new TokenBuckets();
+  private readonly prices = new TokenBuckets();
   private inFlight = 0;
 
   constructor(private readonly settings: AdmissionSettings) {}
@@ -66,9 +67,27 @@ export class QuoteAdmission {
       perSecond: ask.quotas?.preparesPerSecond ?? limits.preparesPerSecond,
       burst: ask.quotas?.prepareBurst ?? limits.prepareBurst,
     };
-    const spent = this.prepares.take(ask.client, now, rate);
+    return this.spend(this.prepares, ask.client, now, rate, "limit-order prepares");
+  }
+
+  /**
+   * Counts an indicative price request against its client (docs/api.md, "Limits"), in the corridor that
+   * answers it from memory, so one client cannot keep the object that runs the auctions busy.
+   */
+  price(ask: QuoteAsk, now: number): Refusal | null {
+    const { limits } = this.settings;
+    const rate = {
+      perSecond: ask.quotas?.pricesPerSecond ?? limits.pricesPerSecond,
+      burst: ask.quotas?.priceBurst ?? limits.priceBurst,
+    };
+    return this.spend(this.prices, ask.client, now, rate, "price requests");
+  }
+
+  /** Takes one of `client`'s tokens; the refusal when it has none left. */
+  private spend(buckets: TokenBuckets, client: ClientId, now: number, rate: Rate, what: string): Refusal | null {
+    const spent = buckets.take(client, now, rate);
     if (spent.ok) return null;
-    return refuse(429, "rate_limited", "Too many limit-order prepares from this client; slow down.", {
+    return refuse(429, "rate_limited", `Too many ${what} from this client; slow down.`, {
       retryAfter: spent.retryAfter,
     });
   }

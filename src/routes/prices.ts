@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { adapterFor, findCorridor } from "../chains";
 import { primaryEvmChain } from "../config";
 import { invalidRequest, RelayError } from "../errors";
-import { addressIssues, callObject, createRouter } from "../http";
+import { addressIssues, callObject, createRouter, requestClient } from "../http";
 import { errorResponses, IndicativeLadder, IndicativePrice, jsonContent, PriceQuery } from "../schemas";
 import { corridorStub } from "../stubs";
 
@@ -17,7 +17,7 @@ export const priceRoutes = createRouter().openapi(
     request: { query: PriceQuery },
     responses: {
       200: jsonContent(z.union([IndicativePrice, IndicativeLadder]), "The best indicative price, or the best ladder"),
-      ...errorResponses(400, 404, 503),
+      ...errorResponses(400, 404, 429, 503),
     },
   }),
   async (c) => {
@@ -44,8 +44,9 @@ export const priceRoutes = createRouter().openapi(
       buyToken: chain.canonical(query.buyToken),
       ...(query.sellAmount === undefined ? {} : { sellAmount: query.sellAmount }),
     };
-    // One call, answered from the corridor object's memory: no auction, no D1, no chain read.
-    const answer = await callObject(async () => await corridorStub(c.env, corridor.key).prices(ask), {
+    const client = await requestClient(c);
+    // One call, counted and answered from the corridor object's memory: no auction, no D1, no chain read.
+    const answer = await callObject(async () => await corridorStub(c.env, corridor.key).prices(ask, client), {
       message: "The corridor is restarting; ask again shortly.",
       reason: "corridor_unreachable",
     });

@@ -17,6 +17,8 @@ export const Limits = z
     takerQuotesPer10s: count(100, "quote requests for one taker address in 10 s on one corridor"),
     preparesPerSecond: perSecond(2, "limit-order prepares a client may make per second on one corridor"),
     prepareBurst: count(4, "limit-order prepares a client may make at once on one corridor"),
+    pricesPerSecond: perSecond(20, "indicative price requests a client may make per second on one corridor"),
+    priceBurst: count(40, "indicative price requests a client may make at once on one corridor"),
     maxAuctionsInFlight: count(64, "auctions one corridor runs at once; past it 503 corridor_busy"),
     takerSubmissionsPer10s: count(20, "submissions with a valid signature per taker in 10 s"),
     failedSubmissionsPer10s: count(20, "submissions per client in 10 s whose signature or quote is refused"),
@@ -34,6 +36,8 @@ export const ApiKeyQuotas = Limits.pick({
   quoteBurst: true,
   preparesPerSecond: true,
   prepareBurst: true,
+  pricesPerSecond: true,
+  priceBurst: true,
   streamsPerClient: true,
 })
   .partial()

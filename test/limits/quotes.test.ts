@@ -39,3 +39,21 @@ describe("a client's quote requests are counted by the corridor that runs them",
     expect((await quoteFrom("2001:db8:7:8::1", {})).status).toBe(404);
   });
 });
+
+const pricesFrom = (ip: string) =>
+  app.request(`/v1/prices?sellToken=${cngn}&buyToken=${usdc}`, { headers: { "CF-Connecting-IP": ip } }, env);
+
+describe("a client's price requests are counted by the corridor that answers them", () => {
+  it("answers 429 rate_limited past the client's burst, with Retry-After, while another address is answered", async () => {
+    const { priceBurst } = localConfig.limits;
+    const statuses: number[] = [];
+    for (let i = 0; i < priceBurst; i++) statuses.push((await pricesFrom("198.51.100.9")).status);
+    // No node streams a ladder here: each counted request is answered 404 no_prices.
+    expect(statuses.every((s) => s === 404)).toBe(true);
+    const refused = await pricesFrom("198.51.100.9");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(await refused.json()).toMatchObject({ error: "rate_limited" });
+    expect((await pricesFrom("198.51.100.10")).status).toBe(404);
+  });
+});

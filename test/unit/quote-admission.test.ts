@@ -114,4 +114,17 @@ describe("QuoteAdmission: a corridor counts quote requests where it runs them", 
     expect(admission.prepare(key, 0)).toMatchObject({ code: "rate_limited", extras: { retryAfter: 1 } });
     expect(admission.prepare(key, 1_000)).toBeNull();
   });
+
+  it("counts a client's price requests apart from its prepares, at its rate, an API key at its own quota", () => {
+    const admission = new QuoteAdmission(settings);
+    const { priceBurst } = settings.limits;
+    for (let i = 0; i < priceBurst; i++) expect(admission.price(ask("ip:1"), 0)).toBeNull();
+    expect(admission.price(ask("ip:1"), 0)).toMatchObject({ status: 429, code: "rate_limited" });
+    expect(admission.prepare(ask("ip:1"), 0)).toBeNull();
+    expect(admission.price(ask("ip:2"), 0)).toBeNull();
+    const key = { client: "key:ak_1", quotas: { priceBurst: 1, pricesPerSecond: 1 } };
+    expect(admission.price(key, 0)).toBeNull();
+    expect(admission.price(key, 0)).toMatchObject({ code: "rate_limited", extras: { retryAfter: 1 } });
+    expect(admission.price(key, 1_000)).toBeNull();
+  });
 });

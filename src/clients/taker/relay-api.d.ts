@@ -744,6 +744,16 @@ export interface components {
        */
       prepareBurst: number;
       /**
+       * @description indicative price requests a client may make per second on one corridor
+       * @default 20
+       */
+      pricesPerSecond: number;
+      /**
+       * @description indicative price requests a client may make at once on one corridor
+       * @default 40
+       */
+      priceBurst: number;
+      /**
        * @description auctions one corridor runs at once; past it 503 corridor_busy
        * @default 64
        */
@@ -1672,6 +1682,16 @@ export interface components {
        * @default 4
        */
       prepareBurst: number;
+      /**
+       * @description indicative price requests a client may make per second on one corridor
+       * @default 20
+       */
+      pricesPerSecond: number;
+      /**
+       * @description indicative price requests a client may make at once on one corridor
+       * @default 40
+       */
+      priceBurst: number;
       /**
        * @description event streams a client may hold open on one corridor
        * @default 20
@@ -3819,6 +3839,19 @@ export interface operations {
       /** @description Method not allowed on this path; see Allow */
       405: {
         headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
           /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
           "X-Request-Id"?: string;
           [name: string]: unknown;
