@@ -1,6 +1,6 @@
 import type { QuoteOutcome } from "../auction";
 import { type Refusal, refuse } from "../errors";
-import { type ClientId, perPeriod, type Rate, TokenBuckets } from "../limits";
+import { type ClientId, perPeriod, TokenBuckets } from "../limits";
 import type { ApiKeyQuotas, Limits } from "../schemas";
 
 /** Who asks for a quote, as the Worker tells the corridor (docs/security.md, "Clients"). */
@@ -62,12 +62,7 @@ export class QuoteAdmission {
    * is where it already goes. The refusal when the client is over its rate.
    */
   prepare(ask: QuoteAsk, now: number): Refusal | null {
-    const { limits } = this.settings;
-    const rate = {
-      perSecond: ask.quotas?.preparesPerSecond ?? limits.preparesPerSecond,
-      burst: ask.quotas?.prepareBurst ?? limits.prepareBurst,
-    };
-    return this.spend(this.prepares, ask.client, now, rate, "limit-order prepares");
+    return this.spend(this.prepares, ask, now, ["preparesPerSecond", "prepareBurst"], "limit-order prepares");
   }
 
   /**
@@ -75,17 +70,23 @@ export class QuoteAdmission {
    * answers it from memory, so one client cannot keep the object that runs the auctions busy.
    */
   price(ask: QuoteAsk, now: number): Refusal | null {
-    const { limits } = this.settings;
-    const rate = {
-      perSecond: ask.quotas?.pricesPerSecond ?? limits.pricesPerSecond,
-      burst: ask.quotas?.priceBurst ?? limits.priceBurst,
-    };
-    return this.spend(this.prices, ask.client, now, rate, "price requests");
+    return this.spend(this.prices, ask, now, ["pricesPerSecond", "priceBurst"], "price requests");
   }
 
-  /** Takes one of `client`'s tokens; the refusal when it has none left. */
-  private spend(buckets: TokenBuckets, client: ClientId, now: number, rate: Rate, what: string): Refusal | null {
-    const spent = buckets.take(client, now, rate);
+  /** Takes one of the client's tokens at its rate (a key's own quota first); the refusal when none is left. */
+  private spend(
+    buckets: TokenBuckets,
+    ask: QuoteAsk,
+    now: number,
+    [perSecond, burst]: [keyof ApiKeyQuotas, keyof ApiKeyQuotas],
+    what: string,
+  ): Refusal | null {
+    const { limits } = this.settings;
+    const rate = {
+      perSecond: ask.quotas?.[perSecond] ?? limits[perSecond],
+      burst: ask.quotas?.[burst] ?? limits[burst],
+    };
+    const spent = buckets.take(ask.client, now, rate);
     if (spent.ok) return null;
     return refuse(429, "rate_limited", `Too many ${what} from this client; slow down.`, {
       retryAfter: spent.retryAfter,
