@@ -11,6 +11,7 @@ import { DEFAULT_LOCAL_RATE, parseRate, startLocalRateSource } from "../scripts/
 import {
   anvilPrivateKey,
   LOCAL_ACCOUNTS,
+  localHolders,
   localSolanaKeeperSecret,
   offlineRelayConfig,
   prepareLocalChain,
@@ -19,7 +20,6 @@ import {
   startLocalResolvers,
   startRelay,
 } from "../scripts/lib/local-stack";
-import { anvilAccount } from "../src/clients/resolver/keys";
 import { fmt, machineLoad, percentile, verdict } from "./stats";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
@@ -41,10 +41,7 @@ async function main() {
   const rates = await startLocalRateSource(parseRate(DEFAULT_LOCAL_RATE), 0);
   const stops: (() => Promise<unknown>)[] = [() => anvil.stop(), () => rates.stop()];
   try {
-    await prepareLocalChain(anvil.rpcUrl, {
-      takers: LOCAL_ACCOUNTS.takers.map((i) => anvilAccount(i).address),
-      resolvers: LOCAL_ACCOUNTS.resolvers.map((i) => anvilAccount(i)),
-    });
+    await prepareLocalChain(anvil.rpcUrl, localHolders());
     await startIntervalMining(anvil.rpcUrl, 1);
     const config = offlineRelayConfig(anvil.rpcUrl, rates.url);
     // The bench is one client asking as fast as it is answered: its price rate is raised so that every

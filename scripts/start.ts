@@ -39,6 +39,7 @@ import {
   LOCAL_ACCOUNTS,
   LOCAL_RATE,
   type LocalResolver,
+  localHolders,
   localKeeperVars,
   minesOnlyOnTransactions,
   prepareLocalChain,
@@ -168,10 +169,7 @@ async function main(): Promise<void> {
       anvil = await startAnvil({ port: anvilPort, statePath: ANVIL_STATE });
       say(`anvil on ${rpcUrl} (chain 31337; ${keep ? "resumed from" : "saved to"} ${relativeState}/anvil.json)`);
     }
-    const prepared = await prepareLocalChain(rpcUrl, {
-      takers: LOCAL_ACCOUNTS.takers.map((i) => anvilAccount(i).address),
-      resolvers: LOCAL_ACCOUNTS.resolvers.map((i) => anvilAccount(i)),
-    });
+    const prepared = await prepareLocalChain(rpcUrl, localHolders());
     if (prepared.deployed) {
       // A fresh chain: relay state about an earlier one (quotes, the keeper's transactions) would be fiction.
       await rm(STATE_DIR, { recursive: true, force: true });

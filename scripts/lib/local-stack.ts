@@ -70,6 +70,12 @@ export const LOCAL_ACCOUNTS = {
   keeper: 9,
 } as const;
 
+/** The local takers and resolvers of LOCAL_ACCOUNTS, as `prepareLocalChain` funds them. */
+export const localHolders = () => ({
+  takers: LOCAL_ACCOUNTS.takers.map((i) => anvilAccount(i).address),
+  resolvers: LOCAL_ACCOUNTS.resolvers.map((i) => anvilAccount(i)),
+});
+
 /** Of each test token, per funded account (6 decimals). */
 export const FUNDED_AMOUNT = 1_000_000_000_000n;
 

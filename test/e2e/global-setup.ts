@@ -4,13 +4,13 @@ import { DEFAULT_LOCAL_RATE, parseRate, startLocalRateSource } from "../../scrip
 import {
   anvilPrivateKey,
   LOCAL_ACCOUNTS,
+  localHolders,
   offlineRelayConfig,
   prepareLocalChain,
   startAnvil,
   startIntervalMining,
 } from "../../scripts/lib/local-stack";
 import { startSolanaHarness } from "../../scripts/lib/solana-harness/server";
-import { anvilAccount } from "../../src/clients/resolver/keys";
 import { startRelay } from "./harness";
 
 declare module "vitest" {
@@ -37,10 +37,7 @@ export default async function setup(project: TestProject) {
   const rates = await startLocalRateSource(parseRate(DEFAULT_LOCAL_RATE), 0);
   const stopChains = () => Promise.all([anvil.stop(), solana.stop(), rates.stop()]);
   try {
-    await prepareLocalChain(anvil.rpcUrl, {
-      takers: LOCAL_ACCOUNTS.takers.map((i) => anvilAccount(i).address),
-      resolvers: LOCAL_ACCOUNTS.resolvers.map((i) => anvilAccount(i)),
-    });
+    await prepareLocalChain(anvil.rpcUrl, localHolders());
     await startIntervalMining(anvil.rpcUrl, 1);
     const config = offlineRelayConfig(anvil.rpcUrl, rates.url);
     const relay = await startRelay({

@@ -9,12 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Address, createPublicClient, http, type PublicClient } from "viem";
 import type { ResolverClient } from "../../../src/clients/resolver/client";
-import { anvilAccount } from "../../../src/clients/resolver/keys";
 import { fetchRelayConfig, type RelayConfigRecord } from "../../../src/clients/resolver/relay-config";
 import { LOCAL_KEEPER_POOL_SIZE, localKeeperKeys } from "../evm-deploy";
 import { DEFAULT_LOCAL_RATE, parseRate, startLocalRateSource } from "../local-rates";
 import {
-  LOCAL_ACCOUNTS,
+  localHolders,
   localSolanaKeeperSecret,
   offlineRelayConfig,
   prepareLocalChain,
@@ -123,10 +122,8 @@ export async function startChaosStack(options: {
   try {
     const anvil = await startAnvil();
     stops.push(() => anvil.stop());
-    await prepareLocalChain(anvil.rpcUrl, {
-      takers: [...LOCAL_ACCOUNTS.takers.map((i) => anvilAccount(i).address), ...options.holders],
-      resolvers: LOCAL_ACCOUNTS.resolvers.map((i) => anvilAccount(i)),
-    });
+    const local = localHolders();
+    await prepareLocalChain(anvil.rpcUrl, { ...local, takers: [...local.takers, ...options.holders] });
     await startIntervalMining(anvil.rpcUrl, 1);
     const solana = await startSolanaHarness({ port: 0 });
     stops.push(() => solana.stop());
