@@ -1,6 +1,6 @@
 import type { QuoteGasCharge } from "../auction";
 import type { ChainCosts, FillToPrice } from "../chains";
-import { adapterFor, costsFor, type GasCharge, gasChargeFor } from "../chains";
+import { adapterFor, costsFor, FAILED_READ_RETRY_MS, type GasCharge, gasChargeFor } from "../chains";
 import type { ChainConfig } from "../config";
 import { recentGasUsed } from "../db";
 import { log } from "../log";
@@ -11,6 +11,9 @@ import { type ChargedGasFee, chargedGasFee, medianOf } from "./gas-fee";
 const UNITS_EVERY_MS = 60_000;
 /** How often the native prices are asked of the oracle (it recomputes its bands every 10 s). */
 const PRICES_EVERY_MS = 10_000;
+
+/** When a read due every `everyMs` that failed at `now` counts as made, so the next is tried a second later. */
+const retryAfterFailure = (now: number, everyMs: number) => now - everyMs + FAILED_READ_RETRY_MS;
 
 /** Whole tokens per whole native unit, per token of the chain, as the oracle last gave them. */
 export interface NativeRates {
@@ -61,7 +64,7 @@ export class CorridorCosts {
     const reads = [deps.costs.keepFresh(now)];
     if (now - this.unitsAt >= UNITS_EVERY_MS) {
       this.unitsAt = now;
-      reads.push(this.refreshUnits());
+      reads.push(this.refreshUnits(now));
     }
     if (now - this.ratesAt >= PRICES_EVERY_MS) {
       this.ratesAt = now;
@@ -72,7 +75,7 @@ export class CorridorCosts {
             this.rates = rates;
           })
           .catch((e: unknown) => {
-            this.ratesAt = 0;
+            this.ratesAt = retryAfterFailure(now, PRICES_EVERY_MS);
             log.error("native_prices_failed", { error: String(e) });
           }),
       );
@@ -82,12 +85,12 @@ export class CorridorCosts {
     return all;
   }
 
-  private async refreshUnits(): Promise<void> {
+  private async refreshUnits(now: number): Promise<void> {
     for (const kind of ["rfq", "limit"] as const) {
       try {
         this.units[kind] = (await this.deps.readUnits(kind)) ?? this.deps.seedUnits[kind];
       } catch (e) {
-        this.unitsAt = 0;
+        this.unitsAt = retryAfterFailure(now, UNITS_EVERY_MS);
         log.error("gas_units_failed", { kind, error: String(e) });
       }
     }

@@ -2,6 +2,7 @@ import { encodeAbiParameters } from "viem";
 import { describe, expect, it } from "vitest";
 import type { ChainCosts } from "../../src/chains/costs";
 import { costRequests, evmChainCosts } from "../../src/chains/evm/costs";
+import { FAILED_READ_RETRY_MS } from "../../src/chains/kept-input";
 import { localConfig } from "../../src/config/local";
 import type { EvmChain } from "../../src/config/schema";
 import { CorridorCosts } from "../../src/costs/corridor-costs";
@@ -34,7 +35,7 @@ describe("an EVM chain's fill costs", () => {
   it("reads the base fee, the tip and the FeeController's bps in one batch, at most every 4 s", async () => {
     const rpc = chainAt(GWEI);
     let now = 1_000_000;
-    const costs = evmChainCosts(chain, rpc.fetcher, () => now);
+    const costs = evmChainCosts(chain, rpc.fetcher);
     expect(
       await costs.fillCost({ kind: "rfq", units: 100_000n, sellToken: "", buyToken: "", recipient: "" }, now),
     ).toBe(null);
@@ -53,21 +54,30 @@ describe("an EVM chain's fill costs", () => {
     expect(await costs.fillCost(fill, now)).toEqual({ native: 100_000n * 21n * GWEI, at: now });
   });
 
-  it("keeps what it held when a read fails", async () => {
+  it("keeps what it held when a read fails, and asks a chain that does not answer about once a second", async () => {
     const rpc = chainAt(GWEI);
     let now = 1_000_000;
     let down = false;
-    const costs = evmChainCosts(
-      chain,
-      (url, init) => (down ? Promise.reject(new TypeError("fetch failed")) : rpc.fetcher(url, init)),
-      () => now,
-    );
+    let failed = 0;
+    const costs = evmChainCosts(chain, (url, init) => {
+      if (!down) return rpc.fetcher(url, init);
+      failed++;
+      return Promise.reject(new TypeError("fetch failed"));
+    });
     await costs.keepFresh(now);
     down = true;
     now += 5_000;
     await costs.keepFresh(now);
     const fill = { kind: "rfq" as const, units: 1n, sellToken: "", buyToken: "", recipient: "" };
     expect(await costs.fillCost(fill, now)).toEqual({ native: 3n * GWEI, at: now - 5_000 });
+    // Every quote asks for fresh inputs; the chain is asked again only FAILED_READ_RETRY_MS after it failed.
+    for (let ms = 0; ms < FAILED_READ_RETRY_MS; ms += 10) await costs.keepFresh(now + ms);
+    expect(failed).toBe(1);
+    now += FAILED_READ_RETRY_MS;
+    down = false;
+    await costs.keepFresh(now);
+    expect(failed).toBe(1);
+    expect(await costs.fillCost(fill, now)).toEqual({ native: 3n * GWEI, at: now });
   });
 });
 

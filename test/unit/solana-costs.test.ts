@@ -6,7 +6,6 @@ import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import { type SolanaHarness, startSolanaHarness } from "../../scripts/lib/solana-harness/server";
 import type { FillToPrice } from "../../src/chains/costs";
 import { INPUTS_EVERY_MS, solanaChainCosts } from "../../src/chains/solana/costs";
-import { KeptInput } from "../../src/chains/solana/kept-input";
 import { sendSwap, signAsFeePayer, swapReceipt } from "../../src/chains/solana/settler-rpc";
 import { signRequest, withSignature } from "../../src/chains/solana/swap-signatures";
 import { buildSwapTransaction } from "../../src/chains/solana/swap-transaction";
@@ -181,20 +180,6 @@ describe("solanaChainCosts against a fake RPC", () => {
 
   it("charges the configured fee bps: Solana has no fee contract", () => {
     expect(solanaChainCosts(chain).feeBps(USDC)).toBe(chain.fee.bps);
-  });
-});
-
-describe("KeptInput", () => {
-  it("dates a value by the read that returned it, and the oldest input dates a cost", async () => {
-    let value = 1;
-    const input = new KeptInput(async () => value++, 100);
-    expect(input.current()).toBeNull();
-    await input.refresh(50);
-    expect(input.current()).toEqual({ value: 1, at: 50 });
-    await input.refresh(149);
-    expect(input.current()).toEqual({ value: 1, at: 50 });
-    await input.refresh(150);
-    expect(input.current()).toEqual({ value: 2, at: 150 });
   });
 });
 

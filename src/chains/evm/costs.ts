@@ -1,6 +1,7 @@
 import type { EvmChain } from "../../config";
 import { log } from "../../log";
 import { type ChainCosts, NATIVE_DECIMALS } from "../costs";
+import { KeptInput } from "../kept-input";
 import { type Fetcher, jsonRpcBatch, type RpcAnswer } from "./call-batch";
 import { feeBpsOf, feeBpsRequests } from "./fee-bps";
 
@@ -20,8 +21,6 @@ export function evmGasCost(units: bigint, baseFee: bigint, priorityFee: bigint):
 
 /** What one read of the chain showed. */
 export interface EvmCostInputs {
-  /** When the read started, unix ms. */
-  at: number;
   /** The latest block's base fee (its gas price on a chain without EIP-1559). */
   baseFee: bigint;
   priorityFee: bigint;
@@ -43,7 +42,7 @@ export function costRequests(chain: EvmChain) {
 }
 
 /** What a read's answers show; throws when the block or the gas price is missing (the read then failed). */
-export function costInputsOf(chain: EvmChain, answers: RpcAnswer[], at: number): EvmCostInputs {
+export function costInputsOf(chain: EvmChain, answers: RpcAnswer[]): EvmCostInputs {
   const [block, tip, gasPrice, ...bps] = answers;
   const baseFee =
     (block?.ok ? hexQuantity((block.result as { baseFeePerGas?: unknown } | null)?.baseFeePerGas) : null) ??
@@ -51,37 +50,28 @@ export function costInputsOf(chain: EvmChain, answers: RpcAnswer[], at: number):
   if (baseFee === null) throw new Error(`no base fee or gas price: ${block?.ok ? "" : block?.error}`);
   const feeBps = feeBpsOf(chain, bps);
   // A node without the tip method is a chain without tips.
-  return { at, baseFee, priorityFee: (tip?.ok ? hexQuantity(tip.result) : null) ?? 0n, feeBps };
+  return { baseFee, priorityFee: (tip?.ok ? hexQuantity(tip.result) : null) ?? 0n, feeBps };
 }
 
 /**
  * An EVM chain's fill costs (src/chains/costs.ts): the base fee, the tip and the FeeController's bps,
- * read in one JSON-RPC batch at most every `REFRESH_EVERY_MS` while the corridor is in use, never on a
- * quote's path. One per chain in each isolate (`costsFor`), shared by the chain's corridors there.
+ * read in one JSON-RPC batch at most every `REFRESH_EVERY_MS` while the corridor is in use (`KeptInput`),
+ * never on a quote's path. One per chain in each isolate (`costsFor`), shared by the chain's corridors there.
  */
-export function evmChainCosts(chain: EvmChain, fetcher?: Fetcher, clock: () => number = Date.now): ChainCosts {
-  let held: EvmCostInputs | null = null;
-  let reading: Promise<void> | null = null;
+export function evmChainCosts(chain: EvmChain, fetcher?: Fetcher): ChainCosts {
+  const inputs = new KeptInput(
+    async () => costInputsOf(chain, await jsonRpcBatch(chain.rpcUrl, costRequests(chain), fetcher)),
+    REFRESH_EVERY_MS,
+    (e) => log.error("cost_read_failed", { chainId: chain.chainId, error: String(e) }),
+  );
   return {
     nativeDecimals: NATIVE_DECIMALS.evm,
-    keepFresh(now) {
-      if (reading) return reading;
-      if (held && now - held.at < REFRESH_EVERY_MS) return Promise.resolve();
-      const at = clock();
-      reading = jsonRpcBatch(chain.rpcUrl, costRequests(chain), fetcher)
-        .then((answers) => {
-          held = costInputsOf(chain, answers, at);
-        })
-        .catch((e: unknown) => log.error("cost_read_failed", { chainId: chain.chainId, error: String(e) }))
-        .finally(() => {
-          reading = null;
-        });
-      return reading;
-    },
+    keepFresh: (now) => inputs.refresh(now),
     async fillCost(fill) {
+      const held = inputs.current();
       if (!held || fill.units === null) return null;
-      return { native: evmGasCost(fill.units, held.baseFee, held.priorityFee), at: held.at };
+      return { native: evmGasCost(fill.units, held.value.baseFee, held.value.priorityFee), at: held.at };
     },
-    feeBps: (token) => held?.feeBps.get(token.toLowerCase()) ?? null,
+    feeBps: (token) => inputs.current()?.value.feeBps.get(token.toLowerCase()) ?? null,
   };
 }

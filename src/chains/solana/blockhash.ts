@@ -1,3 +1,4 @@
+import { KeptInput } from "../kept-input";
 import { solanaRpc } from "./rpc";
 
 /**
@@ -32,35 +33,25 @@ export async function readLatestBlockhash(rpcUrl: string, now: () => number = Da
 
 /**
  * Holds the last blockhash read and reads a new one when asked to refresh and the last is older than
- * `REFRESH_EVERY_MS` (one read at a time). `current` never reads: it answers what is held, or null when
- * nothing fresh enough is held (a quote then cannot be built: the chain's RPC is not answering).
+ * `REFRESH_EVERY_MS` (`KeptInput`: one read at a time, a failed one retried no sooner than a second later).
+ * `current` never reads: it answers what is held, or null when nothing fresh enough is held (a quote then
+ * cannot be built: the chain's RPC is not answering).
  */
 export class BlockhashKeeper {
-  private latest: RecentBlockhash | null = null;
-  private reading: Promise<void> | null = null;
+  private readonly kept: KeptInput<RecentBlockhash>;
 
-  constructor(
-    private readonly read: () => Promise<RecentBlockhash>,
-    private readonly onError: (e: unknown) => void = () => {},
-  ) {}
+  constructor(read: () => Promise<RecentBlockhash>, onError: (e: unknown) => void = () => {}) {
+    this.kept = new KeptInput(read, REFRESH_EVERY_MS, onError);
+  }
 
   /** The held blockhash if it is at most `MAX_AGE_MS` old at `now`. */
   current(now: number): RecentBlockhash | null {
-    return this.latest && now - this.latest.at <= MAX_AGE_MS ? this.latest : null;
+    const held = this.kept.current()?.value ?? null;
+    return held && now - held.at <= MAX_AGE_MS ? held : null;
   }
 
   /** Starts a read if the held blockhash is due for one; the promise settles when that read does. */
   refresh(now: number): Promise<void> {
-    if (this.reading) return this.reading;
-    if (this.latest && now - this.latest.at < REFRESH_EVERY_MS) return Promise.resolve();
-    this.reading = this.read()
-      .then((r) => {
-        if (!this.latest || r.at >= this.latest.at) this.latest = r;
-      })
-      .catch((e: unknown) => this.onError(e))
-      .finally(() => {
-        this.reading = null;
-      });
-    return this.reading;
+    return this.kept.refresh(now);
   }
 }

@@ -1,10 +1,10 @@
 import type { SolanaChain } from "../../config";
 import { log } from "../../log";
 import { type ChainCosts, NATIVE_DECIMALS } from "../costs";
+import { KeptInput } from "../kept-input";
 import { readLamportsPerSignature, readTokenAccountRent } from "./cost-inputs";
 import { ExistingAccounts, readAccountsExist } from "./existing-accounts";
 import { solanaFillCost } from "./fill-cost";
-import { KeptInput } from "./kept-input";
 import { swapDestinations } from "./swap-destinations";
 import { SWAP_SIGNATURES } from "./swap-transaction";
 

@@ -1,8 +1,14 @@
 /**
- * One chain input read in the background and held with the time its read started (docs/settlement.md,
- * "What a Solana fill costs"), as the blockhash is (src/chains/solana/blockhash.ts): `refresh` starts a
- * read when the held value is `everyMs` old or there is none, one read at a time, and a failed read is
- * handed to `onError` and leaves the held value as it was. `current` never reads.
+ * How long after a failed read the next one may start: a chain that does not answer is asked about once a
+ * second, however many quotes and heartbeats ask for its inputs meanwhile (docs/api.md, "The gas fee").
+ */
+export const FAILED_READ_RETRY_MS = 1_000;
+
+/**
+ * One chain input read in the background and held with the time its read started (docs/api.md, "The gas
+ * fee"): `refresh` starts a read when the held value is `everyMs` old or there is none, one read at a time
+ * and no sooner than `FAILED_READ_RETRY_MS` after one that failed; a failed read is handed to `onError` and
+ * leaves the held value as it was. `current` never reads.
  */
 export interface Kept<T> {
   value: T;
@@ -13,6 +19,7 @@ export interface Kept<T> {
 export class KeptInput<T> {
   private latest: Kept<T> | null = null;
   private reading: Promise<void> | null = null;
+  private failedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly read: () => Promise<T>,
@@ -29,11 +36,15 @@ export class KeptInput<T> {
   refresh(now: number): Promise<void> {
     if (this.reading) return this.reading;
     if (this.latest && now - this.latest.at < this.everyMs) return Promise.resolve();
+    if (now - this.failedAt < FAILED_READ_RETRY_MS) return Promise.resolve();
     this.reading = this.read()
       .then((value) => {
         if (!this.latest || now >= this.latest.at) this.latest = { value, at: now };
       })
-      .catch((e: unknown) => this.onError(e))
+      .catch((e: unknown) => {
+        this.failedAt = now;
+        this.onError(e);
+      })
       .finally(() => {
         this.reading = null;
       });
