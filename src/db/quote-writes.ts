@@ -60,32 +60,39 @@ export function insertQuoteStatements(
         q.resolver?.solanaAddress ?? null,
       ),
   ];
-  for (const o of offers) statements.push(offerStatement(db, q.quoteId, o));
+  if (offers.length > 0) statements.push(offersStatement(db, q.quoteId, offers));
   for (const t of timeline) statements.push(timelineStatement(db, q.quoteId, t));
   return statements;
 }
 
-function offerStatement(
+/**
+ * One statement for all of a quote's offers, however many resolvers bid: the offers are one JSON parameter
+ * that SQLite unpacks, so a quote's share of a D1 batch does not grow with its resolvers
+ * (docs/architecture.md, "Write-behind").
+ */
+function offersStatement(
   db: D1Database,
   quoteId: string,
-  o: Offer & { signature?: string | null },
+  offers: (Offer & { signature?: string | null })[],
 ): D1PreparedStatement {
+  const rows = offers.map((o) => [
+    o.rank,
+    o.resolver,
+    o.name,
+    o.outputAmount,
+    o.status,
+    o.latencyMs,
+    o.won ? 1 : 0,
+    o.signature ?? null,
+  ]);
   return db
     .prepare(
       `INSERT INTO offers (quote_id, rank, resolver, name, output_amount, status, latency_ms, won, signature)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6,
+         value ->> 7
+       FROM json_each(?2)`,
     )
-    .bind(
-      quoteId,
-      o.rank,
-      o.resolver,
-      o.name,
-      o.outputAmount,
-      o.status,
-      o.latencyMs,
-      o.won ? 1 : 0,
-      o.signature ?? null,
-    );
+    .bind(quoteId, JSON.stringify(rows));
 }
 
 /**
@@ -106,7 +113,7 @@ export function correctOffersStatements(
       .prepare("UPDATE quotes SET replies = ?, offers_hash = ? WHERE quote_id = ?")
       .bind(JSON.stringify(replies), offersHash, quoteId),
     db.prepare("DELETE FROM offers WHERE quote_id = ?").bind(quoteId),
-    ...offers.map((o) => offerStatement(db, quoteId, o)),
+    ...(offers.length > 0 ? [offersStatement(db, quoteId, offers)] : []),
   ];
 }
 

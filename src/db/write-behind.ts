@@ -12,7 +12,7 @@
 
 import { log } from "../log";
 
-/** Statements per D1 batch: a quote with 20 offers is about 45. */
+/** Statements per D1 batch: a quote is about five (its offers are one), and its auction's counters one per resolver. */
 const BATCH_STATEMENTS = 200;
 /** The object's alarm retries a drain after this, doubling on each failure up to the maximum. */
 const RETRY_MS = 1_000;
