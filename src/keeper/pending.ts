@@ -47,6 +47,8 @@ export interface TxStore {
   remove(hash: string): void;
   /** Every transaction still followed, by chain, oldest nonce first. */
   all(): PendingTx[];
+  /** The wallets and hashes of a chain's transactions still `signed`, without reading the rest of them. */
+  unconfirmed(chainId: number): { keeper: string; hash: string }[];
   get(hash: string): PendingTx | null;
   /** The transaction followed for a quote, if any. */
   forQuote(quoteId: string): PendingTx | null;
@@ -122,6 +124,8 @@ export class SqlTxStore implements TxStore {
         created_at  INTEGER NOT NULL,
         updated_at  INTEGER NOT NULL
       );
+      CREATE INDEX IF NOT EXISTS keeper_txs_quote ON keeper_txs (quote_id);
+      CREATE INDEX IF NOT EXISTS keeper_txs_state ON keeper_txs (chain_id, state);
     `);
     // Added with fee bumping: the hashes a transaction replaced (docs/settlement.md, "Stuck transactions").
     const columns = storage.sql.exec<{ name: string }>("PRAGMA table_info(keeper_txs)").toArray();
@@ -187,6 +191,15 @@ export class SqlTxStore implements TxStore {
       .exec<PendingRow>("SELECT * FROM keeper_txs ORDER BY chain_id, nonce")
       .toArray()
       .map(toPending);
+  }
+
+  unconfirmed(chainId: number): { keeper: string; hash: string }[] {
+    return this.storage.sql
+      .exec<{ keeper: string; hash: string }>(
+        "SELECT address AS keeper, tx_hash AS hash FROM keeper_txs WHERE chain_id = ? AND state = 'signed'",
+        chainId,
+      )
+      .toArray();
   }
 
   get(hash: string): PendingTx | null {

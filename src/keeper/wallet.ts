@@ -171,13 +171,7 @@ export class Wallet {
    */
   recovering(chainId: number, keeper?: string): boolean {
     return this.port.store
-      .all()
-      .some(
-        (tx) =>
-          tx.chainId === chainId &&
-          (keeper === undefined || tx.keeper === keeper) &&
-          tx.state === "signed" &&
-          !this.inFlight.has(tx.hash),
-      );
+      .unconfirmed(chainId)
+      .some((tx) => (keeper === undefined || tx.keeper === keeper) && !this.inFlight.has(tx.hash));
   }
 }

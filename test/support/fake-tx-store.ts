@@ -41,6 +41,12 @@ export class MemoryTxStore implements TxStore {
     return [...this.txs.values()].sort((a, b) => a.chainId - b.chainId || a.nonce - b.nonce);
   }
 
+  unconfirmed(chainId: number): { keeper: string; hash: string }[] {
+    return this.all()
+      .filter((tx) => tx.chainId === chainId && tx.state === "signed")
+      .map(({ keeper, hash }) => ({ keeper, hash }));
+  }
+
   get(hash: string): PendingTx | null {
     return this.txs.get(hash) ?? null;
   }
