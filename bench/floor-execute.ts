@@ -30,7 +30,7 @@ import {
 import type { FloorSubmission } from "./floor/protocol";
 import { type FloorProcess, localObservability, startFloor } from "./floor-dev";
 import type { Comparison } from "./floor-table";
-import { type RpcTimer, startRpcTimer } from "./rpc-timer";
+import { type RpcCall, type RpcTimer, startRpcTimer } from "./rpc-timer";
 import { fmt, Phases, percentile } from "./stats";
 import { cpuMs, findWorkerRuntime, type WorkerRuntime } from "./workerd";
 
@@ -153,6 +153,17 @@ async function alternating(s: Sides, n: number) {
   return { relay, floor };
 }
 
+/** The relay's JSON-RPC round trips during a burst, per submission and by method. */
+function describeRpc(calls: readonly RpcCall[], submissions: number): string {
+  const byMethod = new Map<string, number>();
+  for (const c of calls) for (const m of c.methods) byMethod.set(m, (byMethod.get(m) ?? 0) + 1);
+  const methods = [...byMethod]
+    .sort((a, b) => b[1] - a[1])
+    .map(([m, n]) => `${m} ${(n / submissions).toFixed(2)}`)
+    .join(", ");
+  return `relay's JSON-RPC during the burst: ${(calls.length / submissions).toFixed(2)} round trips a submission; calls a submission: ${methods}`;
+}
+
 interface BurstTotal {
   accepted: number;
   seconds: number;
@@ -177,11 +188,13 @@ async function bursts(s: Sides, options: SubmissionRunOptions) {
     let cpuBefore: number;
     if (name === "relay") {
       // Quotes first (bench/execute-stack.ts, `burst`): the CPU window starts with the submissions.
-      const started = { cpu: 0 };
+      const started = { cpu: 0, at: 0 };
       result = await burst(runtime.directUrl, s.stack.client, half, options.concurrency, () => {
         started.cpu = cpuMs(runtime.workerPids);
+        started.at = performance.now();
       });
       cpuBefore = started.cpu;
+      console.log(`   ${describeRpc(s.stack.timer.callsSince(started.at), result.accepted)}`);
     } else {
       const batch = await s.sender.many(half);
       cpuBefore = cpuMs(runtime.workerPids);
