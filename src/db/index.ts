@@ -74,6 +74,7 @@ export {
   scopedIdempotencyKey,
 } from "./settlement";
 export {
+  type Claim,
   claimOpenQuote,
   releaseClaim,
   type SettledReceipt,

@@ -1,10 +1,13 @@
 import { type ChainSettler, ChainUnavailableError, type FillRequest, findCorridor, type PreparedFill } from "../chains";
 import {
+  type Claim,
+  claimOpenQuote,
   type ExecutionTerms,
   executionForQuoteKey,
   expireIfDue,
   type QuoteRow,
   readQuoteRow,
+  releaseClaim,
   scopedIdempotencyKey,
   writeRequote,
 } from "../db";
@@ -20,8 +23,8 @@ import { timed } from "./timings";
 import type { WalletSlot } from "./wallet-pool";
 
 /**
- * A submission that passed every check and its simulation: ready to be signed and broadcast by the
- * wallet it was simulated from (`wallet`, given to it until `wallet.release()`).
+ * A submission that passed every check and its simulation, its quote claimed: ready to be signed and
+ * broadcast by the wallet it was simulated from (`wallet`, given to it until `wallet.release()`).
  */
 export interface Prepared {
   kind: "prepared";
@@ -144,27 +147,35 @@ async function simulate(
     idempotencyKey,
     at: now,
   };
-  // The wallet's nonce and the chain's fees are read beside the checks, so signing reads nothing.
+  // The wallet's nonce and the chain's fees are read beside the checks, so signing reads nothing; the
+  // quote is claimed beside the simulation, and given up again if the simulation does not pass.
   const warm = settler.ready();
   warm.catch(() => {});
+  const claim = new QuoteClaim(port, quote.quoteId, now);
   const start = performance.now();
   try {
     const preflight = await settler.preflight(request, Math.floor(port.now() / 1000));
     timings.simulateMs += performance.now() - start;
     switch (preflight.kind) {
       case "not_ready":
+        await claim.release();
         return refuse(400, "taker_not_ready", "The taker's side cannot be pulled yet.", {
           reason: preflight.reason,
           detail: preflight.detail,
         });
       case "bad_signature":
+        await claim.release();
         return refuse(400, "bad_signature", "The settlement contracts refuse the taker's signature.");
       case "keeper_refused":
+        await claim.release();
         return notLeader(preflight.reason);
       case "requote":
+        await claim.release();
         return requote(port, quote, terms, preflight.reason, timings);
     }
     await timed(timings, "simulateMs", () => warm);
+    const refused = await timed(timings, "claimMs", () => claim.held());
+    if (refused) return refused;
     const corridor = findCorridor(port.config(), quote.chainId, quote.sellToken, quote.buyToken);
     const { fill } = preflight;
     return {
@@ -182,9 +193,42 @@ async function simulate(
       },
     };
   } catch (e) {
+    await claim.release();
     if (!(e instanceof ChainUnavailableError)) throw e;
     keeperLog.error("rpc_unavailable", { chainId: quote.chainId, error: e.message });
     return notLeader("rpc_unavailable");
+  }
+}
+
+/**
+ * The claim of a quote (`claimOpenQuote`: from then on a cancel is refused), started at once so that its
+ * D1 round trip runs while the chain simulates the fill. `held` is the refusal when the quote was no
+ * longer open; `release` gives a claim up when the submission stops before its fill is signed.
+ */
+class QuoteClaim {
+  private readonly claiming: Promise<Claim>;
+
+  constructor(
+    private readonly port: KeeperPort,
+    private readonly quoteId: string,
+    private readonly now: string,
+  ) {
+    this.claiming = claimOpenQuote(port.db, quoteId, now);
+    this.claiming.catch(() => {});
+  }
+
+  async held(): Promise<Refusal | null> {
+    const claim = await this.claiming;
+    if (claim.claimed) return null;
+    if (claim.status === null || claim.status === "expired" || (claim.expiresAt ?? "") <= this.now) {
+      return quoteExpired();
+    }
+    return refuse(409, "quote_not_open", `The quote is ${claim.status}.`, { status: claim.status });
+  }
+
+  async release(): Promise<void> {
+    const claim = await this.claiming.catch(() => null);
+    if (claim?.claimed) await releaseClaim(this.port.db, this.quoteId);
   }
 }
 

@@ -1,10 +1,10 @@
 import { type BroadcastResult, ChainUnavailableError } from "../chains";
-import { claimOpenQuote, releaseClaim, writeSubmitted } from "../db";
+import { releaseClaim, writeSubmitted } from "../db";
 import { type Refusal, refuse } from "../errors";
 import type { PickWallet, Prepared } from "./admission";
-import { notLeader, quoteExpired } from "./outcomes";
+import { notLeader } from "./outcomes";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
-import { iso, type KeeperPort, keeperLog } from "./port";
+import { type KeeperPort, keeperLog } from "./port";
 import type { SubmitOutcome, SubmitTimings } from "./rpc";
 import { rounded, timed, timedSync } from "./timings";
 import { WalletPool } from "./wallet-pool";
@@ -27,14 +27,12 @@ export class Wallet {
   readonly pick: PickWallet = (settlers) => this.pool.pick(settlers, (s) => !this.recovering(s.chainId, s.keeper));
 
   /**
-   * Claims the quote, then signs, keeps and broadcasts its fill holding the wallet's lock, then records
-   * the answer in D1. The wallet is given back when this returns.
+   * Signs, keeps and broadcasts the claimed quote's fill holding the wallet's lock, then records the answer
+   * in D1. The wallet is given back when this returns.
    */
   async send(prepared: Prepared): Promise<SubmitOutcome> {
     const { settler, submission, timings } = prepared;
     try {
-      const claim = await timed(timings, "claimMs", () => this.claim(prepared));
-      if (claim) return claim;
       const waiting = performance.now();
       const sent = await this.pool.run(settler, async () => {
         timings.lockMs += performance.now() - waiting;
@@ -53,15 +51,6 @@ export class Wallet {
     } finally {
       prepared.wallet.release();
     }
-  }
-
-  /** The last check before the keeper commits to the quote; a refusal when it is no longer open. */
-  private async claim(prepared: Prepared): Promise<Refusal | null> {
-    const now = iso(this.port.now());
-    const claim = await claimOpenQuote(this.port.db, prepared.submission.quoteId, now);
-    if (claim.claimed) return null;
-    if (claim.status === null || claim.status === "expired" || (claim.expiresAt ?? "") <= now) return quoteExpired();
-    return refuse(409, "quote_not_open", `The quote is ${claim.status}.`, { status: claim.status });
   }
 
   /**

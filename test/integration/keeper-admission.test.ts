@@ -335,13 +335,37 @@ describe("cancel and submit of one quote", () => {
   it("broadcasts nothing once the cancel is recorded", async () => {
     const h = keeperHarness(env.DB);
     const { quote } = await seedQuote(env.DB);
-    // The taker cancels while the keeper simulates, after its checks and before its claim.
-    h.settler.duringPreflight = async () => {
+    // The taker cancels while the keeper checks its signature, after its reads and before its claim.
+    h.settler.duringVerify = async () => {
       expect(await cancel(quote.quoteId)).toBe(true);
     };
     expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({ status: 409, code: "quote_not_open" });
     expect(h.store.count()).toBe(0);
     expect((await record(quote.quoteId)).status).toBe("cancelled");
+  });
+
+  it("claims the quote while the chain simulates: a cancel meanwhile is refused and the fill goes", async () => {
+    const h = keeperHarness(env.DB);
+    const { quote } = await seedQuote(env.DB);
+    let cancelled: boolean | null = null;
+    h.settler.duringPreflight = async () => {
+      cancelled = await cancel(quote.quoteId);
+    };
+    expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({ kind: "submitted" });
+    expect(cancelled).toBe(false);
+    expect(h.settler.sent).toHaveLength(1);
+  });
+
+  it("gives the claim up when the simulation does not pass, so the taker can cancel", async () => {
+    const h = keeperHarness(env.DB);
+    const { quote } = await seedQuote(env.DB);
+    h.settler.readinessAnswer = { ready: false, reason: "permit2_not_approved", detail: "approve Permit2" };
+    expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({ status: 400, code: "taker_not_ready" });
+    h.settler.readinessAnswer = { ready: true };
+    h.settler.preparation = { kind: "requote", reason: "taker:insufficient_balance" };
+    expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({ kind: "requote" });
+    expect(await cancel(quote.quoteId)).toBe(true);
+    expect(h.settler.sent).toHaveLength(0);
   });
 
   it("lets the taker cancel again after a fill the network refused", async () => {

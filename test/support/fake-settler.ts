@@ -24,7 +24,9 @@ export class FakeSettler implements ChainSettler {
   signatureValid = true;
   readinessAnswer: FillReadiness = { ready: true };
   preparation: Preparation = { kind: "prepared", fill: { call: { to: KEEPER, data: "0x" }, gas: 100_000n } };
-  /** Runs inside each simulation, after the keeper's checks and before its claim (a taker acting meanwhile). */
+  /** Runs inside each check of the taker's signature, before the keeper claims the quote (a taker acting meanwhile). */
+  duringVerify: (() => Promise<void>) | null = null;
+  /** Runs inside each simulation, while the keeper's claim of the quote is on its way. */
   duringPreflight: (() => Promise<void>) | null = null;
   /**
    * While true, a broadcast never reaches the network nor answers: the keeper that sent it stands as a crash
@@ -58,6 +60,7 @@ export class FakeSettler implements ChainSettler {
   ) {}
 
   async verifyTaker(): Promise<TakerCheck> {
+    await this.duringVerify?.();
     return this.signatureValid ? { ok: true } : { ok: false, code: "bad_signature", reason: "forged" };
   }
 
