@@ -12,6 +12,7 @@ import { anvilPrivateKey, LOCAL_ACCOUNTS } from "../scripts/lib/local-stack";
 import { burstOf, quoteAndSign, startStack, submit, withRelay as withChainRelay } from "./execute-stack";
 import { startFloor } from "./floor-dev";
 import { floorSide, relaySide, type Side } from "./floor-rfq";
+import { splitSamples } from "./perf-parts";
 import { QuoteFailed, withRelay } from "./rfq-relay";
 import { cpuMs, findWorkerRuntime, type WorkerRuntime } from "./workerd";
 
@@ -20,34 +21,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 24);
 const BURST = Number(process.env.BENCH_BURST ?? 150);
 const DATA = "/tmp/relay-bench-perf.data";
-
-/** The parts, in the order a sample is matched: the first whose pattern a frame of its stack matches. */
-export const PARTS: readonly { part: string; frames: RegExp }[] = [
-  { part: "local observability (wrangler dev's collector)", frames: /TailStream|tracing::/ },
-  { part: "the inspector and console messages", frames: /Inspector|V8Console|ConsoleHelper/ },
-  { part: "WebSocket compression (permessage-deflate)", frames: /Zlib|deflate|inflate|Cr_z_/ },
-  { part: "SQLite: object storage and local D1 (fsync included)", frames: /sqlite3/ },
-  { part: "BigInt arithmetic (secp256k1, amounts)", frames: /BigInt/ },
-  { part: "a resolver frame's event (its handler's JavaScript included)", frames: /HibernatableWebSocketCustomEvent/ },
-  { part: "RPC between the Worker and objects", frames: /JsRpc/ },
-  { part: "HTTP: requests, fetches, D1 calls", frames: /Http/ },
-  { part: "garbage collection", frames: /Scavenge|MarkCompact|GCTracer/ },
-];
-const OTHER = "the rest: JavaScript, the event loop, the kernel";
-
-/** The share of each part in `perf script -F comm,ip,sym` output: samples apart by blank lines, each its process name then its frames. */
-export function splitSamples(script: string): { part: string; share: number }[] {
-  const counts = new Map<string, number>();
-  let total = 0;
-  for (const sample of script.split(/\n\s*\n/)) {
-    const frames = sample.trim().split("\n").slice(1).join("\n");
-    if (!frames) continue;
-    total += 1;
-    const part = PARTS.find((p) => p.frames.test(frames))?.part ?? OTHER;
-    counts.set(part, (counts.get(part) ?? 0) + 1);
-  }
-  return [...counts].map(([part, n]) => ({ part, share: n / total })).sort((a, b) => b.share - a.share);
-}
 
 /** `perf record` on the Worker's process while `work` runs; what `work` returns, with CPU ms each and the split. */
 async function recorded(runtime: WorkerRuntime, work: () => Promise<number>) {

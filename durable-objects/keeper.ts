@@ -21,7 +21,7 @@ import {
   SqlTxStore,
   submissionLogFields,
 } from "../src/keeper";
-import { log, withRequestId } from "../src/log";
+import { answerLeft, log, withRequestId } from "../src/log";
 import { PauseSwitch } from "../src/ops";
 import { writeThrough } from "../src/quotes";
 import { behindTheAlarm, periodic, Schedule } from "../src/schedule";
@@ -139,7 +139,9 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
   async submit(request: SubmitRequest): Promise<SubmitOutcome> {
     return withRequestId(request.requestId, async () => {
       const outcome = this.paused() ? notLeader("keeper_paused") : await this.keeper.submit(request);
-      log.info("submission", { component: "keeper", ...submissionLogFields(request.quoteId, outcome) });
+      // Written once the answer has left (docs/operations.md, "Logs").
+      const line = { component: "keeper", ...submissionLogFields(request.quoteId, outcome) };
+      this.ctx.waitUntil(answerLeft().then(() => log.info("submission", line)));
       return outcome;
     });
   }

@@ -13,8 +13,8 @@ import {
   allowedMethods,
   apiReference,
   asyncApiDocument,
-  behindAnswer,
   createRouter,
+  lineAfterAnswer,
   servedDocument,
 } from "./http";
 import { log, withRequestId } from "./log";
@@ -58,7 +58,7 @@ export function createApp(options: AppOptions = {}) {
 
   app.use(requestId());
   // Every line logged while serving a request carries its id; one line per request, written once its
-  // answer is on its way (a line costs a request about 3 ms of latency under wrangler dev: bench/README.md).
+  // answer has left (docs/operations.md, "Logs").
   app.use((c, next) =>
     withRequestId(c.get("requestId"), async () => {
       const started = Date.now();
@@ -70,10 +70,7 @@ export function createApp(options: AppOptions = {}) {
         ms: Date.now() - started,
         ...c.get("logFields"),
       };
-      await behindAnswer(
-        c,
-        new Promise((r) => setTimeout(r, 0)).then(() => log.info("request", line)),
-      );
+      lineAfterAnswer(c, () => log.info("request", line));
     }),
   );
   app.use(

@@ -72,3 +72,14 @@ export const log = {
 
 /** What an unknown thrown value says, for a log field. */
 export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/**
+ * How long after an answer is handed to the runtime the line that records it is written. A timer of 0
+ * fires before the runtime has sent the answer's bytes, so a line's own cost (about 1 ms under wrangler
+ * dev) was in the answer's latency; a few ms later the answer has left (bench/README.md, "What stands in
+ * the way").
+ */
+export const LINE_AFTER_ANSWER_MS = 5;
+
+/** Settles once an answer handed to the runtime now has left: when its line may be written. */
+export const answerLeft = (): Promise<void> => new Promise((r) => setTimeout(r, LINE_AFTER_ANSWER_MS));

@@ -7,7 +7,7 @@
 export { addressIssues } from "./address-issues";
 export { API_REFERENCE_PATH, apiReference } from "./api-reference";
 export { asyncApiDocument } from "./asyncapi-document";
-export { behindAnswer } from "./behind-answer";
+export { behindAnswer, lineAfterAnswer } from "./behind-answer";
 export { checkCredential, FailureGate, type RequestClient, requestClient } from "./client";
 export { servedDocument } from "./openapi-document";
 export { decodeCursor, decodeKeyCursor, encodeCursor, encodeKeyCursor } from "./page-cursor";

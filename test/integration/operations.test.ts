@@ -204,8 +204,11 @@ describe("pausing the keeper", () => {
     expect(refused.status).toBe(503);
     expect(refused.body).toMatchObject({ error: "not_leader", reason: "keeper_paused", retryAfter: 2 });
     expect(refused.body.message).toContain("paused");
-    expect(lines).toContainEqual(
-      expect.objectContaining({ event: "submission", requestId: "req-ops-submit", reason: "keeper_paused" }),
+    // The keeper writes its line once its answer has left.
+    await vi.waitFor(() =>
+      expect(lines).toContainEqual(
+        expect.objectContaining({ event: "submission", requestId: "req-ops-submit", reason: "keeper_paused" }),
+      ),
     );
     expect(((await call("GET", "/v1/health")).body as Health).paused).toContain("keeper");
 

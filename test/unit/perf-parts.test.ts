@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { splitSamples } from "../../bench/perf-split";
+import { splitSamples } from "../../bench/perf-parts";
 
 const sample = (...frames: string[]) => ["workerd ", ...frames.map((f) => `\t         4b454c2 ${f}`)].join("\n");
 
