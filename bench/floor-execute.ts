@@ -31,7 +31,7 @@ import type { FloorSubmission } from "./floor/protocol";
 import { type FloorProcess, localObservability, startFloor } from "./floor-dev";
 import type { Comparison } from "./floor-table";
 import { type RpcCall, type RpcTimer, startRpcTimer } from "./rpc-timer";
-import { fmt, Phases, percentile } from "./stats";
+import { fmt, Phases, percentile, quiet } from "./stats";
 import { cpuMs, findWorkerRuntime, type WorkerRuntime } from "./workerd";
 
 export interface SubmissionRunOptions {
@@ -132,11 +132,13 @@ async function alternating(s: Sides, n: number) {
   const phases = new Phases();
   for (let i = 0; i < n + WARM_UP; i++) {
     const signed = await quoteAndSign(s.relayUrl, s.stack.client, i);
+    await quiet();
     let from = performance.now();
     await submit(s.relayRuntime.directUrl, signed, i < WARM_UP ? undefined : phases);
     let to = performance.now();
     if (i >= WARM_UP) addSplit(relay, splitAtRpc(s.stack.timer, from, to, isSubmissionCall));
     const submission = await s.sender.next();
+    await quiet();
     from = performance.now();
     await floorSubmit(s.floor, submission);
     to = performance.now();

@@ -23,7 +23,7 @@ import {
   withFleet,
   withRelay,
 } from "./rfq-relay";
-import { fmt, Phases, percentile } from "./stats";
+import { fmt, Phases, percentile, quiet } from "./stats";
 import { cpuMs, type WorkerRuntime } from "./workerd";
 
 export interface QuoteRunOptions {
@@ -146,7 +146,9 @@ async function bareRequests(relay: WorkerRuntime, floor: WorkerRuntime, n: numbe
     return performance.now() - started;
   };
   for (let i = 0; i < n + WARM_UP; i++) {
+    await quiet();
     const r = await timed(`${relay.directUrl}/v1/config`);
+    await quiet();
     const f = await timed(`${floor.directUrl}/health`);
     if (i < WARM_UP) continue;
     times.relay.push(r);
@@ -174,6 +176,7 @@ async function alternating(sides: readonly Side[], n: number, relayPhases: Phase
   const before = sides.map((s) => cpuMs(s.runtime.workerPids));
   for (let i = 0; i < n; i++) {
     for (const [k, side] of sides.entries()) {
+      await quiet();
       const timing = await side.ask(WARM_UP + i, side.name === "relay" ? relayPhases : undefined);
       samples[k]?.add(timing);
       if (side.name === "relay") relaySplit.add(timing);

@@ -72,3 +72,13 @@ export const fetchTimed =
     phases.add(res.headers.get("server-timing"));
     return res;
   };
+
+/**
+ * How long a side-by-side run waits before each measured request, so that what either Worker does behind
+ * its previous answer (a request's log line, 5 ms on: docs/operations.md, "Logs") is done and lands in no
+ * request of the other (bench/README.md, "How a run measures").
+ */
+export const QUIET_MS = 10;
+
+/** Waits `QUIET_MS`. */
+export const quiet = (): Promise<void> => new Promise((r) => setTimeout(r, QUIET_MS));
