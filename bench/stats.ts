@@ -74,11 +74,13 @@ export const fetchTimed =
   };
 
 /**
- * How long a side-by-side run waits before each measured request, so that what either Worker does behind
- * its previous answer (a request's log line, 5 ms on: docs/operations.md, "Logs") is done and lands in no
- * request of the other (bench/README.md, "How a run measures").
+ * How long a side-by-side run waits before each request it times one at a time, so that everything either
+ * Worker does behind its previous answers is done first and lands in no timed request: the request's log
+ * line (5 ms on: docs/operations.md, "Logs"), the losers' signature checks and `result` frames (50 ms on:
+ * src/auction/house.ts) and the write-behind copy to D1 (100 ms on: docs/architecture.md, "Write-behind").
+ * That work is in the runs under load (bench/README.md, "How a run measures").
  */
-export const QUIET_MS = 10;
+export const QUIET_MS = 150;
 
 /** Waits `QUIET_MS`. */
 export const quiet = (): Promise<void> => new Promise((r) => setTimeout(r, QUIET_MS));
