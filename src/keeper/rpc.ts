@@ -32,7 +32,7 @@ export interface SubmitTimings {
   verifyMs: number;
   /** Chain RPC before the wallet: the taker's readiness, the simulation, the gas estimate, nonce and fees. */
   simulateMs: number;
-  /** D1: claiming the quote right before signing. */
+  /** D1: what is left of the quote's claim once the simulation is back (it runs beside it). */
   claimMs: number;
   /** Waiting for the wallet's lock (another submission signing or broadcasting from it). */
   lockMs: number;
