@@ -22,7 +22,7 @@ export { type FeeCharge, feeChargeFor, type GasCharge, gasChargeFor } from "./fe
 export { type ChainHead, readHead } from "./head";
 export type { InventoryRead, InventoryReader } from "./inventory";
 export { withBigintsAsStrings } from "./json";
-export { FAILED_READ_RETRY_MS } from "./kept-input";
+export { KeptInput } from "./kept-input";
 export type { LimitOrderChain, LimitOrderChains, SignedLimitTerms, TakerSide } from "./limit-orders";
 export { readNativeBalance } from "./native-balance";
 export { readContractFeeBps, type TokenFeeBps } from "./protocol-fee";

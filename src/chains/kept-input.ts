@@ -1,11 +1,12 @@
 /**
- * How long after a failed read the next one may start: a chain that does not answer is asked about once a
- * second, however many quotes and heartbeats ask for its inputs meanwhile (docs/api.md, "The gas fee").
+ * How long after a failed read the next one may start: a chain (or the oracle, or D1) that does not answer
+ * is asked about once a second, however many quotes and heartbeats ask for its inputs meanwhile
+ * (docs/api.md, "The gas fee").
  */
 export const FAILED_READ_RETRY_MS = 1_000;
 
 /**
- * One chain input read in the background and held with the time its read started (docs/api.md, "The gas
+ * One input of a fill's cost read in the background and held with the time its read started (docs/api.md, "The gas
  * fee"): `refresh` starts a read when the held value is `everyMs` old or there is none, one read at a time
  * and no sooner than `FAILED_READ_RETRY_MS` after one that failed; a failed read is handed to `onError` and
  * leaves the held value as it was. `current` never reads.

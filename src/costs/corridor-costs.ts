@@ -1,6 +1,6 @@
 import type { QuoteGasCharge } from "../auction";
 import type { ChainCosts, FillToPrice } from "../chains";
-import { adapterFor, costsFor, FAILED_READ_RETRY_MS, type GasCharge, gasChargeFor } from "../chains";
+import { adapterFor, costsFor, type GasCharge, gasChargeFor, KeptInput } from "../chains";
 import type { ChainConfig } from "../config";
 import { recentGasUsed } from "../db";
 import { log } from "../log";
@@ -11,9 +11,6 @@ import { type ChargedGasFee, chargedGasFee, medianOf } from "./gas-fee";
 const UNITS_EVERY_MS = 60_000;
 /** How often the native prices are asked of the oracle (it recomputes its bands every 10 s). */
 const PRICES_EVERY_MS = 10_000;
-
-/** When a read due every `everyMs` that failed at `now` counts as made, so the next is tried a second later. */
-const retryAfterFailure = (now: number, everyMs: number) => now - everyMs + FAILED_READ_RETRY_MS;
 
 /** Whole tokens per whole native unit, per token of the chain, as the oracle last gave them. */
 export interface NativeRates {
@@ -46,13 +43,23 @@ export type GasFeeAsk = Omit<FillToPrice, "units">;
  * `keepFresh` (called on node heartbeats and on each quote), so a quote only reads what is held.
  */
 export class CorridorCosts {
-  private units: Record<FillKind, bigint>;
-  private unitsAt = 0;
-  private rates: NativeRates | null = null;
-  private ratesAt = 0;
+  /** The median gas of each kind's recent fills (null: none yet), read each on its own. */
+  private readonly units: Record<FillKind, KeptInput<bigint | null>>;
+  private readonly rates: KeptInput<NativeRates | null>;
 
   constructor(private readonly deps: CorridorCostsDeps) {
-    this.units = { ...deps.seedUnits };
+    const unitsOf = (kind: FillKind) =>
+      new KeptInput(
+        () => deps.readUnits(kind),
+        UNITS_EVERY_MS,
+        (e) => log.error("gas_units_failed", { kind, error: String(e) }),
+      );
+    this.units = { rfq: unitsOf("rfq"), limit: unitsOf("limit") };
+    this.rates = new KeptInput(
+      () => deps.readRates(),
+      PRICES_EVERY_MS,
+      (e) => log.error("native_prices_failed", { error: String(e) }),
+    );
   }
 
   /**
@@ -60,45 +67,21 @@ export class CorridorCosts {
    * never waits for it; a limit draft does, `gasFeeNow`).
    */
   keepFresh(now: number): Promise<void> {
-    const { deps } = this;
-    const reads = [deps.costs.keepFresh(now)];
-    if (now - this.unitsAt >= UNITS_EVERY_MS) {
-      this.unitsAt = now;
-      reads.push(this.refreshUnits(now));
-    }
-    if (now - this.ratesAt >= PRICES_EVERY_MS) {
-      this.ratesAt = now;
-      reads.push(
-        deps
-          .readRates()
-          .then((rates) => {
-            this.rates = rates;
-          })
-          .catch((e: unknown) => {
-            this.ratesAt = retryAfterFailure(now, PRICES_EVERY_MS);
-            log.error("native_prices_failed", { error: String(e) });
-          }),
-      );
-    }
+    const { units, rates } = this;
+    const reads = [
+      this.deps.costs.keepFresh(now),
+      units.rfq.refresh(now),
+      units.limit.refresh(now),
+      rates.refresh(now),
+    ];
     const all = Promise.all(reads).then(() => {});
-    deps.waitUntil(all);
+    this.deps.waitUntil(all);
     return all;
-  }
-
-  private async refreshUnits(now: number): Promise<void> {
-    for (const kind of ["rfq", "limit"] as const) {
-      try {
-        this.units[kind] = (await this.deps.readUnits(kind)) ?? this.deps.seedUnits[kind];
-      } catch (e) {
-        this.unitsAt = retryAfterFailure(now, UNITS_EVERY_MS);
-        log.error("gas_units_failed", { kind, error: String(e) });
-      }
-    }
   }
 
   /** The gas units a fill of `kind` is priced at: the recent median, or the configured seed. */
   unitsOf(kind: FillKind): bigint {
-    return this.units[kind];
+    return this.units[kind].current()?.value ?? this.deps.seedUnits[kind];
   }
 
   /** The gas fee of one fill charged in `token`, priced from what is held or `fallback`, with the rate used. */
@@ -109,8 +92,8 @@ export class CorridorCosts {
     now: number,
   ): Promise<ChargedGasFee & { nativePrice: number | null }> {
     const { deps } = this;
-    const cost = await deps.costs.fillCost({ ...fill, units: this.units[fill.kind] }, now);
-    const price = this.rates?.tokens.find((t) => deps.sameAddress(t.token, token)) ?? null;
+    const cost = await deps.costs.fillCost({ ...fill, units: this.unitsOf(fill.kind) }, now);
+    const price = this.rates.current()?.value?.tokens.find((t) => deps.sameAddress(t.token, token)) ?? null;
     const inputs = {
       cost,
       price,
