@@ -61,6 +61,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
       settlers: (chain) => this.settlers(chain),
       writeThrough: (quoteId) => writeThrough(this.env, loadConfig(this.env.RELAY_CONFIG), quoteId),
       armIndexer: () => this.follow(Date.now() + INDEX_EVERY_MS),
+      afterAnswer: async (write) => ctx.waitUntil(answerLeft().then(write)),
       quoteMoved: (quoteId, fill) =>
         ctx.waitUntil(announceQuote(this.env, loadConfig(this.env.RELAY_CONFIG), quoteId, fill ?? undefined)),
       demoted: (corridorKey, resolver, demotion) => {
@@ -144,6 +145,11 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
       this.ctx.waitUntil(answerLeft().then(() => log.info("submission", line)));
       return outcome;
     });
+  }
+
+  /** What a submission answered about quote or execution `id`, written to D1 now; whether it was still to come. */
+  writeThrough(id: string): Promise<boolean> {
+    return this.keeper.writeThrough(id);
   }
 
   /**

@@ -37,7 +37,14 @@ export {
 export { listQuotes } from "./quote-lists";
 export { cancelQuote, expireAllDue, expireIfDue, quoteStatus } from "./quote-status";
 export { correctOffersStatements, insertQuoteStatements, updateQuoteRepliesStatement } from "./quote-writes";
-export { type QuoteProgress, type QuoteRow, readQuoteProgress, readQuoteRecord, readQuoteRow } from "./quotes";
+export {
+  type QuoteProgress,
+  type QuoteRow,
+  readQuoteClaim,
+  readQuoteProgress,
+  readQuoteRecord,
+  readQuoteRow,
+} from "./quotes";
 export {
   addDayCounts,
   type Counter,

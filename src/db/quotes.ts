@@ -45,6 +45,8 @@ export interface QuoteDbRow {
   steering: string | null;
   settlement: string | null;
   signing: string | null;
+  /** Set while the keeper holds a claim on the quote (src/db/settlement-steps.ts). */
+  claimed_at: string | null;
 }
 
 interface OfferDbRow {
@@ -90,6 +92,17 @@ export async function readQuoteRow(db: D1Database, quoteId: string): Promise<Quo
 
 /** Record 2.2, read in one round trip; null when there is no such quote. */
 export async function readQuoteRecord(db: D1Database, quoteId: string): Promise<Quote | null> {
+  return (await readQuoteClaim(db, quoteId))?.quote ?? null;
+}
+
+/**
+ * Record 2.2 and whether the keeper holds a claim on the quote (a fill of it is on its way), in one
+ * round trip; null when there is no such quote.
+ */
+export async function readQuoteClaim(
+  db: D1Database,
+  quoteId: string,
+): Promise<{ quote: Quote; claimed: boolean } | null> {
   const [quotes, offers, timeline, executions, fills] = await db.batch([
     db.prepare("SELECT * FROM quotes WHERE quote_id = ?").bind(quoteId),
     db
@@ -105,7 +118,7 @@ export async function readQuoteRecord(db: D1Database, quoteId: string): Promise<
   ]);
   const row = rows<QuoteDbRow>(quotes)[0];
   if (!row) return null;
-  return {
+  const quote: Quote = {
     ...recordFields(row),
     offers: rows<OfferDbRow>(offers).map((o) => ({
       resolver: o.resolver,
@@ -120,6 +133,7 @@ export async function readQuoteRecord(db: D1Database, quoteId: string): Promise<
     fills: rows<FillDbRow>(fills).map(fill),
     timeline: rows<TimelineDbRow>(timeline).map(timelineEntry),
   };
+  return { quote, claimed: row.claimed_at !== null };
 }
 
 /** The columns a quote's executions and fills are read by, with their quote's id (for lists). */

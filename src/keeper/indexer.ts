@@ -41,7 +41,7 @@ export class Indexer {
     const { store } = this.port;
     const byChain = new Map<number, PendingTx[]>();
     for (const tx of store.all()) {
-      if (this.wallet.inFlight.has(tx.hash)) continue;
+      if (this.wallet.busy(tx.hash)) continue;
       byChain.set(tx.chainId, [...(byChain.get(tx.chainId) ?? []), tx]);
     }
     for (const [chainId, txs] of byChain) {

@@ -51,6 +51,14 @@ export class Keeper implements KeeperRpc {
     });
   }
 
+  /**
+   * A reader found no sign in D1 of a submission answered a moment ago (`id`: its quote's or its
+   * execution's): whether it was still to be written, once it is (src/quotes/read-through.ts).
+   */
+  writeThrough(id: string): Promise<boolean> {
+    return this.wallet.writeThrough(id);
+  }
+
   /** One indexer pass; whether anything is still followed. */
   index(): Promise<boolean> {
     return this.indexer.index();

@@ -24,6 +24,11 @@ export interface KeeperPort {
   /** Makes sure the indexer runs within a second. */
   armIndexer(): Promise<void>;
   /**
+   * Runs `write` once the answer being made has left the object (docs/settlement.md, "The fast path"):
+   * resolves when the caller may answer, which the object lets do at once.
+   */
+  afterAnswer(write: () => Promise<void>): Promise<void>;
+  /**
    * A settlement step moved the quote: its event streams get the new entries, and with `fill` its winning
    * resolver hears how the fill is going, in one call to its corridor (src/streams/announce.ts); never
    * waited for.

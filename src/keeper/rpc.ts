@@ -42,7 +42,7 @@ export interface SubmitTimings {
   storageMs: number;
   /** Chain RPC: the broadcast. */
   broadcastMs: number;
-  /** D1: recording the submission (or the requote). */
+  /** D1: recording a requote (a submission's record is written after its answer). */
   writeMs: number;
 }
 
@@ -63,4 +63,6 @@ export type SubmitOutcome =
 /** The keeper object as the Worker calls it. */
 export interface KeeperRpc {
   submit(request: SubmitRequest): Promise<SubmitOutcome>;
+  /** Writes to D1 now what a submission answered about quote or execution `id`; whether it was still to come. */
+  writeThrough(id: string): Promise<boolean>;
 }

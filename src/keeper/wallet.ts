@@ -13,12 +13,19 @@ import { WalletPool } from "./wallet-pool";
  * The keeper's wallets (docs/settlement.md, "The wallet pool" and "The fast path"): gives each
  * submission one wallet of its chain's pool, claims the quote, then, holding only that wallet's lock,
  * takes its next nonce, signs, keeps the transaction before anything is broadcast, and broadcasts it; D1
- * hears of it after the lock is let go. A refused transaction's nonce is freed. Each wallet has its own
+ * hears of it once the answer has left. A refused transaction's nonce is freed. Each wallet has its own
  * nonce sequence, so the wallets of a pool sign and broadcast side by side.
  */
 export class Wallet {
-  /** Transactions whose broadcast is under way in this instance; the indexer leaves them alone. */
-  readonly inFlight = new Set<string>();
+  /**
+   * Transactions whose broadcast is under way in this instance, or accepted and not yet recorded: the
+   * indexer leaves them alone, and they do not hold their wallet back (`recovering`).
+   */
+  private readonly inFlight = new Set<string>();
+  /** Transactions answered whose record has not run yet (`recordBehind`): the indexer leaves them to it. */
+  private readonly recording = new Set<string>();
+  /** Submissions answered whose D1 record has not run yet, by quote id and by execution id. */
+  private readonly unrecorded = new Map<string, () => Promise<void>>();
   private readonly pool = new WalletPool();
 
   constructor(private readonly port: KeeperPort) {}
@@ -100,44 +107,83 @@ export class Wallet {
   }
 
   /**
-   * What a broadcast means, written down once the wallet's lock is let go. Refused: forgotten already,
-   * the claim given up (503 `broadcast_failed`, nothing moved; 503 `not_leader` when the keeper's own
-   * wallet cannot pay, which the taker signing again would not fix). No answer: the keeper keeps it and the
-   * indexer gets it onto the chain, so the submission stands (202). Accepted: D1 says submitted.
+   * What a broadcast means. Refused: forgotten already, the claim given up (503 `broadcast_failed`, nothing
+   * moved; 503 `not_leader` when the keeper's own wallet cannot pay, which the taker signing again would
+   * not fix). Accepted, or no answer (the keeper keeps it and the indexer gets it onto the chain): the
+   * submission stands (202), and D1 hears of it once that answer has left (`recordBehind`).
    */
   private async answer(tx: PendingTx, result: BroadcastResult, timings: SubmitTimings): Promise<SubmitOutcome> {
     const { quoteId, executionId } = tx.submission;
-    try {
-      if (result.status === "refused") {
-        await releaseClaim(this.port.db, quoteId);
-        keeperLog.error("broadcast_refused", { quoteId, txHash: tx.hash, reason: result.reason });
-        // The keeper's own wallet cannot pay: signing again would not help the taker; the relay must refill.
-        if (result.reason === "insufficient_funds") return notLeader("keeper_insufficient_funds");
-        return refuse(
-          503,
-          "broadcast_failed",
-          "The network refused the transaction; nothing moved. Submit again while the quote is open.",
-          { reason: result.reason },
-        );
-      }
-      // The indexer follows it from here, whatever D1 says; a crash before this finds it stored on wake.
-      const arming = this.port.armIndexer();
-      if (result.status === "unreachable") {
-        keeperLog.warn("broadcast_unconfirmed", { quoteId, txHash: tx.hash, reason: result.reason });
-        await timed(timings, "writeMs", () =>
-          writeSubmitted(this.port.db, tx.submission, { txHash: tx.hash, submitter: tx.keeper }),
-        ).then(
-          () => this.port.quoteMoved(quoteId, null),
-          (e: unknown) => keeperLog.error("d1_write_failed", { quoteId, error: String(e) }),
-        );
-      } else {
-        await timed(timings, "writeMs", () => this.confirmSent(tx));
-      }
-      await arming;
-      return { kind: "submitted", quoteId, executionId, txHash: tx.hash, timings: rounded(timings) };
-    } finally {
+    if (result.status === "refused") {
+      this.inFlight.delete(tx.hash);
+      await releaseClaim(this.port.db, quoteId);
+      keeperLog.error("broadcast_refused", { quoteId, txHash: tx.hash, reason: result.reason });
+      // The keeper's own wallet cannot pay: signing again would not help the taker; the relay must refill.
+      if (result.reason === "insufficient_funds") return notLeader("keeper_insufficient_funds");
+      return refuse(
+        503,
+        "broadcast_failed",
+        "The network refused the transaction; nothing moved. Submit again while the quote is open.",
+        { reason: result.reason },
+      );
+    }
+    if (result.status === "unreachable") {
+      keeperLog.warn("broadcast_unconfirmed", { quoteId, txHash: tx.hash, reason: result.reason });
+      // Its wallet takes no new submission until the indexer has found it (`recovering`).
       this.inFlight.delete(tx.hash);
     }
+    await this.recordBehind(tx, async () => {
+      // The indexer follows it from here, whatever D1 says; a crash before this finds it stored on wake.
+      await this.port.armIndexer();
+      if (result.status === "accepted") return this.confirmSent(tx);
+      // No answer: D1 says submitted, and the record stays `signed` until the indexer has found it.
+      await writeSubmitted(this.port.db, tx.submission, { txHash: tx.hash, submitter: tx.keeper }).then(
+        () => this.port.quoteMoved(quoteId, null),
+        (e: unknown) => keeperLog.error("d1_write_failed", { quoteId, error: String(e) }),
+      );
+    });
+    return { kind: "submitted", quoteId, executionId, txHash: tx.hash, timings: rounded(timings) };
+  }
+
+  /**
+   * Hands `record` (D1's `submitted`, the indexer's alarm) to run once the submission's answer has left
+   * (docs/settlement.md, "The fast path"). Until it has run, the indexer leaves the transaction alone, and
+   * `writeThrough` of its quote or execution runs it at once.
+   */
+  private recordBehind(tx: PendingTx, record: () => Promise<void>): Promise<void> {
+    const { quoteId, executionId } = tx.submission;
+    let running: Promise<void> | null = null;
+    this.recording.add(tx.hash);
+    const run = () => {
+      running ??= record()
+        .catch((e: unknown) => keeperLog.error("record_failed", { quoteId, txHash: tx.hash, error: String(e) }))
+        .finally(() => {
+          this.inFlight.delete(tx.hash);
+          this.recording.delete(tx.hash);
+          this.unrecorded.delete(quoteId);
+          this.unrecorded.delete(executionId);
+        });
+      return running;
+    };
+    this.unrecorded.set(quoteId, run);
+    this.unrecorded.set(executionId, run);
+    return this.port.afterAnswer(run);
+  }
+
+  /** Whether the indexer leaves `hash` alone: its broadcast or its record is under way here. */
+  busy(hash: string): boolean {
+    return this.inFlight.has(hash) || this.recording.has(hash);
+  }
+
+  /**
+   * A reader found no sign in D1 of a submission answered a moment ago (`id` is its quote's or its
+   * execution's): what was answered is written now. Whether there was such a record, once D1 has it.
+   */
+  async writeThrough(id: string): Promise<boolean> {
+    const record = this.unrecorded.get(id);
+    if (!record) return false;
+    await record();
+    return true;
   }
 
   /** The network has the transaction: D1 says submitted, then the store says sent. */

@@ -1,4 +1,4 @@
-import { expireIfDue, readExecutionRecord, readQuoteRecord } from "../db";
+import { expireIfDue, readExecutionRecord, readQuoteClaim } from "../db";
 import type { Execution, Quote } from "../schemas";
 import { isOpen } from "../states";
 
@@ -13,11 +13,19 @@ const dueToExpire = (quote: Pick<Quote, "status" | "expiresAt"> | null, now: str
 
 /** A quote's record as of now. */
 export async function quoteAsOfNow(db: D1Database, quoteId: string): Promise<Quote | null> {
-  const quote = await readQuoteRecord(db, quoteId);
+  return (await quoteClaimAsOfNow(db, quoteId))?.quote ?? null;
+}
+
+/** A quote's record as of now, and whether the keeper holds a claim on it. */
+export async function quoteClaimAsOfNow(
+  db: D1Database,
+  quoteId: string,
+): Promise<{ quote: Quote; claimed: boolean } | null> {
+  const read = await readQuoteClaim(db, quoteId);
   const now = new Date().toISOString();
-  if (!dueToExpire(quote, now)) return quote;
+  if (!read || !dueToExpire(read.quote, now)) return read;
   await expireIfDue(db, quoteId, now);
-  return readQuoteRecord(db, quoteId);
+  return readQuoteClaim(db, quoteId);
 }
 
 /** An execution's record as of now, its quote's lifecycle as `quoteAsOfNow` shows it. */

@@ -2,7 +2,10 @@ import { corridorsOfQuoteId } from "../chains";
 import type { RelayConfig } from "../config";
 import type { Env } from "../env";
 import { isId } from "../ids";
-import { corridorStub } from "../stubs";
+import type { Execution, Quote } from "../schemas";
+import { isOpen } from "../states";
+import { corridorStub, keeperStub } from "../stubs";
+import { executionAsOfNow, quoteAsOfNow, quoteClaimAsOfNow } from "./as-of-now";
 
 /**
  * Has the corridor quote `quoteId` is tagged with copy its queued writes to D1 (the quote may have left
@@ -29,4 +32,36 @@ export async function readThrough<T>(
   const found = await read(env.DB);
   if (found !== null) return found;
   return (await writeThrough(env, config, quoteId)) ? read(env.DB) : null;
+}
+
+/**
+ * `GET /v1/quotes/{id}`: the quote as of now, its corridor written through on a miss. An open quote the
+ * keeper holds a claim on may have been answered 202 a moment ago, its record written just after that
+ * answer (docs/settlement.md, "The fast path"): the keeper writes it first, and D1 is read again.
+ */
+export async function quoteThrough(env: Env, config: RelayConfig, quoteId: string): Promise<Quote | null> {
+  const read = await readThrough(env, config, quoteId, (db) => quoteClaimAsOfNow(db, quoteId));
+  if (!read?.claimed || !isOpen(read.quote.status)) return read?.quote ?? null;
+  return (await keeperWriteThrough(env, quoteId)) ? quoteAsOfNow(env.DB, quoteId) : read.quote;
+}
+
+/**
+ * `GET /v1/executions/{id}`: the execution as of now. One D1 does not have may have been answered 202 a
+ * moment ago: the keeper writes it first, and D1 is read again.
+ */
+export async function executionThrough(env: Env, executionId: string): Promise<Execution | null> {
+  if (!isId("x", executionId)) return null;
+  const found = await executionAsOfNow(env.DB, executionId);
+  if (found) return found;
+  return (await keeperWriteThrough(env, executionId)) ? executionAsOfNow(env.DB, executionId) : null;
+}
+
+/**
+ * Whether the keeper wrote what it answered about `id` and had not written yet. A keeper that cannot be
+ * asked (restarting) has nothing of it in memory: D1 is then all there is.
+ */
+async function keeperWriteThrough(env: Env, id: string): Promise<boolean> {
+  return keeperStub(env)
+    .writeThrough(id)
+    .catch(() => false);
 }

@@ -5,10 +5,9 @@ import { executionForQuoteKey, readQuoteRow } from "../db";
 import type { AppEnv, Env } from "../env";
 import { invalidRequest, notFound, RelayError } from "../errors";
 import { callObject, createRouter, FailureGate, requestClient, serverTiming } from "../http";
-import { isId } from "../ids";
 import { chainNotServed, duplicateOf, keyReused, type SubmitOutcome, type SubmitRequest } from "../keeper";
 import { perPeriod } from "../limits";
-import { executionAsOfNow, readThrough } from "../quotes";
+import { executionThrough, readThrough } from "../quotes";
 import {
   Execution,
   ExecutionAnswer,
@@ -69,7 +68,7 @@ export const executionRoutes = createRouter()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const execution = isId("x", id) ? await executionAsOfNow(c.env.DB, id) : null;
+      const execution = await executionThrough(c.env, id);
       if (!execution) throw notFound(`No execution has the id ${JSON.stringify(id)}.`);
       return c.json(execution, 200);
     },

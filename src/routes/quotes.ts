@@ -11,6 +11,7 @@ import {
   checkSwapTerms,
   quoteAsOfNow,
   quotePage,
+  quoteThrough,
   readThrough,
   TAKER_PROOF_MAX_AGE_SECONDS,
   takerProofMessage,
@@ -122,7 +123,7 @@ export const quoteRoutes = createRouter()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const quote = await readThrough(c.env, c.get("config"), id, (db) => quoteAsOfNow(db, id));
+      const quote = await quoteThrough(c.env, c.get("config"), id);
       if (!quote) throw notFound(`No quote has the id ${JSON.stringify(id)}.`);
       return c.json(quote, 200);
     },

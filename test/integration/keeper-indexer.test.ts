@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { readExecutionRecord } from "../../src/db/executions";
 import { readQuoteRecord } from "../../src/db/quotes";
 import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import { strike } from "../../src/resolvers/strikes";
@@ -211,6 +212,46 @@ describe("the keeper's indexer", () => {
     expect(await h.keeper.index()).toBe(true);
     expect(h.store.get(txHash)?.state).toBe("sent");
     expect((await record(quote.quoteId)).status).toBe("submitted");
+  });
+});
+
+describe('a submission\'s record, written once its answer has left (docs/settlement.md, "The fast path")', () => {
+  it("answers before D1 has the execution, keeps the transaction from the indexer, and writes it through when asked", async () => {
+    const h = keeperHarness(env.DB, { recordLater: true });
+    const { quote, executionId, txHash } = await submitted(h);
+    // Answered: the chain has it, D1 not yet, and the indexer leaves it to the record to come.
+    expect(h.settler.sent).toEqual([txHash]);
+    expect(await readExecutionRecord(env.DB, executionId)).toBeNull();
+    expect((await record(quote.quoteId)).status).toBe("quoted");
+    await h.keeper.index();
+    expect(h.store.get(txHash)?.state).toBe("signed");
+    expect(h.settler.sent).toEqual([txHash]);
+
+    // A reader that finds nothing has it written now, by its execution's id or its quote's.
+    expect(await h.keeper.writeThrough(executionId)).toBe(true);
+    expect(await readExecutionRecord(env.DB, executionId)).toMatchObject({ status: "submitted", txHash });
+    expect((await record(quote.quoteId)).status).toBe("submitted");
+    expect(h.store.get(txHash)?.state).toBe("sent");
+    expect(h.notified.map((n) => n.update.status)).toEqual(["submitted"]);
+    expect(await h.keeper.writeThrough(quote.quoteId)).toBe(false);
+
+    // The record the object runs after the answer finds it written: it runs once.
+    await h.recordAnswered();
+    expect(h.notified.map((n) => n.update.status)).toEqual(["submitted"]);
+    expect(h.indexerArmed()).toBe(1);
+  });
+
+  it("leaves a record lost with its object to the restarted keeper's indexer, which writes it from the store", async () => {
+    const first = keeperHarness(env.DB, { recordLater: true });
+    const { quote, executionId, txHash } = await submitted(first);
+    // Evicted after its answer: the record never runs. A keeper over the same store and chain:
+    const h = keeperHarness(env.DB, { store: first.store, settler: first.settler });
+    expect(await h.keeper.writeThrough(executionId)).toBe(false);
+    expect(await h.keeper.index()).toBe(true);
+    expect(await readExecutionRecord(env.DB, executionId)).toMatchObject({ status: "submitted", txHash });
+    expect((await record(quote.quoteId)).status).toBe("submitted");
+    expect(h.store.get(txHash)?.state).toBe("sent");
+    expect(first.settler.sent).toEqual([txHash]);
   });
 });
 

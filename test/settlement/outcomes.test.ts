@@ -159,6 +159,20 @@ describe("POST /v1/executions against the chain", () => {
     expect((await getQuote(quoteId)).executions).toHaveLength(1);
   });
 
+  it("shows a submission answered 202 at once, though D1 hears of it after the answer", async () => {
+    const taker = await newTaker();
+    const { quoteId, typedData } = await seedQuote({ taker: taker.address, resolver: fundedResolver(1) });
+    const res = await submit({ quoteId, signature: await signQuote(taker, typedData) });
+    expect(res.status).toBe(202);
+    const { executionId, txHash } = res.body as { executionId: string; txHash: string };
+    // Read the moment the answer is in: each read finds nothing in D1, or the quote claimed, and has the
+    // keeper write what it answered first (src/quotes/read-through.ts).
+    const [execution, quote] = await Promise.all([getExecution(executionId), getQuote(quoteId)]);
+    expect(execution).toMatchObject({ executionId, status: "submitted", txHash });
+    expect(quote.status).toBe("submitted");
+    expect(quote.executions).toMatchObject([{ executionId, status: "submitted", txHash }]);
+  });
+
   it.each([
     ["permit_expired", { deadline: "1", value: maxUint256.toString() }],
     ["permit_value_too_low", { deadline: String(Math.floor(Date.now() / 1000) + 600), value: "1" }],

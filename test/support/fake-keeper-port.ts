@@ -23,6 +23,11 @@ export function keeperHarness(
     writeThrough?: KeeperPort["writeThrough"];
     /** The keeper's clock (default: the real one). */
     now?: () => number;
+    /**
+     * Records written after the answer are kept for the test to run (`recordAnswered`), as the object
+     * runs them once its answer has left; by default each runs before the keeper answers.
+     */
+    recordLater?: boolean;
   } = {},
 ) {
   const settlers = options.settlers ?? [options.settler ?? new FakeSettler()];
@@ -39,6 +44,7 @@ export function keeperHarness(
   /** Quotes whose timeline grew, in the order the keeper said so. */
   const grown: string[] = [];
   let indexerArmed = 0;
+  const later: (() => Promise<void>)[] = [];
   const port: KeeperPort = {
     config: () => localConfig,
     db,
@@ -46,6 +52,10 @@ export function keeperHarness(
     settlers: () => (options.noKey ? "no_key" : settlers),
     armIndexer: async () => {
       indexerArmed++;
+    },
+    afterAnswer: async (write) => {
+      if (options.recordLater) later.push(write);
+      else await write();
     },
     quoteMoved: (quoteId, fill) => {
       grown.push(quoteId);
@@ -67,6 +77,8 @@ export function keeperHarness(
     grown,
     demotions,
     indexerArmed: () => indexerArmed,
+    /** Runs the records kept by `recordLater`, as the object does once each answer has left. */
+    recordAnswered: () => Promise.all(later.splice(0).map((write) => write())),
   };
 }
 
