@@ -42,11 +42,17 @@ export interface Prepared {
 export type PickWallet = (settlers: readonly ChainSettler[]) => WalletSlot | null;
 
 /**
- * Counts a submission whose signature verified against its taker's limit (docs/security.md, "Limits"):
- * the refusal when the taker is over it. Only a verified submission is counted, so a stranger cannot
- * spend a taker's limit with junk signatures.
+ * The taker's submission limit (docs/security.md, "Limits"). Only a submission whose signature verified
+ * is counted (`count`: the refusal when that is over the limit), so a stranger cannot spend a taker's
+ * limit with junk signatures; a taker already at its limit is refused before the chain is asked
+ * (`over`, spending nothing).
  */
-export type TakerGate = (taker: string) => Refusal | null;
+export interface TakerGate {
+  over(taker: string): Refusal | null;
+  count(taker: string): Refusal | null;
+}
+
+const NO_GATE: TakerGate = { over: () => null, count: () => null };
 
 /**
  * Every check of a submission, in the order of docs/settlement.md, then its simulation from the wallet
@@ -58,7 +64,7 @@ export async function admit(
   req: SubmitRequest,
   pick: PickWallet,
   timings: SubmitTimings,
-  gate: TakerGate = () => null,
+  gate: TakerGate = NO_GATE,
 ): Promise<Prepared | SubmitOutcome> {
   const { db, store } = port;
   const now = iso(port.now());
@@ -134,10 +140,20 @@ async function simulate(
     signature: req.signature,
     permit: req.permit,
   };
+  const over = gate.over(quote.taker);
+  if (over) return over;
+  // The chain simulates while the taker's signature is checked here: the simulation only reads, and its
+  // answer is dropped when the signature does not verify (docs/settlement.md, "The fast path"). The
+  // wallet's nonce and the chain's fees are read beside them, so signing reads nothing.
+  const warm = settler.ready();
+  warm.catch(() => {});
+  const start = performance.now();
+  const simulating = settler.preflight(request, Math.floor(port.now() / 1000));
+  simulating.catch(() => {});
   const taker = await timed(timings, "verifyMs", () => settler.verifyTaker(request));
   if (!taker.ok) return refuse(400, taker.code, takerRefusals[taker.code], { reason: taker.reason });
-  const over = gate(quote.taker);
-  if (over) return over;
+  const counted = gate.count(quote.taker);
+  if (counted) return counted;
   const terms: ExecutionTerms = {
     executionId: newId("x"),
     quoteId: quote.quoteId,
@@ -147,14 +163,10 @@ async function simulate(
     idempotencyKey,
     at: now,
   };
-  // The wallet's nonce and the chain's fees are read beside the checks, so signing reads nothing; the
-  // quote is claimed beside the simulation, and given up again if the simulation does not pass.
-  const warm = settler.ready();
-  warm.catch(() => {});
+  // The quote is claimed while the simulation runs, and given up again if the simulation does not pass.
   const claim = new QuoteClaim(port, quote.quoteId, now);
-  const start = performance.now();
   try {
-    const preflight = await settler.preflight(request, Math.floor(port.now() / 1000));
+    const preflight = await simulating;
     timings.simulateMs += performance.now() - start;
     switch (preflight.kind) {
       case "not_ready":

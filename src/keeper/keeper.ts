@@ -1,9 +1,9 @@
 import { expireAllDue, pruneIdempotencyKeys, pruneLevelSamples, pruneWrittenBehind } from "../db";
 import { type Refusal, refuse } from "../errors";
 import { LEVELS_WINDOW_MS } from "../levels";
-import { perPeriod, TokenBuckets } from "../limits";
+import { perPeriod, type Spent, TokenBuckets } from "../limits";
 import { log as relayLog } from "../log";
-import { admit } from "./admission";
+import { admit, type TakerGate } from "./admission";
 import { Indexer } from "./indexer";
 import { KeyedLocks } from "./locks";
 import { iso, type KeeperPort, keeperLog } from "./port";
@@ -24,8 +24,12 @@ export class Keeper implements KeeperRpc {
   private readonly locks = new KeyedLocks();
   private readonly wallet: Wallet;
   private readonly indexer: Indexer;
-  /** Verified submissions per taker (docs/security.md, "Limits"). */
   private readonly takerSubmissions = new TokenBuckets();
+  /** Verified submissions per taker (docs/security.md, "Limits"); a taker at its limit is refused before the chain is asked. */
+  private readonly takerGate: TakerGate = {
+    over: (taker) => this.takerRefusal(this.takerSubmissions.peek(taker, this.port.now(), this.takerRate())),
+    count: (taker) => this.takerRefusal(this.takerSubmissions.take(taker, this.port.now(), this.takerRate())),
+  };
 
   constructor(private readonly port: KeeperPort) {
     this.wallet = new Wallet(port);
@@ -36,15 +40,17 @@ export class Keeper implements KeeperRpc {
     const keys = [`quote:${req.quoteId}`, ...(req.idempotencyKey ? [`key:${req.idempotencyKey}`] : [])];
     return this.locks.run(keys, async () => {
       // Every check and the simulation (src/keeper/admission.ts), then the wallet signs, keeps and sends.
-      const prepared = await admit(this.port, req, this.wallet.pick, noTimings(), (taker) => this.countTaker(taker));
+      const prepared = await admit(this.port, req, this.wallet.pick, noTimings(), this.takerGate);
       if (prepared.kind !== "prepared") return prepared;
       return this.wallet.send(prepared);
     });
   }
 
-  private countTaker(taker: string): Refusal | null {
-    const rate = perPeriod(this.port.config().limits.takerSubmissionsPer10s, 10);
-    const spent = this.takerSubmissions.take(taker, this.port.now(), rate);
+  private takerRate() {
+    return perPeriod(this.port.config().limits.takerSubmissionsPer10s, 10);
+  }
+
+  private takerRefusal(spent: Spent): Refusal | null {
     if (spent.ok) return null;
     return refuse(429, "rate_limited", "Too many submissions for this taker; slow down.", {
       retryAfter: spent.retryAfter,

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { localConfig } from "../../src/config/local";
 import { cancelQuote } from "../../src/db/quote-status";
-import { readQuoteRecord } from "../../src/db/quotes";
+import { readQuoteProgress, readQuoteRecord } from "../../src/db/quotes";
 import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import type { SubmitRequest } from "../../src/keeper/rpc";
 import { cutShortAtBroadcast, keeperHarness } from "../support/fake-keeper-port";
@@ -347,13 +348,45 @@ describe("cancel and submit of one quote", () => {
   it("claims the quote while the chain simulates: a cancel meanwhile is refused and the fill goes", async () => {
     const h = keeperHarness(env.DB);
     const { quote } = await seedQuote(env.DB);
-    let cancelled: boolean | null = null;
-    h.settler.duringPreflight = async () => {
-      cancelled = await cancel(quote.quoteId);
-    };
-    expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({ kind: "submitted" });
-    expect(cancelled).toBe(false);
+    let answer = () => {};
+    h.settler.duringPreflight = () => new Promise((resolve) => (answer = resolve));
+    const submitting = h.keeper.submit(request(quote.quoteId));
+    // The simulation has not answered; the signature verified and the claim is in D1.
+    await vi.waitFor(async () => expect((await readQuoteProgress(env.DB, quote.quoteId))?.claimed).toBe(true));
+    expect(await cancel(quote.quoteId)).toBe(false);
+    answer();
+    expect(await submitting).toMatchObject({ kind: "submitted" });
     expect(h.settler.sent).toHaveLength(1);
+  });
+
+  it("asks the chain while it checks the taker's signature, and refuses a bad one whatever the chain said", async () => {
+    const h = keeperHarness(env.DB);
+    const { quote } = await seedQuote(env.DB);
+    let simulatingDuringCheck = 0;
+    h.settler.duringVerify = async () => {
+      simulatingDuringCheck = h.settler.preflights;
+    };
+    h.settler.signatureValid = false;
+    expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({ status: 400, code: "bad_signature" });
+    expect(simulatingDuringCheck).toBe(1);
+    // Nothing claimed: the taker may cancel.
+    expect(await cancel(quote.quoteId)).toBe(true);
+    expect(h.settler.sent).toHaveLength(0);
+  });
+
+  it("refuses a taker at its limit of verified submissions before the chain is asked", async () => {
+    const h = keeperHarness(env.DB);
+    const taker = "0x00000000000000000000000000000000000a11ce";
+    const limit = localConfig.limits.takerSubmissionsPer10s;
+    h.settler.preparation = { kind: "requote", reason: "taker:insufficient_balance" };
+    for (let i = 0; i < limit; i++) {
+      const { quote } = await seedQuote(env.DB, { taker });
+      expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({ kind: "requote" });
+    }
+    const { quote } = await seedQuote(env.DB, { taker });
+    const asked = h.settler.preflights;
+    expect(await h.keeper.submit(request(quote.quoteId))).toMatchObject({ status: 429, code: "rate_limited" });
+    expect(h.settler.preflights).toBe(asked);
   });
 
   it("gives the claim up when the simulation does not pass, so the taker can cancel", async () => {

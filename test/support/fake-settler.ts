@@ -26,8 +26,10 @@ export class FakeSettler implements ChainSettler {
   preparation: Preparation = { kind: "prepared", fill: { call: { to: KEEPER, data: "0x" }, gas: 100_000n } };
   /** Runs inside each check of the taker's signature, before the keeper claims the quote (a taker acting meanwhile). */
   duringVerify: (() => Promise<void>) | null = null;
-  /** Runs inside each simulation, while the keeper's claim of the quote is on its way. */
+  /** Runs inside each simulation, from its start (the keeper checks the taker's signature meanwhile). */
   duringPreflight: (() => Promise<void>) | null = null;
+  /** How many simulations were started. */
+  preflights = 0;
   /**
    * While true, a broadcast never reaches the network nor answers: the keeper that sent it stands as a crash
    * would leave it, its transaction stored and its claim made (a keeper over the same store is its restart).
@@ -65,6 +67,7 @@ export class FakeSettler implements ChainSettler {
   }
 
   async preflight(): Promise<Preflight> {
+    this.preflights++;
     this.reachable();
     await this.duringPreflight?.();
     return notReady(this.readinessAnswer) ?? this.preparation;
