@@ -1,6 +1,5 @@
 import type { AuctionReply } from "../auction";
 import type { Refusal } from "../errors";
-import { resolverKey } from "../ids";
 import type { ClientId } from "../limits";
 import {
   type AuthFrame,
@@ -185,10 +184,8 @@ export class CorridorNodes {
 
   /** Sends a frame to the node with this address, if it is connected. */
   send(address: string, frame: RelayFrame): void {
-    const wanted = resolverKey(address);
-    for (const [ws, { attachment }] of this.sockets) {
-      if (attachment.node && resolverKey(attachment.node.address) === wanted) send(ws, frame);
-    }
+    const found = this.sockets.ofAddress(address);
+    if (found) send(found[0], frame);
   }
 
   /** Sends a frame to every authenticated node. */

@@ -372,6 +372,20 @@ describe("sending to nodes", () => {
     expect(types(waiting)).toEqual(["challenge"]);
   });
 
+  it("sends to a node's current socket: the one that replaced the socket it was last reached on, none once it left", async () => {
+    const t = setup();
+    const frame = (quoteId: string) => ({ type: "execution", quoteId, status: "settled", txHash: null }) as const;
+    const older = await t.online();
+    t.sessions.send(ALPHA.address.toLowerCase(), frame("q_1"));
+    const newer = await t.online();
+    t.sessions.send(ALPHA.address, frame("q_2"));
+    expect(older.sent("execution").map((f) => f.quoteId)).toEqual(["q_1"]);
+    expect(newer.sent("execution").map((f) => f.quoteId)).toEqual(["q_2"]);
+    t.sessions.gone(newer.ws);
+    t.sessions.send(ALPHA.address, frame("q_3"));
+    expect(newer.sent("execution").map((f) => f.quoteId)).toEqual(["q_2"]);
+  });
+
   it("writes a node's state as shown when the relay's view of it changes, with the uptime counted so far", async () => {
     const t = setup();
     const socket = await t.online();
