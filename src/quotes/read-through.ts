@@ -3,7 +3,7 @@ import type { RelayConfig } from "../config";
 import type { Env } from "../env";
 import { isId } from "../ids";
 import type { Execution, Quote } from "../schemas";
-import { isOpen } from "../states";
+import { QUOTE_MOVES } from "../states";
 import { corridorStub, keeperStub } from "../stubs";
 import { executionAsOfNow, quoteAsOfNow, quoteClaimAsOfNow } from "./as-of-now";
 
@@ -34,14 +34,18 @@ export async function readThrough<T>(
   return (await writeThrough(env, config, quoteId)) ? read(env.DB) : null;
 }
 
+/** The statuses a submission's record moves a quote from (src/states/quote-states.ts). */
+const SUBMITTED_FROM: readonly string[] = QUOTE_MOVES.submitted.from;
+
 /**
- * `GET /v1/quotes/{id}`: the quote as of now, its corridor written through on a miss. An open quote the
- * keeper holds a claim on may have been answered 202 a moment ago, its record written just after that
- * answer (docs/settlement.md, "The fast path"): the keeper writes it first, and D1 is read again.
+ * `GET /v1/quotes/{id}`: the quote as of now, its corridor written through on a miss. A quote the keeper
+ * holds a claim on, in a status its submission may still move it from (open, or expired meanwhile), may
+ * have been answered 202 a moment ago, its record written just after that answer (docs/settlement.md,
+ * "The fast path"): the keeper writes it first, and D1 is read again.
  */
 export async function quoteThrough(env: Env, config: RelayConfig, quoteId: string): Promise<Quote | null> {
   const read = await readThrough(env, config, quoteId, (db) => quoteClaimAsOfNow(db, quoteId));
-  if (!read?.claimed || !isOpen(read.quote.status)) return read?.quote ?? null;
+  if (!read?.claimed || !SUBMITTED_FROM.includes(read.quote.status)) return read?.quote ?? null;
   return (await keeperWriteThrough(env, quoteId)) ? quoteAsOfNow(env.DB, quoteId) : read.quote;
 }
 
