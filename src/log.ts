@@ -74,12 +74,12 @@ export const log = {
 export const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /**
- * How long after an answer is handed to the runtime the line that records it is written. A timer of 0
- * fires before the runtime has sent the answer's bytes, so a line's own cost (about 1 ms under wrangler
- * dev) was in the answer's latency; a few ms later the answer has left (bench/README.md, "What stands in
- * the way").
+ * How long after an answer is handed to the runtime the work that records it starts: the request's line
+ * (docs/operations.md, "When the lines are written") and the keeper's record of a submission
+ * (docs/settlement.md, "The fast path"). A timer of 0 fires before the runtime has sent the answer's
+ * bytes, so that work's cost was in the answer's latency; a few ms later the answer has left.
  */
 export const LINE_AFTER_ANSWER_MS = 5;
 
-/** Settles once an answer handed to the runtime now has left: when its line may be written. */
+/** Settles once an answer handed to the runtime now has left: when the work that records it may run. */
 export const answerLeft = (): Promise<void> => new Promise((r) => setTimeout(r, LINE_AFTER_ANSWER_MS));

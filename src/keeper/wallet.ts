@@ -22,9 +22,10 @@ export class Wallet {
    * indexer leaves them alone, and they do not hold their wallet back (`recovering`).
    */
   private readonly inFlight = new Set<string>();
-  /** Transactions answered whose record has not run yet (`recordBehind`): the indexer leaves them to it. */
-  private readonly recording = new Set<string>();
-  /** Submissions answered whose D1 record has not run yet, by quote id and by execution id. */
+  /**
+   * Submissions answered whose D1 record has not run yet (`recordBehind`), by quote id, execution id and
+   * transaction hash: the indexer leaves those transactions to it.
+   */
   private readonly unrecorded = new Map<string, () => Promise<void>>();
   private readonly pool = new WalletPool();
 
@@ -152,27 +153,24 @@ export class Wallet {
    */
   private recordBehind(tx: PendingTx, record: () => Promise<void>): Promise<void> {
     const { quoteId, executionId } = tx.submission;
+    const keys = [quoteId, executionId, tx.hash];
     let running: Promise<void> | null = null;
-    this.recording.add(tx.hash);
     const run = () => {
       running ??= record()
         .catch((e: unknown) => keeperLog.error("record_failed", { quoteId, txHash: tx.hash, error: String(e) }))
         .finally(() => {
           this.inFlight.delete(tx.hash);
-          this.recording.delete(tx.hash);
-          this.unrecorded.delete(quoteId);
-          this.unrecorded.delete(executionId);
+          for (const key of keys) this.unrecorded.delete(key);
         });
       return running;
     };
-    this.unrecorded.set(quoteId, run);
-    this.unrecorded.set(executionId, run);
+    for (const key of keys) this.unrecorded.set(key, run);
     return this.port.afterAnswer(run);
   }
 
   /** Whether the indexer leaves `hash` alone: its broadcast or its record is under way here. */
   busy(hash: string): boolean {
-    return this.inFlight.has(hash) || this.recording.has(hash);
+    return this.inFlight.has(hash) || this.unrecorded.has(hash);
   }
 
   /**
