@@ -14,7 +14,7 @@ import { quoteAndSign, startStack, submit, withRelay } from "./execute-stack";
 
 const RESOLVERS = Number(process.env.BENCH_RESOLVERS ?? 20);
 const QUOTES = Number(process.env.BENCH_QUOTES ?? 200);
-const TOP = 25;
+const TOP = Number(process.env.BENCH_TOP ?? 25);
 /** Takers asking in turn, each within its per-taker limit (docs/api.md, "Limits"). */
 const TAKERS = 50;
 const CNGN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
@@ -24,6 +24,7 @@ interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount?: number;
+  children?: number[];
 }
 
 /**
@@ -76,6 +77,21 @@ async function profiled(inspectorPort: number, what: string, work: () => Promise
     byFunction.set(key, (byFunction.get(key) ?? 0) + hits);
     byFile.set(place(f), (byFile.get(place(f)) ?? 0) + hits);
   }
+  // Total time: a sample counts once for every distinct function on its stack.
+  const parent = new Map<number, ProfileNode>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node);
+  const withCallees = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const hits = node.hitCount ?? 0;
+    if (hits === 0) continue;
+    const seen = new Set<string>();
+    for (let at: ProfileNode | undefined = node; at; at = parent.get(at.id)) {
+      const f = at.callFrame;
+      if (!f.url) continue;
+      seen.add(`${f.functionName || "(anonymous)"}  ${place(f)}:${f.lineNumber + 1}`);
+    }
+    for (const key of seen) withCallees.set(key, (withCallees.get(key) ?? 0) + hits);
+  }
   const show = (title: string, m: Map<string, number>) => {
     console.log(`\n${title}`);
     for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
@@ -85,6 +101,7 @@ async function profiled(inspectorPort: number, what: string, work: () => Promise
   console.log(`${what}: ${total} samples of 0.1 ms in the Worker's isolate`);
   show("self time by function", byFunction);
   show("self time by file", byFile);
+  show("total time by function (its callees included)", withCallees);
 }
 
 async function submissions(): Promise<void> {
