@@ -100,4 +100,47 @@ describe("verifyWithKey", () => {
     expect(recoverStrict(hash, signature)?.publicKey).not.toBe(publicKey);
     expect(verifyWithKey(hash, signature, publicKey)).toBe(false);
   });
+
+  it("agrees with noble where a window's digit is at its edges and borrows carry through every window", () => {
+    // A signature chosen by its products: R = u₁G + u₂Q, r = x(R), s = r/u₂, h = u₁s, so that h/s and r/s
+    // are the scalars wanted. Each window of 0x80…80 is the largest positive digit; of 0xff…ff a borrow.
+    const d = 0x1234567890abcdefn;
+    const Q = Point.BASE.multiply(d);
+    const publicKey = `0x${Q.toHex(false)}` as Hex;
+    const edges = [
+      1n,
+      2n,
+      127n,
+      128n,
+      129n,
+      255n,
+      256n,
+      BigInt(`0x${"80".repeat(32)}`) % Fn.ORDER,
+      BigInt(`0x${"ff".repeat(31)}`),
+      BigInt(`0x${"7f".repeat(32)}`),
+      2n ** 255n,
+      Fn.ORDER - 1n,
+      Fn.ORDER - 129n,
+    ];
+    let checked = 0;
+    for (const u1 of edges) {
+      for (const u2 of edges) {
+        const R = Point.BASE.multiply(u1).add(Q.multiply(u2));
+        const { x, y } = R.toAffine();
+        const r = Fn.create(x);
+        const s = Fn.create(r * Fn.inv(u2));
+        const h = Fn.create(u1 * s);
+        // Only a low s is a signature the rule admits, and only one with x(R) < n is what ecrecover rebuilds.
+        if (s > Fn.ORDER / 2n || x >= Fn.ORDER || r === 0n) continue;
+        const v = (y & 1n) === 0n ? 27 : 28;
+        const signature = `${toHex(r, { size: 32 })}${toHex(s, { size: 32 }).slice(2)}${v.toString(16)}` as Hex;
+        const digest = toHex(h, { size: 32 });
+        expect(verifyWithKey(digest, signature, publicKey)).toBe(true);
+        expect(recoverStrict(digest, signature)?.publicKey).toBe(publicKey);
+        expect(verifyWithKey(digest, withV(signature, v === 27 ? 28 : 27), publicKey)).toBe(false);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
+  });
 });

@@ -1,4 +1,4 @@
-import { type Address, getAddress, type Hex } from "viem";
+import { type Address, getAddress, type Hex, type TypedDataDomain } from "viem";
 import type { EvmChain } from "../../config";
 import type { ChainAdapter, RfqTerms, Winner } from "../adapter";
 import { addressFacts } from "../addresses";
@@ -14,7 +14,7 @@ import {
   type RfqFill,
   takerTypedData,
 } from "./typed-data";
-import { typedDataDigest } from "./typed-data-digest";
+import { digestsByAmount } from "./typed-data-digest";
 
 function fillOf(terms: RfqTerms, outputAmount: bigint): RfqFill {
   return {
@@ -28,13 +28,12 @@ function fillOf(terms: RfqTerms, outputAmount: bigint): RfqFill {
   };
 }
 
-/** A resolver's EIP-712 fill, as the rfq's `toSign` spells it, and its digest. */
+/** A resolver's EIP-712 fill, as the rfq's `toSign` spells it. */
 interface BidTypedData {
-  domain: object;
-  types: object;
+  domain: TypedDataDomain;
+  types: Record<string, readonly { name: string; type: string }[]>;
   primaryType: string;
   message: object;
-  digest: Hex;
 }
 
 /**
@@ -44,8 +43,7 @@ interface BidTypedData {
 function bidTypedData(chain: EvmChain, terms: RfqTerms, outputAmount: bigint): BidTypedData {
   if (!terms.limit) {
     const executor = chain.executor as Address;
-    const typed = fillTypedData({ chainId: chain.chainId, executor, fill: fillOf(terms, outputAmount) });
-    return { ...typed, digest: typedDataDigest(typed) };
+    return fillTypedData({ chainId: chain.chainId, executor, fill: fillOf(terms, outputAmount) });
   }
   const fill: LimitFill = {
     quoteId: quoteIdToBytes32(terms.quoteId),
@@ -54,13 +52,22 @@ function bidTypedData(chain: EvmChain, terms: RfqTerms, outputAmount: bigint): B
     outputAmount,
     deadline: BigInt(terms.deadline),
   };
-  const typed = limitFillTypedData({ chainId: chain.chainId, reactor: chain.reactor as Address, fill });
-  return { ...typed, digest: typedDataDigest(typed) };
+  return limitFillTypedData({ chainId: chain.chainId, reactor: chain.reactor as Address, fill });
 }
 
 /** An EVM chain: Permit2 witness orders signed by the taker, EIP-712 fills signed by resolvers. */
 export function evmAdapter(chain: EvmChain): ChainAdapter {
   const fill = (terms: RfqTerms, outputAmount: bigint) => bidTypedData(chain, terms, outputAmount);
+  // One auction's terms, the digest of each of its bids by amount: built on its first bid.
+  const bidDigests = new WeakMap<RfqTerms, (outputAmount: bigint) => Hex>();
+  const bidDigest = (terms: RfqTerms, outputAmount: bigint) => {
+    let digests = bidDigests.get(terms);
+    if (!digests) {
+      digests = digestsByAmount(fill(terms, 0n), "outputAmount");
+      bidDigests.set(terms, digests);
+    }
+    return digests(outputAmount);
+  };
   return {
     ...addressFacts("evm", chain.tokens),
     chain,
@@ -84,7 +91,7 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
 
     verifyBid(terms, outputAmount, keys, signature) {
       if (!/^0x[0-9a-fA-F]{130}$/.test(signature) || !/^0x04[0-9a-fA-F]{128}$/.test(keys.publicKey)) return false;
-      return verifyWithKey(fill(terms, outputAmount).digest, signature as Hex, keys.publicKey as Hex);
+      return verifyWithKey(bidDigest(terms, outputAmount), signature as Hex, keys.publicKey as Hex);
     },
 
     signing: {
