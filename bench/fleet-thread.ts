@@ -7,6 +7,8 @@
 import { Worker } from "node:worker_threads";
 
 export interface FleetThread {
+  /** Milliseconds the thread's event loop has been busy so far: its resolvers' work, signing included. */
+  busyMs(): number;
   stop(): Promise<void>;
 }
 
@@ -17,6 +19,7 @@ export async function startFleetThread(script: URL, workerData: unknown): Promis
     worker.once("error", reject);
   });
   return {
+    busyMs: () => worker.performance.eventLoopUtilization().active,
     async stop() {
       const stopped = new Promise((r) => worker.once("message", r));
       worker.postMessage("stop");

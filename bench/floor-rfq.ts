@@ -5,7 +5,8 @@
  * under load in turns (relay, floor, floor, relay), so the shared machine's drift falls on both.
  */
 
-import { startFleetThread } from "./fleet-thread";
+import { availableParallelism } from "node:os";
+import { type FleetThread, startFleetThread } from "./fleet-thread";
 import type { FloorQuote } from "./floor/protocol";
 import { type FloorProcess, localObservability, startFloor } from "./floor-dev";
 import type { Comparison } from "./floor-table";
@@ -24,7 +25,7 @@ import {
   withRelay,
 } from "./rfq-relay";
 import { fmt, Phases, percentile, quiet } from "./stats";
-import { cpuMs, type WorkerRuntime } from "./workerd";
+import { cpuMs, machineCpuMs, type WorkerRuntime } from "./workerd";
 
 export interface QuoteRunOptions {
   /** Quotes one at a time, each side. */
@@ -52,7 +53,8 @@ export interface Side {
   name: "relay" | "floor";
   runtime: WorkerRuntime;
   ask(n: number, phases?: Phases): Promise<QuoteTiming>;
-  withResolvers<T>(count: number, run: () => Promise<T>): Promise<T>;
+  /** Its resolvers, in a thread of their own, for the length of `run`. */
+  withResolvers<T>(count: number, run: (fleet: FleetThread) => Promise<T>): Promise<T>;
 }
 
 export function relaySide(runtime: WorkerRuntime): Side {
@@ -94,7 +96,7 @@ export function floorSide(floor: FloorProcess): Side {
         latencyMs: REPLY_LATENCY_MS,
       });
       try {
-        return await run();
+        return await run(fleet);
       } finally {
         await fleet.stop();
       }
@@ -193,13 +195,18 @@ interface Load {
   failed: number;
   seconds: number;
   cpuMs: number;
+  /** The resolvers' thread's busy time, and the whole machine's CPU time, over the same seconds. */
+  resolversMs: number;
+  machineMs: number;
 }
 
 let nextTaker = 100_000;
 
 /** `concurrency` takers back to back on one corridor of `side` for `seconds`. */
-async function load(side: Side, seconds: number, concurrency: number): Promise<Load> {
+async function load(side: Side, fleet: FleetThread, seconds: number, concurrency: number): Promise<Load> {
   const cpuBefore = cpuMs(side.runtime.workerPids);
+  const resolversBefore = fleet.busyMs();
+  const machineBefore = machineCpuMs();
   const started = performance.now();
   const until = started + seconds * 1000;
   let done = 0;
@@ -222,6 +229,8 @@ async function load(side: Side, seconds: number, concurrency: number): Promise<L
     failed,
     seconds: (performance.now() - started) / 1000,
     cpuMs: cpuMs(side.runtime.workerPids) - cpuBefore,
+    resolversMs: fleet.busyMs() - resolversBefore,
+    machineMs: machineCpuMs() - machineBefore,
   };
 }
 
@@ -229,16 +238,26 @@ async function load(side: Side, seconds: number, concurrency: number): Promise<L
  * Each side under load for `seconds` in two halves, in the order relay, floor, floor, relay: quotes
  * answered with a price per second, and the Worker's CPU per quote (a failed auction costs CPU too).
  */
-async function underLoad(relay: Side, floor: Side, options: QuoteRunOptions) {
-  const totals = new Map<Side, Load>([relay, floor].map((s) => [s, { done: 0, failed: 0, seconds: 0, cpuMs: 0 }]));
+async function underLoad(relay: Side, floor: Side, fleets: Map<Side, FleetThread>, options: QuoteRunOptions) {
+  const keys = ["done", "failed", "seconds", "cpuMs", "resolversMs", "machineMs"] as const;
+  const totals = new Map<Side, Load>(
+    [relay, floor].map((s) => [s, Object.fromEntries(keys.map((k) => [k, 0])) as unknown as Load]),
+  );
   for (const side of [relay, floor, floor, relay]) {
-    const part = await load(side, options.seconds / 2, options.concurrency);
+    const part = await load(side, fleets.get(side) as FleetThread, options.seconds / 2, options.concurrency);
     const total = totals.get(side) as Load;
-    for (const key of ["done", "failed", "seconds", "cpuMs"] as const) total[key] += part[key];
+    for (const key of keys) total[key] += part[key];
   }
   return [relay, floor].map((s) => {
     const t = totals.get(s) as Load;
-    return { perSecond: t.done / t.seconds, cpuPerQuote: t.cpuMs / (t.done + t.failed), failed: t.failed };
+    const ms = t.seconds * 1000;
+    return {
+      perSecond: t.done / t.seconds,
+      cpuPerQuote: t.cpuMs / (t.done + t.failed),
+      failed: t.failed,
+      // Shares of one core: the Worker's process, its resolvers' thread, and the whole machine.
+      shares: { worker: t.cpuMs / ms, resolvers: t.resolversMs / ms, machine: t.machineMs / ms },
+    };
   });
 }
 
@@ -249,6 +268,7 @@ interface SideFigures {
   perSecond: number;
   cpuPerQuote: number;
   failed: number;
+  shares: { worker: number; resolvers: number; machine: number };
 }
 
 interface Row {
@@ -258,13 +278,17 @@ interface Row {
 }
 
 async function measureAt(count: number, relay: Side, floor: Side, options: QuoteRunOptions): Promise<Row> {
-  return relay.withResolvers(count, () =>
-    floor.withResolvers(count, async () => {
+  return relay.withResolvers(count, (relayFleet) =>
+    floor.withResolvers(count, async (floorFleet) => {
       const idle = await idleCpu([relay, floor]);
       const phases = new Phases();
       const split = new OverheadSplit();
       const seq = await alternating([relay, floor], options.quotes, phases, split);
-      const loaded = await underLoad(relay, floor, options);
+      const fleets = new Map([
+        [relay, relayFleet],
+        [floor, floorFleet],
+      ]);
+      const loaded = await underLoad(relay, floor, fleets, options);
       const figures = (k: number): SideFigures => {
         const s = seq[k] as (typeof seq)[number];
         const l = loaded[k] as (typeof loaded)[number];
@@ -275,6 +299,7 @@ async function measureAt(count: number, relay: Side, floor: Side, options: Quote
           perSecond: l.perSecond,
           cpuPerQuote: l.cpuPerQuote,
           failed: l.failed,
+          shares: l.shares,
         };
       };
       const row: Row = { resolvers: count, relay: figures(0), floor: figures(1) };
@@ -282,7 +307,9 @@ async function measureAt(count: number, relay: Side, floor: Side, options: Quote
         `   ${name}: ${f.sample.describe()}\n` +
         `          CPU per quote ${fmt(f.cpuPerQuote)} at full load, ${fmt(f.cpuOneAtATime)} one at a time` +
         ` (idle ${f.idleCpuMsPerS.toFixed(1)} ms/s) | ${f.perSecond.toFixed(0)} quotes/s on one corridor` +
-        (f.failed ? ` (${f.failed} auctions under load ended without a price, not counted)` : "");
+        (f.failed ? ` (${f.failed} auctions under load ended without a price, not counted)` : "") +
+        `\n          under load, in cores busy: the Worker's process ${f.shares.worker.toFixed(2)}, its resolvers' ` +
+        `thread ${f.shares.resolvers.toFixed(2)}, the whole machine ${f.shares.machine.toFixed(2)} of ${availableParallelism()}`;
       console.log(
         `${atResolvers(count)}, relay beside floor\n${describe("relay", row.relay)}\n` +
           `          the relay's phases (Server-Timing, p50 ms): ${phases.describe()}\n` +

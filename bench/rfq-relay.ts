@@ -9,7 +9,7 @@ import { localConfig } from "../src/config/local";
 import type { RelayConfig } from "../src/config/schema";
 import type { Quote } from "../src/schemas/quote";
 import { startRelay } from "../test/e2e/harness";
-import { startFleetThread } from "./fleet-thread";
+import { type FleetThread, startFleetThread } from "./fleet-thread";
 import { fetchTimed, fmt, type Phases, parseServerTiming, percentile } from "./stats";
 import { findWorkerRuntime, type WorkerRuntime } from "./workerd";
 
@@ -121,7 +121,7 @@ export class Sample {
 }
 
 /** Reference resolvers on `url` (bench/fleet-worker.ts) for the length of `run`, all fresh on the relay. */
-export async function withFleet<T>(url: string, count: number, run: () => Promise<T>): Promise<T> {
+export async function withFleet<T>(url: string, count: number, run: (fleet: FleetThread) => Promise<T>): Promise<T> {
   const fleet = await startFleetThread(new URL("./fleet-worker.ts", import.meta.url), {
     relayUrl: url,
     count,
@@ -129,7 +129,7 @@ export async function withFleet<T>(url: string, count: number, run: () => Promis
     token: CNGN,
   });
   try {
-    return await run();
+    return await run(fleet);
   } finally {
     await fleet.stop();
   }

@@ -139,6 +139,15 @@ export async function findWorkerRuntime(relayUrl: string, probe: WorkerProbe = R
   throw new Error(`wrangler dev on ${relayUrl}: none of its workerd processes (${siblings}) answers GET ${probe.path}`);
 }
 
+/** CPU time the whole machine has used so far (every core, every process), in milliseconds. */
+export function machineCpuMs(): number {
+  const [, ...fields] = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/);
+  // user nice system idle iowait irq softirq steal: all but idle and iowait are work.
+  const ticks = fields.slice(0, 8).map(Number);
+  const busy = ticks.reduce((a, b) => a + b, 0) - (ticks[3] ?? 0) - (ticks[4] ?? 0);
+  return (busy * 1000) / CLOCK_TICKS;
+}
+
 /** CPU time (user + system) the processes have used so far, in milliseconds. */
 export function cpuMs(processes: readonly number[]): number {
   let ticks = 0;
