@@ -1,5 +1,6 @@
 import { ed25519 } from "@noble/curves/ed25519";
 import { base58 } from "@scure/base";
+import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { Bidder, type BidderOptions } from "../../src/clients/resolver/bidder";
 import type { Emit } from "../../src/clients/resolver/events";
@@ -8,6 +9,7 @@ import { NodeStates } from "../../src/clients/resolver/node-state";
 import { fixedRatePricer, parseDecimal } from "../../src/clients/resolver/pricing";
 import type { ChainInfo } from "../../src/clients/resolver/relay-config";
 import { type InventoryEntry, OUTPUT_AMOUNT_SLOT, type RfqFrame } from "../../src/protocol/frames";
+import { vectors } from "../support/signing-vectors";
 
 const CNGN = "CNGNmint1111111111111111111111111111111111";
 const USDC = "USDCmint1111111111111111111111111111111111";
@@ -84,6 +86,40 @@ describe("what the node answers an rfq", () => {
       base58.decode(solana.address),
     );
     expect(verified).toBe(true);
+  });
+
+  it("signs an EVM bid as the test vector's signature, with an account that signs hashes and one that only signs typed data", async () => {
+    const v = vectors.rfqFill;
+    const evm: ChainInfo = {
+      kind: "evm",
+      chainId: v.chainId,
+      name: "local",
+      executor: v.executor,
+      tokens: [
+        { symbol: "cNGN", address: v.sellToken, decimals: 6 },
+        { symbol: "USDC", address: v.buyToken, decimals: 6 },
+      ],
+    };
+    const frame: RfqFrame = {
+      ...rfq({ chainId: v.chainId, sellToken: v.sellToken, buyToken: v.buyToken, sellAmount: v.sellAmount }),
+      rfqId: v.rfqId,
+      quoteId: v.quoteId,
+      taker: v.taker,
+      recipient: v.taker,
+      deadline: v.deadline,
+      toSign: v.toSign,
+    };
+    const account = privateKeyToAccount(vectors.keys.evm.privateKey);
+    const inventory = [{ chainId: v.chainId, token: v.buyToken, balance: "1000000000", allowance: "1000000000" }];
+    for (const signer of [account, { ...account, sign: undefined }]) {
+      const { bidder: b } = bidder({
+        account: signer,
+        chains: [evm],
+        pricer: () => ({ outputAmount: BigInt(v.outputAmount) }),
+      });
+      const reply = await b.decide({ ...corridor(inventory), key: `${v.chainId}:${v.sellToken}:${v.buyToken}` }, frame);
+      expect(reply).toMatchObject({ type: "bid", outputAmount: v.outputAmount, signature: v.signature });
+    }
   });
 
   it("declines with the first check that fails, in the documented order", async () => {
