@@ -79,7 +79,13 @@ async function floorQuote(base: string, n: number): Promise<QuoteTiming> {
   const body = JSON.parse(text) as FloorQuote;
   if (body.outputAmount === null) throw new QuoteFailed(res.status, text);
   const slowest = Math.max(...body.offers.map((o) => o.latencyMs));
-  return { latency, overhead: latency - slowest, relayOverhead: Number.NaN, phases: new Map() };
+  return {
+    latency,
+    overhead: latency - slowest,
+    relayOverhead: Number.NaN,
+    phases: new Map(),
+    offers: body.offers.length,
+  };
 }
 
 export function floorSide(floor: FloorProcess): Side {
@@ -198,6 +204,8 @@ interface Load {
   /** The resolvers' thread's busy time, and the whole machine's CPU time, over the same seconds. */
   resolversMs: number;
   machineMs: number;
+  /** Offers in the answers with a price: the bids their auctions took. */
+  offers: number;
 }
 
 let nextTaker = 100_000;
@@ -211,11 +219,14 @@ async function load(side: Side, fleet: FleetThread, seconds: number, concurrency
   const until = started + seconds * 1000;
   let done = 0;
   let failed = 0;
+  let offers = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < until) {
         try {
-          await side.ask(nextTaker++);
+          // Read after the await: `offers += await …` would add to the count as it was before it.
+          const answer = await side.ask(nextTaker++);
+          offers += answer.offers;
           done++;
         } catch (e) {
           if (!(e instanceof QuoteFailed)) throw e;
@@ -231,6 +242,7 @@ async function load(side: Side, fleet: FleetThread, seconds: number, concurrency
     cpuMs: cpuMs(side.runtime.workerPids) - cpuBefore,
     resolversMs: fleet.busyMs() - resolversBefore,
     machineMs: machineCpuMs() - machineBefore,
+    offers,
   };
 }
 
@@ -239,7 +251,7 @@ async function load(side: Side, fleet: FleetThread, seconds: number, concurrency
  * answered with a price per second, and the Worker's CPU per quote (a failed auction costs CPU too).
  */
 async function underLoad(relay: Side, floor: Side, fleets: Map<Side, FleetThread>, options: QuoteRunOptions) {
-  const keys = ["done", "failed", "seconds", "cpuMs", "resolversMs", "machineMs"] as const;
+  const keys = ["done", "failed", "seconds", "cpuMs", "resolversMs", "machineMs", "offers"] as const;
   const totals = new Map<Side, Load>(
     [relay, floor].map((s) => [s, Object.fromEntries(keys.map((k) => [k, 0])) as unknown as Load]),
   );
@@ -255,6 +267,7 @@ async function underLoad(relay: Side, floor: Side, fleets: Map<Side, FleetThread
       perSecond: t.done / t.seconds,
       cpuPerQuote: t.cpuMs / (t.done + t.failed),
       failed: t.failed,
+      offersPerQuote: t.offers / t.done,
       // Shares of one core: the Worker's process, its resolvers' thread, and the whole machine.
       shares: { worker: t.cpuMs / ms, resolvers: t.resolversMs / ms, machine: t.machineMs / ms },
     };
@@ -268,6 +281,7 @@ interface SideFigures {
   perSecond: number;
   cpuPerQuote: number;
   failed: number;
+  offersPerQuote: number;
   shares: { worker: number; resolvers: number; machine: number };
 }
 
@@ -299,6 +313,7 @@ async function measureAt(count: number, relay: Side, floor: Side, options: Quote
           perSecond: l.perSecond,
           cpuPerQuote: l.cpuPerQuote,
           failed: l.failed,
+          offersPerQuote: l.offersPerQuote,
           shares: l.shares,
         };
       };
@@ -308,7 +323,7 @@ async function measureAt(count: number, relay: Side, floor: Side, options: Quote
         `          CPU per quote ${fmt(f.cpuPerQuote)} at full load, ${fmt(f.cpuOneAtATime)} one at a time` +
         ` (idle ${f.idleCpuMsPerS.toFixed(1)} ms/s) | ${f.perSecond.toFixed(0)} quotes/s on one corridor` +
         (f.failed ? ` (${f.failed} auctions under load ended without a price, not counted)` : "") +
-        `\n          under load, in cores busy: the Worker's process ${f.shares.worker.toFixed(2)}, its resolvers' ` +
+        `\n          under load: ${f.offersPerQuote.toFixed(1)} offers a quote; in cores busy: the Worker's process ${f.shares.worker.toFixed(2)}, its resolvers' ` +
         `thread ${f.shares.resolvers.toFixed(2)}, the whole machine ${f.shares.machine.toFixed(2)} of ${availableParallelism()}`;
       console.log(
         `${atResolvers(count)}, relay beside floor\n${describe("relay", row.relay)}\n` +

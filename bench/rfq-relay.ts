@@ -64,6 +64,8 @@ export interface QuoteTiming {
   relayOverhead: number;
   /** The answer's `Server-Timing` phases (docs/api.md, "Server-Timing"); empty where it has none. */
   phases: Map<string, number>;
+  /** How many offers the answer ranks: the bids its auction took. */
+  offers: number;
 }
 
 /** A quote answered with an error: counted, not fatal, when the machine is too busy for the auction. */
@@ -93,6 +95,7 @@ export async function quote(base: string, taker: string, buyToken: string, phase
     overhead: latency - slowest,
     relayOverhead: relayLatency - slowest,
     phases: parseServerTiming(res.headers.get("server-timing")),
+    offers: body.offers.length,
   };
 }
 
