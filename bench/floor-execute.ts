@@ -7,6 +7,7 @@
  * in halves (relay, floor, floor, relay).
  */
 
+import { availableParallelism } from "node:os";
 import { encodeFunctionData, parseAbi, parseGwei } from "viem";
 import { anvilPrivateKey, LOCAL_ACCOUNTS } from "../scripts/lib/local-stack";
 import { anvilAccount } from "../src/clients/resolver/keys";
@@ -32,7 +33,7 @@ import { type FloorProcess, localObservability, startFloor } from "./floor-dev";
 import type { Comparison } from "./floor-table";
 import { type RpcCall, type RpcTimer, startRpcTimer } from "./rpc-timer";
 import { fmt, Phases, percentile, quiet } from "./stats";
-import { cpuMs, findWorkerRuntime, type WorkerRuntime } from "./workerd";
+import { cpuMs, findWorkerRuntime, machineCpuMs, type WorkerRuntime } from "./workerd";
 
 export interface SubmissionRunOptions {
   /** Submissions one at a time, each side. */
@@ -188,24 +189,32 @@ async function bursts(s: Sides, options: SubmissionRunOptions) {
     const runtime = name === "relay" ? s.relayRuntime : s.floor.runtime;
     let result: Burst;
     let cpuBefore: number;
+    let machineBefore: number;
     if (name === "relay") {
       // Quotes first (bench/execute-stack.ts, `burst`): the CPU window starts with the submissions.
-      const started = { cpu: 0, at: 0 };
+      const started = { cpu: 0, machine: 0, at: 0 };
       result = await burst(runtime.directUrl, s.stack.client, half, options.concurrency, () => {
         started.cpu = cpuMs(runtime.workerPids);
+        started.machine = machineCpuMs();
         started.at = performance.now();
       });
       cpuBefore = started.cpu;
+      machineBefore = started.machine;
       console.log(`   ${describeRpc(s.stack.timer.callsSince(started.at), result.accepted)}`);
     } else {
       const batch = await s.sender.many(half);
       cpuBefore = cpuMs(runtime.workerPids);
+      machineBefore = machineCpuMs();
       result = await burstOf(batch.length, options.concurrency, (k) =>
         floorSubmit(s.floor, batch[k] as FloorSubmission),
       );
     }
     const cpu = cpuMs(runtime.workerPids) - cpuBefore;
-    console.log(`   burst of ${half} at concurrency ${options.concurrency}, ${name}: ${describeBurst(result)}`);
+    const busy = (ms: number) => (ms / (result.seconds * 1000)).toFixed(2);
+    console.log(
+      `   burst of ${half} at concurrency ${options.concurrency}, ${name}: ${describeBurst(result)}; in cores busy: ` +
+        `the Worker's process ${busy(cpu)}, the whole machine ${busy(machineCpuMs() - machineBefore)} of ${availableParallelism()}`,
+    );
     const total = totals[name];
     total.accepted += result.accepted;
     total.seconds += result.seconds;
