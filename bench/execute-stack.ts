@@ -167,13 +167,14 @@ export async function burst(
   size: number,
   concurrency: number,
   onStart?: () => void,
+  phases?: Phases,
 ) {
   const batch: SignedQuote[] = [];
   for (let i = 0; i < size; i += 24) {
     const n = Math.min(24, size - i);
     batch.push(...(await Promise.all(Array.from({ length: n }, (_, j) => quoteAndSign(relayUrl, client, i + j)))));
   }
-  return burstOf(batch.length, concurrency, (k) => submit(relayUrl, batch[k] as SignedQuote), {
+  return burstOf(batch.length, concurrency, (k) => submit(relayUrl, batch[k] as SignedQuote, phases), {
     isLimited: (e) => e instanceof RelayHttpError && e.code === "rate_limited",
     ...(onStart ? { onStart } : {}),
   });

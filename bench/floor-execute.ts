@@ -193,11 +193,20 @@ async function bursts(s: Sides, options: SubmissionRunOptions) {
     if (name === "relay") {
       // Quotes first (bench/execute-stack.ts, `burst`): the CPU window starts with the submissions.
       const started = { cpu: 0, machine: 0, at: 0 };
-      result = await burst(runtime.directUrl, s.stack.client, half, options.concurrency, () => {
-        started.cpu = cpuMs(runtime.workerPids);
-        started.machine = machineCpuMs();
-        started.at = performance.now();
-      });
+      const phases = new Phases();
+      result = await burst(
+        runtime.directUrl,
+        s.stack.client,
+        half,
+        options.concurrency,
+        () => {
+          started.cpu = cpuMs(runtime.workerPids);
+          started.machine = machineCpuMs();
+          started.at = performance.now();
+        },
+        phases,
+      );
+      console.log(`   the keeper's phases during the burst (Server-Timing, p50 ms): ${phases.describe()}`);
       cpuBefore = started.cpu;
       machineBefore = started.machine;
       console.log(`   ${describeRpc(s.stack.timer.callsSince(started.at), result.accepted)}`);
