@@ -38,9 +38,9 @@ function domainSeparator(domain: TypedDataDomain): Hex {
 
 /**
  * The EIP-712 digest `keccak256(0x1901 ‖ domainSeparator ‖ hashStruct(message))`, as viem's
- * `hashTypedData` computes it, for typed data the relay built itself from checked terms: the domain
- * separator is kept per domain, and the message is not validated again (its addresses' checksums alone
- * cost a keccak each).
+ * `hashTypedData` computes it, for typed data built from checked terms (the relay's own, or an rfq's
+ * `toSign` its node checked against the rfq): the domain separator is kept per domain, and the message is
+ * not validated again (its addresses' checksums alone cost a keccak each).
  */
 export function typedDataDigest(typed: Typed): Hex {
   const struct = hashStruct({ data: typed.message, primaryType: typed.primaryType, types: typed.types } as never);
@@ -75,7 +75,7 @@ function fieldWord(type: string, value: unknown, types: Types): Hex {
  * The digests of typed data that differ only in one top-level `uint256` field, as a function of that
  * field: every bid of one auction signs the same fill but for its `outputAmount`. The struct's encoding is
  * built once; a digest then writes its amount into the encoding's word and takes two keccaks, where
- * `typedDataDigest` encodes the whole message again (bench/README.md, "Where the process's CPU goes").
+ * `typedDataDigest` encodes the whole message again (bench/README.md, "What a quote and a submission cost now").
  */
 export function digestsByAmount(typed: Typed, field: string): (amount: bigint) => Hex {
   const fields = typed.types[typed.primaryType] ?? [];
