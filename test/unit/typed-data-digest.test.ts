@@ -80,44 +80,12 @@ describe("typedDataDigest", () => {
       [31337, C],
       [1, B],
     ] as const) {
-      for (const outputAmount of [0n, 1n, 999_950n, 2n ** 200n]) {
-        const typed = fillTypedData({
-          chainId,
-          executor,
-          fill: {
-            quoteId: quoteIdToBytes32(newId("q")),
-            taker: A,
-            sellToken: B,
-            sellAmount: 1_580_000_000n,
-            buyToken: C,
-            outputAmount,
-            deadline: 1_800_000_000n,
-          },
-        });
+      for (const outputAmount of AMOUNTS) {
+        const typed = rfqFill(chainId, executor, outputAmount);
         expect(typedDataDigest(typed)).toBe(hashTypedData(typed));
       }
     }
-    const limit = limitFillTypedData({
-      chainId: 31337,
-      reactor: C,
-      fill: {
-        quoteId: quoteIdToBytes32(newId("q")),
-        order: {
-          taker: A,
-          recipient: A,
-          sellToken: B,
-          buyToken: C,
-          sellAmount: 5n,
-          minOut: 3n,
-          gasFeeToken: C,
-          maxGasFee: 1n,
-          deadline: 9n,
-        },
-        nonce: 77n,
-        outputAmount: 4n,
-        deadline: 10n,
-      },
-    });
+    const limit = limitFill(4n);
     expect(typedDataDigest(limit)).toBe(hashTypedData(limit));
   });
 });
