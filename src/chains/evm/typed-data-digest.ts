@@ -62,12 +62,15 @@ function encodeType(primaryType: string, types: Types): string {
     .join("");
 }
 
-/** One field's 32-byte word in EIP-712 `encodeData`; arrays are not among what the relay's bids sign. */
+/**
+ * One field's 32-byte word in EIP-712 `encodeData`: a nested struct's hash, or an atomic value's ABI word.
+ * Dynamic fields (`string`, `bytes`, arrays) are not among what the relay's bids sign.
+ */
 function fieldWord(type: string, value: unknown, types: Types): Hex {
   if (types[type]) return hashStruct({ data: value, primaryType: type, types } as never);
-  if (type === "string") return keccak256(toHex(value as string));
-  if (type === "bytes") return keccak256(value as Hex);
-  if (type.endsWith("]")) throw new Error(`typed data with an array field (${type}) has no template`);
+  if (type === "string" || type === "bytes" || type.endsWith("]")) {
+    throw new Error(`typed data with a dynamic field (${type}) has no template`);
+  }
   return encodeAbiParameters([{ type }], [value]);
 }
 
