@@ -14,7 +14,6 @@ import {
   LIMIT_POLL_MS,
   limitJobPort,
   limitPass,
-  notLeader,
   PRUNE_EVERY_MS,
   RETENTION_BACKLOG_MS,
   RETENTION_EVERY_MS,
@@ -64,6 +63,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
       afterAnswer: async (write) => ctx.waitUntil(answerLeft().then(write)),
       quoteMoved: (quoteId, fill) =>
         ctx.waitUntil(announceQuote(this.env, loadConfig(this.env.RELAY_CONFIG), quoteId, fill ?? undefined)),
+      paused: () => this.paused() !== null,
       demoted: (corridorKey, resolver, demotion) => {
         if (!corridorKey) return;
         ctx.waitUntil(
@@ -139,7 +139,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
    */
   async submit(request: SubmitRequest): Promise<SubmitOutcome> {
     return withRequestId(request.requestId, async () => {
-      const outcome = this.paused() ? notLeader("keeper_paused") : await this.keeper.submit(request);
+      const outcome = await this.keeper.submit(request);
       // Written once the answer has left (docs/operations.md, "Logs").
       const line = { component: "keeper", ...submissionLogFields(request.quoteId, outcome) };
       this.ctx.waitUntil(answerLeft().then(() => log.info("submission", line)));

@@ -12,7 +12,7 @@ export interface Refusal {
   status: 400 | 404 | 409 | 429 | 503;
   code: string;
   message: string;
-  extras: Record<string, string | number | Record<string, number>>;
+  extras: Record<string, string | number | Record<string, number> | Issue[]>;
 }
 
 export const refuse = (

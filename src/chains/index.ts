@@ -34,6 +34,7 @@ export {
   type FillRequest,
   type NonceStore,
   type PreparedFill,
+  type SettlementScheme,
   type SignedFill,
   type TxReceipt,
   type TxStatus,

@@ -1,4 +1,11 @@
-import { type ChainSettler, ChainUnavailableError, type FillRequest, findCorridor, type PreparedFill } from "../chains";
+import {
+  type ChainSettler,
+  ChainUnavailableError,
+  type FillRequest,
+  findCorridor,
+  type PreparedFill,
+  settlerFor,
+} from "../chains";
 import {
   type Claim,
   claimOpenQuote,
@@ -68,12 +75,12 @@ export async function admit(
 ): Promise<Prepared | SubmitOutcome> {
   const { db, store } = port;
   const now = iso(port.now());
-  // The repeated key's execution is found through the quote's taker in SQL, beside the quote's read. The
-  // Worker looked before its rate limit, but only this read, under the key's lock, sees a repeat that ran
-  // concurrently (docs/settlement.md, "Idempotency-Key").
+  // The quote and the repeated key's execution (found through the quote's taker in SQL) in one D1 round
+  // trip; only this read, under the key's lock, sees a repeat that ran concurrently (docs/settlement.md,
+  // "Idempotency-Key").
   const [quote, first] = await timed(timings, "readMs", async () => {
     const [row, repeated] = await Promise.all([
-      req.quote ?? readQuoteRow(db, req.quoteId),
+      readQuoteRow(db, req.quoteId),
       req.idempotencyKey ? executionForQuoteKey(db, req.quoteId, req.idempotencyKey, now) : null,
     ]);
     if (row) return [row, repeated] as const;
@@ -93,8 +100,20 @@ export async function admit(
   if (followed && idempotencyKey !== null && followed.submission.idempotencyKey === idempotencyKey) {
     return storedDuplicate(followed);
   }
+  if (req.chainId !== undefined && req.chainId !== quote.chainId) {
+    return refuse(409, "wrong_chain", `The quote is on chain ${quote.chainId}, not ${req.chainId}.`);
+  }
   const chain = port.config().chains.find((c) => c.chainId === quote.chainId);
   if (!chain) return chainNotServed(quote.chainId);
+  // The taker's part sits in the body field the chain's settlement names.
+  const { submissionField, submissionHint } = settlerFor(chain);
+  const takerPart = req.takerPart[submissionField];
+  if (takerPart === undefined) {
+    return refuse(400, "invalid_request", "The request failed validation.", {
+      issues: [{ path: submissionField, message: submissionHint }],
+    });
+  }
+  if (port.paused()) return notLeader("keeper_paused");
   const settlers = port.settlers(chain);
   if (quote.status === "expired") return quoteExpired();
   if (quote.status !== "quoted" && quote.status !== "signed") {
@@ -111,7 +130,7 @@ export async function admit(
   if (settlers === "no_key" || settlers.length === 0) return notLeader("keeper_not_configured");
   const wallet = pick(settlers);
   if (!wallet) return notLeader("recovering");
-  const checked = await simulate(port, req, quote, idempotencyKey, wallet, timings, gate);
+  const checked = await simulate(port, { ...req, takerPart }, quote, idempotencyKey, wallet, timings, gate);
   if (checked.kind !== "prepared") wallet.release();
   return checked;
 }
@@ -119,7 +138,7 @@ export async function admit(
 /** The taker's signature and readiness, and the simulation from `wallet`; a requote is recorded. */
 async function simulate(
   port: KeeperPort,
-  req: SubmitRequest,
+  req: Pick<SubmitRequest, "permit"> & { takerPart: string },
   quote: QuoteRow,
   idempotencyKey: string | null,
   wallet: WalletSlot,
@@ -137,7 +156,7 @@ async function simulate(
     feeToken: quote.fee.token,
     takerPays: quote.takerPays,
     signing: quote.signing,
-    signature: req.signature,
+    signature: req.takerPart,
     permit: req.permit,
   };
   const over = gate.over(quote.taker);

@@ -16,7 +16,7 @@ export {
 export { Keeper } from "./keeper";
 export { limitPass } from "./limit-job";
 export { limitJobPort } from "./limit-port";
-export { chainNotServed, duplicateOf, keyReused, notLeader } from "./outcomes";
+export { notLeader } from "./outcomes";
 export { SqlTxStore } from "./pending";
 export type { FillNotice } from "./port";
 export type { KeeperRpc, SubmitOutcome, SubmitRequest } from "./rpc";

@@ -146,7 +146,7 @@ async function round(port: LimitJobPort, order: OpenLimitOrder): Promise<LimitCh
   port.moved(moved);
   const submitted = await port.submit({
     quoteId,
-    signature: order.signature,
+    takerPart: { signature: order.signature },
     permit: order.erc2612,
     idempotencyKey: null,
   });

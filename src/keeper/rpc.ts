@@ -1,4 +1,4 @@
-import type { QuoteRow } from "../db";
+import type { SettlementScheme } from "../chains";
 import type { Refusal } from "../errors";
 import type { Erc2612Permit, ExecutionStatus } from "../schemas";
 
@@ -7,15 +7,21 @@ import type { Erc2612Permit, ExecutionStatus } from "../schemas";
  * crosses the RPC boundary as it is. Routes import these types, never the object's class.
  */
 
-/** A submission as the Worker hands it over, validated. */
+/**
+ * A submission as the Worker hands it over, its body validated; the keeper reads its quote (and its
+ * Idempotency-Key's execution) from D1, in one round trip.
+ */
 export interface SubmitRequest {
   quoteId: string;
-  /** The taker's part, from the body field the quote's chain names (`SettlementScheme.submissionField`). */
-  signature: string;
+  /** The chain the taker said the quote is on (`wrong_chain` when it is not), if it said. */
+  chainId?: number;
+  /**
+   * The taker's part, by body field: the keeper takes the one the quote's chain names
+   * (`SettlementScheme.submissionField`), and refuses the submission without it.
+   */
+  takerPart: Partial<Record<SettlementScheme["submissionField"], string>>;
   permit: Erc2612Permit | null;
   idempotencyKey: string | null;
-  /** The quote as the Worker has just read it from D1, so the keeper does not read it again; absent, it does. */
-  quote?: QuoteRow;
   /** The HTTP request's id, for the keeper's log lines and its chain calls' (docs/operations.md, "Logs"). */
   requestId?: string;
 }

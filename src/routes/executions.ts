@@ -1,13 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { settlerFor } from "../chains";
-import { executionForQuoteKey, readQuoteRow } from "../db";
 import type { AppEnv, Env } from "../env";
-import { invalidRequest, notFound, RelayError } from "../errors";
+import { notFound, RelayError } from "../errors";
 import { callObject, createRouter, FailureGate, requestClient, serverTiming } from "../http";
-import { chainNotServed, duplicateOf, keyReused, type SubmitOutcome, type SubmitRequest } from "../keeper";
+import type { SubmitOutcome, SubmitRequest } from "../keeper";
 import { perPeriod } from "../limits";
-import { executionThrough, readThrough } from "../quotes";
+import { executionThrough } from "../quotes";
 import {
   Execution,
   ExecutionAnswer,
@@ -91,44 +89,14 @@ async function submission(c: Context<AppEnv>, body: z.infer<typeof ExecutionRequ
       `The Idempotency-Key is over ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`,
     );
   }
-  // A repeat is answered from the key's record and counted against nothing (docs/api.md, "Idempotency-Key");
-  // the key is read beside the quote, scoped to its taker in SQL (a quote D1 does not have yet has no
-  // execution either). The keeper reads the key again under its lock: only that read sees a concurrent
-  // repeat's execution.
-  const [quote, first] = await Promise.all([
-    readThrough(c.env, c.get("config"), body.quoteId, (db) => readQuoteRow(db, body.quoteId)),
-    idempotencyKey
-      ? executionForQuoteKey(c.env.DB, body.quoteId, idempotencyKey, new Date().toISOString())
-      : Promise.resolve(null),
-  ]);
-  if (!quote) throw new RelayError(404, "quote_not_found", `No quote has the id ${JSON.stringify(body.quoteId)}.`);
-  if (first && first.quoteId !== quote.quoteId) throw RelayError.from(keyReused(first.quoteId));
-  if (first) {
-    const answer = acceptedAnswer(duplicateOf(first));
-    return c.json(answer.body, answer.status);
-  }
-  if (body.chainId !== undefined && body.chainId !== quote.chainId) {
-    throw new RelayError(409, "wrong_chain", `The quote is on chain ${quote.chainId}, not ${body.chainId}.`);
-  }
-  const chain = c.get("config").chains.find((ch) => ch.chainId === quote.chainId);
-  if (!chain) throw RelayError.from(chainNotServed(quote.chainId));
-  const settlement = settlerFor(chain);
-  // The taker's part sits in the body field the chain's settlement names.
-  const fields: Record<string, unknown> = body;
-  const takerPart = fields[settlement.submissionField];
-  if (typeof takerPart !== "string") {
-    throw invalidRequest(
-      [{ path: settlement.submissionField, message: settlement.submissionHint }],
-      "The request failed validation.",
-    );
-  }
   const started = Date.now();
   const outcome = await submit(c.env, {
     quoteId: body.quoteId,
-    signature: takerPart,
+    chainId: body.chainId,
+    // The keeper takes the field its quote's chain names, once it has read the quote.
+    takerPart: "signature" in body ? { signature: body.signature } : { transaction: body.transaction },
     permit: ("permit" in body ? body.permit : undefined) ?? null,
     idempotencyKey,
-    quote,
     requestId: c.get("requestId"),
   });
   // Where the keeper's time went (docs/api.md, "Server-Timing"), and the whole call to it.

@@ -16,7 +16,7 @@ import { sampleQuote, seedQuote } from "../support/records";
 const SIGNATURE = `0x${"11".repeat(65)}`;
 const request = (quoteId: string, over: Partial<SubmitRequest> = {}): SubmitRequest => ({
   quoteId,
-  signature: SIGNATURE,
+  takerPart: { signature: SIGNATURE },
   permit: null,
   idempotencyKey: null,
   ...over,
@@ -50,17 +50,23 @@ describe("keeper admission: refusals, in order", () => {
     expect(pending).not.toBeNull();
   });
 
-  it("takes the quote the Worker read instead of reading it again", async () => {
+  it("answers 409 wrong_chain when the taker names another chain, and 400 without the chain's field", async () => {
     const { keeper } = keeperHarness(env.DB);
     const { quote } = await seedQuote(env.DB);
-    // The quote handed over says `cancelled`, D1 says `quoted`: the keeper goes by what it was handed.
-    const handed = { ...quote, status: "cancelled" as const };
-    expect(await keeper.submit(request(quote.quoteId, { quote: handed }))).toMatchObject({
+    expect(await keeper.submit(request(quote.quoteId, { chainId: quote.chainId + 1 }))).toMatchObject({
       status: 409,
-      code: "quote_not_open",
-      extras: { status: "cancelled" },
+      code: "wrong_chain",
     });
-    expect(await keeper.submit(request(quote.quoteId))).toMatchObject({ kind: "submitted" });
+    // An EVM quote's taker part is its `signature`: a `transaction` is not it.
+    expect(await keeper.submit(request(quote.quoteId, { takerPart: { transaction: "AQID" } }))).toMatchObject({
+      status: 400,
+      code: "invalid_request",
+      extras: { issues: [{ path: "signature" }] },
+    });
+    expect(await readQuoteRecord(env.DB, quote.quoteId)).toMatchObject({ status: "quoted" });
+    expect(await keeper.submit(request(quote.quoteId, { chainId: quote.chainId }))).toMatchObject({
+      kind: "submitted",
+    });
   });
 
   it.each(["cancelled", "settled", "failed"] as const)("answers 409 quote_not_open for a %s quote", async (status) => {
@@ -319,6 +325,26 @@ describe("keeper wallet: broadcasting", () => {
       reason: null,
     });
     expect(h.settler.sent).toHaveLength(1);
+  });
+
+  it("while paused, still answers a repeat and an unknown quote, and refuses a new submission before the chain", async () => {
+    let paused = false;
+    const h = keeperHarness(env.DB, { paused: () => paused });
+    const [{ quote: sent }, { quote: fresh }] = [await seedQuote(env.DB), await seedQuote(env.DB)];
+    const first = await h.keeper.submit(request(sent.quoteId, { idempotencyKey: "k-2" }));
+    expect(first).toMatchObject({ kind: "submitted" });
+    paused = true;
+    expect(await h.keeper.submit(request(sent.quoteId, { idempotencyKey: "k-2" }))).toMatchObject({
+      kind: "duplicate",
+    });
+    expect(await h.keeper.submit(request("q_nothing"))).toMatchObject({ status: 404, code: "quote_not_found" });
+    expect(await h.keeper.submit(request(fresh.quoteId))).toMatchObject({
+      status: 503,
+      code: "not_leader",
+      extras: { reason: "keeper_paused" },
+    });
+    expect(h.settler.sent).toHaveLength(1);
+    expect(await record(fresh.quoteId)).toMatchObject({ status: "quoted" });
   });
 });
 

@@ -24,7 +24,7 @@ async function submitted(h: ReturnType<typeof keeperHarness>) {
   const { quote } = await seedQuote(env.DB);
   const outcome = await h.keeper.submit({
     quoteId: quote.quoteId,
-    signature: SIGNATURE,
+    takerPart: { signature: SIGNATURE },
     permit: null,
     idempotencyKey: null,
   });

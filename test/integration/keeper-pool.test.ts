@@ -15,7 +15,7 @@ import { seedQuote } from "../support/records";
 const SIGNATURE = `0x${"11".repeat(65)}`;
 const request = (quoteId: string): SubmitRequest => ({
   quoteId,
-  signature: SIGNATURE,
+  takerPart: { signature: SIGNATURE },
   permit: null,
   idempotencyKey: null,
 });

@@ -73,7 +73,7 @@ describe("a limit order's round through the reactor", () => {
 
     const submitted = await keeper().submit({
       quoteId,
-      signature: signature as Hex,
+      takerPart: { signature: signature as Hex },
       permit: null,
       idempotencyKey: null,
     });
@@ -117,7 +117,7 @@ describe("a limit order's round through the reactor", () => {
     );
     const answer = await keeper().submit({
       quoteId: outcome.quote.quoteId,
-      signature: forged,
+      takerPart: { signature: forged },
       permit: null,
       idempotencyKey: null,
     });

@@ -59,7 +59,7 @@ async function signedQuotes(count: number) {
 async function signedQuote(i: number) {
   const taker = await newTaker();
   const { quoteId, typedData } = await seedQuote({ taker: taker.address, resolver: fundedResolver((i % 4) as 0) });
-  return { quoteId, signature: await signQuote(taker, typedData), permit: null, idempotencyKey: null };
+  return { quoteId, takerPart: { signature: await signQuote(taker, typedData) }, permit: null, idempotencyKey: null };
 }
 
 const timesSent = async (hash: string) =>

@@ -42,7 +42,7 @@ async function signedQuote(resolver: LocalAccount = fundedResolver(0)) {
  * never sent. The proxy holds every broadcast until the test releases it.
  */
 async function recordOnly(quoteId: string, signature: string, idempotencyKey: string | null = null) {
-  const [pending] = await crashAtBroadcast([{ quoteId, signature, permit: null, idempotencyKey }]);
+  const [pending] = await crashAtBroadcast([{ quoteId, takerPart: { signature }, permit: null, idempotencyKey }]);
   return pending as PendingTx;
 }
 

@@ -47,7 +47,9 @@ describe("the keeper's limit job", () => {
       attempts: 1,
       bestReceived: "949000",
     });
-    expect(h.submissions).toEqual([{ quoteId: "q_1", signature: "0xsig-lo_1", permit: null, idempotencyKey: null }]);
+    expect(h.submissions).toEqual([
+      { quoteId: "q_1", takerPart: { signature: "0xsig-lo_1" }, permit: null, idempotencyKey: null },
+    ]);
     h.tick(5_000);
     h.book.quoteStatus.set("q_1", "settled");
     await limitPass(h.port);
