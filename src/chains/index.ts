@@ -32,6 +32,7 @@ export {
   ChainUnavailableError,
   type FillCall,
   type FillRequest,
+  type NonceFiller,
   type NonceStore,
   type PreparedFill,
   type SettlementScheme,

@@ -163,6 +163,22 @@ export interface NonceStore {
   take(address: string, nonce: number, write: () => void): void;
   /** Frees `nonce` again when it is the last one taken, and runs `write` in the same storage transaction. */
   release(address: string, nonce: number, write: () => void): void;
+  /** Keeps `filler`, which takes a refused transaction's nonce, and runs `write` in the same storage transaction. */
+  keepFiller(address: string, filler: NonceFiller, write: () => void): void;
+  /** The fillers of `address` not yet known to be mined, lowest nonce first. */
+  fillers(address: string): NonceFiller[];
+  /** The filler of `nonce` is mined, or its nonce was used otherwise: it is forgotten. */
+  dropFiller(address: string, nonce: number): void;
+}
+
+/**
+ * A transaction of the keeper's wallet to itself, of nothing, signed for the nonce of a refused
+ * transaction that later ones of the wallet wait on (docs/settlement.md, "Nonce gaps").
+ */
+export interface NonceFiller {
+  nonce: number;
+  hash: string;
+  raw: string;
 }
 
 /** A settler's log line, in the keeper's structured log (docs/settlement.md). */
@@ -202,8 +218,14 @@ export interface ChainSettler {
    * After `ready`, it reads nothing from the chain.
    */
   sign(request: FillRequest, fill: PreparedFill, record: (tx: SignedFill) => void): Promise<SignedFill>;
-  /** Frees the nonce of a transaction the network refused; `forget` runs in the same storage transaction. */
-  release(tx: SignedFill, forget: () => void): void;
+  /**
+   * Frees the nonce of a transaction the network refused; `forget` runs in the same storage transaction.
+   * When a later transaction of the wallet waits on that nonce, a filler takes it instead, kept and
+   * broadcast (docs/settlement.md, "Nonce gaps"). Callers hold the wallet's lock.
+   */
+  release(tx: SignedFill, forget: () => void): Promise<void>;
+  /** Broadcasts again each filler the chain has not mined yet, and forgets those it has. */
+  fillGaps(): Promise<void>;
   broadcast(tx: SignedFill): Promise<BroadcastResult>;
   /** Gets a transaction whose broadcast was never confirmed onto the network: found there, or sent again. */
   recover(tx: SignedFill): Promise<BroadcastResult>;

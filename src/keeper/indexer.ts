@@ -53,6 +53,8 @@ export class Indexer {
       const { adapter } = settling;
       try {
         const head = await (settling.settlers[0] as ChainSettler).head();
+        // A nonce a refused transaction left with later ones waiting on it is filled first (docs/settlement.md, "Nonce gaps").
+        for (const settler of settling.settlers) await settler.fillGaps();
         for (const tx of txs) {
           // Each transaction is followed by the wallet that signed it: its nonce, its key.
           const settler = walletOf(settling, tx.keeper);
@@ -186,7 +188,7 @@ export class Indexer {
         reason: result.reason,
       });
       await this.fail(tx, blamed("relay", `dropped:${result.reason}`), null);
-      settler.release(signedFill(tx), () => this.port.store.remove(tx.hash));
+      await this.wallet.release(settler, tx);
       return false;
     }
     await this.wallet.confirmSent(tx);

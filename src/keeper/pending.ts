@@ -124,6 +124,14 @@ export class SqlTxStore implements TxStore {
         created_at  INTEGER NOT NULL,
         updated_at  INTEGER NOT NULL
       );
+      CREATE TABLE IF NOT EXISTS keeper_fillers (
+        chain_id    INTEGER NOT NULL,
+        address     TEXT NOT NULL,
+        nonce       INTEGER NOT NULL,
+        tx_hash     TEXT NOT NULL,
+        raw         TEXT NOT NULL,
+        PRIMARY KEY (chain_id, address, nonce)
+      );
       CREATE INDEX IF NOT EXISTS keeper_txs_quote ON keeper_txs (quote_id);
       CREATE INDEX IF NOT EXISTS keeper_txs_state ON keeper_txs (chain_id, state);
     `);
@@ -265,6 +273,36 @@ export class SqlTxStore implements TxStore {
             nonce + 1,
           );
         });
+      },
+      keepFiller(address, filler, write) {
+        storage.transactionSync(() => {
+          write();
+          storage.sql.exec(
+            "INSERT OR REPLACE INTO keeper_fillers (chain_id, address, nonce, tx_hash, raw) VALUES (?, ?, ?, ?, ?)",
+            chainId,
+            address,
+            filler.nonce,
+            filler.hash,
+            filler.raw,
+          );
+        });
+      },
+      fillers(address) {
+        return storage.sql
+          .exec<{ nonce: number; hash: string; raw: string }>(
+            "SELECT nonce, tx_hash AS hash, raw FROM keeper_fillers WHERE chain_id = ? AND address = ? ORDER BY nonce",
+            chainId,
+            address,
+          )
+          .toArray();
+      },
+      dropFiller(address, nonce) {
+        storage.sql.exec(
+          "DELETE FROM keeper_fillers WHERE chain_id = ? AND address = ? AND nonce = ?",
+          chainId,
+          address,
+          nonce,
+        );
       },
     };
   }

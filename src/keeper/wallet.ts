@@ -1,4 +1,4 @@
-import { type BroadcastResult, ChainUnavailableError } from "../chains";
+import { type BroadcastResult, type ChainSettler, ChainUnavailableError } from "../chains";
 import { releaseClaim, writeSubmitted } from "../db";
 import { type Refusal, refuse } from "../errors";
 import type { PickWallet, Prepared } from "./admission";
@@ -12,9 +12,10 @@ import { WalletPool } from "./wallet-pool";
 /**
  * The keeper's wallets (docs/settlement.md, "The wallet pool" and "The fast path"): gives each
  * submission one wallet of its chain's pool, claims the quote, then, holding only that wallet's lock,
- * takes its next nonce, signs, keeps the transaction before anything is broadcast, and broadcasts it; D1
- * hears of it once the answer has left. A refused transaction's nonce is freed. Each wallet has its own
- * nonce sequence, so the wallets of a pool sign and broadcast side by side.
+ * takes its next nonce, signs and keeps the transaction before anything is broadcast; it is broadcast
+ * once the lock is free, and D1 hears of it once the answer has left. A refused transaction's nonce is
+ * freed, or filled when a later one waits on it. Each wallet has its own nonce sequence, so the wallets
+ * of a pool sign side by side, and a wallet's broadcasts overlap.
  */
 export class Wallet {
   /**
@@ -35,30 +36,35 @@ export class Wallet {
   readonly pick: PickWallet = (settlers) => this.pool.pick(settlers, (s) => !this.recovering(s.chainId, s.keeper));
 
   /**
-   * Signs, keeps and broadcasts the claimed quote's fill holding the wallet's lock, then records the answer
-   * in D1. The wallet is given back when this returns.
+   * Signs and keeps the claimed quote's fill holding the wallet's lock, broadcasts it once the lock is
+   * free for the next one, then records the answer in D1. The wallet is given back when this returns.
    */
   async send(prepared: Prepared): Promise<SubmitOutcome> {
     const { settler, submission, timings } = prepared;
     try {
       const waiting = performance.now();
-      const sent = await this.pool.run(settler, async () => {
+      const tx = await this.pool.run(settler, () => {
         timings.lockMs += performance.now() - waiting;
-        const tx = await this.sign(prepared);
-        if ("kind" in tx) return tx;
-        const result = await timed(timings, "broadcastMs", () => settler.broadcast(signedFill(tx)));
-        // Freed while the lock is held: the wallet's next transaction takes the nonce again.
-        if (result.status === "refused") settler.release(signedFill(tx), () => this.port.store.remove(tx.hash));
-        return { tx, result };
+        return this.sign(prepared);
       });
-      if ("kind" in sent) {
+      if ("kind" in tx) {
         await releaseClaim(this.port.db, submission.quoteId);
-        return sent;
+        return tx;
       }
-      return await this.answer(sent.tx, sent.result, timings);
+      const result = await timed(timings, "broadcastMs", () => settler.broadcast(signedFill(tx)));
+      if (result.status === "refused") await this.release(settler, tx);
+      return await this.answer(tx, result, timings);
     } finally {
       prepared.wallet.release();
     }
+  }
+
+  /**
+   * A refused transaction is forgotten and its nonce freed, or filled when a later transaction of the
+   * wallet waits on it (docs/settlement.md, "Nonce gaps"), holding the wallet's lock.
+   */
+  release(settler: ChainSettler, tx: PendingTx): Promise<void> {
+    return this.pool.run(settler, () => settler.release(signedFill(tx), () => this.port.store.remove(tx.hash)));
   }
 
   /**

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { readQuoteRecord } from "../../src/db/quotes";
 import type { PendingTx } from "../../src/keeper/pending";
 import type { SubmitRequest } from "../../src/keeper/rpc";
@@ -52,6 +52,41 @@ describe("the keeper's wallet pool", () => {
       const wallet = settlers.find((s) => s.sent.includes(hashes[i] as string));
       expect(record?.executions).toMatchObject([{ status: "submitted", submitter: wallet?.keeper }]);
     }
+  });
+
+  it("broadcasts one wallet's transactions side by side: the next is signed and sent while one awaits its answer", async () => {
+    const settler = new FakeSettler(31337, 2, WALLETS[0]);
+    const h = keeperHarness(env.DB, { settlers: [settler] });
+    const [a, b] = (await quotes(2)) as [string, string];
+    settler.holdBroadcasts = true;
+    const first = h.keeper.submit(request(a));
+    await vi.waitFor(() => expect(settler.held).toHaveLength(1));
+    settler.holdBroadcasts = false;
+    expect(await h.keeper.submit(request(b))).toMatchObject({ kind: "submitted" });
+    settler.answerHeld();
+    expect(await first).toMatchObject({ kind: "submitted" });
+    expect(h.store.all().map((tx) => [tx.submission.quoteId, tx.nonce])).toEqual([
+      [a, 0],
+      [b, 1],
+    ]);
+  });
+
+  it("fills the nonce of a refused broadcast that a later one waits on, and refuses only the first", async () => {
+    const settler = new FakeSettler(31337, 2, WALLETS[0]);
+    const h = keeperHarness(env.DB, { settlers: [settler] });
+    const [a, b] = (await quotes(2)) as [string, string];
+    settler.broadcastAnswers.push({ status: "refused", reason: "underpriced" });
+    settler.holdBroadcasts = true;
+    const first = h.keeper.submit(request(a));
+    await vi.waitFor(() => expect(settler.held).toHaveLength(1));
+    settler.holdBroadcasts = false;
+    expect(await h.keeper.submit(request(b))).toMatchObject({ kind: "submitted" });
+    settler.answerHeld();
+    expect(await first).toMatchObject({ status: 503, code: "broadcast_failed" });
+    // Nonce 0 is filled, since nonce 1 waits on it; the refused quote is open again.
+    expect(settler.filled).toEqual([0]);
+    expect(h.store.all().map((tx) => [tx.submission.quoteId, tx.nonce])).toEqual([[b, 1]]);
+    expect(await readQuoteRecord(env.DB, a)).toMatchObject({ status: "quoted", executions: [] });
   });
 
   it("signs with what was read before the wallet's lock: no signing finds its wallet cold", async () => {

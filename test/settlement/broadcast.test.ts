@@ -1,4 +1,4 @@
-import { type Hex, keccak256, parseEther } from "viem";
+import { type Hex, keccak256, parseEther, parseTransaction } from "viem";
 import { afterEach, describe, expect, it } from "vitest";
 import { rfqExecutorAbi } from "../../src/chains/evm/abi/rfq-executor";
 import {
@@ -59,6 +59,41 @@ describe("broadcasting", () => {
     expect(tx.nonce).toBe(nonce);
     await runIndexer();
     expect((await getQuote(quoteId)).status).toBe("settled");
+  });
+
+  it("fills the nonce of a refused broadcast that a later one waits on: the later fill lands, the refused quote can be sent again", async () => {
+    const quotes = [await signedQuote(0), await signedQuote(1)];
+    const nonce = await keeperNonce();
+    const sentBefore = (await sentThroughProxy()).length;
+    await setFault("refuse-first-of-two");
+
+    // Both are signed, nonce and nonce + 1, and broadcast side by side; the proxy refuses the first nonce.
+    const answers = await Promise.all(quotes.map((q) => submit(q)));
+    expect(answers.map((a) => a.status).sort()).toEqual([202, 503]);
+    const refused = answers.findIndex((a) => a.status === 503);
+    const [lost, landed] = [quotes[refused], quotes[1 - refused]] as [(typeof quotes)[0], (typeof quotes)[0]];
+    expect(answers[refused]?.body).toMatchObject({ error: "broadcast_failed" });
+    const later = await chainClient.getTransaction({ hash: answers[1 - refused]?.body.txHash as Hex });
+    expect(later.nonce).toBe(nonce + 1);
+
+    // The keeper's transfer of nothing to itself took the refused nonce, so the later fill could land.
+    const filler = (await sentThroughProxy())
+      .slice(sentBefore)
+      .map((raw) => ({ raw, tx: parseTransaction(raw as Hex) }))
+      .find(({ tx }) => tx.nonce === nonce);
+    expect(filler?.tx).toMatchObject({ to: KEEPER.address.toLowerCase(), gas: 21_000n });
+    const receipt = await chainClient.waitForTransactionReceipt({ hash: keccak256(filler?.raw as Hex) });
+    expect(receipt).toMatchObject({ status: "success", from: KEEPER.address.toLowerCase() });
+    await runIndexer();
+    expect((await getQuote(landed.quoteId)).status).toBe("settled");
+    expect(await keeperNonce()).toBe(nonce + 2);
+
+    expect((await getQuote(lost.quoteId)).status).toBe("quoted");
+    const again = await submit(lost);
+    expect(again.status).toBe(202);
+    expect((await chainClient.getTransaction({ hash: again.body.txHash as Hex })).nonce).toBe(nonce + 2);
+    await runIndexer();
+    expect((await getQuote(lost.quoteId)).status).toBe("settled");
   });
 
   it("stands by a broadcast whose answer was lost: 202, no new broadcast until the indexer has confirmed it", async () => {

@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type Hex, parseTransaction } from "viem";
 import type { TestProject } from "vitest/node";
 import { anvilAccount, deployContracts, fund } from "../../scripts/lib/evm-deploy";
 import { startAnvil } from "../support/anvil";
@@ -26,10 +27,19 @@ declare module "vitest" {
  * - `hold-send-answers`: forwards each eth_sendRawTransaction and holds its answer (the network has the
  *   transaction; the keeper waits) until `POST /__release`, which also goes back to `none`;
  * - `hold-sends`: holds each eth_sendRawTransaction before forwarding it (the network never has it) until
- *   `POST /__release`, which answers each 502 without forwarding it and goes back to `none`.
+ *   `POST /__release`, which answers each 502 without forwarding it and goes back to `none`;
+ * - `refuse-first-of-two`: holds eth_sendRawTransactions until two wait, then refuses the one of the
+ *   lower nonce (a JSON-RPC error, not forwarded), forwards the other, and goes back to `none`.
  * `GET /__sent` lists the raw transactions forwarded so far, in order; `GET /__held` how many answers wait.
  */
-type Fault = "none" | "down" | "lose-send-answer" | "lose-send-answer-then-down" | "hold-send-answers" | "hold-sends";
+type Fault =
+  | "none"
+  | "down"
+  | "lose-send-answer"
+  | "lose-send-answer-then-down"
+  | "hold-send-answers"
+  | "hold-sends"
+  | "refuse-first-of-two";
 
 /**
  * One anvil for the `settlement` project, with the contracts deployed at the local configuration's
@@ -41,6 +51,7 @@ export default async function setup(project: TestProject) {
   let fault: Fault = "none";
   const sent: string[] = [];
   const held: (() => void)[] = [];
+  const pair: { nonce: number; turn: (refused: boolean) => void }[] = [];
   const server = createServer(async (req, res) => {
     try {
       const body = await readBody(req);
@@ -61,6 +72,21 @@ export default async function setup(project: TestProject) {
       if (sends.length > 0 && fault === "hold-sends") {
         await new Promise<void>((r) => held.push(r));
         return send(res, 502, "bad gateway");
+      }
+      if (sends.length === 1 && fault === "refuse-first-of-two") {
+        const nonce = parseTransaction(String(sends[0]?.params[0]) as Hex).nonce ?? 0;
+        const refused = await new Promise<boolean>((turn) => {
+          pair.push({ nonce, turn });
+          if (pair.length < 2) return;
+          fault = "none";
+          const [lower, higher] = pair.splice(0).sort((x, y) => x.nonce - y.nonce);
+          lower?.turn(true);
+          higher?.turn(false);
+        });
+        if (refused) {
+          const error = { code: -32000, message: "transaction underpriced" };
+          return send(res, 200, JSON.stringify({ jsonrpc: "2.0", id: (calls[0] as { id?: number }).id, error }));
+        }
       }
       const upstream = await fetch(anvil.rpcUrl, {
         method: "POST",

@@ -364,7 +364,14 @@ export async function crashAtBroadcast(
 
 /** Tells the keeper's RPC proxy how to misbehave (chain.global.ts). */
 export async function setFault(
-  mode: "none" | "down" | "lose-send-answer" | "lose-send-answer-then-down" | "hold-send-answers" | "hold-sends",
+  mode:
+    | "none"
+    | "down"
+    | "lose-send-answer"
+    | "lose-send-answer-then-down"
+    | "hold-send-answers"
+    | "hold-sends"
+    | "refuse-first-of-two",
 ): Promise<void> {
   const res = await fetch(`${env.TEST_PROXY_URL}/__fault`, { method: "POST", body: JSON.stringify({ mode }) });
   if (!res.ok) throw new Error(`the proxy said ${res.status}`);

@@ -45,6 +45,13 @@ export class FakeSettler implements ChainSettler {
   /** Every transaction the network was handed and accepted, by hash, in order. */
   readonly sent: string[] = [];
   readonly released: number[] = [];
+  /** Refused nonces a later transaction waited on, filled in the order they were released. */
+  readonly filled: number[] = [];
+  /** How many indexer passes asked the wallet to fill its gaps. */
+  gapPasses = 0;
+  /** While set, each broadcast takes its answer and waits with it until `answerHeld`. */
+  holdBroadcasts = false;
+  readonly held: (() => void)[] = [];
   /** The nonce the next signing takes; tests sharing one D1 start apart, so their hashes differ. */
   nextNonce = 0;
   private readonly mempool = new Set<string>();
@@ -92,10 +99,21 @@ export class FakeSettler implements ChainSettler {
     return tx;
   }
 
-  release(tx: SignedFill, forget: () => void): void {
+  async release(tx: SignedFill, forget: () => void): Promise<void> {
     forget();
     this.released.push(tx.nonce);
+    // The last nonce taken is taken again; one a later transaction waits on is filled.
     if (this.nextNonce === tx.nonce + 1) this.nextNonce = tx.nonce;
+    else this.filled.push(tx.nonce);
+  }
+
+  /** Lets every held broadcast answer. */
+  answerHeld(): void {
+    for (const answer of this.held.splice(0)) answer();
+  }
+
+  async fillGaps(): Promise<void> {
+    this.gapPasses++;
   }
 
   async broadcast(tx: SignedFill): Promise<BroadcastResult> {
@@ -104,6 +122,7 @@ export class FakeSettler implements ChainSettler {
       return new Promise(() => {});
     }
     const answer = this.broadcastAnswers.shift() ?? { status: "accepted" };
+    if (this.holdBroadcasts) await new Promise<void>((resolve) => this.held.push(resolve));
     if (answer.status === "accepted") {
       this.mempool.add(tx.hash);
       this.sent.push(tx.hash);

@@ -1,9 +1,10 @@
+import { type Hex, keccak256, parseTransaction, toHex } from "viem";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FeeCache } from "../../src/chains/evm/fee-cache";
 import { parseKeeperKeys } from "../../src/chains/evm/keeper-key";
 import { NonceCursor } from "../../src/chains/evm/nonces";
 import { evmSettlement } from "../../src/chains/evm/settler";
-import type { FillRequest, NonceStore } from "../../src/chains/settler";
+import type { FillRequest, NonceFiller, NonceStore } from "../../src/chains/settler";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import { chooseWallet } from "../../src/keeper/wallet-pool";
@@ -19,6 +20,7 @@ const KEY_B = `0x${"22".repeat(32)}`;
 /** A nonce store in memory, as the keeper object's SQLite keeps it. */
 function memoryNonces(unmined = false) {
   const next = new Map<string, number>();
+  const fillers = new Map<number, NonceFiller>();
   const store: NonceStore = {
     next: (address) => next.get(address) ?? null,
     hasUnmined: () => unmined,
@@ -30,8 +32,14 @@ function memoryNonces(unmined = false) {
       write();
       if (next.get(address) === nonce + 1) next.set(address, nonce);
     },
+    keepFiller(_address, filler, write) {
+      write();
+      fillers.set(filler.nonce, filler);
+    },
+    fillers: () => [...fillers.values()].sort((a, b) => a.nonce - b.nonce),
+    dropFiller: (_address, nonce) => fillers.delete(nonce),
   };
-  return { store, next };
+  return { store, next, fillers };
 }
 
 /** A read the test answers when it likes, counting how many were started. */
@@ -251,6 +259,78 @@ describe("the EVM settler's signing", () => {
     expect(calls).toEqual([]);
     expect([signedA?.nonce, signedB?.nonce]).toEqual([5, 5]);
     expect(a?.keeper).not.toBe(b?.keeper);
+  });
+});
+
+describe('the EVM settler\'s nonce gaps (docs/settlement.md, "Nonce gaps")', () => {
+  const chain = { ...primaryEvmChain(localConfig), rpcUrl: "http://rpc.test/" };
+  const sent: Hex[] = [];
+  let mined = 5;
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    sent.length = 0;
+  });
+
+  function fakeRpc() {
+    vi.stubGlobal("fetch", async (_url: string, init: RequestInit) => {
+      const body = JSON.parse(String(init.body)) as { id: number; method: string; params: unknown[] };
+      const result = (() => {
+        switch (body.method) {
+          case "eth_getTransactionCount":
+            return toHex(body.params[1] === "latest" ? mined : 5);
+          case "eth_gasPrice":
+            return "0x77359400";
+          case "eth_getBlockByNumber":
+            return { number: "0x10", timestamp: "0x1", gasLimit: "0x1c9c380", gasUsed: "0x0", transactions: [] };
+          case "eth_sendRawTransaction":
+            sent.push(body.params[0] as Hex);
+            return keccak256(body.params[0] as Hex);
+          default:
+            throw new Error(`unexpected ${body.method}`);
+        }
+      })();
+      return new Response(JSON.stringify({ jsonrpc: "2.0", id: body.id, result }), {
+        headers: { "content-type": "application/json" },
+      });
+    });
+  }
+
+  const request = { quoteId: "q_1" } as FillRequest;
+  const fill = { call: { to: chain.executor, data: "0x1234" }, gas: 100_000n };
+
+  it("fills a refused nonce that a later transaction waits on, and frees the last one taken", async () => {
+    fakeRpc();
+    const { store, next, fillers } = memoryNonces();
+    const [settler] = evmSettlement(chain).withKeys(KEY_A, store) ?? [];
+    if (!settler) throw new Error("no settler");
+    await settler.ready();
+    const first = await settler.sign(request, fill, () => {});
+    const second = await settler.sign(request, fill, () => {});
+    const forgotten: number[] = [];
+
+    // The first is refused while the second waits on its nonce: a transfer of nothing to the keeper takes it.
+    await settler.release(first, () => forgotten.push(first.nonce));
+    expect(forgotten).toEqual([5]);
+    expect(next.get(settler.keeper.toLowerCase())).toBe(7);
+    const filler = parseTransaction(sent[0] as Hex);
+    expect(filler).toMatchObject({ nonce: 5, to: settler.keeper.toLowerCase(), gas: 21_000n });
+    expect([filler.value ?? 0n, filler.data ?? "0x"]).toEqual([0n, "0x"]);
+    expect(fillers.get(5)?.raw).toBe(sent[0]);
+
+    // The second is refused too: nothing waits on it, so its nonce is the wallet's next again.
+    await settler.release(second, () => forgotten.push(second.nonce));
+    expect(forgotten).toEqual([5, 6]);
+    expect(next.get(settler.keeper.toLowerCase())).toBe(6);
+    expect(sent).toHaveLength(1);
+
+    // Until the chain has mined nonce 5, the indexer's pass sends the filler again; then it is forgotten.
+    await settler.fillGaps();
+    expect(sent).toEqual([sent[0], sent[0]]);
+    mined = 6;
+    await settler.fillGaps();
+    expect(sent).toHaveLength(2);
+    expect(fillers.size).toBe(0);
   });
 });
 

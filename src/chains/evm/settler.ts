@@ -19,6 +19,7 @@ import {
   type ChainSettler,
   type FillCall,
   type FillRequest,
+  type NonceFiller,
   type NonceStore,
   notReady,
   type SettlementScheme,
@@ -45,6 +46,9 @@ import { takerReadiness } from "./taker-readiness";
 
 /** Head room over the gas estimate, in percent. */
 const GAS_HEADROOM_PERCENT = 20n;
+
+/** The gas of a nonce filler: a plain transfer's (docs/settlement.md, "Nonce gaps"). */
+const FILLER_GAS = 21_000n;
 
 const log = settlerLog;
 
@@ -131,7 +135,29 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
     }
   };
 
-  async function broadcast(tx: SignedFill): Promise<BroadcastResult> {
+  /** Signs a call from the keeper's wallet with `nonce`, at the chain's fees now (read in `ready`). */
+  const signCall = async (nonce: number, gas: bigint, to: Address, data: Hex): Promise<Hex> => {
+    const pricing = await fees.current();
+    const common = { chainId: chain.chainId, nonce, gas, to, data, value: 0n };
+    return "gasPrice" in pricing
+      ? account.signTransaction({ ...common, type: "legacy", gasPrice: pricing.gasPrice })
+      : account.signTransaction({ ...common, type: "eip1559", ...pricing });
+  };
+
+  /** Sends a filler; one that does not get through is sent again by the indexer (`fillGaps`). */
+  const sendFiller = async (filler: NonceFiller) => {
+    const result = await broadcast(filler);
+    if (result.status === "refused" || result.status === "unreachable") {
+      log("filler_not_sent", {
+        chainId: chain.chainId,
+        nonce: filler.nonce,
+        txHash: filler.hash,
+        reason: result.reason,
+      });
+    }
+  };
+
+  async function broadcast(tx: Pick<SignedFill, "hash" | "raw">): Promise<BroadcastResult> {
     try {
       await client.request({ method: "eth_sendRawTransaction", params: [tx.raw as Hex] });
       return { status: "accepted" };
@@ -207,21 +233,31 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
     async sign(request, fill, record) {
       // Both kept in memory after `ready`: no RPC here, but for a wallet's very first use.
       const nonce = await cursor.peek();
-      const pricing = await fees.current();
       const { call, gas } = fill;
-      const common = { chainId: chain.chainId, nonce, gas, to: call.to as Address, data: call.data as Hex, value: 0n };
-      const raw =
-        "gasPrice" in pricing
-          ? await account.signTransaction({ ...common, type: "legacy", gasPrice: pricing.gasPrice })
-          : await account.signTransaction({ ...common, type: "eip1559", ...pricing });
+      const raw = await signCall(nonce, gas, call.to as Address, call.data as Hex);
       const tx: SignedFill = { hash: keccak256(raw), raw, nonce, call, request };
       cursor.take(nonce, () => record(tx));
       return tx;
     },
 
-    release(tx, forget) {
-      // Nothing was handed out after it: the wallet signs nothing new while a transaction is unconfirmed.
-      cursor.forget(tx.nonce, forget);
+    async release(tx, forget) {
+      // Nothing was handed out after it: the wallet's next transaction takes the nonce again.
+      if (nonces.next(nonceKey) === tx.nonce + 1) return cursor.forget(tx.nonce, forget);
+      // A later transaction of the wallet waits on this nonce: a transfer of nothing to itself takes it.
+      const raw = await signCall(tx.nonce, FILLER_GAS, account.address, "0x");
+      const filler = { nonce: tx.nonce, hash: keccak256(raw), raw };
+      nonces.keepFiller(nonceKey, filler, forget);
+      await sendFiller(filler);
+    },
+
+    async fillGaps() {
+      const kept = nonces.fillers(nonceKey);
+      if (kept.length === 0) return;
+      const mined = await minedNonce();
+      for (const filler of kept) {
+        if (mined > filler.nonce) nonces.dropFiller(nonceKey, filler.nonce);
+        else await sendFiller(filler);
+      }
     },
 
     broadcast,

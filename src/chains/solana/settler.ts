@@ -139,7 +139,9 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
       return tx;
     },
 
-    release: (_tx, forget) => forget(),
+    // No nonces: a refused transaction leaves nothing waiting behind it.
+    release: async (_tx, forget) => forget(),
+    fillGaps: async () => {},
 
     broadcast: (tx) => sendSwap(rpcUrl, base64.decode(tx.raw)),
 
