@@ -37,7 +37,7 @@ export interface QuoteRunOptions {
 }
 
 export const quoteRunOptions = (): QuoteRunOptions => ({
-  quotes: Number(process.env.BENCH_QUOTES ?? 200),
+  quotes: Number(process.env.BENCH_QUOTES ?? 400),
   seconds: Number(process.env.BENCH_SECONDS ?? 10),
   concurrency: Number(process.env.BENCH_CONCURRENCY ?? 24),
   resolverCounts: (process.env.BENCH_RESOLVERS ?? "1,5,20").split(",").map(Number),
