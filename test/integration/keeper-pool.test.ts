@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
+import type { BroadcastResult } from "../../src/chains";
 import { readQuoteRecord } from "../../src/db/quotes";
 import type { PendingTx } from "../../src/keeper/pending";
 import type { SubmitRequest } from "../../src/keeper/rpc";
@@ -54,17 +55,27 @@ describe("the keeper's wallet pool", () => {
     }
   });
 
-  it("broadcasts one wallet's transactions side by side: the next is signed and sent while one awaits its answer", async () => {
+  /**
+   * Two submissions to one wallet; the first's broadcast answers (`firstAnswer`, accepted by default) only
+   * once the second submission has been answered. The harness, both quotes and the first's outcome.
+   */
+  async function overlapping(firstAnswer?: BroadcastResult) {
     const settler = new FakeSettler(31337, 2, WALLETS[0]);
     const h = keeperHarness(env.DB, { settlers: [settler] });
     const [a, b] = (await quotes(2)) as [string, string];
+    if (firstAnswer) settler.broadcastAnswers.push(firstAnswer);
     settler.holdBroadcasts = true;
     const first = h.keeper.submit(request(a));
     await vi.waitFor(() => expect(settler.held).toHaveLength(1));
     settler.holdBroadcasts = false;
     expect(await h.keeper.submit(request(b))).toMatchObject({ kind: "submitted" });
     settler.answerHeld();
-    expect(await first).toMatchObject({ kind: "submitted" });
+    return { settler, h, a, b, first: await first };
+  }
+
+  it("broadcasts one wallet's transactions side by side: the next is signed and sent while one awaits its answer", async () => {
+    const { h, a, b, first } = await overlapping();
+    expect(first).toMatchObject({ kind: "submitted" });
     expect(h.store.all().map((tx) => [tx.submission.quoteId, tx.nonce])).toEqual([
       [a, 0],
       [b, 1],
@@ -72,17 +83,8 @@ describe("the keeper's wallet pool", () => {
   });
 
   it("fills the nonce of a refused broadcast that a later one waits on, and refuses only the first", async () => {
-    const settler = new FakeSettler(31337, 2, WALLETS[0]);
-    const h = keeperHarness(env.DB, { settlers: [settler] });
-    const [a, b] = (await quotes(2)) as [string, string];
-    settler.broadcastAnswers.push({ status: "refused", reason: "underpriced" });
-    settler.holdBroadcasts = true;
-    const first = h.keeper.submit(request(a));
-    await vi.waitFor(() => expect(settler.held).toHaveLength(1));
-    settler.holdBroadcasts = false;
-    expect(await h.keeper.submit(request(b))).toMatchObject({ kind: "submitted" });
-    settler.answerHeld();
-    expect(await first).toMatchObject({ status: 503, code: "broadcast_failed" });
+    const { settler, h, a, b, first } = await overlapping({ status: "refused", reason: "underpriced" });
+    expect(first).toMatchObject({ status: 503, code: "broadcast_failed" });
     // Nonce 0 is filled, since nonce 1 waits on it; the refused quote is open again.
     expect(settler.filled).toEqual([0]);
     expect(h.store.all().map((tx) => [tx.submission.quoteId, tx.nonce])).toEqual([[b, 1]]);

@@ -32,7 +32,7 @@ declare module "vitest" {
  *   lower nonce (a JSON-RPC error, not forwarded), forwards the other, and goes back to `none`.
  * `GET /__sent` lists the raw transactions forwarded so far, in order; `GET /__held` how many answers wait.
  */
-type Fault =
+export type Fault =
   | "none"
   | "down"
   | "lose-send-answer"

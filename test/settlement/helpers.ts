@@ -42,6 +42,7 @@ import { keeperStub } from "../../src/stubs";
 import { takerSigningOf } from "../support/taker-signing";
 import { nodeAccount } from "../support/ws-client";
 import { DEPLOYER_KEY, KEEPER_KEY } from "./accounts";
+import type { Fault } from "./chain.global";
 
 export const app = createApp();
 
@@ -363,16 +364,7 @@ export async function crashAtBroadcast(
 }
 
 /** Tells the keeper's RPC proxy how to misbehave (chain.global.ts). */
-export async function setFault(
-  mode:
-    | "none"
-    | "down"
-    | "lose-send-answer"
-    | "lose-send-answer-then-down"
-    | "hold-send-answers"
-    | "hold-sends"
-    | "refuse-first-of-two",
-): Promise<void> {
+export async function setFault(mode: Fault): Promise<void> {
   const res = await fetch(`${env.TEST_PROXY_URL}/__fault`, { method: "POST", body: JSON.stringify({ mode }) });
   if (!res.ok) throw new Error(`the proxy said ${res.status}`);
 }
