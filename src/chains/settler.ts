@@ -226,6 +226,11 @@ export interface ChainSettler {
   release(tx: SignedFill, forget: () => void): Promise<void>;
   /** Broadcasts again each filler the chain has not mined yet, and forgets those it has. */
   fillGaps(): Promise<void>;
+  /**
+   * Whether a filler of the wallet did not get through at its last send (refused, or no answer): the
+   * wallet's later transactions wait behind it, so it takes no new submission until one does.
+   */
+  gapOpen(): boolean;
   broadcast(tx: SignedFill): Promise<BroadcastResult>;
   /** Gets a transaction whose broadcast was never confirmed onto the network: found there, or sent again. */
   recover(tx: SignedFill): Promise<BroadcastResult>;

@@ -33,7 +33,7 @@ export class Wallet {
   constructor(private readonly port: KeeperPort) {}
 
   /** A submission's wallet: the least busy of the chain's pool that is not recovering. */
-  readonly pick: PickWallet = (settlers) => this.pool.pick(settlers, (s) => !this.recovering(s.chainId, s.keeper));
+  readonly pick: PickWallet = (settlers) => this.pool.pick(settlers, (s) => !this.recovering(s));
 
   /**
    * Signs and keeps the claimed quote's fill holding the wallet's lock, broadcasts it once the lock is
@@ -73,7 +73,7 @@ export class Wallet {
    */
   private async sign(prepared: Prepared): Promise<PendingTx | Refusal> {
     const { settler, submission, timings } = prepared;
-    if (this.recovering(settler.chainId, settler.keeper)) return notLeader("recovering");
+    if (this.recovering(settler)) return notLeader("recovering");
     const start = performance.now();
     const storedBefore = timings.storageMs;
     try {
@@ -204,13 +204,15 @@ export class Wallet {
   }
 
   /**
-   * Whether a wallet (or, without `keeper`, any wallet of the chain) has a transaction recorded whose
-   * broadcast is neither under way nor confirmed: that wallet takes no new submission until the indexer
-   * has settled it, so no nonce is handed out behind a transaction that might still be refused.
+   * Whether a wallet has a transaction recorded whose broadcast is neither under way nor confirmed, or a
+   * nonce filler that has not got through (docs/settlement.md, "Nonce gaps"): it takes no new submission
+   * until the indexer has settled that, so no nonce is handed out behind a transaction that might still
+   * be refused, nor behind a gap.
    */
-  recovering(chainId: number, keeper?: string): boolean {
+  private recovering(settler: ChainSettler): boolean {
+    if (settler.gapOpen()) return true;
     return this.port.store
-      .unconfirmed(chainId)
-      .some((tx) => (keeper === undefined || tx.keeper === keeper) && !this.inFlight.has(tx.hash));
+      .unconfirmed(settler.chainId)
+      .some((tx) => tx.keeper === settler.keeper && !this.inFlight.has(tx.hash));
   }
 }

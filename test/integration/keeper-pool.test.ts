@@ -91,6 +91,24 @@ describe("the keeper's wallet pool", () => {
     expect(await readQuoteRecord(env.DB, a)).toMatchObject({ status: "quoted", executions: [] });
   });
 
+  it("passes over a wallet whose nonce filler has not got through, and answers recovering when it is the only one", async () => {
+    const settlers = pool();
+    const [gapped, ...others] = settlers as [FakeSettler, ...FakeSettler[]];
+    gapped.gapIsOpen = true;
+    const h = keeperHarness(env.DB, { settlers });
+    const outcomes = await Promise.all((await quotes(4)).map((id) => h.keeper.submit(request(id))));
+    expect(outcomes.map((o) => o.kind)).toEqual(Array(4).fill("submitted"));
+    expect(gapped.sent).toEqual([]);
+    expect(others.map((s) => s.sent.length)).toEqual([2, 2]);
+
+    const alone = keeperHarness(env.DB, { settlers: [gapped] });
+    const [id] = await quotes(1);
+    expect(await alone.keeper.submit(request(id as string))).toMatchObject({
+      status: 503,
+      extras: { reason: "recovering" },
+    });
+  });
+
   it("signs with what was read before the wallet's lock: no signing finds its wallet cold", async () => {
     const settlers = pool();
     const h = keeperHarness(env.DB, { settlers });

@@ -49,6 +49,8 @@ export class FakeSettler implements ChainSettler {
   readonly filled: number[] = [];
   /** How many indexer passes asked the wallet to fill its gaps. */
   gapPasses = 0;
+  /** Whether the wallet says a filler of its has not got through (`gapOpen`). */
+  gapIsOpen = false;
   /** While set, each broadcast takes its answer and waits with it until `answerHeld`. */
   holdBroadcasts = false;
   readonly held: (() => void)[] = [];
@@ -114,6 +116,10 @@ export class FakeSettler implements ChainSettler {
 
   async fillGaps(): Promise<void> {
     this.gapPasses++;
+  }
+
+  gapOpen(): boolean {
+    return this.gapIsOpen;
   }
 
   async broadcast(tx: SignedFill): Promise<BroadcastResult> {

@@ -266,15 +266,24 @@ describe('the EVM settler\'s nonce gaps (docs/settlement.md, "Nonce gaps")', () 
   const chain = { ...primaryEvmChain(localConfig), rpcUrl: "http://rpc.test/" };
   const sent: Hex[] = [];
   let mined = 5;
+  /** While set, the node refuses every transaction sent. */
+  let refusing = false;
 
   afterEach(() => {
     vi.unstubAllGlobals();
     sent.length = 0;
+    refusing = false;
   });
 
   function fakeRpc() {
     vi.stubGlobal("fetch", async (_url: string, init: RequestInit) => {
       const body = JSON.parse(String(init.body)) as { id: number; method: string; params: unknown[] };
+      if (body.method === "eth_sendRawTransaction" && refusing) {
+        const error = { code: -32000, message: "insufficient funds for gas * price + value" };
+        return new Response(JSON.stringify({ jsonrpc: "2.0", id: body.id, error }), {
+          headers: { "content-type": "application/json" },
+        });
+      }
       const result = (() => {
         switch (body.method) {
           case "eth_getTransactionCount":
@@ -286,6 +295,8 @@ describe('the EVM settler\'s nonce gaps (docs/settlement.md, "Nonce gaps")', () 
           case "eth_sendRawTransaction":
             sent.push(body.params[0] as Hex);
             return keccak256(body.params[0] as Hex);
+          case "eth_getTransactionByHash":
+            return null;
           default:
             throw new Error(`unexpected ${body.method}`);
         }
@@ -331,6 +342,26 @@ describe('the EVM settler\'s nonce gaps (docs/settlement.md, "Nonce gaps")', () 
     await settler.fillGaps();
     expect(sent).toHaveLength(2);
     expect(fillers.size).toBe(0);
+  });
+
+  it("holds its wallet back while a filler does not get through, until one send of it does", async () => {
+    fakeRpc();
+    mined = 5;
+    const { store } = memoryNonces();
+    const [settler] = evmSettlement(chain).withKeys(KEY_A, store) ?? [];
+    if (!settler) throw new Error("no settler");
+    await settler.ready();
+    const first = await settler.sign(request, fill, () => {});
+    await settler.sign(request, fill, () => {});
+    refusing = true;
+    await settler.release(first, () => {});
+    expect(settler.gapOpen()).toBe(true);
+    await settler.fillGaps();
+    expect(settler.gapOpen()).toBe(true);
+    refusing = false;
+    await settler.fillGaps();
+    expect(settler.gapOpen()).toBe(false);
+    expect(sent).toHaveLength(1);
   });
 });
 

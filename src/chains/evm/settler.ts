@@ -144,17 +144,18 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
       : account.signTransaction({ ...common, type: "eip1559", ...pricing });
   };
 
+  /** The nonces of fillers whose last send did not get through: the wallet's gap is open. */
+  const unsent = new Set<number>();
+
   /** Sends a filler; one that does not get through is sent again by the indexer (`fillGaps`). */
   const sendFiller = async (filler: NonceFiller) => {
     const result = await broadcast(filler);
-    if (result.status === "refused" || result.status === "unreachable") {
-      log("filler_not_sent", {
-        chainId: chain.chainId,
-        nonce: filler.nonce,
-        txHash: filler.hash,
-        reason: result.reason,
-      });
+    if (result.status === "accepted" || result.status === "known") {
+      unsent.delete(filler.nonce);
+      return;
     }
+    unsent.add(filler.nonce);
+    log("filler_not_sent", { chainId: chain.chainId, nonce: filler.nonce, txHash: filler.hash, reason: result.reason });
   };
 
   async function broadcast(tx: Pick<SignedFill, "hash" | "raw">): Promise<BroadcastResult> {
@@ -255,10 +256,14 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
       if (kept.length === 0) return;
       const mined = await minedNonce();
       for (const filler of kept) {
-        if (mined > filler.nonce) nonces.dropFiller(nonceKey, filler.nonce);
-        else await sendFiller(filler);
+        if (mined > filler.nonce) {
+          nonces.dropFiller(nonceKey, filler.nonce);
+          unsent.delete(filler.nonce);
+        } else await sendFiller(filler);
       }
     },
+
+    gapOpen: () => unsent.size > 0,
 
     broadcast,
 

@@ -142,6 +142,7 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
     // No nonces: a refused transaction leaves nothing waiting behind it.
     release: async (_tx, forget) => forget(),
     fillGaps: async () => {},
+    gapOpen: () => false,
 
     broadcast: (tx) => sendSwap(rpcUrl, base64.decode(tx.raw)),
 
