@@ -16,15 +16,13 @@ import {
   readQuoteRow,
   releaseClaim,
   scopedIdempotencyKey,
-  writeRequote,
 } from "../db";
 import { type Refusal, refuse } from "../errors";
 import { newId } from "../ids";
-import { isResolversOwn, strikeIfOwn } from "../resolvers";
-import { blameOf } from "../states";
 import { chainNotServed, duplicateOf, keyReused, notLeader, quoteExpired, storedDuplicate } from "./outcomes";
 import type { Submission } from "./pending";
-import { type FillNotice, iso, type KeeperPort, keeperLog, relayFault } from "./port";
+import { iso, type KeeperPort, keeperLog } from "./port";
+import { requote } from "./requote";
 import type { SubmitOutcome, SubmitRequest, SubmitTimings } from "./rpc";
 import { timed } from "./timings";
 import type { WalletSlot } from "./wallet-pool";
@@ -267,42 +265,3 @@ const takerRefusals = {
   bad_signature: "The signature is not the taker's over the quote's typedData.",
   bad_transaction: "The transaction is not the quote's transaction signed by the taker, changed in nothing else.",
 } as const;
-
-/**
- * A simulation that reverted: recorded as a `requote` execution, blamed by its reason's prefix
- * (docs/reliability.md, "Blame"). A reason the taker can fix leaves the quote open; any other fails it,
- * and the winning resolver hears so; only the resolver's own fault strikes it.
- */
-async function requote(
-  port: KeeperPort,
-  quote: QuoteRow,
-  terms: ExecutionTerms,
-  reason: string,
-  timings: SubmitTimings,
-): Promise<SubmitOutcome> {
-  const blame = blameOf(reason);
-  const step = blame === "taker" ? "takerRequote" : "requote";
-  const resolversOwn = isResolversOwn(reason);
-  const at = iso(port.now());
-  await timed(timings, "writeMs", () => writeRequote(port.db, { ...terms, at }, step, { reason, resolversOwn }));
-  const corridor = findCorridor(port.config(), quote.chainId, quote.sellToken, quote.buyToken);
-  // A requote the taker can fix leaves the quote open: the winner hears nothing.
-  const winner = step === "requote" ? (quote.resolver?.address ?? null) : null;
-  const corridorKey = corridor?.key ?? null;
-  const fill: FillNotice | null =
-    corridorKey && winner
-      ? { corridorKey, resolver: winner, status: "failed", txHash: null, ...relayFault(reason) }
-      : null;
-  port.quoteMoved(quote.quoteId, fill);
-  if (blame === "relay") keeperLog.error("relay_fault", { quoteId: quote.quoteId, corridor: corridorKey, reason });
-  const failed = {
-    resolver: winner,
-    reason,
-    event: terms.executionId,
-    quoteId: quote.quoteId,
-    why: `requote ${reason}`,
-    now: port.now(),
-  };
-  await strikeIfOwn(port.db, failed, (resolver, demotion) => port.demoted(corridorKey, resolver, demotion));
-  return { kind: "requote", quoteId: quote.quoteId, executionId: terms.executionId, reason, timings };
-}

@@ -1,5 +1,6 @@
 import type { FillCall, FillRequest, NonceStore, SignedFill } from "../chains";
 import type { ExecutionTerms } from "../db";
+import { createNonceTables, sqlNonceStore } from "./nonce-store";
 import { type FillNotice, relayFault } from "./port";
 
 /**
@@ -99,18 +100,12 @@ const toPending = (r: PendingRow): PendingTx => ({
 
 /**
  * The keeper wallets' durable state in the object's SQLite: every transaction between signing and
- * finality (each with the address of the wallet that signed it), and the next nonce per chain and wallet
- * address, which the chain's settlers read and move through `nonces(chainId)`.
+ * finality (each with the address of the wallet that signed it); the nonce tables beside them
+ * (src/keeper/nonce-store.ts) are handed to each chain's settlers through `nonces(chainId)`.
  */
 export class SqlTxStore implements TxStore {
   constructor(private readonly storage: DurableObjectStorage) {
     storage.sql.exec(`
-      CREATE TABLE IF NOT EXISTS keeper_nonces (
-        chain_id    INTEGER NOT NULL,
-        address     TEXT NOT NULL,
-        next_nonce  INTEGER NOT NULL,
-        PRIMARY KEY (chain_id, address)
-      );
       CREATE TABLE IF NOT EXISTS keeper_txs (
         tx_hash     TEXT PRIMARY KEY,
         quote_id    TEXT NOT NULL,
@@ -124,17 +119,10 @@ export class SqlTxStore implements TxStore {
         created_at  INTEGER NOT NULL,
         updated_at  INTEGER NOT NULL
       );
-      CREATE TABLE IF NOT EXISTS keeper_fillers (
-        chain_id    INTEGER NOT NULL,
-        address     TEXT NOT NULL,
-        nonce       INTEGER NOT NULL,
-        tx_hash     TEXT NOT NULL,
-        raw         TEXT NOT NULL,
-        PRIMARY KEY (chain_id, address, nonce)
-      );
       CREATE INDEX IF NOT EXISTS keeper_txs_quote ON keeper_txs (quote_id);
       CREATE INDEX IF NOT EXISTS keeper_txs_state ON keeper_txs (chain_id, state);
     `);
+    createNonceTables(storage.sql);
     // Added with fee bumping: the hashes a transaction replaced (docs/settlement.md, "Stuck transactions").
     const columns = storage.sql.exec<{ name: string }>("PRAGMA table_info(keeper_txs)").toArray();
     if (!columns.some((c) => c.name === "replaced")) {
@@ -226,84 +214,6 @@ export class SqlTxStore implements TxStore {
 
   /** The nonce sequence of each keeper address on one chain, for that chain's settler. */
   nonces(chainId: number): NonceStore {
-    const { storage } = this;
-    return {
-      next(address) {
-        const row = storage.sql
-          .exec<{ next_nonce: number }>(
-            "SELECT next_nonce FROM keeper_nonces WHERE chain_id = ? AND address = ?",
-            chainId,
-            address,
-          )
-          .toArray()[0];
-        return row?.next_nonce ?? null;
-      },
-      hasUnmined(address) {
-        return (
-          storage.sql
-            .exec<{ n: number }>(
-              "SELECT COUNT(*) AS n FROM keeper_txs WHERE chain_id = ? AND address = ? AND state != 'mined'",
-              chainId,
-              address,
-            )
-            .one().n > 0
-        );
-      },
-      take(address, nonce, write) {
-        storage.transactionSync(() => {
-          write();
-          storage.sql.exec(
-            `INSERT INTO keeper_nonces (chain_id, address, next_nonce) VALUES (?1, ?2, ?3)
-             ON CONFLICT (chain_id, address) DO UPDATE SET next_nonce = MAX(next_nonce, ?3)`,
-            chainId,
-            address,
-            nonce + 1,
-          );
-        });
-      },
-      release(address, nonce, write) {
-        // The condition only keeps a mistake from moving the nonce backwards past another transaction.
-        storage.transactionSync(() => {
-          write();
-          storage.sql.exec(
-            "UPDATE keeper_nonces SET next_nonce = ? WHERE chain_id = ? AND address = ? AND next_nonce = ?",
-            nonce,
-            chainId,
-            address,
-            nonce + 1,
-          );
-        });
-      },
-      keepFiller(address, filler, write) {
-        storage.transactionSync(() => {
-          write();
-          storage.sql.exec(
-            "INSERT OR REPLACE INTO keeper_fillers (chain_id, address, nonce, tx_hash, raw) VALUES (?, ?, ?, ?, ?)",
-            chainId,
-            address,
-            filler.nonce,
-            filler.hash,
-            filler.raw,
-          );
-        });
-      },
-      fillers(address) {
-        return storage.sql
-          .exec<{ nonce: number; hash: string; raw: string }>(
-            "SELECT nonce, tx_hash AS hash, raw FROM keeper_fillers WHERE chain_id = ? AND address = ? ORDER BY nonce",
-            chainId,
-            address,
-          )
-          .toArray();
-      },
-      dropFiller(address, nonce) {
-        storage.sql.exec(
-          "DELETE FROM keeper_fillers WHERE chain_id = ? AND address = ? AND nonce = ?",
-          chainId,
-          address,
-          nonce,
-        );
-      },
-    };
+    return sqlNonceStore(this.storage, chainId);
   }
 }

@@ -1,6 +1,11 @@
 import type { TransactionSerializable } from "viem";
 import type { GasPricing } from "./settler-client";
 
+/** A transaction's fees, in its type. */
+export type TxFees =
+  | { type: "legacy"; gasPrice: bigint }
+  | { type: "eip1559"; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+
 const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);
 
 /**
@@ -12,7 +17,7 @@ export function raisedFees(
   before: Pick<TransactionSerializable, "type" | "gasPrice" | "maxFeePerGas" | "maxPriorityFeePerGas">,
   pricing: GasPricing,
   bumpPercent: number,
-): { type: "legacy"; gasPrice: bigint } | { type: "eip1559"; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } {
+): TxFees {
   const now =
     "gasPrice" in pricing
       ? { fee: pricing.gasPrice, tip: pricing.gasPrice }

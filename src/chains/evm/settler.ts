@@ -19,7 +19,6 @@ import {
   type ChainSettler,
   type FillCall,
   type FillRequest,
-  type NonceFiller,
   type NonceStore,
   notReady,
   type SettlementScheme,
@@ -33,11 +32,12 @@ import { isFinal } from "./finality";
 import { parseKeeperKeys } from "./keeper-key";
 import { isLimitSigning, limitCall, parseLimitSigning } from "./limit-call";
 import { nonceWord } from "./limit-orders";
+import { NonceGaps } from "./nonce-gaps";
 import { NonceCursor } from "./nonces";
 import { type DecodedRevert, refusalReason, revertOutcome } from "./revert-reasons";
 import { decodedRevert, decodedRevertData, isTransportError, rpc, shortMessage } from "./rpc";
 import { type ChainShared, chainShared } from "./settler-client";
-import { raisedFees } from "./settler-fees";
+import { raisedFees, type TxFees } from "./settler-fees";
 import { evmReceipt } from "./settler-receipt";
 import { minedRevertReason } from "./settler-revert";
 import { verifyEvmTaker } from "./settler-taker";
@@ -135,28 +135,25 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
     }
   };
 
-  /** Signs a call from the keeper's wallet with `nonce`, at the chain's fees now (read in `ready`). */
-  const signCall = async (nonce: number, gas: bigint, to: Address, data: Hex): Promise<Hex> => {
+  /** The fees of a transaction signed now: the chain's, kept since `ready`, in the transaction's type. */
+  const feesNow = async (): Promise<TxFees> => {
     const pricing = await fees.current();
-    const common = { chainId: chain.chainId, nonce, gas, to, data, value: 0n };
-    return "gasPrice" in pricing
-      ? account.signTransaction({ ...common, type: "legacy", gasPrice: pricing.gasPrice })
-      : account.signTransaction({ ...common, type: "eip1559", ...pricing });
+    return "gasPrice" in pricing ? { type: "legacy", gasPrice: pricing.gasPrice } : { type: "eip1559", ...pricing };
   };
 
-  /** The nonces of fillers whose last send did not get through: the wallet's gap is open. */
-  const unsent = new Set<number>();
+  /** Signs a call from the keeper's wallet that carries no value. */
+  const signCall = (nonce: number, gas: bigint | undefined, to: Address, data: Hex, txFees: TxFees): Promise<Hex> =>
+    account.signTransaction({ chainId: chain.chainId, nonce, gas, to, data, value: 0n, ...txFees });
 
-  /** Sends a filler; one that does not get through is sent again by the indexer (`fillGaps`). */
-  const sendFiller = async (filler: NonceFiller) => {
-    const result = await broadcast(filler);
-    if (result.status === "accepted" || result.status === "known") {
-      unsent.delete(filler.nonce);
-      return;
-    }
-    unsent.add(filler.nonce);
-    log("filler_not_sent", { chainId: chain.chainId, nonce: filler.nonce, txHash: filler.hash, reason: result.reason });
-  };
+  const gaps = new NonceGaps({
+    address: nonceKey,
+    nonces,
+    signFiller: async (nonce) => signCall(nonce, FILLER_GAS, account.address, "0x", await feesNow()),
+    broadcast,
+    minedNonce,
+    notSent: (filler, reason) =>
+      log("filler_not_sent", { chainId: chain.chainId, nonce: filler.nonce, txHash: filler.hash, reason }),
+  });
 
   async function broadcast(tx: Pick<SignedFill, "hash" | "raw">): Promise<BroadcastResult> {
     try {
@@ -235,7 +232,7 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
       // Both kept in memory after `ready`: no RPC here, but for a wallet's very first use.
       const nonce = await cursor.peek();
       const { call, gas } = fill;
-      const raw = await signCall(nonce, gas, call.to as Address, call.data as Hex);
+      const raw = await signCall(nonce, gas, call.to as Address, call.data as Hex, await feesNow());
       const tx: SignedFill = { hash: keccak256(raw), raw, nonce, call, request };
       cursor.take(nonce, () => record(tx));
       return tx;
@@ -245,25 +242,12 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
       // Nothing was handed out after it: the wallet's next transaction takes the nonce again.
       if (nonces.next(nonceKey) === tx.nonce + 1) return cursor.forget(tx.nonce, forget);
       // A later transaction of the wallet waits on this nonce: a transfer of nothing to itself takes it.
-      const raw = await signCall(tx.nonce, FILLER_GAS, account.address, "0x");
-      const filler = { nonce: tx.nonce, hash: keccak256(raw), raw };
-      nonces.keepFiller(nonceKey, filler, forget);
-      await sendFiller(filler);
+      await gaps.fill(tx.nonce, forget);
     },
 
-    async fillGaps() {
-      const kept = nonces.fillers(nonceKey);
-      if (kept.length === 0) return;
-      const mined = await minedNonce();
-      for (const filler of kept) {
-        if (mined > filler.nonce) {
-          nonces.dropFiller(nonceKey, filler.nonce);
-          unsent.delete(filler.nonce);
-        } else await sendFiller(filler);
-      }
-    },
+    fillGaps: () => gaps.resend(),
 
-    gapOpen: () => unsent.size > 0,
+    gapOpen: () => gaps.open,
 
     broadcast,
 
@@ -297,16 +281,7 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
     async replace(tx) {
       const before = parseTransaction(tx.raw as Hex);
       const raised = raisedFees(before, await fees.current(), chain.replacement.bumpPercent);
-      const to = tx.call.to as Address;
-      const common = {
-        chainId: chain.chainId,
-        nonce: tx.nonce,
-        gas: before.gas,
-        to,
-        data: tx.call.data as Hex,
-        value: 0n,
-      };
-      const raw = await account.signTransaction({ ...common, ...raised });
+      const raw = await signCall(tx.nonce, before.gas, tx.call.to as Address, tx.call.data as Hex, raised);
       return { ...tx, hash: keccak256(raw), raw };
     },
 
