@@ -47,7 +47,7 @@ export const evmChainSchema = z.object({
   gasFee: gasFee(evmAddress).extend({
     /**
      * The gas one fill uses, until the chain has settled fills of its kind to take the median of
-     * (docs/api.md, "The gas fee"). Not published.
+     * (docs/api.md, "The gas fee"); twice it is a fill's gas limit (docs/settlement.md, "Gas"). Not published.
      */
     units: z
       .object({

@@ -10,6 +10,7 @@ import {
   parseTransaction,
   RpcRequestError,
   TransactionNotFoundError,
+  toHex,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { EvmChain } from "../../config";
@@ -44,8 +45,11 @@ import { verifyEvmTaker } from "./settler-taker";
 import { fillCall, parseSigning } from "./stored-signing";
 import { takerReadiness } from "./taker-readiness";
 
-/** Head room over the gas estimate, in percent. */
+/** Head room over the gas estimate of a fill that needs more than its kind's limit, in percent. */
 const GAS_HEADROOM_PERCENT = 20n;
+
+/** A fill's gas limit, as a multiple of the gas its kind is configured to use (docs/settlement.md, "Gas"). */
+const GAS_LIMIT_MULTIPLE = 2n;
 
 /** The gas of a nonce filler: a plain transfer's (docs/settlement.md, "Nonce gaps"). */
 const FILLER_GAS = 21_000n;
@@ -107,11 +111,36 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
   const outcomeOfData = (data: string | undefined, request: FillRequest) =>
     revertOf(data && isHex(data) ? decodedRevertData(data) : null, request);
 
+  /**
+   * A fill that reverted at its gas limit without a reason: simulated without the limit and its gas
+   * estimated, in one batch; prepared with the estimate and head room when it passes there.
+   */
+  const estimated = async (
+    simulated: { from: Address; to: string; data: string },
+    call: FillCall,
+    request: FillRequest,
+  ) => {
+    const answers = await rpcBatch(chain.rpcUrl, "estimating the fill's gas", [
+      { method: "eth_call", params: [simulated, "latest"] },
+      { method: "eth_estimateGas", params: [simulated] },
+    ]);
+    for (const answer of answers) if (!answer?.ok) return outcomeOfData(answer?.data, request);
+    const gas = quantityOf(answers[1], "estimating gas");
+    return { kind: "prepared", fill: { call, gas: gas + (gas * GAS_HEADROOM_PERCENT) / 100n } } as const;
+  };
+
   /** The Permit2 nonce the taker signed: the quote's, or the limit order's in its round. */
   const permit2NonceOf = (request: FillRequest) =>
     isLimitSigning(request.signing)
       ? parseLimitSigning(request.quoteId, request.signing).nonce
       : parseSigning(request.signing).permit.nonce;
+
+  /**
+   * The gas a fill is simulated and signed with: twice its kind's configured gas (`gasFee.units`), so
+   * that one `eth_call` both simulates it and shows it does not run out of gas.
+   */
+  const gasLimitOf = (request: FillRequest) =>
+    GAS_LIMIT_MULTIPLE * BigInt(chain.gasFee.units[isLimitSigning(request.signing) ? "limit" : "rfq"]);
 
   /** The settlement call: the executor's fill, or the reactor's in a limit order's round. */
   const callOf = (request: FillRequest) =>
@@ -186,9 +215,10 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
       const taker = getAddress(request.taker);
       const { wordPos, mask } = nonceWord(permit2NonceOf(request));
       const call = callOf(request);
+      const gas = gasLimitOf(request);
       const simulated = { from: account.address, to: call.to, data: call.data };
-      // One batch, one round trip: the taker's side and the simulation see the same block
-      // (docs/reliability.md, "Blame"); the simulation counts only once the taker's side is ready.
+      // One batch, one round trip: the taker's side and the simulation at the fill's gas limit see the
+      // same block (docs/reliability.md, "Blame"); the simulation counts only once the taker's side is ready.
       const answers = await rpcBatch(chain.rpcUrl, "checking the fill", [
         ethCallRequest({
           to: token,
@@ -202,8 +232,7 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
           to: permit2,
           data: encodeFunctionData({ abi: permit2Abi, functionName: "nonceBitmap", args: [taker, wordPos] }),
         }),
-        { method: "eth_call", params: [simulated, "latest"] },
-        { method: "eth_estimateGas", params: [simulated] },
+        { method: "eth_call", params: [{ ...simulated, gas: toHex(gas) }, "latest"] },
       ]);
       const reads = uintsOf(answers.slice(0, 3), "reading the taker's side");
       const [permit2Allowance, balance, bitmap] = reads as [bigint, bigint, bigint];
@@ -216,12 +245,12 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
       });
       const waiting = notReady(readiness);
       if (waiting) return waiting;
-      const [simulation, estimate] = [answers[3], answers[4]];
-      // A call that reverts, or an estimate that does (a party acted between the two): the revert says whose
-      // doing it is.
-      for (const answer of [simulation, estimate]) if (!answer?.ok) return outcomeOfData(answer?.data, request);
-      const gas = quantityOf(estimate, "estimating gas");
-      return { kind: "prepared", fill: { call, gas: gas + (gas * GAS_HEADROOM_PERCENT) / 100n } };
+      const simulation = answers[3];
+      if (simulation?.ok) return { kind: "prepared", fill: { call, gas } };
+      // A revert that names its reason says whose doing it is.
+      if (simulation?.data && simulation.data !== "0x") return outcomeOfData(simulation.data, request);
+      // One that names none may have run out of gas: simulated again without the limit, and estimated.
+      return estimated(simulated, call, request);
     },
 
     async ready() {

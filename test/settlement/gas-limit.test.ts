@@ -1,0 +1,126 @@
+import { env } from "cloudflare:test";
+import { type LocalAccount, parseTransaction } from "viem";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { evmSettlement } from "../../src/chains/evm/settler";
+import type { FillRequest, NonceStore } from "../../src/chains/settler";
+import { localConfig } from "../../src/config/local";
+import { primaryEvmChain } from "../../src/config/record";
+import type { EvmChain } from "../../src/config/schema";
+import { KEEPER_KEY } from "./accounts";
+import { approve, chainClient, EVM, fundedResolver, newResolver, newTaker, seedQuote, signQuote } from "./helpers";
+
+/**
+ * A fill's gas limit (docs/settlement.md, "Gas") against anvil: one `eth_call` at twice the kind's
+ * configured gas simulates the fill and shows it fits, with no `eth_estimateGas`; a fill that needs more
+ * than that is estimated in a second batch; a revert with a reason is answered from the first.
+ */
+
+const base: EvmChain = { ...primaryEvmChain(localConfig), rpcUrl: env.TEST_CHAIN_RPC_URL };
+
+const noNonces: NonceStore = {
+  next: () => null,
+  hasUnmined: () => false,
+  take: (_a, _n, write) => write(),
+  release: (_a, _n, write) => write(),
+  keepFiller: (_a, _f, write) => write(),
+  fillers: () => [],
+  dropFiller: () => {},
+};
+
+/**
+ * The keeper's wallet (the only one the executor lets fill) on a chain with `rfqUnits`; it simulates and
+ * signs here, and broadcasts nothing, so the keeper object's nonces are left alone.
+ */
+function settlerWith(rfqUnits: number) {
+  const chain = { ...base, gasFee: { ...base.gasFee, units: { ...base.gasFee.units, rfq: rfqUnits } } };
+  const [settler] = evmSettlement(chain).withKeys(KEEPER_KEY, noNonces) ?? [];
+  if (!settler) throw new Error("no settler");
+  return settler;
+}
+
+/** A quote won by a funded resolver, signed by a funded taker, as the keeper's admission hands it on. */
+async function signedFill(resolver: LocalAccount = fundedResolver(2)): Promise<FillRequest> {
+  const taker = await newTaker();
+  const { quote, typedData } = await seedQuote({ taker: taker.address, resolver });
+  return {
+    quoteId: quote.quoteId,
+    taker: quote.taker,
+    sellToken: quote.sellToken,
+    buyToken: quote.buyToken,
+    gasFeeToken: quote.gasFee.token,
+    feeToken: quote.fee.token,
+    takerPays: quote.takerPays,
+    signing: quote.signing,
+    signature: await signQuote(taker, typedData),
+    permit: null,
+  };
+}
+
+/** The JSON-RPC methods of each request the settler sends, batch by batch. */
+function recordBatches(): string[][] {
+  const batches: string[][] = [];
+  const real = globalThis.fetch;
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const body = JSON.parse(String(init?.body)) as { method: string } | { method: string }[];
+    batches.push((Array.isArray(body) ? body : [body]).map((r) => r.method));
+    return real(input, init);
+  });
+  return batches;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const now = () => Math.floor(Date.now() / 1000);
+
+describe('a fill\'s gas limit (docs/settlement.md, "Gas")', () => {
+  it("simulates at twice the kind's gas in one batch, without eth_estimateGas, and signs with that limit", async () => {
+    const settler = settlerWith(195_000);
+    const request = await signedFill();
+    const batches = recordBatches();
+    const prepared = await settler.preflight(request, now());
+    expect(prepared).toMatchObject({ kind: "prepared", fill: { gas: 390_000n } });
+    expect(batches).toEqual([["eth_call", "eth_call", "eth_call", "eth_call"]]);
+    if (prepared.kind !== "prepared") return;
+    const signed = await settler.sign(request, prepared.fill, () => {});
+    expect(parseTransaction(signed.raw as `0x${string}`).gas).toBe(390_000n);
+  });
+
+  it("estimates a fill that needs more gas than its limit, in a second batch, and adds a fifth", async () => {
+    const settler = settlerWith(21_000);
+    const request = await signedFill();
+    const batches = recordBatches();
+    const prepared = await settler.preflight(request, now());
+    expect(batches).toEqual([
+      ["eth_call", "eth_call", "eth_call", "eth_call"],
+      ["eth_call", "eth_estimateGas"],
+    ]);
+    if (prepared.kind !== "prepared") throw new Error(`not prepared: ${JSON.stringify(prepared)}`);
+    const { gas, call } = prepared.fill;
+    const estimate = await chainClient.estimateGas({
+      account: settler.keeper as `0x${string}`,
+      to: call.to as `0x${string}`,
+      data: call.data as `0x${string}`,
+    });
+    expect(gas).toBe(estimate + estimate / 5n);
+    // The limit it is signed with carries the fill; the kind's limit did not.
+    const from = settler.keeper as `0x${string}`;
+    const at = (limit: bigint) =>
+      chainClient.call({ account: from, to: call.to as never, data: call.data as never, gas: limit });
+    await expect(at(gas)).resolves.toBeDefined();
+    await expect(at(42_000n)).rejects.toThrow();
+  });
+
+  it("answers a revert that names its reason from the first batch", async () => {
+    const settler = settlerWith(195_000);
+    const resolver = await newResolver();
+    await approve(resolver, EVM.usdc, EVM.executor, 0n);
+    const request = await signedFill(resolver);
+    const batches = recordBatches();
+    // The resolver approved no USDC to the executor: the fill reverts, naming why.
+    const outcome = await settler.preflight(request, now());
+    expect(outcome).toMatchObject({ kind: "requote", reason: expect.stringMatching(/^resolver:/) });
+    expect(batches).toHaveLength(1);
+  });
+});
