@@ -44,6 +44,7 @@ export {
   readQuoteProgress,
   readQuoteRecord,
   readQuoteRow,
+  readSubmission,
 } from "./quotes";
 export {
   addDayCounts,
@@ -85,6 +86,7 @@ export {
   claimOpenQuote,
   releaseClaim,
   type SettledReceipt,
+  submittedStatements,
   writeFailed,
   writeFinal,
   writeReorged,
@@ -103,4 +105,4 @@ export {
   type StrikeRow,
   writeStrikeRow,
 } from "./strikes";
-export { pruneWrittenBehind, WriteBehind, type WriteStatements } from "./write-behind";
+export { BATCH_STATEMENTS, COALESCE_MS, pruneWrittenBehind, WriteBehind, type WriteStatements } from "./write-behind";

@@ -1,7 +1,9 @@
 import type { Band, Fill, Offer, Quote, QuoteStatus, Replies, Settlement, Steering, TimelineEntry } from "../schemas";
 import { blameOf } from "../states";
 import type { FillKind } from "../types";
+import type { ExecutionRow } from "./executions";
 import { parseJson } from "./json";
+import { executionForKeyStatement } from "./settlement";
 
 /** The stored part of a quote: the record without the lists kept in their own tables. */
 export type QuoteRow = Omit<Quote, "offers" | "executions" | "fills" | "timeline"> & {
@@ -85,9 +87,30 @@ export interface FillDbRow {
   log_index: number;
 }
 
+const quoteRowStatement = (db: D1Database, quoteId: string) =>
+  db.prepare("SELECT * FROM quotes WHERE quote_id = ?").bind(quoteId);
+
 export async function readQuoteRow(db: D1Database, quoteId: string): Promise<QuoteRow | null> {
-  const row = await db.prepare("SELECT * FROM quotes WHERE quote_id = ?").bind(quoteId).first<QuoteDbRow>();
+  const row = await quoteRowStatement(db, quoteId).first<QuoteDbRow>();
   return row ? toQuoteRow(row) : null;
+}
+
+/**
+ * What a submission reads first, in one D1 round trip: its quote, and with an Idempotency-Key the
+ * execution that key produced for the quote's taker (`executionForKeyStatement`).
+ */
+export async function readSubmission(
+  db: D1Database,
+  quoteId: string,
+  key: string | null,
+  now: string,
+): Promise<{ quote: QuoteRow | null; repeated: ExecutionRow | null }> {
+  const [quotes, executions] = await db.batch([
+    quoteRowStatement(db, quoteId),
+    ...(key === null ? [] : [executionForKeyStatement(db, quoteId, key, now)]),
+  ]);
+  const row = rows<QuoteDbRow>(quotes)[0];
+  return { quote: row ? toQuoteRow(row) : null, repeated: rows<ExecutionRow>(executions)[0] ?? null };
 }
 
 /** Record 2.2, read in one round trip; null when there is no such quote. */

@@ -93,14 +93,23 @@ export async function writeSubmitted(
   terms: ExecutionTerms,
   tx: { txHash: string; submitter: string },
 ): Promise<void> {
+  await db.batch(submittedStatements(db, terms, tx));
+}
+
+/** `writeSubmitted`'s statements, for a batch that records several submissions at once. */
+export function submittedStatements(
+  db: D1Database,
+  terms: ExecutionTerms,
+  tx: { txHash: string; submitter: string },
+): D1PreparedStatement[] {
   const { at, idempotencyKey, executionId, resolver } = terms;
-  await db.batch([
+  return [
     ...(resolver ? [countSubmitted(db, resolver, executionId, at)] : []),
     insertExecutionOnce(db, terms, "submitted", { reason: null, txHash: tx.txHash, submitter: tx.submitter }, at),
     ...(idempotencyKey ? [idempotencyKeyStatement(db, idempotencyKey, executionId, at)] : []),
     ...quoteStepStatements(db, terms.quoteId, "signed", at, null),
     ...quoteStepStatements(db, terms.quoteId, "submitted", at, { txHash: tx.txHash }),
-  ]);
+  ];
 }
 
 /**

@@ -187,15 +187,18 @@ export async function executionForQuoteKey(
   key: string,
   now: string,
 ): Promise<ExecutionRow | null> {
+  return (await executionForKeyStatement(db, quoteId, key, now).first<ExecutionRow>()) ?? null;
+}
+
+/** `executionForQuoteKey`'s statement, for a batch. */
+export function executionForKeyStatement(db: D1Database, quoteId: string, key: string, now: string) {
   const cutoff = new Date(Date.parse(now) - IDEMPOTENCY_RETENTION_MS).toISOString();
-  const row = await db
+  return db
     .prepare(
       `${EXECUTION_BY_KEY}
        WHERE k.key = (SELECT lower(taker) || ':' || ?2 FROM quotes WHERE quote_id = ?1) AND k.created_at > ?3`,
     )
-    .bind(quoteId, key, cutoff)
-    .first<ExecutionRow>();
-  return row ?? null;
+    .bind(quoteId, key, cutoff);
 }
 
 export async function pruneIdempotencyKeys(db: D1Database, now: string): Promise<void> {

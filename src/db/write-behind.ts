@@ -13,7 +13,7 @@
 import { log } from "../log";
 
 /** Statements per D1 batch: a quote is about five (its offers are one), and its auction's counters one per resolver. */
-const BATCH_STATEMENTS = 200;
+export const BATCH_STATEMENTS = 200;
 /** The object's alarm retries a drain after this, doubling on each failure up to the maximum. */
 const RETRY_MS = 1_000;
 const RETRY_MAX_MS = 30_000;

@@ -10,10 +10,10 @@ import {
   type Claim,
   claimOpenQuote,
   type ExecutionTerms,
-  executionForQuoteKey,
   expireIfDue,
   type QuoteRow,
   readQuoteRow,
+  readSubmission,
   releaseClaim,
   scopedIdempotencyKey,
 } from "../db";
@@ -77,10 +77,7 @@ export async function admit(
   // trip; only this read, under the key's lock, sees a repeat that ran concurrently (docs/settlement.md,
   // "Idempotency-Key").
   const [quote, first] = await timed(timings, "readMs", async () => {
-    const [row, repeated] = await Promise.all([
-      readQuoteRow(db, req.quoteId),
-      req.idempotencyKey ? executionForQuoteKey(db, req.quoteId, req.idempotencyKey, now) : null,
-    ]);
+    const { quote: row, repeated } = await readSubmission(db, req.quoteId, req.idempotencyKey || null, now);
     if (row) return [row, repeated] as const;
     // Not in D1 yet (written behind by its corridor, docs/architecture.md "Write-behind"): nor is any
     // execution of it, so only the quote is read again.

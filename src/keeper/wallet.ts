@@ -1,10 +1,11 @@
 import { type BroadcastResult, type ChainSettler, ChainUnavailableError } from "../chains";
-import { releaseClaim, writeSubmitted } from "../db";
+import { releaseClaim, submittedStatements } from "../db";
 import { type Refusal, refuse } from "../errors";
 import type { PickWallet, Prepared } from "./admission";
 import { notLeader } from "./outcomes";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
 import { type KeeperPort, keeperLog } from "./port";
+import { RecordBatch } from "./record-batch";
 import type { SubmitOutcome, SubmitTimings } from "./rpc";
 import { rounded, timed, timedSync } from "./timings";
 import { WalletPool } from "./wallet-pool";
@@ -29,8 +30,12 @@ export class Wallet {
    */
   private readonly unrecorded = new Map<string, () => Promise<void>>();
   private readonly pool = new WalletPool();
+  /** The D1 records of answered submissions, written a burst at a time. */
+  private readonly records: RecordBatch;
 
-  constructor(private readonly port: KeeperPort) {}
+  constructor(private readonly port: KeeperPort) {
+    this.records = new RecordBatch(port.db);
+  }
 
   /** A submission's wallet: the least busy of the chain's pool that is not recovering. */
   readonly pick: PickWallet = (settlers) => this.pool.pick(settlers, (s) => !this.recovering(s));
@@ -141,13 +146,16 @@ export class Wallet {
     }
     await this.recordBehind(tx, async () => {
       // The indexer follows it from here, whatever D1 says; a crash before this finds it stored on wake.
-      await this.port.armIndexer();
-      if (result.status === "accepted") return this.confirmSent(tx);
+      // The D1 record is queued before anything is awaited, so `writeThrough` can hurry it.
       // No answer: D1 says submitted, and the record stays `signed` until the indexer has found it.
-      await writeSubmitted(this.port.db, tx.submission, { txHash: tx.hash, submitter: tx.keeper }).then(
-        () => this.port.quoteMoved(quoteId, null),
-        (e: unknown) => keeperLog.error("d1_write_failed", { quoteId, error: String(e) }),
-      );
+      const recorded =
+        result.status === "accepted"
+          ? this.confirmSent(tx)
+          : this.recordSubmitted(tx).then(
+              () => this.port.quoteMoved(quoteId, null),
+              (e: unknown) => keeperLog.error("d1_write_failed", { quoteId, error: String(e) }),
+            );
+      await Promise.all([recorded, this.port.armIndexer()]);
     });
     return { kind: "submitted", quoteId, executionId, txHash: tx.hash, timings: rounded(timings) };
   }
@@ -186,14 +194,22 @@ export class Wallet {
   async writeThrough(id: string): Promise<boolean> {
     const record = this.unrecorded.get(id);
     if (!record) return false;
-    await record();
+    const recorded = record();
+    await this.records.flush();
+    await recorded;
     return true;
+  }
+
+  /** D1's `submitted` for the transaction, queued now and written with the records beside it. */
+  private recordSubmitted(tx: PendingTx): Promise<void> {
+    const sent = { txHash: tx.hash, submitter: tx.keeper };
+    return this.records.write(submittedStatements(this.port.db, tx.submission, sent));
   }
 
   /** The network has the transaction: D1 says submitted, then the store says sent. */
   async confirmSent(tx: PendingTx): Promise<void> {
     try {
-      await writeSubmitted(this.port.db, tx.submission, { txHash: tx.hash, submitter: tx.keeper });
+      await this.recordSubmitted(tx);
     } catch (e) {
       // The transaction is out; the indexer records it on its next pass.
       keeperLog.error("d1_write_failed", { quoteId: tx.submission.quoteId, error: String(e) });

@@ -1,0 +1,59 @@
+import { BATCH_STATEMENTS, COALESCE_MS } from "../db";
+
+interface Queued {
+  statements: D1PreparedStatement[];
+  done(error: unknown): void;
+}
+
+/**
+ * Submissions' D1 records, written together (docs/settlement.md, "The fast path"): a record waits up to
+ * `COALESCE_MS`, as a corridor's write-behind copy does, so the records of a burst share D1 batches;
+ * `flush` writes the waiting ones at once, for a reader that waits on one of them. A batch D1 refuses is
+ * written again record by record, so a record fails only on its own statements. Nothing waits here that
+ * the keeper's storage does not hold: a record a restart loses is written by the indexer's next pass.
+ */
+export class RecordBatch {
+  private queued: Queued[] = [];
+  private statements = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly db: D1Database,
+    private readonly waitMs = COALESCE_MS,
+  ) {}
+
+  /** Queues one record's statements (synchronously); settles once D1 has them, or with D1's refusal. */
+  write(statements: D1PreparedStatement[]): Promise<void> {
+    const written = new Promise<void>((resolve, reject) => {
+      this.queued.push({ statements, done: (e) => (e === null ? resolve() : reject(e)) });
+    });
+    this.statements += statements.length;
+    if (this.statements >= BATCH_STATEMENTS) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.waitMs);
+    return written;
+  }
+
+  /** Writes every queued record now. */
+  async flush(): Promise<void> {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.queued;
+    this.queued = [];
+    this.statements = 0;
+    if (batch.length === 0) return;
+    try {
+      await this.db.batch(batch.flatMap((q) => q.statements));
+      for (const q of batch) q.done(null);
+    } catch (e) {
+      if (batch.length === 1) return batch[0]?.done(e);
+      await Promise.all(
+        batch.map((q) =>
+          this.db.batch(q.statements).then(
+            () => q.done(null),
+            (error: unknown) => q.done(error),
+          ),
+        ),
+      );
+    }
+  }
+}
