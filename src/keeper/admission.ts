@@ -130,6 +130,22 @@ export async function admit(
   return checked;
 }
 
+/** What the chain's settler needs of a quote to simulate, sign and follow its fill, with the taker's part. */
+export function fillRequestOf(quote: QuoteRow, takerPart: string, permit: FillRequest["permit"]): FillRequest {
+  return {
+    quoteId: quote.quoteId,
+    taker: quote.taker,
+    sellToken: quote.sellToken,
+    buyToken: quote.buyToken,
+    gasFeeToken: quote.gasFee.token,
+    feeToken: quote.fee.token,
+    takerPays: quote.takerPays,
+    signing: quote.signing,
+    signature: takerPart,
+    permit,
+  };
+}
+
 /** The taker's signature and readiness, and the simulation from `wallet`; a requote is recorded. */
 async function simulate(
   port: KeeperPort,
@@ -142,18 +158,7 @@ async function simulate(
 ): Promise<Prepared | SubmitOutcome> {
   const { settler } = wallet;
   const now = iso(port.now());
-  const request: FillRequest = {
-    quoteId: quote.quoteId,
-    taker: quote.taker,
-    sellToken: quote.sellToken,
-    buyToken: quote.buyToken,
-    gasFeeToken: quote.gasFee.token,
-    feeToken: quote.fee.token,
-    takerPays: quote.takerPays,
-    signing: quote.signing,
-    signature: req.takerPart,
-    permit: req.permit,
-  };
+  const request = fillRequestOf(quote, req.takerPart, req.permit);
   const over = gate.over(quote.taker);
   if (over) return over;
   // The chain simulates while the taker's signature is checked here: the simulation only reads, and its

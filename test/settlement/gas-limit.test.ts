@@ -6,6 +6,7 @@ import type { FillRequest, NonceStore } from "../../src/chains/settler";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import type { EvmChain } from "../../src/config/schema";
+import { fillRequestOf } from "../../src/keeper/admission";
 import { KEEPER_KEY } from "./accounts";
 import { approve, chainClient, EVM, fundedResolver, newResolver, newTaker, seedQuote, signQuote } from "./helpers";
 
@@ -42,18 +43,7 @@ function settlerWith(rfqUnits: number) {
 async function signedFill(resolver: LocalAccount = fundedResolver(2)): Promise<FillRequest> {
   const taker = await newTaker();
   const { quote, typedData } = await seedQuote({ taker: taker.address, resolver });
-  return {
-    quoteId: quote.quoteId,
-    taker: quote.taker,
-    sellToken: quote.sellToken,
-    buyToken: quote.buyToken,
-    gasFeeToken: quote.gasFee.token,
-    feeToken: quote.fee.token,
-    takerPays: quote.takerPays,
-    signing: quote.signing,
-    signature: await signQuote(taker, typedData),
-    permit: null,
-  };
+  return fillRequestOf(quote, await signQuote(taker, typedData), null);
 }
 
 /** The JSON-RPC methods of each request the settler sends, batch by batch. */
