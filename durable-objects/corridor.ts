@@ -31,7 +31,7 @@ import { QuoteAdmission, type QuoteAsk } from "../src/quotes";
 import { CorridorStanding, type Demotion } from "../src/resolvers";
 import { Schedule } from "../src/schedule";
 import type { Band, IndicativeLadder, IndicativePrice } from "../src/schemas";
-import { CorridorStreams, errorJson, limitOrderTopic, quoteTopic, streamAsked } from "../src/streams";
+import { CorridorStreams, errorJson, limitOrderTopic, type QuoteChange, quoteTopic, streamAsked } from "../src/streams";
 import { oracleStub } from "../src/stubs";
 import type { QuoteInput } from "../src/types";
 import { auctionPortOf, nodeEventsOf, nodesHostOf, withLadders } from "./corridor-port";
@@ -173,14 +173,24 @@ export class CorridorDO extends DurableObject<Env> {
 
   /**
    * Quote `quoteId` moved (a settlement step, a cancel): with `fill`, its winning resolver hears how the fill
-   * is going if connected here (`execution` frame); its open streams get what is new. One call per step.
+   * is going if connected here (`execution` frame); its open streams get what is new.
    */
   async quoteChanged(quoteId: string, fill?: Omit<FillNotice, "corridorKey">) {
-    if (fill) {
-      this.connected.send(fill.resolver, { type: "execution", quoteId, status: fill.status, txHash: fill.txHash });
-      this.controls.afterFill(quoteId, fill, Date.now());
+    await this.quotesChanged([{ quoteId, fill }]);
+  }
+
+  /** Quotes that moved, in order (the keeper's steps of one moment, `announceQuotes`), each as `quoteChanged`. */
+  async quotesChanged(changes: QuoteChange[]): Promise<void> {
+    let wakeBy: number | null = null;
+    for (const { quoteId, fill } of changes) {
+      if (fill) {
+        this.connected.send(fill.resolver, { type: "execution", quoteId, status: fill.status, txHash: fill.txHash });
+        this.controls.afterFill(quoteId, fill, Date.now());
+      }
+      const at = await this.streams.changed(quoteTopic(quoteId));
+      if (at !== null && (wakeBy === null || at < wakeBy)) wakeBy = at;
     }
-    await this.wakeStreamsBy(await this.streams.changed(quoteTopic(quoteId)));
+    await this.wakeStreamsBy(wakeBy);
   }
 
   /** Limit order `limitOrderId` moved: its open streams get what is new. */

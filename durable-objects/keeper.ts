@@ -25,7 +25,7 @@ import { PauseSwitch } from "../src/ops";
 import { writeThrough } from "../src/quotes";
 import { behindTheAlarm, periodic, Schedule } from "../src/schedule";
 import type { KeeperRecord, Pause } from "../src/schemas";
-import { announceLimitOrders, announceQuote } from "../src/streams";
+import { announceLimitOrders, announceQuotes, QuoteAnnouncements } from "../src/streams";
 import { corridorStub, oracleStub } from "../src/stubs";
 
 const RETENTION = { job: "retention", everyMs: RETENTION_EVERY_MS } as const;
@@ -53,6 +53,10 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
     const env = this.env;
     this.store = new SqlTxStore(ctx.storage);
     this.pauses = new PauseSwitch(ctx.storage.kv);
+    // The steps of one moment (the submissions of one D1 batch of records) reach each corridor in one call.
+    const announcements = new QuoteAnnouncements((moves) =>
+      ctx.waitUntil(announceQuotes(this.env, loadConfig(this.env.RELAY_CONFIG), moves)),
+    );
     this.keeper = new Keeper({
       config: () => loadConfig(this.env.RELAY_CONFIG),
       db: env.DB,
@@ -61,8 +65,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
       writeThrough: (quoteId) => writeThrough(this.env, loadConfig(this.env.RELAY_CONFIG), quoteId),
       armIndexer: () => this.follow(Date.now() + INDEX_EVERY_MS),
       afterAnswer: async (write) => ctx.waitUntil(answerLeft().then(write)),
-      quoteMoved: (quoteId, fill) =>
-        ctx.waitUntil(announceQuote(this.env, loadConfig(this.env.RELAY_CONFIG), quoteId, fill ?? undefined)),
+      quoteMoved: (quoteId, fill) => announcements.add({ quoteId, fill: fill ?? undefined }),
       paused: () => this.paused() !== null,
       demoted: (corridorKey, resolver, demotion) => {
         if (!corridorKey) return;

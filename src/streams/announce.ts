@@ -10,22 +10,63 @@ import { corridorStub } from "../stubs";
  * Tells the objects hosting event streams that a subject changed (docs/api.md, "Event streams"): a quote's
  * corridor is named by its id's tag, an order's by its record. Each object reads D1 only if a stream of
  * that subject is open there. A settlement step's notice to the winner rides on the same call to its
- * corridor, so each step costs one call per corridor. Failures are logged, not thrown: a stream that
+ * corridor, so each step costs one call per corridor, and the keeper's steps of one moment one call
+ * (`QuoteAnnouncements`). Failures are logged, not thrown: a stream that
  * misses a change catches up at its host's next read, a few seconds later.
  */
+/** What a corridor hears of a quote that moved: with `fill`, the notice its winner connected there gets. */
+export interface QuoteChange {
+  quoteId: string;
+  fill?: Omit<FillNotice, "corridorKey"> | undefined;
+}
+
+/** A quote that moved, with the notice its winner hears of the step when there is one. */
+export interface QuoteMove {
+  quoteId: string;
+  fill?: FillNotice | undefined;
+}
+
 export function announceQuote(env: Env, config: RelayConfig, quoteId: string, fill?: FillNotice): Promise<void> {
-  const keys = corridorsOfQuoteId(config, quoteId);
-  // The winner's corridor is the tag's unless the configuration dropped it since the quote was accepted.
-  const all = fill && !keys.includes(fill.corridorKey) ? [...keys, fill.corridorKey] : keys;
-  return settle(
-    all.map((key) => {
+  return announceQuotes(env, config, [{ quoteId, fill }]);
+}
+
+/** Several quotes that moved, in order: one call to each corridor concerned, with its share of them. */
+export function announceQuotes(env: Env, config: RelayConfig, moves: readonly QuoteMove[]): Promise<void> {
+  const byCorridor = new Map<string, QuoteChange[]>();
+  for (const { quoteId, fill } of moves) {
+    const keys = corridorsOfQuoteId(config, quoteId);
+    // The winner's corridor is the tag's unless the configuration dropped it since the quote was accepted.
+    const all = fill && !keys.includes(fill.corridorKey) ? [...keys, fill.corridorKey] : keys;
+    for (const key of all) {
       const notice =
         fill?.corridorKey === key
           ? { resolver: fill.resolver, status: fill.status, txHash: fill.txHash, fault: fill.fault }
           : undefined;
-      return corridorStub(env, key).quoteChanged(quoteId, notice);
-    }),
-  );
+      byCorridor.set(key, [...(byCorridor.get(key) ?? []), { quoteId, fill: notice }]);
+    }
+  }
+  return settle([...byCorridor].map(([key, changes]) => corridorStub(env, key).quotesChanged(changes)));
+}
+
+/**
+ * Quote moves made in one turn of the event loop, announced together (`send`, with `announceQuotes`): the
+ * records of a burst of submissions, written in one D1 batch, then make one call per corridor, not one each.
+ */
+export class QuoteAnnouncements {
+  private moves: QuoteMove[] = [];
+
+  constructor(private readonly send: (moves: QuoteMove[]) => void) {}
+
+  add(move: QuoteMove): void {
+    if (this.moves.length === 0) {
+      setTimeout(() => {
+        const moves = this.moves;
+        this.moves = [];
+        this.send(moves);
+      }, 0);
+    }
+    this.moves.push(move);
+  }
 }
 
 export function announceLimitOrders(env: Env, moved: readonly MovedLimitOrder[]): Promise<void> {

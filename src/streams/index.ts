@@ -3,7 +3,14 @@
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
-export { announceLimitOrders, announceQuote } from "./announce";
+export {
+  announceLimitOrders,
+  announceQuote,
+  announceQuotes,
+  QuoteAnnouncements,
+  type QuoteChange,
+  type QuoteMove,
+} from "./announce";
 export { CorridorStreams } from "./corridor-streams";
 export { lastEventId } from "./events";
 export { STREAM_LIMITS } from "./hub";
