@@ -81,7 +81,10 @@ describe('a fill\'s gas limit (docs/settlement.md, "Gas")', () => {
     const settler = settlerWith(21_000);
     const request = await signedFill();
     const batches = recordBatches();
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const prepared = await settler.preflight(request, now());
+    // The operator hears that the configured units are below what fills use.
+    expect(JSON.stringify(errors.mock.calls)).toContain("fill_over_gas_limit");
     expect(batches).toEqual([
       ["eth_call", "eth_call", "eth_call", "eth_call"],
       ["eth_call", "eth_estimateGas"],

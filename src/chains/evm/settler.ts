@@ -126,6 +126,9 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
     ]);
     for (const answer of answers) if (!answer?.ok) return outcomeOfData(answer?.data, request);
     const gas = quantityOf(answers[1], "estimating gas");
+    // Every such fill costs a second round trip: the configuration's units are below what fills use.
+    const limit = gasLimitOf(request).toString();
+    log("fill_over_gas_limit", { chainId: chain.chainId, quoteId: request.quoteId, limit, estimate: gas.toString() });
     return { kind: "prepared", fill: { call, gas: gas + (gas * GAS_HEADROOM_PERCENT) / 100n } } as const;
   };
 
