@@ -17,7 +17,6 @@ import { WriteBehind } from "../src/db";
 import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
 import { type Refusal, RelayError } from "../src/errors";
-import type { FillNotice } from "../src/keeper";
 import { type CorridorPrices, corridorPricesOn, type PriceAsk } from "../src/levels";
 import { clientOfAddress } from "../src/limits";
 import { log, withRequestId } from "../src/log";
@@ -172,25 +171,16 @@ export class CorridorDO extends DurableObject<Env> {
   }
 
   /**
-   * Quote `quoteId` moved (a settlement step, a cancel): with `fill`, its winning resolver hears how the fill
-   * is going if connected here (`execution` frame); its open streams get what is new.
+   * Quotes that moved, in order (`announceQuotes`): with `fill`, a winner connected here hears how its fill
+   * is going (`execution` frame); their open streams get what is new.
    */
-  async quoteChanged(quoteId: string, fill?: Omit<FillNotice, "corridorKey">) {
-    await this.quotesChanged([{ quoteId, fill }]);
-  }
-
-  /** Quotes that moved, in order (the keeper's steps of one moment, `announceQuotes`), each as `quoteChanged`. */
   async quotesChanged(changes: QuoteChange[]): Promise<void> {
-    let wakeBy: number | null = null;
     for (const { quoteId, fill } of changes) {
-      if (fill) {
-        this.connected.send(fill.resolver, { type: "execution", quoteId, status: fill.status, txHash: fill.txHash });
-        this.controls.afterFill(quoteId, fill, Date.now());
-      }
-      const at = await this.streams.changed(quoteTopic(quoteId));
-      if (at !== null && (wakeBy === null || at < wakeBy)) wakeBy = at;
+      if (!fill) continue;
+      this.connected.send(fill.resolver, { type: "execution", quoteId, status: fill.status, txHash: fill.txHash });
+      this.controls.afterFill(quoteId, fill, Date.now());
     }
-    await this.wakeStreamsBy(wakeBy);
+    await this.wakeStreamsBy(await this.streams.changed(...changes.map((c) => quoteTopic(c.quoteId))));
   }
 
   /** Limit order `limitOrderId` moved: its open streams get what is new. */

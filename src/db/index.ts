@@ -93,7 +93,6 @@ export {
   writeReplaced,
   writeRequote,
   writeSettled,
-  writeSubmitted,
 } from "./settlement-steps";
 export { withD1Latency } from "./simulated-latency";
 export {

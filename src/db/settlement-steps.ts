@@ -86,17 +86,8 @@ export async function writeRequote(
 /**
  * The network has the transaction: the resolver's count, the `submitted` execution, the key, and the
  * quote's `signed` then `submitted`: a submission that was refused never got this far, so it left the
- * quote as it was.
+ * quote as it was. The keeper writes these of one moment's submissions in one batch (src/keeper/record-batch.ts).
  */
-export async function writeSubmitted(
-  db: D1Database,
-  terms: ExecutionTerms,
-  tx: { txHash: string; submitter: string },
-): Promise<void> {
-  await db.batch(submittedStatements(db, terms, tx));
-}
-
-/** `writeSubmitted`'s statements, for a batch that records several submissions at once. */
 export function submittedStatements(
   db: D1Database,
   terms: ExecutionTerms,

@@ -28,9 +28,9 @@ export class CorridorStreams {
     return { response, nextAt: this.hub.nextAt() };
   }
 
-  /** The subject of `topic` moved: its open streams get what is new; when `tick` is due next. */
-  async changed(topic: string): Promise<number | null> {
-    await this.hub.changed(topic);
+  /** The subjects of `topics` moved: their open streams get what is new; when `tick` is due next. */
+  async changed(...topics: string[]): Promise<number | null> {
+    for (const topic of topics) await this.hub.changed(topic);
     return this.hub.nextAt();
   }
 

@@ -68,7 +68,7 @@ describe("a quote's event stream", () => {
     await step(quote.quoteId, "submitted", "signed");
     await step(quote.quoteId, "submitted", "submitted");
     const announced = Date.now();
-    await corridor().quoteChanged(quote.quoteId);
+    await corridor().quotesChanged([{ quoteId: quote.quoteId }]);
     const live = await s.until("submitted", 1_000);
     expect(Date.now() - announced).toBeLessThan(1_000);
     expect(live.map((e) => [e.id, e.event])).toEqual([
@@ -79,7 +79,7 @@ describe("a quote's event stream", () => {
 
     await step(quote.quoteId, "settled", "settled");
     await step(quote.quoteId, "settled", "final");
-    await corridor().quoteChanged(quote.quoteId);
+    await corridor().quotesChanged([{ quoteId: quote.quoteId }]);
     const last = await s.end(1_000);
     expect(last.map((e) => e.event)).toEqual(["settled", "final"]);
 

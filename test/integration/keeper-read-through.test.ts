@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { localConfig } from "../../src/config/local";
-import { writeSubmitted } from "../../src/db/settlement-steps";
+import { submittedStatements } from "../../src/db/settlement-steps";
 import type { Env } from "../../src/env";
 import { newId } from "../../src/ids";
 import { executionThrough, quoteThrough } from "../../src/quotes/read-through";
@@ -34,19 +34,21 @@ async function answeredNotWritten(expiresAt: string) {
   const executionId = newId("x");
   const txHash = `0x${"ab".repeat(32)}`;
   const write = () =>
-    writeSubmitted(
-      env.DB,
-      {
-        executionId,
-        quoteId: quote.quoteId,
-        resolver: quote.resolver?.address ?? null,
-        proceeds: quote.proceeds,
-        takerPays: quote.takerPays,
-        idempotencyKey: null,
-        at: new Date().toISOString(),
-      },
-      { txHash, submitter: "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720" },
-    );
+    env.DB.batch(
+      submittedStatements(
+        env.DB,
+        {
+          executionId,
+          quoteId: quote.quoteId,
+          resolver: quote.resolver?.address ?? null,
+          proceeds: quote.proceeds,
+          takerPays: quote.takerPays,
+          idempotencyKey: null,
+          at: new Date().toISOString(),
+        },
+        { txHash, submitter: "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720" },
+      ),
+    ).then(() => {});
   return { quote, executionId, txHash, ...keeperHolding({ ids: [quote.quoteId, executionId], write }) };
 }
 

@@ -170,17 +170,21 @@ describe("a corridor whose fills fail for the relay's own reason", () => {
     const resolver = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
     const state = async () =>
       ((await call("GET", "/v1/corridors")).body.corridors as CorridorRecord[]).find((c) => c.key === evmCorridor.key);
-    await stub.quoteChanged("q_fault", { resolver, status: "failed", txHash: null, fault: "relay:fee_mismatch" });
+    await stub.quotesChanged([
+      { quoteId: "q_fault", fill: { resolver, status: "failed", txHash: null, fault: "relay:fee_mismatch" } },
+    ]);
     expect(await state()).toMatchObject({ state: "degraded", degraded: "relay:fee_mismatch" });
     const health = (await call("GET", "/v1/health")).body as Health;
     expect(health.degraded).toContain(`corridor:${evmCorridor.key}`);
     // A taker's or a resolver's failure says nothing about the relay: the fault stays until a fill settles.
-    await stub.quoteChanged("q_other", { resolver, status: "failed", txHash: null });
+    await stub.quotesChanged([{ quoteId: "q_other", fill: { resolver, status: "failed", txHash: null } }]);
     expect(await state()).toMatchObject({ degraded: "relay:fee_mismatch" });
-    await stub.quoteChanged("q_good", { resolver, status: "settled", txHash: "0xab" });
+    await stub.quotesChanged([{ quoteId: "q_good", fill: { resolver, status: "settled", txHash: "0xab" } }]);
     expect(await state()).toMatchObject({ degraded: "no_nodes" });
 
-    await stub.quoteChanged("q_fault2", { resolver, status: "failed", txHash: null, fault: "relay:reverted" });
+    await stub.quotesChanged([
+      { quoteId: "q_fault2", fill: { resolver, status: "failed", txHash: null, fault: "relay:reverted" } },
+    ]);
     await call("POST", `/v1/admin/corridors/${evmCorridor.key}/resume`, { headers: ADMIN });
     expect(await state()).toMatchObject({ degraded: "no_nodes" });
   });

@@ -1,8 +1,6 @@
 import {
   type Address,
   BaseError,
-  encodeFunctionData,
-  erc20Abi,
   getAddress,
   type Hex,
   isHex,
@@ -26,30 +24,23 @@ import {
   type SignedFill,
   settlerLog,
 } from "../settler";
-import { permit2Abi } from "./abi/permit2";
 import { evmAdapter } from "./adapter";
-import { ethCallRequest, quantityOf, rpcBatch, uintsOf } from "./call-batch";
+import { quantityOf, rpcBatch } from "./call-batch";
 import { isFinal } from "./finality";
 import { parseKeeperKeys } from "./keeper-key";
 import { isLimitSigning, limitCall, parseLimitSigning } from "./limit-call";
-import { nonceWord } from "./limit-orders";
 import { NonceGaps } from "./nonce-gaps";
 import { NonceCursor } from "./nonces";
 import { type DecodedRevert, refusalReason, revertOutcome } from "./revert-reasons";
 import { decodedRevert, decodedRevertData, isTransportError, rpc, shortMessage } from "./rpc";
 import { type ChainShared, chainShared } from "./settler-client";
 import { raisedFees, type TxFees } from "./settler-fees";
+import { fillGasLimit, withHeadroom } from "./settler-gas";
 import { evmReceipt } from "./settler-receipt";
 import { minedRevertReason } from "./settler-revert";
 import { verifyEvmTaker } from "./settler-taker";
 import { fillCall, parseSigning } from "./stored-signing";
-import { takerReadiness } from "./taker-readiness";
-
-/** Head room over the gas estimate of a fill that needs more than its kind's limit, in percent. */
-const GAS_HEADROOM_PERCENT = 20n;
-
-/** A fill's gas limit, as a multiple of the gas its kind is configured to use (docs/settlement.md, "Gas"). */
-const GAS_LIMIT_MULTIPLE = 2n;
+import { takerFundsOf, takerReadiness, takerSideCalls } from "./taker-readiness";
 
 /** The gas of a nonce filler: a plain transfer's (docs/settlement.md, "Nonce gaps"). */
 const FILLER_GAS = 21_000n;
@@ -117,6 +108,7 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
    */
   const estimated = async (
     simulated: { from: Address; to: string; data: string },
+    limit: bigint,
     call: FillCall,
     request: FillRequest,
   ) => {
@@ -127,9 +119,9 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
     for (const answer of answers) if (!answer?.ok) return outcomeOfData(answer?.data, request);
     const gas = quantityOf(answers[1], "estimating gas");
     // Every such fill costs a second round trip: the configuration's units are below what fills use.
-    const limit = gasLimitOf(request).toString();
-    log("fill_over_gas_limit", { chainId: chain.chainId, quoteId: request.quoteId, limit, estimate: gas.toString() });
-    return { kind: "prepared", fill: { call, gas: gas + (gas * GAS_HEADROOM_PERCENT) / 100n } } as const;
+    const detail = { chainId: chain.chainId, quoteId: request.quoteId, limit: `${limit}`, estimate: `${gas}` };
+    log("fill_over_gas_limit", detail);
+    return { kind: "prepared", fill: { call, gas: withHeadroom(gas) } } as const;
   };
 
   /** The Permit2 nonce the taker signed: the quote's, or the limit order's in its round. */
@@ -137,13 +129,6 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
     isLimitSigning(request.signing)
       ? parseLimitSigning(request.quoteId, request.signing).nonce
       : parseSigning(request.signing).permit.nonce;
-
-  /**
-   * The gas a fill is simulated and signed with: twice its kind's configured gas (`gasFee.units`), so
-   * that one `eth_call` both simulates it and shows it does not run out of gas.
-   */
-  const gasLimitOf = (request: FillRequest) =>
-    GAS_LIMIT_MULTIPLE * BigInt(chain.gasFee.units[isLimitSigning(request.signing) ? "limit" : "rfq"]);
 
   /** The settlement call: the executor's fill, or the reactor's in a limit order's round. */
   const callOf = (request: FillRequest) =>
@@ -214,33 +199,19 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
       verifyEvmTaker({ chainId: chain.chainId, permit2, executor, reactor }, request, adapter.sameAddress),
 
     async preflight(request, now) {
-      const token = getAddress(request.sellToken);
-      const taker = getAddress(request.taker);
-      const { wordPos, mask } = nonceWord(permit2NonceOf(request));
+      const nonce = permit2NonceOf(request);
+      const side = { token: getAddress(request.sellToken), taker: getAddress(request.taker), permit2, nonce };
       const call = callOf(request);
-      const gas = gasLimitOf(request);
+      const gas = fillGasLimit(chain.gasFee.units, request.signing);
       const simulated = { from: account.address, to: call.to, data: call.data };
       // One batch, one round trip: the taker's side and the simulation at the fill's gas limit see the
       // same block (docs/reliability.md, "Blame"); the simulation counts only once the taker's side is ready.
       const answers = await rpcBatch(chain.rpcUrl, "checking the fill", [
-        ethCallRequest({
-          to: token,
-          data: encodeFunctionData({ abi: erc20Abi, functionName: "allowance", args: [taker, permit2] }),
-        }),
-        ethCallRequest({
-          to: token,
-          data: encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [taker] }),
-        }),
-        ethCallRequest({
-          to: permit2,
-          data: encodeFunctionData({ abi: permit2Abi, functionName: "nonceBitmap", args: [taker, wordPos] }),
-        }),
+        ...takerSideCalls(side),
         { method: "eth_call", params: [{ ...simulated, gas: toHex(gas) }, "latest"] },
       ]);
-      const reads = uintsOf(answers.slice(0, 3), "reading the taker's side");
-      const [permit2Allowance, balance, bitmap] = reads as [bigint, bigint, bigint];
       const readiness = takerReadiness({
-        funds: { permit2Allowance, balance, nonceUsed: (bitmap & mask) !== 0n },
+        funds: takerFundsOf(answers.slice(0, 3), nonce),
         takerPays: BigInt(request.takerPays),
         permit: request.permit,
         now,
@@ -253,7 +224,7 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
       // A revert that names its reason says whose doing it is.
       if (simulation?.data && simulation.data !== "0x") return outcomeOfData(simulation.data, request);
       // One that names none may have run out of gas: simulated again without the limit, and estimated.
-      return estimated(simulated, call, request);
+      return estimated(simulated, gas, call, request);
     },
 
     async ready() {

@@ -1,6 +1,10 @@
+import { type Address, encodeFunctionData, erc20Abi } from "viem";
 import type { Erc2612Permit } from "../../schemas";
 import { blamed } from "../../states";
 import type { FillReadiness } from "../settler";
+import { permit2Abi } from "./abi/permit2";
+import { ethCallRequest, type RpcAnswer, uintsOf } from "./call-batch";
+import { nonceWord } from "./limit-orders";
 
 /** What the chain shows of the taker's side, read in one batch before simulating. */
 export interface TakerFunds {
@@ -9,6 +13,32 @@ export interface TakerFunds {
   balance: bigint;
   /** Whether the quote's Permit2 nonce is spent or invalidated (its bit in `nonceBitmap`). */
   nonceUsed: boolean;
+}
+
+/** The reads of the taker's side, for the preflight's batch: Permit2's allowance, the balance, the nonce's word. */
+export function takerSideCalls(side: { token: Address; taker: Address; permit2: Address; nonce: bigint }) {
+  const { token, taker, permit2 } = side;
+  const { wordPos } = nonceWord(side.nonce);
+  return [
+    ethCallRequest({
+      to: token,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: "allowance", args: [taker, permit2] }),
+    }),
+    ethCallRequest({
+      to: token,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [taker] }),
+    }),
+    ethCallRequest({
+      to: permit2,
+      data: encodeFunctionData({ abi: permit2Abi, functionName: "nonceBitmap", args: [taker, wordPos] }),
+    }),
+  ];
+}
+
+/** What the answers to `takerSideCalls` show; `ChainUnavailableError` when the node refused one. */
+export function takerFundsOf(answers: readonly RpcAnswer[], nonce: bigint): TakerFunds {
+  const [permit2Allowance, balance, bitmap] = uintsOf(answers, "reading the taker's side") as [bigint, bigint, bigint];
+  return { permit2Allowance, balance, nonceUsed: (bitmap & nonceWord(nonce).mask) !== 0n };
 }
 
 /**
