@@ -18,7 +18,6 @@ import {
   RETENTION_BACKLOG_MS,
   RETENTION_EVERY_MS,
   SqlTxStore,
-  submissionLogFields,
 } from "../src/keeper";
 import { answerLeft, log, withRequestId } from "../src/log";
 import { PauseSwitch } from "../src/ops";
@@ -141,13 +140,8 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
    * refused while an operator has paused the keeper (docs/operations.md, "Pausing").
    */
   async submit(request: SubmitRequest): Promise<SubmitOutcome> {
-    return withRequestId(request.requestId, async () => {
-      const outcome = await this.keeper.submit(request);
-      // Written once the answer has left (docs/operations.md, "Logs").
-      const line = { component: "keeper", ...submissionLogFields(request.quoteId, outcome) };
-      this.ctx.waitUntil(answerLeft().then(() => log.info("submission", line)));
-      return outcome;
-    });
+    // The outcome's fields go on the Worker's request line; the chain calls' lines here carry its id.
+    return withRequestId(request.requestId, () => this.keeper.submit(request));
   }
 
   /** What a submission answered about quote or execution `id`, written to D1 now; whether it was still to come. */

@@ -1,7 +1,10 @@
 import type { LogFields } from "../log";
 import type { SubmitOutcome } from "./rpc";
 
-/** A submission's log line (docs/operations.md, "Logs"): what the keeper answered, and its chain calls' times. */
+/**
+ * What a submission adds to its request's one log line (docs/operations.md, "Logs"): what the keeper
+ * answered, and its chain calls' times.
+ */
 export function submissionLogFields(quoteId: string, outcome: SubmitOutcome): LogFields {
   switch (outcome.kind) {
     case "refused":

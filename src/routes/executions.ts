@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv, Env } from "../env";
 import { notFound, RelayError } from "../errors";
 import { callObject, createRouter, FailureGate, requestClient, serverTiming } from "../http";
-import type { SubmitOutcome, SubmitRequest } from "../keeper";
+import { type SubmitOutcome, type SubmitRequest, submissionLogFields } from "../keeper";
 import { perPeriod } from "../limits";
 import { executionThrough } from "../quotes";
 import {
@@ -99,6 +99,8 @@ async function submission(c: Context<AppEnv>, body: z.infer<typeof ExecutionRequ
     idempotencyKey,
     requestId: c.get("requestId"),
   });
+  // What the keeper answered goes on the request's one line (docs/operations.md, "Logs").
+  c.set("logFields", submissionLogFields(body.quoteId, outcome));
   // Where the keeper's time went (docs/api.md, "Server-Timing"), and the whole call to it.
   const phases = "timings" in outcome ? (outcome.timings ?? {}) : {};
   c.header("Server-Timing", serverTiming({ ...phases, keeper: Date.now() - started }));

@@ -208,12 +208,20 @@ describe("pausing the keeper", () => {
     expect(refused.status).toBe(503);
     expect(refused.body).toMatchObject({ error: "not_leader", reason: "keeper_paused", retryAfter: 2 });
     expect(refused.body.message).toContain("paused");
-    // The keeper writes its line once its answer has left.
+    // The keeper's answer is on the request's one line, written once the answer has left.
     await vi.waitFor(() =>
       expect(lines).toContainEqual(
-        expect.objectContaining({ event: "submission", requestId: "req-ops-submit", reason: "keeper_paused" }),
+        expect.objectContaining({
+          event: "request",
+          requestId: "req-ops-submit",
+          status: 503,
+          quoteId: quote.quoteId,
+          refused: "not_leader",
+          reason: "keeper_paused",
+        }),
       ),
     );
+    expect(lines).not.toContainEqual(expect.objectContaining({ event: "submission" }));
     expect(((await call("GET", "/v1/health")).body as Health).paused).toContain("keeper");
 
     const resumed = await call("POST", "/v1/admin/keeper/resume", { headers: ADMIN });
