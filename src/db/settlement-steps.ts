@@ -25,22 +25,20 @@ export type Claim = { claimed: true } | { claimed: false; status: QuoteStatus | 
 
 /**
  * Claims an open, unexpired quote right before the keeper signs a fill of it; not claimed when it is no
- * longer open (expired, cancelled), with its status as it is now, read in the same round trip. From then
- * on a cancel is refused (`cancelQuote`), so a cancel and a fill of one quote never both succeed. The
- * status is left as it is: `signed` is written with the broadcast.
+ * longer open (expired, cancelled), with its status as it is now, read only then. From then on a cancel
+ * is refused (`cancelQuote`), so a cancel and a fill of one quote never both succeed. The status is left
+ * as it is: `signed` is written with the broadcast.
  */
 export async function claimOpenQuote(db: D1Database, quoteId: string, now: string): Promise<Claim> {
-  const [claimed, current] = await db.batch<{ status: QuoteStatus; expires_at: string }>([
-    db
-      .prepare(
-        `UPDATE quotes SET claimed_at = ?2
-         WHERE quote_id = ?1 AND status IN (${OPEN_SQL}) AND expires_at > ?2`,
-      )
-      .bind(quoteId, now),
-    db.prepare("SELECT status, expires_at FROM quotes WHERE quote_id = ?1").bind(quoteId),
-  ]);
-  if ((claimed?.meta.changes ?? 0) > 0) return { claimed: true };
-  const row = current?.results[0];
+  const claimed = await db
+    .prepare(`UPDATE quotes SET claimed_at = ?2 WHERE quote_id = ?1 AND status IN (${OPEN_SQL}) AND expires_at > ?2`)
+    .bind(quoteId, now)
+    .run();
+  if (claimed.meta.changes > 0) return { claimed: true };
+  const row = await db
+    .prepare("SELECT status, expires_at FROM quotes WHERE quote_id = ?1")
+    .bind(quoteId)
+    .first<{ status: QuoteStatus; expires_at: string }>();
   return { claimed: false, status: row?.status ?? null, expiresAt: row?.expires_at ?? null };
 }
 
