@@ -77,7 +77,6 @@ export {
 export { type DeletedBatch, deleteEndedQuotes, type EndedKind } from "./retention";
 export {
   type ExecutionTerms,
-  executionForQuoteKey,
   pruneIdempotencyKeys,
   scopedIdempotencyKey,
 } from "./settlement";

@@ -1,6 +1,5 @@
 import type { ExecutionStatus, Fill, Settlement, TimelineEntry } from "../schemas";
 import { QUOTE_MOVES, type QuoteMove, type SettlementStep } from "../states";
-import type { ExecutionRow } from "./executions";
 import { toJson } from "./json";
 import { executionMoveSql, inMoveFrom, quoteMoveSql } from "./quote-moves";
 import { countStatement } from "./resolver-days";
@@ -177,20 +176,10 @@ const EXECUTION_BY_KEY = `SELECT e.execution_id AS executionId, e.quote_id AS qu
        FROM idempotency_keys k JOIN executions e ON e.execution_id = k.execution_id`;
 
 /**
- * The execution an Idempotency-Key produced inside its retention, if any, for the key as a taker sent it
- * with a quote, scoped to that quote's taker in SQL: it needs no read of the quote first, so it runs beside
- * that read rather than after it.
+ * The statement that reads the execution an Idempotency-Key produced inside its retention, if any, for
+ * the key as a taker sent it with a quote, scoped to that quote's taker in SQL: it needs no read of the
+ * quote first, so it runs in the same batch as that read (`readSubmission`).
  */
-export async function executionForQuoteKey(
-  db: D1Database,
-  quoteId: string,
-  key: string,
-  now: string,
-): Promise<ExecutionRow | null> {
-  return (await executionForKeyStatement(db, quoteId, key, now).first<ExecutionRow>()) ?? null;
-}
-
-/** `executionForQuoteKey`'s statement, for a batch. */
 export function executionForKeyStatement(db: D1Database, quoteId: string, key: string, now: string) {
   const cutoff = new Date(Date.parse(now) - IDEMPOTENCY_RETENTION_MS).toISOString();
   return db

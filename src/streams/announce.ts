@@ -6,14 +6,6 @@ import { errorText, log } from "../log";
 import type { MovedLimitOrder } from "../schemas";
 import { corridorStub } from "../stubs";
 
-/**
- * Tells the objects hosting event streams that a subject changed (docs/api.md, "Event streams"): a quote's
- * corridor is named by its id's tag, an order's by its record. Each object reads D1 only if a stream of
- * that subject is open there. A settlement step's notice to the winner rides on the same call to its
- * corridor, so each step costs one call per corridor, and the keeper's steps of one moment one call
- * (`QuoteAnnouncements`). Failures are logged, not thrown: a stream that
- * misses a change catches up at its host's next read, a few seconds later.
- */
 /** What a corridor hears of a quote that moved: with `fill`, the notice its winner connected there gets. */
 export interface QuoteChange {
   quoteId: string;
@@ -26,11 +18,19 @@ export interface QuoteMove {
   fill?: FillNotice | undefined;
 }
 
+/**
+ * Tells the objects hosting event streams that a subject changed (docs/api.md, "Event streams"): a quote's
+ * corridor is named by its id's tag, an order's by its record. Each object reads D1 only if a stream of
+ * that subject is open there. A settlement step's notice to the winner rides on the same call to its
+ * corridor, so each step costs one call per corridor, and the keeper's steps of one moment one call
+ * (`QuoteAnnouncements`). Failures are logged, not thrown: a stream that
+ * misses a change catches up at its host's next read, a few seconds later.
+ */
 export function announceQuote(env: Env, config: RelayConfig, quoteId: string, fill?: FillNotice): Promise<void> {
   return announceQuotes(env, config, [{ quoteId, fill }]);
 }
 
-/** Several quotes that moved, in order: one call to each corridor concerned, with its share of them. */
+/** Several quotes that moved, in order: one call to each corridor concerned, with its share of them (`announceQuote`). */
 export function announceQuotes(env: Env, config: RelayConfig, moves: readonly QuoteMove[]): Promise<void> {
   const byCorridor = new Map<string, QuoteChange[]>();
   for (const { quoteId, fill } of moves) {
@@ -42,7 +42,9 @@ export function announceQuotes(env: Env, config: RelayConfig, moves: readonly Qu
         fill?.corridorKey === key
           ? { resolver: fill.resolver, status: fill.status, txHash: fill.txHash, fault: fill.fault }
           : undefined;
-      byCorridor.set(key, [...(byCorridor.get(key) ?? []), { quoteId, fill: notice }]);
+      const changes = byCorridor.get(key);
+      if (changes) changes.push({ quoteId, fill: notice });
+      else byCorridor.set(key, [{ quoteId, fill: notice }]);
     }
   }
   return settle([...byCorridor].map(([key, changes]) => corridorStub(env, key).quotesChanged(changes)));
