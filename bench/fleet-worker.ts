@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { startResolverFleet, stopFleet } from "../test/support/reference-resolvers";
+import { nativelySigning } from "./native-signer";
 
 interface FleetRequest {
   relayUrl: string;
@@ -17,6 +18,7 @@ const { relayUrl, count, latencyMs, token } = workerData as FleetRequest;
 const fleet = await startResolverFleet(relayUrl, {
   count,
   latencyMs,
+  account: nativelySigning,
   corridors: (all) => all.filter((t) => [t.tokenA, t.tokenB].includes(token)),
 });
 parentPort?.postMessage("ready");

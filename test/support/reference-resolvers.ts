@@ -1,3 +1,4 @@
+import type { HDAccount, LocalAccount } from "viem";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import type { Latency } from "../../src/clients/resolver/bidder";
 import { ResolverClient } from "../../src/clients/resolver/client";
@@ -26,6 +27,8 @@ export interface ResolverFleetOptions {
    * which the harness funds for N from 1 to 4 (scripts/lib/solana-harness/accounts.ts).
    */
   solana?: boolean;
+  /** The node's account from its anvil one; default the anvil account itself. */
+  account?: (anvil: HDAccount) => LocalAccount;
 }
 
 /**
@@ -54,7 +57,7 @@ export async function startResolverFleet(relayUrl: string, options: ResolverFlee
     const index = (options.firstIndex ?? 1) + i;
     return new ResolverClient({
       relayUrl,
-      account: anvilAccount(index),
+      account: options.account ? options.account(anvilAccount(index)) : anvilAccount(index),
       solana: options.solana ? solanaSigner(localSolanaKeypair(`resolver:${index}`).secretKey) : null,
       name: `ref-${i + 1}`,
       version: "bench",
