@@ -11,6 +11,7 @@ export { type SettledFillBooks, settledFillsSince } from "./keeper-books";
 export {
   insertLevelSamples,
   type LevelSampleRow,
+  levelSamplesStatement,
   pruneLevelSamples,
   readLevelSlippage,
   readSloppyLevels,
@@ -46,6 +47,7 @@ export {
   readQuoteRow,
   readSubmission,
 } from "./quotes";
+export { RecordBatch } from "./record-batch";
 export {
   addDayCounts,
   type Counter,

@@ -12,13 +12,23 @@ export interface LevelSampleRow {
   at: number;
 }
 
-/** Stores an auction's samples in one batch; a sample already stored for the quote stays as it was. */
+/**
+ * One statement that stores an auction's samples (a JSON array that SQLite unpacks, as a quote's offers);
+ * a sample already stored for the quote stays as it was.
+ */
+export function levelSamplesStatement(db: D1Database, rows: readonly LevelSampleRow[]): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO level_samples (resolver, quote_id, slippage_bps, at)
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?1) WHERE true
+       ON CONFLICT DO NOTHING`,
+    )
+    .bind(JSON.stringify(rows.map((r) => [resolverKey(r.resolver), r.quoteId, r.slippageBps, r.at])));
+}
+
+/** Stores samples now, in one statement. */
 export async function insertLevelSamples(db: D1Database, rows: readonly LevelSampleRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const insert = db.prepare(
-    "INSERT INTO level_samples (resolver, quote_id, slippage_bps, at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-  );
-  await db.batch(rows.map((r) => insert.bind(resolverKey(r.resolver), r.quoteId, r.slippageBps, r.at)));
+  if (rows.length > 0) await levelSamplesStatement(db, rows).run();
 }
 
 /** The resolver's slippage samples since `since` (ms). */

@@ -84,7 +84,7 @@ export async function writeRequote(
 /**
  * The network has the transaction: the resolver's count, the `submitted` execution, the key, and the
  * quote's `signed` then `submitted`: a submission that was refused never got this far, so it left the
- * quote as it was. The keeper writes these of one moment's submissions in one batch (src/keeper/record-batch.ts).
+ * quote as it was. The keeper writes these of one moment's submissions in one batch (src/db/record-batch.ts).
  */
 export function submittedStatements(
   db: D1Database,

@@ -1,11 +1,10 @@
 import { type BroadcastResult, type ChainSettler, ChainUnavailableError } from "../chains";
-import { releaseClaim, submittedStatements } from "../db";
+import { RecordBatch, releaseClaim, submittedStatements } from "../db";
 import { type Refusal, refuse } from "../errors";
 import type { PickWallet, Prepared } from "./admission";
 import { notLeader } from "./outcomes";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
 import { type KeeperPort, keeperLog } from "./port";
-import { RecordBatch } from "./record-batch";
 import type { SubmitOutcome, SubmitTimings } from "./rpc";
 import { rounded, timed, timedSync } from "./timings";
 import { WalletPool } from "./wallet-pool";

@@ -1,6 +1,6 @@
 import type { AuctionChecks } from "../auction";
 import type { ChainAdapter, Corridor } from "../chains";
-import { insertLevelSamples, readSloppyLevels } from "../db";
+import { levelSamplesStatement, RecordBatch, readSloppyLevels } from "../db";
 import { log } from "../log";
 import type { CorridorStanding } from "../resolvers";
 import { CorridorPrices } from "./corridor-prices";
@@ -8,7 +8,8 @@ import { MIN_LEVEL_SAMPLES, SLOPPY_P50_BPS } from "./honesty";
 
 /**
  * A corridor object's prices, wired to the auction's checks (eligibility, inventory and fees are the
- * auction's own, `auctionChecksOf`), to the standing it holds (demotions), and to D1 for the slippage samples.
+ * auction's own, `auctionChecksOf`), to the standing it holds (demotions), and to D1 for the slippage samples,
+ * which the auctions of 100 ms share one D1 call to write (`RecordBatch`).
  */
 export function corridorPricesOn(parts: {
   corridor: Corridor;
@@ -19,6 +20,7 @@ export function corridorPricesOn(parts: {
   waitUntil(p: Promise<unknown>): void;
 }): CorridorPrices {
   const { corridor, checks } = parts;
+  const samples = new RecordBatch(parts.db);
   return new CorridorPrices({
     chainId: corridor.chain.chainId,
     tokens: corridor.tokens,
@@ -29,11 +31,11 @@ export function corridorPricesOn(parts: {
     charges: (sellToken, buyToken, now) => checks.charges(sellToken, buyToken, now),
     readSloppy: (since) => readSloppyLevels(parts.db, since, MIN_LEVEL_SAMPLES, SLOPPY_P50_BPS),
     waitUntil: parts.waitUntil,
-    store: (samples) =>
+    store: (rows) =>
       parts.waitUntil(
-        insertLevelSamples(parts.db, samples).catch((e: unknown) =>
-          log.error("level_samples_failed", { error: String(e) }),
-        ),
+        samples
+          .write([levelSamplesStatement(parts.db, rows)])
+          .catch((e: unknown) => log.error("level_samples_failed", { error: String(e) })),
       ),
   });
 }

@@ -64,6 +64,20 @@ describe("honest levels from the stored samples", () => {
     );
   });
 
+  it("stores an auction's samples in one statement, keyed by the lowercase address; a repeated sample keeps the first", async () => {
+    const address = "0x00000000000000000000000000000000000000D4";
+    const stored = samples(address, 7, 2);
+    await insertLevelSamples(env.DB, stored);
+    const repeated = stored.slice(0, 1).map((r) => ({ ...r, slippageBps: 900 }));
+    await insertLevelSamples(env.DB, [...repeated, ...samples(address, 8, 1)]);
+    const { results } = await env.DB.prepare(
+      "SELECT slippage_bps FROM level_samples WHERE resolver = ? ORDER BY slippage_bps",
+    )
+      .bind(address.toLowerCase())
+      .all<{ slippage_bps: number }>();
+    expect(results.map((r) => r.slippage_bps)).toEqual([7, 7, 8]);
+  });
+
   it("leaves out the ladder of a node whose stored samples fall short, though this corridor saw none of its bids", async () => {
     // A key of its own, so no other file's node has these samples.
     const account = privateKeyToAccount(generatePrivateKey());

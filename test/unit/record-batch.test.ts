@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { RecordBatch } from "../../src/db/record-batch";
 import { BATCH_STATEMENTS, COALESCE_MS } from "../../src/db/write-behind";
-import { RecordBatch } from "../../src/keeper/record-batch";
 
 /** Statements that are only their names, and a D1 that keeps each batch it is sent (refusing any with `bad`). */
 const statements = (...names: string[]) => names as unknown as D1PreparedStatement[];

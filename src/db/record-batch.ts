@@ -1,4 +1,4 @@
-import { BATCH_STATEMENTS, COALESCE_MS } from "../db";
+import { BATCH_STATEMENTS, COALESCE_MS } from "./write-behind";
 
 interface Queued {
   statements: D1PreparedStatement[];
@@ -6,11 +6,12 @@ interface Queued {
 }
 
 /**
- * Submissions' D1 records, written together (docs/settlement.md, "The fast path"): a record waits up to
- * `COALESCE_MS`, as a corridor's write-behind copy does, so the records of a burst share D1 batches;
- * `flush` writes the waiting ones at once, for a reader that waits on one of them. A batch D1 refuses is
- * written again record by record, so a record fails only on its own statements. Nothing waits here that
- * the keeper's storage does not hold: a record a restart loses is written by the indexer's next pass.
+ * Records written to D1 together, behind the answers that made them: a record (one or more statements)
+ * waits up to `COALESCE_MS`, as a corridor's write-behind copy does, so the records of a burst share D1
+ * batches; `flush` writes the waiting ones at once, for a reader that waits on one of them. A batch D1
+ * refuses is written again record by record, so a record fails only on its own statements. Records wait
+ * in memory only: the keeper's submissions (docs/settlement.md, "The fast path"), whose storage holds
+ * what a restart would lose, and a corridor's level samples (docs/reliability.md, "Honest levels").
  */
 export class RecordBatch {
   private queued: Queued[] = [];
