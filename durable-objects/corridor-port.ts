@@ -35,6 +35,7 @@ export function auctionPortOf(o: CorridorParts): Omit<CorridorPort, "ladderAt" |
     assetOf: (token) => bandAssetOf(config, corridor.key, token, adapter.sameAddress),
     nodes: () => o.connected.list(),
     send: (address, frame) => o.connected.send(address, frame),
+    sendToEach: (addresses, frame) => o.connected.sendToEach(addresses, frame),
     chainCovers: (address, token, atLeast) => o.connected.covers(address, token, atLeast),
     standing: () => o.standing.get(),
     store: auctionStore(o.queue),

@@ -20,6 +20,8 @@ export interface CorridorPort {
   nodes(): NodeSession[];
   /** Sends a frame to the node with this address, if it is connected. */
   send(address: string, frame: RelayFrame): void;
+  /** Sends one frame to each of these nodes that is connected, serialized once (an auction's rfq). */
+  sendToEach(addresses: readonly string[], frame: RelayFrame): void;
   /**
    * Whether the relay's last on-chain read of the node shows `atLeast` of `token`
    * (docs/resolver-protocol.md, "Inventory checked on chain").

@@ -71,7 +71,10 @@ export class AuctionHouse {
     this.live.set(rfqId, live);
     const frame = rfqFrameFor(adapter, terms, input, gas, band);
     const askedAt = performance.now();
-    for (const n of eligible) port.send(n.address, frame);
+    port.sendToEach(
+      eligible.map((n) => n.address),
+      frame,
+    );
     const timer = setTimeout(() => auction.close(), config.rfqWindowMs);
     // What each asked node's own ladder paid for this amount as the rfq went out (docs/reliability.md,
     // "Honest levels"), read once the frames are sent: no frame of a node's is taken in between.

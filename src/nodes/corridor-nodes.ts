@@ -12,6 +12,7 @@ import {
   parseNodeFrame,
   type RelayFrame,
   send,
+  sendText,
 } from "../protocol";
 import { startUptime } from "../resolvers";
 import type { AdvertisedCorridor } from "../schemas";
@@ -184,13 +185,22 @@ export class CorridorNodes {
 
   /** Sends a frame to the node with this address, if it is connected. */
   send(address: string, frame: RelayFrame): void {
-    const found = this.sockets.ofAddress(address);
-    if (found) send(found[0], frame);
+    this.sendToEach([address], frame);
   }
 
-  /** Sends a frame to every authenticated node. */
+  /** Sends one frame, serialized once, to each of these nodes that is connected. */
+  sendToEach(addresses: readonly string[], frame: RelayFrame): void {
+    const text = JSON.stringify(frame);
+    for (const address of addresses) {
+      const found = this.sockets.ofAddress(address);
+      if (found) sendText(found[0], text);
+    }
+  }
+
+  /** Sends a frame, serialized once, to every authenticated node. */
   broadcast(frame: RelayFrame): void {
-    for (const [ws, { attachment }] of this.sockets) if (attachment.node) send(ws, frame);
+    const text = JSON.stringify(frame);
+    for (const [ws, { attachment }] of this.sockets) if (attachment.node) sendText(ws, text);
   }
 
   /** A socket closed or failed: forgotten, with its node's inventory check; the node's address, for the caller to tell. */

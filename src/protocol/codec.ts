@@ -43,8 +43,13 @@ export const frameSize = (message: string | ArrayBuffer): number =>
 
 /** Sends a frame; a socket that is closing is skipped, never thrown from. */
 export function send(ws: WebSocket, frame: RelayFrame): void {
+  sendText(ws, JSON.stringify(frame));
+}
+
+/** Sends a frame already serialized, as one frame for many sockets is, once (`JSON.stringify`). */
+export function sendText(ws: WebSocket, text: string): void {
   try {
-    ws.send(JSON.stringify(frame));
+    ws.send(text);
   } catch {
     // The node is gone; its close event cleans up.
   }

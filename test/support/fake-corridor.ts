@@ -204,6 +204,9 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
     send: (address, frame) => {
       for (const n of nodes) if (n.session.address.toLowerCase() === address.toLowerCase()) n.receive(frame);
     },
+    sendToEach: (addresses, frame) => {
+      for (const address of addresses) port.send(address, frame);
+    },
     chainCovers: (address, _token, atLeast) => {
       const name = nodes.find((n) => n.session.address.toLowerCase() === address.toLowerCase())?.session.name;
       const held = name === undefined ? undefined : options.chainHoldings?.[name];
