@@ -9,7 +9,6 @@ export { type ExecutionRow, readExecutionRecord, readUncountedFailures, type Unc
 export { recentGasUsed } from "./fill-costs";
 export { type SettledFillBooks, settledFillsSince } from "./keeper-books";
 export {
-  insertLevelSamples,
   type LevelSampleRow,
   levelSamplesStatement,
   pruneLevelSamples,

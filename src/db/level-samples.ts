@@ -26,11 +26,6 @@ export function levelSamplesStatement(db: D1Database, rows: readonly LevelSample
     .bind(JSON.stringify(rows.map((r) => [resolverKey(r.resolver), r.quoteId, r.slippageBps, r.at])));
 }
 
-/** Stores samples now, in one statement. */
-export async function insertLevelSamples(db: D1Database, rows: readonly LevelSampleRow[]): Promise<void> {
-  if (rows.length > 0) await levelSamplesStatement(db, rows).run();
-}
-
 /** The resolver's slippage samples since `since` (ms). */
 export async function readLevelSlippage(db: D1Database, address: string, since: number): Promise<number[]> {
   const { results } = await db

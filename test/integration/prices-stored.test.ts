@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { insertLevelSamples, readSloppyLevels } from "../../src/db/level-samples";
+import { type LevelSampleRow, levelSamplesStatement, readSloppyLevels } from "../../src/db/level-samples";
 import type { IndicativePrice } from "../../src/schemas/prices";
 import { type Bidder, bidder, marketSellAmount } from "../support/bidder";
 import {
@@ -36,6 +36,9 @@ afterEach(() => {
   closing = [];
 });
 
+/** Stores samples now, as a corridor's batch does 100 ms after its auctions. */
+const insertLevelSamples = (rows: LevelSampleRow[]) => levelSamplesStatement(env.DB, rows).run();
+
 describe("honest levels from the stored samples", () => {
   let made = 0;
   const samples = (address: string, bps: number, n: number) =>
@@ -53,12 +56,12 @@ describe("honest levels from the stored samples", () => {
       "0x00000000000000000000000000000000000000b2",
       "0x00000000000000000000000000000000000000c3",
     ];
-    await insertLevelSamples(env.DB, [...samples(a, 51, 10), ...samples(a, 0, 9)]);
-    await insertLevelSamples(env.DB, [...samples(b, 0, 10), ...samples(b, 100, 10)]);
-    await insertLevelSamples(env.DB, samples(c, 100, 19));
+    await insertLevelSamples([...samples(a, 51, 10), ...samples(a, 0, 9)]);
+    await insertLevelSamples([...samples(b, 0, 10), ...samples(b, 100, 10)]);
+    await insertLevelSamples(samples(c, 100, 19));
     // a: 10 of 19 above 50 but under 20 samples; b: 10 of 20 at or under 50, the median is 0.
     expect(await readSloppyLevels(env.DB, Date.now() - 60_000, 20, 50)).toEqual([]);
-    await insertLevelSamples(env.DB, [...samples(a, 60, 2), ...samples(b, 100, 1), ...samples(c, 100, 1)]);
+    await insertLevelSamples([...samples(a, 60, 2), ...samples(b, 100, 1), ...samples(c, 100, 1)]);
     expect((await readSloppyLevels(env.DB, Date.now() - 60_000, 20, 50)).sort()).toEqual(
       [a, b, c].map((x) => x.toLowerCase()).sort(),
     );
@@ -67,9 +70,9 @@ describe("honest levels from the stored samples", () => {
   it("stores an auction's samples in one statement, keyed by the lowercase address; a repeated sample keeps the first", async () => {
     const address = "0x00000000000000000000000000000000000000D4";
     const stored = samples(address, 7, 2);
-    await insertLevelSamples(env.DB, stored);
+    await insertLevelSamples(stored);
     const repeated = stored.slice(0, 1).map((r) => ({ ...r, slippageBps: 900 }));
-    await insertLevelSamples(env.DB, [...repeated, ...samples(address, 8, 1)]);
+    await insertLevelSamples([...repeated, ...samples(address, 8, 1)]);
     const { results } = await env.DB.prepare(
       "SELECT slippage_bps FROM level_samples WHERE resolver = ? ORDER BY slippage_bps",
     )
@@ -81,7 +84,7 @@ describe("honest levels from the stored samples", () => {
   it("leaves out the ladder of a node whose stored samples fall short, though this corridor saw none of its bids", async () => {
     // A key of its own, so no other file's node has these samples.
     const account = privateKeyToAccount(generatePrivateKey());
-    await insertLevelSamples(env.DB, samples(account.address, 100, 20));
+    await insertLevelSamples(samples(account.address, 100, 20));
     const shady = { socket: await connect(), account };
     await authenticate(shady.socket, account, { name: "stored-shady" });
     await shady.socket.next("welcome");
