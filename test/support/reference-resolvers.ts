@@ -55,9 +55,10 @@ export async function startResolverFleet(relayUrl: string, options: ResolverFlee
     // Resolver i quotes i bps under the base rate.
     const rate = { num: base.num * BigInt(10_000 - i), den: base.den * 10_000n };
     const index = (options.firstIndex ?? 1) + i;
+    const anvil = anvilAccount(index);
     return new ResolverClient({
       relayUrl,
-      account: options.account ? options.account(anvilAccount(index)) : anvilAccount(index),
+      account: options.account?.(anvil) ?? anvil,
       solana: options.solana ? solanaSigner(localSolanaKeypair(`resolver:${index}`).secretKey) : null,
       name: `ref-${i + 1}`,
       version: "bench",
