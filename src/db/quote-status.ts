@@ -3,14 +3,26 @@ import { QUOTE_MOVES } from "../states";
 import { inMoveFrom, quoteMoveSql } from "./quote-moves";
 
 /**
+ * How many quotes one batch of the keeper's sweep expires at most: a short write each (about 2 ms in local
+ * D1), so that a sweep after a burst of unsigned quotes never holds D1's one writer, or locally the thread
+ * every object shares, for long (docs/settlement.md, "The keeper's alarm").
+ */
+export const EXPIRY_CHUNK = 200;
+
+/**
  * Marks open quotes past their expiry as `expired`, each with an `expired` timeline event at its
- * `expiresAt`: one quote (`quoteId`), or every due quote (the keeper's sweep); the move is the `expired`
- * row of QUOTE_MOVES (src/states/quote-states.ts). The statements are conditional and run in one batch,
- * so concurrent readers and sweeps record an expiry once.
+ * `expiresAt`: one quote (`quoteId`), or the EXPIRY_CHUNK earliest due quotes (a batch of the keeper's
+ * sweep); the move is the `expired` row of QUOTE_MOVES (src/states/quote-states.ts). The statements are
+ * conditional and run in one batch, so concurrent readers and sweeps record an expiry once; in one batch,
+ * both pick the same quotes.
  */
 function expiryStatements(db: D1Database, now: string, quoteId: string | null): D1PreparedStatement[] {
   // Two shapes of one statement, so each finds its rows by an index: the key, or the open-expiry index.
-  const which = quoteId === null ? "?2 IS NULL" : "quote_id = ?2";
+  const which =
+    quoteId === null
+      ? `quote_id IN (SELECT quote_id FROM quotes WHERE ${inMoveFrom("expired")} AND expires_at <= ?1
+           ORDER BY expires_at LIMIT ${EXPIRY_CHUNK}) AND ?2 IS NULL`
+      : "quote_id = ?2";
   const events = QUOTE_MOVES.expired.events.map((event) =>
     db
       .prepare(
@@ -31,11 +43,16 @@ export async function expireIfDue(db: D1Database, quoteId: string, now: string):
   await db.batch(expiryStatements(db, now, quoteId));
 }
 
-/** Expires every open quote past its `expiresAt`; returns how many. */
+/** Expires every open quote past its `expiresAt`, EXPIRY_CHUNK at a time; returns how many. */
 export async function expireAllDue(db: D1Database, now: string): Promise<number> {
-  // The status update is the batch's last statement, after the timeline's.
-  const results = await db.batch(expiryStatements(db, now, null));
-  return results.at(-1)?.meta.changes ?? 0;
+  let expired = 0;
+  for (;;) {
+    // The status update is the batch's last statement, after the timeline's.
+    const results = await db.batch(expiryStatements(db, now, null));
+    const changes = results.at(-1)?.meta.changes ?? 0;
+    expired += changes;
+    if (changes < EXPIRY_CHUNK) return expired;
+  }
 }
 
 /**
