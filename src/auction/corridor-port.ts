@@ -38,5 +38,12 @@ export interface CorridorPort {
   /** What the node's fresh price ladder pays for `sellAmount`, or null (docs/resolver-protocol.md, "Price ladders"). */
   ladderAt(address: string, sellToken: string, buyToken: string, sellAmount: bigint, now: number): bigint | null;
   /** An auction's firm bids from nodes whose ladder covered the amount, each against that ladder's value. */
-  ladderBids(quoteId: string, bids: readonly { resolver: string; ladderOutput: bigint; outputAmount: bigint }[]): void;
+  ladderBids(quoteId: string, bids: readonly LadderBid[]): void;
+}
+
+/** One firm bid against the ladder its node streamed when the rfq went out (docs/reliability.md, "Honest levels"). */
+export interface LadderBid {
+  resolver: string;
+  ladderOutput: bigint;
+  outputAmount: bigint;
 }

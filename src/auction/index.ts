@@ -6,7 +6,7 @@
 
 export { protocolFee, type QuoteGasCharge, quoteAmounts } from "./amounts";
 export { BAND_FRESH_MS } from "./band-guard";
-export type { CorridorPort } from "./corridor-port";
+export type { CorridorPort, LadderBid } from "./corridor-port";
 export { AuctionHouse } from "./house";
 export { auctionLogFields } from "./outcome-log";
 export { type AuctionChecks, auctionChecksOf, type CheckedPort } from "./pricing-checks";

@@ -1,4 +1,4 @@
-import { type QuoteGasCharge, quoteAmounts } from "../auction";
+import { type LadderBid, type QuoteGasCharge, quoteAmounts } from "../auction";
 import type { FeeCharge } from "../chains";
 import { type Refusal, refuse } from "../errors";
 import { resolverKey } from "../ids";
@@ -35,13 +35,6 @@ export interface PriceAsk {
   sellToken: string;
   buyToken: string;
   sellAmount?: string;
-}
-
-/** One firm bid against the ladder its node streamed when the rfq went out. */
-export interface LadderBid {
-  resolver: string;
-  ladderOutput: bigint;
-  outputAmount: bigint;
 }
 
 /** A stored slippage sample (migrations/0019_level_slippage.sql). */

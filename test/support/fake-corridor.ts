@@ -1,6 +1,6 @@
 import type { PrivateKeyAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { CorridorPort } from "../../src/auction/corridor-port";
+import type { CorridorPort, LadderBid } from "../../src/auction/corridor-port";
 import { AuctionHouse } from "../../src/auction/house";
 import type { AuctionStore, StoredOffer } from "../../src/auction/store";
 import { adapterFor } from "../../src/chains";
@@ -190,8 +190,7 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
   const band = options.band === undefined ? { ...BAND, at: Date.now() } : options.band;
   const assets: Record<string, string> = { [CNGN.toLowerCase()]: "NGN", [USDC.toLowerCase()]: "USD" };
   const strikes: { address: string; event: string; why: string }[] = [];
-  const ladderBids: { quoteId: string; bids: { resolver: string; ladderOutput: bigint; outputAmount: bigint }[] }[] =
-    [];
+  const ladderBids: { quoteId: string; bids: LadderBid[] }[] = [];
   const nameOf = (address: string) =>
     nodes.find((n) => n.session.address.toLowerCase() === address.toLowerCase())?.session.name;
   const port: CorridorPort = {
