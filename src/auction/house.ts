@@ -8,7 +8,7 @@ import type { QuoteInput } from "../types";
 import { freshBand } from "./band-guard";
 import { checkUnchecked, disqualify, verifyBid } from "./bid-signatures";
 import { swapCharges } from "./charges";
-import type { CorridorPort, LadderBid } from "./corridor-port";
+import type { CorridorPort } from "./corridor-port";
 import { decideWinner } from "./decide";
 import { LiveAuction } from "./live-auction";
 import { noOffers, noReplies, noWinner } from "./no-quote";
@@ -33,8 +33,6 @@ const REMEMBER_CLOSED_MS = 30_000;
 /** A corridor's auctions: asks its nodes, checks their replies, ranks, and stores the winning quote. */
 export class AuctionHouse {
   private readonly live = new Map<string, LiveAuction>();
-  /** When each remembered auction closed (ms), oldest first: forgotten REMEMBER_CLOSED_MS later. */
-  private readonly closings = new Map<string, number>();
   private readonly signatures: WinnerSignatures;
 
   /** The corridor's tag, the first digits of its quote ids (src/chains/corridor-keys.ts, `corridorTag`). */
@@ -89,11 +87,13 @@ export class AuctionHouse {
     await auction.done;
     clearTimeout(timer);
     const closedAt = performance.now();
-    this.remember(rfqId, Date.now());
-    const laddered = auction.bids.flatMap((b): LadderBid[] => {
+    setTimeout(() => this.live.delete(rfqId), REMEMBER_CLOSED_MS);
+    const laddered = auction.bids.flatMap((b) => {
       const ladderOutput = ladders.get(resolverKey(b.resolver));
       return ladderOutput === undefined ? [] : [{ resolver: b.resolver, ladderOutput, outputAmount: b.outputAmount }];
     });
+    // Measured once the taker's answer has left, off the quote's path.
+    if (laddered.length) port.waitUntil(afterAnswer().then(() => port.ladderBids(quoteId, laddered)));
 
     const standing = await standingPromise;
     const bounds = rfqBounds(port, terms, band);
@@ -132,7 +132,7 @@ export class AuctionHouse {
       port.waitUntil(
         port.store.count(counts).catch((e: unknown) => log.error("auction_count_failed", { error: String(e) })),
       );
-      this.afterTheAnswer(live, decision.offers, checked, laddered, false);
+      this.afterTheAnswer(live, decision.offers, checked, false);
       live.markStored(false);
       return noWinner(decision, replies, online.length);
     }
@@ -150,7 +150,7 @@ export class AuctionHouse {
       live.markStored(true);
     }
     const storedAt = performance.now();
-    this.afterTheAnswer(live, decision.offers, checked, laddered, true);
+    this.afterTheAnswer(live, decision.offers, checked, true);
     return {
       kind: "quoted",
       quote: quotedRecord(quote, offers, timeline),
@@ -160,41 +160,20 @@ export class AuctionHouse {
   }
 
   /**
-   * The per-bidder work of a decided auction, once the taker's answer is on its way: the bids' slippage
-   * against their nodes' ladders (docs/reliability.md, "Honest levels"), every bidder's `result`, then the
-   * signatures of the bids not checked on the quote's path (docs/resolver-protocol.md, "When signatures are
-   * checked"). It waits AFTER_ANSWER_MS, so that it does not hold the thread the answer still crosses (the
-   * Worker, where it shares the corridor's isolate).
+   * The per-bidder work of a decided auction, once the taker's answer is on its way: every bidder's
+   * `result`, then the signatures of the bids not checked on the quote's path (docs/resolver-protocol.md,
+   * "When signatures are checked"). It waits AFTER_ANSWER_MS, so that it does not hold the thread the
+   * answer still crosses (the Worker, where it shares the corridor's isolate).
    */
-  private afterTheAnswer(
-    live: LiveAuction,
-    offers: RankedOffer[],
-    checked: ReadonlySet<string>,
-    laddered: LadderBid[],
-    stored: boolean,
-  ) {
+  private afterTheAnswer(live: LiveAuction, offers: RankedOffer[], checked: ReadonlySet<string>, stored: boolean) {
     const { port } = this;
     const work = afterAnswer().then(() => {
-      if (laddered.length) port.ladderBids(live.quoteId, laddered);
       sendResults(port, live, offers);
       return checkUnchecked(port, live, offers, checked, stored);
     });
     port.waitUntil(
       work.catch((e: unknown) => log.error("correction_failed", { quoteId: live.quoteId, error: String(e) })),
     );
-  }
-
-  /**
-   * Remembers auction `rfqId`, closed at `now` (ms), for its late replies, and forgets those closed
-   * REMEMBER_CLOSED_MS before: one sweep as each auction closes, rather than a timer each.
-   */
-  private remember(rfqId: string, now: number): void {
-    this.closings.set(rfqId, now);
-    for (const [id, at] of this.closings) {
-      if (at > now - REMEMBER_CLOSED_MS) break;
-      this.closings.delete(id);
-      this.live.delete(id);
-    }
   }
 
   /**

@@ -113,33 +113,6 @@ describe("AuctionHouse: closing", () => {
   });
 });
 
-describe("AuctionHouse: closed auctions", () => {
-  it("are remembered for their late replies 30 s after they closed, then forgotten as a later one closes", async () => {
-    const c = fakeCorridor({ rfqWindowMs: 30, nodes: ["alpha", "slowpoke"] });
-    const first = c.house.requestQuote(quoteInput());
-    await c.bid("alpha", 1_000_000n);
-    const { quote } = quoted(await first);
-    const closedAt = Date.now();
-    const clock = vi.spyOn(Date, "now");
-    try {
-      // Auctions nobody answers, closing 29 s and then 31 s after the first did.
-      clock.mockReturnValue(closedAt + 29_000);
-      const second = await c.house.requestQuote(quoteInput());
-      expect(c.house.isLive(quote.rfqId)).toBe(true);
-      clock.mockReturnValue(closedAt + 31_000);
-      await c.house.requestQuote(quoteInput());
-      expect(c.house.isLive(quote.rfqId)).toBe(false);
-      expect(second).toMatchObject({ kind: "refused", code: "no_offers" });
-    } finally {
-      clock.mockRestore();
-    }
-    await c.bid("slowpoke", 2_000_000n, { rfqId: quote.rfqId });
-    expect(c.node("slowpoke").sent("error")).toEqual([
-      { type: "error", code: "unknown_rfq", message: `no live rfq ${quote.rfqId}`, rfqId: quote.rfqId },
-    ]);
-  });
-});
-
 describe("AuctionHouse: replies", () => {
   const mallory = async (
     reply: (c: ReturnType<typeof fakeCorridor>, rfq: Awaited<ReturnType<typeof nextRfq>>) => Promise<void> | void,
