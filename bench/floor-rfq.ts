@@ -196,7 +196,7 @@ async function alternating(sides: readonly Side[], n: number, relayPhases: Phase
   }));
 }
 
-interface Load {
+export interface Load {
   done: number;
   failed: number;
   seconds: number;
@@ -211,7 +211,7 @@ interface Load {
 let nextTaker = 100_000;
 
 /** `concurrency` takers back to back on one corridor of `side` for `seconds`. */
-async function load(side: Side, fleet: FleetThread, seconds: number, concurrency: number): Promise<Load> {
+export async function load(side: Side, fleet: FleetThread, seconds: number, concurrency: number): Promise<Load> {
   const cpuBefore = cpuMs(side.runtime.workerPids);
   const resolversBefore = fleet.busyMs();
   const machineBefore = machineCpuMs();

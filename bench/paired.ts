@@ -6,10 +6,10 @@
  * and quotes/s. A change's cost is B − A; two builds of the same code show what the pairing resolves.
  */
 import { resolve } from "node:path";
-import { relaySide, type Side } from "./floor-rfq";
-import { QuoteFailed, withRelay } from "./rfq-relay";
+import type { FleetThread } from "./fleet-thread";
+import { load, relaySide, type Side } from "./floor-rfq";
+import { withRelay } from "./rfq-relay";
 import { percentile } from "./stats";
-import { cpuMs } from "./workerd";
 
 const RESOLVERS = Number(process.env.BENCH_RESOLVERS ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
@@ -36,39 +36,20 @@ const b: Build = {
   relaySide: (await import(resolve(other, "bench/floor-rfq.ts"))).relaySide,
 };
 
-let nextTaker = 300_000;
-
-/** `CONCURRENCY` takers back to back on `side` for `seconds`: its CPU per quote and quotes/s. */
-async function window(side: Side, seconds: number): Promise<{ cpuPerQuote: number; perSecond: number }> {
-  const pids = side.runtime.workerPids;
-  const cpuBefore = cpuMs(pids);
-  const started = performance.now();
-  let done = 0;
-  let failed = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < started + seconds * 1000) {
-        try {
-          await side.ask(nextTaker++);
-          done++;
-        } catch (e) {
-          if (!(e instanceof QuoteFailed)) throw e;
-          failed++;
-        }
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  return { cpuPerQuote: (cpuMs(pids) - cpuBefore) / (done + failed), perSecond: done / elapsed };
+/** `CONCURRENCY` takers back to back on `side` for `seconds` (bench/floor-rfq.ts): its CPU per quote and quotes/s. */
+async function window(side: Side, fleet: FleetThread, seconds: number) {
+  const l = await load(side, fleet, seconds, CONCURRENCY);
+  return { cpuPerQuote: l.cpuMs / (l.done + l.failed), perSecond: l.done / l.seconds };
 }
 
-async function paired(sides: Map<Build, Side>): Promise<void> {
-  for (const side of sides.values()) await window(side, WARM_UP_SECONDS);
+async function paired(sides: Map<Build, { side: Side; fleet: FleetThread }>): Promise<void> {
+  for (const { side, fleet } of sides.values()) await window(side, fleet, WARM_UP_SECONDS);
   const figures = new Map([...sides.keys()].map((build) => [build, { cpu: [] as number[], rate: [] as number[] }]));
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? [a, b] : [b, a];
     for (const build of order) {
-      const w = await window(sides.get(build) as Side, SECONDS);
+      const { side, fleet } = sides.get(build) as { side: Side; fleet: FleetThread };
+      const w = await window(side, fleet, SECONDS);
       figures.get(build)?.cpu.push(w.cpuPerQuote);
       figures.get(build)?.rate.push(w.perSecond);
       console.log(
@@ -92,12 +73,12 @@ await a.withRelay(0, (_a, runtimeA) =>
   b.withRelay(0, async (_b, runtimeB) => {
     const sideA = a.relaySide(runtimeA);
     const sideB = b.relaySide(runtimeB);
-    await sideA.withResolvers(RESOLVERS, () =>
-      sideB.withResolvers(RESOLVERS, () =>
+    await sideA.withResolvers(RESOLVERS, (fleetA) =>
+      sideB.withResolvers(RESOLVERS, (fleetB) =>
         paired(
           new Map([
-            [a, sideA],
-            [b, sideB],
+            [a, { side: sideA, fleet: fleetA }],
+            [b, { side: sideB, fleet: fleetB }],
           ]),
         ),
       ),
