@@ -264,6 +264,9 @@ export async function startStack(extraAccounts = 0): Promise<Stack> {
   return { anvil, solana, timer, solanaTimer, client, stop };
 }
 
+/** The admin API's token of the benchmark's relay (the keeper's status, `GET /v1/admin/keeper`). */
+export const BENCH_ADMIN_TOKEN = "bench-admin-token";
+
 /**
  * `wrangler dev` with `KEEPER_PRIVATE_KEY` set to `keys` (comma-separated for a pool) and the reference
  * resolvers on it; `run` gets its URL, and both are stopped after.
@@ -293,6 +296,7 @@ export async function withRelay<T>(
       RELAY_CONFIG: JSON.stringify(config),
       KEEPER_PRIVATE_KEY: keys.join(","),
       KEEPER_SOLANA_KEY: base58.encode(stack.solana.accounts.keeper.secretKey),
+      ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
     },
   });
   let fleet: ResolverClient[] = [];

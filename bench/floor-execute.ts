@@ -12,6 +12,7 @@ import { encodeFunctionData, parseAbi, parseGwei } from "viem";
 import { anvilPrivateKey, LOCAL_ACCOUNTS } from "../scripts/lib/local-stack";
 import { anvilAccount } from "../src/clients/resolver/keys";
 import {
+  BENCH_ADMIN_TOKEN,
   type Burst,
   burst,
   burstOf,
@@ -167,6 +168,36 @@ function describeRpc(calls: readonly RpcCall[], submissions: number): string {
   return `relay's JSON-RPC during the burst: ${(calls.length / submissions).toFixed(2)} round trips a submission; calls a submission: ${methods}`;
 }
 
+/**
+ * What the keeper's indexer spends after a burst until every transaction of it is final: one block is
+ * mined on top of the burst's (finality is two blocks locally), then the keeper is asked until it follows
+ * nothing. The relay's JSON-RPC round trips and its process's CPU meanwhile, per submission.
+ */
+async function followedToFinal(s: Sides, submissions: number): Promise<string> {
+  const from = performance.now();
+  const cpuBefore = cpuMs(s.relayRuntime.workerPids);
+  await s.stack.client.request({ method: "evm_mine" } as never);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const res = await fetch(`${s.relayRuntime.directUrl}/v1/admin/keeper`, {
+      headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` },
+    });
+    const { followed } = (await res.json()) as { followed: number };
+    if (followed === 0) break;
+    if (Date.now() > deadline) return `the indexer still followed ${followed} transactions 60 s after the burst`;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const seconds = (performance.now() - from) / 1000;
+  const cpu = cpuMs(s.relayRuntime.workerPids) - cpuBefore;
+  const calls = s.stack.timer.callsSince(from);
+  const requests = calls.reduce((n, c) => n + c.methods.length, 0);
+  const each = (n: number) => (n / submissions).toFixed(2);
+  return (
+    `the indexer after the burst, to final: ${fmt(seconds * 1000)}; a submission ${each(calls.length)} ` +
+    `JSON-RPC round trips (${each(requests)} calls), ${(cpu / submissions).toFixed(2)} ms of the Worker's process's CPU`
+  );
+}
+
 interface BurstTotal {
   accepted: number;
   seconds: number;
@@ -224,6 +255,8 @@ async function bursts(s: Sides, options: SubmissionRunOptions) {
       `   burst of ${half} at concurrency ${options.concurrency}, ${name}: ${describeBurst(result)}; in cores busy: ` +
         `the Worker's process ${busy(cpu)}, the whole machine ${busy(machineCpuMs() - machineBefore)} of ${availableParallelism()}`,
     );
+    // After the burst's own figures: what following it to final costs the keeper on top.
+    if (name === "relay") console.log(`   ${await followedToFinal(s, result.accepted)}`);
     const total = totals[name];
     total.accepted += result.accepted;
     total.seconds += result.seconds;

@@ -234,7 +234,13 @@ export interface ChainSettler {
   broadcast(tx: SignedFill): Promise<BroadcastResult>;
   /** Gets a transaction whose broadcast was never confirmed onto the network: found there, or sent again. */
   recover(tx: SignedFill): Promise<BroadcastResult>;
-  status(tx: SignedFill): Promise<TxStatus>;
+  /**
+   * Where each of `txs` stands, for the indexer's pass: the reads every one of them needs, in as few round
+   * trips as the chain allows (EVM: one batch of receipts, one of their blocks; Solana: one status call),
+   * then, for each, what is left of its own when it is asked for (a revert's reason, a lost transaction
+   * sent again). A chain that does not answer the shared reads throws `ChainUnavailableError` at once.
+   */
+  statuses(txs: readonly SignedFill[]): Promise<(() => Promise<TxStatus>)[]>;
   /**
    * When a sent transaction that is not mined is replaced by the same call with the same nonce at a
    * higher fee (docs/settlement.md, "Stuck transactions"); null on a chain that does not replace (Solana:

@@ -4,9 +4,16 @@ import { writeFailed, writeFinal, writeReorged, writeReplaced, writeSettled } fr
 import { heal, isResolversOwn, strikeIfOwn } from "../resolvers";
 import { blamed } from "../states";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
-import { iso, type KeeperPort, keeperLog, settlingChain, walletOf } from "./port";
+import { iso, type KeeperPort, keeperLog, type SettlingChain, settlingChain, walletOf } from "./port";
 import { settledFill } from "./settlement-record";
 import type { Wallet } from "./wallet";
+
+/** A transaction's status, its shared reads made (`ChainSettler.statuses`). */
+type Status = () => Promise<TxStatus>;
+
+/** One transaction's status, read now. */
+const statusNow = async (settler: ChainSettler, tx: PendingTx): Promise<Status> =>
+  (await settler.statuses([signedFill(tx)]))[0] as Status;
 
 /** A sent transaction the chain no longer has and never mined: the relay's to resend, nobody else's. */
 const DROPPED = blamed("relay", "dropped");
@@ -55,6 +62,7 @@ export class Indexer {
         const head = await (settling.settlers[0] as ChainSettler).head();
         // A nonce a refused transaction left with later ones waiting on it is filled first (docs/settlement.md, "Nonce gaps").
         for (const settler of settling.settlers) await settler.fillGaps();
+        const read = await this.readAhead(settling, txs, head);
         for (const tx of txs) {
           // Each transaction is followed by the wallet that signed it: its nonce, its key.
           const settler = walletOf(settling, tx.keeper);
@@ -62,7 +70,7 @@ export class Indexer {
             keeperLog.error("wallet_unavailable", { chainId, keeper: tx.keeper, txHash: tx.hash });
             continue;
           }
-          await this.follow(settler, adapter, tx, head).catch((e: unknown) => {
+          await this.follow(settler, adapter, tx, head, read.get(tx.hash)).catch((e: unknown) => {
             if (e instanceof ChainUnavailableError) throw e;
             keeperLog.error("follow_failed", { quoteId: tx.submission.quoteId, txHash: tx.hash, error: String(e) });
           });
@@ -75,7 +83,37 @@ export class Indexer {
     return store.count() > 0;
   }
 
-  private async follow(settler: ChainSettler, adapter: ChainAdapter, tx: PendingTx, head: number): Promise<void> {
+  /**
+   * What the pass reads of the chain for every transaction that is sent, or settled and not yet read at
+   * `head` (whether a reorg moved it), asked of each wallet for all of its transactions at once
+   * (`ChainSettler.statuses`: one batch of receipts on EVM, one status call on Solana), by hash.
+   */
+  private async readAhead(
+    settling: SettlingChain,
+    txs: readonly PendingTx[],
+    head: number,
+  ): Promise<Map<string, Status>> {
+    const byWallet = new Map<ChainSettler, PendingTx[]>();
+    for (const tx of txs) {
+      const due = tx.state === "sent" || (tx.state === "mined" && this.checkedHead.get(tx.hash) !== head);
+      const settler = due ? walletOf(settling, tx.keeper) : null;
+      if (settler) byWallet.set(settler, [...(byWallet.get(settler) ?? []), tx]);
+    }
+    const read = new Map<string, Status>();
+    for (const [settler, own] of byWallet) {
+      const statuses = await settler.statuses(own.map(signedFill));
+      for (const [i, tx] of own.entries()) read.set(tx.hash, statuses[i] as Status);
+    }
+    return read;
+  }
+
+  private async follow(
+    settler: ChainSettler,
+    adapter: ChainAdapter,
+    tx: PendingTx,
+    head: number,
+    read: Status | undefined,
+  ): Promise<void> {
     const { store } = this.port;
     let current: PendingTx | null = tx;
     if (current.state === "signed") {
@@ -85,7 +123,7 @@ export class Indexer {
     // The head at which a settlement's receipt was last read: read again only when the chain moved.
     let checkedAt = this.checkedHead.get(tx.hash);
     if (current?.state === "sent") {
-      const status = await this.statusOf(settler, current);
+      const status = await this.statusOf(settler, current, read);
       switch (status.state) {
         case "pending":
           return this.replaceIfStuck(settler, current);
@@ -103,7 +141,7 @@ export class Indexer {
       // Settled but not final: the receipt must still be where it was once the chain has moved
       // (docs/settlement.md, "Reorgs").
       if (checkedAt !== head) {
-        const status = await settler.status(signedFill(current));
+        const status = await (read ?? (await statusNow(settler, current)))();
         if (status.state !== "landed" || status.receipt.block !== current.block) {
           this.checkedHead.delete(current.hash);
           return this.reorged(current, status, adapter);
@@ -122,14 +160,15 @@ export class Indexer {
    * Where a sent transaction stands; when it was dropped because its nonce was used, one of the
    * transactions it replaced may be what used it: that one's fate, the store then following it.
    */
-  private async statusOf(settler: ChainSettler, tx: PendingTx): Promise<TxStatus> {
-    const status = await settler.status(signedFill(tx));
+  private async statusOf(settler: ChainSettler, tx: PendingTx, read: Status | undefined): Promise<TxStatus> {
+    const status = await (read ?? (await statusNow(settler, tx)))();
     if (status.state !== "dropped") return status;
-    for (const earlier of tx.replaced) {
-      const theirs = await settler.status({ ...signedFill(tx), ...earlier });
-      if (theirs.state === "landed" || theirs.state === "reverted") {
+    const theirs = await settler.statuses(tx.replaced.map((earlier) => ({ ...signedFill(tx), ...earlier })));
+    for (const [i, earlier] of tx.replaced.entries()) {
+      const their = await (theirs[i] as Status)();
+      if (their.state === "landed" || their.state === "reverted") {
         this.port.store.landedAs(tx.hash, earlier);
-        return theirs;
+        return their;
       }
     }
     return status;

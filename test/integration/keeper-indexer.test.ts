@@ -82,6 +82,38 @@ describe("the keeper's indexer", () => {
     expect((await record(quote.quoteId)).timeline).toEqual(final.timeline);
   });
 
+  it("reads every transaction it follows in one read a pass, each settled and then checked at the new head", async () => {
+    const h = keeperHarness(env.DB);
+    const fills = [await submitted(h), await submitted(h), await submitted(h), await submitted(h)];
+    // Two landed, one reverted, one still on its way.
+    const [a, b, c, d] = fills as [(typeof fills)[0], (typeof fills)[0], (typeof fills)[0], (typeof fills)[0]];
+    for (const f of [a, b]) {
+      h.settler.land(f.txHash, f.quote.quoteId, {
+        sellToken: f.quote.sellToken,
+        resolver: f.quote.resolver?.address ?? "",
+        sellAmount: BigInt(f.quote.sellAmount),
+      });
+    }
+    h.settler.setStatus(c.txHash, { state: "reverted", reason: "resolver:insufficient_balance", gasUsed: 1n });
+
+    await h.keeper.index();
+    expect(h.settler.statusReads).toEqual([4]);
+    expect((await record(a.quote.quoteId)).status).toBe("settled");
+    expect((await record(b.quote.quoteId)).status).toBe("settled");
+    expect((await record(c.quote.quoteId)).status).toBe("failed");
+    expect((await record(d.quote.quoteId)).status).toBe("submitted");
+
+    // The chain moved: the two settlements (whether a reorg moved them) and the one on its way, in one read.
+    h.settler.headBlock += 1;
+    await h.keeper.index();
+    expect(h.settler.statusReads).toEqual([4, 3]);
+    expect((await record(a.quote.quoteId)).final).toBe(true);
+    expect((await record(b.quote.quoteId)).final).toBe(true);
+    // Only the one on its way is left; the head did not move, so nothing settled is read again.
+    await h.keeper.index();
+    expect(h.settler.statusReads).toEqual([4, 3, 1]);
+  });
+
   it("fails a reverted transaction with the chain's reason and its gas", async () => {
     const h = keeperHarness(env.DB);
     const { quote, executionId, txHash } = await submitted(h);

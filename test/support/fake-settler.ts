@@ -57,7 +57,9 @@ export class FakeSettler implements ChainSettler {
   /** The nonce the next signing takes; tests sharing one D1 start apart, so their hashes differ. */
   nextNonce = 0;
   private readonly mempool = new Set<string>();
-  private readonly statuses = new Map<string, TxStatus>();
+  private readonly chainSays = new Map<string, TxStatus>();
+  /** How many transactions each `statuses` call asked about, one entry per call (one round trip of reads). */
+  readonly statusReads: number[] = [];
 
   /** How many times signing found the wallet not ready (a read the fast path should have done before). */
   coldSigns = 0;
@@ -141,9 +143,13 @@ export class FakeSettler implements ChainSettler {
     return this.mempool.has(tx.hash) ? { status: "known" } : this.broadcast(tx);
   }
 
-  async status(tx: SignedFill): Promise<TxStatus> {
+  async statuses(txs: readonly SignedFill[]): Promise<(() => Promise<TxStatus>)[]> {
     this.reachable();
-    return this.statuses.get(tx.hash) ?? { state: "pending" };
+    this.statusReads.push(txs.length);
+    return txs.map((tx) => {
+      const status = this.chainSays.get(tx.hash) ?? { state: "pending" };
+      return async () => status;
+    });
   }
 
   /** Replaced after a minute, up to twice; a replacement's hash is the original's with `~<n>`. */
@@ -170,7 +176,7 @@ export class FakeSettler implements ChainSettler {
 
   /** What the chain says of a transaction from now on. */
   setStatus(hash: string, status: TxStatus): void {
-    this.statuses.set(hash, status);
+    this.chainSays.set(hash, status);
   }
 
   /** The transaction lands at the head with one fill of `quoteId`. */

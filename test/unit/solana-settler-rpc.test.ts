@@ -12,12 +12,13 @@ import { ChainUnavailableError } from "../../src/chains/settler";
 import { readLatestBlockhash } from "../../src/chains/solana/blockhash";
 import { keeperKeypairFromSecret } from "../../src/chains/solana/keeper-key";
 import {
+  type SwapStatus,
   sendSwap,
   signAsFeePayer,
   simulateSwap,
   swapFailureReason,
   swapReceipt,
-  swapStatus,
+  swapStatuses,
   takerHolds,
 } from "../../src/chains/solana/settler-rpc";
 import { checkTakerTransaction } from "../../src/chains/solana/swap-checks";
@@ -43,6 +44,26 @@ const USDC = mintOf(localSolana, "USDC");
 const CNGN = mintOf(localSolana, "cNGN");
 /** Nothing listens on port 1: the connection is refused at once. */
 const DOWN = "http://127.0.0.1:1";
+
+/** Records the JSON-RPC method of every request sent through `fetch` until `restore`. */
+function countingFetch() {
+  const original = globalThis.fetch;
+  const methods: string[] = [];
+  globalThis.fetch = (async (url: string | URL | Request, init?: RequestInit) => {
+    methods.push((JSON.parse(String(init?.body)) as { method: string }).method);
+    return original(url, init);
+  }) as typeof fetch;
+  return {
+    methods,
+    restore: () => {
+      globalThis.fetch = original;
+    },
+  };
+}
+
+/** One swap's status, read alone. */
+const swapStatus = async (rpcUrl: string, signature: string, lastValidBlockHeight: number) =>
+  (await swapStatuses(rpcUrl, [{ signature, lastValidBlockHeight }]))[0] as SwapStatus;
 
 /** Whether a landed (or reverted) swap is final: its slot is rooted (`finalized`). */
 const isFinalized = (status: Awaited<ReturnType<typeof swapStatus>>) =>
@@ -263,6 +284,37 @@ describe("the keeper's Solana steps on the local chain", () => {
     expect(harness.chain.slot).toBeGreaterThan(lastValidBlockHeight);
     expect(await swapStatus(rpc, signature, lastValidBlockHeight)).toEqual({ state: "dropped" });
     expect(await swapStatus(rpc, signature, harness.chain.slot)).toEqual({ state: "pending" });
+  });
+
+  it("reads the status of many swaps after one read of the height, 256 to a call", async () => {
+    const { raw, signature } = await signedSwap({
+      taker: harness.accounts.takers[2] as Keypair,
+      resolver: harness.accounts.resolvers[2] as Keypair,
+      quoteId: "q_settle_statuses",
+    });
+    expect(await sendSwap(rpc, raw)).toEqual({ status: "accepted" });
+    harness.chain.advance(1);
+    const landed = { signature, lastValidBlockHeight: Number.MAX_SAFE_INTEGER };
+    // Never sent: dropped once the height is past their last valid one, pending before.
+    const unknown = (n: number, lastValidBlockHeight: number) => ({
+      signature: base58.encode(new Uint8Array(64).fill(n)),
+      lastValidBlockHeight,
+    });
+    const swaps = [
+      ...Array.from({ length: 150 }, (_, i) => unknown(i + 1, 0)),
+      landed,
+      ...Array.from({ length: 150 }, (_, i) => unknown(i + 151, Number.MAX_SAFE_INTEGER)),
+    ];
+    const counted = countingFetch();
+    try {
+      const statuses = await swapStatuses(rpc, swaps);
+      expect(counted.methods).toEqual(["getBlockHeight", "getSignatureStatuses", "getSignatureStatuses"]);
+      expect(statuses.slice(0, 150).every((s) => s.state === "dropped")).toBe(true);
+      expect(statuses[150]).toMatchObject({ state: "landed" });
+      expect(statuses.slice(151).every((s) => s.state === "pending")).toBe(true);
+    } finally {
+      counted.restore();
+    }
   });
 
   it("signs only as the fee payer, and a signature the chain refuses is a failed simulation", async () => {

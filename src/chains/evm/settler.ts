@@ -23,6 +23,8 @@ import {
   type SettlementScheme,
   type SignedFill,
   settlerLog,
+  type TxReceipt,
+  type TxStatus,
 } from "../settler";
 import { evmAdapter } from "./adapter";
 import { quantityOf, rpcBatch } from "./call-batch";
@@ -36,7 +38,7 @@ import { decodedRevert, decodedRevertData, isTransportError, rpc, shortMessage }
 import { type ChainShared, chainShared } from "./settler-client";
 import { raisedFees, type TxFees } from "./settler-fees";
 import { fillGasLimit, withHeadroom } from "./settler-gas";
-import { evmReceipt } from "./settler-receipt";
+import { evmReceipts } from "./settler-receipt";
 import { minedRevertReason } from "./settler-revert";
 import { verifyEvmTaker } from "./settler-taker";
 import { fillCall, parseSigning } from "./stored-signing";
@@ -191,6 +193,24 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
     }
   }
 
+  /** Where a transaction stands once its receipt was read (`mined`, null while it is not mined). */
+  async function statusOf(tx: SignedFill, mined: TxReceipt | null): Promise<TxStatus> {
+    if (mined?.status === "reverted") {
+      const replay = (blockNumber: bigint) => client.call({ ...callFrom(tx.call), blockNumber });
+      const reason = await minedRevertReason(replay, (e) => outcomeOf(e, tx.request), mined.block);
+      return { state: "reverted", reason: reason ?? blamed("relay", "reverted"), gasUsed: mined.gasUsed };
+    }
+    if (mined) return { state: "landed", receipt: mined };
+    if ((await presence(tx.hash)) === "known") return { state: "pending" };
+    // Gone from the network: another transaction took its nonce, or it was lost and is sent again.
+    if ((await minedNonce()) > tx.nonce) return { state: "dropped" };
+    const result = await broadcast(tx);
+    if (result.status === "refused" || result.status === "unreachable") {
+      log("rebroadcast_failed", { chainId: chain.chainId, txHash: tx.hash, reason: result.reason });
+    }
+    return { state: "pending" };
+  }
+
   return {
     chainId: chain.chainId,
     keeper: account.address,
@@ -258,22 +278,14 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
       return (await presence(tx.hash)) === "known" ? { status: "known" } : broadcast(tx);
     },
 
-    async status(tx) {
-      const mined = await evmReceipt(client, { executor, reactor }, tx.hash, adapter.sameAddress);
-      if (mined?.status === "reverted") {
-        const replay = (blockNumber: bigint) => client.call({ ...callFrom(tx.call), blockNumber });
-        const reason = await minedRevertReason(replay, (e) => outcomeOf(e, tx.request), mined.block);
-        return { state: "reverted", reason: reason ?? blamed("relay", "reverted"), gasUsed: mined.gasUsed };
-      }
-      if (mined) return { state: "landed", receipt: mined };
-      if ((await presence(tx.hash)) === "known") return { state: "pending" };
-      // Gone from the network: another transaction took its nonce, or it was lost and is sent again.
-      if ((await minedNonce()) > tx.nonce) return { state: "dropped" };
-      const result = await broadcast(tx);
-      if (result.status === "refused" || result.status === "unreachable") {
-        log("rebroadcast_failed", { chainId: chain.chainId, txHash: tx.hash, reason: result.reason });
-      }
-      return { state: "pending" };
+    async statuses(txs) {
+      const receipts = await evmReceipts(
+        chain.rpcUrl,
+        { executor, reactor },
+        txs.map((tx) => tx.hash),
+        adapter.sameAddress,
+      );
+      return txs.map((tx, i) => () => statusOf(tx, receipts[i] ?? null));
     },
 
     replacement: {

@@ -149,12 +149,16 @@ interface SignatureStatusJson {
   confirmationStatus: "processed" | "confirmed" | "finalized" | null;
 }
 
-async function signatureStatus(rpcUrl: string, signature: string, history: boolean) {
+async function signatureStatuses(rpcUrl: string, signatures: readonly string[], history: boolean) {
   const { value } = await solanaRpc<{ value: (SignatureStatusJson | null)[] }>(rpcUrl, "getSignatureStatuses", [
-    [signature],
+    signatures,
     { searchTransactionHistory: history },
   ]);
-  return value[0] ?? null;
+  return signatures.map((_, i) => value[i] ?? null);
+}
+
+async function signatureStatus(rpcUrl: string, signature: string, history: boolean) {
+  return (await signatureStatuses(rpcUrl, [signature], history))[0] ?? null;
 }
 
 function isAlreadyProcessed(e: SolanaRpcError): boolean {
@@ -198,21 +202,33 @@ export type SwapStatus =
   | { state: "reverted"; slot: number; confirmationStatus: "confirmed" | "finalized"; err: TransactionErrorJson }
   | { state: "dropped" };
 
+/** The most signatures `getSignatureStatuses` takes in one call. */
+const STATUSES_PER_CALL = 256;
+
 /**
- * The status of the swap `signature` whose blockhash is valid up to `lastValidBlockHeight`. The block
- * height is read before the status: a height already past it means the swap can no longer land, so a
- * status that is still unknown after it is final.
+ * The status of each swap (`signature`, its blockhash valid up to `lastValidBlockHeight`) in one
+ * `getSignatureStatuses` call per 256, after one read of the block height: a height already past a swap's
+ * last valid one means it can no longer land, so a status still unknown after it is final.
  */
-export async function swapStatus(rpcUrl: string, signature: string, lastValidBlockHeight: number): Promise<SwapStatus> {
+export async function swapStatuses(
+  rpcUrl: string,
+  swaps: readonly { signature: string; lastValidBlockHeight: number }[],
+): Promise<SwapStatus[]> {
+  if (swaps.length === 0) return [];
   const height = await solanaRpc<number>(rpcUrl, "getBlockHeight", [{ commitment: "confirmed" }]);
-  const status = await signatureStatus(rpcUrl, signature, true);
-  if (!status) return height > lastValidBlockHeight ? { state: "dropped" } : { state: "pending" };
-  const confirmationStatus = status.confirmationStatus;
-  if (confirmationStatus !== "confirmed" && confirmationStatus !== "finalized") return { state: "pending" };
-  if (status.err !== null) {
-    return { state: "reverted", slot: status.slot, confirmationStatus, err: status.err };
+  const found: (SignatureStatusJson | null)[] = [];
+  for (let at = 0; at < swaps.length; at += STATUSES_PER_CALL) {
+    const signatures = swaps.slice(at, at + STATUSES_PER_CALL).map((s) => s.signature);
+    found.push(...(await signatureStatuses(rpcUrl, signatures, true)));
   }
-  return { state: "landed", slot: status.slot, confirmationStatus };
+  return swaps.map((swap, i): SwapStatus => {
+    const status = found[i] ?? null;
+    if (!status) return height > swap.lastValidBlockHeight ? { state: "dropped" } : { state: "pending" };
+    const confirmationStatus = status.confirmationStatus;
+    if (confirmationStatus !== "confirmed" && confirmationStatus !== "finalized") return { state: "pending" };
+    if (status.err !== null) return { state: "reverted", slot: status.slot, confirmationStatus, err: status.err };
+    return { state: "landed", slot: status.slot, confirmationStatus };
+  });
 }
 
 /** The receipt of a swap that landed (`confirmed` or deeper); null while the node does not return it. */

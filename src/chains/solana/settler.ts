@@ -9,16 +9,18 @@ import {
   type SignedFill,
   settlerLog,
   type TxReceipt,
+  type TxStatus,
 } from "../settler";
 import { keeperKeypairFromSecret } from "./keeper-key";
 import { solanaRpc } from "./rpc";
 import {
+  type SwapStatus,
   sendSwap,
   signAsFeePayer,
   simulateSwap,
   swapFailureReason,
   swapReceipt,
-  swapStatus,
+  swapStatuses,
   takerHolds,
   transactionId,
 } from "./settler-rpc";
@@ -101,6 +103,31 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
     };
   }
 
+  /** Where a swap stands once its signature's status was read. */
+  async function statusOf(tx: SignedFill, status: SwapStatus): Promise<TxStatus> {
+    switch (status.state) {
+      case "dropped":
+        return { state: "dropped" };
+      case "pending": {
+        // Sent without retries by the node: the same bytes again, until they land or expire.
+        const resent = await sendSwap(rpcUrl, base64.decode(tx.raw));
+        if (resent.status === "refused")
+          log("resend_refused", { chainId: chain.chainId, txHash: tx.hash, reason: resent.reason });
+        return { state: "pending" };
+      }
+      case "reverted": {
+        const swap = await swapReceipt(rpcUrl, tx.hash);
+        // The same leg-by-leg blame as the simulation's, from the landed transaction's error.
+        const reason = await swapFailureReason(rpcUrl, base64.decode(tx.raw), status.err, []);
+        return { state: "reverted", reason, gasUsed: swap?.unitsConsumed ?? null };
+      }
+      case "landed": {
+        const swap = await swapReceipt(rpcUrl, tx.hash);
+        return swap ? { state: "landed", receipt: receiptOf(tx, swap) } : { state: "pending" };
+      }
+    }
+  }
+
   return {
     chainId: chain.chainId,
     keeper: keeperAddress,
@@ -149,29 +176,13 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
     // `sendSwap` looks the signature up first: a swap the chain has is `known`, one it lost is sent again.
     recover: (tx) => sendSwap(rpcUrl, base64.decode(tx.raw)),
 
-    async status(tx) {
-      const status = await swapStatus(rpcUrl, tx.hash, storedSigning(tx.request).lastValidBlockHeight);
-      switch (status.state) {
-        case "dropped":
-          return { state: "dropped" };
-        case "pending": {
-          // Sent without retries by the node: the same bytes again, until they land or expire.
-          const resent = await sendSwap(rpcUrl, base64.decode(tx.raw));
-          if (resent.status === "refused")
-            log("resend_refused", { chainId: chain.chainId, txHash: tx.hash, reason: resent.reason });
-          return { state: "pending" };
-        }
-        case "reverted": {
-          const swap = await swapReceipt(rpcUrl, tx.hash);
-          // The same leg-by-leg blame as the simulation's, from the landed transaction's error.
-          const reason = await swapFailureReason(rpcUrl, base64.decode(tx.raw), status.err, []);
-          return { state: "reverted", reason, gasUsed: swap?.unitsConsumed ?? null };
-        }
-        case "landed": {
-          const swap = await swapReceipt(rpcUrl, tx.hash);
-          return swap ? { state: "landed", receipt: receiptOf(tx, swap) } : { state: "pending" };
-        }
-      }
+    async statuses(txs) {
+      const swaps = txs.map((tx) => ({
+        signature: tx.hash,
+        lastValidBlockHeight: storedSigning(tx.request).lastValidBlockHeight,
+      }));
+      const found = await swapStatuses(rpcUrl, swaps);
+      return txs.map((tx, i) => () => statusOf(tx, found[i] ?? { state: "pending" }));
     },
 
     replacement: null,
