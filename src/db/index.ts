@@ -84,15 +84,15 @@ export {
 export {
   type Claim,
   claimOpenQuote,
+  finalStatements,
   releaseClaim,
   type SettledReceipt,
+  settledStatements,
   submittedStatements,
   writeFailed,
-  writeFinal,
   writeReorged,
   writeReplaced,
   writeRequote,
-  writeSettled,
 } from "./settlement-steps";
 export { withD1Latency } from "./simulated-latency";
 export {

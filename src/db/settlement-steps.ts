@@ -118,15 +118,18 @@ export interface SettledReceipt {
   takerPays: string;
 }
 
-/** The receipt shows the fill: the resolver's count, the settled execution, the fills and the settlement. */
-export async function writeSettled(
+/**
+ * The receipt shows the fill: the resolver's count, the settled execution, the fills and the settlement.
+ * One record: the indexer writes those of one pass in one batch (src/db/record-batch.ts).
+ */
+export function settledStatements(
   db: D1Database,
   terms: Pick<ExecutionTerms, "executionId" | "quoteId" | "resolver">,
   receipt: SettledReceipt,
   at: string,
-): Promise<void> {
+): D1PreparedStatement[] {
   const { executionId, quoteId, resolver } = terms;
-  await db.batch([
+  return [
     ...(resolver ? [countSettled(db, resolver, executionId, at)] : []),
     finishExecution(
       db,
@@ -142,7 +145,7 @@ export async function writeSettled(
     ...fillStatements(db, quoteId, receipt.txHash, receipt.fills),
     ...quoteStepStatements(db, quoteId, "settled", at, { block: receipt.block }, receipt.settlement),
     limitFillSettled(db, quoteId, at),
-  ]);
+  ];
 }
 
 /**
@@ -207,7 +210,7 @@ export async function writeFailed(
   return (results[counted.length]?.meta.changes ?? 0) > 0;
 }
 
-/** The settlement is deep enough: `final`, `settlement.confirmed`, timeline `final`. */
-export async function writeFinal(db: D1Database, quoteId: string, at: string): Promise<void> {
-  await db.batch(quoteStepStatements(db, quoteId, "final", at, null));
+/** The settlement is deep enough: `final`, `settlement.confirmed`, timeline `final`. One record, as `settledStatements`. */
+export function finalStatements(db: D1Database, quoteId: string, at: string): D1PreparedStatement[] {
+  return quoteStepStatements(db, quoteId, "final", at, null);
 }

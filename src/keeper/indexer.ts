@@ -1,12 +1,15 @@
 import type { ChainAdapter } from "../chains";
 import { type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains";
-import { writeFailed, writeFinal, writeReorged, writeReplaced, writeSettled } from "../db";
+import { finalStatements, RecordBatch, settledStatements, writeFailed, writeReorged, writeReplaced } from "../db";
 import { heal, isResolversOwn, strikeIfOwn } from "../resolvers";
 import { blamed } from "../states";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
 import { iso, type KeeperPort, keeperLog, type SettlingChain, settlingChain, walletOf } from "./port";
 import { settledFill } from "./settlement-record";
 import type { Wallet } from "./wallet";
+
+const followFailed = (tx: PendingTx, e: unknown) =>
+  keeperLog.error("follow_failed", { quoteId: tx.submission.quoteId, txHash: tx.hash, error: String(e) });
 
 /** A transaction's status, its shared reads made (`ChainSettler.statuses`). */
 type Status = () => Promise<TxStatus>;
@@ -30,11 +33,20 @@ export class Indexer {
   private running: Promise<boolean> | null = null;
   /** Settled transactions by hash, and the head their receipt was last read at (memory: a restart reads again). */
   private readonly checkedHead = new Map<string, number>();
+  /**
+   * The settlements and finals of a chain's pass: their D1 records written in one batch once the pass has
+   * followed every transaction (a batch D1 refuses is written again record by record), and what each then
+   * changes in the keeper's storage, in order, once its own record is written.
+   */
+  private readonly records: RecordBatch;
+  private afterRecords: { tx: PendingTx; record: Promise<void>; then: () => Promise<void> | void }[] = [];
 
   constructor(
     private readonly port: KeeperPort,
     private readonly wallet: Wallet,
-  ) {}
+  ) {
+    this.records = new RecordBatch(port.db);
+  }
 
   /** One pass; concurrent calls share it. Whether anything is still followed. */
   index(): Promise<boolean> {
@@ -63,17 +75,21 @@ export class Indexer {
         // A nonce a refused transaction left with later ones waiting on it is filled first (docs/settlement.md, "Nonce gaps").
         for (const settler of settling.settlers) await settler.fillGaps();
         const read = await this.readAhead(settling, txs, head);
-        for (const tx of txs) {
-          // Each transaction is followed by the wallet that signed it: its nonce, its key.
-          const settler = walletOf(settling, tx.keeper);
-          if (!settler) {
-            keeperLog.error("wallet_unavailable", { chainId, keeper: tx.keeper, txHash: tx.hash });
-            continue;
+        try {
+          for (const tx of txs) {
+            // Each transaction is followed by the wallet that signed it: its nonce, its key.
+            const settler = walletOf(settling, tx.keeper);
+            if (!settler) {
+              keeperLog.error("wallet_unavailable", { chainId, keeper: tx.keeper, txHash: tx.hash });
+              continue;
+            }
+            await this.follow(settler, adapter, tx, head, read.get(tx.hash)).catch((e: unknown) => {
+              if (e instanceof ChainUnavailableError) throw e;
+              followFailed(tx, e);
+            });
           }
-          await this.follow(settler, adapter, tx, head, read.get(tx.hash)).catch((e: unknown) => {
-            if (e instanceof ChainUnavailableError) throw e;
-            keeperLog.error("follow_failed", { quoteId: tx.submission.quoteId, txHash: tx.hash, error: String(e) });
-          });
+        } finally {
+          await this.writeRecords();
         }
       } catch (e) {
         if (!(e instanceof ChainUnavailableError)) throw e;
@@ -81,6 +97,26 @@ export class Indexer {
       }
     }
     return store.count() > 0;
+  }
+
+  /** Queues a transaction's D1 record for the pass's batch; `then` runs once it is written (`writeRecords`). */
+  private afterRecord(tx: PendingTx, statements: D1PreparedStatement[], then: () => Promise<void> | void): void {
+    const record = this.records.write(statements);
+    record.catch(() => {});
+    this.afterRecords.push({ tx, record, then });
+  }
+
+  /** Writes the pass's queued records, then what each changes, in the order they were queued. */
+  private async writeRecords(): Promise<void> {
+    await this.records.flush();
+    for (const { tx, record, then } of this.afterRecords.splice(0)) {
+      try {
+        await record;
+        await then();
+      } catch (e) {
+        followFailed(tx, e);
+      }
+    }
   }
 
   /**
@@ -121,7 +157,7 @@ export class Indexer {
       current = store.get(tx.hash);
     }
     // The head at which a settlement's receipt was last read: read again only when the chain moved.
-    let checkedAt = this.checkedHead.get(tx.hash);
+    const checkedAt = this.checkedHead.get(tx.hash);
     if (current?.state === "sent") {
       const status = await this.statusOf(settler, current, read);
       switch (status.state) {
@@ -132,9 +168,8 @@ export class Indexer {
         case "reverted":
           return this.fail(current, status.reason, units(status.gasUsed));
         case "landed":
-          if (!(await this.settle(current, status.receipt, adapter))) return;
-          current = store.get(status.receipt.hash);
-          checkedAt = head;
+          // Final, if it is deep enough, at a later pass, once its settlement is written.
+          return this.settle(current, status.receipt, adapter, head);
       }
     }
     if (current?.state === "mined" && current.block !== null) {
@@ -144,15 +179,17 @@ export class Indexer {
         const status = await (read ?? (await statusNow(settler, current)))();
         if (status.state !== "landed" || status.receipt.block !== current.block) {
           this.checkedHead.delete(current.hash);
-          return this.reorged(current, status, adapter);
+          return this.reorged(current, status, adapter, head);
         }
       }
       this.checkedHead.set(current.hash, head);
       if (!settler.isFinal(current.block, head)) return;
-      await writeFinal(this.port.db, current.submission.quoteId, iso(this.port.now()));
-      store.remove(current.hash);
-      this.checkedHead.delete(current.hash);
-      this.port.quoteMoved(current.submission.quoteId, null);
+      const { hash, submission } = current;
+      this.afterRecord(current, finalStatements(this.port.db, submission.quoteId, iso(this.port.now())), () => {
+        store.remove(hash);
+        this.checkedHead.delete(hash);
+        this.port.quoteMoved(submission.quoteId, null);
+      });
     }
   }
 
@@ -203,7 +240,7 @@ export class Indexer {
    * A settlement whose receipt is gone or moved before `final`: back to `submitted`, then followed as
    * any sent transaction (settled again where it landed now, or failed when it is gone for good).
    */
-  private async reorged(tx: PendingTx, now: TxStatus, adapter: ChainAdapter): Promise<void> {
+  private async reorged(tx: PendingTx, now: TxStatus, adapter: ChainAdapter, head: number): Promise<void> {
     const { quoteId } = tx.submission;
     keeperLog.warn("reorged", { quoteId, txHash: tx.hash, block: tx.block, now: now.state });
     await writeReorged(this.port.db, tx.submission, { txHash: tx.hash, block: tx.block ?? 0 }, iso(this.port.now()));
@@ -211,7 +248,7 @@ export class Indexer {
     this.port.quoteMoved(quoteId, null);
     const sent = this.port.store.get(tx.hash);
     if (!sent) return;
-    if (now.state === "landed") await this.settle(sent, now.receipt, adapter);
+    if (now.state === "landed") await this.settle(sent, now.receipt, adapter, head);
     else if (now.state === "dropped") await this.fail(sent, DROPPED, null);
     else if (now.state === "reverted") await this.fail(sent, now.reason, units(now.gasUsed));
   }
@@ -234,30 +271,25 @@ export class Indexer {
     return this.port.store.get(tx.hash)?.state === "sent";
   }
 
-  private async settle(tx: PendingTx, receipt: TxReceipt, adapter: ChainAdapter): Promise<boolean> {
+  /** A landed transaction's settlement, read at `head`: recorded with the pass's batch, then kept as mined. */
+  private async settle(tx: PendingTx, receipt: TxReceipt, adapter: ChainAdapter, head: number): Promise<void> {
     const s = tx.submission;
     const quote = { quoteId: s.quoteId, gasFeeToken: s.gasFeeToken, feeToken: s.request.feeToken };
     const fill = settledFill(receipt, quote, adapter.sameAddress);
-    if (!fill) {
-      await this.fail(tx, blamed("relay", "no_fill_event"), units(receipt.gasUsed));
-      return false;
-    }
-    await writeSettled(
-      this.port.db,
-      s,
-      {
-        ...fill,
-        txHash: receipt.hash,
-        block: receipt.block,
-        gasUsed: units(receipt.gasUsed),
-        keeperSpent: receipt.keeperSpent.toString(),
-      },
-      iso(this.port.now()),
-    );
-    this.port.store.setState(receipt.hash, "mined", receipt.block, this.port.now());
-    this.port.quoteMoved(s.quoteId, fillNotice(tx, "settled"));
-    if (s.resolver) await heal(this.port.db, { resolver: s.resolver, event: s.executionId, now: this.port.now() });
-    return true;
+    if (!fill) return this.fail(tx, blamed("relay", "no_fill_event"), units(receipt.gasUsed));
+    const settled = {
+      ...fill,
+      txHash: receipt.hash,
+      block: receipt.block,
+      gasUsed: units(receipt.gasUsed),
+      keeperSpent: receipt.keeperSpent.toString(),
+    };
+    this.afterRecord(tx, settledStatements(this.port.db, s, settled, iso(this.port.now())), async () => {
+      this.port.store.setState(receipt.hash, "mined", receipt.block, this.port.now());
+      this.checkedHead.set(receipt.hash, head);
+      this.port.quoteMoved(s.quoteId, fillNotice(tx, "settled"));
+      if (s.resolver) await heal(this.port.db, { resolver: s.resolver, event: s.executionId, now: this.port.now() });
+    });
   }
 
   private async fail(tx: PendingTx, reason: string, gasUsed: string | null): Promise<void> {

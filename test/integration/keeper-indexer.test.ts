@@ -114,6 +114,43 @@ describe("the keeper's indexer", () => {
     expect(h.settler.statusReads).toEqual([4, 3, 1]);
   });
 
+  it("writes a pass's settlements in one D1 batch, and their finals in one at the next", async () => {
+    const batches: number[] = [];
+    const db = new Proxy(env.DB, {
+      get(target, key) {
+        if (key === "batch") {
+          return (statements: D1PreparedStatement[]) => {
+            batches.push(statements.length);
+            return target.batch(statements);
+          };
+        }
+        const value = Reflect.get(target, key);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const h = keeperHarness(db);
+    const fills = [];
+    for (let i = 0; i < 5; i++) fills.push(await submitted(h));
+    await h.keeper.writeThrough(fills[4]?.quote.quoteId ?? "");
+    for (const f of fills) {
+      h.settler.land(f.txHash, f.quote.quoteId, {
+        sellToken: f.quote.sellToken,
+        resolver: f.quote.resolver?.address ?? "",
+        sellAmount: BigInt(f.quote.sellAmount),
+      });
+    }
+    batches.length = 0;
+    await h.keeper.index();
+    expect(batches).toHaveLength(1);
+    for (const f of fills) expect((await record(f.quote.quoteId)).status).toBe("settled");
+
+    h.settler.headBlock += 1;
+    batches.length = 0;
+    expect(await h.keeper.index()).toBe(false);
+    expect(batches).toHaveLength(1);
+    for (const f of fills) expect((await record(f.quote.quoteId)).final).toBe(true);
+  });
+
   it("fails a reverted transaction with the chain's reason and its gas", async () => {
     const h = keeperHarness(env.DB);
     const { quote, executionId, txHash } = await submitted(h);
