@@ -1,7 +1,7 @@
 import type { TxReceipt } from "../chains";
 import type { SettledReceipt } from "../db";
 
-/** What `writeSettled` records, but for what the indexer adds from the receipt itself. */
+/** What `settledStatements` record, but for what the indexer adds from the receipt itself. */
 type SettledFill = Omit<SettledReceipt, "txHash" | "block" | "gasUsed" | "keeperSpent">;
 
 /**
