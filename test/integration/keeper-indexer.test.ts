@@ -4,6 +4,7 @@ import { readExecutionRecord } from "../../src/db/executions";
 import { readQuoteRecord } from "../../src/db/quotes";
 import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import { strike } from "../../src/resolvers/strikes";
+import { watchingBatches } from "../support/d1-batches";
 import { keeperHarness } from "../support/fake-keeper-port";
 import { FakeSettler } from "../support/fake-settler";
 import { seedQuote } from "../support/records";
@@ -116,18 +117,7 @@ describe("the keeper's indexer", () => {
 
   it("writes a pass's settlements in one D1 batch, and their finals in one at the next", async () => {
     const batches: number[] = [];
-    const db = new Proxy(env.DB, {
-      get(target, key) {
-        if (key === "batch") {
-          return (statements: D1PreparedStatement[]) => {
-            batches.push(statements.length);
-            return target.batch(statements);
-          };
-        }
-        const value = Reflect.get(target, key);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
+    const db = watchingBatches(env.DB, (statements) => batches.push(statements.length));
     const h = keeperHarness(db);
     const fills = [];
     for (let i = 0; i < 5; i++) fills.push(await submitted(h));

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { EXPIRY_CHUNK, expireAllDue } from "../../src/db/quote-status";
 import { insertQuoteStatements } from "../../src/db/quote-writes";
+import { watchingBatches } from "../support/d1-batches";
 import { sampleOffers, sampleQuote, sampleTimeline } from "../support/records";
 
 /** The keeper's sweep of expired quotes, in batches of EXPIRY_CHUNK (docs/settlement.md, "The keeper's alarm"). */
@@ -33,16 +34,7 @@ async function openQuotes(count: number, expiresAt: number): Promise<string[]> {
 /** `db` with every batch's last statement's changes recorded: each batch of the sweep, how many it expired. */
 function recordingBatches(): { db: D1Database; expiredPerBatch: number[] } {
   const expiredPerBatch: number[] = [];
-  const recording = new Proxy(db, {
-    get(target, key) {
-      if (key !== "batch") return Reflect.get(target, key).bind(target);
-      return async (statements: D1PreparedStatement[]) => {
-        const results = await target.batch(statements);
-        expiredPerBatch.push(results.at(-1)?.meta.changes ?? 0);
-        return results;
-      };
-    },
-  });
+  const recording = watchingBatches(db, (_, results) => expiredPerBatch.push(results.at(-1)?.meta.changes ?? 0));
   return { db: recording, expiredPerBatch };
 }
 

@@ -8,6 +8,7 @@ import { readQuoteRecord } from "../../src/db/quotes";
 import type { DayCounts } from "../../src/db/resolver-days";
 import { WriteBehind } from "../../src/db/write-behind";
 import { newId } from "../../src/ids";
+import { watchingBatches } from "../support/d1-batches";
 import { sampleOffers, sampleQuote, sampleTimeline } from "../support/records";
 
 /**
@@ -118,18 +119,7 @@ describe("write-behind of a corridor's writes", () => {
   it("copies the writes queued within COALESCE_MS in one batch, their counters summed into one row", async () => {
     const before = await asked();
     const batches: number[] = [];
-    const counting = new Proxy(env.DB, {
-      get(target, prop) {
-        if (prop === "batch") {
-          return (statements: D1PreparedStatement[]) => {
-            batches.push(statements.length);
-            return target.batch(statements);
-          };
-        }
-        const value = Reflect.get(target, prop);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
+    const counting = watchingBatches(env.DB, (statements) => batches.push(statements.length));
     const writes = [quoteWrite(), quoteWrite(), quoteWrite()];
     await inCorridor(counting, async (queue) => {
       queue.add(writes[0]?.write as AuctionWrite);

@@ -2,12 +2,13 @@ import { env } from "cloudflare:test";
 import { type LocalAccount, parseTransaction } from "viem";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { evmSettlement } from "../../src/chains/evm/settler";
-import type { FillRequest, NonceStore } from "../../src/chains/settler";
+import type { FillRequest } from "../../src/chains/settler";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import type { EvmChain } from "../../src/config/schema";
 import { fillRequestOf } from "../../src/keeper/admission";
 import { KEEPER_KEY } from "./accounts";
+import { noNonces, recordBatches } from "./chain-calls";
 import { approve, chainClient, EVM, fundedResolver, newResolver, newTaker, seedQuote, signQuote } from "./helpers";
 
 /**
@@ -17,16 +18,6 @@ import { approve, chainClient, EVM, fundedResolver, newResolver, newTaker, seedQ
  */
 
 const base: EvmChain = { ...primaryEvmChain(localConfig), rpcUrl: env.TEST_CHAIN_RPC_URL };
-
-const noNonces: NonceStore = {
-  next: () => null,
-  hasUnmined: () => false,
-  take: (_a, _n, write) => write(),
-  release: (_a, _n, write) => write(),
-  keepFiller: (_a, _f, write) => write(),
-  fillers: () => [],
-  dropFiller: () => {},
-};
 
 /**
  * The keeper's wallet (the only one the executor lets fill) on a chain with `rfqUnits`; it simulates and
@@ -44,18 +35,6 @@ async function signedFill(resolver: LocalAccount = fundedResolver(2)): Promise<F
   const taker = await newTaker();
   const { quote, typedData } = await seedQuote({ taker: taker.address, resolver });
   return fillRequestOf(quote, await signQuote(taker, typedData), null);
-}
-
-/** The JSON-RPC methods of each request the settler sends, batch by batch. */
-function recordBatches(): string[][] {
-  const batches: string[][] = [];
-  const real = globalThis.fetch;
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-    const body = JSON.parse(String(init?.body)) as { method: string } | { method: string }[];
-    batches.push((Array.isArray(body) ? body : [body]).map((r) => r.method));
-    return real(input, init);
-  });
-  return batches;
 }
 
 afterEach(() => {

@@ -3,10 +3,11 @@ import { type Hex, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { evmSettlement } from "../../src/chains/evm/settler";
-import type { FillRequest, NonceStore, SignedFill } from "../../src/chains/settler";
+import type { FillRequest, SignedFill } from "../../src/chains/settler";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import { KEEPER_KEY } from "./accounts";
+import { noNonces, recordBatches } from "./chain-calls";
 import { chainClient, testClient, walletOf } from "./helpers";
 
 /**
@@ -16,28 +17,6 @@ import { chainClient, testClient, walletOf } from "./helpers";
  */
 
 const chain = { ...primaryEvmChain(localConfig), rpcUrl: env.TEST_CHAIN_RPC_URL };
-
-const noNonces: NonceStore = {
-  next: () => null,
-  hasUnmined: () => false,
-  take: (_a, _n, write) => write(),
-  release: (_a, _n, write) => write(),
-  keepFiller: (_a, _f, write) => write(),
-  fillers: () => [],
-  dropFiller: () => {},
-};
-
-/** The JSON-RPC methods of each request sent, batch by batch. */
-function recordBatches(): string[][] {
-  const batches: string[][] = [];
-  const real = globalThis.fetch;
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-    const body = JSON.parse(String(init?.body)) as { method: string } | { method: string }[];
-    batches.push((Array.isArray(body) ? body : [body]).map((r) => r.method));
-    return real(input, init);
-  });
-  return batches;
-}
 
 afterEach(() => {
   vi.restoreAllMocks();
