@@ -1,6 +1,13 @@
-import { encodeAbiParameters, type Hex } from "viem";
+import { encodeAbiParameters, type Hex, toHex } from "viem";
 import { describe, expect, it } from "vitest";
-import { asCallAnswer, ethCallBatch, quantityOf, readUints, rpcAnswersInOrder } from "../../src/chains/evm/call-batch";
+import {
+  asCallAnswer,
+  ethCallBatch,
+  MAX_BATCH_REQUESTS,
+  quantityOf,
+  readUints,
+  rpcAnswersInOrder,
+} from "../../src/chains/evm/call-batch";
 import { ChainUnavailableError } from "../../src/chains/settler";
 
 const uint = (n: bigint) => encodeAbiParameters([{ type: "uint256" }], [n]);
@@ -27,6 +34,14 @@ describe("ethCallBatch", () => {
     expect(rpc.bodies).toHaveLength(1);
     expect(await ethCallBatch("http://rpc", [], rpc.fetcher)).toEqual([]);
     expect(rpc.bodies).toHaveLength(1);
+  });
+
+  it("sends more than MAX_BATCH_REQUESTS calls as several batches, the answers in the calls' order", async () => {
+    const rpc = node();
+    const calls = Array.from({ length: 2 * MAX_BATCH_REQUESTS + 50 }, (_, i) => call(toHex(i + 1)));
+    const values = await readUints("http://rpc", "reading", calls, rpc.fetcher);
+    expect(values).toEqual(calls.map((_, i) => BigInt(i + 1)));
+    expect(rpc.bodies.map((b) => (b as unknown[]).length)).toEqual([MAX_BATCH_REQUESTS, MAX_BATCH_REQUESTS, 50]);
   });
 
   it("names a refused call, and never reads a missing answer as zero", () => {

@@ -27,10 +27,14 @@ const BATCH_TIMEOUT_MS = 5_000;
  */
 export type RpcAnswer = { ok: true; result: unknown } | { ok: false; error: string; data?: string };
 
+/** The most requests one batch carries: nodes commonly refuse longer batches. */
+export const MAX_BATCH_REQUESTS = 100;
+
 /**
  * Sends `requests` in ONE JSON-RPC batch request, so every read sees the same chain at the cost of one
- * round trip (docs/reliability.md, "Blame"). Throws when the node does not answer, answers an HTTP
- * error, or answers something that is not a batch.
+ * round trip (docs/reliability.md, "Blame"); more than `MAX_BATCH_REQUESTS` go as several batches side by
+ * side (the indexer's receipts of a busy wallet), the answers still in the requests' order. Throws when
+ * the node does not answer, answers an HTTP error, or answers something that is not a batch.
  */
 export async function jsonRpcBatch(
   rpcUrl: string,
@@ -38,6 +42,13 @@ export async function jsonRpcBatch(
   fetcher: Fetcher = (url, init) => fetch(url, init),
 ): Promise<RpcAnswer[]> {
   if (requests.length === 0) return [];
+  if (requests.length > MAX_BATCH_REQUESTS) {
+    const batches: (typeof requests)[] = [];
+    for (let at = 0; at < requests.length; at += MAX_BATCH_REQUESTS) {
+      batches.push(requests.slice(at, at + MAX_BATCH_REQUESTS));
+    }
+    return (await Promise.all(batches.map((batch) => jsonRpcBatch(rpcUrl, batch, fetcher)))).flat();
+  }
   const body = requests.map(({ method, params }, id) => ({ jsonrpc: "2.0", id, method, params }));
   // A timer cleared once the answer is in, not AbortSignal.timeout: a pending timer keeps a Durable
   // Object from hibernating.
