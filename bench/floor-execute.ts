@@ -171,7 +171,7 @@ function describeRpc(calls: readonly RpcCall[], submissions: number): string {
 /**
  * What the keeper's indexer spends after a burst until every transaction of it is final: one block is
  * mined on top of the burst's (finality is two blocks locally), then the keeper is asked until it follows
- * nothing (every 100 ms: those requests' own CPU, about a millisecond each, is in the figure). The relay's
+ * nothing (asked every 100 ms; those requests' own CPU is in the figure). The relay's
  * JSON-RPC round trips and its process's CPU meanwhile, per submission.
  */
 async function followedToFinal(s: Sides, submissions: number): Promise<string> {
