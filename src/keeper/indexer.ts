@@ -1,8 +1,9 @@
 import type { ChainAdapter } from "../chains";
 import { type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains";
-import { finalStatements, RecordBatch, settledStatements, writeFailed, writeReorged, writeReplaced } from "../db";
+import { finalStatements, settledStatements, writeFailed, writeReorged, writeReplaced } from "../db";
 import { heal, isResolversOwn, strikeIfOwn } from "../resolvers";
 import { blamed } from "../states";
+import { PassRecords } from "./pass-records";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
 import { iso, type KeeperPort, keeperLog, type SettlingChain, settlingChain, walletOf } from "./port";
 import { settledFill } from "./settlement-record";
@@ -10,6 +11,13 @@ import type { Wallet } from "./wallet";
 
 const followFailed = (tx: PendingTx, e: unknown) =>
   keeperLog.error("follow_failed", { quoteId: tx.submission.quoteId, txHash: tx.hash, error: String(e) });
+
+/** Adds `tx` to the list of `key` in `lists`. */
+function addTo<K>(lists: Map<K, PendingTx[]>, key: K, tx: PendingTx): void {
+  const list = lists.get(key);
+  if (list) list.push(tx);
+  else lists.set(key, [tx]);
+}
 
 /** A transaction's status, its shared reads made (`ChainSettler.statuses`). */
 type Status = () => Promise<TxStatus>;
@@ -33,19 +41,14 @@ export class Indexer {
   private running: Promise<boolean> | null = null;
   /** Settled transactions by hash, and the head their receipt was last read at (memory: a restart reads again). */
   private readonly checkedHead = new Map<string, number>();
-  /**
-   * The settlements and finals of a chain's pass: their D1 records written in one batch once the pass has
-   * followed every transaction (a batch D1 refuses is written again record by record), and what each then
-   * changes in the keeper's storage, in order, once its own record is written.
-   */
-  private readonly records: RecordBatch;
-  private afterRecords: { tx: PendingTx; record: Promise<void>; then: () => Promise<void> | void }[] = [];
+  /** The settlements and finals of a chain's pass, written together once it has followed every transaction. */
+  private readonly records: PassRecords;
 
   constructor(
     private readonly port: KeeperPort,
     private readonly wallet: Wallet,
   ) {
-    this.records = new RecordBatch(port.db);
+    this.records = new PassRecords(port.db, followFailed);
   }
 
   /** One pass; concurrent calls share it. Whether anything is still followed. */
@@ -60,8 +63,7 @@ export class Indexer {
     const { store } = this.port;
     const byChain = new Map<number, PendingTx[]>();
     for (const tx of store.all()) {
-      if (this.wallet.busy(tx.hash)) continue;
-      byChain.set(tx.chainId, [...(byChain.get(tx.chainId) ?? []), tx]);
+      if (!this.wallet.busy(tx.hash)) addTo(byChain, tx.chainId, tx);
     }
     for (const [chainId, txs] of byChain) {
       const settling = settlingChain(this.port, chainId);
@@ -89,7 +91,7 @@ export class Indexer {
             });
           }
         } finally {
-          await this.writeRecords();
+          await this.records.write();
         }
       } catch (e) {
         if (!(e instanceof ChainUnavailableError)) throw e;
@@ -97,26 +99,6 @@ export class Indexer {
       }
     }
     return store.count() > 0;
-  }
-
-  /** Queues a transaction's D1 record for the pass's batch; `then` runs once it is written (`writeRecords`). */
-  private afterRecord(tx: PendingTx, statements: D1PreparedStatement[], then: () => Promise<void> | void): void {
-    const record = this.records.write(statements);
-    record.catch(() => {});
-    this.afterRecords.push({ tx, record, then });
-  }
-
-  /** Writes the pass's queued records, then what each changes, in the order they were queued. */
-  private async writeRecords(): Promise<void> {
-    await this.records.flush();
-    for (const { tx, record, then } of this.afterRecords.splice(0)) {
-      try {
-        await record;
-        await then();
-      } catch (e) {
-        followFailed(tx, e);
-      }
-    }
   }
 
   /**
@@ -133,7 +115,7 @@ export class Indexer {
     for (const tx of txs) {
       const due = tx.state === "sent" || (tx.state === "mined" && this.checkedHead.get(tx.hash) !== head);
       const settler = due ? walletOf(settling, tx.keeper) : null;
-      if (settler) byWallet.set(settler, [...(byWallet.get(settler) ?? []), tx]);
+      if (settler) addTo(byWallet, settler, tx);
     }
     const read = new Map<string, Status>();
     for (const [settler, own] of byWallet) {
@@ -185,7 +167,7 @@ export class Indexer {
       this.checkedHead.set(current.hash, head);
       if (!settler.isFinal(current.block, head)) return;
       const { hash, submission } = current;
-      this.afterRecord(current, finalStatements(this.port.db, submission.quoteId, iso(this.port.now())), () => {
+      this.records.add(current, finalStatements(this.port.db, submission.quoteId, iso(this.port.now())), () => {
         store.remove(hash);
         this.checkedHead.delete(hash);
         this.port.quoteMoved(submission.quoteId, null);
@@ -284,7 +266,7 @@ export class Indexer {
       gasUsed: units(receipt.gasUsed),
       keeperSpent: receipt.keeperSpent.toString(),
     };
-    this.afterRecord(tx, settledStatements(this.port.db, s, settled, iso(this.port.now())), async () => {
+    this.records.add(tx, settledStatements(this.port.db, s, settled, iso(this.port.now())), async () => {
       this.port.store.setState(receipt.hash, "mined", receipt.block, this.port.now());
       this.checkedHead.set(receipt.hash, head);
       this.port.quoteMoved(s.quoteId, fillNotice(tx, "settled"));
