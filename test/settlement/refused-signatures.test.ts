@@ -142,10 +142,11 @@ describe("a limit fill whose resolver signature the chain refuses", () => {
     const rogue = await connectedResolver("rogue-limit");
     let delegated = false;
     const rfqs = await passAnswering(rogue.socket, async (rfq) => {
-      await rogue.bid(rfq, 1_000_000n);
-      // Inside the round's window, after the bid: the keeper simulates executeLimit once the window closes.
+      // Inside the round's window, mined before the bid: the relay checks the bid with the resolver's key,
+      // and the round closes on its one reply, so the keeper's simulation of executeLimit comes after.
       if (!delegated) await delegateToRefusingWallet(rogue.account);
       delegated = true;
+      await rogue.bid(rfq, 1_000_000n);
     });
     expect(rfqs).toContain(id);
     const reasons = await eventually(async () => {
