@@ -11,8 +11,19 @@ import { rejectMessage, replyError } from "./reply-frames";
 
 /** Whether the offer's bid signature is its node's over the rfq's commitment with its output. */
 export function verifyBid(port: CorridorPort, live: LiveAuction, offer: RankedOffer): boolean {
-  const node = live.nodes.get(resolverKey(offer.resolver));
-  return node !== undefined && port.adapter.verifyBid(live.terms, offer.bid.outputAmount, node, offer.bid.signature);
+  return verifyBids(port, live, [offer])[0] === true;
+}
+
+/** `verifyBid` of each offer, in order, checked together (src/chains/adapter.ts, `verifyBids`). */
+function verifyBids(port: CorridorPort, live: LiveAuction, offers: readonly RankedOffer[]): boolean[] {
+  const nodes = offers.map((o) => live.nodes.get(resolverKey(o.resolver)));
+  const bids = offers.flatMap((o, i) => {
+    const keys = nodes[i];
+    return keys ? [{ outputAmount: o.bid.outputAmount, keys, signature: o.bid.signature }] : [];
+  });
+  const checked = port.adapter.verifyBids(live.terms, bids);
+  let next = 0;
+  return nodes.map((keys) => keys !== undefined && checked[next++] === true);
 }
 
 /** A bid whose signature is not its node's: a rejected reply after all, which the node hears of, and a strike. */
@@ -38,7 +49,9 @@ export async function checkUnchecked(
   checked: ReadonlySet<string>,
   stored: boolean,
 ): Promise<void> {
-  const forged = offers.filter((o) => !checked.has(o.resolver) && !verifyBid(port, live, o));
+  const unchecked = offers.filter((o) => !checked.has(o.resolver));
+  const verdicts = verifyBids(port, live, unchecked);
+  const forged = unchecked.filter((_, i) => !verdicts[i]);
   if (forged.length === 0) return;
   const strikes = forged.map((o) => disqualify(port, live, o));
   if (!stored) {

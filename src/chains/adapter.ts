@@ -34,6 +34,13 @@ export interface ProvedKeys {
   solanaAddress: string | null;
 }
 
+/** A bid to check: its amount, the keys its node proved, and its signature. */
+export interface SignedBid {
+  outputAmount: bigint;
+  keys: ProvedKeys;
+  signature: string;
+}
+
 /** The winner of an auction, with the amounts of its quote. */
 export interface Winner {
   resolver: string;
@@ -115,6 +122,8 @@ export interface ChainAdapter {
   bidToSign(terms: RfqTerms): BidCommitment;
   /** Whether `signature` is by the node's proved key over the bid's commitment with `outputAmount`. */
   verifyBid(terms: RfqTerms, outputAmount: bigint, keys: ProvedKeys, signature: string): boolean;
+  /** `verifyBid` of each bid of one auction, in order, sharing what the scheme lets checks share. */
+  verifyBids(terms: RfqTerms, bids: readonly SignedBid[]): boolean[];
   /** How the winning bid becomes what the taker signs. */
   readonly signing: QuoteSigning;
 }

@@ -41,14 +41,19 @@ const errors = (c: Corridor, name: string) =>
     .sent("error")
     .map((e) => e.code);
 
-/** The local EVM adapter, counting its bid signature checks. */
+/** The local EVM adapter, counting the bid signatures it checks, one at a time or together. */
 function counting() {
-  const calls = { verifyBid: 0 };
+  const calls = { verifyBid: 0, batches: [] as number[] };
   const adapter = (real: ChainAdapter): ChainAdapter => ({
     ...real,
     verifyBid: (...args) => {
       calls.verifyBid++;
       return real.verifyBid(...args);
+    },
+    verifyBids: (terms, bids) => {
+      calls.verifyBid += bids.length;
+      calls.batches.push(bids.length);
+      return real.verifyBids(terms, bids);
     },
   });
   return { calls, adapter };
@@ -233,6 +238,8 @@ describe("AuctionHouse: signature checks per quote", () => {
     expect(quote.replies).toEqual({ ...noReplies, valid: 4 });
     await c.settled();
     expect(calls.verifyBid).toBe(4);
+    // The winner's alone on the path; the other three together, sharing their inversions.
+    expect(calls.batches).toEqual([1, 3]);
     expect(c.store.corrections).toEqual([]);
     expect(c.strikes).toEqual([]);
   });

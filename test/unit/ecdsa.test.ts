@@ -2,7 +2,7 @@ import { secp256k1 } from "@noble/curves/secp256k1";
 import { bytesToHex, type Hex, hexToBytes, keccak256, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { verifyWithKey } from "../../src/chains/evm/ecdsa";
+import { verifyEachWithKey, verifyWithKey } from "../../src/chains/evm/ecdsa";
 import { recoverStrict } from "../../src/chains/evm/strict-signature";
 import { flipV, highS, withV } from "../support/signature-variants";
 
@@ -143,5 +143,63 @@ describe("verifyWithKey", { timeout: 30_000 }, () => {
       }
     }
     expect(checked).toBeGreaterThan(40);
+  });
+
+  it("agrees with noble where a step adds the very point summed so far, or its negation", () => {
+    // With the key G itself (d = 1), u₁ = u₂ = k makes the key's first window add kG to kG (a doubling),
+    // and u₂ = 3·256 − k makes it add −kG (the sum cancels to nothing, then 3·256·G follows).
+    const publicKey = `0x${Point.BASE.toHex(false)}` as Hex;
+    const kinds = { doubling: 0, cancelling: 0 };
+    for (let k = 1n; k <= 40n; k++) {
+      for (const [kind, u2] of [
+        ["doubling", k],
+        ["cancelling", 3n * 256n - k],
+      ] as const) {
+        const R = Point.BASE.multiply(k + u2);
+        const { x, y } = R.toAffine();
+        const s = Fn.create(x * Fn.inv(u2));
+        if (s > Fn.ORDER / 2n) continue;
+        const v = (y & 1n) === 0n ? 27 : 28;
+        const signature = `${toHex(x, { size: 32 })}${toHex(s, { size: 32 }).slice(2)}${v.toString(16)}` as Hex;
+        const digest = toHex(Fn.create(k * s), { size: 32 });
+        expect(recoverStrict(digest, signature)?.publicKey).toBe(publicKey);
+        expect(verifyWithKey(digest, signature, publicKey)).toBe(true);
+        expect(verifyWithKey(digest, withV(signature, v === 27 ? 28 : 27), publicKey)).toBe(false);
+        kinds[kind] += 1;
+      }
+    }
+    expect(kinds.doubling).toBeGreaterThan(5);
+    expect(kinds.cancelling).toBeGreaterThan(5);
+  });
+});
+
+describe("verifyEachWithKey", () => {
+  it("answers each signature as verifyWithKey does, in order, however the batch mixes them", async () => {
+    const keys = Array.from({ length: 6 }, (_, i) => privateKeyToAccount(keccak256(toHex(`key ${i}`))));
+    const signed = await Promise.all(
+      keys.map(async (key, i) => {
+        const digest = keccak256(toHex(`bid ${i}`));
+        return { hash: digest, signature: await key.sign({ hash: digest }), publicKey: key.publicKey };
+      }),
+    );
+    type Signed = (typeof signed)[number];
+    const [a, b, c, d, e, f] = signed as [Signed, Signed, Signed, Signed, Signed, Signed];
+    const past = signatureWithRPastOrder(hash);
+    const batch = [
+      a,
+      { ...b, publicKey: c.publicKey },
+      c,
+      { ...d, signature: flipV(d.signature) },
+      { hash, signature: past.signature, publicKey: past.publicKey as Hex },
+      { ...e, signature: "0x1234" as Hex },
+      { ...f, publicKey: `0x04${"11".repeat(64)}` as Hex },
+      { ...f, signature: highS(f.signature) },
+      f,
+      { ...a, hash: b.hash },
+    ];
+    const each = verifyEachWithKey(batch);
+    expect(each).toEqual([true, false, true, false, false, false, false, false, true, false]);
+    expect(each).toEqual(batch.map((x) => verifyWithKey(x.hash, x.signature, x.publicKey)));
+    expect(verifyEachWithKey([])).toEqual([]);
   });
 });

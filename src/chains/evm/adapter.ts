@@ -1,9 +1,9 @@
 import { type Address, getAddress, type Hex, type TypedDataDomain } from "viem";
 import type { EvmChain } from "../../config";
-import type { ChainAdapter, RfqTerms, Winner } from "../adapter";
+import type { ChainAdapter, RfqTerms, SignedBid, Winner } from "../adapter";
 import { addressFacts } from "../addresses";
 import { withBigintsAsStrings } from "../json";
-import { verifyWithKey } from "./ecdsa";
+import { verifyEachWithKey } from "./ecdsa";
 import { type LimitFill, limitAuthOf, limitFillTypedData } from "./limit-typed-data";
 import { verifyPersonalMessage } from "./messages";
 import {
@@ -68,6 +68,23 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
     }
     return digests(outputAmount);
   };
+  // Checked together, an auction's bids share the ECDSA check's inversions (src/chains/evm/ecdsa.ts).
+  const verifyBids = (terms: RfqTerms, bids: readonly SignedBid[]): boolean[] => {
+    const wellFormed = bids.map(
+      ({ keys, signature }) => /^0x[0-9a-fA-F]{130}$/.test(signature) && /^0x04[0-9a-fA-F]{128}$/.test(keys.publicKey),
+    );
+    const checked = verifyEachWithKey(
+      bids
+        .filter((_, i) => wellFormed[i])
+        .map((b) => ({
+          hash: bidDigest(terms, b.outputAmount),
+          signature: b.signature as Hex,
+          publicKey: b.keys.publicKey as Hex,
+        })),
+    );
+    let next = 0;
+    return wellFormed.map((ok) => ok && checked[next++] === true);
+  };
   return {
     ...addressFacts("evm", chain.tokens),
     chain,
@@ -89,10 +106,9 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
       };
     },
 
-    verifyBid(terms, outputAmount, keys, signature) {
-      if (!/^0x[0-9a-fA-F]{130}$/.test(signature) || !/^0x04[0-9a-fA-F]{128}$/.test(keys.publicKey)) return false;
-      return verifyWithKey(bidDigest(terms, outputAmount), signature as Hex, keys.publicKey as Hex);
-    },
+    verifyBid: (terms, outputAmount, keys, signature) =>
+      verifyBids(terms, [{ outputAmount, keys, signature }])[0] === true,
+    verifyBids,
 
     signing: {
       kind: "taker",

@@ -13,6 +13,11 @@ export function solanaBidText(terms: RfqTerms, outputAmount: string): string {
   return `relay-solana-bid|${terms.corridor}|${terms.rfqId}|${terms.quoteId}|${outputAmount}|${terms.deadline}`;
 }
 
+/** Whether `signature` is the node's proved Solana key's over the bid's text with `outputAmount`. */
+const verifyBid: ChainAdapter["verifyBid"] = (terms, outputAmount, keys, signature) =>
+  keys.solanaAddress !== null &&
+  verifyEd25519Text(keys.solanaAddress, signature, solanaBidText(terms, outputAmount.toString()));
+
 /**
  * A Solana chain: base58 addresses compared exactly, ed25519 signatures by the node's proved Solana key,
  * and quotes the winner signs after the auction: the relay builds the swap transaction with a blockhash
@@ -27,9 +32,8 @@ export function solanaAdapter(chain: SolanaChain): ChainAdapter {
     bidKey: (keys) => keys.solanaAddress,
     quoteSolanaKey: (keys) => keys.solanaAddress,
     bidToSign: (terms) => ({ scheme: "ed25519", text: solanaBidText(terms, OUTPUT_AMOUNT_SLOT) }),
-    verifyBid: (terms, outputAmount, keys, signature) =>
-      keys.solanaAddress !== null &&
-      verifyEd25519Text(keys.solanaAddress, signature, solanaBidText(terms, outputAmount.toString())),
+    verifyBid,
+    verifyBids: (terms, bids) => bids.map((b) => verifyBid(terms, b.outputAmount, b.keys, b.signature)),
     signing: winnerSigns(chain),
   };
 }
