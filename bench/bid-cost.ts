@@ -1,56 +1,34 @@
 /**
- * `npm run bench:bid`: what one EVM bid costs the corridor, in Node on this machine (bench/README.md, "What a
- * quote and a submission cost now"): its frame read (JSON and the frame schema), and its signature check
- * (the EIP-712 digest with the rfq's `outputAmount`, then ECDSA against the node's precomputed key). The
- * bid and its keys are the test vectors of docs/resolver-protocol.md, so the check is the relay's own on a
- * real signature. `BENCH_BIDS` bids, three rounds.
+ * `npm run bench:bid`: what one EVM bid costs the corridor (bench/README.md, "What a quote and a submission
+ * cost now"), in Node and in workerd, the relay's runtime (bench/bid-checks.ts, run in a Worker of its own
+ * under wrangler's `unstable_dev`): `BENCH_BIDS` bids, three rounds.
  */
-import { evmAdapter } from "../src/chains/evm/adapter";
-import { parseNodeFrame } from "../src/protocol/codec";
-import { vectorEvmChain, vectorEvmKeys, vectors, vectorTerms } from "../test/support/signing-vectors";
+import { join } from "node:path";
+import { unstable_dev } from "wrangler";
+import { AUCTION_BIDS, type BidCosts, bidCosts } from "./bid-checks";
 
 const BIDS = Number(process.env.BENCH_BIDS ?? 2_000);
 const ROUNDS = 3;
+const root = join(import.meta.dirname, "..");
 
-const v = vectors;
-const chain = vectorEvmChain();
-const terms = vectorTerms({
-  chain,
-  corridor: v.auth.corridor,
-  rfqId: v.rfqFill.rfqId,
-  quoteId: v.rfqFill.quoteId,
-  deadline: v.rfqFill.deadline,
-});
-const frame = JSON.stringify({
-  type: "bid",
-  rfqId: v.rfqFill.rfqId,
-  outputAmount: v.rfqFill.outputAmount,
-  signature: v.rfqFill.signature,
-});
-
-/** Microseconds per call of `f` over BIDS calls. */
-function perCall(f: () => unknown): number {
-  const start = performance.now();
-  for (let i = 0; i < BIDS; i++) f();
-  return ((performance.now() - start) * 1000) / BIDS;
-}
+const line = (where: string, round: number, c: BidCosts) =>
+  `${where}, round ${round}, ${c.bids} bids: frame read ${c.frameRead.toFixed(1)} µs, signature check alone ` +
+  `${c.checkAlone.toFixed(1)} µs, in an auction of ${AUCTION_BIDS} ${c.checkInAuction.toFixed(1)} µs a bid`;
 
 async function main() {
-  const keys = await vectorEvmKeys();
-  const adapter = evmAdapter(chain);
-  const output = BigInt(v.rfqFill.outputAmount);
-  if (!adapter.verifyBid(terms, output, keys, v.rfqFill.signature)) throw new Error("the vector's bid does not verify");
-  const parse = () => parseNodeFrame(frame);
-  const check = () => adapter.verifyBid(terms, output, keys, v.rfqFill.signature);
-  perCall(parse);
-  perCall(check);
-  for (let round = 1; round <= ROUNDS; round++) {
-    const read = perCall(parse);
-    const verified = perCall(check);
-    console.log(
-      `round ${round}, ${BIDS} bids: frame read ${read.toFixed(1)} µs, signature check ${verified.toFixed(1)} µs, ` +
-        `a bid ${(read + verified).toFixed(1)} µs`,
-    );
+  for (let round = 1; round <= ROUNDS; round++) console.log(line("Node", round, await bidCosts(BIDS)));
+  const worker = await unstable_dev(join(root, "bench/bid-worker.ts"), {
+    config: join(root, "bench/bid-worker.toml"),
+    experimental: { disableExperimentalWarning: true },
+    logLevel: "error",
+  });
+  try {
+    for (let round = 1; round <= ROUNDS; round++) {
+      const costs = (await (await worker.fetch(`/?bids=${BIDS}`)).json()) as BidCosts;
+      console.log(line("workerd", round, costs));
+    }
+  } finally {
+    await worker.stop();
   }
 }
 

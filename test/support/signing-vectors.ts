@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import vectorsJson from "../../docs/signing-vectors.json";
 import type { ProvedKeys, RfqTerms } from "../../src/chains/adapter";
 import { recoverMessageSigner } from "../../src/chains/evm/messages";
 import { localConfig } from "../../src/config/local";
@@ -9,9 +9,8 @@ import type { EvmChain } from "../../src/config/schema";
  * The test vectors of docs/resolver-protocol.md ("Test vectors", docs/signing-vectors.json) and the relay
  * inputs they stand for: the chain, an rfq's terms and the node's proved keys.
  */
-export const vectorsText = readFileSync(new URL("../../docs/signing-vectors.json", import.meta.url), "utf8");
 // biome-ignore lint/suspicious/noExplicitAny: the vectors are a JSON document read as it is written.
-export const vectors: any = JSON.parse(vectorsText);
+export const vectors: any = vectorsJson;
 const v = vectors;
 
 /** The local EVM chain with the vectors' chain id and contracts. */
