@@ -196,9 +196,10 @@ describe("verifyEachWithKey", () => {
       { ...f, signature: highS(f.signature) },
       f,
       { ...a, hash: b.hash },
+      { ...a, publicKey: `0x${Point.fromHex(a.publicKey.slice(2)).toHex(true)}` as Hex },
     ];
     const each = verifyEachWithKey(batch);
-    expect(each).toEqual([true, false, true, false, false, false, false, false, true, false]);
+    expect(each).toEqual([true, false, true, false, false, false, false, false, true, false, false]);
     expect(each).toEqual(batch.map((x) => verifyWithKey(x.hash, x.signature, x.publicKey)));
     expect(verifyEachWithKey([])).toEqual([]);
   });

@@ -69,22 +69,14 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
     return digests(outputAmount);
   };
   // Checked together, an auction's bids share the ECDSA check's inversions (src/chains/evm/ecdsa.ts).
-  const verifyBids = (terms: RfqTerms, bids: readonly SignedBid[]): boolean[] => {
-    const wellFormed = bids.map(
-      ({ keys, signature }) => /^0x[0-9a-fA-F]{130}$/.test(signature) && /^0x04[0-9a-fA-F]{128}$/.test(keys.publicKey),
+  const verifyBids = (terms: RfqTerms, bids: readonly SignedBid[]): boolean[] =>
+    verifyEachWithKey(
+      bids.map((b) => ({
+        hash: bidDigest(terms, b.outputAmount),
+        signature: b.signature as Hex,
+        publicKey: b.keys.publicKey as Hex,
+      })),
     );
-    const checked = verifyEachWithKey(
-      bids
-        .filter((_, i) => wellFormed[i])
-        .map((b) => ({
-          hash: bidDigest(terms, b.outputAmount),
-          signature: b.signature as Hex,
-          publicKey: b.keys.publicKey as Hex,
-        })),
-    );
-    let next = 0;
-    return wellFormed.map((ok) => ok && checked[next++] === true);
-  };
   return {
     ...addressFacts("evm", chain.tokens),
     chain,

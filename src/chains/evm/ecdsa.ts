@@ -175,6 +175,8 @@ function multiplesOfKey(publicKey: Hex): Multiples {
   return multiples;
 }
 
+const UNCOMPRESSED_KEY = /^0x04[0-9a-fA-F]{128}$/;
+
 /** One signature to check: the 65-byte `signature` (r, s, v) over the 32-byte `hash`, by `publicKey` (0x04…). */
 export interface SignedHash {
   hash: Hex;
@@ -195,7 +197,7 @@ export function verifyEachWithKey(signed: readonly SignedHash[]): boolean[] {
   const checks: { at: number; r: bigint; s: bigint; yParity: 0 | 1; key: Multiples; hash: bigint }[] = [];
   signed.forEach(({ hash, signature, publicKey }, at) => {
     const parts = strictSignature(signature);
-    if (!parts) return;
+    if (!parts || !UNCOMPRESSED_KEY.test(publicKey)) return;
     try {
       checks.push({ at, ...parts, key: multiplesOfKey(publicKey), hash: BigInt(hash) });
     } catch {
