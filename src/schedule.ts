@@ -68,8 +68,16 @@ interface ScheduleDbRow extends Record<string, SqlStorageValue> {
  * The schedule table in an object's SQLite storage (`table` names it), and the one alarm that serves
  * every row: `runDue` runs the due jobs one after another and arms the alarm for the earliest remaining.
  * Jobs must be idempotent: alarms are delivered at least once.
+ *
+ * The rows and the alarm's time are also kept in memory, as this object last wrote or read them, so that
+ * `soon` on a quote's or a submission's path reads no storage (docs/architecture.md, "Alarms"). Each
+ * alarm reads the table afresh, and the alarm's time again when it next arms one.
  */
 export class Schedule<J extends string> {
+  private kept: Map<J, ScheduleRow<J>>;
+  /** The alarm's time as last set or read here; undefined when not known (an alarm has run since). */
+  private alarmAt: number | null | undefined;
+
   constructor(
     private readonly storage: DurableObjectStorage,
     private readonly table: string,
@@ -79,13 +87,16 @@ export class Schedule<J extends string> {
     storage.sql.exec(
       `CREATE TABLE IF NOT EXISTS ${table} (job TEXT PRIMARY KEY, every_ms INTEGER NOT NULL, next_at INTEGER NOT NULL)`,
     );
+    this.kept = this.read();
+  }
+
+  private read(): Map<J, ScheduleRow<J>> {
+    const rows = this.storage.sql.exec<ScheduleDbRow>(`SELECT job, every_ms, next_at FROM ${this.table}`).toArray();
+    return new Map(rows.map((r) => [r.job as J, { job: r.job as J, everyMs: r.every_ms, nextAt: r.next_at }]));
   }
 
   rows(): ScheduleRow<J>[] {
-    return this.storage.sql
-      .exec<ScheduleDbRow>(`SELECT job, every_ms, next_at FROM ${this.table}`)
-      .toArray()
-      .map((r) => ({ job: r.job as J, everyMs: r.every_ms, nextAt: r.next_at }));
+    return [...this.kept.values()];
   }
 
   /**
@@ -118,10 +129,12 @@ export class Schedule<J extends string> {
       row.everyMs,
       row.nextAt,
     );
+    this.kept.set(row.job, { job: row.job, everyMs: row.everyMs, nextAt: row.nextAt });
   }
 
   remove(job: J): void {
     this.storage.sql.exec(`DELETE FROM ${this.table} WHERE job = ?`, job);
+    this.kept.delete(job);
   }
 
   /** When the alarm should fire next, or null. */
@@ -131,6 +144,8 @@ export class Schedule<J extends string> {
 
   /** The alarm: runs each due job, reschedules or removes it as it answers, then arms for the earliest row. */
   async runDue(now: () => number): Promise<void> {
+    this.kept = this.read();
+    this.alarmAt = undefined;
     for (const row of due(this.rows(), now())) {
       let nextAt: number | null;
       try {
@@ -147,7 +162,11 @@ export class Schedule<J extends string> {
 
   /** Arms the object's alarm for the earliest row (`at`, when the caller read it already). */
   async arm(at = this.nextAt()): Promise<void> {
-    if (at !== null && (await this.storage.getAlarm()) !== at) await this.storage.setAlarm(at);
+    if (at === null) return;
+    if (this.alarmAt === undefined) this.alarmAt = await this.storage.getAlarm();
+    if (this.alarmAt === at) return;
+    await this.storage.setAlarm(at);
+    this.alarmAt = at;
   }
 }
 

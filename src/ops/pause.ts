@@ -1,26 +1,31 @@
 import { type Refusal, refuse } from "../errors";
 import { NOT_LEADER_RETRY_SECONDS } from "../http";
 import type { Pause } from "../schemas";
+import { KeptValue } from "./kept-value";
 
 /** Where a corridor or the keeper keeps its pause, in its object's storage, so a restart keeps it. */
 const PAUSE_KEY = "paused";
 
-/** An object's pause (docs/operations.md, "Pausing"), kept in its storage. */
+/** An object's pause (docs/operations.md, "Pausing"), kept in its storage and read from memory. */
 export class PauseSwitch {
-  constructor(private readonly kv: SyncKvStorage) {}
+  private readonly kept: KeptValue<Pause>;
+
+  constructor(kv: SyncKvStorage) {
+    this.kept = new KeptValue(kv, PAUSE_KEY);
+  }
 
   /** The pause in force, or null. */
   current(): Pause | null {
-    return this.kv.get<Pause>(PAUSE_KEY) ?? null;
+    return this.kept.get();
   }
 
   /** Pauses, keeping the first pause's time and reason when already paused. */
   pause(reason: string | undefined, now: number): void {
-    if (!this.current()) this.kv.put(PAUSE_KEY, { at: new Date(now).toISOString(), reason: reason ?? null });
+    if (!this.current()) this.kept.set({ at: new Date(now).toISOString(), reason: reason ?? null });
   }
 
   resume(): void {
-    this.kv.delete(PAUSE_KEY);
+    this.kept.clear();
   }
 }
 

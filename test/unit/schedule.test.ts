@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { behindTheAlarm, due, next, ranAt, type ScheduleRow, sooner } from "../../src/schedule";
+import { behindTheAlarm, due, next, ranAt, Schedule, type ScheduleRow, sooner } from "../../src/schedule";
 
 const T = 1_700_000_000_000;
 const indexer: ScheduleRow = { job: "indexer", everyMs: 1_000, nextAt: T + 1_000 };
@@ -70,5 +70,74 @@ describe("behindTheAlarm", () => {
     await start();
     await Promise.all(kept);
     expect(errors.map(String)).toEqual(["Error: round failed", "Error: round failed"]);
+  });
+});
+
+/**
+ * A schedule table in memory behind the calls `Schedule` makes of an object's storage, counting the
+ * reads: the four statements it runs, and the alarm.
+ */
+function countedStorage() {
+  const table = new Map<string, { job: string; every_ms: number; next_at: number }>();
+  const counts = { selects: 0, writes: 0, getAlarm: 0, setAlarm: 0 };
+  let alarm: number | null = null;
+  const exec = (query: string, ...bindings: unknown[]) => {
+    const rows = [] as unknown[];
+    if (query.startsWith("SELECT")) {
+      counts.selects++;
+      rows.push(...[...table.values()].map((r) => ({ ...r })));
+    } else if (query.startsWith("INSERT")) {
+      counts.writes++;
+      const [job, everyMs, nextAt] = bindings as [string, number, number];
+      table.set(job, { job, every_ms: everyMs, next_at: nextAt });
+    } else if (query.startsWith("DELETE")) {
+      counts.writes++;
+      table.delete(bindings[0] as string);
+    }
+    return { toArray: () => rows };
+  };
+  const storage = {
+    sql: { exec },
+    getAlarm: async () => {
+      counts.getAlarm++;
+      return alarm;
+    },
+    setAlarm: async (at: number) => {
+      counts.setAlarm++;
+      alarm = at;
+    },
+  } as unknown as DurableObjectStorage;
+  return { storage, table, counts, alarm: () => alarm };
+}
+
+describe("Schedule in an object's storage", () => {
+  const jobs = { drain: { run: async () => null }, prune: { run: async () => T + 3_600_000 } };
+
+  it("reads the table once and the alarm once, however often a quote's path asks for a job", async () => {
+    const { storage, counts, alarm } = countedStorage();
+    const schedule = new Schedule(storage, "probe_schedule", jobs, () => {});
+    expect(counts.selects).toBe(1);
+    for (let i = 0; i < 50; i++) await schedule.runBy("drain", T + 1_000 + i);
+    // The first call writes the row and arms the alarm; the 49 later times keep the sooner one.
+    expect(counts).toEqual({ selects: 1, writes: 1, getAlarm: 1, setAlarm: 1 });
+    expect(alarm()).toBe(T + 1_000);
+    await schedule.runBy("drain", T + 500);
+    expect(counts).toEqual({ selects: 1, writes: 2, getAlarm: 1, setAlarm: 2 });
+    expect(alarm()).toBe(T + 500);
+    expect(schedule.rows()).toEqual([{ job: "drain", everyMs: 0, nextAt: T + 500 }]);
+  });
+
+  it("reads the table and the alarm afresh when the alarm runs, so a row changed in storage counts", async () => {
+    const { storage, table, counts, alarm } = countedStorage();
+    const schedule = new Schedule(storage, "probe_schedule", jobs, () => {});
+    await schedule.runBy("drain", T + 1_000);
+    // Changed behind the schedule's back, as an operator's SQL or a test would: the next alarm sees it.
+    table.set("prune", { job: "prune", every_ms: 3_600_000, next_at: T });
+    await schedule.runDue(() => T + 1_000);
+    expect(counts.selects).toBe(2);
+    expect(counts.getAlarm).toBe(2);
+    // Both were due: prune runs again an hour on; drain had nothing left to do and is gone.
+    expect(schedule.rows()).toEqual([{ job: "prune", everyMs: 3_600_000, nextAt: T + 3_600_000 }]);
+    expect(alarm()).toBe(T + 3_600_000);
   });
 });
