@@ -21,40 +21,42 @@ const quoteFrom = (ip: string, body: Record<string, unknown>) =>
   );
 
 /**
- * `count` quote requests at once, each from `ipOf(i)` for a random taker (as a flood would name them);
- * how many were answered (404 no_quote: no node is connected here), the 429s, and the tokens the
- * client's bucket may have earned back while they ran (one every 1/quotesPerSecond s).
+ * `count` requests at once (`send(i)`), past a client's burst of a limit earning `perSecond` back: how many
+ * were answered (404 here: no node is connected, no ladder is streamed) and the 429s. Checks that no fewer
+ * than `burst` were answered, nor more than the burst and the tokens earned while they ran, and that one
+ * was refused with Retry-After and `rate_limited`.
  */
-async function quoteFlood(count: number, ipOf: (i: number) => string) {
+async function flood(
+  count: number,
+  limit: { burst: number; perSecond: number },
+  send: (i: number) => Response | Promise<Response>,
+) {
   const started = Date.now();
-  const answers = await Promise.all(
-    Array.from({ length: count }, (_, i) =>
-      quoteFrom(ipOf(i), { taker: privateKeyToAccount(generatePrivateKey()).address }),
-    ),
-  );
-  const earned = Math.ceil(((Date.now() - started) / 1000) * localConfig.limits.quotesPerSecond);
+  const answers = await Promise.all(Array.from({ length: count }, (_, i) => send(i)));
+  const earned = Math.ceil(((Date.now() - started) / 1000) * limit.perSecond);
   const answered = answers.filter((r) => r.status === 404).length;
   const refused = answers.filter((r) => r.status === 429);
   expect(answered + refused.length).toBe(count);
-  return { answered, refused, earned };
+  expect(answered).toBeGreaterThanOrEqual(limit.burst);
+  expect(answered).toBeLessThanOrEqual(limit.burst + earned);
+  const first = refused[0];
+  if (!first) throw new Error(`no request refused; ${answered} answered in ${Date.now() - started} ms`);
+  expect(Number(first.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  expect(await first.json()).toMatchObject({ error: "rate_limited" });
 }
+
+const randomTaker = () => privateKeyToAccount(generatePrivateKey()).address;
 
 describe("a client's quote requests are counted by the corridor that runs them", () => {
   it("answers 429 rate_limited past the client's burst, with Retry-After, while another address is served", async () => {
-    const { quoteBurst } = localConfig.limits;
+    const { quoteBurst: burst, quotesPerSecond: perSecond } = localConfig.limits;
     // The client is counted, whatever taker it names.
-    const flood = await quoteFlood(quoteBurst + 5, () => "198.51.100.7");
-    expect(flood.answered).toBeGreaterThanOrEqual(quoteBurst);
-    expect(flood.answered).toBeLessThanOrEqual(quoteBurst + flood.earned);
-    const refused = flood.refused[0];
-    if (!refused) throw new Error(`no quote refused; ${flood.answered} answered`);
-    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(await refused.json()).toMatchObject({ error: "rate_limited" });
+    await flood(burst + 5, { burst, perSecond }, () => quoteFrom("198.51.100.7", { taker: randomTaker() }));
     // Another address, and the same /64 of IPv6 counted as one client.
     expect((await quoteFrom("198.51.100.8", {})).status).toBe(404);
-    const v6 = await quoteFlood(quoteBurst + 5, (i) => `2001:db8:7:7::${i.toString(16)}`);
-    expect(v6.answered).toBeLessThanOrEqual(quoteBurst + v6.earned);
-    expect(v6.refused.length).toBeGreaterThan(0);
+    await flood(burst + 5, { burst, perSecond }, (i) =>
+      quoteFrom(`2001:db8:7:7::${i.toString(16)}`, { taker: randomTaker() }),
+    );
     expect((await quoteFrom("2001:db8:7:8::1", {})).status).toBe(404);
   });
 });
@@ -64,22 +66,8 @@ const pricesFrom = (ip: string) =>
 
 describe("a client's price requests are counted by the corridor that answers them", () => {
   it("answers 429 rate_limited past the client's burst, with Retry-After, while another address is answered", async () => {
-    const { priceBurst, pricesPerSecond } = localConfig.limits;
-    // Ten more than the burst at once: the bucket earns a token back every 1/pricesPerSecond s, so on a
-    // busy machine a few more than the burst may be answered, never more than the time taken allows.
-    const started = Date.now();
-    const answers = await Promise.all(Array.from({ length: priceBurst + 10 }, () => pricesFrom("198.51.100.9")));
-    const earned = Math.ceil(((Date.now() - started) / 1000) * pricesPerSecond);
-    // No node streams a ladder here: each counted request is answered 404 no_prices.
-    const answered = answers.filter((r) => r.status === 404).length;
-    const refused = answers.filter((r) => r.status === 429);
-    expect(answered + refused.length).toBe(priceBurst + 10);
-    expect(answered).toBeGreaterThanOrEqual(priceBurst);
-    expect(answered).toBeLessThanOrEqual(priceBurst + earned);
-    const first = refused[0];
-    if (!first) throw new Error(`no request refused; ${answered} answered in ${Date.now() - started} ms`);
-    expect(Number(first.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(await first.json()).toMatchObject({ error: "rate_limited" });
+    const { priceBurst: burst, pricesPerSecond: perSecond } = localConfig.limits;
+    await flood(burst + 10, { burst, perSecond }, () => pricesFrom("198.51.100.9"));
     expect((await pricesFrom("198.51.100.10")).status).toBe(404);
   });
 });
