@@ -147,9 +147,15 @@ export class Schedule<J extends string> {
     this.kept = this.read();
     this.alarmAt = undefined;
     for (const row of due(this.rows(), now())) {
+      const job = this.jobs[row.job];
+      // A row of a job this object no longer runs (moved to another object) is dropped, not retried.
+      if (!job) {
+        this.remove(row.job);
+        continue;
+      }
       let nextAt: number | null;
       try {
-        nextAt = await this.jobs[row.job].run(row, now);
+        nextAt = await job.run(row, now);
       } catch (e) {
         this.onError(row.job, e);
         nextAt = now() + Math.max(row.everyMs, RETRY_FAILED_MS);

@@ -140,4 +140,15 @@ describe("Schedule in an object's storage", () => {
     expect(schedule.rows()).toEqual([{ job: "prune", everyMs: 3_600_000, nextAt: T + 3_600_000 }]);
     expect(alarm()).toBe(T + 3_600_000);
   });
+
+  it("drops a row of a job the object no longer runs (moved to another object) instead of failing it forever", async () => {
+    const { storage, table } = countedStorage();
+    table.set("indexer", { job: "indexer", every_ms: 1_000, next_at: T });
+    const failed: string[] = [];
+    const schedule = new Schedule(storage, "probe_schedule", jobs, (job) => failed.push(job));
+    await schedule.runDue(() => T + 1_000);
+    expect(failed).toEqual([]);
+    expect([...table.keys()]).toEqual([]);
+    expect(schedule.rows()).toEqual([]);
+  });
 });
