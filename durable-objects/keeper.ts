@@ -1,87 +1,64 @@
 import { DurableObject } from "cloudflare:workers";
-import type { ChainSettler } from "../src/chains";
-import { settlerFor } from "../src/chains";
-import type { ChainConfig } from "../src/config";
 import { loadConfig } from "../src/config";
 import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
-import type { KeeperRpc, SubmitOutcome, SubmitRequest } from "../src/keeper";
+import { unreachableRefusal } from "../src/http";
 import {
+  type ChainKeeperRpc,
   EXPIRE_EVERY_MS,
-  INDEX_EVERY_MS,
-  Keeper,
-  type KeeperJob,
+  expireQuotes,
+  KEEPER_UNREACHABLE,
+  type KeeperRpc,
+  Leader,
+  type LeaderJob,
   LIMIT_POLL_MS,
   limitJobPort,
   limitPass,
   PRUNE_EVERY_MS,
+  pruneKeys,
   RETENTION_BACKLOG_MS,
   RETENTION_EVERY_MS,
-  SqlTxStore,
+  retain,
+  type SubmitOutcome,
+  type SubmitRequest,
 } from "../src/keeper";
-import { answerLeft, log, withRequestId } from "../src/log";
+import { log, withRequestId } from "../src/log";
 import { PauseSwitch } from "../src/ops";
-import { writeThrough } from "../src/quotes";
 import { behindTheAlarm, periodic, Schedule } from "../src/schedule";
 import type { KeeperRecord, Pause } from "../src/schemas";
-import { announceLimitOrders, announceQuotes, QuoteAnnouncements } from "../src/streams";
-import { corridorStub, oracleStub } from "../src/stubs";
+import { announceLimitOrders } from "../src/streams";
+import { chainKeeperStub, corridorStub, oracleStub } from "../src/stubs";
 
 const RETENTION = { job: "retention", everyMs: RETENTION_EVERY_MS } as const;
 
 /**
- * The keeper leader (`KEEPER`, singleton "leader"): a pool of wallets per chain (their keys from the
- * secret the chain's settlement names), one nonce sequence per EVM wallet. Takes
- * submissions (`submit`) and runs its periodic jobs from one alarm over a schedule table; the logic is in
- * src/keeper/. Its storage holds every transaction between signing and finality, so eviction loses
- * nothing: on wake it arms the indexer at once, and the indexer's pass recovers what was in flight.
+ * The keeper leader (`KEEPER`, singleton "leader"; docs/architecture.md, "The keeper"): takes every
+ * submission, from the Worker and from the limit job, decides it (one at a time per quote and per
+ * Idempotency-Key; none while an operator has paused it) and hands it to the keeper object of its
+ * quote's chain (`CHAIN_KEEPER`), which signs, broadcasts and follows it. Its alarm runs the jobs that
+ * keep D1 (expiry, pruning, retention) and the limit orders' rounds; the logic is in src/keeper/.
  */
 export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
-  readonly keeper: Keeper;
-  private readonly store: SqlTxStore;
-  private readonly schedule: Schedule<KeeperJob>;
+  readonly leader: Leader;
+  private readonly schedule: Schedule<LeaderJob>;
   private readonly pauses: PauseSwitch;
-  /** The wallets (one settler per key) of each configured chain; a changed configuration or secret gets new ones. */
-  private readonly wallets = new WeakMap<
-    ChainConfig,
-    { secret: string | undefined; settlers: readonly ChainSettler[] }
-  >();
 
   constructor(ctx: DurableObjectState, rawEnv: Env) {
     super(ctx, entryEnv(rawEnv));
     const env = this.env;
-    this.store = new SqlTxStore(ctx.storage);
     this.pauses = new PauseSwitch(ctx.storage.kv);
-    // The steps of one moment (the submissions of one D1 batch of records) reach each corridor in one call.
-    const announcements = new QuoteAnnouncements((moves) =>
-      ctx.waitUntil(announceQuotes(this.env, loadConfig(this.env.RELAY_CONFIG), moves)),
-    );
-    this.keeper = new Keeper({
+    this.leader = new Leader({
       config: () => loadConfig(this.env.RELAY_CONFIG),
       db: env.DB,
-      store: this.store,
-      settlers: (chain) => this.settlers(chain),
-      writeThrough: (quoteId) => writeThrough(this.env, loadConfig(this.env.RELAY_CONFIG), quoteId),
-      armIndexer: () => this.follow(Date.now() + INDEX_EVERY_MS),
-      afterAnswer: async (write) => ctx.waitUntil(answerLeft().then(write)),
-      quoteMoved: (quoteId, fill) => announcements.add({ quoteId, fill: fill ?? undefined }),
-      paused: () => this.paused() !== null,
-      demoted: (corridorKey, resolver, demotion) => {
-        if (!corridorKey) return;
-        ctx.waitUntil(
-          corridorStub(this.env, corridorKey)
-            .notifyDemotion(resolver, demotion)
-            .catch((e: unknown) => log.error("notify_failed", { component: "keeper", error: String(e) })),
-        );
-      },
-      now: () => Date.now(),
+      chainKeeper: (chainId) => this.chainKeeper(chainId),
+      paused: () => this.paused(),
     });
     const limits = limitJobPort({
       db: env.DB,
       config: () => loadConfig(this.env.RELAY_CONFIG),
       band: (corridorKey) => oracleStub(this.env).band(corridorKey),
       auction: (corridorKey, input) => corridorStub(this.env, corridorKey).requestQuote(input),
-      submit: (request) => this.keeper.submit(request),
+      submit: (request) => this.leader.submit(request),
       paused: () => this.paused() !== null,
       moved: (orders) => ctx.waitUntil(announceLimitOrders(this.env, orders)),
     });
@@ -92,7 +69,8 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
     // Deletes run behind the alarm too; a run that leaves a backlog brings its next one forward.
     const retentionRun = behindTheAlarm(
       async () => {
-        if (!(await this.keeper.retain()).more) return;
+        const run = await retain(this.env.DB, loadConfig(this.env.RELAY_CONFIG), Date.now());
+        if (!run.more) return;
         await this.schedule.soon({ ...RETENTION, nextAt: Date.now() + RETENTION_BACKLOG_MS });
       },
       {
@@ -101,10 +79,9 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
       },
     );
     const jobs = {
-      indexer: periodic({ run: () => this.keeper.index(), again: () => this.store.count() > 0 }),
-      prune: periodic({ run: () => this.keeper.pruneKeys(), again: () => true }),
-      expire: periodic({ run: () => this.keeper.expireQuotes(), again: () => true }),
-      // A pass waits for its auctions (up to an rfq window): behind the alarm, so the indexer's 1 s job does not.
+      prune: periodic({ run: () => pruneKeys(this.env.DB, Date.now()), again: () => true }),
+      expire: periodic({ run: () => expireQuotes(this.env.DB, Date.now()), again: () => true }),
+      // A pass waits for its auctions (up to an rfq window): behind the alarm, so the other jobs do not.
       limits: periodic({ run: limitRun, again: () => this.limitOrdersOn() }),
       retention: periodic({ run: retentionRun, again: () => true }),
     };
@@ -118,8 +95,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
       this.schedule.ensure({ ...RETENTION, nextAt: now + RETENTION_EVERY_MS });
       if (this.limitOrdersOn())
         this.schedule.ensure({ job: "limits", everyMs: LIMIT_POLL_MS, nextAt: now + LIMIT_POLL_MS });
-      if (this.store.count() > 0) await this.follow(now);
-      else await this.schedule.arm();
+      await this.schedule.arm();
     });
   }
 
@@ -140,13 +116,12 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
    * refused while an operator has paused the keeper (docs/operations.md, "Pausing").
    */
   async submit(request: SubmitRequest): Promise<SubmitOutcome> {
-    // The outcome's fields go on the Worker's request line; the chain calls' lines here carry its id.
-    return withRequestId(request.requestId, () => this.keeper.submit(request));
+    return withRequestId(request.requestId, () => this.leader.submit(request));
   }
 
   /** What a submission answered about quote or execution `id`, written to D1 now; whether it was still to come. */
   writeThrough(id: string): Promise<boolean> {
-    return this.keeper.writeThrough(id);
+    return this.leader.writeThrough(id);
   }
 
   /**
@@ -165,14 +140,9 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
     return this.status();
   }
 
-  /** Its pause, the transactions it follows and its wallets per chain (their addresses too), for the admin API and the health check. */
-  async status(): Promise<KeeperRecord> {
-    const wallets = loadConfig(this.env.RELAY_CONFIG).chains.map((chain) => {
-      const settlers = this.settlers(chain);
-      const addresses = settlers === "no_key" ? [] : settlers.map((s) => s.keeper);
-      return { chainId: chain.chainId, wallets: addresses.length, addresses };
-    });
-    return { paused: this.paused(), followed: this.store.count(), wallets };
+  /** Its pause, the transactions the chains' keepers follow and their wallets per chain, for the admin API and the health check. */
+  status(): Promise<KeeperRecord> {
+    return this.leader.status();
   }
 
   private paused(): Pause | null {
@@ -184,20 +154,21 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
     await this.schedule.runDue(() => Date.now());
   }
 
-  /** The keeper's wallets on a chain: one per key of the chain's secret (docs/settlement.md, "The wallet pool"). */
-  private settlers(chain: ChainConfig): readonly ChainSettler[] | "no_key" {
-    const settlement = settlerFor(chain);
-    const secret = this.env[settlement.secretName];
-    const cached = this.wallets.get(chain);
-    if (cached && cached.secret === secret) return cached.settlers;
-    const settlers = settlement.withKeys(secret, this.store.nonces(chain.chainId));
-    if (!settlers) return "no_key";
-    this.wallets.set(chain, { secret, settlers });
-    return settlers;
-  }
-
-  /** Makes sure the indexer runs by `at`. */
-  private async follow(at: number): Promise<void> {
-    await this.schedule.soon({ job: "indexer", everyMs: INDEX_EVERY_MS, nextAt: at });
+  /**
+   * The keeper object of chain `chainId`: one that cannot be reached, or was reset while it held a
+   * submission, answers the submission as the Worker answers the leader's (`KEEPER_UNREACHABLE`).
+   */
+  private chainKeeper(chainId: number): ChainKeeperRpc {
+    const stub = chainKeeperStub(this.env, chainId);
+    return {
+      submit: (request) =>
+        stub.submit(request).catch((e: unknown) => {
+          const refusal = unreachableRefusal(e, KEEPER_UNREACHABLE);
+          if (refusal) return refusal;
+          throw e;
+        }),
+      writeThrough: (id) => stub.writeThrough(id),
+      status: (id) => stub.status(id),
+    };
   }
 }

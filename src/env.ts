@@ -1,3 +1,4 @@
+import type { ChainKeeperDO } from "../durable-objects/chain-keeper";
 import type { CorridorDO } from "../durable-objects/corridor";
 import type { KeeperDO } from "../durable-objects/keeper";
 import type { OracleDO } from "../durable-objects/oracle";
@@ -9,6 +10,7 @@ export interface Env {
   CORRIDOR: DurableObjectNamespace<CorridorDO>;
   ORACLE: DurableObjectNamespace<OracleDO>;
   KEEPER: DurableObjectNamespace<KeeperDO>;
+  CHAIN_KEEPER: DurableObjectNamespace<ChainKeeperDO>;
   /** The relay configuration as JSON; unset means the embedded local default. */
   RELAY_CONFIG?: string;
   /** `line`: one short line per log line, as `npm start` runs the relay; unset: JSON objects (src/log.ts). */

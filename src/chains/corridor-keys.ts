@@ -58,3 +58,11 @@ export function corridorsOfQuoteId(config: RelayConfig, quoteId: string): string
   }
   return tags.get(tagOf(quoteId)) ?? [];
 }
+
+/**
+ * The chains whose corridors a tagged id names (a quote's, or its execution's, which carries the quote's
+ * tag): one, but for a 32-bit collision across chains; none when no corridor of the configuration has it.
+ */
+export function chainsOfId(config: RelayConfig, id: string): number[] {
+  return [...new Set(corridorsOfQuoteId(config, id).map((key) => Number(key.slice(0, key.indexOf(":")))))];
+}

@@ -9,6 +9,7 @@ export { addressDescription, addressKey, type ChainKind, isAddressOf, normaliseA
 export {
   allCorridors,
   type Corridor,
+  chainsOfId,
   corridorKey,
   corridorOfKey,
   corridorsOfQuoteId,

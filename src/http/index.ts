@@ -14,4 +14,4 @@ export { decodeCursor, decodeKeyCursor, encodeCursor, encodeKeyCursor } from "./
 export { createRouter } from "./router";
 export { allowedMethods } from "./routes-table";
 export { serverTiming } from "./server-timing";
-export { callObject, NOT_LEADER_RETRY_SECONDS } from "./unreachable-object";
+export { callObject, NOT_LEADER_RETRY_SECONDS, type Unreachable, unreachableRefusal } from "./unreachable-object";

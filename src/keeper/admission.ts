@@ -18,12 +18,20 @@ import {
   scopedIdempotencyKey,
 } from "../db";
 import { type Refusal, refuse } from "../errors";
-import { newId } from "../ids";
-import { chainNotServed, duplicateOf, keyReused, notLeader, quoteExpired, storedDuplicate } from "./outcomes";
+import { newId, tagOf } from "../ids";
+import {
+  chainNotServed,
+  duplicateOf,
+  keyReused,
+  notLeader,
+  quoteExpired,
+  quoteNotFound,
+  storedDuplicate,
+} from "./outcomes";
 import type { Submission } from "./pending";
 import { iso, type KeeperPort, keeperLog } from "./port";
 import { requote } from "./requote";
-import type { SubmitOutcome, SubmitRequest, SubmitTimings } from "./rpc";
+import type { RoutedSubmission, SubmitOutcome, SubmitRequest, SubmitTimings } from "./rpc";
 import { timed } from "./timings";
 import type { WalletSlot } from "./wallet-pool";
 
@@ -66,7 +74,7 @@ const NO_GATE: TakerGate = { over: () => null, count: () => null };
  */
 export async function admit(
   port: KeeperPort,
-  req: SubmitRequest,
+  req: RoutedSubmission,
   pick: PickWallet,
   timings: SubmitTimings,
   gate: TakerGate = NO_GATE,
@@ -85,7 +93,7 @@ export async function admit(
       ? ([await readQuoteRow(db, req.quoteId), null] as const)
       : [null, null];
   });
-  if (!quote) return refuse(404, "quote_not_found", `No quote has the id ${JSON.stringify(req.quoteId)}.`);
+  if (!quote) return quoteNotFound(req.quoteId);
   const idempotencyKey = req.idempotencyKey ? scopedIdempotencyKey(quote.taker, req.idempotencyKey) : null;
   if (first && first.quoteId !== quote.quoteId) return keyReused(first.quoteId);
   if (first) return duplicateOf(first);
@@ -108,7 +116,7 @@ export async function admit(
       issues: [{ path: submissionField, message: submissionHint }],
     });
   }
-  if (port.paused()) return notLeader("keeper_paused");
+  if (req.paused) return notLeader("keeper_paused");
   const settlers = port.settlers(chain);
   if (quote.status === "expired") return quoteExpired();
   if (quote.status !== "quoted" && quote.status !== "signed") {
@@ -174,7 +182,8 @@ async function simulate(
   const counted = gate.count(quote.taker);
   if (counted) return counted;
   const terms: ExecutionTerms = {
-    executionId: newId("x"),
+    // The quote's corridor tag, so the leader finds the chain's keeper that answered it by its id alone.
+    executionId: newId("x", tagOf(quote.quoteId)),
     quoteId: quote.quoteId,
     resolver: quote.resolver?.address ?? null,
     proceeds: quote.proceeds,

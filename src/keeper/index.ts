@@ -1,23 +1,34 @@
 /**
- * The keeper (docs/settlement.md): `Keeper` and the jobs its object runs, what the Worker and the keeper
- * say to each other over RPC, and the limit-order pass.
+ * The keeper (docs/settlement.md): the leader that decides and routes each submission, the keeper of one
+ * chain that checks, signs, broadcasts and follows it, the jobs their objects run, what the Worker, the
+ * leader and the chains' keepers say to each other over RPC, and the limit-order pass.
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
 export {
+  type ChainKeeperJob,
   EXPIRE_EVERY_MS,
   INDEX_EVERY_MS,
-  type KeeperJob,
+  type LeaderJob,
   LIMIT_POLL_MS,
   PRUNE_EVERY_MS,
   RETENTION_BACKLOG_MS,
   RETENTION_EVERY_MS,
 } from "./jobs";
 export { Keeper } from "./keeper";
+export { Leader } from "./leader";
 export { limitPass } from "./limit-job";
 export { limitJobPort } from "./limit-port";
-export { notLeader } from "./outcomes";
+export { KEEPER_UNREACHABLE, notLeader } from "./outcomes";
 export { SqlTxStore } from "./pending";
 export type { FillNotice } from "./port";
-export type { KeeperRpc, SubmitOutcome, SubmitRequest } from "./rpc";
+export type {
+  ChainKeeperRpc,
+  ChainKeeperStatus,
+  KeeperRpc,
+  RoutedSubmission,
+  SubmitOutcome,
+  SubmitRequest,
+} from "./rpc";
 export { submissionLogFields } from "./submission-log";
+export { expireQuotes, pruneKeys, retain } from "./upkeep";

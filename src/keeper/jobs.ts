@@ -1,7 +1,8 @@
 /**
- * The keeper object's periodic jobs, rows of its schedule (src/schedule.ts; docs/settlement.md, "The
- * keeper's alarm"):
- * - `indexer` every second while a transaction is followed;
+ * The keeper objects' periodic jobs, rows of their schedules (src/schedule.ts; docs/settlement.md, "The
+ * keeper's alarm"). A chain's keeper runs one:
+ * - `indexer` every second while a transaction is followed.
+ * The leader runs the rest, none of which touches a chain:
  * - `prune` of expired Idempotency-Keys every hour;
  * - `expire`: open quotes past their expiry recorded as expired, every 10 s, so D1 is true unread.
  * - `limits`: the limit job (src/keeper/limit-job.ts) every 5 s while limit orders are on.
@@ -9,7 +10,8 @@
  *   RETENTION_BACKLOG_MS while a run leaves more (docs/operations.md, "Retention").
  * Every job is idempotent: alarms are at-least-once, and a pass repeated changes nothing.
  */
-export type KeeperJob = "indexer" | "prune" | "expire" | "limits" | "retention";
+export type ChainKeeperJob = "indexer";
+export type LeaderJob = "prune" | "expire" | "limits" | "retention";
 
 export const INDEX_EVERY_MS = 1_000;
 export const PRUNE_EVERY_MS = 60 * 60 * 1000;

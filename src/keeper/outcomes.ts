@@ -1,6 +1,6 @@
 import type { ExecutionRow } from "../db";
 import { type Refusal, refuse } from "../errors";
-import { NOT_LEADER_RETRY_SECONDS } from "../http";
+import { NOT_LEADER_RETRY_SECONDS, type Unreachable } from "../http";
 import type { SubmitOutcome } from "./rpc";
 
 /**
@@ -27,6 +27,25 @@ const notLeaderMessages: Record<NotLeaderReason, string> = {
 
 export const notLeader = (reason: NotLeaderReason): Refusal =>
   refuse(503, "not_leader", notLeaderMessages[reason], { reason, retryAfter: NOT_LEADER_RETRY_SECONDS });
+
+/**
+ * A keeper object that could not be reached (restarting, moved), or was reset while it held the submission,
+ * which may then have gone out: the same Idempotency-Key answers the first execution (docs/settlement.md,
+ * "not_leader"). The Worker says it of the leader, the leader of a chain's keeper.
+ */
+export const KEEPER_UNREACHABLE: Unreachable = {
+  message: "The keeper is restarting; submit again shortly.",
+  reason: "keeper_unreachable",
+  reset: {
+    message:
+      "The keeper restarted while it held the submission, which may have gone out: submit again with the same Idempotency-Key for its answer.",
+    reason: "keeper_restarted",
+  },
+};
+
+/** No quote has the id, in D1 or in the corridor its id names. */
+export const quoteNotFound = (quoteId: string): Refusal =>
+  refuse(404, "quote_not_found", `No quote has the id ${JSON.stringify(quoteId)}.`);
 
 export const quoteExpired = (): Refusal => refuse(409, "quote_expired", "The quote has expired; ask for a new one.");
 

@@ -36,11 +36,6 @@ export interface KeeperPort {
   quoteMoved(quoteId: string, fill: FillNotice | null): void;
   /** A strike demoted the resolver: every corridor reads demotions afresh, and the resolver hears why. */
   demoted(corridorKey: string | null, resolver: string, demotion: Demotion): void;
-  /**
-   * Whether an operator paused the keeper (docs/operations.md, "Pausing"): a submission is refused once
-   * its quote is found and it is no repeat, so repeats and unknown quotes are still answered.
-   */
-  paused(): boolean;
   now(): number;
 }
 

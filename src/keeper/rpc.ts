@@ -72,3 +72,31 @@ export interface KeeperRpc {
   /** Writes to D1 now what a submission answered about quote or execution `id`; whether it was still to come. */
   writeThrough(id: string): Promise<boolean>;
 }
+
+/**
+ * A submission as the leader hands it to the keeper of its quote's chain (docs/architecture.md, "The
+ * keeper"), with what the leader decided about it.
+ */
+export interface RoutedSubmission extends SubmitRequest {
+  /**
+   * An operator paused the keeper (docs/operations.md, "Pausing"): the submission is refused once its
+   * quote is found and it is no repeat, so repeats and unknown quotes are still answered. Absent: not paused.
+   */
+  paused?: boolean;
+}
+
+/** What a chain's keeper holds, for the leader's record (`KeeperRecord`). */
+export interface ChainKeeperStatus {
+  /** Transactions it follows between signing and finality. */
+  followed: number;
+  /** Its wallets' addresses on the chain; none without a key. */
+  addresses: string[];
+}
+
+/** A chain's keeper object as the leader calls it; nothing else calls it. */
+export interface ChainKeeperRpc {
+  submit(request: RoutedSubmission): Promise<SubmitOutcome>;
+  /** As `KeeperRpc.writeThrough`, for a submission this chain's keeper answered. */
+  writeThrough(id: string): Promise<boolean>;
+  status(chainId: number): Promise<ChainKeeperStatus>;
+}

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv, Env } from "../env";
 import { notFound, RelayError } from "../errors";
 import { callObject, createRouter, FailureGate, requestClient, serverTiming } from "../http";
-import { type SubmitOutcome, type SubmitRequest, submissionLogFields } from "../keeper";
+import { KEEPER_UNREACHABLE, type SubmitOutcome, type SubmitRequest, submissionLogFields } from "../keeper";
 import { perPeriod } from "../limits";
 import { executionThrough } from "../quotes";
 import {
@@ -115,13 +115,5 @@ async function submission(c: Context<AppEnv>, body: z.infer<typeof ExecutionRequ
  * same Idempotency-Key then answers the first execution (docs/settlement.md, "not_leader").
  */
 function submit(env: Env, request: SubmitRequest): Promise<SubmitOutcome> {
-  return callObject<SubmitOutcome>(async () => await keeperStub(env).submit(request), {
-    message: "The keeper is restarting; submit again shortly.",
-    reason: "keeper_unreachable",
-    reset: {
-      message:
-        "The keeper restarted while it held the submission, which may have gone out: submit again with the same Idempotency-Key for its answer.",
-      reason: "keeper_restarted",
-    },
-  });
+  return callObject<SubmitOutcome>(async () => await keeperStub(env).submit(request), KEEPER_UNREACHABLE);
 }

@@ -328,17 +328,17 @@ describe("keeper wallet: broadcasting", () => {
   });
 
   it("while paused, still answers a repeat and an unknown quote, and refuses a new submission before the chain", async () => {
-    let paused = false;
-    const h = keeperHarness(env.DB, { paused: () => paused });
+    const h = keeperHarness(env.DB);
     const [{ quote: sent }, { quote: fresh }] = [await seedQuote(env.DB), await seedQuote(env.DB)];
     const first = await h.keeper.submit(request(sent.quoteId, { idempotencyKey: "k-2" }));
     expect(first).toMatchObject({ kind: "submitted" });
-    paused = true;
-    expect(await h.keeper.submit(request(sent.quoteId, { idempotencyKey: "k-2" }))).toMatchObject({
+    // The leader hands each submission over with its pause (src/keeper/leader.ts).
+    const paused = (req: SubmitRequest) => ({ ...req, paused: true });
+    expect(await h.keeper.submit(paused(request(sent.quoteId, { idempotencyKey: "k-2" })))).toMatchObject({
       kind: "duplicate",
     });
-    expect(await h.keeper.submit(request("q_nothing"))).toMatchObject({ status: 404, code: "quote_not_found" });
-    expect(await h.keeper.submit(request(fresh.quoteId))).toMatchObject({
+    expect(await h.keeper.submit(paused(request("q_nothing")))).toMatchObject({ status: 404, code: "quote_not_found" });
+    expect(await h.keeper.submit(paused(request(fresh.quoteId)))).toMatchObject({
       status: 503,
       code: "not_leader",
       extras: { reason: "keeper_paused" },

@@ -2,6 +2,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import type { KeeperDO } from "../../durable-objects/keeper";
+import { localConfig } from "../../src/config/local";
 import { expireAllDue } from "../../src/db/quote-status";
 import { insertQuoteStatements } from "../../src/db/quote-writes";
 import type { QuoteRow } from "../../src/db/quotes";
@@ -10,9 +11,9 @@ import { readStrikeHistory } from "../../src/db/strikes";
 import { newId } from "../../src/ids";
 import { RETENTION_BACKLOG_MS, RETENTION_EVERY_MS } from "../../src/keeper/jobs";
 import { RETENTION_BATCH, RETENTION_BATCHES } from "../../src/keeper/retention";
+import { retain } from "../../src/keeper/upkeep";
 import { strike } from "../../src/resolvers/strikes";
 import { insertExecutionStatement } from "../support/execution-rows";
-import { keeperHarness } from "../support/fake-keeper-port";
 import { sampleOffers, sampleQuote, sampleTimeline } from "../support/records";
 import { eventually } from "../support/ws-client";
 
@@ -134,8 +135,7 @@ describe("the retention job", () => {
     // Each flooded quote: the quote, 2 offers, 3 timeline events (requested, quoted, expired).
     expect(before).toMatchObject({ quotes: flooded + 6, offers: 2 * (flooded + 6) });
 
-    const { keeper } = keeperHarness(db, { now: () => now });
-    const first = await keeper.retain();
+    const first = await retain(db, localConfig, now);
     // One run deletes at most RETENTION_BATCHES batches of RETENTION_BATCH quotes of each kind, and says
     // more are left.
     expect(first.unsubmitted.map((b) => b.quotes)).toEqual(Array(RETENTION_BATCHES).fill(RETENTION_BATCH));
@@ -145,7 +145,7 @@ describe("the retention job", () => {
     expect(first.submitted).toEqual([{ quotes: 1, offers: 2, timeline: 2, executions: 1, fills: 1 }]);
     expect((await countRows()).quotes).toBe(before.quotes - RETENTION_BATCH * RETENTION_BATCHES - 1);
 
-    const second = await keeper.retain();
+    const second = await retain(db, localConfig, now);
     expect(second.more).toBe(false);
     const deleted = [...first.unsubmitted, ...second.unsubmitted].reduce((n, b) => n + b.quotes, 0);
     expect(deleted).toBe(flooded + 2);
@@ -160,7 +160,7 @@ describe("the retention job", () => {
     expect(await readStrikeHistory(db, RESOLVER, 50)).toMatchObject([{ event: "x_old", quoteId: oldSettled }]);
 
     // A run repeated deletes nothing more.
-    const third = await keeper.retain();
+    const third = await retain(db, localConfig, now);
     expect([...third.unsubmitted, ...third.submitted].map((b) => b.quotes)).toEqual([0, 0]);
   });
 

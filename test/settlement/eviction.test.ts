@@ -1,19 +1,19 @@
 import { runInDurableObject } from "cloudflare:test";
 import { type Hex, keccak256 } from "viem";
 import { afterEach, describe, expect, it } from "vitest";
-import type { KeeperDO } from "../../durable-objects/keeper";
+import type { ChainKeeperDO } from "../../durable-objects/chain-keeper";
 import { rfqExecutorAbi } from "../../src/chains/evm/abi/rfq-executor";
 import { quoteIdToBytes32 } from "../../src/chains/evm/typed-data";
 import {
   type Answer,
   balanceOf,
   chainClient,
+  chainKeeper,
   EVM,
   fundedResolver,
   getExecution,
   heldSends,
   indexUntil,
-  keeper,
   newTaker,
   releaseSends,
   runIndexer,
@@ -66,7 +66,10 @@ describe("the keeper reset mid-submission", () => {
     for (let i = 0; i < 100 && (await heldSends()) < swaps.length; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await heldSends()).toBe(swaps.length);
     const heldHashes = (await sentThroughProxy()).slice(sentBefore).map((raw) => keccak256(raw as Hex));
-    await runInDurableObject(keeper(), (_: KeeperDO, state) => state.abort("reset mid-submission")).catch(() => {});
+    // The chain's keeper, which holds the broadcasts, is reset: the leader answers for it.
+    await runInDurableObject(chainKeeper(), (_: ChainKeeperDO, state) => state.abort("reset mid-submission")).catch(
+      () => {},
+    );
 
     // Every taker is told to submit again with its key: none a 500, none a refusal.
     for (const answer of await Promise.all(inFlight)) {

@@ -15,11 +15,11 @@ import {
   parseSignature,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import type { KeeperDO } from "../../durable-objects/keeper";
+import type { ChainKeeperDO } from "../../durable-objects/chain-keeper";
 import { createApp } from "../../src/app";
 import { quoteAmounts } from "../../src/auction/amounts";
 import type { RfqTerms } from "../../src/chains/adapter";
-import { corridorKey } from "../../src/chains/corridor-keys";
+import { corridorKey, corridorTag } from "../../src/chains/corridor-keys";
 import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
 import { evmAdapter } from "../../src/chains/evm/adapter";
 import {
@@ -38,7 +38,7 @@ import { newId } from "../../src/ids";
 import { type PendingTx, SqlTxStore } from "../../src/keeper/pending";
 import type { SubmitRequest } from "../../src/keeper/rpc";
 import type { Execution, Quote, QuoteStatus } from "../../src/schemas/quote";
-import { keeperStub } from "../../src/stubs";
+import { chainKeeperStub, keeperStub } from "../../src/stubs";
 import { takerSigningOf } from "../support/taker-signing";
 import { nodeAccount } from "../support/ws-client";
 import { DEPLOYER_KEY, KEEPER_KEY } from "./accounts";
@@ -136,7 +136,9 @@ export async function seedQuote(options: {
 }): Promise<SeededQuote> {
   const now = Date.now();
   const { sellToken = EVM.cngn, buyToken = EVM.usdc } = options;
-  const quoteId = newId("q");
+  const corridor = corridorKey(chain.chainId, sellToken.toLowerCase(), buyToken.toLowerCase());
+  // Tagged with its corridor as the auction tags it: the keeper leader finds the quote's chain by it.
+  const quoteId = newId("q", corridorTag(corridor));
   const expiresAt = now + (options.expiresInMs ?? 30_000);
   const sellAmount = options.sellAmount ?? 1_580_000_000n;
   const outputAmount = options.outputAmount ?? 1_000_000n;
@@ -144,7 +146,7 @@ export async function seedQuote(options: {
   const gas = gasChargeFor(chain.gasFee, sellToken, buyToken, adapter.sameAddress);
   const fee = feeChargeFor({ tokens: adapter.feeTokens, bps: chain.fee.bps }, sellToken, buyToken, adapter.sameAddress);
   const terms: RfqTerms = {
-    corridor: corridorKey(chain.chainId, sellToken.toLowerCase(), buyToken.toLowerCase()),
+    corridor,
     rfqId: newId("rfq"),
     quoteId,
     chain,
@@ -262,13 +264,17 @@ export const getQuote = async (id: string) => (await (await app.request(`/v1/quo
 export const getExecution = async (id: string) =>
   (await (await app.request(`/v1/executions/${id}`, {}, env)).json()) as Execution;
 
+/** The keeper leader, which takes every submission. */
 export const keeper = () => keeperStub(env);
+
+/** The keeper of the local EVM chain: its wallets sign and broadcast, its storage and indexer follow. */
+export const chainKeeper = () => chainKeeperStub(env, EVM.chainId);
 
 /**
  * Resolves once the keeper's indexer has no pass under way (its outcome aside). The keeper offers no such
  * door, so the test reads the pass the indexer shares with concurrent callers.
  */
-const indexerIdle = async (obj: KeeperDO): Promise<void> => {
+const indexerIdle = async (obj: ChainKeeperDO): Promise<void> => {
   const { indexer } = obj.keeper as unknown as { indexer: { running: Promise<boolean> | null } };
   await indexer.running?.catch(() => false);
 };
@@ -280,7 +286,7 @@ const indexerIdle = async (obj: KeeperDO): Promise<void> => {
  * expiry may come before the indexer), and joins a pass under way when something armed it meanwhile.
  */
 export async function runIndexer(): Promise<void> {
-  await runInDurableObject(keeper(), async (obj: KeeperDO) => {
+  await runInDurableObject(chainKeeper(), async (obj: ChainKeeperDO) => {
     await indexerIdle(obj);
     await recordsWritten(obj);
     await obj.keeper.index();
@@ -292,7 +298,7 @@ export async function runIndexer(): Promise<void> {
  * ms after its answer, and the indexer leaves a transaction alone until then (docs/settlement.md, "The
  * fast path"). A test that runs a pass at once after a 202 runs them first, as the next alarm would find them.
  */
-const recordsWritten = async (obj: KeeperDO): Promise<void> => {
+const recordsWritten = async (obj: ChainKeeperDO): Promise<void> => {
   const { wallet } = obj.keeper as unknown as { wallet: { unrecorded: Map<string, () => Promise<void>> } };
   await Promise.all([...wallet.unrecorded.values()].map((record) => record()));
 };
@@ -306,7 +312,7 @@ export async function indexUntil(quoteId: string, check: (q: Quote) => boolean, 
   for (let i = 0; ; i++) {
     await runIndexer();
     if (check(await getQuote(quoteId))) {
-      await runInDurableObject(keeper(), indexerIdle);
+      await runInDurableObject(chainKeeper(), indexerIdle);
       const quote = await getQuote(quoteId);
       if (check(quote)) return quote;
     }
@@ -315,14 +321,14 @@ export async function indexUntil(quoteId: string, check: (q: Quote) => boolean, 
   }
 }
 
-/** What the keeper object has in its storage right now, read as the object reads it. */
-export const pendingTxs = (stub: KeeperStub = keeper()) =>
-  runInDurableObject(stub, (_: KeeperDO, state) => new SqlTxStore(state.storage).all());
+/** What a chain's keeper object has in its storage right now, read as the object reads it. */
+export const pendingTxs = (stub: ChainKeeperStub = chainKeeper()) =>
+  runInDurableObject(stub, (_: ChainKeeperDO, state) => new SqlTxStore(state.storage).all());
 
-type KeeperStub = ReturnType<typeof keeper>;
+type ChainKeeperStub = ReturnType<typeof chainKeeper>;
 
 /**
- * Submits `requests` to a keeper object (`stubOf` gives a stub of it; a stub of a reset object is broken,
+ * Submits `requests` to a chain's keeper object (`stubOf` gives a stub of it; a stub of a reset object is broken,
  * so each step takes a new one) with their broadcasts held at its RPC before they reach the network, then
  * resets the object (`ctx.abort()`, as an eviction or a deploy does): what a crash mid-broadcast leaves,
  * each quote claimed and each transaction stored as signed. `restarted` runs first in the new instance (a
@@ -331,7 +337,7 @@ type KeeperStub = ReturnType<typeof keeper>;
  */
 export async function crashAtBroadcast(
   requests: readonly SubmitRequest[],
-  stubOf: () => KeeperStub = keeper,
+  stubOf: () => ChainKeeperStub = chainKeeper,
   restarted: () => Promise<void> = async () => {},
 ): Promise<PendingTx[]> {
   await setFault("hold-sends");
@@ -350,7 +356,7 @@ export async function crashAtBroadcast(
   if ((await heldSends()) < before + requests.length) {
     throw new Error(`the broadcasts did not reach the proxy: ${JSON.stringify(await Promise.race(answers))}`);
   }
-  await runInDurableObject(stubOf(), (_: KeeperDO, state) => state.abort("crash mid-broadcast")).catch(() => {});
+  await runInDurableObject(stubOf(), (_: ChainKeeperDO, state) => state.abort("crash mid-broadcast")).catch(() => {});
   for (const { outcome } of await Promise.all(answers)) {
     if (outcome) throw new Error(`answered before the crash: ${JSON.stringify(outcome)}`);
   }

@@ -2,7 +2,7 @@ import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } fr
 import { type Address, type Hex, keccak256, parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { KeeperDO } from "../../durable-objects/keeper";
+import type { ChainKeeperDO } from "../../durable-objects/chain-keeper";
 import { localKeeperKeys } from "../../scripts/lib/evm-deploy";
 import type { Env } from "../../src/env";
 import type { PendingTx } from "../../src/keeper/pending";
@@ -28,14 +28,14 @@ import {
  * and a restarted keeper recovers each wallet's stored transaction without a second broadcast.
  *
  * The project's binding holds one key (anvil's #9, which the other files' keeper uses), so these tests
- * run their own keeper object and give it the local pool's derived wallets (every local deployment allows
+ * run their own chain keeper object and give it the local pool's derived wallets (every local deployment allows
  * them) by replacing its `env`'s secret; a restarted object gets it again before its alarm runs.
  */
 const POOL_KEYS = localKeeperKeys().slice(1);
 const POOL: Address[] = POOL_KEYS.map((key) => privateKeyToAccount(key).address);
 
 async function poolKeeper(name: string) {
-  const stub = env.KEEPER.get(env.KEEPER.idFromName(name));
+  const stub = env.CHAIN_KEEPER.get(env.CHAIN_KEEPER.idFromName(name));
   await givePool(stub);
   return stub;
 }
@@ -43,7 +43,7 @@ async function poolKeeper(name: string) {
 type KeeperStub = Awaited<ReturnType<typeof poolKeeper>>;
 
 function givePool(stub: KeeperStub): Promise<void> {
-  return runInDurableObject(stub, (obj: KeeperDO) => {
+  return runInDurableObject(stub, (obj: ChainKeeperDO) => {
     const object = obj as unknown as { env: Env };
     object.env = { ...object.env, KEEPER_PRIVATE_KEY: POOL_KEYS.join(", ") };
   });
@@ -113,7 +113,7 @@ describe("a keeper with a pool of wallets", () => {
   });
 
   it("after a restart, recovers each wallet's stored transaction and broadcasts each once", async () => {
-    const stubOf = () => env.KEEPER.get(env.KEEPER.idFromName("pool-restart"));
+    const stubOf = () => env.CHAIN_KEEPER.get(env.CHAIN_KEEPER.idFromName("pool-restart"));
     const requests = await signedQuotes(3);
     await givePool(stubOf());
     // Each submission signed and stored by its wallet, none broadcast: what a crash leaves.

@@ -5,13 +5,13 @@ import type { PendingTx } from "../../src/keeper/pending";
 import {
   approve,
   chainClient,
+  chainKeeper,
   crashAtBroadcast,
   EVM,
   fundedResolver,
   getExecution,
   indexUntil,
   KEEPER,
-  keeper,
   keeperNonce,
   newResolver,
   newTaker,
@@ -64,7 +64,7 @@ describe("the keeper across restarts", () => {
     expect(await timesSent(pending.hash)).toBe(0);
 
     await releaseSends();
-    await evictDurableObject(keeper());
+    await evictDurableObject(chainKeeper());
     const settled = await indexUntil(quoteId, (q) => q.status === "settled");
     expect(settled.status).toBe("settled");
     expect(settled.settlement?.txHash).toBe(pending.hash);
@@ -102,7 +102,7 @@ describe("the keeper across restarts", () => {
     await chainClient.request({ method: "eth_sendRawTransaction", params: [pending.raw as Hex] });
 
     await releaseSends();
-    await evictDurableObject(keeper());
+    await evictDurableObject(chainKeeper());
     const settled = await indexUntil(quoteId, (q) => q.status === "settled");
     expect(settled.settlement?.txHash).toBe(pending.hash);
     expect(await timesSent(pending.hash)).toBe(0);
@@ -113,12 +113,12 @@ describe("the keeper across restarts", () => {
     const res = await submit({ quoteId, signature });
     expect(res.status).toBe(202);
 
-    await evictDurableObject(keeper());
+    await evictDurableObject(chainKeeper());
     expect((await pendingTxs()).map((tx) => tx.hash)).toContain(res.body.txHash);
     const settled = await indexUntil(quoteId, (q) => q.status === "settled");
     expect(settled.final).toBe(false);
     await testClient.mine({ blocks: 1 });
-    await evictDurableObject(keeper());
+    await evictDurableObject(chainKeeper());
     const final = await indexUntil(quoteId, (q) => q.final);
     expect(final.final).toBe(true);
     expect(final.timeline.filter((t) => t.event === "settled")).toHaveLength(1);

@@ -13,7 +13,7 @@ import { splBalance } from "../../src/clients/resolver/solana-inventory";
 import { loadConfig } from "../../src/config/load";
 import type { SolanaChain } from "../../src/config/schema";
 import type { Execution, Quote } from "../../src/schemas/quote";
-import { keeperStub } from "../../src/stubs";
+import { chainKeeperStub } from "../../src/stubs";
 import { SOL } from "../support/ws-client";
 import { marketSellAmount, type SolanaBidder, solanaBidder } from "./bidder";
 
@@ -46,7 +46,7 @@ const getQuote = async (id: string) => (await request(`/v1/quotes/${id}`)).body 
 async function indexUntil(quoteId: string, check: (q: Quote) => boolean, seconds = 10): Promise<Quote> {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
-    await runDurableObjectAlarm(keeperStub(env));
+    await runDurableObjectAlarm(chainKeeperStub(env, SOL.chainId));
     const quote = await getQuote(quoteId);
     if (check(quote) || Date.now() > deadline) return quote;
     await new Promise((r) => setTimeout(r, 200));
@@ -340,7 +340,7 @@ describe("POST /v1/executions on Solana", () => {
     await setFault("swallow-sends");
     const answer = await request("/v1/executions", { quoteId: quote.quoteId, transaction: signed(quote, taker) });
     expect(answer.status).toBe(202);
-    await runDurableObjectAlarm(keeperStub(env));
+    await runDurableObjectAlarm(chainKeeperStub(env, SOL.chainId));
     expect((await getQuote(quote.quoteId)).status).toBe("submitted");
     // Past the blockhash's 150 blocks: the swap can no longer land.
     await proxy("/__advance", { slots: 200 });

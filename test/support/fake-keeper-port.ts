@@ -23,8 +23,6 @@ export function keeperHarness(
     writeThrough?: KeeperPort["writeThrough"];
     /** The keeper's clock (default: the real one). */
     now?: () => number;
-    /** Whether an operator paused the keeper (default: never). */
-    paused?: () => boolean;
     /**
      * Records written after the answer are kept for the test to run (`recordAnswered`), as the object
      * runs them once its answer has left; by default each runs before the keeper answers.
@@ -68,7 +66,6 @@ export function keeperHarness(
     },
     demoted: (corridorKey, resolver, demotion) => demotions.push({ corridorKey, resolver, demotion }),
     writeThrough: options.writeThrough ?? (async () => false),
-    paused: options.paused ?? (() => false),
     now: options.now ?? (() => Date.now()),
   };
   return {

@@ -1,0 +1,40 @@
+import type { RelayConfig } from "../config";
+import { expireAllDue, pruneIdempotencyKeys, pruneLevelSamples, pruneWrittenBehind } from "../db";
+import { LEVELS_WINDOW_MS } from "../levels";
+import { iso, keeperLog } from "./port";
+import { type RetentionRun, retainPass } from "./retention";
+
+/**
+ * The leader's upkeep of D1 (docs/settlement.md, "The keeper's alarm"), jobs of its schedule: none of them
+ * touches a chain, so they run in the leader and not in a chain's keeper.
+ */
+
+/**
+ * Deletes the Idempotency-Keys past their retention, the write-behind ids past theirs, and the level
+ * slippage samples older than the record's window.
+ */
+export async function pruneKeys(db: D1Database, now: number): Promise<void> {
+  await Promise.all([
+    pruneIdempotencyKeys(db, iso(now)),
+    pruneWrittenBehind(db, now),
+    pruneLevelSamples(db, now - LEVELS_WINDOW_MS),
+  ]).catch((e: unknown) => keeperLog.error("prune_failed", { error: String(e) }));
+}
+
+/**
+ * Deletes ended quotes past the configuration's `retention`, a few bounded batches at a time
+ * (docs/operations.md, "Retention"); `more` says a backlog is left for the next run.
+ */
+export async function retain(db: D1Database, config: RelayConfig, now: number): Promise<RetentionRun> {
+  const run = await retainPass(db, config.retention, now);
+  const count = (batches: RetentionRun["submitted"]) => batches.reduce((n, b) => n + b.quotes, 0);
+  const [unsubmitted, submitted] = [count(run.unsubmitted), count(run.submitted)];
+  if (unsubmitted + submitted > 0) keeperLog.info("quotes_retired", { unsubmitted, submitted, more: run.more });
+  return run;
+}
+
+/** Records every open quote past its expiry as expired (docs/settlement.md, "The keeper's alarm"). */
+export async function expireQuotes(db: D1Database, now: number): Promise<void> {
+  const expired = await expireAllDue(db, iso(now));
+  if (expired > 0) keeperLog.info("quotes_expired", { expired });
+}
