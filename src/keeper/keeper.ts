@@ -9,12 +9,13 @@ import { noTimings } from "./timings";
 import { Wallet } from "./wallet";
 
 /**
- * The keeper of one chain (docs/settlement.md; its object is the chain's keeper, docs/architecture.md "The
- * keeper"): admission checks and simulates each submission from one wallet of the chain's pool, the wallet
- * signs, keeps and broadcasts it, and the indexer follows every transaction to its receipt and finality. Submissions for one quote or one Idempotency-Key run one at a
- * time, and so does each wallet's signing and broadcast (one nonce sequence each); the rest runs
- * concurrently. A transaction is kept before it is broadcast, so a restart re-broadcasts the same
- * transaction or finds it on chain, never a second one.
+ * The keeper of one chain (docs/settlement.md; its object is the chain's keeper, docs/architecture.md
+ * "The keeper"): admission checks and simulates each submission from one wallet of the chain's pool, the
+ * wallet signs, keeps and broadcasts it, and the indexer follows every transaction to its receipt and
+ * finality. Submissions for one quote or one Idempotency-Key run one at a time, and so does each wallet's
+ * signing and broadcast (one nonce sequence each); the rest runs concurrently. A transaction is kept
+ * before it is broadcast, so a restart re-broadcasts the same transaction or finds it on chain, never a
+ * second one.
  */
 export class Keeper {
   private readonly locks = new KeyedLocks();
