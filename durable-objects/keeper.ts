@@ -39,7 +39,7 @@ const RETENTION = { job: "retention", everyMs: RETENTION_EVERY_MS } as const;
  * keep D1 (expiry, pruning, retention) and the limit orders' rounds; the logic is in src/keeper/.
  */
 export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
-  readonly leader: Leader;
+  private readonly leader: Leader;
   private readonly schedule: Schedule<LeaderJob>;
   private readonly pauses: PauseSwitch;
 
