@@ -48,6 +48,10 @@ describe("a stuck transaction", () => {
     expect(res.status).toBe(202);
     const first = res.body.txHash as Hex;
     const original = await chainClient.getTransaction({ hash: first });
+    // A transaction is stuck a while after the store says it was sent, which it says once the submission's
+    // record is written, behind the answer: a pass run now (nothing stuck yet) starts that clock here.
+    await runIndexer();
+    expect((await getQuote(quoteId)).executions[0]?.txHash).toBe(first);
 
     // The keeper's RPC is down but for the test's pass that replaces the transaction: a pass a second after
     // the replacement (the alarm's own, or the test's under load) would replace it again before the block.
