@@ -45,8 +45,9 @@ export interface SolanaBidder {
 /**
  * An authenticated, heartbeating node on the Solana corridor, with EVM identity `nodeAccount(index)` and
  * the local chain's Solana key `resolver:<solanaNumber>` (funded by the harness), reporting `balance` of
- * both tokens, once the relay has read its inventory on chain. With `solana: false` it proves no Solana
- * key; `account` and `keypair` replace the identity and the Solana key (a fresh key holds nothing).
+ * both tokens (`balances`: another claim per token), once the relay has read its inventory on chain. With
+ * `solana: false` it proves no Solana key; `account` and `keypair` replace the identity and the Solana key
+ * (a fresh key holds nothing).
  */
 export async function solanaBidder(
   index: number,
@@ -55,6 +56,7 @@ export async function solanaBidder(
     solanaNumber?: number;
     solana?: boolean;
     balance?: string;
+    balances?: Record<string, string>;
     account?: PrivateKeyAccount;
     keypair?: Keypair;
   } = {},
@@ -71,7 +73,10 @@ export async function solanaBidder(
   const balance = options.balance ?? "5000000000";
   socket.send(
     heartbeat("quoting", {
-      inventory: [SOL.usdc, SOL.cngn].map((token) => ({ chainId: SOL.chainId, token, balance, allowance: balance })),
+      inventory: [SOL.usdc, SOL.cngn].map((token) => {
+        const claim = options.balances?.[token] ?? balance;
+        return { chainId: SOL.chainId, token, balance: claim, allowance: claim };
+      }),
     }),
   );
   // Until the relay has read its Solana key's balances on chain, a node is not asked.

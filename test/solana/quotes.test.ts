@@ -4,6 +4,7 @@ import { VersionedTransaction } from "@solana/web3.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import { createApp } from "../../src/app";
+import { swapCreations } from "../../src/chains/solana/swap-creations";
 import { verifyWinnerSignature } from "../../src/chains/solana/swap-signatures";
 import { MEMO_PROGRAM } from "../../src/chains/solana/swap-transaction";
 import { swapTransfers } from "../../src/chains/solana/swap-transfers";
@@ -88,6 +89,14 @@ describe("POST /v1/quotes on Solana", () => {
         [resolver, SOL.usdc, String(body.received)],
       ]),
     );
+    // Before them it creates their destinations where missing, the resolver's sale account first, then the
+    // recipient's: a failed creation names its account's owner (docs/settlement.md).
+    const creations = swapCreations(message, keys).slice(0, 2);
+    expect(creations.map((c) => [c.owner, c.mint])).toEqual([
+      [resolver, SOL.cngn],
+      [taker.publicKey.toBase58(), SOL.usdc],
+    ]);
+    expect(creations.map((c) => c.account)).toEqual(legs.slice(0, 2).map((l) => l.destination));
     const memo = message.compiledInstructions.find((ix) => keys[ix.programIdIndex] === MEMO_PROGRAM);
     expect(new TextDecoder().decode(memo?.data)).toBe(quoteId);
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { frozenSuspects, shortTransactionError, simulationFailureReason } from "../../src/chains/solana/swap-failures";
+import type { SwapCreation } from "../../src/chains/solana/swap-creations";
+import {
+  frozenSuspects,
+  givenAwaySuspects,
+  shortTransactionError,
+  simulationFailureReason,
+} from "../../src/chains/solana/swap-failures";
 import { tokenBalanceChanges } from "../../src/chains/solana/swap-receipt";
 import type { SwapTransfer } from "../../src/chains/solana/swap-transfers";
 
@@ -11,10 +17,29 @@ const leg = (index: number, from: string, destination = `dest-${index}`): SwapTr
   mint: "mint",
   amount: 1n,
 });
-/** A swap whose four legs are instructions 6–9: proceeds (taker), received, fee and gas fee (resolver). */
-const buyGas = [leg(6, "taker"), leg(7, "resolver"), leg(8, "resolver"), leg(9, "resolver")];
+/** The creation of a leg's destination at instruction `index`, the account of `owner`. */
+const creation = (index: number, owner: string, account: string): SwapCreation => ({
+  index,
+  account,
+  owner,
+  mint: "mint",
+});
+/**
+ * A swap that creates its four legs' destinations at instructions 2–5 (the resolver's sale account, the
+ * recipient's, the treasury's and the keeper's) and moves them at 6–9: proceeds (taker), received, fee and
+ * gas fee (resolver).
+ */
+const buyGas = {
+  transfers: [leg(6, "taker"), leg(7, "resolver"), leg(8, "resolver"), leg(9, "resolver")],
+  creations: [
+    creation(2, "resolver", "dest-6"),
+    creation(3, "recipient", "dest-7"),
+    creation(4, "treasury", "dest-8"),
+    creation(5, "keeper", "dest-9"),
+  ],
+};
 /** The gas fee charged in the sell token: the last leg is the taker's. */
-const sellGas = [leg(6, "taker"), leg(7, "resolver"), leg(8, "resolver"), leg(9, "taker")];
+const sellGas = { ...buyGas, transfers: [leg(6, "taker"), leg(7, "resolver"), leg(8, "resolver"), leg(9, "taker")] };
 const insufficient = (index: number) => ({ InstructionError: [index, { Custom: 1 }] });
 
 describe("simulationFailureReason", () => {
@@ -54,7 +79,9 @@ describe("simulationFailureReason", () => {
   it("names the party of a frozen account: its payer's for a source, its owner's role for a destination", () => {
     const frozenAt = (index: number) => ({ InstructionError: [index, { Custom: 17 }] });
     const reason = (index: number, ...frozen: string[]) =>
-      simulationFailureReason(frozenAt(index), ["Program log: Error: Account is frozen"], buyGas, new Set(frozen));
+      simulationFailureReason(frozenAt(index), ["Program log: Error: Account is frozen"], buyGas, {
+        frozen: new Set(frozen),
+      });
     // The resolver's own accounts: the source of its output and fees, the destination of the sale.
     expect(reason(7, "resolver-account-7")).toBe("resolver:transfer_failed");
     expect(reason(9, "resolver-account-9")).toBe("resolver:transfer_failed");
@@ -73,6 +100,38 @@ describe("simulationFailureReason", () => {
     expect(frozenSuspects(insufficient(7), buyGas)).toEqual([]);
     expect(frozenSuspects({ InstructionError: [2, { Custom: 17 }] }, buyGas)).toEqual([]);
     expect(frozenSuspects("BlockhashNotFound", buyGas)).toEqual([]);
+  });
+
+  it("names the owner of a destination the swap could not create because another key owns it now", () => {
+    const invalidOwner = (index: number) => ({ InstructionError: [index, { Custom: 0 }] });
+    const reason = (index: number, ...givenAway: string[]) =>
+      simulationFailureReason(invalidOwner(index), [], buyGas, { givenAway: new Set(givenAway) });
+    // The resolver's account its sale is paid into: the resolver's, struck as for a frozen one.
+    expect(reason(2, "dest-6")).toBe("resolver:transfer_failed");
+    // The recipient's the taker named: the taker's.
+    expect(reason(3, "dest-7")).toBe("taker:recipient_refused");
+    // The treasury's or the keeper's: the relay's.
+    expect(reason(4, "dest-8")).toBe("relay:fee_transfer_failed");
+    expect(reason(5, "dest-9")).toBe("relay:fee_transfer_failed");
+    // The chain shows the account its owner's: the code names nobody.
+    expect(reason(2)).toBe("relay:simulation_failed:instruction_2:Custom(0)");
+    // Another error of a creation (the keeper short of a rent in the system program's call) names nobody.
+    expect(
+      simulationFailureReason({ InstructionError: [2, { Custom: 1 }] }, [], buyGas, { givenAway: new Set(["dest-6"]) }),
+    ).toBe("relay:simulation_failed:instruction_2:Custom(1)");
+    // A recipient that is the resolver's own key: its account is the resolver's.
+    const toResolver = { ...buyGas, creations: [creation(2, "resolver", "dest-6"), creation(3, "resolver", "dest-7")] };
+    expect(simulationFailureReason(invalidOwner(3), [], toResolver, { givenAway: new Set(["dest-7"]) })).toBe(
+      "resolver:transfer_failed",
+    );
+  });
+
+  it("asks the chain about a creation's account only when it was refused as another key's", () => {
+    expect(givenAwaySuspects({ InstructionError: [3, { Custom: 0 }] }, buyGas)).toEqual([buyGas.creations[1]]);
+    expect(givenAwaySuspects({ InstructionError: [3, { Custom: 1 }] }, buyGas)).toEqual([]);
+    // Custom(0) at a transfer is SPL Token's NotRentExempt, no creation.
+    expect(givenAwaySuspects({ InstructionError: [6, { Custom: 0 }] }, buyGas)).toEqual([]);
+    expect(givenAwaySuspects("BlockhashNotFound", buyGas)).toEqual([]);
   });
 
   it("blames the payer of a leg whose source's owner is no longer the key that signed it", () => {

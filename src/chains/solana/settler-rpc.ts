@@ -10,9 +10,13 @@ import { type Keypair, VersionedTransaction } from "@solana/web3.js";
 import { blamed } from "../../states";
 import { type BroadcastResult, ChainUnavailableError } from "../settler";
 import { frozenAccounts } from "./frozen-accounts";
+import { accountsGivenAway } from "./given-away-accounts";
 import { SolanaRpcError, solanaRpc } from "./rpc";
+import { swapCreations } from "./swap-creations";
 import {
   frozenSuspects,
+  givenAwaySuspects,
+  type SwapInstructions,
   shortTransactionError,
   simulationFailureReason,
   type TransactionErrorJson,
@@ -89,8 +93,9 @@ export async function simulateSwap(rpcUrl: string, raw: Uint8Array): Promise<Swa
 }
 
 /**
- * Why the swap `raw` failed with `err`, blamed on whoever's leg failed (`simulationFailureReason`); a
- * transfer refused for a frozen account reads which of its two accounts is frozen first (`frozenAccounts`).
+ * Why the swap `raw` failed with `err`, blamed on whoever's leg or account failed (`simulationFailureReason`);
+ * a transfer refused for a frozen account reads which of its two accounts is frozen first (`frozenAccounts`),
+ * and a creation refused as another key's account whether it is (`accountsGivenAway`).
  */
 export async function swapFailureReason(
   rpcUrl: string,
@@ -98,18 +103,21 @@ export async function swapFailureReason(
   err: TransactionErrorJson,
   logs: string[],
 ): Promise<string> {
-  const transfers = transfersOf(raw);
-  const frozen = await frozenAccounts(rpcUrl, frozenSuspects(err, transfers));
-  return simulationFailureReason(err, logs, transfers, frozen);
+  const swap = instructionsOf(raw);
+  const [frozen, givenAway] = await Promise.all([
+    frozenAccounts(rpcUrl, frozenSuspects(err, swap)),
+    accountsGivenAway(rpcUrl, givenAwaySuspects(err, swap)),
+  ]);
+  return simulationFailureReason(err, logs, swap, { frozen, givenAway });
 }
 
-function transfersOf(raw: Uint8Array) {
+function instructionsOf(raw: Uint8Array): SwapInstructions {
   const message = VersionedTransaction.deserialize(raw).message;
-  return swapTransfers(
-    message,
-    message.staticAccountKeys.map((k) => k.toBase58()),
-  );
+  const keys = message.staticAccountKeys.map((k) => k.toBase58());
+  return { transfers: swapTransfers(message, keys), creations: swapCreations(message, keys) };
 }
+
+const transfersOf = (raw: Uint8Array) => instructionsOf(raw).transfers;
 
 /**
  * Whether the taker's token accounts hold what its legs of the swap `raw` take (the first leg's payer is

@@ -1,5 +1,12 @@
 import { blamed } from "../../states";
+import type { SwapCreation } from "./swap-creations";
 import type { SwapTransfer } from "./swap-transfers";
+
+/** What of a swap transaction a failure is read against: its transfers (the legs) and its account creations. */
+export interface SwapInstructions {
+  transfers: SwapTransfer[];
+  creations: SwapCreation[];
+}
 
 /** A transaction error as Solana's JSON-RPC spells it: `"BlockhashNotFound"`, `{"InstructionError":[4,{"Custom":1}]}`. */
 export type TransactionErrorJson = string | Record<string, unknown>;
@@ -10,6 +17,11 @@ const TOKEN_INSUFFICIENT_FUNDS = 1;
 const TOKEN_OWNER_MISMATCH = 4;
 /** SPL Token's `TokenError::AccountFrozen`: the transfer's source or destination is frozen. */
 const TOKEN_ACCOUNT_FROZEN = 17;
+/**
+ * The associated token account program's `InvalidOwner`, from `CreateIdempotent`: the account exists and
+ * another key owns it (its owner gave it away with SPL Token's `SetAuthority`).
+ */
+const ATA_INVALID_OWNER = 0;
 /**
  * What the token program answers for a source account that does not exist (the runtime hands it an
  * empty system account): it holds nothing, so it is counted as too little balance.
@@ -69,7 +81,7 @@ function failedTransfer(err: TransactionErrorJson, transfers: SwapTransfer[]) {
  * The token accounts whose state says whose a failure is: a transfer refused because its source or its
  * destination is frozen names neither, so both are read (`frozenAccounts`). None for any other failure.
  */
-export function frozenSuspects(err: TransactionErrorJson, transfers: SwapTransfer[]): string[] {
+export function frozenSuspects(err: TransactionErrorJson, { transfers }: SwapInstructions): string[] {
   const failed = failedTransfer(err, transfers);
   if (!failed || customOf(failed.inner) !== TOKEN_ACCOUNT_FROZEN) return [];
   return [failed.leg.source, failed.leg.destination];
@@ -92,16 +104,60 @@ function frozenLegReason(leg: SwapTransfer, transfers: SwapTransfer[], frozen: R
 }
 
 /**
+ * Whose a destination account is that the swap could not create because another key owns it
+ * (docs/reliability.md, "Blame"), by the parties of the legs as `frozenLegReason` names them: an account
+ * derived for the resolver's key (the one the sale is paid into) is the resolver's, `resolver:transfer_failed`;
+ * the recipient's account of the output (the second leg's destination) the taker's, `taker:recipient_refused`;
+ * the treasury's or the keeper's for a fee the relay's, `relay:fee_transfer_failed`. Null for an account no
+ * leg pays into.
+ */
+function givenAwayReason(created: SwapCreation, transfers: SwapTransfer[]): string | null {
+  const [, received, ...fees] = transfers;
+  if (created.owner === received?.from) return blamed("resolver", "transfer_failed");
+  if (created.account === received?.destination) return blamed("taker", "recipient_refused");
+  if (fees.some((fee) => fee.destination === created.account)) return blamed("relay", "fee_transfer_failed");
+  return null;
+}
+
+/** The creation a transaction error says was refused as another key's account (`InvalidOwner`); null otherwise. */
+function failedCreation(err: TransactionErrorJson, creations: SwapCreation[]): SwapCreation | null {
+  const instruction = instructionErrorOf(err);
+  if (!instruction || customOf(instruction[1]) !== ATA_INVALID_OWNER) return null;
+  return creations.find((c) => c.index === instruction[0]) ?? null;
+}
+
+/**
+ * The account whose owner says whose a failure is: a creation refused as `InvalidOwner` (the code a program
+ * it calls could answer too), so the chain is asked whether another key owns it (`accountsGivenAway`).
+ * None for any other failure.
+ */
+export function givenAwaySuspects(err: TransactionErrorJson, { creations }: SwapInstructions): SwapCreation[] {
+  const created = failedCreation(err, creations);
+  return created ? [created] : [];
+}
+
+/** What the chain showed of a failure's suspects: frozen accounts (`frozenSuspects`), accounts given away (`givenAwaySuspects`). */
+export interface FailureEvidence {
+  frozen?: ReadonlySet<string>;
+  givenAway?: ReadonlySet<string>;
+}
+
+/**
  * The requote reason for a swap whose simulation failed (docs/settlement.md, "The keeper's steps on
- * Solana"). `transfers` are the transaction's legs (`swapTransfers`): an `InstructionError` at a
+ * Solana"). `swap.transfers` are the transaction's legs (`swapTransfers`): an `InstructionError` at a
  * transfer's index is that leg's, and the leg's `from` says whose: the first leg's (`proceeds`) is the
- * taker, any other `from` the resolver. `frozen` are the suspects (`frozenSuspects`) the chain shows frozen.
+ * taker, any other `from` the resolver. `swap.creations` are its destination accounts' creations
+ * (`swapCreations`). `evidence` is what the chain shows of the suspects: those frozen (`frozenSuspects`),
+ * those given away (`givenAwaySuspects`).
  * - a leg of the taker's whose source is short or missing (closed): `taker:insufficient_balance`;
  * - a leg of the resolver's whose source is short or missing (closed): `resolver:insufficient_balance`;
  * - a leg whose source's owner is no longer the key that signed it (the payer gave its account away):
  *   the payer's, `taker:` or `resolver:transfer_failed`;
  * - a leg refused for a frozen account: that account's party (`frozenLegReason`), so a resolver whose
  *   account its token's freeze authority froze is struck as for a short one;
+ * - a destination account the swap could not create (`InvalidOwner`), the chain showing another key owns
+ *   it: its owner's (`givenAwayReason`), so a resolver that gave away the account its sale is paid into is
+ *   struck, and a taker whose recipient did is told `taker:recipient_refused`;
  * - `BlockhashNotFound`: `taker:blockhash_expired` (the quote's blockhash aged out before it was sent);
  * - the fee payer missing or short of SOL for the fee or the rent of the accounts the swap creates:
  *   `keeper_insufficient_funds` (the keeper pays both; no taker or resolver can fix it);
@@ -110,11 +166,16 @@ function frozenLegReason(leg: SwapTransfer, transfers: SwapTransfer[], frozen: R
 export function simulationFailureReason(
   err: TransactionErrorJson,
   logs: string[],
-  transfers: SwapTransfer[],
-  frozen: ReadonlySet<string> = new Set(),
+  swap: SwapInstructions,
+  evidence: FailureEvidence = {},
 ): string {
   if (err === "BlockhashNotFound") return "taker:blockhash_expired";
   if (KEEPER_CANNOT_PAY.has(shortTransactionError(err))) return KEEPER_INSUFFICIENT_FUNDS;
+  const { transfers } = swap;
+  const frozen = evidence.frozen ?? new Set();
+  const created = failedCreation(err, swap.creations);
+  const givenAway = created && evidence.givenAway?.has(created.account) ? givenAwayReason(created, transfers) : null;
+  if (givenAway) return givenAway;
   const failed = failedTransfer(err, transfers);
   if (failed) {
     const { leg, inner } = failed;

@@ -1,0 +1,53 @@
+import { Keypair } from "@solana/web3.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { SOL } from "../support/ws-client";
+import type { SolanaBidder } from "./bidder";
+import { expectStruck, freshResolver, fund, giveAway, strikes, submitRequoted, wonBy } from "./token-accounts";
+
+/**
+ * A token account given to another key (SPL Token `SetAuthority`, `AccountOwner`) by the party it belongs
+ * to (docs/security.md, "A token account given away"). The swap creates each destination account
+ * idempotently, and the associated token account program refuses one that exists under another owner
+ * (`Custom(0)`, `InvalidOwner`): that failure is the account's owner's, the resolver's for the account its
+ * sale is paid into, the taker's for its output's.
+ * The taker here sells cNGN for USDC, so the resolver's sell-token account is its cNGN account and the
+ * taker's output account its USDC account.
+ */
+
+const app = createApp();
+
+let open: SolanaBidder[] = [];
+afterEach(async () => {
+  for (const b of open) b.socket.close();
+  await Promise.all(open.map((b) => b.socket.closed));
+  open = [];
+});
+
+/** A fresh taker holding 10,000 of each token, so its USDC account exists to be given away. */
+async function freshTaker(): Promise<Keypair> {
+  const taker = Keypair.generate();
+  await fund(taker.publicKey, [SOL.usdc, SOL.cngn]);
+  return taker;
+}
+
+describe("a token account given away by its owner", () => {
+  it("the winner's account its sale goes to, after its bid: resolver:transfer_failed, a strike", async () => {
+    const resolver = await freshResolver("gives-sale-account");
+    open.push(resolver);
+    const submission = await wonBy(app, resolver, await freshTaker());
+    await giveAway(resolver.keypair, SOL.cngn);
+    await expectStruck(app, resolver, submission, "resolver:transfer_failed");
+  });
+
+  it("the taker's output account, after its quote: taker:recipient_refused, the resolver not struck", async () => {
+    const resolver = await freshResolver("honest-winner");
+    open.push(resolver);
+    const taker = await freshTaker();
+    const submission = await wonBy(app, resolver, taker);
+    await giveAway(taker, SOL.usdc);
+    const execution = await submitRequoted(app, submission, "taker:recipient_refused");
+    expect(execution).toMatchObject({ status: "requote", blame: "taker" });
+    expect(await strikes(resolver)).toBe(0);
+  });
+});

@@ -1,0 +1,171 @@
+import { env } from "cloudflare:test";
+import { base64 } from "@scure/base";
+import {
+  AuthorityType,
+  createAssociatedTokenAccountIdempotentInstruction,
+  createMintToInstruction,
+  createSetAuthorityInstruction,
+  getAssociatedTokenAddressSync,
+} from "@solana/spl-token";
+import { Keypair, PublicKey, Transaction, type TransactionInstruction, VersionedTransaction } from "@solana/web3.js";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { expect } from "vitest";
+import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
+import type { createApp } from "../../src/app";
+import { solanaRpc } from "../../src/chains/solana/rpc";
+import { SOL } from "../support/ws-client";
+import { marketSellAmount, type SolanaBidder, solanaBidder } from "./bidder";
+
+/**
+ * What the tests of a party's own token accounts share: fresh keys the treasury (mint and freeze authority
+ * of the local tokens) funds, so what a test freezes, closes or gives away is nobody else's; transactions
+ * landed on the local chain; and a quote one resolver wins.
+ */
+
+type App = ReturnType<typeof createApp>;
+
+export const treasury = localSolanaKeypair("treasury");
+export const tokenProgram = new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
+export const mint = (address: string) => new PublicKey(address);
+/** `owner`'s associated token account of `token`. */
+export const ata = (token: string, owner: PublicKey) =>
+  getAssociatedTokenAddressSync(mint(token), owner, true, tokenProgram);
+
+export const post = async (app: App, path: string, body: unknown) => {
+  const res = await app.request(
+    path,
+    { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+    env,
+  );
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+
+/** Lands `instructions` on the local chain, the treasury paying the fee, signed by `signers` too. */
+export async function land(instructions: TransactionInstruction[], ...signers: Keypair[]): Promise<void> {
+  const { value } = await solanaRpc<{ value: { blockhash: string } }>(env.TEST_SOLANA_RPC_URL, "getLatestBlockhash", [
+    { commitment: "confirmed" },
+  ]);
+  const tx = new Transaction({ feePayer: treasury.publicKey, recentBlockhash: value.blockhash }).add(...instructions);
+  tx.sign(treasury, ...signers);
+  await solanaRpc(env.TEST_SOLANA_RPC_URL, "sendTransaction", [base64.encode(tx.serialize()), { encoding: "base64" }]);
+  await fetch(`${env.TEST_SOLANA_PROXY_URL}/__advance`, { method: "POST", body: JSON.stringify({ slots: 1 }) });
+}
+
+/** What `fund` mints of each token: 10,000. */
+export const HELD = 10_000_000_000n;
+
+/** Creates `owner`'s account of each of `tokens` and mints HELD into it. */
+export const fund = (owner: PublicKey, tokens: readonly string[]) =>
+  land(
+    tokens.flatMap((token) => [
+      createAssociatedTokenAccountIdempotentInstruction(
+        treasury.publicKey,
+        ata(token, owner),
+        owner,
+        mint(token),
+        tokenProgram,
+      ),
+      createMintToInstruction(mint(token), ata(token, owner), treasury.publicKey, HELD, [], tokenProgram),
+    ]),
+  );
+
+/** `owner` gives its account of `token` to a fresh key (SPL Token `SetAuthority`, `AccountOwner`). */
+export const giveAway = (owner: Keypair, token: string) =>
+  land(
+    [
+      createSetAuthorityInstruction(
+        ata(token, owner.publicKey),
+        owner.publicKey,
+        AuthorityType.AccountOwner,
+        Keypair.generate().publicKey,
+        [],
+        tokenProgram,
+      ),
+    ],
+    owner,
+  );
+
+/**
+ * A fresh resolver key holding 10,000 of each token, connected and bidding on the Solana corridor;
+ * `before` runs on its key once funded and before it connects; `balances` replaces what it claims of a token.
+ */
+export async function freshResolver(
+  name: string,
+  options: { before?: (keypair: Keypair) => Promise<void>; balances?: Record<string, string> } = {},
+): Promise<SolanaBidder> {
+  const keypair = Keypair.generate();
+  await fund(keypair.publicKey, [SOL.usdc, SOL.cngn]);
+  await options.before?.(keypair);
+  const account = privateKeyToAccount(generatePrivateKey());
+  return solanaBidder(0, name, { account, keypair, ...(options.balances ? { balances: options.balances } : {}) });
+}
+
+/** A signed submission of a quote. */
+export interface Submission {
+  quoteId: string;
+  transaction: string;
+}
+
+/**
+ * A quote `resolver` wins and signs, for `taker` (signed by it): the cNGN the band prices at 1 USDC, for
+ * 1 USDC. Its blockhash must still be valid: the files of this project share the relay's modules, so a file
+ * before this one that moved the chain 200 slots at once leaves the relay holding a blockhash the chain has
+ * passed, until its next read (every 5 s); the quote is then asked again.
+ */
+export async function wonBy(app: App, resolver: SolanaBidder, taker: Keypair): Promise<Submission> {
+  for (let attempt = 0; ; attempt++) {
+    const quote = await quoteWonBy(app, resolver, taker);
+    const { recentBlockhash } = VersionedTransaction.deserialize(base64.decode(quote.transaction)).message;
+    const { value } = await solanaRpc<{ value: boolean }>(env.TEST_SOLANA_RPC_URL, "isBlockhashValid", [
+      recentBlockhash,
+      { commitment: "confirmed" },
+    ]);
+    if (value || attempt >= 2) return quote;
+    await new Promise((r) => setTimeout(r, 5_500));
+  }
+}
+
+/** The quote the taker asks for in these tests: the cNGN the band prices at 1 USDC, for USDC. */
+export const quoteRequest = async (app: App, taker: Keypair) => ({
+  chainId: SOL.chainId,
+  sellToken: SOL.cngn,
+  buyToken: SOL.usdc,
+  sellAmount: await marketSellAmount(app),
+  taker: taker.publicKey.toBase58(),
+});
+
+async function quoteWonBy(app: App, resolver: SolanaBidder, taker: Keypair): Promise<Submission> {
+  const pending = post(app, "/v1/quotes", await quoteRequest(app, taker));
+  resolver.bid(await resolver.nextRfq(), 1_000_000n);
+  resolver.sign(await resolver.nextSign());
+  const { status, body } = await pending;
+  expect(status).toBe(200);
+  const quote = body as { quoteId: string; transaction: string; resolver: { solanaAddress: string } };
+  expect(quote.resolver.solanaAddress).toBe(resolver.keypair.publicKey.toBase58());
+  const tx = VersionedTransaction.deserialize(base64.decode(quote.transaction));
+  tx.sign([taker]);
+  return { quoteId: quote.quoteId, transaction: base64.encode(tx.serialize()) };
+}
+
+/** The resolver's strikes in the directory (0 without an entry). */
+export const strikes = async (resolver: SolanaBidder) =>
+  (
+    await env.DB.prepare("SELECT strikes FROM resolvers WHERE address = ?")
+      .bind(resolver.account.address.toLowerCase())
+      .first<{ strikes: number }>()
+  )?.strikes ?? 0;
+
+/** The taker submits; the keeper's simulation fails, blamed by `reason`. Returns the execution. */
+export async function submitRequoted(app: App, submission: Submission, reason: string) {
+  const answer = await post(app, "/v1/executions", submission);
+  expect(answer).toMatchObject({ status: 200, body: { status: "requote", reason } });
+  const execution = await app.request(`/v1/executions/${answer.body.executionId}`, {}, env);
+  return (await execution.json()) as Record<string, unknown>;
+}
+
+/** The taker submits; the keeper's simulation fails at the resolver's doing, blamed on it, and it is struck. */
+export async function expectStruck(app: App, resolver: SolanaBidder, submission: Submission, reason: string) {
+  expect(await submitRequoted(app, submission, reason)).toMatchObject({ status: "requote", reason, blame: "resolver" });
+  expect(await strikes(resolver)).toBe(1);
+  expect(await resolver.socket.next("error")).toMatchObject({ code: "strike" });
+}
