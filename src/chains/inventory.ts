@@ -10,6 +10,11 @@ import type { ProvedKeys } from "./adapter";
 export interface InventoryRead {
   entries: InventoryEntry[];
   hasCode: boolean;
+  /**
+   * Solana: an account of the node's (its associated account of a token read) is owned by another key, so a
+   * swap could neither create it nor move its tokens: it is not asked (docs/reliability.md, "Blame").
+   */
+  ownerChanged?: boolean;
 }
 
 /**

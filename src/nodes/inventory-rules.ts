@@ -33,7 +33,8 @@ export type SameToken = (a: string, b: string) => boolean;
  * Whether a check lets a node be asked for, or bid, `amount` of `token`. No completed read: not yet.
  * Only failed reads: yes, on its heartbeat alone, so an RPC outage on the relay's side does not stop
  * quoting. Otherwise the last successful read must show no code at the node's address (its signature
- * would be checked on chain by that code) and `amount` in both balance and allowance.
+ * would be checked on chain by that code), none of its accounts owned by another key (a swap would fail
+ * at it) and `amount` in both balance and allowance.
  */
 export function chainCovers(
   check: InventoryCheck | null,
@@ -43,7 +44,7 @@ export function chainCovers(
 ): boolean {
   if (!check) return false;
   if (!check.read) return true;
-  if (check.read.hasCode) return false;
+  if (check.read.hasCode || check.read.ownerChanged) return false;
   const entry = check.read.entries.find((e) => sameToken(e.token, token));
   return entry !== undefined && BigInt(entry.balance) >= amount && BigInt(entry.allowance) >= amount;
 }

@@ -28,16 +28,25 @@ export const INVENTORY_MISMATCH = "inventory_mismatch";
  */
 export const HAS_CODE = "has_code";
 
+/**
+ * The `degraded` reason of a node one of whose token accounts another key owns (Solana: given away with
+ * SPL Token's `SetAuthority`): it is not asked, since a swap would fail at that account (docs/reliability.md).
+ */
+export const ACCOUNT_OWNER_CHANGED = "account_owner_changed";
+
 /** What the relay's on-chain reads hold against a node, shown as its `degraded` reason. */
-export type ChainFlag = typeof HAS_CODE | typeof INVENTORY_MISMATCH;
+export type ChainFlag = typeof HAS_CODE | typeof ACCOUNT_OWNER_CHANGED | typeof INVENTORY_MISMATCH;
+
+/** The chain flags in the order a node shows them: of those any of its corridors holds against it, the first. */
+const CHAIN_FLAGS: readonly ChainFlag[] = [HAS_CODE, ACCOUNT_OWNER_CHANGED, INVENTORY_MISMATCH];
 
 /** The `degraded` reason of a node that authenticated and has not sent a heartbeat yet (it said nothing). */
 export const NO_HEARTBEAT = "no_heartbeat";
 
 /**
  * A node's state as the relay shows it: the heartbeat's, except that a node the chain flags shows
- * `degraded` with the flag: `has_code` until its address has no code, `inventory_mismatch` until its
- * claims are true again.
+ * `degraded` with the flag: `has_code` until its address has no code, `account_owner_changed` until its
+ * accounts are its own again, `inventory_mismatch` until its claims are true again.
  */
 export function shownState(
   state: NodeState,
@@ -55,7 +64,7 @@ export function isFresh(lastHeartbeat: number | null, now: number): boolean {
 /**
  * One entry per node across every corridor it is connected to: corridors are listed together,
  * identity and state come from the most recent heartbeat (shown degraded when any corridor's chain reads
- * flag it, code at its address before untrue claims), inventory and chains are merged with the newest report winning per token
+ * flag it, the first of `CHAIN_FLAGS`), inventory and chains are merged with the newest report winning per token
  * and per chain.
  */
 export function mergeNodes(sessions: readonly NodeSession[], now: number): Node[] {
@@ -85,7 +94,7 @@ export function mergeNodes(sessions: readonly NodeSession[], now: number): Node[
     const solanaAddress = ordered.find((s) => s.solanaAddress)?.solanaAddress;
     const lastHeartbeat = latest.lastHeartbeat;
     const flags = new Set(group.map((s) => s.chainFlag));
-    const chainFlag = flags.has(HAS_CODE) ? HAS_CODE : flags.has(INVENTORY_MISMATCH) ? INVENTORY_MISMATCH : null;
+    const chainFlag = CHAIN_FLAGS.find((flag) => flags.has(flag)) ?? null;
     nodes.push({
       address: latest.address,
       name: latest.name,

@@ -1,16 +1,27 @@
 import { Keypair } from "@solana/web3.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { SOL } from "../support/ws-client";
+import type { Node } from "../../src/schemas/resolvers";
+import { eventually, getJson, SOL } from "../support/ws-client";
 import type { SolanaBidder } from "./bidder";
-import { expectStruck, freshResolver, fund, giveAway, strikes, submitRequoted, wonBy } from "./token-accounts";
+import {
+  expectStruck,
+  freshResolver,
+  fund,
+  giveAway,
+  post,
+  quoteRequest,
+  strikes,
+  submitRequoted,
+  wonBy,
+} from "./token-accounts";
 
 /**
  * A token account given to another key (SPL Token `SetAuthority`, `AccountOwner`) by the party it belongs
  * to (docs/security.md, "A token account given away"). The swap creates each destination account
  * idempotently, and the associated token account program refuses one that exists under another owner
  * (`Custom(0)`, `InvalidOwner`): that failure is the account's owner's, the resolver's for the account its
- * sale is paid into, the taker's for its output's.
+ * sale is paid into, the taker's for its output's. A resolver whose account another key owns is not asked.
  * The taker here sells cNGN for USDC, so the resolver's sell-token account is its cNGN account and the
  * taker's output account its USDC account.
  */
@@ -31,6 +42,9 @@ async function freshTaker(): Promise<Keypair> {
   return taker;
 }
 
+const nodeOf = async (address: string) =>
+  (await getJson<{ nodes: Node[] }>("/v1/nodes")).body.nodes.find((n) => n.address === address);
+
 describe("a token account given away by its owner", () => {
   it("the winner's account its sale goes to, after its bid: resolver:transfer_failed, a strike", async () => {
     const resolver = await freshResolver("gives-sale-account");
@@ -49,5 +63,23 @@ describe("a token account given away by its owner", () => {
     const execution = await submitRequoted(app, submission, "taker:recipient_refused");
     expect(execution).toMatchObject({ status: "requote", blame: "taker" });
     expect(await strikes(resolver)).toBe(0);
+  });
+
+  it("a resolver whose sale account another key owns is not asked, and shows degraded account_owner_changed", async () => {
+    // It claims what the chain shows: USDC to sell, no cNGN (its cNGN account is no longer its own).
+    const resolver = await freshResolver("gave-sale-account", {
+      before: (keypair) => giveAway(keypair, SOL.cngn),
+      balances: { [SOL.usdc]: "5000000000", [SOL.cngn]: "0" },
+    });
+    open.push(resolver);
+    const pending = post(app, "/v1/quotes", await quoteRequest(app, await freshTaker()));
+    await expect(resolver.nextRfq(1_000)).rejects.toThrow("no rfq frame");
+    expect(await pending).toMatchObject({ status: 404, body: { error: "no_offers" } });
+    await eventually(async () =>
+      expect(await nodeOf(resolver.account.address)).toMatchObject({
+        state: "degraded",
+        degraded: "account_owner_changed",
+      }),
+    );
   });
 });

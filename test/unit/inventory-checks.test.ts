@@ -284,6 +284,23 @@ describe("InventoryChecks", () => {
     ]);
   });
 
+  it("flags a node one of whose accounts another key owns, not asked whatever it holds, until it is its own again", async () => {
+    const t = setup();
+    t.claim(0, entry(USDC, 5_000n));
+    t.checks.restart(NODE, 0);
+    await t.answer({ entries: [entry(USDC, 5_000n)], hasCode: false, ownerChanged: true });
+    expect(t.checks.flag(NODE.address)).toBe("account_owner_changed");
+    expect(t.checks.covers(NODE.address, USDC, 1n)).toBe(false);
+    t.checks.heard(NODE, READ_EVERY_MS);
+    await t.answer({ entries: [entry(USDC, 5_000n)], hasCode: false, ownerChanged: false });
+    expect(t.checks.flag(NODE.address)).toBeNull();
+    expect(t.checks.covers(NODE.address, USDC, 1n)).toBe(true);
+    expect(t.changes).toEqual([
+      [NODE.address.toLowerCase(), "account_owner_changed"],
+      [NODE.address.toLowerCase(), null],
+    ]);
+  });
+
   it("finds its checks again in its store, as after hibernation", async () => {
     const t = setup();
     t.claim(0, entry(USDC, 5n));

@@ -116,6 +116,17 @@ describe("mergeNodes", () => {
     expect(node).toMatchObject({ state: "degraded", degraded: "has_code", fresh: true });
   });
 
+  it("shows account_owner_changed before a mismatch and after has_code", () => {
+    const other = { chainId: 2, baseToken: "c", quoteToken: "d" };
+    const shown = (...flags: ("inventory_mismatch" | "has_code" | "account_owner_changed")[]) =>
+      mergeNodes(
+        flags.map((chainFlag, i) => base({ lastHeartbeat: 9_000 - i, chainFlag, corridor: { ...other, chainId: i } })),
+        10_000,
+      )[0]?.degraded;
+    expect(shown("inventory_mismatch", "account_owner_changed")).toBe("account_owner_changed");
+    expect(shown("account_owner_changed", "has_code")).toBe("has_code");
+  });
+
   it("leaves solanaAddress out until a key was proved", () => {
     const [node] = mergeNodes([base({})], 6_000);
     expect(node && "solanaAddress" in node).toBe(false);

@@ -76,6 +76,25 @@ describe("solanaInventoryReader", () => {
     expect(entries.map((e) => e.balance)).toEqual(["0", "0"]);
   });
 
+  it("says when an account of the key's, either token's, is owned by another key: given away", async () => {
+    const stranger = Keypair.generate().publicKey.toBase58();
+    const head = (mint: string, holder: string) => ({
+      owner: PROGRAM,
+      data: [tokenAccountHead(mint, holder, 5n), "base64"] as [string, string],
+    });
+    const read = async (accounts: Record<string, { owner: string; data: [string, string] }>) => {
+      fakeRpc(accounts);
+      return (await solanaInventoryReader(localSolana)(NODE, [CNGN, USDC])).ownerChanged;
+    };
+    expect(await read({ [ata(USDC)]: head(USDC, owner), [ata(CNGN)]: head(CNGN, stranger) })).toBe(true);
+    expect(await read({ [ata(USDC)]: head(USDC, stranger) })).toBe(true);
+    // Its own accounts, or none (a swap creates a missing one), are not.
+    expect(await read({ [ata(USDC)]: head(USDC, owner), [ata(CNGN)]: head(CNGN, owner) })).toBe(false);
+    expect(await read({})).toBe(false);
+    // Something at the address that is no account of that token is nobody's to give away.
+    expect(await read({ [ata(CNGN)]: { ...head(CNGN, stranger), owner: stranger } })).toBe(false);
+  });
+
   it("reads nothing for a node that proved no Solana key: it holds nothing the relay could move", async () => {
     const requests = fakeRpc({});
     expect(await solanaInventoryReader(localSolana)({ ...NODE, solanaAddress: null }, [CNGN, USDC])).toEqual({

@@ -1,35 +1,35 @@
-import { base64 } from "@scure/base";
-import { PublicKey } from "@solana/web3.js";
 import type { SolanaChain } from "../../config";
 import type { InventoryEntry } from "../../protocol";
 import type { InventoryReader } from "../inventory";
 import { solanaRpc } from "./rpc";
 import { tokenAccount } from "./swap-transaction";
-
-/** The start of every SPL Token (and Token-2022) account: mint (32 bytes), owner (32), amount (u64 LE). */
-const ACCOUNT_HEAD_BYTES = 72;
-const AMOUNT_OFFSET = 64;
-
-/** An account of a `getMultipleAccounts` answer (`encoding: "base64"`), or null where there is none. */
-export interface AccountJson {
-  owner: string;
-  data: [string, string];
-}
+import { ACCOUNT_HEAD_BYTES, type AccountJson, tokenAccountHead } from "./token-account-head";
 
 type Token = SolanaChain["tokens"][number];
+
+/** The head of `account` when it is an account of `token`, kept by the token's program; null otherwise. */
+function headOf(account: AccountJson | null, token: Token) {
+  const head = tokenAccountHead(account);
+  return head && head.program === token.tokenProgram && head.mint === token.address ? head : null;
+}
 
 /**
  * What one account holds of `token` for `owner`: the amount of a token account of that mint and owner,
  * kept by the token's program; 0 for a missing account or anything else at that address.
  */
 export function heldIn(account: AccountJson | null, token: Token, owner: string): bigint {
-  if (!account || account.owner !== token.tokenProgram) return 0n;
-  const data = base64.decode(account.data[0]);
-  if (data.length < ACCOUNT_HEAD_BYTES) return 0n;
-  const mint = new PublicKey(data.subarray(0, 32)).toBase58();
-  const holder = new PublicKey(data.subarray(32, 64)).toBase58();
-  if (mint !== token.address || holder !== owner) return 0n;
-  return new DataView(data.buffer, data.byteOffset + AMOUNT_OFFSET, 8).getBigUint64(0, true);
+  const head = headOf(account, token);
+  return head && head.owner === owner ? head.amount : 0n;
+}
+
+/**
+ * Whether `owner`'s associated account of `token` is an account of that token another key owns: its owner
+ * gave it away (SPL Token `SetAuthority`, `AccountOwner`). A swap could then neither create it (the associated
+ * token account program refuses an account of another owner) nor take the resolver's leg from it.
+ */
+export function givenAway(account: AccountJson | null, token: Token, owner: string): boolean {
+  const head = headOf(account, token);
+  return head !== null && head.owner !== owner;
 }
 
 /**
@@ -55,7 +55,9 @@ export function inventoryOfAccounts(
  * each token (the accounts the swap's resolver legs move from), all in one `getMultipleAccounts` at
  * `confirmed`. A node that proved no Solana key holds nothing the relay could move: no entries, so it is
  * not asked and never flagged for claims it cannot back. A Solana key is never code: the runtime checks
- * its ed25519 signature itself, so `hasCode` is always false.
+ * its ed25519 signature itself, so `hasCode` is always false. The corridor's tokens are both of a node's
+ * accounts (the one it sells from and the one its sale is paid into); one of them that another key owns
+ * sets `ownerChanged`, and the node is not asked (docs/reliability.md, "Blame").
  */
 export function solanaInventoryReader(chain: SolanaChain): InventoryReader {
   return async (node, addresses) => {
@@ -70,6 +72,7 @@ export function solanaInventoryReader(chain: SolanaChain): InventoryReader {
       tokens.map((t) => tokenAccount(t, owner).toBase58()),
       { commitment: "confirmed", encoding: "base64", dataSlice: { offset: 0, length: ACCOUNT_HEAD_BYTES } },
     ]);
-    return { entries: inventoryOfAccounts(chain, owner, tokens, value), hasCode: false };
+    const ownerChanged = tokens.some((token, i) => givenAway(value[i] ?? null, token, owner));
+    return { entries: inventoryOfAccounts(chain, owner, tokens, value), hasCode: false, ownerChanged };
   };
 }
