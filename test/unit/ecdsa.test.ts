@@ -2,7 +2,7 @@ import { secp256k1 } from "@noble/curves/secp256k1";
 import { bytesToHex, type Hex, hexToBytes, keccak256, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { verifyEachWithKey, verifyWithKey } from "../../src/chains/evm/ecdsa";
+import { hasKeyTable, KEY_TABLES, verifyEachWithKey, verifyWithKey } from "../../src/chains/evm/ecdsa";
 import { recoverStrict } from "../../src/chains/evm/strict-signature";
 import { flipV, highS, withV } from "../support/signature-variants";
 
@@ -202,5 +202,21 @@ describe("verifyEachWithKey", () => {
     expect(each).toEqual([true, false, true, false, false, false, false, false, true, false, false]);
     expect(each).toEqual(batch.map((x) => verifyWithKey(x.hash, x.signature, x.publicKey)));
     expect(verifyEachWithKey([])).toEqual([]);
+  });
+});
+
+describe("the key tables' cache", { timeout: 30_000 }, () => {
+  it("keeps KEY_TABLES keys' tables: one key more evicts the least recently checked, not all", async () => {
+    const keys = Array.from({ length: KEY_TABLES + 1 }, (_, i) => privateKeyToAccount(keccak256(toHex(`lru ${i}`))));
+    const signatures = await Promise.all(keys.map((k) => k.sign({ hash })));
+    const check = (i: number) =>
+      verifyWithKey(hash, signatures[i] as Hex, (keys[i] as (typeof keys)[number]).publicKey);
+    for (let i = 0; i < KEY_TABLES; i++) expect(check(i)).toBe(true);
+    expect(check(0)).toBe(true); // key 0 checked again: key 1 is now the least recently checked
+    expect(check(KEY_TABLES)).toBe(true);
+    const kept = keys.filter((k) => hasKeyTable(k.publicKey)).length;
+    expect(kept).toBe(KEY_TABLES);
+    expect(hasKeyTable((keys[1] as (typeof keys)[number]).publicKey)).toBe(false);
+    expect(hasKeyTable((keys[0] as (typeof keys)[number]).publicKey)).toBe(true);
   });
 });

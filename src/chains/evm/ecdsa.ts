@@ -1,6 +1,7 @@
 import { normalizeZ } from "@noble/curves/abstract/curve";
 import { secp256k1 } from "@noble/curves/secp256k1";
 import type { Hex } from "viem";
+import { LruCache } from "./lru-cache";
 import { strictSignature } from "./strict-signature";
 
 /**
@@ -161,18 +162,21 @@ function invertEach(values: bigint[], modulus: bigint): bigint[] {
 }
 
 let generatorMultiples: Multiples | undefined;
-const keyMultiples = new Map<string, Multiples>();
-/** A table is 4,224 points (about 0.7 MB); a corridor's connected resolvers are far fewer than this. */
-const MAX_CACHED_KEYS = 64;
+/**
+ * Each key's table, kept for the keys checked most recently (docs/security.md, "Bid checks"): a table is
+ * 4,224 points, about 0.5 MB (measured in Node) and about 40 ms to build, so the cache holds at most
+ * KEY_TABLES of them, about 32 MB; a key past that evicts the one checked longest ago, never the others.
+ */
+export const KEY_TABLES = 64;
+const keyMultiples = new LruCache<string, Multiples>(KEY_TABLES);
 
 function multiplesOfKey(publicKey: Hex): Multiples {
-  let multiples = keyMultiples.get(publicKey);
-  if (!multiples) {
-    multiples = multiplesOf(Point.fromHex(publicKey.slice(2)));
-    if (keyMultiples.size >= MAX_CACHED_KEYS) keyMultiples.clear();
-    keyMultiples.set(publicKey, multiples);
-  }
-  return multiples;
+  return keyMultiples.getOrMake(publicKey, (key) => multiplesOf(Point.fromHex(key.slice(2))));
+}
+
+/** Whether `publicKey`'s table is cached (for tests of the cache's bound). */
+export function hasKeyTable(publicKey: Hex): boolean {
+  return keyMultiples.has(publicKey);
 }
 
 const UNCOMPRESSED_KEY = /^0x04[0-9a-fA-F]{128}$/;
