@@ -29,6 +29,8 @@ export const Limits = z
       4,
       "losing bids of an auction whose signatures are checked after the answer, drawn at random",
     ),
+    socketsPerCorridor: count(500, "resolver sockets one corridor holds open; past it 503 corridor_busy"),
+    streamsPerCorridor: count(1000, "event streams one corridor holds open; past it 503 corridor_busy"),
     adminFailuresPerMinute: count(10, "admin requests with a wrong token per client per minute"),
   })
   .openapi("Limits");
