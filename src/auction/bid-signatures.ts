@@ -12,7 +12,8 @@ import { rejectMessage, replyError } from "./reply-frames";
 
 /** Whether the offer's bid signature is its node's over the rfq's commitment with its output. */
 export function verifyBid(port: CorridorPort, live: LiveAuction, offer: RankedOffer): boolean {
-  return verifyBids(port, live, [offer])[0] === true;
+  const keys = live.nodes.get(resolverKey(offer.resolver));
+  return keys !== undefined && port.adapter.verifyBid(live.terms, offer.bid.outputAmount, keys, offer.bid.signature);
 }
 
 /** `verifyBid` of each offer, in order, checked together (src/chains/adapter.ts, `verifyBids`). */
