@@ -1,9 +1,9 @@
 /**
- * Which of an auction's unchecked bids have their signatures checked after the answer (docs/security.md,
- * "Bid checks"): at most `count` of them, drawn uniformly at random, so that an auction's checks do not
- * grow with its bidders and a bidder cannot tell which of its bids will be checked. A bidder among n is
- * checked in an auction with probability count/n (1 when n ≤ count); a forged bid caught is rejected and
- * struck as every forged bid is (src/auction/bid-signatures.ts).
+ * Which of an auction's unchecked bids have their signatures checked after the answer
+ * (docs/resolver-protocol.md, "When signatures are checked"): at most `count` of them, drawn uniformly at
+ * random, so that an auction's checks do not grow with its bidders and a bidder cannot tell which of its bids
+ * will be checked. A bidder among n is checked in an auction with probability count/n (1 when n ≤ count); a
+ * forged bid caught is rejected and struck as every forged bid is (src/auction/bid-signatures.ts).
  */
 export function sampleBids<T>(bids: readonly T[], count: number, randomBelow: (n: number) => number): T[] {
   const pool = [...bids];

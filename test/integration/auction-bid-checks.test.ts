@@ -18,12 +18,12 @@ import {
 } from "../support/ws-client";
 
 /**
- * An auction's signature checks do not grow with its bidders (docs/security.md, "Bid checks"): 100
- * nodes over real sockets, more keys than the key tables' cache holds, 99 of them bidding with forged
- * signatures. The winner's bid is checked on the quote's path, and of the 99 losing bids
- * `limits.bidChecksAfterAnswer` drawn at random after the answer: each forged one caught is rejected,
- * struck and dropped from the stored quote, as every forged bid is. This file keeps its own relay (its
- * forgers are struck).
+ * An auction's signature checks do not grow with its bidders (docs/security.md, "Many keys make each auction
+ * seconds of CPU"): 100 nodes over real sockets, more keys than the key tables' cache holds, 99 of them
+ * bidding with forged signatures. The winner's bid is checked on the quote's path, and of the 99 losing bids
+ * `limits.bidChecksAfterAnswer` drawn at random after the answer: each forged one caught is rejected, struck
+ * and dropped from the stored quote, as every forged bid is. This file keeps its own relay (its forgers are
+ * struck).
  */
 
 const app = createApp();
