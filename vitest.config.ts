@@ -76,6 +76,7 @@ function roomyLimits(limits: typeof localConfig.limits): typeof localConfig.limi
     failedSubmissionsPer10s: roomy,
     newSocketsPerMinute: roomy,
     socketsPerClient: roomy,
+    socketsPerCorridor: roomy,
     adminFailuresPerMinute: roomy,
   };
 }

@@ -94,7 +94,11 @@ export class CorridorDO extends DurableObject<Env> {
       waitUntil,
     });
     this.costs = costs;
-    const streams = new CorridorStreams({ db: env.DB, drain: () => writes.drain() });
+    const streams = new CorridorStreams({
+      db: env.DB,
+      drain: () => writes.drain(),
+      perCorridor: config.limits.streamsPerCorridor,
+    });
     this.streams = streams;
     const jobs = {
       auth: { run: async () => connected.closeUnauthenticated(Date.now()) },

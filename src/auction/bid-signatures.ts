@@ -1,4 +1,5 @@
 import { resolverKey } from "../ids";
+import { sampleBids, secureRandomBelow } from "./bid-sample";
 import type { CorridorPort } from "./corridor-port";
 import type { LiveAuction } from "./live-auction";
 import { offersHash, storedOffers } from "./quote-row";
@@ -6,12 +7,13 @@ import { type RankedOffer, withoutOffers } from "./rank";
 import { rejectMessage, replyError } from "./reply-frames";
 
 // Bids are accepted unchecked, and their signatures checked once the auction has closed, where it matters
-// then: the winner's on the quote's path, the others' after the taker's answer (docs/resolver-protocol.md,
-// "When signatures are checked"; src/auction/house.ts, `afterTheAnswer`).
+// then: the winner's on the quote's path, a random sample of the others' after the taker's answer
+// (docs/resolver-protocol.md, "When signatures are checked"; src/auction/house.ts, `afterTheAnswer`).
 
 /** Whether the offer's bid signature is its node's over the rfq's commitment with its output. */
 export function verifyBid(port: CorridorPort, live: LiveAuction, offer: RankedOffer): boolean {
-  return verifyBids(port, live, [offer])[0] === true;
+  const keys = live.nodes.get(resolverKey(offer.resolver));
+  return keys !== undefined && port.adapter.verifyBid(live.terms, offer.bid.outputAmount, keys, offer.bid.signature);
 }
 
 /** `verifyBid` of each offer, in order, checked together (src/chains/adapter.ts, `verifyBids`). */
@@ -39,8 +41,10 @@ export function disqualify(port: CorridorPort, live: LiveAuction, offer: RankedO
 }
 
 /**
- * The offers whose signatures were not checked before the answer, checked once the taker has it: a
- * forged one is rejected as on the quote's path, and a stored quote corrected to the offers that remain.
+ * Of the offers whose signatures were not checked before the answer (losing, out-of-band and demoted
+ * alike), at most `limits.bidChecksAfterAnswer` drawn at random are checked once the taker has it
+ * (src/auction/bid-sample.ts): a forged one is rejected as on the quote's path, and a stored quote
+ * corrected to the offers that remain. The others are shown as they were bid.
  */
 export async function checkUnchecked(
   port: CorridorPort,
@@ -49,7 +53,11 @@ export async function checkUnchecked(
   checked: ReadonlySet<string>,
   stored: boolean,
 ): Promise<void> {
-  const unchecked = offers.filter((o) => !checked.has(o.resolver));
+  const unchecked = sampleBids(
+    offers.filter((o) => !checked.has(o.resolver)),
+    port.config.limits.bidChecksAfterAnswer,
+    secureRandomBelow,
+  );
   const verdicts = verifyBids(port, live, unchecked);
   const forged = unchecked.filter((_, i) => !verdicts[i]);
   if (forged.length === 0) return;

@@ -161,8 +161,8 @@ export class AuctionHouse {
 
   /**
    * The per-bidder work of a decided auction, once the taker's answer is on its way: every bidder's
-   * `result`, then the signatures of the bids not checked on the quote's path (docs/resolver-protocol.md,
-   * "When signatures are checked"). It waits AFTER_ANSWER_MS, so that it does not hold the thread the
+   * `result`, then a random sample of the bid signatures not checked on the quote's path
+   * (docs/resolver-protocol.md, "When signatures are checked"). It waits AFTER_ANSWER_MS, so that it does not hold the thread the
    * answer still crosses (the Worker, where it shares the corridor's isolate).
    */
   private afterTheAnswer(live: LiveAuction, offers: RankedOffer[], checked: ReadonlySet<string>, stored: boolean) {

@@ -122,7 +122,11 @@ export interface ChainAdapter {
   bidToSign(terms: RfqTerms): BidCommitment;
   /** Whether `signature` is by the node's proved key over the bid's commitment with `outputAmount`. */
   verifyBid(terms: RfqTerms, outputAmount: bigint, keys: ProvedKeys, signature: string): boolean;
-  /** `verifyBid` of each bid of one auction, in order, sharing what the scheme lets checks share. */
+  /**
+   * `verifyBid` of each bid of one auction, in order, sharing what the scheme lets checks share. It keeps
+   * nothing new per key (a winner's check, `verifyBid`, may), so that bids of any number of keys cost no
+   * more each (docs/security.md, "Many keys make each auction seconds of CPU").
+   */
   verifyBids(terms: RfqTerms, bids: readonly SignedBid[]): boolean[];
   /** How the winning bid becomes what the taker signs. */
   readonly signing: QuoteSigning;

@@ -6,3 +6,4 @@
 export { API_KEY_PREFIX, hashApiKey, KEY_CACHE_MS, lookUpApiKey, newApiKey } from "./api-keys";
 export { perPeriod, type Rate, type Spent, TokenBuckets } from "./buckets";
 export { type ClientId, clientOfAddress, clientOfKey, ipv6Prefix64, LOCAL_CLIENT } from "./client";
+export { overShare, type ShareRefusal } from "./corridor-share";

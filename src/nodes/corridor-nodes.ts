@@ -24,6 +24,8 @@ import type { CorridorNodeEvents, CorridorNodesHost } from "./ports";
 import { SessionRecords } from "./session-records";
 import { SocketQuota } from "./socket-quota";
 
+type Accepted = { client: WebSocket; authDeadline: number };
+
 /**
  * A corridor's node sockets: accepted within their client's limits, authenticated, kept through heartbeats,
  * restored after hibernation (src/nodes/node-sockets.ts), their state written to D1. What a node claims is
@@ -53,15 +55,10 @@ export class CorridorNodes {
 
   /**
    * A connect request from `opener`: the new socket's client end, challenged, and by when it must
-   * authenticate (the caller closes it then), or the limit it is over (docs/security.md, "Limits":
-   * sockets opened a minute and held, per client).
+   * authenticate (the caller closes it then), or the limit it is over (docs/security.md, "Limits").
    */
-  accept(
-    corridor: AdvertisedCorridor,
-    opener: ClientId,
-    now: number,
-  ): { client: WebSocket; authDeadline: number } | Refusal {
-    const refused = this.quota.admit(opener, this.sockets.heldBy(opener), now);
+  accept(corridor: AdvertisedCorridor, opener: ClientId, now: number): Accepted | Refusal {
+    const refused = this.quota.admit(opener, this.sockets.heldBy(opener), this.sockets.size, now);
     if (refused) return refused;
     const { client, server, entry } = this.sockets.open(corridor, opener, now);
     const { nonce, authDeadline } = entry.attachment;
@@ -231,18 +228,20 @@ export class CorridorNodes {
       this.reject(ws, proved.reason, "the auth signature does not match the address");
       return;
     }
-    if (this.host.requireRegistration && !(await this.records.registered(proved.address))) {
+    const registered = await this.records.registered(proved.address);
+    if (this.host.requireRegistration && !registered) {
       this.reject(ws, CLOSE_REASONS.notRegistered, "this relay only accepts registered resolvers");
       return;
     }
     if (!this.sockets.get(ws)) return; // closed while we checked
+    const now = Date.now();
+    if (registered) attachment.client = this.quota.claim(attachment.client, proved.address, now);
     for (const [other, { attachment: a }] of this.sockets) {
       if (other !== ws && a.node?.address === proved.address) {
         close(other, 1000, "replaced");
         this.forget(other);
       }
     }
-    const now = Date.now();
     attachment.node = authenticatedNode(proved, frame);
     attachment.lastDirectoryWrite = now;
     attachment.uptime = startUptime(now);

@@ -25,7 +25,7 @@ export interface SocketState {
 export interface Attachment {
   kind: "node";
   nonce: string;
-  /** Who opened the socket (docs/security.md, "Clients"): a client holds a limited number of sockets. */
+  /** Who the socket counts against (docs/security.md, "Clients"): its opener, or the registered resolver it proved. */
   client: string;
   corridor: AdvertisedCorridor;
   connectedAt: number;
@@ -91,6 +91,11 @@ export class NodeSockets implements Iterable<[WebSocket, SocketEntry]> {
     const entry = { attachment, heard: nothingHeard(), limiter: new FrameLimiter() };
     this.sockets.set(server, entry);
     return { client, server, entry };
+  }
+
+  /** How many sockets are open here, authenticated or not. */
+  get size(): number {
+    return this.sockets.size;
   }
 
   /** How many sockets `opener` holds open here. */

@@ -10,7 +10,7 @@ export interface CorridorNodesHost {
   corridorKey: string;
   requireRegistration: boolean;
   rfqWindowMs: number;
-  limits: Pick<RelayConfig["limits"], "socketsPerClient" | "newSocketsPerMinute">;
+  limits: Pick<RelayConfig["limits"], "socketsPerClient" | "newSocketsPerMinute" | "socketsPerCorridor">;
   db: D1Database;
   band(): Band | null;
   /** The on-chain checks of what the nodes claim, built around the sessions' side (`chainChecks`). */

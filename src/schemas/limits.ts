@@ -25,6 +25,12 @@ export const Limits = z
     streamsPerClient: count(20, "event streams a client may hold open on one corridor"),
     newSocketsPerMinute: count(10, "resolver sockets a client may open per minute on one corridor"),
     socketsPerClient: count(50, "resolver sockets a client may hold open on one corridor"),
+    bidChecksAfterAnswer: count(
+      4,
+      "losing bids of an auction whose signatures are checked after the answer, drawn at random",
+    ),
+    socketsPerCorridor: count(500, "resolver sockets one corridor holds open; past it 503 corridor_busy"),
+    streamsPerCorridor: count(1000, "event streams one corridor holds open; past it 503 corridor_busy"),
     adminFailuresPerMinute: count(10, "admin requests with a wrong token per client per minute"),
   })
   .openapi("Limits");

@@ -7,6 +7,8 @@ export interface CorridorStreamsHost {
   db: D1Database;
   /** Copies the corridor's queued writes to D1 (docs/architecture.md, "Write-behind"). */
   drain(): Promise<void>;
+  /** The open streams it holds at most, for all clients (`limits.streamsPerCorridor`). */
+  perCorridor: number;
 }
 
 /**
@@ -19,7 +21,7 @@ export class CorridorStreams {
   private readonly hub: StreamHub;
 
   constructor(private readonly host: CorridorStreamsHost) {
-    this.hub = new StreamHub({ read: (topic) => this.read(topic), now: () => Date.now() });
+    this.hub = new StreamHub({ read: (topic) => this.read(topic), now: () => Date.now() }, host.perCorridor);
   }
 
   /** A taker's stream request, routed here by the Worker; with when `tick` is due next. */

@@ -1,3 +1,4 @@
+import { overShare } from "../limits";
 import { type StreamRead, sseComment, sseEvent } from "./events";
 
 /**
@@ -8,8 +9,6 @@ import { type StreamRead, sseComment, sseEvent } from "./events";
  * expiry). Each stream gets the events after the last one it has, once each, in order.
  */
 export const STREAM_LIMITS = {
-  /** Open streams one host holds at most. */
-  perHost: 1_000,
   /** A comment is sent on a stream quiet this long, so proxies keep it open. */
   keepAliveMs: 15_000,
   /** Open topics are read again this often even unasked. */
@@ -30,7 +29,8 @@ export interface StreamHubPort {
 }
 
 /** `over`: the subject has ended and the client has every event already (docs/api.md, "Event streams"). */
-export type OpenOutcome = ReadableStream<Uint8Array> | "over" | "not_found" | "too_many" | "unavailable";
+/** `too_many`: the client holds its limit here; `busy`: the host holds its own (docs/security.md, "Limits"). */
+export type OpenOutcome = ReadableStream<Uint8Array> | "over" | "not_found" | "too_many" | "busy" | "unavailable";
 
 interface Stream {
   topic: string;
@@ -60,16 +60,22 @@ const encoder = new TextEncoder();
 export class StreamHub {
   private readonly topics = new Map<string, Topic>();
 
-  constructor(private readonly port: StreamHubPort) {}
+  /** `perCorridor`: the open streams the host holds at most, for all clients (`limits.streamsPerCorridor`). */
+  constructor(
+    private readonly port: StreamHubPort,
+    private readonly perCorridor: number,
+  ) {}
 
   /**
    * Opens a stream of `topic` for `client`, resuming after event `last`, unless the client already holds
-   * `perClient` streams here (docs/security.md, "Limits"); the history is queued on it at once.
+   * `perClient` streams here or the host is past its share for the client (src/limits/corridor-share.ts;
+   * docs/security.md, "Limits"); the history is queued on it at once.
    */
   async open(topic: string, client: string, last: number, perClient: number): Promise<OpenOutcome> {
     const streams = [...this.streams()];
-    if (streams.length >= STREAM_LIMITS.perHost) return "too_many";
-    if (streams.filter((s) => s.client === client).length >= perClient) return "too_many";
+    const held = streams.filter((s) => s.client === client).length;
+    const over = overShare(held, streams.length, perClient, this.perCorridor);
+    if (over) return over === "client" ? "too_many" : "busy";
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const now = this.port.now();
     const stream: Stream = { topic, client, writer: writable.getWriter(), last, openedAt: now, wroteAt: now };

@@ -17,7 +17,14 @@ export function streamResponse(outcome: OpenOutcome): Response {
       ? notFound("No such quote or limit order.")
       : outcome === "too_many"
         ? retryLater(429, "rate_limited", "Too many open event streams; close one, or poll.", 10)
-        : retryLater(503, "stream_unavailable", "The stream could not read its subject; reconnect shortly.", 1);
+        : outcome === "busy"
+          ? retryLater(
+              503,
+              "corridor_busy",
+              "The corridor holds as many event streams as it takes; poll, or retry.",
+              10,
+            )
+          : retryLater(503, "stream_unavailable", "The stream could not read its subject; reconnect shortly.", 1);
   return errorJson(error);
 }
 

@@ -11,7 +11,7 @@ import { newId } from "../../src/ids";
 import { cancelQuoteMessage } from "../../src/quotes/messages";
 import { STREAM_LIMITS } from "../../src/streams/hub";
 
-const PER_CLIENT = loadConfig(undefined).limits.streamsPerClient;
+const { streamsPerClient: PER_CLIENT, streamsPerCorridor: PER_CORRIDOR } = loadConfig(undefined).limits;
 
 import { sampleLimitOrder } from "../support/limit-records";
 import { seedQuote } from "../support/records";
@@ -160,6 +160,34 @@ describe("a quote's event stream", () => {
     await open[0]?.close();
     await new Promise((r) => setTimeout(r, 50));
     await stream(path, { "CF-Connecting-IP": "192.0.2.7" });
+  });
+
+  it(`holds at most ${PER_CORRIDOR} streams for all clients, the last quarter for clients that hold none`, async () => {
+    const { quote } = await seed();
+    const path = `/v1/quotes/${quote.quoteId}/events`;
+    const clients = Math.ceil(PER_CORRIDOR / PER_CLIENT); // 50 /64s, each at its own limit, would take them all
+    const refusals: Response[] = [];
+    for (let c = 0; c < clients; c++) {
+      const headers = { "CF-Connecting-IP": `2001:db8:${c + 1}::1` };
+      const answers = await Promise.all(Array.from({ length: PER_CLIENT }, () => app.request(path, { headers }, env)));
+      for (const res of answers) {
+        if (res.status === 200) open.push(new SseClient(res.body));
+        else refusals.push(res);
+      }
+    }
+    const held = open.length;
+    // The shared three quarters go to clients at their own limit; each client after that gets one.
+    expect(held).toBeLessThan(PER_CORRIDOR);
+    expect(refusals.map((r) => [r.status, r.headers.get("Retry-After")])).toEqual(refusals.map(() => [503, "10"]));
+    expect(refusals.length).toBeGreaterThan(0);
+    expect(await refusals[0]?.json()).toMatchObject({ error: "corridor_busy" });
+    // A newcomer still gets a stream.
+    await stream(path, { "CF-Connecting-IP": "2001:db8:ffff::1" });
+    // Up to the cap, then no one does: 503 corridor_busy, not a client's 429.
+    for (let c = 0; open.length < PER_CORRIDOR; c++) await stream(path, { "CF-Connecting-IP": `198.51.100.${c}` });
+    const full = await app.request(path, { headers: { "CF-Connecting-IP": "203.0.113.1" } }, env);
+    expect(full.status).toBe(503);
+    console.log(`streams: ${held} held by ${clients} clients at their own limit; the cap ${PER_CORRIDOR}`);
   });
 });
 

@@ -1,9 +1,11 @@
 import { env } from "cloudflare:test";
+import { keccak256, toHex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { localConfig } from "../../src/config/local";
 import { seedQuote } from "../support/records";
-import { evmConnectPath } from "../support/ws-client";
+import { authenticate, evmConnectPath, TestSocket } from "../support/ws-client";
 
 const app = createApp();
 const limits = localConfig.limits;
@@ -93,5 +95,77 @@ describe("resolver sockets per client", () => {
     other.webSocket?.accept();
     other.webSocket?.close();
     for (const ws of opened) ws.close();
+  });
+});
+
+describe("resolver sockets per corridor", () => {
+  it(`holds at most ${limits.socketsPerCorridor} for all clients, the last quarter for clients that hold none`, async () => {
+    const opened: WebSocket[] = [];
+    const refusals: Response[] = [];
+    const take = async (ip: string, count: number) => {
+      for (const res of await Promise.all(Array.from({ length: count }, () => connectFrom(ip)))) {
+        if (res.status === 101 && res.webSocket) {
+          res.webSocket.accept();
+          opened.push(res.webSocket);
+        } else refusals.push(res);
+      }
+    };
+    // Clients at their own limit of new sockets would, before the cap, take every socket the corridor holds.
+    const clients = Math.ceil(limits.socketsPerCorridor / limits.newSocketsPerMinute);
+    for (let c = 0; c < clients; c++) await take(`2001:db8:${c + 1}::1`, limits.newSocketsPerMinute);
+    const held = opened.length;
+    expect(held).toBeLessThan(limits.socketsPerCorridor);
+    expect(refusals.map((r) => [r.status, r.headers.get("Retry-After")])).toEqual(refusals.map(() => [503, "10"]));
+    expect(refusals.length).toBeGreaterThan(0);
+    expect(await refusals[0]?.json()).toMatchObject({ error: "corridor_busy" });
+    // A client holding none still connects, up to the cap; then no one does.
+    for (let c = 0; opened.length < limits.socketsPerCorridor; c++) await take(`198.51.100.${c}`, 1);
+    const full = await connectFrom("203.0.113.99");
+    expect(full.status).toBe(503);
+    console.log(`sockets: ${held} held by ${clients} clients at their own limit; the cap ${limits.socketsPerCorridor}`);
+    for (const ws of opened) ws.close();
+  });
+});
+
+describe("a registered resolver's sockets", () => {
+  it("count against the resolver, not its address: 15 registered nodes connect from one address in a minute", async () => {
+    const ip = "203.0.113.80";
+    const accounts = Array.from({ length: 15 }, (_, i) => privateKeyToAccount(keccak256(toHex(`fleet ${i}`))));
+    for (const account of accounts) {
+      const res = await app.request(
+        `/v1/admin/resolvers/${account.address}`,
+        {
+          method: "PUT",
+          body: JSON.stringify({ name: "fleet", registered: true }),
+          headers: { "content-type": "application/json", authorization: "Bearer test-admin-token" },
+        },
+        env,
+      );
+      expect(res.status).toBe(200);
+    }
+    const sockets: TestSocket[] = [];
+    const statuses: number[] = [];
+    for (const account of accounts) {
+      const res = await connectFrom(ip);
+      statuses.push(res.status);
+      if (res.status !== 101 || !res.webSocket) continue;
+      const socket = new TestSocket(res.webSocket);
+      sockets.push(socket);
+      await authenticate(socket, account, { name: "fleet" });
+      await socket.next("welcome");
+    }
+    console.log(`registered fleet: ${statuses.filter((s) => s === 101).length} of ${accounts.length} sockets accepted`);
+    expect(statuses).toEqual(accounts.map(() => 101));
+    // A stranger from the same address is still held to its limit: the fleet gave its slots back.
+    const strangers: WebSocket[] = [];
+    for (let i = 0; i < limits.newSocketsPerMinute; i++) {
+      const res = await connectFrom(ip);
+      expect(res.status).toBe(101);
+      res.webSocket?.accept();
+      if (res.webSocket) strangers.push(res.webSocket);
+    }
+    expect((await connectFrom(ip)).status).toBe(429);
+    for (const ws of strangers) ws.close();
+    for (const s of sockets) s.close();
   });
 });

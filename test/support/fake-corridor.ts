@@ -1,4 +1,4 @@
-import type { PrivateKeyAccount } from "viem";
+import { keccak256, type PrivateKeyAccount, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { CorridorPort, LadderBid } from "../../src/auction/corridor-port";
 import { AuctionHouse } from "../../src/auction/house";
@@ -165,7 +165,8 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
   const store = new MemoryStore();
   const pending: Promise<unknown>[] = [];
   const nodes = (options.nodes ?? ["alpha", "beta"]).map((name, i) => {
-    const account = privateKeyToAccount(NODE_KEYS[i] as `0x${string}`);
+    // Past the four dev accounts, a key of the node's own.
+    const account = privateKeyToAccount(NODE_KEYS[i] ?? keccak256(toHex(`fake node ${i}`)));
     const balance = "5000000000";
     return new FakeNode(
       {

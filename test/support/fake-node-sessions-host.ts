@@ -184,7 +184,7 @@ export function fakeNodeSessionsHost(options: FakeHostOptions = {}) {
     corridorKey: options.corridorKey ?? "31337:cngn:usdc",
     requireRegistration: options.requireRegistration ?? false,
     rfqWindowMs: options.rfqWindowMs ?? 500,
-    limits: { socketsPerClient: 50, newSocketsPerMinute: 600 },
+    limits: { socketsPerClient: 50, newSocketsPerMinute: 600, socketsPerCorridor: 500 },
     db,
     band: () => options.band ?? null,
     checks: (sessions) => {

@@ -238,10 +238,25 @@ describe("AuctionHouse: signature checks per quote", () => {
     expect(quote.replies).toEqual({ ...noReplies, valid: 4 });
     await c.settled();
     expect(calls.verifyBid).toBe(4);
-    // The winner's alone on the path; the other three together, sharing their inversions.
-    expect(calls.batches).toEqual([1, 3]);
+    // The winner's alone on the path; the other three together after it, sharing their inversions.
+    expect(calls.batches).toEqual([3]);
     expect(c.store.corrections).toEqual([]);
     expect(c.strikes).toEqual([]);
+  });
+
+  it("checks the winner's and at most limits.bidChecksAfterAnswer of the others, however many bid", async () => {
+    const { calls, adapter } = counting();
+    const names = Array.from({ length: 12 }, (_, i) => `node-${i}`);
+    const c = fakeCorridor({ nodes: names, adapter });
+    const pending = c.house.requestQuote(quoteInput());
+    for (const [i, name] of names.entries()) await c.bid(name, 1_000_000n - BigInt(i) * 1_000n);
+    const { quote } = quoted(await pending);
+    expect(quote.replies).toEqual({ ...noReplies, valid: 12 });
+    expect(calls.verifyBid).toBe(1);
+    await c.settled();
+    const after = c.config.limits.bidChecksAfterAnswer;
+    expect(calls.batches).toEqual([after]);
+    expect(calls.verifyBid).toBe(1 + after);
   });
 
   it("checks each signature once: a forged winner's check is not repeated after the answer", async () => {

@@ -2,7 +2,7 @@ import { secp256k1 } from "@noble/curves/secp256k1";
 import { bytesToHex, type Hex, hexToBytes, keccak256, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { verifyEachWithKey, verifyWithKey } from "../../src/chains/evm/ecdsa";
+import { hasKeyTable, KEY_TABLES, verifyEachWithKey, verifyWithKey } from "../../src/chains/evm/ecdsa";
 import { recoverStrict } from "../../src/chains/evm/strict-signature";
 import { flipV, highS, withV } from "../support/signature-variants";
 
@@ -202,5 +202,58 @@ describe("verifyEachWithKey", () => {
     expect(each).toEqual([true, false, true, false, false, false, false, false, true, false, false]);
     expect(each).toEqual(batch.map((x) => verifyWithKey(x.hash, x.signature, x.publicKey)));
     expect(verifyEachWithKey([])).toEqual([]);
+  });
+});
+
+describe("the key tables' cache", { timeout: 30_000 }, () => {
+  it("keeps KEY_TABLES keys' tables: one key more evicts the least recently checked, not all", async () => {
+    const keys = Array.from({ length: KEY_TABLES + 1 }, (_, i) => privateKeyToAccount(keccak256(toHex(`lru ${i}`))));
+    const signatures = await Promise.all(keys.map((k) => k.sign({ hash })));
+    const check = (i: number) =>
+      verifyWithKey(hash, signatures[i] as Hex, (keys[i] as (typeof keys)[number]).publicKey);
+    for (let i = 0; i < KEY_TABLES; i++) expect(check(i)).toBe(true);
+    expect(check(0)).toBe(true); // key 0 checked again: key 1 is now the least recently checked
+    expect(check(KEY_TABLES)).toBe(true);
+    const kept = keys.filter((k) => hasKeyTable(k.publicKey)).length;
+    expect(kept).toBe(KEY_TABLES);
+    expect(hasKeyTable((keys[1] as (typeof keys)[number]).publicKey)).toBe(false);
+    expect(hasKeyTable((keys[0] as (typeof keys)[number]).publicKey)).toBe(true);
+  });
+});
+
+describe("a check without the key's table", { timeout: 30_000 }, () => {
+  it("answers as a check with it, and builds no table", async () => {
+    const keys = Array.from({ length: 20 }, () => privateKeyToAccount(generatePrivateKey()));
+    const digests = keys.map((_, i) => keccak256(toHex(`cold ${i}`)));
+    const signatures = await Promise.all(keys.map((k, i) => k.sign({ hash: digests[i] as Hex })));
+    const batch = keys.flatMap((k, i) => {
+      const one = { hash: digests[i] as Hex, signature: signatures[i] as Hex, publicKey: k.publicKey };
+      const next = keys[(i + 1) % keys.length] as (typeof keys)[number];
+      return [
+        one,
+        { ...one, signature: flipV(one.signature) },
+        { ...one, signature: highS(one.signature) },
+        { ...one, hash: hash },
+        { ...one, publicKey: next.publicKey },
+      ];
+    });
+    const past = signatureWithRPastOrder(hash);
+    batch.push({ hash, signature: past.signature, publicKey: past.publicKey as Hex });
+    const cold = verifyEachWithKey(batch, false);
+    expect(keys.filter((k) => hasKeyTable(k.publicKey))).toEqual([]);
+    expect(cold.filter(Boolean)).toHaveLength(keys.length);
+    expect(cold).toEqual(batch.map((_, i) => i < batch.length - 1 && i % 5 === 0));
+    expect(verifyEachWithKey(batch, true)).toEqual(cold);
+    expect(keys.every((k) => hasKeyTable(k.publicKey))).toBe(true);
+  });
+
+  it("agrees with noble on random scalars' keys, signed and not", async () => {
+    for (let i = 0; i < 40; i++) {
+      const key = privateKeyToAccount(generatePrivateKey());
+      const digest = keccak256(toHex(`random ${i}`));
+      const signature = await key.sign({ hash: digest });
+      expect(verifyWithKey(digest, signature, key.publicKey, false)).toBe(true);
+      expect(verifyWithKey(hash, signature, key.publicKey, false)).toBe(plainEcdsa(hash, signature, key.publicKey));
+    }
   });
 });

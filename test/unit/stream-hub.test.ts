@@ -11,9 +11,12 @@ const PER_CLIENT = 3;
  * clock: history first, each event once per stream, resumes, ends, limits, keep-alives and rereads.
  */
 
-function harness() {
+/** Streams one host holds for all clients, as `limits.streamsPerCorridor` sets it. */
+const PER_CORRIDOR = 1_000;
+
+function harness(perCorridor = PER_CORRIDOR) {
   const fake = fakeStreamHubPort();
-  return { ...fake, hub: new StreamHub(fake.port) };
+  return { ...fake, hub: new StreamHub(fake.port, perCorridor) };
 }
 
 /** A client of an opened stream. */
@@ -116,6 +119,17 @@ describe("the stream hub", () => {
     }
     expect(await h.hub.open("quote:q1", "ip1", 0, PER_CLIENT)).toBe("too_many");
     expect(await h.hub.open("quote:q1", "ip2", 0, PER_CLIENT)).toBeInstanceOf(ReadableStream);
+  });
+
+  it("caps the host's streams for all clients, the last quarter kept for clients holding none", async () => {
+    const h = harness(8);
+    h.add("quote:q1", "requested");
+    const open = (ip: string) => h.hub.open("quote:q1", ip, 0, PER_CLIENT);
+    for (const ip of ["ip1", "ip1", "ip1", "ip2", "ip2", "ip2"]) expect(await open(ip)).toBeInstanceOf(ReadableStream);
+    expect(await open("ip3")).toBeInstanceOf(ReadableStream);
+    expect(await open("ip3")).toBe("busy");
+    expect(await open("ip4")).toBeInstanceOf(ReadableStream);
+    expect(await open("ip5")).toBe("busy");
   });
 
   it("keeps a quiet stream alive with a comment, rereads open subjects, and wakes at the subject's time", async () => {

@@ -68,15 +68,16 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
     }
     return digests(outputAmount);
   };
-  // Checked together, an auction's bids share the ECDSA check's inversions (src/chains/evm/ecdsa.ts).
+  const signedHashes = (terms: RfqTerms, bids: readonly SignedBid[]) =>
+    bids.map((b) => ({
+      hash: bidDigest(terms, b.outputAmount),
+      signature: b.signature as Hex,
+      publicKey: b.keys.publicKey as Hex,
+    }));
+  // Checked together, an auction's bids share the ECDSA check's inversions (src/chains/evm/ecdsa.ts); a
+  // winner's key gets a table kept for its next checks, the others' are checked without building one.
   const verifyBids = (terms: RfqTerms, bids: readonly SignedBid[]): boolean[] =>
-    verifyEachWithKey(
-      bids.map((b) => ({
-        hash: bidDigest(terms, b.outputAmount),
-        signature: b.signature as Hex,
-        publicKey: b.keys.publicKey as Hex,
-      })),
-    );
+    verifyEachWithKey(signedHashes(terms, bids), false);
   return {
     ...addressFacts("evm", chain.tokens),
     chain,
@@ -99,7 +100,7 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
     },
 
     verifyBid: (terms, outputAmount, keys, signature) =>
-      verifyBids(terms, [{ outputAmount, keys, signature }])[0] === true,
+      verifyEachWithKey(signedHashes(terms, [{ outputAmount, keys, signature }]))[0] === true,
     verifyBids,
 
     signing: {

@@ -1,6 +1,7 @@
 import { normalizeZ } from "@noble/curves/abstract/curve";
 import { secp256k1 } from "@noble/curves/secp256k1";
 import type { Hex } from "viem";
+import { LruCache } from "./lru-cache";
 import { strictSignature } from "./strict-signature";
 
 /**
@@ -122,6 +123,31 @@ function addMultiple(acc: Jacobian, multiples: Multiples, scalar: bigint): void 
   }
 }
 
+/** Bits per window of a key checked without its table: 15 multiples, built in about 15 additions. */
+const SMALL_BITS = 4;
+const SMALL_MASK = BigInt(2 ** SMALL_BITS - 1);
+
+/** 1·point … 15·point, affine, at [k − 1]: what a check without the key's table adds. */
+function smallMultiplesOf(point: CurvePoint): Multiples {
+  const table = [point];
+  for (let k = 2; k <= Number(SMALL_MASK); k++) table.push((table[k - 2] as CurvePoint).add(point));
+  const affine = normalizeZ(Point, table);
+  return { xs: affine.map((p) => p.X), ys: affine.map((p) => p.Y) };
+}
+
+/**
+ * acc := scalar·point from its 15 small multiples, most significant window first: 4 doublings and at
+ * most one addition a window. `acc` must start at infinity (it is doubled as it goes).
+ */
+function setSmallMultiple(acc: Jacobian, small: Multiples, scalar: bigint): void {
+  const { xs, ys } = small;
+  for (let shift = 256 - SMALL_BITS; shift >= 0; shift -= SMALL_BITS) {
+    if (acc.Z !== 0n) for (let d = 0; d < SMALL_BITS; d++) double(acc);
+    const digit = Number((scalar >> BigInt(shift)) & SMALL_MASK);
+    if (digit > 0) addAffine(acc, xs[digit - 1] as bigint, ys[digit - 1] as bigint);
+  }
+}
+
 /**
  * The inverse of `value` (not 0) modulo the prime `modulus`: the extended Euclidean algorithm, keeping
  * only the coefficient of `value` (about half the bigint operations of noble's `invert`, which keeps both).
@@ -161,18 +187,35 @@ function invertEach(values: bigint[], modulus: bigint): bigint[] {
 }
 
 let generatorMultiples: Multiples | undefined;
-const keyMultiples = new Map<string, Multiples>();
-/** A table is 4,224 points (about 0.7 MB); a corridor's connected resolvers are far fewer than this. */
-const MAX_CACHED_KEYS = 64;
+/**
+ * Each key's table, kept for the keys checked most recently (docs/security.md, "Many keys make each
+ * auction seconds of CPU"): a table is 4,224 points, about 0.5 MB (measured in Node) and about 40 ms to
+ * build, so the cache holds at most KEY_TABLES of them, about 32 MB; a key past that evicts the one
+ * checked longest ago, never the others.
+ */
+export const KEY_TABLES = 64;
+const keyMultiples = new LruCache<string, Multiples>(KEY_TABLES);
 
-function multiplesOfKey(publicKey: Hex): Multiples {
-  let multiples = keyMultiples.get(publicKey);
-  if (!multiples) {
-    multiples = multiplesOf(Point.fromHex(publicKey.slice(2)));
-    if (keyMultiples.size >= MAX_CACHED_KEYS) keyMultiples.clear();
-    keyMultiples.set(publicKey, multiples);
-  }
-  return multiples;
+/** A key's multiples to check against: its table (`small` false), or its 15 small multiples. */
+interface KeyMultiples {
+  multiples: Multiples;
+  small: boolean;
+}
+
+/** The key's table, built and kept if `build`; else its kept table, or its small multiples when none is kept. */
+function multiplesOfKey(publicKey: Hex, build: boolean): KeyMultiples {
+  const cached = keyMultiples.get(publicKey);
+  if (cached) return { multiples: cached, small: false };
+  const point = Point.fromHex(publicKey.slice(2));
+  if (!build) return { multiples: smallMultiplesOf(point), small: true };
+  const multiples = multiplesOf(point);
+  keyMultiples.set(publicKey, multiples);
+  return { multiples, small: false };
+}
+
+/** Whether `publicKey`'s table is cached (for tests of the cache's bound). */
+export function hasKeyTable(publicKey: Hex): boolean {
+  return keyMultiples.has(publicKey);
 }
 
 const UNCOMPRESSED_KEY = /^0x04[0-9a-fA-F]{128}$/;
@@ -190,16 +233,18 @@ export interface SignedHash {
  * and v, so ecrecover yields this very key. ecrecover takes R's x to be r itself (never r + n) and its
  * y's parity from v: a signature whose R has x = r + n, or whose v names the other y, verifies in plain
  * ECDSA but recovers another key on chain. Checked together, the signatures share their two inversions
- * (s⁻¹ modulo the group's order, and Z⁻¹ of each R for its y's parity).
+ * (s⁻¹ modulo the group's order, and Z⁻¹ of each R for its y's parity). With `buildTables` false, a key
+ * whose table is not kept is checked without one (about three times a check with it, against the 40 ms
+ * of building it), and none is built: checks that may name any number of keys cost no table each.
  */
-export function verifyEachWithKey(signed: readonly SignedHash[]): boolean[] {
+export function verifyEachWithKey(signed: readonly SignedHash[], buildTables = true): boolean[] {
   const ok = signed.map(() => false);
-  const checks: { at: number; r: bigint; s: bigint; yParity: 0 | 1; key: Multiples; hash: bigint }[] = [];
+  const checks: { at: number; r: bigint; s: bigint; yParity: 0 | 1; key: KeyMultiples; hash: bigint }[] = [];
   signed.forEach(({ hash, signature, publicKey }, at) => {
     const parts = strictSignature(signature);
     if (!parts || !UNCOMPRESSED_KEY.test(publicKey)) return;
     try {
-      checks.push({ at, ...parts, key: multiplesOfKey(publicKey), hash: BigInt(hash) });
+      checks.push({ at, ...parts, key: multiplesOfKey(publicKey, buildTables), hash: BigInt(hash) });
     } catch {
       // Not a point on the curve: nothing verifies against it.
     }
@@ -215,8 +260,10 @@ export function verifyEachWithKey(signed: readonly SignedHash[]): boolean[] {
   const found = checks.flatMap((c, i) => {
     const sInv = sInverses[i] as bigint;
     const R: Jacobian = { X: 0n, Y: 0n, Z: 0n };
+    // Without a table the key's product is summed first, from infinity, as it doubles its sum.
+    if (c.key.small) setSmallMultiple(R, c.key.multiples, (c.r * sInv) % N);
     addMultiple(R, generator, (c.hash * sInv) % N);
-    addMultiple(R, c.key, (c.r * sInv) % N);
+    if (!c.key.small) addMultiple(R, c.key.multiples, (c.r * sInv) % N);
     if (R.Z === 0n || R.X !== (((c.r * R.Z) % P) * R.Z) % P) return [];
     return [{ check: c, R }];
   });
@@ -233,6 +280,6 @@ export function verifyEachWithKey(signed: readonly SignedHash[]): boolean[] {
 }
 
 /** Whether the 65-byte `signature` over the 32-byte `hash` is by `publicKey` as the chain sees it (above). */
-export function verifyWithKey(hash: Hex, signature: Hex, publicKey: Hex): boolean {
-  return verifyEachWithKey([{ hash, signature, publicKey }])[0] === true;
+export function verifyWithKey(hash: Hex, signature: Hex, publicKey: Hex, buildTable = true): boolean {
+  return verifyEachWithKey([{ hash, signature, publicKey }], buildTable)[0] === true;
 }

@@ -784,6 +784,21 @@ export interface components {
        */
       socketsPerClient: number;
       /**
+       * @description losing bids of an auction whose signatures are checked after the answer, drawn at random
+       * @default 4
+       */
+      bidChecksAfterAnswer: number;
+      /**
+       * @description resolver sockets one corridor holds open; past it 503 corridor_busy
+       * @default 500
+       */
+      socketsPerCorridor: number;
+      /**
+       * @description event streams one corridor holds open; past it 503 corridor_busy
+       * @default 1000
+       */
+      streamsPerCorridor: number;
+      /**
        * @description admin requests with a wrong token per client per minute
        * @default 10
        */
