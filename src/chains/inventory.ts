@@ -15,6 +15,12 @@ export interface InventoryRead {
    * swap could neither create it nor move its tokens: it is not asked (docs/reliability.md, "Blame").
    */
   ownerChanged?: boolean;
+  /**
+   * Solana: an account of the node's (its associated account of a token read) does not exist, so a swap
+   * paying its sale into it would have to create it: it is not asked (docs/security.md, "A token account
+   * closed for its rent").
+   */
+  accountMissing?: boolean;
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   type InventoryCheck,
   type SameToken,
 } from "./inventory-rules";
-import { ACCOUNT_OWNER_CHANGED, type ChainFlag, HAS_CODE, INVENTORY_MISMATCH } from "./nodes";
+import { ACCOUNT_MISSING, ACCOUNT_OWNER_CHANGED, type ChainFlag, HAS_CODE, INVENTORY_MISMATCH } from "./nodes";
 
 /** A node's holdings are read from the chain at most this often (docs/resolver-protocol.md). */
 export const READ_EVERY_MS = 10_000;
@@ -158,7 +158,8 @@ export class InventoryChecks {
   /**
    * What the chain holds against the node, shown as its `degraded` reason: `has_code` while the last read
    * found code at its address, else `account_owner_changed` while it found an account of the node's owned
-   * by another key, else `inventory_mismatch` while it claims more than it holds, else null.
+   * by another key, else `account_missing` while it found an account of the node's missing, else
+   * `inventory_mismatch` while it claims more than it holds, else null.
    */
   flag(address: string): ChainFlag | null {
     return this.flagOf(resolverKey(address));
@@ -168,6 +169,7 @@ export class InventoryChecks {
     const check = this.get(key);
     if (check?.read?.hasCode) return HAS_CODE;
     if (check?.read?.ownerChanged) return ACCOUNT_OWNER_CHANGED;
+    if (check?.read?.accountMissing) return ACCOUNT_MISSING;
     return check?.mismatch ? INVENTORY_MISMATCH : null;
   }
 

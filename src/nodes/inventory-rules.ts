@@ -34,7 +34,7 @@ export type SameToken = (a: string, b: string) => boolean;
  * Only failed reads: yes, on its heartbeat alone, so an RPC outage on the relay's side does not stop
  * quoting. Otherwise the last successful read must show no code at the node's address (its signature
  * would be checked on chain by that code), none of its accounts owned by another key (a swap would fail
- * at it) and `amount` in both balance and allowance.
+ * at it) or missing (a swap would have to create it) and `amount` in both balance and allowance.
  */
 export function chainCovers(
   check: InventoryCheck | null,
@@ -44,7 +44,7 @@ export function chainCovers(
 ): boolean {
   if (!check) return false;
   if (!check.read) return true;
-  if (check.read.hasCode || check.read.ownerChanged) return false;
+  if (check.read.hasCode || check.read.ownerChanged || check.read.accountMissing) return false;
   const entry = check.read.entries.find((e) => sameToken(e.token, token));
   return entry !== undefined && BigInt(entry.balance) >= amount && BigInt(entry.allowance) >= amount;
 }

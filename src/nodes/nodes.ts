@@ -34,11 +34,22 @@ export const HAS_CODE = "has_code";
  */
 export const ACCOUNT_OWNER_CHANGED = "account_owner_changed";
 
+/**
+ * The `degraded` reason of a node one of whose token accounts does not exist (Solana: never created, or
+ * closed with SPL Token's `CloseAccount`): it is not asked, since a swap paying its sale into that account
+ * would have to create it (docs/security.md, "A token account closed for its rent").
+ */
+export const ACCOUNT_MISSING = "account_missing";
+
 /** What the relay's on-chain reads hold against a node, shown as its `degraded` reason. */
-export type ChainFlag = typeof HAS_CODE | typeof ACCOUNT_OWNER_CHANGED | typeof INVENTORY_MISMATCH;
+export type ChainFlag =
+  | typeof HAS_CODE
+  | typeof ACCOUNT_OWNER_CHANGED
+  | typeof ACCOUNT_MISSING
+  | typeof INVENTORY_MISMATCH;
 
 /** The chain flags in the order a node shows them: of those any of its corridors holds against it, the first. */
-const CHAIN_FLAGS: readonly ChainFlag[] = [HAS_CODE, ACCOUNT_OWNER_CHANGED, INVENTORY_MISMATCH];
+const CHAIN_FLAGS: readonly ChainFlag[] = [HAS_CODE, ACCOUNT_OWNER_CHANGED, ACCOUNT_MISSING, INVENTORY_MISMATCH];
 
 /** The `degraded` reason of a node that authenticated and has not sent a heartbeat yet (it said nothing). */
 export const NO_HEARTBEAT = "no_heartbeat";
@@ -46,7 +57,8 @@ export const NO_HEARTBEAT = "no_heartbeat";
 /**
  * A node's state as the relay shows it: the heartbeat's, except that a node the chain flags shows
  * `degraded` with the flag: `has_code` until its address has no code, `account_owner_changed` until its
- * accounts are its own again, `inventory_mismatch` until its claims are true again.
+ * accounts are its own again, `account_missing` until each exists, `inventory_mismatch` until its claims
+ * are true again.
  */
 export function shownState(
   state: NodeState,

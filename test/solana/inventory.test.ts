@@ -10,6 +10,7 @@ import type { SolanaChain } from "../../src/config/schema";
 import type { Node } from "../../src/schemas/resolvers";
 import { eventually, getJson, heartbeat, SOL, solCorridorKey, untilInventoryChecked } from "../support/ws-client";
 import { marketSellAmount, type SolanaBidder, solanaBidder } from "./bidder";
+import { openEmpty } from "./token-accounts";
 
 /**
  * Solana inventory checked on chain (docs/resolver-protocol.md, "Inventory checked on chain"): the relay
@@ -35,12 +36,14 @@ async function honestNode(): Promise<SolanaBidder> {
   return node;
 }
 
-/** A fresh identity and a fresh Solana key that holds nothing on chain, claiming 5,000 of each token. */
+/**
+ * A fresh identity and a fresh Solana key whose accounts of both tokens exist and hold nothing (a key
+ * without them is `account_missing`), claiming 5,000 of each token.
+ */
 async function bluffer(): Promise<SolanaBidder> {
-  const node = await solanaBidder(9, "bluffer", {
-    account: privateKeyToAccount(generatePrivateKey()),
-    keypair: Keypair.generate(),
-  });
+  const keypair = Keypair.generate();
+  await openEmpty(keypair.publicKey, [SOL.usdc, SOL.cngn]);
+  const node = await solanaBidder(9, "bluffer", { account: privateKeyToAccount(generatePrivateKey()), keypair });
   open.push(node);
   return node;
 }

@@ -54,20 +54,27 @@ export async function land(instructions: TransactionInstruction[], ...signers: K
 /** What `fund` mints of each token: 10,000. */
 export const HELD = 10_000_000_000n;
 
+const createAccount = (owner: PublicKey, token: string) =>
+  createAssociatedTokenAccountIdempotentInstruction(
+    treasury.publicKey,
+    ata(token, owner),
+    owner,
+    mint(token),
+    tokenProgram,
+  );
+
 /** Creates `owner`'s account of each of `tokens` and mints HELD into it. */
 export const fund = (owner: PublicKey, tokens: readonly string[]) =>
   land(
     tokens.flatMap((token) => [
-      createAssociatedTokenAccountIdempotentInstruction(
-        treasury.publicKey,
-        ata(token, owner),
-        owner,
-        mint(token),
-        tokenProgram,
-      ),
+      createAccount(owner, token),
       createMintToInstruction(mint(token), ata(token, owner), treasury.publicKey, HELD, [], tokenProgram),
     ]),
   );
+
+/** Creates `owner`'s account of each of `tokens`, holding nothing. */
+export const openEmpty = (owner: PublicKey, tokens: readonly string[]) =>
+  land(tokens.map((token) => createAccount(owner, token)));
 
 /** `owner` gives its account of `token` to a fresh key (SPL Token `SetAuthority`, `AccountOwner`). */
 export const giveAway = (owner: Keypair, token: string) =>

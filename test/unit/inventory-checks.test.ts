@@ -37,6 +37,15 @@ describe("chainCovers", () => {
     const check = { read: held && { ...held, hasCode: true }, reviewed: true, mismatch: false };
     expect(chainCovers(check, USDC, 1n, same)).toBe(false);
   });
+
+  it("says no for a node one of whose accounts was missing at the last read, whatever the other holds", () => {
+    // Its USDC account holds 100; its cNGN account, the one a sale of cNGN is paid into, does not exist.
+    const held = read(entry(USDC, 100n), entry(CNGN, 0n));
+    const missing = { read: held && { ...held, accountMissing: true }, reviewed: true, mismatch: false };
+    expect(chainCovers(missing, USDC, 1n, same)).toBe(false);
+    const present = { read: held && { ...held, accountMissing: false }, reviewed: true, mismatch: false };
+    expect(chainCovers(present, USDC, 1n, same)).toBe(true);
+  });
 });
 
 describe("claimsExceed", () => {
@@ -299,6 +308,34 @@ describe("InventoryChecks", () => {
       [NODE.address.toLowerCase(), "account_owner_changed"],
       [NODE.address.toLowerCase(), null],
     ]);
+  });
+
+  it("flags a node one of whose accounts is missing, not asked whatever it holds, until the account exists", async () => {
+    const t = setup();
+    t.claim(0, entry(USDC, 5_000n));
+    t.checks.restart(NODE, 0);
+    await t.answer({ entries: [entry(USDC, 5_000n)], hasCode: false, ownerChanged: false, accountMissing: true });
+    expect(t.checks.flag(NODE.address)).toBe("account_missing");
+    expect(t.checks.covers(NODE.address, USDC, 1n)).toBe(false);
+    t.checks.heard(NODE, READ_EVERY_MS);
+    await t.answer({ entries: [entry(USDC, 5_000n)], hasCode: false, ownerChanged: false, accountMissing: false });
+    expect(t.checks.flag(NODE.address)).toBeNull();
+    expect(t.checks.covers(NODE.address, USDC, 1n)).toBe(true);
+    expect(t.changes).toEqual([
+      [NODE.address.toLowerCase(), "account_missing"],
+      [NODE.address.toLowerCase(), null],
+    ]);
+  });
+
+  it("shows account_owner_changed before account_missing, and account_missing before a mismatch", async () => {
+    const t = setup();
+    t.claim(0, entry(USDC, 9_000n));
+    t.checks.restart(NODE, 0);
+    await t.answer({ entries: [entry(USDC, 5_000n)], hasCode: false, ownerChanged: true, accountMissing: true });
+    expect(t.checks.flag(NODE.address)).toBe("account_owner_changed");
+    t.checks.heard(NODE, READ_EVERY_MS);
+    await t.answer({ entries: [entry(USDC, 5_000n)], hasCode: false, ownerChanged: false, accountMissing: true });
+    expect(t.checks.flag(NODE.address)).toBe("account_missing");
   });
 
   it("finds its checks again in its store, as after hibernation", async () => {

@@ -127,6 +127,18 @@ describe("mergeNodes", () => {
     expect(shown("account_owner_changed", "has_code")).toBe("has_code");
   });
 
+  it("shows account_missing before a mismatch and after account_owner_changed", () => {
+    const other = { chainId: 2, baseToken: "c", quoteToken: "d" };
+    const shown = (...flags: ("inventory_mismatch" | "account_missing" | "account_owner_changed")[]) =>
+      mergeNodes(
+        flags.map((chainFlag, i) => base({ lastHeartbeat: 9_000 - i, chainFlag, corridor: { ...other, chainId: i } })),
+        10_000,
+      )[0]?.degraded;
+    expect(shown("inventory_mismatch", "account_missing")).toBe("account_missing");
+    expect(shown("account_missing", "account_owner_changed")).toBe("account_owner_changed");
+    expect(shown("account_missing")).toBe("account_missing");
+  });
+
   it("leaves solanaAddress out until a key was proved", () => {
     const [node] = mergeNodes([base({})], 6_000);
     expect(node && "solanaAddress" in node).toBe(false);

@@ -88,11 +88,35 @@ describe("solanaInventoryReader", () => {
     };
     expect(await read({ [ata(USDC)]: head(USDC, owner), [ata(CNGN)]: head(CNGN, stranger) })).toBe(true);
     expect(await read({ [ata(USDC)]: head(USDC, stranger) })).toBe(true);
-    // Its own accounts, or none (a swap creates a missing one), are not.
+    // Its own accounts, or none (that is `accountMissing`), are not.
     expect(await read({ [ata(USDC)]: head(USDC, owner), [ata(CNGN)]: head(CNGN, owner) })).toBe(false);
     expect(await read({})).toBe(false);
     // Something at the address that is no account of that token is nobody's to give away.
     expect(await read({ [ata(CNGN)]: { ...head(CNGN, stranger), owner: stranger } })).toBe(false);
+  });
+
+  it("says when an account of the key's, either token's, is missing: never created or closed", async () => {
+    const stranger = Keypair.generate().publicKey.toBase58();
+    const head = (mint: string, holder: string) => ({
+      owner: PROGRAM,
+      data: [tokenAccountHead(mint, holder, 5n), "base64"] as [string, string],
+    });
+    const read = async (accounts: Record<string, { owner: string; data: [string, string] }>) => {
+      fakeRpc(accounts);
+      return (await solanaInventoryReader(localSolana)(NODE, [CNGN, USDC])).accountMissing;
+    };
+    // Both its accounts exist, even empty or given away (that is `ownerChanged`): none is missing.
+    expect(await read({ [ata(USDC)]: head(USDC, owner), [ata(CNGN)]: head(CNGN, owner) })).toBe(false);
+    expect(await read({ [ata(USDC)]: head(USDC, owner), [ata(CNGN)]: head(CNGN, stranger) })).toBe(false);
+    // The account a sale of cNGN is paid into, the one it sells USDC from, or both: missing.
+    expect(await read({ [ata(USDC)]: head(USDC, owner) })).toBe(true);
+    expect(await read({ [ata(CNGN)]: head(CNGN, owner) })).toBe(true);
+    expect(await read({})).toBe(true);
+    // Something at the address that is no account of that token (another program's, another mint's): missing.
+    expect(await read({ [ata(USDC)]: head(USDC, owner), [ata(CNGN)]: { ...head(CNGN, owner), owner: stranger } })).toBe(
+      true,
+    );
+    expect(await read({ [ata(USDC)]: head(USDC, owner), [ata(CNGN)]: head(USDC, owner) })).toBe(true);
   });
 
   it("reads nothing for a node that proved no Solana key: it holds nothing the relay could move", async () => {

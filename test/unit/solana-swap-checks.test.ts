@@ -78,18 +78,19 @@ describe("the Solana swap transaction", () => {
     expect(ComputeBudgetInstruction.decodeSetComputeUnitLimit(ixs[0] as never).units).toBe(200_000);
     expect(ComputeBudgetInstruction.decodeSetComputeUnitPrice(ixs[1] as never).microLamports).toBe(1_000n);
 
-    // Idempotent creates (instruction 1), paid by the keeper: account, owner, mint.
+    // Idempotent creates (instruction 1): payer, account, owner, mint. The resolver pays for its own
+    // account, the keeper for the others (docs/security.md, "A token account closed for its rent").
     const creates = ixs.slice(2, 6).map((ix) => {
       expect([...ix.data]).toEqual([1]);
-      expect(ix.keys[0]?.pubkey.toBase58()).toBe(keeper.publicKey.toBase58());
       expect(ix.keys[4]?.pubkey.toBase58()).toBe(SystemProgram.programId.toBase58());
-      return [ix.keys[1]?.pubkey, ix.keys[2]?.pubkey, ix.keys[3]?.pubkey].map((k) => k?.toBase58());
+      return [ix.keys[0]?.pubkey, ix.keys[1]?.pubkey, ix.keys[2]?.pubkey, ix.keys[3]?.pubkey].map((k) => k?.toBase58());
     });
+    const treasury = new PublicKey(localSolana.treasury);
     expect(creates).toEqual([
-      [ata(CNGN, resolver.publicKey), resolver.publicKey, new PublicKey(CNGN)].map((k) => k.toBase58()),
-      [ata(USDC, recipient), recipient, new PublicKey(USDC)].map((k) => k.toBase58()),
-      [ata(USDC, new PublicKey(localSolana.treasury)), localSolana.treasury, USDC].map(String),
-      [ata(USDC, keeper.publicKey), keeper.publicKey, new PublicKey(USDC)].map((k) => k.toBase58()),
+      [resolver.publicKey, ata(CNGN, resolver.publicKey), resolver.publicKey, new PublicKey(CNGN)].map(String),
+      [keeper.publicKey, ata(USDC, recipient), recipient, new PublicKey(USDC)].map(String),
+      [keeper.publicKey, ata(USDC, treasury), treasury, new PublicKey(USDC)].map(String),
+      [keeper.publicKey, ata(USDC, keeper.publicKey), keeper.publicKey, new PublicKey(USDC)].map(String),
     ]);
 
     const transfers = ixs.slice(6, 10).map((ix) => {

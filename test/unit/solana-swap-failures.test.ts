@@ -17,22 +17,23 @@ const leg = (index: number, from: string, destination = `dest-${index}`): SwapTr
   mint: "mint",
   amount: 1n,
 });
-/** The creation of a leg's destination at instruction `index`, the account of `owner`. */
-const creation = (index: number, owner: string, account: string): SwapCreation => ({
+/** The creation of a leg's destination at instruction `index`, the account of `owner`, paid by `payer`. */
+const creation = (index: number, owner: string, account: string, payer = "keeper"): SwapCreation => ({
   index,
   account,
+  payer,
   owner,
   mint: "mint",
 });
 /**
- * A swap that creates its four legs' destinations at instructions 2–5 (the resolver's sale account, the
- * recipient's, the treasury's and the keeper's) and moves them at 6–9: proceeds (taker), received, fee and
- * gas fee (resolver).
+ * A swap that creates its four legs' destinations at instructions 2–5 (the resolver's sale account, paid by
+ * the resolver, then the recipient's, the treasury's and the keeper's, paid by the keeper) and moves them at
+ * 6–9: proceeds (taker), received, fee and gas fee (resolver).
  */
 const buyGas = {
   transfers: [leg(6, "taker"), leg(7, "resolver"), leg(8, "resolver"), leg(9, "resolver")],
   creations: [
-    creation(2, "resolver", "dest-6"),
+    creation(2, "resolver", "dest-6", "resolver"),
     creation(3, "recipient", "dest-7"),
     creation(4, "treasury", "dest-8"),
     creation(5, "keeper", "dest-9"),
@@ -68,8 +69,8 @@ describe("simulationFailureReason", () => {
   });
 
   it("names anything else, outside the legs included", () => {
-    expect(simulationFailureReason(insufficient(2), [], buyGas)).toBe(
-      "relay:simulation_failed:instruction_2:Custom(1)",
+    expect(simulationFailureReason(insufficient(1), [], buyGas)).toBe(
+      "relay:simulation_failed:instruction_1:Custom(1)",
     );
     expect(simulationFailureReason({ InstructionError: [6, { Custom: 17 }] }, [], buyGas)).toBe(
       "relay:simulation_failed:instruction_6:Custom(17)",
@@ -115,14 +116,32 @@ describe("simulationFailureReason", () => {
     expect(reason(5, "dest-9")).toBe("relay:fee_transfer_failed");
     // The chain shows the account its owner's: the code names nobody.
     expect(reason(2)).toBe("relay:simulation_failed:instruction_2:Custom(0)");
-    // Another error of a creation (the keeper short of a rent in the system program's call) names nobody.
+    // Another error of a creation the keeper pays for (short of a rent in the system program's call) names nobody.
     expect(
-      simulationFailureReason({ InstructionError: [2, { Custom: 1 }] }, [], buyGas, { givenAway: new Set(["dest-6"]) }),
-    ).toBe("relay:simulation_failed:instruction_2:Custom(1)");
+      simulationFailureReason({ InstructionError: [3, { Custom: 1 }] }, [], buyGas, { givenAway: new Set(["dest-7"]) }),
+    ).toBe("relay:simulation_failed:instruction_3:Custom(1)");
     // A recipient that is the resolver's own key: its account is the resolver's.
     const toResolver = { ...buyGas, creations: [creation(2, "resolver", "dest-6"), creation(3, "resolver", "dest-7")] };
     expect(simulationFailureReason(invalidOwner(3), [], toResolver, { givenAway: new Set(["dest-7"]) })).toBe(
       "resolver:transfer_failed",
+    );
+  });
+
+  it("blames the resolver short of the rent of its own account, which it closed after its inventory read", () => {
+    const shortOfRent = (index: number) => ({ InstructionError: [index, { Custom: 1 }] });
+    // The creation the resolver pays for: the system program refused its payer, the resolver.
+    expect(simulationFailureReason(shortOfRent(2), [], buyGas)).toBe("resolver:insufficient_balance");
+    expect(simulationFailureReason(shortOfRent(2), [], sellGas)).toBe("resolver:insufficient_balance");
+    // The same code at a creation the keeper pays for is not the resolver's.
+    for (const index of [3, 4, 5]) {
+      expect(simulationFailureReason(shortOfRent(index), [], buyGas)).toBe(
+        `relay:simulation_failed:instruction_${index}:Custom(1)`,
+      );
+    }
+    // A swap built before the resolver paid for its own account: the keeper paid, the resolver is not blamed.
+    const keeperPaid = { ...buyGas, creations: [creation(2, "resolver", "dest-6"), ...buyGas.creations.slice(1)] };
+    expect(simulationFailureReason(shortOfRent(2), [], keeperPaid)).toBe(
+      "relay:simulation_failed:instruction_2:Custom(1)",
     );
   });
 

@@ -33,6 +33,16 @@ export function givenAway(account: AccountJson | null, token: Token, owner: stri
 }
 
 /**
+ * Whether `owner`'s associated account of `token` is missing: no account of that token at its address (none,
+ * or closed with SPL Token's `CloseAccount`, its rent back to its owner). A swap paying the node's sale into
+ * it would create it, and its rent is not the keeper's to pay (docs/security.md, "A token account closed for
+ * its rent").
+ */
+export function missing(account: AccountJson | null, token: Token): boolean {
+  return headOf(account, token) === null;
+}
+
+/**
  * The inventory `getMultipleAccounts`'s answer shows, token by token in the order asked. `allowance` is
  * the balance: the resolver signs its own transfer in the swap, so it approves nobody, and all its
  * account holds is what a fill can move (docs/resolver-protocol.md, "Inventory checked on chain").
@@ -57,7 +67,8 @@ export function inventoryOfAccounts(
  * not asked and never flagged for claims it cannot back. A Solana key is never code: the runtime checks
  * its ed25519 signature itself, so `hasCode` is always false. The corridor's tokens are both of a node's
  * accounts (the one it sells from and the one its sale is paid into); one of them that another key owns
- * sets `ownerChanged`, and the node is not asked (docs/reliability.md, "Blame").
+ * sets `ownerChanged`, one that does not exist `accountMissing`, and the node is not asked either way
+ * (docs/reliability.md, "Blame").
  */
 export function solanaInventoryReader(chain: SolanaChain): InventoryReader {
   return async (node, addresses) => {
@@ -73,6 +84,8 @@ export function solanaInventoryReader(chain: SolanaChain): InventoryReader {
       { commitment: "confirmed", encoding: "base64", dataSlice: { offset: 0, length: ACCOUNT_HEAD_BYTES } },
     ]);
     const ownerChanged = tokens.some((token, i) => givenAway(value[i] ?? null, token, owner));
-    return { entries: inventoryOfAccounts(chain, owner, tokens, value), hasCode: false, ownerChanged };
+    const accountMissing = tokens.some((token, i) => missing(value[i] ?? null, token));
+    const entries = inventoryOfAccounts(chain, owner, tokens, value);
+    return { entries, hasCode: false, ownerChanged, accountMissing };
   };
 }

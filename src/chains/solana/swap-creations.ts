@@ -11,6 +11,8 @@ export interface SwapCreation {
   index: number;
   /** The associated token account created. */
   account: string;
+  /** Who pays its rent when it is missing: the keeper, or the resolver for its own account. */
+  payer: string;
   /** The wallet it is derived for: whose account it is. */
   owner: string;
   mint: string;
@@ -26,9 +28,9 @@ export function swapCreations(message: VersionedMessage, accountKeys: string[]):
   const creations: SwapCreation[] = [];
   message.compiledInstructions.forEach((ix, index) => {
     if (accountKeys[ix.programIdIndex] !== ASSOCIATED_TOKEN_PROGRAM || ix.data[0] !== CREATE_IDEMPOTENT) return;
-    const [, account, owner, mint] = ix.accountKeyIndexes.map((i) => accountKeys[i]);
-    if (!account || !owner || !mint) return;
-    creations.push({ index, account, owner, mint });
+    const [payer, account, owner, mint] = ix.accountKeyIndexes.map((i) => accountKeys[i]);
+    if (!payer || !account || !owner || !mint) return;
+    creations.push({ index, account, payer, owner, mint });
   });
   return creations;
 }

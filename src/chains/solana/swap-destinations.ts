@@ -8,8 +8,10 @@ import { tokenAccount } from "./swap-transaction";
  * known before the auction (docs/settlement.md, "What a Solana fill costs"): as `createDestinations` in
  * src/chains/solana/swap-transaction.ts, the recipient's buy-token account, the treasury's account of
  * the fee token (when the chain charges a fee) and the keeper's account of the gas fee token, each once.
- * The fourth destination, the resolver's sell-token account, is left out: the winner is not known yet,
- * and a resolver quoting a corridor holds both of its tokens.
+ * The fourth destination, the resolver's sell-token account, is left out: the keeper never pays for it.
+ * A resolver is asked only while both of its corridor's accounts exist (src/chains/solana/inventory.ts), and
+ * the swap's creation of that account, needed only if the resolver closed it since, is the resolver's to
+ * pay (docs/security.md, "A token account closed for its rent").
  */
 export function swapDestinations(chain: SolanaChain, fill: FillToPrice): string[] {
   const same = (a: string, b: string) => a === b;

@@ -23,6 +23,11 @@ const TOKEN_ACCOUNT_FROZEN = 17;
  */
 const ATA_INVALID_OWNER = 0;
 /**
+ * The system program's `ResultWithNegativeLamports`, from `CreateIdempotent`'s call to it for a missing
+ * account: the creation's payer holds less than the account's rent.
+ */
+const SYSTEM_SHORT_OF_RENT = 1;
+/**
  * What the token program answers for a source account that does not exist (the runtime hands it an
  * empty system account): it holds nothing, so it is counted as too little balance.
  */
@@ -119,11 +124,22 @@ function givenAwayReason(created: SwapCreation, transfers: SwapTransfer[]): stri
   return null;
 }
 
-/** The creation a transaction error says was refused as another key's account (`InvalidOwner`); null otherwise. */
-function failedCreation(err: TransactionErrorJson, creations: SwapCreation[]): SwapCreation | null {
+/** The creation a transaction error says failed with the custom error `code`; null otherwise. */
+function failedCreation(err: TransactionErrorJson, creations: SwapCreation[], code: number): SwapCreation | null {
   const instruction = instructionErrorOf(err);
-  if (!instruction || customOf(instruction[1]) !== ATA_INVALID_OWNER) return null;
+  if (!instruction || customOf(instruction[1]) !== code) return null;
   return creations.find((c) => c.index === instruction[0]) ?? null;
+}
+
+/**
+ * Whether the swap failed creating the resolver's own account (one it pays for, the payer being the key of
+ * its legs: only the account its sale is paid into, closed after its inventory read) because the resolver
+ * holds less than the rent: its own shortfall, as a short leg is (docs/security.md, "A token account closed
+ * for its rent").
+ */
+function resolverShortOfRent(err: TransactionErrorJson, { transfers, creations }: SwapInstructions): boolean {
+  const created = failedCreation(err, creations, SYSTEM_SHORT_OF_RENT);
+  return created !== null && created.payer === transfers[1]?.from;
 }
 
 /**
@@ -132,7 +148,7 @@ function failedCreation(err: TransactionErrorJson, creations: SwapCreation[]): S
  * None for any other failure.
  */
 export function givenAwaySuspects(err: TransactionErrorJson, { creations }: SwapInstructions): SwapCreation[] {
-  const created = failedCreation(err, creations);
+  const created = failedCreation(err, creations, ATA_INVALID_OWNER);
   return created ? [created] : [];
 }
 
@@ -158,6 +174,9 @@ export interface FailureEvidence {
  * - a destination account the swap could not create (`InvalidOwner`), the chain showing another key owns
  *   it: its owner's (`givenAwayReason`), so a resolver that gave away the account its sale is paid into is
  *   struck, and a taker whose recipient did is told `taker:recipient_refused`;
+ * - the resolver's own account, which it pays to create (it closed it after its inventory read), not
+ *   created because the resolver holds less than its rent (`Custom(1)` of the system program, at a
+ *   creation whose payer is the resolver): `resolver:insufficient_balance`;
  * - `BlockhashNotFound`: `taker:blockhash_expired` (the quote's blockhash aged out before it was sent);
  * - the fee payer missing or short of SOL for the fee or the rent of the accounts the swap creates:
  *   `keeper_insufficient_funds` (the keeper pays both; no taker or resolver can fix it);
@@ -173,9 +192,10 @@ export function simulationFailureReason(
   if (KEEPER_CANNOT_PAY.has(shortTransactionError(err))) return KEEPER_INSUFFICIENT_FUNDS;
   const { transfers } = swap;
   const frozen = evidence.frozen ?? new Set();
-  const created = failedCreation(err, swap.creations);
+  const created = failedCreation(err, swap.creations, ATA_INVALID_OWNER);
   const givenAway = created && evidence.givenAway?.has(created.account) ? givenAwayReason(created, transfers) : null;
   if (givenAway) return givenAway;
+  if (resolverShortOfRent(err, swap)) return blamed("resolver", "insufficient_balance");
   const failed = failedTransfer(err, transfers);
   if (failed) {
     const { leg, inner } = failed;

@@ -44,12 +44,14 @@ export function tokenAccount(token: SolanaToken, owner: string): PublicKey {
 
 /**
  * The destination account of every leg, created if it is missing (idempotently, so an account that
- * exists costs nothing but compute), paid by the keeper: the resolver's sell-token account, the
- * recipient's buy-token account, the treasury's fee account and the keeper's gas-fee account. Each
- * account once, in the legs' order.
+ * exists costs nothing but compute): the resolver's sell-token account, the recipient's buy-token
+ * account, the treasury's fee account and the keeper's gas-fee account. Each account once, in the legs'
+ * order. The keeper pays the rent of each, which the quote prices (`swapDestinations`), except the
+ * resolver's own, which `resolver` pays: it is not priced, and a resolver must hold its corridor's
+ * accounts to be asked, so its account is missing only when it closed it after its inventory read, and
+ * the keeper never pays its rent (docs/security.md, "A token account closed for its rent").
  */
-function createDestinations(chain: SolanaChain, legs: SwapLeg[]): TransactionInstruction[] {
-  const keeper = new PublicKey(chain.keeper);
+function createDestinations(chain: SolanaChain, legs: SwapLeg[], resolver: string): TransactionInstruction[] {
   const seen = new Set<string>();
   const instructions: TransactionInstruction[] = [];
   for (const leg of legs) {
@@ -59,7 +61,7 @@ function createDestinations(chain: SolanaChain, legs: SwapLeg[]): TransactionIns
     seen.add(account.toBase58());
     instructions.push(
       createAssociatedTokenAccountIdempotentInstruction(
-        keeper,
+        new PublicKey(leg.to === resolver ? resolver : chain.keeper),
         account,
         new PublicKey(leg.to),
         new PublicKey(token.address),
@@ -96,7 +98,8 @@ function memo(quoteId: string): TransactionInstruction {
  * A quote's settlement on Solana (docs/settlement.md, "Solana: the swap transaction"): one v0
  * transaction, fee payer the chain's keeper, signed by the keeper, the taker and the resolver, that
  * 1. sets the compute budget (`computeUnitLimit`, `computeUnitPrice`),
- * 2. creates the legs' destination token accounts where missing (paid by the keeper),
+ * 2. creates the legs' destination token accounts where missing (paid by the keeper, the resolver's own
+ *    by the resolver),
  * 3. moves each leg of `swapLegs` with `TransferChecked` (mint and decimals checked on chain),
  * 4. logs the quote id with a Memo instruction.
  *
@@ -131,7 +134,7 @@ export function buildSwapTransaction(
   const instructions = [
     ComputeBudgetProgram.setComputeUnitLimit({ units: chain.computeUnitLimit }),
     ComputeBudgetProgram.setComputeUnitPrice({ microLamports: BigInt(chain.computeUnitPrice) }),
-    ...createDestinations(chain, legs),
+    ...createDestinations(chain, legs, winner.resolver),
     ...legs.map((leg) => transfer(chain, leg)),
     memo(terms.quoteId),
   ];

@@ -1,0 +1,146 @@
+import { env, runDurableObjectAlarm } from "cloudflare:test";
+import { createCloseAccountInstruction, createTransferCheckedInstruction } from "@solana/spl-token";
+import { Keypair, type PublicKey } from "@solana/web3.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { solanaRpc } from "../../src/chains/solana/rpc";
+import { loadConfig } from "../../src/config/load";
+import type { SolanaChain } from "../../src/config/schema";
+import type { Quote } from "../../src/schemas/quote";
+import type { Node } from "../../src/schemas/resolvers";
+import { chainKeeperStub } from "../../src/stubs";
+import { eventually, getJson, SOL } from "../support/ws-client";
+import type { SolanaBidder } from "./bidder";
+import {
+  ata,
+  expectStruck,
+  freshResolver,
+  fund,
+  HELD,
+  land,
+  mint,
+  post,
+  quoteRequest,
+  tokenProgram,
+  treasury,
+  wonBy,
+} from "./token-accounts";
+
+/**
+ * A resolver's account its sale is paid into (its account of the swap's sell token) closed by the resolver
+ * (SPL Token `CloseAccount`, its rent back to a key of its choice) (docs/security.md, "A token account
+ * closed for its rent"). The keeper must never pay that account's rent: a resolver without it is not asked,
+ * and the swap's creation of it, needed only when it was closed after the inventory read, is paid by the
+ * resolver. The taker here sells cNGN for USDC, so the resolver's sale is paid into its cNGN account.
+ */
+
+const app = createApp();
+const chain = loadConfig(env.RELAY_CONFIG).chains.find((c): c is SolanaChain => c.kind === "solana") as SolanaChain;
+
+let open: SolanaBidder[] = [];
+afterEach(async () => {
+  for (const b of open) b.socket.close();
+  await Promise.all(open.map((b) => b.socket.closed));
+  open = [];
+});
+
+async function freshTaker(): Promise<Keypair> {
+  const taker = Keypair.generate();
+  await fund(taker.publicKey, [SOL.usdc, SOL.cngn]);
+  return taker;
+}
+
+/** `owner` empties its cNGN account into the treasury's and closes it, its rent to `rentTo`. */
+const closeSaleAccount = (owner: Keypair, rentTo: PublicKey) => {
+  const account = ata(SOL.cngn, owner.publicKey);
+  return land(
+    [
+      createTransferCheckedInstruction(
+        account,
+        mint(SOL.cngn),
+        ata(SOL.cngn, treasury.publicKey),
+        owner.publicKey,
+        HELD,
+        6,
+        [],
+        tokenProgram,
+      ),
+      createCloseAccountInstruction(account, rentTo, owner.publicKey, [], tokenProgram),
+    ],
+    owner,
+  );
+};
+
+const lamports = async (key: string) =>
+  BigInt(
+    (await solanaRpc<{ value: number }>(env.TEST_SOLANA_RPC_URL, "getBalance", [key, { commitment: "confirmed" }]))
+      .value,
+  );
+
+/** Keeper alarms (indexer passes) until the quote is settled, as the alarm would run them. */
+async function settled(quoteId: string): Promise<Quote> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    await runDurableObjectAlarm(chainKeeperStub(env, SOL.chainId));
+    const quote = (await (await app.request(`/v1/quotes/${quoteId}`, {}, env)).json()) as Quote;
+    if (quote.status === "settled" || Date.now() > deadline) return quote;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** What the landed swap `signature` cost its fee payer beyond the transaction's fee: rent it paid. */
+async function keeperRent(signature: string): Promise<bigint> {
+  const tx = await solanaRpc<{ meta: { fee: number; preBalances: number[]; postBalances: number[] } }>(
+    env.TEST_SOLANA_RPC_URL,
+    "getTransaction",
+    [signature, { encoding: "base64", commitment: "confirmed", maxSupportedTransactionVersion: 0 }],
+  );
+  const [pre = 0, post = 0] = [tx.meta.preBalances[0], tx.meta.postBalances[0]];
+  return BigInt(pre - post - tx.meta.fee);
+}
+
+const nodeOf = async (address: string) =>
+  (await getJson<{ nodes: Node[] }>("/v1/nodes")).body.nodes.find((n) => n.address === address);
+
+describe("a resolver's account its sale is paid into, closed for its rent", () => {
+  it("closed before its inventory read: not asked, degraded account_missing", async () => {
+    // It claims what the chain shows: USDC to sell, no cNGN (it has no cNGN account).
+    const resolver = await freshResolver("closed-sale-account", {
+      before: (keypair) => closeSaleAccount(keypair, keypair.publicKey),
+      balances: { [SOL.usdc]: "5000000000", [SOL.cngn]: "0" },
+    });
+    open.push(resolver);
+    const pending = post(app, "/v1/quotes", await quoteRequest(app, await freshTaker()));
+    await expect(resolver.nextRfq(1_000)).rejects.toThrow("no rfq frame");
+    expect(await pending).toMatchObject({ status: 404, body: { error: "no_offers" } });
+    await eventually(async () =>
+      expect(await nodeOf(resolver.account.address)).toMatchObject({ state: "degraded", degraded: "account_missing" }),
+    );
+  });
+
+  it("closed after winning, its rent kept: the swap re-creates it at the resolver's expense, none of the keeper's", async () => {
+    const resolver = await freshResolver("closes-after-win");
+    open.push(resolver);
+    const submission = await wonBy(app, resolver, await freshTaker());
+    await closeSaleAccount(resolver.keypair, resolver.keypair.publicKey);
+    const resolverBefore = await lamports(resolver.keypair.publicKey.toBase58());
+    const answer = await post(app, "/v1/executions", submission);
+    expect(answer).toMatchObject({ status: 202, body: { status: "submitted" } });
+    expect(await settled(submission.quoteId)).toMatchObject({ status: "settled" });
+    expect(await keeperRent(String(answer.body.txHash))).toBe(0n);
+    // The rent it got back from the close, paid again for the account it closed.
+    const rent = await solanaRpc<number>(env.TEST_SOLANA_RPC_URL, "getMinimumBalanceForRentExemption", [165]);
+    expect(resolverBefore - (await lamports(resolver.keypair.publicKey.toBase58()))).toBe(BigInt(rent));
+  });
+
+  it("closed after winning, its rent sent away: resolver:insufficient_balance, a strike, no lamport of the keeper's", async () => {
+    const resolver = await freshResolver("closes-after-win-broke");
+    open.push(resolver);
+    const submission = await wonBy(app, resolver, await freshTaker());
+    await closeSaleAccount(resolver.keypair, treasury.publicKey);
+    expect(await lamports(resolver.keypair.publicKey.toBase58())).toBe(0n);
+    const keeperBefore = await lamports(chain.keeper);
+    await expectStruck(app, resolver, submission, "resolver:insufficient_balance");
+    expect(await lamports(chain.keeper)).toBe(keeperBefore);
+  });
+});
