@@ -88,7 +88,10 @@ export class AuctionHouse {
     const closedAt = performance.now();
     setTimeout(() => this.live.delete(rfqId), REMEMBER_CLOSED_MS);
     // Each of those nodes is a sample: its bid, or the worst case for a decline, no reply or a bid out of band.
-    const laddered = ladders.length ? ladderSamples(ladders, auction.bids, rfqBounds(port, terms, band)) : [];
+    const limitAmount = input.limit ? BigInt(input.limit.limitAmount) : null;
+    const laddered = ladders.length
+      ? ladderSamples(ladders, auction.bids, rfqBounds(port, terms, band), limitAmount)
+      : [];
     // Measured once the taker's answer has left, off the quote's path.
     if (laddered.length) port.waitUntil(afterAnswer().then(() => port.ladderBids(quoteId, laddered)));
 

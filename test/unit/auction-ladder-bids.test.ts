@@ -25,6 +25,15 @@ describe("ladderSamples: what each asked node with a covering ladder did", () =>
     ]);
   });
 
+  it("in a limit round, counts no worst case for a node whose ladder paid less than the order's limit", () => {
+    const bids = [{ resolver: "0xA", outputAmount: 990_000n }];
+    const limited = [...ladders.slice(0, 2), { resolver: "0xE", ladderOutput: 1_020_000n }];
+    expect(ladderSamples(limited, bids, bounds, 1_010_000n)).toEqual([
+      { resolver: "0xA", ladderOutput: 1_000_000n, outputAmount: 990_000n },
+      { resolver: "0xE", ladderOutput: 1_020_000n, outputAmount: 0n },
+    ]);
+  });
+
   it("takes every bid as it is when no band steers", () => {
     const bids = [{ resolver: "0xB", outputAmount: 1_100_000n }];
     expect(ladderSamples(ladders.slice(1, 2), bids, null)).toEqual([
