@@ -53,7 +53,7 @@ export function withLadders(
   return {
     ...port,
     ladderAt: (...ask) => ladders.ladderAt(...ask),
-    ladderBids: (quoteId, bids) => ladders.sampled(quoteId, bids, Date.now()),
+    ladderBids: (_quoteId, bids) => ladders.sampled(bids, Date.now()),
   };
 }
 

@@ -122,12 +122,13 @@ function standing(r, now) {
 }
 
 /**
- * How honest its price ladders are (docs/reliability.md, "Honest levels"): how much worse its firm bids
- * were than its own ladders over 7 days.
+ * How honest its price ladders are (docs/reliability.md, "Honest levels"): how much worse what it did with
+ * the rfqs its own ladders covered (its bids; a decline, no reply or out-of-band bid as the worst case)
+ * was than those ladders over 7 days.
  */
 export function levelsText(levels) {
-  if (!levels || levels.samples === 0) return "no bid measured against its own ladder yet";
-  const of = `over ${levels.samples} firm bid${levels.samples === 1 ? "" : "s"} against its own ladder`;
+  if (!levels || levels.samples === 0) return "no rfq its own ladder covered yet";
+  const of = `over ${levels.samples} rfq${levels.samples === 1 ? "" : "s"} its own ladder covered`;
   return `slippage p50 ${levels.p50SlippageBps} bps, p90 ${levels.p90SlippageBps} bps ${of}`;
 }
 

@@ -37,11 +37,14 @@ export interface CorridorPort {
   waitUntil(p: Promise<unknown>): void;
   /** What the node's fresh price ladder pays for `sellAmount`, or null (docs/resolver-protocol.md, "Price ladders"). */
   ladderAt(address: string, sellToken: string, buyToken: string, sellAmount: bigint, now: number): bigint | null;
-  /** An auction's firm bids from nodes whose ladder covered the amount, each against that ladder's value. */
+  /** An auction's samples: each asked node whose ladder covered the amount, its bid against that ladder's value. */
   ladderBids(quoteId: string, bids: readonly LadderBid[]): void;
 }
 
-/** One firm bid against the ladder its node streamed when the rfq went out (docs/reliability.md, "Honest levels"). */
+/**
+ * One node's bid against the ladder it streamed when the rfq went out (docs/reliability.md, "Honest levels");
+ * `outputAmount` 0 when it honoured nothing (src/auction/ladder-samples.ts).
+ */
 export interface LadderBid {
   resolver: string;
   ladderOutput: bigint;

@@ -10,6 +10,7 @@ import { checkUnchecked, disqualify, verifyBid } from "./bid-signatures";
 import { swapCharges } from "./charges";
 import type { CorridorPort } from "./corridor-port";
 import { decideWinner } from "./decide";
+import { ladderSamples } from "./ladder-samples";
 import { LiveAuction } from "./live-auction";
 import { noOffers, noReplies, noWinner } from "./no-quote";
 import type { QuoteOutcome } from "./quote-outcome";
@@ -78,20 +79,19 @@ export class AuctionHouse {
     const timer = setTimeout(() => auction.close(), config.rfqWindowMs);
     // What each asked node's own ladder paid for this amount as the rfq went out (docs/reliability.md,
     // "Honest levels"), read once the frames are sent: no frame of a node's is taken in between.
-    const ladders = new Map(
-      eligible.flatMap((n) => {
-        const out = port.ladderAt(n.address, input.sellToken, input.buyToken, terms.sellAmount, now);
-        return out === null ? [] : [[resolverKey(n.address), out] as const];
-      }),
-    );
+    const ladders = eligible.flatMap((n) => {
+      const out = port.ladderAt(n.address, input.sellToken, input.buyToken, terms.sellAmount, now);
+      return out === null ? [] : [{ resolver: n.address, ladderOutput: out }];
+    });
     await auction.done;
     clearTimeout(timer);
     const closedAt = performance.now();
     setTimeout(() => this.live.delete(rfqId), REMEMBER_CLOSED_MS);
-    const laddered = auction.bids.flatMap((b) => {
-      const ladderOutput = ladders.get(resolverKey(b.resolver));
-      return ladderOutput === undefined ? [] : [{ resolver: b.resolver, ladderOutput, outputAmount: b.outputAmount }];
-    });
+    // Each of those nodes is a sample: its bid, or the worst case for a decline, no reply or a bid out of band.
+    const limitAmount = input.limit ? BigInt(input.limit.limitAmount) : null;
+    const laddered = ladders.length
+      ? ladderSamples(ladders, auction.bids, rfqBounds(port, terms, band), limitAmount)
+      : [];
     // Measured once the taker's answer has left, off the quote's path.
     if (laddered.length) port.waitUntil(afterAnswer().then(() => port.ladderBids(quoteId, laddered)));
 

@@ -1,10 +1,14 @@
 import type { NodeSession } from "../nodes";
+import { freshBand, type OutputBounds, outputBounds } from "./band-guard";
 import { swapCharges } from "./charges";
 import type { CorridorPort } from "./corridor-port";
 import { eligibleNodes, hasInventory, onlineNodes } from "./rfq";
 
 /** The parts of the auction's port that its eligibility, inventory and fee checks read. */
-export type CheckedPort = Pick<CorridorPort, "corridor" | "adapter" | "nodes" | "chainCovers" | "costs">;
+export type CheckedPort = Pick<
+  CorridorPort,
+  "corridor" | "adapter" | "nodes" | "chainCovers" | "costs" | "config" | "band" | "assetOf"
+>;
 
 /**
  * The auction's checks, for an indicative price (`GET /v1/prices`) to apply as an auction would: built
@@ -17,6 +21,8 @@ export interface AuctionChecks {
   canDeliver(node: NodeSession, token: string, amount: bigint): boolean;
   /** The fees a quote of the pair would charge now. */
   charges(sellToken: string, buyToken: string, now: number): ReturnType<typeof swapCharges>;
+  /** The outputs a bid for `sellAmount` may win within by the fresh band's guard now; null when none steers. */
+  bounds(sellToken: string, buyToken: string, sellAmount: bigint, now: number): OutputBounds | null;
 }
 
 export function auctionChecksOf(port: CheckedPort): AuctionChecks {
@@ -25,5 +31,15 @@ export function auctionChecksOf(port: CheckedPort): AuctionChecks {
     canDeliver: (node, token, amount) => hasInventory(port, node, token, amount),
     charges: (sellToken, buyToken, now) =>
       swapCharges(port, { kind: "rfq", sellToken, buyToken, recipient: null }, now),
+    bounds: (sellToken, buyToken, sellAmount, now) =>
+      outputBounds({
+        band: freshBand(port.band(), now),
+        sellAsset: port.assetOf(sellToken),
+        buyAsset: port.assetOf(buyToken),
+        sellAmount,
+        sellDecimals: port.adapter.token(sellToken)?.decimals ?? 0,
+        buyDecimals: port.adapter.token(buyToken)?.decimals ?? 0,
+        bandGuardBps: port.config.bandGuardBps,
+      }),
   };
 }

@@ -9,12 +9,12 @@ export { type ExecutionRow, readExecutionRecord, readUncountedFailures, type Unc
 export { recentGasUsed } from "./fill-costs";
 export { type SettledFillBooks, settledFillsSince } from "./keeper-books";
 export {
-  type LevelSampleRow,
-  levelSamplesStatement,
-  pruneLevelSamples,
-  readLevelSlippage,
+  type LevelDayRow,
+  levelDaysStatement,
+  pruneLevelDays,
+  readLevelCounts,
   readSloppyLevels,
-} from "./level-samples";
+} from "./level-days";
 export { dueLimitOrders, recordLimitChecks } from "./limit-book";
 export {
   cancelLimitOrder,

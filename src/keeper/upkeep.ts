@@ -1,6 +1,6 @@
 import type { RelayConfig } from "../config";
-import { expireAllDue, pruneIdempotencyKeys, pruneLevelSamples, pruneWrittenBehind } from "../db";
-import { LEVELS_WINDOW_MS } from "../levels";
+import { expireAllDue, pruneIdempotencyKeys, pruneLevelDays, pruneWrittenBehind } from "../db";
+import { levelsSinceDay } from "../levels";
 import { iso, keeperLog } from "./port";
 import { type RetentionRun, retainPass } from "./retention";
 
@@ -10,14 +10,14 @@ import { type RetentionRun, retainPass } from "./retention";
  */
 
 /**
- * Deletes the Idempotency-Keys past their retention, the write-behind ids past theirs, and the level
- * slippage samples older than the record's window.
+ * Deletes the Idempotency-Keys past their retention, the write-behind ids past theirs, and the days of
+ * level slippage counts before the record's window.
  */
 export async function pruneKeys(db: D1Database, now: number): Promise<void> {
   await Promise.all([
     pruneIdempotencyKeys(db, iso(now)),
     pruneWrittenBehind(db, now),
-    pruneLevelSamples(db, now - LEVELS_WINDOW_MS),
+    pruneLevelDays(db, levelsSinceDay(now)),
   ]).catch((e: unknown) => keeperLog.error("prune_failed", { error: String(e) }));
 }
 

@@ -1,15 +1,15 @@
 import type { AuctionChecks } from "../auction";
 import type { ChainAdapter, Corridor } from "../chains";
-import { levelSamplesStatement, RecordBatch, readSloppyLevels } from "../db";
+import { levelDaysStatement, RecordBatch, readSloppyLevels } from "../db";
 import { log } from "../log";
 import type { CorridorStanding } from "../resolvers";
 import { CorridorPrices } from "./corridor-prices";
 import { MIN_LEVEL_SAMPLES, SLOPPY_P50_BPS } from "./honesty";
 
 /**
- * A corridor object's prices, wired to the auction's checks (eligibility, inventory and fees are the
- * auction's own, `auctionChecksOf`), to the standing it holds (demotions), and to D1 for the slippage samples,
- * which the auctions of 100 ms share one D1 call to write (`RecordBatch`).
+ * A corridor object's prices, wired to the auction's checks (eligibility, inventory, fees and the band
+ * guard are the auction's own, `auctionChecksOf`), to the standing it holds (demotions), and to D1 for the
+ * slippage counts of the corridor's days, which the auctions of 100 ms share one D1 call to write (`RecordBatch`).
  */
 export function corridorPricesOn(parts: {
   corridor: Corridor;
@@ -29,12 +29,18 @@ export function corridorPricesOn(parts: {
     canDeliver: (node, token, amount) => checks.canDeliver(node, token, amount),
     demoted: () => parts.standing.held()?.demoted ?? null,
     charges: (sellToken, buyToken, now) => checks.charges(sellToken, buyToken, now),
-    readSloppy: (since) => readSloppyLevels(parts.db, since, MIN_LEVEL_SAMPLES, SLOPPY_P50_BPS),
+    bounds: (sellToken, buyToken, sellAmount, now) => checks.bounds(sellToken, buyToken, sellAmount, now),
+    readSloppy: (sinceDay) => readSloppyLevels(parts.db, sinceDay, MIN_LEVEL_SAMPLES, SLOPPY_P50_BPS),
     waitUntil: parts.waitUntil,
-    store: (rows) =>
+    store: (counts) =>
       parts.waitUntil(
         samples
-          .write([levelSamplesStatement(parts.db, rows)])
+          .write([
+            levelDaysStatement(
+              parts.db,
+              counts.map((c) => ({ ...c, corridor: corridor.key })),
+            ),
+          ])
           .catch((e: unknown) => log.error("level_samples_failed", { error: String(e) })),
       ),
   });

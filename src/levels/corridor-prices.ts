@@ -1,13 +1,14 @@
 import { type LadderBid, type QuoteGasCharge, quoteAmounts } from "../auction";
 import type { FeeCharge } from "../chains";
+import { dayOf } from "../db";
 import { type Refusal, refuse } from "../errors";
 import { resolverKey } from "../ids";
 import type { NodeSession } from "../nodes";
 import type { LevelsFrame } from "../protocol";
 import type { IndicativeLadder, IndicativePrice } from "../schemas";
 import { bestLadder, bestOutput, type PricedLadder } from "./best-price";
-import { LevelsHonesty } from "./honesty";
-import { type LevelsRefusal, type Rung, slippageBps } from "./ladder";
+import { bucketOf, LevelsHonesty } from "./honesty";
+import { type BoundsAt, type LevelsRefusal, type Rung, slippageBps, withinBand } from "./ladder";
 import { LadderBook, type LadderBookOptions } from "./ladder-book";
 
 export interface CorridorPricesHost extends LadderBookOptions {
@@ -22,10 +23,12 @@ export interface CorridorPricesHost extends LadderBookOptions {
   demoted(): ReadonlySet<string> | null;
   /** The protocol fee and the gas fee a quote of the pair would charge now (the auction's own). */
   charges(sellToken: string, buyToken: string, now: number): Promise<{ fee: FeeCharge; gas: QuoteGasCharge }>;
-  /** Stores an auction's slippage samples (D1), behind the answer. */
-  store(samples: LevelSample[]): void;
-  /** The lowercase addresses the stored samples since `since` leave out (D1), read behind the answers. */
-  readSloppy(since: number): Promise<string[]>;
+  /** The outputs a bid for `sellAmount` may win within by the band guard now (the auction's own); null when none steers. */
+  bounds(sellToken: string, buyToken: string, sellAmount: bigint, now: number): { min: bigint; max: bigint } | null;
+  /** Stores an auction's slippage samples, counted in their day's buckets (D1), behind the answer. */
+  store(counts: LevelCount[]): void;
+  /** The lowercase addresses the stored counts from `sinceDay` on leave out (D1), read behind the answers. */
+  readSloppy(sinceDay: string): Promise<string[]>;
   waitUntil(p: Promise<unknown>): void;
 }
 
@@ -37,12 +40,12 @@ export interface PriceAsk {
   sellAmount?: string;
 }
 
-/** A stored slippage sample (migrations/0019_level_slippage.sql). */
-export interface LevelSample {
+/** Samples of a resolver on a UTC day in one slippage bucket (migrations/0020_level_days.sql). */
+export interface LevelCount {
   resolver: string;
-  quoteId: string;
-  slippageBps: number;
-  at: number;
+  day: string;
+  bucketBps: number;
+  samples: number;
 }
 
 /**
@@ -74,14 +77,25 @@ export class CorridorPrices {
     return this.book.outputAt(address, sellToken, buyToken, sellAmount, now);
   }
 
-  /** The firm bids of an auction against their ladders: kept in memory for the prices, and stored. */
-  sampled(quoteId: string, bids: readonly LadderBid[], now: number): void {
-    const samples = bids.map((b) => {
+  /**
+   * An auction's samples, each node's bid against its ladder (src/auction/ladder-samples.ts): counted in
+   * memory for the prices, and stored. A value of nothing measures nothing, and costs no other sample.
+   */
+  sampled(bids: readonly LadderBid[], now: number): void {
+    const day = dayOf(new Date(now).toISOString());
+    const counts = new Map<string, LevelCount>();
+    for (const b of bids) {
       const bps = slippageBps(b.ladderOutput, b.outputAmount);
-      this.honesty.add(resolverKey(b.resolver), bps, now);
-      return { resolver: resolverKey(b.resolver), quoteId, slippageBps: bps, at: now };
-    });
-    this.host.store(samples);
+      if (bps === null) continue;
+      const resolver = resolverKey(b.resolver);
+      this.honesty.add(resolver, bps, now);
+      const bucketBps = bucketOf(bps);
+      const key = `${resolver}|${bucketBps}`;
+      const count = counts.get(key) ?? { resolver, day, bucketBps, samples: 0 };
+      count.samples++;
+      counts.set(key, count);
+    }
+    if (counts.size) this.host.store([...counts.values()]);
   }
 
   /** The best indicative price of `sellAmount`, or without it the best ladder; 404 `no_prices` saying why. */
@@ -93,9 +107,10 @@ export class CorridorPrices {
     const demoted = this.host.demoted();
     if (!demoted) return noPrices("The corridor has not read its resolvers' standing yet; ask again shortly.");
     const nodes = new Map(this.host.eligible(buyToken, now).map((n) => [resolverKey(n.address), n]));
+    const inBand = bandCheck((amount) => this.host.bounds(sellToken, buyToken, amount, now));
     const ladders: PricedLadder[] = fresh.flatMap((l) => {
       const node = nodes.get(l.node);
-      if (!node || demoted.has(l.node) || this.honesty.excluded(l.node, now)) return [];
+      if (!node || demoted.has(l.node) || this.honesty.excluded(l.node, now) || !inBand(l.rungs)) return [];
       // Rungs beyond what the node holds on chain are not prices it could fill.
       const rungs = l.rungs.filter((r) => this.host.canDeliver(node, buyToken, r.outputAmount));
       return rungs.length ? [{ node: l.node, rungs, at: l.at }] : [];
@@ -137,3 +152,16 @@ export class CorridorPrices {
 }
 
 const noPrices = (message: string): Refusal => refuse(404, "no_prices", message);
+
+/**
+ * Whether a ladder is within the band guard (`withinBand`), the bounds of each amount worked out once per
+ * answer: the ladders of a corridor's nodes mostly share their rung amounts.
+ */
+function bandCheck(boundsAt: BoundsAt): (rungs: readonly Rung[]) => boolean {
+  const known = new Map<bigint, ReturnType<BoundsAt>>();
+  const once: BoundsAt = (amount) => {
+    if (!known.has(amount)) known.set(amount, boundsAt(amount));
+    return known.get(amount) ?? null;
+  };
+  return (rungs) => withinBand(rungs, once);
+}

@@ -4,6 +4,6 @@
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
-export type { CorridorPrices, LevelSample, PriceAsk } from "./corridor-prices";
+export type { CorridorPrices, LevelCount, PriceAsk } from "./corridor-prices";
 export { corridorPricesOn } from "./corridor-prices-on";
-export { honestLevels, LEVELS_WINDOW_MS, type LevelsStanding, levelsStanding } from "./honesty";
+export { honestLevels, type LevelsStanding, levelsSinceDay, levelsStanding } from "./honesty";

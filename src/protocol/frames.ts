@@ -111,7 +111,8 @@ export const MAX_LEVELS_TTL_MS = 10_000;
 /**
  * An indicative price ladder for one direction of the corridor (docs/resolver-protocol.md, "Price
  * ladders"): what the node would pay for each `sellAmount`, `sellAmount` increasing and the rate never
- * better for a larger amount. It replaces the node's last ladder for that direction and lapses after `ttlMs`.
+ * better for a larger amount by a base unit of rounding (src/levels/ladder.ts, `checkLadder`); each amount
+ * at most 78 digits. It replaces the node's last ladder for that direction and lapses after `ttlMs`.
  */
 export const levelsFrame = z.object({
   type: z.literal("levels"),

@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { readDays, readLevelSlippage, readResolver, readStrikeHistory, readUncountedFailures, sumDays } from "../db";
+import { readDays, readLevelCounts, readResolver, readStrikeHistory, readUncountedFailures, sumDays } from "../db";
 import { notFound } from "../errors";
 import { createRouter } from "../http";
 import { resolverKey } from "../ids";
-import { honestLevels, LEVELS_WINDOW_MS, levelsStanding } from "../levels";
+import { honestLevels, levelsSinceDay, levelsStanding } from "../levels";
 import { liveNodes } from "../nodes";
 import { buildDirectory, directoryPage, standingRecord, windowStart } from "../resolvers";
 import {
@@ -64,13 +64,13 @@ export const resolverRoutes = createRouter()
       const { address } = c.req.valid("param");
       const now = Date.now();
       const since = windowStart(now);
-      const [row, live, strikes, failures, days, slippage] = await Promise.all([
+      const [row, live, strikes, failures, days, levelCounts] = await Promise.all([
         readResolver(c.env.DB, address),
         liveNodes(c.env, c.get("config"), now),
         readStrikeHistory(c.env.DB, address, HISTORY),
         readUncountedFailures(c.env.DB, address, HISTORY),
         readDays(c.env.DB, address, since),
-        readLevelSlippage(c.env.DB, address, now - LEVELS_WINDOW_MS),
+        readLevelCounts(c.env.DB, address, levelsSinceDay(now)),
       ]);
       // The window's totals are its days summed: one read of the resolver's days serves both.
       const totals = sumDays(days);
@@ -78,7 +78,7 @@ export const resolverRoutes = createRouter()
         row && buildDirectory([row], new Map([[resolverKey(address), totals]]), live, now, true).resolvers[0];
       if (!record) throw notFound(`No resolver has the address ${address}.`);
       const windowMs = c.get("config").rfqWindowMs;
-      const levels = levelsStanding(slippage);
+      const levels = levelsStanding(levelCounts);
       const honest = honestLevels(levels);
       return c.json(
         standingRecord(record, { strikes, failures, days, totals, windowMs, now, levels, honestLevels: honest }),

@@ -140,13 +140,16 @@ export const ResolverStanding = Resolver.extend({
   replyLatency: ReplyLatency.nullable().openapi({ description: "over the 7 days; null without replies" }),
   levels: z
     .object({
-      samples: z.number().int().openapi({ description: "firm bids measured against the node's own fresh ladder" }),
+      samples: z.number().int().openapi({
+        description:
+          "rfqs its own fresh ladder covered: each firm bid measured against that ladder, a decline, no reply or bid outside the band guard counting as 10000 bps",
+      }),
       p50SlippageBps: z.number().int().nullable(),
       p90SlippageBps: z.number().int().nullable(),
     })
     .openapi("LevelsStanding", {
       description:
-        'How much worse its firm bids were than its own price ladders over the 7 days, in bps (docs/reliability.md, "Honest levels"); null without samples',
+        'How much worse what it did with the amounts its price ladders covered was than those ladders over the 7 days, in bps, each percentile as the bound of its slippage bucket (docs/reliability.md, "Honest levels"); null without samples',
     }),
 }).openapi("ResolverStanding");
 export type ResolverStanding = z.infer<typeof ResolverStanding>;

@@ -50,7 +50,7 @@ describe("the explorer's live ladder", () => {
     }
   });
 
-  it("shows on a resolver's page how its firm bids compared with its own ladders", async () => {
+  it("shows on a resolver's page how what it did with the rfqs its own ladders covered compared with them", async () => {
     await requestQuote(base, {
       sellToken: deployment.cngn,
       buyToken: deployment.usdc,
@@ -69,7 +69,7 @@ describe("the explorer's live ladder", () => {
           },
           { timeout: 15_000 },
         )
-        .toMatch(/slippage p50 -?\d+ bps, p90 -?\d+ bps over \d+ firm bids? against its own ladder/);
+        .toMatch(/slippage p50 -?\d+ bps, p90 -?\d+ bps over \d+ rfqs? its own ladder covered/);
       expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
       expect(trouble).toEqual(noTrouble);
     } finally {

@@ -65,16 +65,18 @@ describe("levels frames: refused with a code, never stored", () => {
       "levels_unsorted",
     ],
     [
-      "a better rate for more",
+      "a better rate for more by a base unit of the smaller rung",
       {
         levels: [
           { sellAmount: "1000", outputAmount: "1" },
-          { sellAmount: "2000", outputAmount: "3" },
+          { sellAmount: "2000", outputAmount: "4" },
         ],
       },
       "levels_rate_improves",
     ],
     ["another corridor's tokens", { buyToken: EVM.cngn }, "levels_wrong_corridor"],
+    ["a rung paying nothing", { levels: [{ sellAmount: "1000", outputAmount: "0" }] }, "levels_zero_amount"],
+    ["a rung number of 79 digits", { levels: [{ sellAmount: "1".repeat(79), outputAmount: "1" }] }, "bad_levels"],
   ])("refuses %s, and the socket stays open", async (_what, over, code) => {
     const b = await node(2, "bad-ladders");
     b.socket.send(ladder(1_000_000n, over));
@@ -83,6 +85,47 @@ describe("levels frames: refused with a code, never stored", () => {
     // Still connected: a good ladder is taken afterwards.
     b.socket.send(ladder(1_000_000n));
     await eventually(async () => expect((await get(pricesPath(String(unit)))).status).toBe(200));
+  });
+
+  it("takes a flat ladder computed in integers, though flooring makes its larger rung a hair better", async () => {
+    const b = await node(2, "flat");
+    // One rate, floored at each rung: about 1,000,000.5 → 1,000,000 and 10,000,005 → 10,000,005.
+    const s1 = unit + unit / 2_000_000n;
+    const s2 = s1 * 10n;
+    const [o1, o2] = [(s1 * 1_000_000n) / unit, (s2 * 1_000_000n) / unit];
+    expect(o2 * s1).toBeGreaterThan(o1 * s2);
+    b.socket.send(
+      ladder(0n, {
+        levels: [
+          { sellAmount: String(s1), outputAmount: String(o1) },
+          { sellAmount: String(s2), outputAmount: String(o2) },
+        ],
+      }),
+    );
+    const { body } = await eventually(async () => {
+      const r = await get<IndicativePrice>(pricesPath(String(s2)));
+      expect(r.status).toBe(200);
+      return r;
+    });
+    expect(body.buyAmount).toBe(String(o2));
+  });
+
+  it.each([
+    ["far better than the market (20 % over the band's mid)", 1_200_000n],
+    ["far worse than the market (20 % under it)", 800_000n],
+  ])("does not serve a ladder outside the band guard: %s", async (_what, perUnit) => {
+    const [outside, steady] = [await node(2, "outside"), await node(3, "steady")];
+    outside.socket.send(ladder(perUnit));
+    steady.socket.send(ladder(1_000_000n));
+    const { body } = await eventually(async () => {
+      const r = await get<IndicativePrice>(pricesPath(String(unit)));
+      expect(r.status).toBe(200);
+      return r;
+    });
+    expect(body.buyAmount).toBe("1000000");
+    expect(body.resolvers).toBe(1);
+    steady.socket.close();
+    await eventually(async () => expect((await get(pricesPath(String(unit)))).body.error).toBe("no_prices"));
   });
 
   it("refuses a fifth ladder within a second for one direction, keeping the fourth", async () => {

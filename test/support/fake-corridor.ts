@@ -261,7 +261,7 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
     store,
     /** The strikes the house gave, in order. */
     strikes,
-    /** The firm bids the house measured against their ladders, per auction. */
+    /** The asked nodes the house measured against their ladders, per auction (a bid of 0: honoured nothing). */
     ladderBids,
     nodes,
     node,

@@ -3,14 +3,17 @@ import { priceLadder } from "../../src/clients/resolver/ladder";
 import { fixedRatePricer, type Pricer, parseDecimal } from "../../src/clients/resolver/pricing";
 import { bestLadder, bestOutput } from "../../src/levels/best-price";
 import {
+  bucketOf,
   honestLevels,
-  LEVELS_WINDOW_MS,
   LevelsHonesty,
+  levelsSinceDay,
   levelsStanding,
   percentile,
+  SLIPPAGE_BUCKETS_BPS,
+  type SlippageCounts,
   sloppyLevels,
 } from "../../src/levels/honesty";
-import { checkLadder, outputAt, slippageBps } from "../../src/levels/ladder";
+import { checkLadder, outputAt, slippageBps, WORST_SLIPPAGE_BPS, withinBand } from "../../src/levels/ladder";
 import { LadderBook } from "../../src/levels/ladder-book";
 import type { LevelsFrame } from "../../src/protocol/frames";
 
@@ -28,6 +31,14 @@ const frame = (levels = rungs([1000, 633], [10_000, 6_320]), over: Partial<Level
   levels,
   ...over,
 });
+/** Single samples as counts per bucket, as the day histograms hold them. */
+const counted = (bps: readonly number[]): SlippageCounts => {
+  const counts = new Map<number, number>();
+  for (const b of bps) counts.set(bucketOf(b), (counts.get(bucketOf(b)) ?? 0) + 1);
+  return [...counts].map(([bucketBps, samples]) => ({ bucketBps, samples }));
+};
+const DAY_MS = 24 * 3600 * 1000;
+
 const book = () =>
   new LadderBook({
     chainId: 31337,
@@ -51,11 +62,44 @@ describe("checkLadder", () => {
   it.each([
     ["unsorted amounts", rungs([10_000, 6_330], [1000, 633]), "levels_unsorted"],
     ["a repeated amount", rungs([1000, 633], [1000, 600]), "levels_unsorted"],
-    ["a better rate for more", rungs([1000, 633], [10_000, 6_331]), "levels_rate_improves"],
+    [
+      "a better rate for more by one base unit of the smaller rung",
+      rungs([1000, 633], [10_000, 6_340]),
+      "levels_rate_improves",
+    ],
     ["a zero output", rungs([1000, 0]), "levels_zero_amount"],
     ["a zero sell amount", rungs([0, 10]), "levels_zero_amount"],
   ])("refuses %s", (_what, levels, code) => {
     expect(checkLadder(levels)).toMatchObject({ ok: false, code });
+  });
+
+  it("takes a rate better for more by less than one base unit of the smaller rung: a flat rate rounded per rung", () => {
+    // 6,339 for 10,000 is under what 634 for 1,000 would pay: within the smaller rung's rounding.
+    expect(checkLadder(rungs([1000, 633], [10_000, 6_339]))).toMatchObject({ ok: true });
+    // 0.00063298 floored at 20 and 50 cNGN: 12,659 and 31,649, the larger a hair better.
+    expect(checkLadder(rungs([20_000_000, 12_659], [50_000_000, 31_649]))).toMatchObject({ ok: true });
+    // One base unit more on the smaller rung is the limit, not within it.
+    expect(checkLadder(rungs([1000, 633], [2000, 1268]))).toMatchObject({ ok: false, code: "levels_rate_improves" });
+    expect(checkLadder(rungs([1000, 633], [2000, 1267]))).toMatchObject({ ok: true });
+  });
+});
+
+describe("withinBand", () => {
+  const ladder = [
+    { sellAmount: 1000n, outputAmount: 600n },
+    { sellAmount: 3000n, outputAmount: 1700n },
+  ];
+  const bounds = (min: bigint, max: bigint) => (amount: bigint) => ({
+    min: (amount * min) / 1000n,
+    max: (amount * max) / 1000n,
+  });
+  it("holds when every rung pays within the band guard at its amount, or no band steers", () => {
+    expect(withinBand(ladder, bounds(560n, 610n))).toBe(true);
+    expect(withinBand(ladder, () => null)).toBe(true);
+  });
+  it("fails for a rung too good or too bad to be true", () => {
+    expect(withinBand(ladder, bounds(560n, 590n))).toBe(false);
+    expect(withinBand(ladder, bounds(570n, 610n))).toBe(false);
   });
 });
 
@@ -76,65 +120,107 @@ describe("outputAt", () => {
     expect(outputAt(ladder, 3001n)).toBeNull();
     expect(outputAt(ladder, 0n)).toBeNull();
   });
+
+  it("covers no amount whose value rounds to nothing", () => {
+    expect(outputAt(ladder, 1n)).toBeNull();
+    expect(outputAt(ladder, 2n)).toBe(1n);
+    expect(outputAt([{ sellAmount: 10n ** 18n, outputAmount: 1n }], 10n ** 18n - 1n)).toBeNull();
+  });
 });
 
 describe("slippageBps and the honesty rules", () => {
-  it("measures a bid 1 % under its ladder as 100 bps, and a better one as negative", () => {
+  it("measures a bid 1 % under its ladder as 100 bps, a better one as negative, and nothing as the worst case", () => {
     expect(slippageBps(1_000_000n, 990_000n)).toBe(100);
     expect(slippageBps(1_000_000n, 1_000_500n)).toBe(-5);
+    expect(slippageBps(1_000_000n, 0n)).toBe(WORST_SLIPPAGE_BPS);
   });
 
-  it("takes nearest-rank percentiles", () => {
+  it("measures nothing against a value of nothing, and never throws", () => {
+    expect(slippageBps(0n, 1_000n)).toBeNull();
+  });
+
+  it("buckets slippage by upper bounds that hold both thresholds, the worst case last", () => {
+    expect([-300, 0, 1, 3, 5, 6, 50, 51, 10_000].map(bucketOf)).toEqual([0, 0, 1, 5, 5, 10, 50, 100, 10_000]);
+    expect(SLIPPAGE_BUCKETS_BPS).toContain(5);
+    expect(SLIPPAGE_BUCKETS_BPS).toContain(50);
+    expect(SLIPPAGE_BUCKETS_BPS.at(-1)).toBe(WORST_SLIPPAGE_BPS);
+  });
+
+  it("takes nearest-rank percentiles over the counts, as their buckets' bounds", () => {
     expect(percentile([], 50)).toBeNull();
-    expect(percentile([5, 1, 3, 2, 4], 50)).toBe(3);
-    expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 90)).toBe(9);
+    expect(percentile(counted([5, 1, 3, 2, 4]), 50)).toBe(5);
+    expect(percentile(counted([0, 0, 0, 0, 0, 0, 0, 0, 0, 100]), 90)).toBe(0);
+    expect(percentile(counted([0, 0, 0, 0, 0, 0, 0, 0, 100, 100]), 90)).toBe(100);
   });
 
   it("gives honest_levels at p90 ≤ 5 over 20 samples, and leaves out a p50 above 50 over 20", () => {
-    const honest = levelsStanding(Array.from({ length: 20 }, (_, i) => (i < 18 ? 0 : 50)));
+    const honest = levelsStanding(counted(Array.from({ length: 20 }, (_, i) => (i < 18 ? 0 : 50))));
     expect(honest).toEqual({ samples: 20, p50SlippageBps: 0, p90SlippageBps: 0 });
     expect(honestLevels(honest)).toBe(true);
-    expect(honestLevels(levelsStanding(Array(19).fill(0)))).toBe(false);
-    expect(honestLevels(levelsStanding(Array(20).fill(6)))).toBe(false);
-    expect(sloppyLevels(levelsStanding(Array(20).fill(51)))).toBe(true);
-    expect(sloppyLevels(levelsStanding(Array(19).fill(100)))).toBe(false);
-    expect(sloppyLevels(levelsStanding(Array(20).fill(50)))).toBe(false);
+    expect(honestLevels(levelsStanding(counted(Array(20).fill(5))))).toBe(true);
+    expect(honestLevels(levelsStanding(counted(Array(19).fill(0))))).toBe(false);
+    expect(honestLevels(levelsStanding(counted(Array(20).fill(6))))).toBe(false);
+    expect(sloppyLevels(levelsStanding(counted(Array(20).fill(51))))).toBe(true);
+    expect(sloppyLevels(levelsStanding(counted(Array(19).fill(100))))).toBe(false);
+    expect(sloppyLevels(levelsStanding(counted(Array(20).fill(50))))).toBe(false);
+    // Half the samples worst-case and half honest: the median is the honest half's (nearest rank).
+    expect(sloppyLevels(levelsStanding(counted([...Array(10).fill(0), ...Array(10).fill(10_000)])))).toBe(false);
+    expect(sloppyLevels(levelsStanding(counted([...Array(10).fill(0), ...Array(11).fill(10_000)])))).toBe(true);
   });
 
-  it("leaves a node's ladders out from its 20th sloppy sample in the corridor, and forgets samples past 7 days", () => {
+  it("leaves a node's ladders out from its 20th sloppy sample in the corridor, and forgets days past the window", () => {
     const honesty = new LevelsHonesty();
     for (let i = 0; i < 19; i++) honesty.add("a", 100, 1_000);
     expect(honesty.excluded("a", 2_000)).toBe(false);
     honesty.add("a", 100, 1_000);
     expect(honesty.excluded("a", 2_000)).toBe(true);
-    expect(honesty.excluded("a", 1_000 + 8 * 24 * 3600 * 1000)).toBe(false);
+    // The window is today and the 6 UTC days before it.
+    expect(honesty.excluded("a", 6 * DAY_MS)).toBe(true);
+    expect(honesty.excluded("a", 7 * DAY_MS)).toBe(false);
+  });
+
+  it("counts in memory a bounded histogram per node, whatever the number of samples", () => {
+    const honesty = new LevelsHonesty();
+    for (let i = 0; i < 100_000; i++) honesty.add("a", i % 200, 1_000 + (i % 3) * DAY_MS);
+    expect(honesty.standing("a", 3 * DAY_MS)).toMatchObject({ samples: 100_000, p50SlippageBps: 100 });
+    // Days before the window are dropped as the stored verdict is read again.
+    void honesty.refresh(10 * DAY_MS);
+    expect(honesty.standing("a", 10 * DAY_MS).samples).toBe(0);
+  });
+});
+
+describe("levelsSinceDay", () => {
+  it("is the first of the window's 7 UTC days, today last", () => {
+    expect(levelsSinceDay(Date.parse("2026-11-28T17:00:00Z"))).toBe("2026-11-22");
+    expect(levelsSinceDay(Date.parse("2026-11-28T00:00:00Z"))).toBe("2026-11-22");
   });
 });
 
 describe("LevelsHonesty: the stored samples' verdict", () => {
   it("leaves out whom the stored samples name, read at most every 10 s, and retries a failed read", async () => {
-    const reads: number[] = [];
+    const reads: string[] = [];
     let answer: () => Promise<string[]> = async () => ["a"];
-    const honesty = new LevelsHonesty((since) => {
-      reads.push(since);
+    const honesty = new LevelsHonesty((sinceDay) => {
+      reads.push(sinceDay);
       return answer();
     });
+    const start = 7 * DAY_MS;
     expect(honesty.excluded("a", 0)).toBe(false);
-    await honesty.refresh(LEVELS_WINDOW_MS);
-    expect(reads).toEqual([0]);
-    expect(honesty.excluded("a", LEVELS_WINDOW_MS)).toBe(true);
-    expect(honesty.excluded("b", LEVELS_WINDOW_MS)).toBe(false);
-    expect(honesty.refresh(LEVELS_WINDOW_MS + 9_999)).toBeNull();
+    await honesty.refresh(start);
+    expect(reads).toEqual(["1970-01-02"]);
+    expect(honesty.excluded("a", start)).toBe(true);
+    expect(honesty.excluded("b", start)).toBe(false);
+    expect(honesty.refresh(start + 9_999)).toBeNull();
     answer = async () => {
       throw new Error("D1 is down");
     };
-    await honesty.refresh(LEVELS_WINDOW_MS + 10_000);
+    await honesty.refresh(start + 10_000);
     // The last verdict stands, and the next call reads again.
-    expect(honesty.excluded("a", LEVELS_WINDOW_MS + 10_001)).toBe(true);
+    expect(honesty.excluded("a", start + 10_001)).toBe(true);
     answer = async () => [];
-    await honesty.refresh(LEVELS_WINDOW_MS + 10_001);
+    await honesty.refresh(start + 10_001);
     expect(reads).toHaveLength(3);
-    expect(honesty.excluded("a", LEVELS_WINDOW_MS + 10_002)).toBe(false);
+    expect(honesty.excluded("a", start + 10_002)).toBe(false);
   });
 });
 

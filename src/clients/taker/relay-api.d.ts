@@ -1634,9 +1634,9 @@ export interface components {
       p50Ms: number;
       p99Ms: number;
     } | null;
-    /** @description How much worse its firm bids were than its own price ladders over the 7 days, in bps (docs/reliability.md, "Honest levels"); null without samples */
+    /** @description How much worse what it did with the amounts its price ladders covered was than those ladders over the 7 days, in bps, each percentile as the bound of its slippage bucket (docs/reliability.md, "Honest levels"); null without samples */
     LevelsStanding: {
-      /** @description firm bids measured against the node's own fresh ladder */
+      /** @description rfqs its own fresh ladder covered: each firm bid measured against that ladder, a decline, no reply or bid outside the band guard counting as 10000 bps */
       samples: number;
       p50SlippageBps: number | null;
       p90SlippageBps: number | null;
