@@ -77,6 +77,15 @@ function roomyLimits(limits: typeof localConfig.limits): typeof localConfig.limi
     newSocketsPerMinute: roomy,
     socketsPerClient: roomy,
     adminFailuresPerMinute: roomy,
+    apiKeyFailuresPerMinute: roomy,
+    objectReadsPerSecond: roomy,
+    objectReadBurst: roomy,
+    submissionsInFlightPerClient: roomy,
+    networkFailedSubmissionsPer10s: roomy,
+    relayFailedSubmissionsPer10s: roomy,
+    limitOrdersPerMinute: roomy,
+    networkLimitOrdersPerMinute: roomy,
+    relayLimitOrdersPerMinute: roomy,
   };
 }
 
