@@ -788,6 +788,51 @@ export interface components {
        * @default 10
        */
       adminFailuresPerMinute: number;
+      /**
+       * @description requests with an unknown or revoked X-Api-Key per client per minute
+       * @default 10
+       */
+      apiKeyFailuresPerMinute: number;
+      /**
+       * @description reads per client per second that reach an object (a read-through, nodes)
+       * @default 20
+       */
+      objectReadsPerSecond: number;
+      /**
+       * @description reads a client may make at once that reach an object
+       * @default 100
+       */
+      objectReadBurst: number;
+      /**
+       * @description submissions of one client the keeper holds at once
+       * @default 100
+       */
+      submissionsInFlightPerClient: number;
+      /**
+       * @description refused submissions in 10 s from one IPv6 /48, all its clients
+       * @default 100
+       */
+      networkFailedSubmissionsPer10s: number;
+      /**
+       * @description refused submissions in 10 s from every client together
+       * @default 1000
+       */
+      relayFailedSubmissionsPer10s: number;
+      /**
+       * @description limit orders a client may place per minute
+       * @default 10
+       */
+      limitOrdersPerMinute: number;
+      /**
+       * @description limit orders one IPv6 /48 may place per minute, all its clients
+       * @default 50
+       */
+      networkLimitOrdersPerMinute: number;
+      /**
+       * @description limit orders every client together may place per minute
+       * @default 1200
+       */
+      relayLimitOrdersPerMinute: number;
     };
     ErrorBody: {
       /** @example not_found */
@@ -1697,6 +1742,31 @@ export interface components {
        * @default 20
        */
       streamsPerClient: number;
+      /**
+       * @description reads per client per second that reach an object (a read-through, nodes)
+       * @default 20
+       */
+      objectReadsPerSecond: number;
+      /**
+       * @description reads a client may make at once that reach an object
+       * @default 100
+       */
+      objectReadBurst: number;
+      /**
+       * @description submissions per client in 10 s whose signature or quote is refused
+       * @default 20
+       */
+      failedSubmissionsPer10s: number;
+      /**
+       * @description submissions of one client the keeper holds at once
+       * @default 100
+       */
+      submissionsInFlightPerClient: number;
+      /**
+       * @description limit orders a client may place per minute
+       * @default 10
+       */
+      limitOrdersPerMinute: number;
     };
     ApiKey: {
       /** @example ak_0f5c2d9e8b7a6c5d4e3f2a1b0c9d8e7f */
