@@ -53,7 +53,7 @@ export const executionRoutes = createRouter()
       tags: ["executions"],
       summary: "One execution with its quote's lifecycle (record 2.1)",
       request: { params: IdParam },
-      responses: { 200: jsonContent(Execution, "The execution record"), ...errorResponses(404) },
+      responses: { 200: jsonContent(Execution, "The execution record"), ...errorResponses(404, 429) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");

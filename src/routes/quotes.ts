@@ -119,7 +119,7 @@ export const quoteRoutes = createRouter()
       tags: ["quotes"],
       summary: "One quote's full lifecycle (record 2.2)",
       request: { params: IdParam },
-      responses: { 200: jsonContent(Quote, "The quote record"), ...errorResponses(404) },
+      responses: { 200: jsonContent(Quote, "The quote record"), ...errorResponses(404, 429) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
@@ -139,7 +139,7 @@ export const quoteRoutes = createRouter()
         params: IdParam,
         body: { required: true, content: { "application/json": { schema: CancelQuoteRequest } } },
       },
-      responses: { 200: jsonContent(Quote, "The cancelled quote"), ...errorResponses(400, 404, 409) },
+      responses: { 200: jsonContent(Quote, "The cancelled quote"), ...errorResponses(400, 404, 409, 429) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");

@@ -2281,6 +2281,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   listQuotes: {
@@ -2500,6 +2513,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   cancelQuote: {
@@ -2578,6 +2604,19 @@ export interface operations {
       /** @description Body over 64 KiB */
       413: {
         headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
           /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
           "X-Request-Id"?: string;
           [name: string]: unknown;
@@ -2764,6 +2803,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   listNodes: {
@@ -2794,6 +2846,19 @@ export interface operations {
       /** @description Method not allowed on this path; see Allow */
       405: {
         headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
           /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
           "X-Request-Id"?: string;
           [name: string]: unknown;
@@ -2848,6 +2913,19 @@ export interface operations {
       /** @description Method not allowed on this path; see Allow */
       405: {
         headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
           /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
           "X-Request-Id"?: string;
           [name: string]: unknown;
@@ -2916,6 +2994,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   listCorridors: {
@@ -2946,6 +3037,19 @@ export interface operations {
       /** @description Method not allowed on this path; see Allow */
       405: {
         headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
           /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
           "X-Request-Id"?: string;
           [name: string]: unknown;
@@ -3831,6 +3935,19 @@ export interface operations {
       /** @description Method not allowed on this path; see Allow */
       405: {
         headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
           /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
           "X-Request-Id"?: string;
           [name: string]: unknown;
