@@ -29,7 +29,7 @@ export const Limits = z
     apiKeyFailuresPerMinute: count(10, "requests with an unknown or revoked X-Api-Key per client per minute"),
     objectReadsPerSecond: perSecond(20, "reads per client per second that reach an object (a read-through, nodes)"),
     objectReadBurst: count(100, "reads a client may make at once that reach an object"),
-    submissionsInFlightPerClient: count(100, "submissions of one client the keeper holds at once"),
+    submissionsInFlightPerClient: count(50, "submissions of one client the keeper holds at once"),
     networkFailedSubmissionsPer10s: count(100, "refused submissions in 10 s from one IPv6 /48, all its clients"),
     relayFailedSubmissionsPer10s: count(1_000, "refused submissions in 10 s from every client together"),
     limitOrdersPerMinute: count(10, "limit orders a client may place per minute"),

@@ -805,7 +805,7 @@ export interface components {
       objectReadBurst: number;
       /**
        * @description submissions of one client the keeper holds at once
-       * @default 100
+       * @default 50
        */
       submissionsInFlightPerClient: number;
       /**
@@ -1759,7 +1759,7 @@ export interface components {
       failedSubmissionsPer10s: number;
       /**
        * @description submissions of one client the keeper holds at once
-       * @default 100
+       * @default 50
        */
       submissionsInFlightPerClient: number;
       /**
