@@ -66,6 +66,32 @@ describe("refused submissions count against the client that sent them", () => {
     expect(await limited.json()).toMatchObject({ error: "rate_limited" });
   });
 
+  it("counts an API key's refused submissions at its own quota, from any address", async () => {
+    const issued = await app.request(
+      "/v1/admin/api-keys",
+      {
+        method: "POST",
+        headers: { Authorization: "Bearer test-admin-token", "content-type": "application/json" },
+        body: JSON.stringify({ name: "busy-backend", quotas: { failedSubmissionsPer10s: 40 } }),
+      },
+      env,
+    );
+    expect(issued.status).toBe(201);
+    const { key } = (await issued.json()) as { key: string };
+    const withKey = (i: number) =>
+      app.request(
+        "/v1/executions",
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", "X-Api-Key": key, "CF-Connecting-IP": `203.0.113.${i % 200}` },
+          body: JSON.stringify({ quoteId: unknownQuote(6_000 + i), signature: JUNK }),
+        },
+        env,
+      );
+    for (let i = 0; i < 40; i++) expect((await withKey(i)).status).toBe(404);
+    expect((await withKey(40)).status).toBe(429);
+  });
+
   it("holds an IPv6 /48 to 100 refused in 10 s across its /64s; another /48 is served", async () => {
     const { failedSubmissionsPer10s: perClient, networkFailedSubmissionsPer10s: perNetwork } = limits;
     const started = Date.now();
