@@ -110,7 +110,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
 
   /**
    * A client is about to place a limit order: counted against it, its /48 and the relay (docs/security.md,
-   * "Placing limit orders"); admitted, the limit job is woken for it. The refusal when it is over.
+   * "Counts a bypass defeats"); admitted, the limit job is woken for it. The refusal when it is over.
    */
   async admitLimitOrder(who: ClientAsk): Promise<Refusal | null> {
     const refused = this.clients.placement(who);

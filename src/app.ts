@@ -40,7 +40,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
 const ADMIN_PATH = "/v1/admin/";
 /**
  * The reads that ask an object every time (every corridor's nodes or status, the keeper, the oracle):
- * each counts against its client's reads (docs/security.md, "Reads that reach an object").
+ * each counts against its client's reads (docs/security.md, "Reads that reach objects").
  */
 const OBJECT_READS = ["/v1/nodes", "/v1/resolvers", "/v1/resolvers/*", "/v1/corridors", "/v1/health", "/v1/rates"];
 

@@ -31,7 +31,7 @@ const networkOf = (c: Context<AppEnv>): ClientId | null => networkOfAddress(c.re
 
 /**
  * Wrong credentials of one kind, counted per address in this isolate's memory after they are checked
- * (docs/security.md, "The admin API guessed"): a right one is served whatever its address guessed before,
+ * (docs/security.md, "Wrong credentials lock out right ones"): a right one is served whatever its address guessed before,
  * and past the limit a wrong one is answered 429 instead of 401. Guessing a 256-bit key or a long token is
  * hopeless either way; the count makes a guesser wait, and keeps one kind's guesses off the other's count.
  */

@@ -4,7 +4,7 @@ import { retryLater } from "../errors";
 import { TokenBuckets } from "../limits";
 import { requestClient } from "./client";
 
-/** Reads that reach a Durable Object, per client, in this isolate's memory (docs/security.md, "Reads"). */
+/** Reads that reach a Durable Object, per client, in this isolate's memory (docs/security.md, "Reads that reach objects"). */
 const reads = new TokenBuckets();
 
 /**

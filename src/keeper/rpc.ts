@@ -25,7 +25,7 @@ export interface SubmitRequest {
   idempotencyKey: string | null;
   /** The HTTP request's id, for the keeper's log lines and its chain calls' (docs/operations.md, "Logs"). */
   requestId?: string;
-  /** Who sent it, counted by the leader (docs/security.md, "Refused submissions"); none from the limit job. */
+  /** Who sent it, counted by the leader (docs/security.md, "Counts a bypass defeats"); none from the limit job. */
   client?: ClientAsk;
 }
 

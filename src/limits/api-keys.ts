@@ -2,7 +2,7 @@ import { type ApiKeyRow, apiKeyByHash } from "../db";
 import { BoundedCache } from "./bounded-cache";
 
 /**
- * Integrators' API keys (docs/security.md, "API keys"): a key is 32 random bytes shown once when issued;
+ * Integrators' API keys (docs/operations.md, "API keys"): a key is 32 random bytes shown once when issued;
  * the relay keeps its SHA-256 only. The Worker looks a key up once a minute per isolate, so a key's
  * requests cost no D1 read on their path, and a revoked key stops counting within that minute. Known keys
  * are kept apart from unknown ones, so no flood of made-up keys pushes an integrator's key out.

@@ -1,7 +1,7 @@
 /**
  * A map that forgets: each entry lives `ttlMs`, and past `max` entries the one used longest ago goes, one
  * at a time, so a flood of new keys pushes out old ones without ever emptying what is in use
- * (docs/security.md, "API keys"). A Map keeps insertion order; a hit is moved to its end.
+ * (docs/security.md, "The API-key cache emptied by unknown keys"). A Map keeps insertion order; a hit is moved to its end.
  */
 export class BoundedCache<V> {
   private readonly entries = new Map<string, { value: V; at: number }>();

@@ -25,8 +25,8 @@ const placementRates = (limits: Limits, quotas: ApiKeyQuotas = {}): Layers => ({
 const WHOSE = { client: "this client", network: "this network (its IPv6 /48)", relay: "every client together" };
 
 /**
- * The per-client counts that must hold whichever isolate a request reaches (docs/security.md, "Refused
- * submissions"), kept in the keeper leader, the one object every submission and every limit order's
+ * The per-client counts that must hold whichever isolate a request reaches (docs/security.md, "Counts a
+ * bypass defeats"), kept in the keeper leader, the one object every submission and every limit order's
  * placement already goes to. In memory: an object that restarts forgets at most a few seconds of them.
  */
 export class SharedCounts {

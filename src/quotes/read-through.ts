@@ -10,7 +10,7 @@ import { executionAsOfNow, quoteAsOfNow, quoteClaimAsOfNow } from "./as-of-now";
 
 /**
  * What a read calls before it reaches an object: counts the read against its client, and throws its
- * refusal past the client's limit (docs/security.md, "Reads").
+ * refusal past the client's limit (docs/security.md, "Reads that reach objects").
  */
 export type ObjectReadGate = () => Promise<void>;
 

@@ -27,7 +27,7 @@ import { corridorStub, keeperStub } from "../stubs";
 /**
  * Bearer `ADMIN_TOKEN`; without the secret set, the admin API is closed. The token is checked first, so
  * the right one is served whatever its address guessed; an address past 10 wrong tokens a minute has its
- * wrong ones answered 429 (docs/security.md, "The admin API").
+ * wrong ones answered 429 (docs/security.md, "Wrong credentials lock out right ones").
  */
 export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   const expected = c.env.ADMIN_TOKEN;

@@ -43,8 +43,8 @@ export const limitOrdersDisabled = createMiddleware<AppEnv>(async (c, next) => {
 
 /**
  * A placement reads the chain, so it is counted where every isolate sees the count: the keeper leader,
- * which it wakes anyway for the limit job that runs from its alarm (docs/security.md, "Placing limit
- * orders"). A keeper that cannot be asked does not stop a placement; its job wakes on its next alarm.
+ * which it wakes anyway for the limit job that runs from its alarm (docs/security.md, "Counts a
+ * bypass defeats"). A keeper that cannot be asked does not stop a placement; its job wakes on its next alarm.
  */
 async function admitLimitOrder(c: Context<AppEnv>): Promise<void> {
   const who = await requestClient(c);
