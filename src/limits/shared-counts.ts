@@ -56,9 +56,14 @@ export class SharedCounts {
     const cap = who.quotas?.submissionsInFlightPerClient ?? limits.submissionsInFlightPerClient;
     const holders = [who.client, ...(who.network ? [who.network] : [])];
     if (holders.some((holder) => (this.inFlight.get(holder) ?? 0) >= cap)) {
-      return refuse(429, "rate_limited", `${cap} submissions of this client are in flight already; wait for one.`, {
-        retryAfter: 1,
-      });
+      return refuse(
+        429,
+        "rate_limited",
+        `${cap} submissions of this client (or its IPv6 /48) are in flight already; wait for one.`,
+        {
+          retryAfter: 1,
+        },
+      );
     }
     const now = this.now();
     const short = this.refusals.short(who, now, rates);
