@@ -24,7 +24,7 @@ module.exports = {
           "^src/schemas/",
           "^src/protocol/index\\.ts$",
           "^src/states/",
-          "^src/(ids|errors|log|types)\\.ts$",
+          "^src/(ids|errors|log|types|lru-cache)\\.ts$",
         ],
       },
     },
@@ -43,7 +43,7 @@ module.exports = {
           "^src/protocol/",
           // The state tables and the failure reasons' parties: a chain's evidence names whom a failure blames.
           "^src/states/",
-          "^src/(ids|errors|log|types)\\.ts$",
+          "^src/(ids|errors|log|types|lru-cache)\\.ts$",
           // The gas fee's pricing maths: pure, imports nothing; a chain's costs (src/chains/costs.ts) use it.
           "^src/costs/gas-fee\\.ts$",
         ],

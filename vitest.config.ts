@@ -78,6 +78,15 @@ function roomyLimits(limits: typeof localConfig.limits): typeof localConfig.limi
     socketsPerClient: roomy,
     socketsPerCorridor: roomy,
     adminFailuresPerMinute: roomy,
+    apiKeyFailuresPerMinute: roomy,
+    objectReadsPerSecond: roomy,
+    objectReadBurst: roomy,
+    submissionsInFlightPerClient: roomy,
+    networkFailedSubmissionsPer10s: roomy,
+    relayFailedSubmissionsPer10s: roomy,
+    limitOrdersPerMinute: roomy,
+    networkLimitOrdersPerMinute: roomy,
+    relayLimitOrdersPerMinute: roomy,
   };
 }
 

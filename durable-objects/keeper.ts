@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { loadConfig } from "../src/config";
 import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
+import type { Refusal } from "../src/errors";
 import { unreachableRefusal } from "../src/http";
 import {
   type ChainKeeperRpc,
@@ -22,6 +23,7 @@ import {
   type SubmitOutcome,
   type SubmitRequest,
 } from "../src/keeper";
+import { type ClientAsk, SharedCounts } from "../src/limits";
 import { log, withRequestId } from "../src/log";
 import { PauseSwitch } from "../src/ops";
 import { behindTheAlarm, periodic, Schedule } from "../src/schedule";
@@ -42,11 +44,13 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
   private readonly leader: Leader;
   private readonly schedule: Schedule<LeaderJob>;
   private readonly pauses: PauseSwitch;
+  private readonly clients: SharedCounts;
 
   constructor(ctx: DurableObjectState, rawEnv: Env) {
     super(ctx, entryEnv(rawEnv));
     const env = this.env;
     this.pauses = new PauseSwitch(ctx.storage.kv);
+    this.clients = new SharedCounts(() => loadConfig(this.env.RELAY_CONFIG).limits, Date.now);
     this.leader = new Leader({
       config: () => loadConfig(this.env.RELAY_CONFIG),
       db: env.DB,
@@ -104,8 +108,18 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
     return loadConfig(this.env.RELAY_CONFIG).limitOrders !== null;
   }
 
+  /**
+   * A client is about to place a limit order: counted against it, its /48 and the relay (docs/security.md,
+   * "Counts a bypass defeats"); admitted, the limit job is woken for it. The refusal when it is over.
+   */
+  async admitLimitOrder(who: ClientAsk): Promise<Refusal | null> {
+    const refused = this.clients.placement(who);
+    if (!refused) await this.watchLimitOrders();
+    return refused;
+  }
+
   /** A limit order was placed: the 5 s job is scheduled (it is, from the first wake on) and the alarm armed. */
-  async watchLimitOrders(): Promise<void> {
+  private async watchLimitOrders(): Promise<void> {
     if (!this.limitOrdersOn()) return;
     this.schedule.ensure({ job: "limits", everyMs: LIMIT_POLL_MS, nextAt: Date.now() + LIMIT_POLL_MS });
     await this.schedule.arm();
@@ -113,10 +127,13 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
 
   /**
    * A taker's signed quote, validated by the Worker: checked, simulated, broadcast (docs/settlement.md);
-   * refused while an operator has paused the keeper (docs/operations.md, "Pausing").
+   * refused while an operator has paused the keeper (docs/operations.md, "Pausing"). Its client's refused
+   * submissions and those it holds are counted here, where every isolate's are (docs/security.md).
    */
   async submit(request: SubmitRequest): Promise<SubmitOutcome> {
-    return withRequestId(request.requestId, () => this.leader.submit(request));
+    return withRequestId(request.requestId, () =>
+      this.clients.submission(request.client, () => this.leader.submit(request)),
+    );
   }
 
   /** What a submission answered about quote or execution `id`, written to D1 now; whether it was still to come. */

@@ -13,6 +13,7 @@ import {
   allowedMethods,
   apiReference,
   asyncApiDocument,
+  countObjectRead,
   createRouter,
   lineAfterAnswer,
   servedDocument,
@@ -37,6 +38,11 @@ import { jsonContent } from "./schemas";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 const ADMIN_PATH = "/v1/admin/";
+/**
+ * The reads that ask an object every time (every corridor's nodes or status, the keeper, the oracle):
+ * each counts against its client's reads (docs/security.md, "Reads that reach objects").
+ */
+const OBJECT_READS = ["/v1/nodes", "/v1/resolvers", "/v1/resolvers/*", "/v1/corridors", "/v1/health", "/v1/rates"];
 
 const openApiInfo = {
   openapi: "3.1.0",
@@ -102,6 +108,12 @@ export function createApp(options: AppOptions = {}) {
     await next();
   });
 
+  for (const path of OBJECT_READS) {
+    app.use(path, async (c, next) => {
+      if (c.req.method === "GET") await countObjectRead(c);
+      await next();
+    });
+  }
   app.use("/v1/limit-orders", limitOrdersDisabled);
   app.use("/v1/limit-orders/*", limitOrdersDisabled);
 

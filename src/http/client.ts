@@ -2,34 +2,40 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { RelayError, retryLater } from "../errors";
 import {
+  type ClientAsk,
   type ClientId,
-  clientOfAddress,
   clientOfKey,
+  clientOfRequest,
   lookUpApiKey,
+  networkOfAddress,
   perPeriod,
   type Rate,
   TokenBuckets,
 } from "../limits";
-import type { ApiKeyQuotas, Limits } from "../schemas";
+import type { Limits } from "../schemas";
 
-/** Who a request counts against, and the quotas its API key has (docs/security.md, "Clients"). */
-export interface RequestClient {
-  client: ClientId;
-  quotas?: ApiKeyQuotas;
-}
+/** Who a request counts against, the IPv6 /48 it came from, and the quotas its API key has (docs/security.md, "Clients"). */
+export type RequestClient = ClientAsk;
 
 export const API_KEY_HEADER = "X-Api-Key";
 
-/** The address a request came from, as Cloudflare gives it (`CF-Connecting-IP`), as a client id. */
-export const addressOf = (c: Context<AppEnv>): ClientId => clientOfAddress(c.req.header("CF-Connecting-IP"));
+/**
+ * The address a request came from, as Cloudflare gives it (`CF-Connecting-IP`), as a client id; another
+ * Worker's request is its zone's (`CF-Worker`), not the address every Worker shares.
+ */
+export const addressOf = (c: Context<AppEnv>): ClientId =>
+  clientOfRequest(c.req.header("CF-Connecting-IP"), c.req.header("CF-Worker"));
+
+/** The request's IPv6 /48, where a count must hold against a client moving between its /64s; else null. */
+const networkOf = (c: Context<AppEnv>): ClientId | null => networkOfAddress(c.req.header("CF-Connecting-IP"));
 
 /**
- * Requests a client got wrong, counted per client in this isolate's memory (docs/security.md, "Limits"):
- * past the limit a client is answered 429 before anything is read for it. A request spends one of the
- * client's failures as it comes in and gets it back unless it fails, so that even a burst sent at once is
- * held to the limit. `rate` reads the limit from the configuration in force.
+ * Wrong credentials of one kind, counted per address in this isolate's memory after they are checked
+ * (docs/security.md, "Wrong credentials lock out right ones"): a right one is served whatever its address guessed before,
+ * and past the limit a wrong one is answered 429 instead of 401. Guessing a 256-bit key or a long token is
+ * hopeless either way; the count makes a guesser wait, and keeps one kind's guesses off the other's count.
  */
-export class FailureGate {
+class WrongCredentials {
   private readonly buckets = new TokenBuckets();
 
   constructor(
@@ -37,45 +43,36 @@ export class FailureGate {
     private readonly rate: (limits: Limits) => Rate,
   ) {}
 
-  /** Runs `run` for `client` unless it has no failure left (429 `rate_limited`); a `failed` throw keeps it spent. */
-  async guard<T>(c: Context<AppEnv>, client: ClientId, run: () => Promise<T>, failed: (e: unknown) => boolean) {
-    const rate = this.rate(c.get("config").limits);
-    const spent = this.buckets.take(client, Date.now(), rate);
-    if (!spent.ok) {
-      throw retryLater(429, "rate_limited", `Too many ${this.what} from this client; wait.`, spent.retryAfter);
-    }
-    try {
-      const result = await run();
-      this.buckets.give(client, Date.now(), rate);
-      return result;
-    } catch (e) {
-      if (!failed(e)) this.buckets.give(client, Date.now(), rate);
-      throw e;
-    }
+  /** The answer to a wrong credential from `c`'s client: `unauthorized` (401), or 429 past the limit. */
+  refuse(c: Context<AppEnv>, unauthorized: RelayError): RelayError {
+    const spent = this.buckets.take(addressOf(c), Date.now(), this.rate(c.get("config").limits));
+    if (spent.ok) return unauthorized;
+    return retryLater(429, "rate_limited", `Too many ${this.what} from this client; wait.`, spent.retryAfter);
   }
 }
 
-/** Wrong admin tokens and API keys, per address: guessing costs time, and the relay no D1 read. */
-const wrongCredentials = new FailureGate("wrong credentials", (l) => perPeriod(l.adminFailuresPerMinute, 60));
-const unauthorized = (e: unknown) => e instanceof RelayError && e.status === 401;
+const wrongAdminTokens = new WrongCredentials("wrong admin tokens", (l) => perPeriod(l.adminFailuresPerMinute, 60));
+const wrongApiKeys = new WrongCredentials("unknown API keys", (l) => perPeriod(l.apiKeyFailuresPerMinute, 60));
 
-/** Runs `check`, which throws 401 for a wrong credential, under the address's wrong-credential limit. */
-export const checkCredential = <T>(c: Context<AppEnv>, check: () => Promise<T>) =>
-  wrongCredentials.guard(c, addressOf(c), check, unauthorized);
+/** Lets the request on when `right` (the admin token checked); a wrong token is counted against its client. */
+export function checkAdminToken(c: Context<AppEnv>, right: boolean): void {
+  if (right) return;
+  throw wrongAdminTokens.refuse(c, new RelayError(401, "unauthorized", "The admin API needs the admin bearer token."));
+}
 
 /**
  * The request's client: its API key when it sent `X-Api-Key` (401 `invalid_api_key` for a key the relay
- * did not issue or revoked), else its address.
+ * did not issue or revoked, counted against its address), else its address, with its /48.
  */
 export async function requestClient(c: Context<AppEnv>): Promise<RequestClient> {
   const key = c.req.header(API_KEY_HEADER);
-  if (key === undefined) return { client: addressOf(c) };
-  const found = await checkCredential(c, async () => {
-    const live = await lookUpApiKey(c.env.DB, key);
-    if (!live) {
-      throw new RelayError(401, "invalid_api_key", "The X-Api-Key is not a key this relay issued, or it was revoked.");
-    }
-    return live;
-  });
+  if (key === undefined) return { client: addressOf(c), network: networkOf(c) };
+  const found = await lookUpApiKey(c.env.DB, key);
+  if (!found) {
+    throw wrongApiKeys.refuse(
+      c,
+      new RelayError(401, "invalid_api_key", "The X-Api-Key is not a key this relay issued, or it was revoked."),
+    );
+  }
   return { client: clientOfKey(found.id), quotas: found.quotas };
 }

@@ -1,5 +1,6 @@
 import type { SettlementScheme } from "../chains";
 import type { Refusal } from "../errors";
+import type { ClientAsk } from "../limits";
 import type { Erc2612Permit, ExecutionStatus } from "../schemas";
 
 /**
@@ -24,6 +25,8 @@ export interface SubmitRequest {
   idempotencyKey: string | null;
   /** The HTTP request's id, for the keeper's log lines and its chain calls' (docs/operations.md, "Logs"). */
   requestId?: string;
+  /** Who sent it, counted by the leader (docs/security.md, "Counts a bypass defeats"); none from the limit job. */
+  client?: ClientAsk;
 }
 
 /**

@@ -36,6 +36,20 @@ export class TokenBuckets {
     if (bucket) this.buckets.set(key, { tokens: Math.min(rate.burst, this.level(key, now, rate) + 1), at: now });
   }
 
+  /**
+   * Spends one token of `key`'s bucket whatever it holds: a bucket may go below zero, so what a burst let
+   * through at once is earned back before its key passes again (a refusal counted after the fact).
+   */
+  charge(key: string, now: number, rate: Rate): void {
+    this.buckets.set(key, { tokens: this.level(key, now, rate) - 1, at: now });
+    if (this.buckets.size > PRUNE_AT) this.prune(now, rate);
+  }
+
+  /** Whether `key`'s bucket is full: it spent nothing it has not earned back. */
+  full(key: string, now: number, rate: Rate): boolean {
+    return this.level(key, now, rate) >= rate.burst;
+  }
+
   /** Whether `key` could spend a token now, spending nothing. */
   peek(key: string, now: number, rate: Rate): Spent {
     const tokens = this.level(key, now, rate);
@@ -50,9 +64,11 @@ export class TokenBuckets {
     return Math.min(rate.burst, bucket.tokens + ((now - bucket.at) / 1000) * rate.perSecond);
   }
 
+  /** Drops the buckets that have filled up again (one in debt takes longer than its burst to). */
   private prune(now: number, rate: Rate): void {
-    const full = (rate.burst / rate.perSecond) * 1000;
-    for (const [key, bucket] of this.buckets) if (now - bucket.at >= full) this.buckets.delete(key);
+    for (const [key, bucket] of this.buckets) {
+      if (now - bucket.at >= ((rate.burst - bucket.tokens) / rate.perSecond) * 1000) this.buckets.delete(key);
+    }
   }
 }
 

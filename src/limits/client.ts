@@ -18,6 +18,35 @@ export function clientOfAddress(ip: string | undefined | null): ClientId {
 
 export const clientOfKey = (keyId: string): ClientId => `key:${keyId}`;
 
+/**
+ * Where another Worker's requests come from: Cloudflare gives a cross-zone subrequest this address in
+ * `CF-Connecting-IP` and the calling zone in `CF-Worker`, so every Worker shares it (Cloudflare's Workers
+ * docs, "Headers").
+ */
+export const WORKERS_ADDRESS = "2a06:98c0:3600::103";
+const WORKERS_CLIENT = clientOfAddress(WORKERS_ADDRESS);
+
+/**
+ * Who a request without an API key counts against: its address, or, for another Worker's request, the
+ * zone that sent it. `CF-Worker` is believed only from the Workers' address, so a client elsewhere cannot
+ * name a new zone for each request to escape its address's counts.
+ */
+export function clientOfRequest(ip: string | undefined | null, worker: string | undefined | null): ClientId {
+  const byAddress = clientOfAddress(ip);
+  const zone = worker?.trim().toLowerCase();
+  return zone && byAddress === WORKERS_CLIENT ? `zone:${zone}` : byAddress;
+}
+
+/**
+ * The IPv6 /48 an address is in (a site's whole allocation: 65,536 /64s), counted behind its /64 where a
+ * limit must hold against a client that moves from /64 to /64; null for IPv4 and for the Workers' address.
+ */
+export function networkOfAddress(ip: string | undefined | null): ClientId | null {
+  if (!ip || clientOfAddress(ip) === WORKERS_CLIENT || !clientOfAddress(ip).endsWith("::/64")) return null;
+  const groups = ipv6Prefix64(ip)?.split(":");
+  return groups ? `net:${groups.slice(0, 3).join(":")}::/48` : null;
+}
+
 /** The first four groups of an IPv6 address, in full lowercase hex; null when it is not one. */
 export function ipv6Prefix64(ip: string): string | null {
   const address =

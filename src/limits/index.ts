@@ -3,7 +3,19 @@
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
-export { API_KEY_PREFIX, hashApiKey, KEY_CACHE_MS, lookUpApiKey, newApiKey } from "./api-keys";
+export { API_KEY_PREFIX, hashApiKey, KEY_CACHE_MS, lookUpApiKey, newApiKey, UNKNOWN_KEY_CACHE_MS } from "./api-keys";
+export { BoundedCache } from "./bounded-cache";
 export { perPeriod, type Rate, type Spent, TokenBuckets } from "./buckets";
-export { type ClientId, clientOfAddress, clientOfKey, ipv6Prefix64, LOCAL_CLIENT } from "./client";
+export {
+  type ClientId,
+  clientOfAddress,
+  clientOfKey,
+  clientOfRequest,
+  ipv6Prefix64,
+  LOCAL_CLIENT,
+  networkOfAddress,
+  WORKERS_ADDRESS,
+} from "./client";
 export { overShare, type ShareRefusal } from "./corridor-share";
+export { type ClientAsk, LayeredBuckets, type Layers } from "./layered-buckets";
+export { SharedCounts } from "./shared-counts";

@@ -2,10 +2,27 @@ import { corridorsOfQuoteId } from "../chains";
 import type { RelayConfig } from "../config";
 import type { Env } from "../env";
 import { isId } from "../ids";
+import { BoundedCache } from "../limits";
 import type { Execution, Quote } from "../schemas";
 import { QUOTE_MOVES } from "../states";
 import { corridorStub, keeperStub } from "../stubs";
 import { executionAsOfNow, quoteAsOfNow, quoteClaimAsOfNow } from "./as-of-now";
+
+/**
+ * What a read calls before it reaches an object: counts the read against its client, and throws its
+ * refusal past the client's limit (docs/security.md, "Reads that reach objects").
+ */
+export type ObjectReadGate = () => Promise<void>;
+
+/** How long an id its objects did not know is answered not found without asking them again. */
+export const UNKNOWN_ID_MS = 5_000;
+
+/**
+ * Ids their objects were asked about and did not know, per isolate: asked again within a few seconds, the
+ * answer is still no (an id is known to a client only once its object holds it), so a repeated unknown id
+ * reaches no object. Bounded; the oldest are forgotten first.
+ */
+const unknownIds = new BoundedCache<true>(5_000, UNKNOWN_ID_MS);
 
 /**
  * Has the corridor quote `quoteId` is tagged with copy its queued writes to D1 (the quote may have left
@@ -27,11 +44,22 @@ export async function readThrough<T>(
   config: RelayConfig,
   quoteId: string,
   read: (db: D1Database) => Promise<T | null>,
+  gate: ObjectReadGate,
 ): Promise<T | null> {
   if (!isId("q", quoteId)) return null;
   const found = await read(env.DB);
   if (found !== null) return found;
-  return (await writeThrough(env, config, quoteId)) ? read(env.DB) : null;
+  return throughObject(quoteId, gate, async () => ((await writeThrough(env, config, quoteId)) ? read(env.DB) : null));
+}
+
+/** Asks an object about `id` through `gate`, unless it did not know it a moment ago; remembers a miss. */
+async function throughObject<T>(id: string, gate: ObjectReadGate, ask: () => Promise<T | null>): Promise<T | null> {
+  const now = Date.now();
+  if (unknownIds.get(id, now)) return null;
+  await gate();
+  const found = await ask();
+  if (found === null) unknownIds.set(id, true, Date.now());
+  return found;
 }
 
 /** The statuses a submission's record moves a quote from (src/states/quote-states.ts). */
@@ -43,9 +71,15 @@ const SUBMITTED_FROM: readonly string[] = QUOTE_MOVES.submitted.from;
  * have been answered 202 a moment ago, its record written just after that answer (docs/settlement.md,
  * "The fast path"): the keeper writes it first, and D1 is read again.
  */
-export async function quoteThrough(env: Env, config: RelayConfig, quoteId: string): Promise<Quote | null> {
-  const read = await readThrough(env, config, quoteId, (db) => quoteClaimAsOfNow(db, quoteId));
+export async function quoteThrough(
+  env: Env,
+  config: RelayConfig,
+  quoteId: string,
+  gate: ObjectReadGate,
+): Promise<Quote | null> {
+  const read = await readThrough(env, config, quoteId, (db) => quoteClaimAsOfNow(db, quoteId), gate);
   if (!read?.claimed || !SUBMITTED_FROM.includes(read.quote.status)) return read?.quote ?? null;
+  await gate();
   return (await keeperWriteThrough(env, quoteId)) ? quoteAsOfNow(env.DB, quoteId) : read.quote;
 }
 
@@ -53,11 +87,13 @@ export async function quoteThrough(env: Env, config: RelayConfig, quoteId: strin
  * `GET /v1/executions/{id}`: the execution as of now. One D1 does not have may have been answered 202 a
  * moment ago: the keeper writes it first, and D1 is read again.
  */
-export async function executionThrough(env: Env, executionId: string): Promise<Execution | null> {
+export async function executionThrough(env: Env, executionId: string, gate: ObjectReadGate): Promise<Execution | null> {
   if (!isId("x", executionId)) return null;
   const found = await executionAsOfNow(env.DB, executionId);
   if (found) return found;
-  return (await keeperWriteThrough(env, executionId)) ? executionAsOfNow(env.DB, executionId) : null;
+  return throughObject(executionId, gate, async () =>
+    (await keeperWriteThrough(env, executionId)) ? executionAsOfNow(env.DB, executionId) : null,
+  );
 }
 
 /**

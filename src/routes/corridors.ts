@@ -15,7 +15,10 @@ export const corridorRoutes = createRouter()
       operationId: "listCorridors",
       tags: ["resolvers"],
       summary: "Every corridor served, with its state: quoting, degraded (no fresh resolver) or paused",
-      responses: { 200: jsonContent(z.object({ corridors: z.array(CorridorRecord) }), "The corridors") },
+      responses: {
+        200: jsonContent(z.object({ corridors: z.array(CorridorRecord) }), "The corridors"),
+        ...errorResponses(429),
+      },
     }),
     async (c) => {
       const statuses = await corridorStatuses(c.env, c.get("config"), HEALTH_PART_TIMEOUT_MS);

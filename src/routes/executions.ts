@@ -2,9 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv, Env } from "../env";
 import { notFound, RelayError } from "../errors";
-import { callObject, createRouter, FailureGate, requestClient, serverTiming } from "../http";
+import { callObject, createRouter, objectRead, type RequestClient, requestClient, serverTiming } from "../http";
 import { KEEPER_UNREACHABLE, type SubmitOutcome, type SubmitRequest, submissionLogFields } from "../keeper";
-import { perPeriod } from "../limits";
 import { executionThrough } from "../quotes";
 import {
   Execution,
@@ -43,16 +42,8 @@ export const executionRoutes = createRouter()
         ...errorResponses(400, 404, 409, 429, 503),
       },
     }),
-    async (c) => {
-      const { client } = await requestClient(c);
-      // Refused for what was sent (a wrong signature, quote or key), a submission counts against its client.
-      return failedSubmissions.guard(
-        c,
-        client,
-        () => submission(c, c.req.valid("json")),
-        (e) => e instanceof RelayError && COUNTED_FAILURES.has(e.status),
-      );
-    },
+    // The keeper leader counts the client's refused submissions and those it holds (docs/security.md).
+    async (c) => submission(c, await requestClient(c), c.req.valid("json")),
   )
   .openapi(
     createRoute({
@@ -62,25 +53,22 @@ export const executionRoutes = createRouter()
       tags: ["executions"],
       summary: "One execution with its quote's lifecycle (record 2.1)",
       request: { params: IdParam },
-      responses: { 200: jsonContent(Execution, "The execution record"), ...errorResponses(404) },
+      responses: { 200: jsonContent(Execution, "The execution record"), ...errorResponses(404, 429) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const execution = await executionThrough(c.env, id);
+      const execution = await executionThrough(c.env, id, objectRead(c));
       if (!execution) throw notFound(`No execution has the id ${JSON.stringify(id)}.`);
       return c.json(execution, 200);
     },
   );
 
 /**
- * Submissions refused for what they sent, per client (docs/security.md, "Limits"): a stranger's junk is
- * counted against the stranger, never against the quote's taker, whose limit counts only submissions whose
- * signature verified (in the keeper).
+ * A submission, handed to the keeper leader with its client: a stranger's junk is counted there against the
+ * stranger, never against the quote's taker, whose limit counts only submissions whose signature verified
+ * (docs/security.md, "Limits").
  */
-const failedSubmissions = new FailureGate("refused submissions", (l) => perPeriod(l.failedSubmissionsPer10s, 10));
-const COUNTED_FAILURES = new Set([400, 404, 409]);
-
-async function submission(c: Context<AppEnv>, body: z.infer<typeof ExecutionRequest>) {
+async function submission(c: Context<AppEnv>, client: RequestClient, body: z.infer<typeof ExecutionRequest>) {
   const idempotencyKey = c.req.header("Idempotency-Key") ?? null;
   if (idempotencyKey !== null && idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     throw new RelayError(
@@ -98,6 +86,7 @@ async function submission(c: Context<AppEnv>, body: z.infer<typeof ExecutionRequ
     permit: ("permit" in body ? body.permit : undefined) ?? null,
     idempotencyKey,
     requestId: c.get("requestId"),
+    client,
   });
   // What the keeper answered goes on the request's one line (docs/operations.md, "Logs").
   c.set("logFields", submissionLogFields(body.quoteId, outcome));

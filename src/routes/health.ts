@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../http";
 import { assessHealth, probeHealth } from "../ops";
-import { Health, jsonContent } from "../schemas";
+import { errorResponses, Health, jsonContent } from "../schemas";
 
 /**
  * For monitors (docs/operations.md, "Health"): always 200 while the Worker runs, with `status` `ok` or
@@ -14,7 +14,10 @@ export const healthRoutes = createRouter().openapi(
     operationId: "getHealth",
     tags: ["meta"],
     summary: "The relay's parts: keeper, chains, oracle, corridors and their outbox, limit orders",
-    responses: { 200: jsonContent(Health, "Each part's state; `degraded` names the parts that are not ok") },
+    responses: {
+      200: jsonContent(Health, "Each part's state; `degraded` names the parts that are not ok"),
+      ...errorResponses(429),
+    },
   }),
   async (c) => {
     const probes = await probeHealth(c.env, c.get("config"));

@@ -41,6 +41,22 @@ export const limitOrdersDisabled = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/**
+ * A placement reads the chain, so it is counted where every isolate sees the count: the keeper leader,
+ * which it wakes anyway for the limit job that runs from its alarm (docs/security.md, "Counts a
+ * bypass defeats"). A keeper that cannot be asked does not stop a placement; its job wakes on its next alarm.
+ */
+async function admitLimitOrder(c: Context<AppEnv>): Promise<void> {
+  const who = await requestClient(c);
+  const refused = await keeperStub(c.env)
+    .admitLimitOrder(who)
+    .catch((e: unknown) => {
+      log.error("keeper_wake_failed", { component: "limit_orders", error: String(e) });
+      return null;
+    });
+  if (refused) throw RelayError.from(refused);
+}
+
 /** The limit-order routes (docs/limit-orders.md), reaching chains through `chains` (a fake in the integration tests). */
 export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
   // A prepare counts against its client where it already goes, the corridor that prices it (docs/security.md).
@@ -84,11 +100,8 @@ export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
         },
       }),
       async (c) => {
+        await admitLimitOrder(c);
         const order = await placeLimitOrder(context(c), c.req.valid("json"));
-        // The keeper's limit job runs from its alarm: an object that has not woken yet is woken now.
-        await keeperStub(c.env)
-          .watchLimitOrders()
-          .catch((e: unknown) => log.error("keeper_wake_failed", { component: "limit_orders", error: String(e) }));
         return c.json(limitOrderRecord(order), 201);
       },
     )

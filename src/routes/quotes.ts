@@ -5,7 +5,7 @@ import { adapterFor } from "../chains";
 import { primaryEvmChain } from "../config";
 import { cancelQuote, quoteStatus, readQuoteRecord } from "../db";
 import { notFound, RelayError } from "../errors";
-import { behindAnswer, callObject, createRouter, requestClient, serverTiming } from "../http";
+import { behindAnswer, callObject, createRouter, objectRead, requestClient, serverTiming } from "../http";
 import {
   cancelQuoteMessage,
   checkSwapTerms,
@@ -119,11 +119,11 @@ export const quoteRoutes = createRouter()
       tags: ["quotes"],
       summary: "One quote's full lifecycle (record 2.2)",
       request: { params: IdParam },
-      responses: { 200: jsonContent(Quote, "The quote record"), ...errorResponses(404) },
+      responses: { 200: jsonContent(Quote, "The quote record"), ...errorResponses(404, 429) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const quote = await quoteThrough(c.env, c.get("config"), id);
+      const quote = await quoteThrough(c.env, c.get("config"), id, objectRead(c));
       if (!quote) throw notFound(`No quote has the id ${JSON.stringify(id)}.`);
       return c.json(quote, 200);
     },
@@ -139,12 +139,12 @@ export const quoteRoutes = createRouter()
         params: IdParam,
         body: { required: true, content: { "application/json": { schema: CancelQuoteRequest } } },
       },
-      responses: { 200: jsonContent(Quote, "The cancelled quote"), ...errorResponses(400, 404, 409) },
+      responses: { 200: jsonContent(Quote, "The cancelled quote"), ...errorResponses(400, 404, 409, 429) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
       const { signature } = c.req.valid("json");
-      const current = await readThrough(c.env, c.get("config"), id, (db) => quoteStatus(db, id));
+      const current = await readThrough(c.env, c.get("config"), id, (db) => quoteStatus(db, id), objectRead(c));
       if (!current) throw notFound(`No quote has the id ${JSON.stringify(id)}.`);
       await verifySignedCancel(c.get("config"), {
         chainId: current.chainId,

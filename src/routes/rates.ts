@@ -10,7 +10,7 @@ export const rateRoutes = createRouter().openapi(
     operationId: "getRates",
     tags: ["rates"],
     summary: "Reference rates: the advisory band of each corridor and every source behind it (2.5)",
-    responses: { 200: jsonContent(Rates, "Bands, sources and the sources failing now"), ...errorResponses(500) },
+    responses: { 200: jsonContent(Rates, "Bands, sources and the sources failing now"), ...errorResponses(429, 500) },
   }),
   async (c) => c.json(await oracleStub(c.env).rates(), 200),
 );

@@ -27,7 +27,7 @@ export const resolverRoutes = createRouter()
       operationId: "listNodes",
       tags: ["resolvers"],
       summary: "Connected resolver nodes: the relay's in-memory view from their last heartbeats",
-      responses: { 200: jsonContent(z.object({ nodes: z.array(Node) }), "Connected nodes") },
+      responses: { 200: jsonContent(z.object({ nodes: z.array(Node) }), "Connected nodes"), ...errorResponses(429) },
     }),
     async (c) => c.json({ nodes: await liveNodes(c.env, c.get("config")) }, 200),
   )
@@ -41,7 +41,7 @@ export const resolverRoutes = createRouter()
       request: { query: ResolverListQuery },
       responses: {
         200: jsonContent(ResolverPage, "A page of resolvers, and how many inactive ones were left out"),
-        ...errorResponses(400),
+        ...errorResponses(400, 429),
       },
     }),
     async (c) => {
@@ -58,7 +58,7 @@ export const resolverRoutes = createRouter()
       tags: ["resolvers"],
       summary: "One resolver's record, and what stands behind it: strikes, failures not counted, its 7 days",
       request: { params: EvmAddressParam },
-      responses: { 200: jsonContent(ResolverStanding, "The resolver's standing"), ...errorResponses(400, 404) },
+      responses: { 200: jsonContent(ResolverStanding, "The resolver's standing"), ...errorResponses(400, 404, 429) },
     }),
     async (c) => {
       const { address } = c.req.valid("param");

@@ -32,6 +32,15 @@ export const Limits = z
     socketsPerCorridor: count(500, "resolver sockets one corridor holds open; past it 503 corridor_busy"),
     streamsPerCorridor: count(1000, "event streams one corridor holds open; past it 503 corridor_busy"),
     adminFailuresPerMinute: count(10, "admin requests with a wrong token per client per minute"),
+    apiKeyFailuresPerMinute: count(10, "requests with an unknown or revoked X-Api-Key per client per minute"),
+    objectReadsPerSecond: perSecond(20, "reads per client per second that reach an object (a read-through, nodes)"),
+    objectReadBurst: count(100, "reads a client may make at once that reach an object"),
+    submissionsInFlightPerClient: count(50, "submissions of one client the keeper holds at once"),
+    networkFailedSubmissionsPer10s: count(100, "refused submissions in 10 s from one IPv6 /48, all its clients"),
+    relayFailedSubmissionsPer10s: count(1_000, "refused submissions in 10 s from every client together"),
+    limitOrdersPerMinute: count(10, "limit orders a client may place per minute"),
+    networkLimitOrdersPerMinute: count(50, "limit orders one IPv6 /48 may place per minute, all its clients"),
+    relayLimitOrdersPerMinute: count(1_200, "limit orders every client together may place per minute"),
   })
   .openapi("Limits");
 export type Limits = z.infer<typeof Limits>;
@@ -45,6 +54,11 @@ export const ApiKeyQuotas = Limits.pick({
   pricesPerSecond: true,
   priceBurst: true,
   streamsPerClient: true,
+  objectReadsPerSecond: true,
+  objectReadBurst: true,
+  failedSubmissionsPer10s: true,
+  submissionsInFlightPerClient: true,
+  limitOrdersPerMinute: true,
 })
   .partial()
   .openapi("ApiKeyQuotas");

@@ -7,6 +7,9 @@ import { newId } from "../../src/ids";
 import { executionThrough, quoteThrough } from "../../src/quotes/read-through";
 import { seedQuote } from "../support/records";
 
+/** Every read may reach its object: the count of reads is the limits project's (test/limits/reads.test.ts). */
+const anyRead = async () => {};
+
 /**
  * The reads that write a submission's record through the keeper (docs/settlement.md, "The fast path"):
  * the real local D1, and a keeper that holds one record answered but not yet written.
@@ -55,7 +58,7 @@ async function answeredNotWritten(expiresAt: string) {
 describe("reads that write a submission's record through the keeper", () => {
   it("shows an execution D1 does not have yet, once the keeper has written it", async () => {
     const t = await answeredNotWritten(new Date(Date.now() + 60_000).toISOString());
-    expect(await executionThrough(t.env, t.executionId)).toMatchObject({
+    expect(await executionThrough(t.env, t.executionId, anyRead)).toMatchObject({
       executionId: t.executionId,
       status: "submitted",
       txHash: t.txHash,
@@ -66,7 +69,7 @@ describe("reads that write a submission's record through the keeper", () => {
   it("shows a claimed quote as its record moves it, an expired one included", async () => {
     // Past its expiry: the read records `expired` first, and the keeper's record still moves it on.
     const t = await answeredNotWritten(new Date(Date.now() - 1_000).toISOString());
-    const quote = await quoteThrough(t.env, localConfig, t.quote.quoteId);
+    const quote = await quoteThrough(t.env, localConfig, t.quote.quoteId, anyRead);
     expect(quote?.status).toBe("submitted");
     expect(quote?.executions).toMatchObject([{ executionId: t.executionId, status: "submitted" }]);
     expect(t.asked).toEqual([t.quote.quoteId]);
@@ -75,9 +78,9 @@ describe("reads that write a submission's record through the keeper", () => {
   it("asks the keeper nothing for a quote it has not claimed, and finds nothing for an unknown execution", async () => {
     const { quote } = await seedQuote(env.DB);
     const t = keeperHolding({ ids: [], write: async () => {} });
-    expect((await quoteThrough(t.env, localConfig, quote.quoteId))?.status).toBe("quoted");
+    expect((await quoteThrough(t.env, localConfig, quote.quoteId, anyRead))?.status).toBe("quoted");
     const unknown = newId("x");
-    expect(await executionThrough(t.env, unknown)).toBeNull();
+    expect(await executionThrough(t.env, unknown, anyRead)).toBeNull();
     expect(t.asked).toEqual([unknown]);
   });
 });

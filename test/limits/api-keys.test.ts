@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
-import { hashApiKey } from "../../src/limits";
+import { hashApiKey, lookUpApiKey } from "../../src/limits";
 
 const app = createApp();
 const [cngn, usdc] = primaryEvmChain(localConfig).tokens.map((t) => t.address);
@@ -68,5 +68,38 @@ describe("API keys", () => {
     expect((await adminPost("/v1/admin/api-keys", { name: "" })).status).toBe(400);
     expect((await adminPost("/v1/admin/api-keys", { name: "x", quotas: { quoteBurst: -1 } })).status).toBe(400);
     expect((await adminPost("/v1/admin/api-keys", { name: "x", owner: "y" })).status).toBe(400);
+  });
+});
+
+/** The relay's D1, counting the statements prepared on it (each lookup is one read). */
+function countingDb() {
+  const counted = { reads: 0 };
+  const db = {
+    prepare: (sql: string) => {
+      counted.reads += 1;
+      return env.DB.prepare(sql);
+    },
+  } as unknown as D1Database;
+  return { db, counted };
+}
+
+describe("the API-key cache", () => {
+  it("keeps a known key however many unknown keys are looked up, and forgets unknown ones within seconds", async () => {
+    const issued = await adminPost("/v1/admin/api-keys", { name: "busy-integrator" });
+    const key = issued.body.key as string;
+    const { db, counted } = countingDb();
+    const now = Date.now();
+    expect(await lookUpApiKey(db, key, now)).toMatchObject({ id: issued.body.id });
+    expect(counted.reads).toBe(1);
+    for (let i = 0; i < 1_500; i++) expect(await lookUpApiKey(db, `rk_unknown${i}`, now)).toBeNull();
+    expect(counted.reads).toBe(1_501);
+    // The known key is still cached: no read.
+    expect(await lookUpApiKey(db, key, now + 1)).toMatchObject({ id: issued.body.id });
+    expect(counted.reads).toBe(1_501);
+    // An unknown key repeated at once costs no read; a few seconds on it is read again.
+    expect(await lookUpApiKey(db, "rk_unknown1499", now + 1)).toBeNull();
+    expect(counted.reads).toBe(1_501);
+    expect(await lookUpApiKey(db, "rk_unknown1499", now + 5_000)).toBeNull();
+    expect(counted.reads).toBe(1_502);
   });
 });

@@ -4,6 +4,9 @@ import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { localConfig } from "../../src/config/local";
+import { primaryEvmChain } from "../../src/config/record";
+import { WORKERS_ADDRESS } from "../../src/limits";
+import { keeperStub } from "../../src/stubs";
 import { seedQuote } from "../support/records";
 import { authenticate, evmConnectPath, TestSocket } from "../support/ws-client";
 
@@ -22,6 +25,8 @@ const submit = (ip: string, quoteId: string) =>
     env,
   );
 
+const unknownQuote = (i: number) => `q_${i.toString(16).padStart(32, "0")}`;
+
 describe("refused submissions count against the client that sent them", () => {
   it("answers 429 with Retry-After past 20 refused in 10 s, before reading anything, while another client is served", async () => {
     const { quote } = await seedQuote(env.DB);
@@ -37,6 +42,81 @@ describe("refused submissions count against the client that sent them", () => {
     // The quote's taker, from its own address, is not held back by the stranger's junk.
     expect((await submit("203.0.113.51", quote.quoteId)).status).toBe(503);
   });
+
+  it("never counts submissions in flight: 30 of one client at once are all taken to the keeper", async () => {
+    const quotes = await Promise.all(Array.from({ length: 30 }, () => seedQuote(env.DB)));
+    const answers = await Promise.all(quotes.map(({ quote }) => submit("203.0.113.52", quote.quoteId)));
+    // No keeper key in this project: the keeper answers each 503 not_leader, and none is refused 429.
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 503));
+  });
+
+  it("counts where every isolate's submissions are counted, the keeper leader", async () => {
+    // The client's refused submissions as the Worker of other isolates hands them to the leader.
+    const client = { client: "ip:203.0.113.53" };
+    for (let i = 0; i < limits.failedSubmissionsPer10s; i++) {
+      const outcome = await keeperStub(env).submit({
+        quoteId: unknownQuote(1_000 + i),
+        takerPart: { signature: JUNK },
+        permit: null,
+        idempotencyKey: null,
+        client,
+      });
+      expect(outcome).toMatchObject({ kind: "refused", status: 404 });
+    }
+    const limited = await submit("203.0.113.53", unknownQuote(2_000));
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toMatchObject({ error: "rate_limited" });
+  });
+
+  it("counts an API key's refused submissions at its own quota, from any address", async () => {
+    const issued = await app.request(
+      "/v1/admin/api-keys",
+      {
+        method: "POST",
+        headers: { Authorization: "Bearer test-admin-token", "content-type": "application/json" },
+        body: JSON.stringify({ name: "busy-backend", quotas: { failedSubmissionsPer10s: 40 } }),
+      },
+      env,
+    );
+    expect(issued.status).toBe(201);
+    const { key } = (await issued.json()) as { key: string };
+    const withKey = (i: number) =>
+      app.request(
+        "/v1/executions",
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", "X-Api-Key": key, "CF-Connecting-IP": `203.0.113.${i % 200}` },
+          body: JSON.stringify({ quoteId: unknownQuote(6_000 + i), signature: JUNK }),
+        },
+        env,
+      );
+    for (let i = 0; i < 40; i++) expect((await withKey(i)).status).toBe(404);
+    expect((await withKey(40)).status).toBe(429);
+  });
+
+  it("holds an IPv6 /48 to 100 refused in 10 s across its /64s; another /48 is served", async () => {
+    const { failedSubmissionsPer10s: perClient, networkFailedSubmissionsPer10s: perNetwork } = limits;
+    const started = Date.now();
+    for (let subnet = 0; subnet < perNetwork / perClient; subnet++) {
+      const answers = await Promise.all(
+        Array.from({ length: perClient }, (_, i) => submit(`2001:db8:48:${subnet}::1`, unknownQuote(3_000 + i))),
+      );
+      expect(answers.map((r) => r.status)).toEqual(answers.map(() => 404));
+    }
+    // Each /64 after them is let through only as the /48 earns a refusal back (10 a second).
+    let through = 0;
+    for (let subnet = perNetwork / perClient; ; subnet++) {
+      const answer = await submit(`2001:db8:48:${subnet.toString(16)}::1`, unknownQuote(4_000 + subnet));
+      if (answer.status === 429) {
+        expect(await answer.json()).toMatchObject({ error: "rate_limited", message: expect.stringContaining("/48") });
+        break;
+      }
+      through += 1;
+      expect(through).toBeLessThan(perClient);
+    }
+    expect(through).toBeLessThanOrEqual(Math.ceil(((Date.now() - started) / 1000) * (perNetwork / 10)));
+    expect((await submit("2001:db8:49::1", unknownQuote(5_000))).status).toBe(404);
+  });
 });
 
 const admin = (ip: string, token: string, origin?: string) =>
@@ -47,13 +127,14 @@ const admin = (ip: string, token: string, origin?: string) =>
   );
 
 describe("the admin API", () => {
-  it("answers 429 to an address past 10 wrong tokens a minute, even with the right one, and not another address", async () => {
+  it("answers an address's wrong tokens 429 past 10 a minute, and still serves its right one", async () => {
     for (let i = 0; i < limits.adminFailuresPerMinute; i++)
       expect((await admin("203.0.113.60", `guess-${i}`)).status).toBe(401);
-    const blocked = await admin("203.0.113.60", "test-admin-token");
+    const blocked = await admin("203.0.113.60", "guess-again");
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get("Retry-After")).toBe("6");
-    expect((await admin("203.0.113.61", "test-admin-token")).status).toBe(200);
+    expect((await admin("203.0.113.60", "test-admin-token")).status).toBe(200);
+    expect((await admin("203.0.113.61", "guess-0")).status).toBe(401);
   });
 
   it("answers no cross-origin request: no Access-Control-Allow-Origin on its answers or preflights", async () => {
@@ -167,5 +248,62 @@ describe("a registered resolver's sockets", () => {
     expect((await connectFrom(ip)).status).toBe(429);
     for (const ws of strangers) ws.close();
     for (const s of sockets) s.close();
+  });
+});
+
+const [cngn, usdc] = primaryEvmChain(localConfig).tokens.map((t) => t.address);
+
+/** A quote request with an API key from another Worker, whose zone Cloudflare names in `CF-Worker`. */
+const quoteFromWorker = (zone: string, key: string) =>
+  app.request(
+    "/v1/quotes",
+    {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "CF-Connecting-IP": WORKERS_ADDRESS,
+        "CF-Worker": zone,
+        "X-Api-Key": key,
+      },
+      body: JSON.stringify({
+        sellToken: cngn,
+        buyToken: usdc,
+        sellAmount: "1580000000",
+        taker: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
+      }),
+    },
+    env,
+  );
+
+describe("credentials are checked before they are counted", () => {
+  it("keys other Workers by zone: one zone's 10 unknown keys lock out no other zone, nor a right key", async () => {
+    const issued = await app.request(
+      "/v1/admin/api-keys",
+      {
+        method: "POST",
+        headers: { Authorization: "Bearer test-admin-token", "content-type": "application/json" },
+        body: JSON.stringify({ name: "wallet-backend" }),
+      },
+      env,
+    );
+    const { key } = (await issued.json()) as { key: string };
+    for (let i = 0; i < limits.apiKeyFailuresPerMinute; i++) {
+      expect((await quoteFromWorker("guesser.example", `rk_guess${i}`)).status).toBe(401);
+    }
+    expect((await quoteFromWorker("guesser.example", "rk_guess-again")).status).toBe(429);
+    // The right key from another Worker, and from the guessing one: served (404: no node is connected).
+    expect((await quoteFromWorker("wallet.example", key)).status).toBe(404);
+    expect((await quoteFromWorker("guesser.example", key)).status).toBe(404);
+    // Another zone's unknown key is its own first wrong one.
+    expect((await quoteFromWorker("other.example", "rk_guess0")).status).toBe(401);
+    // Wrong API keys and wrong admin tokens are counted apart: the Workers' address has guessed no token.
+    const token = await app.request(
+      "/v1/admin/keeper",
+      {
+        headers: { Authorization: "Bearer wrong", "CF-Connecting-IP": WORKERS_ADDRESS, "CF-Worker": "guesser.example" },
+      },
+      env,
+    );
+    expect(token.status).toBe(401);
   });
 });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { clientOfAddress, ipv6Prefix64, perPeriod, TokenBuckets } from "../../src/limits";
+import {
+  BoundedCache,
+  clientOfAddress,
+  clientOfRequest,
+  ipv6Prefix64,
+  networkOfAddress,
+  perPeriod,
+  TokenBuckets,
+  WORKERS_ADDRESS,
+} from "../../src/limits";
 
 describe("TokenBuckets", () => {
   const rate = { perSecond: 10, burst: 20 };
@@ -31,18 +40,15 @@ describe("TokenBuckets", () => {
     expect(buckets.take("a", 1_000, two).ok).toBe(true);
   });
 
-  it("takes a token back when given, never above the burst", () => {
+  it("charges a key into debt, so a burst let through at once is earned back before it passes again", () => {
     const buckets = new TokenBuckets();
     const two = { perSecond: 1, burst: 2 };
-    buckets.take("a", 0, two);
-    buckets.take("a", 0, two);
-    buckets.give("a", 0, two);
-    expect(buckets.take("a", 0, two).ok).toBe(true);
-    expect(buckets.take("a", 0, two).ok).toBe(false);
-    buckets.give("a", 0, two);
-    buckets.give("a", 0, two);
-    buckets.give("a", 0, two);
-    expect([1, 2, 3].map(() => buckets.take("a", 0, two).ok)).toEqual([true, true, false]);
+    expect(buckets.full("a", 0, two)).toBe(true);
+    for (let i = 0; i < 5; i++) buckets.charge("a", 0, two);
+    expect(buckets.full("a", 0, two)).toBe(false);
+    expect(buckets.peek("a", 0, two)).toEqual({ ok: false, retryAfter: 4 });
+    expect(buckets.take("a", 3_999, two).ok).toBe(false);
+    expect(buckets.take("a", 4_000, two).ok).toBe(true);
   });
 
   it("turns `n per period` into a bucket of n refilled over the period", () => {
@@ -75,5 +81,41 @@ describe("clients", () => {
     expect(ipv6Prefix64("2001::db8::1")).toBeNull();
     expect(ipv6Prefix64("1:2:3:4:5:6:7:8:9")).toBeNull();
     expect(ipv6Prefix64("zz::1")).toBeNull();
+  });
+});
+
+describe("other Workers and networks", () => {
+  it("keys another Worker's request by its zone, only from the Workers' address", () => {
+    expect(clientOfRequest(WORKERS_ADDRESS, "Wallet.Example")).toBe("zone:wallet.example");
+    expect(clientOfRequest(WORKERS_ADDRESS, null)).toBe("ip:2a06:98c0:3600:0000::/64");
+    // A client elsewhere that sends the header itself stays its address.
+    expect(clientOfRequest("203.0.113.9", "wallet.example")).toBe("ip:203.0.113.9");
+  });
+
+  it.each([
+    ["2001:db8:1:2::1", "net:2001:0db8:0001::/48"],
+    ["2001:db8:1:ffff::1", "net:2001:0db8:0001::/48"],
+    ["203.0.113.9", null],
+    ["::ffff:192.0.2.1", null],
+    [WORKERS_ADDRESS, null],
+    [undefined, null],
+  ])("puts %s in network %s", (address, network) => {
+    expect(networkOfAddress(address)).toBe(network);
+  });
+});
+
+describe("BoundedCache", () => {
+  it("forgets an entry after its TTL, and past its size the one used longest ago, never all at once", () => {
+    const cache = new BoundedCache<number>(3, 1_000);
+    cache.set("a", 1, 0);
+    cache.set("b", 2, 0);
+    cache.set("c", 3, 0);
+    expect(cache.get("a", 10)).toBe(1);
+    cache.set("d", 4, 10);
+    expect(cache.size).toBe(3);
+    expect(cache.get("b", 10)).toBeUndefined();
+    expect(cache.get("a", 10)).toBe(1);
+    expect(cache.get("c", 999)).toBe(3);
+    expect(cache.get("c", 1_000)).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LruCache } from "../../src/chains/evm/lru-cache";
+import { LruCache } from "../../src/lru-cache";
 
 describe("LruCache", () => {
   it("evicts the entry used longest ago, one at a time, never the others", () => {

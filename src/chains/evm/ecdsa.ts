@@ -1,7 +1,7 @@
 import { normalizeZ } from "@noble/curves/abstract/curve";
 import { secp256k1 } from "@noble/curves/secp256k1";
 import type { Hex } from "viem";
-import { LruCache } from "./lru-cache";
+import { LruCache } from "../../lru-cache";
 import { strictSignature } from "./strict-signature";
 
 /**

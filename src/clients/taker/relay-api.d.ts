@@ -803,6 +803,51 @@ export interface components {
        * @default 10
        */
       adminFailuresPerMinute: number;
+      /**
+       * @description requests with an unknown or revoked X-Api-Key per client per minute
+       * @default 10
+       */
+      apiKeyFailuresPerMinute: number;
+      /**
+       * @description reads per client per second that reach an object (a read-through, nodes)
+       * @default 20
+       */
+      objectReadsPerSecond: number;
+      /**
+       * @description reads a client may make at once that reach an object
+       * @default 100
+       */
+      objectReadBurst: number;
+      /**
+       * @description submissions of one client the keeper holds at once
+       * @default 50
+       */
+      submissionsInFlightPerClient: number;
+      /**
+       * @description refused submissions in 10 s from one IPv6 /48, all its clients
+       * @default 100
+       */
+      networkFailedSubmissionsPer10s: number;
+      /**
+       * @description refused submissions in 10 s from every client together
+       * @default 1000
+       */
+      relayFailedSubmissionsPer10s: number;
+      /**
+       * @description limit orders a client may place per minute
+       * @default 10
+       */
+      limitOrdersPerMinute: number;
+      /**
+       * @description limit orders one IPv6 /48 may place per minute, all its clients
+       * @default 50
+       */
+      networkLimitOrdersPerMinute: number;
+      /**
+       * @description limit orders every client together may place per minute
+       * @default 1200
+       */
+      relayLimitOrdersPerMinute: number;
     };
     ErrorBody: {
       /** @example not_found */
@@ -1712,6 +1757,31 @@ export interface components {
        * @default 20
        */
       streamsPerClient: number;
+      /**
+       * @description reads per client per second that reach an object (a read-through, nodes)
+       * @default 20
+       */
+      objectReadsPerSecond: number;
+      /**
+       * @description reads a client may make at once that reach an object
+       * @default 100
+       */
+      objectReadBurst: number;
+      /**
+       * @description submissions per client in 10 s whose signature or quote is refused
+       * @default 20
+       */
+      failedSubmissionsPer10s: number;
+      /**
+       * @description submissions of one client the keeper holds at once
+       * @default 50
+       */
+      submissionsInFlightPerClient: number;
+      /**
+       * @description limit orders a client may place per minute
+       * @default 10
+       */
+      limitOrdersPerMinute: number;
     };
     ApiKey: {
       /** @example ak_0f5c2d9e8b7a6c5d4e3f2a1b0c9d8e7f */
@@ -2226,6 +2296,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   listQuotes: {
@@ -2445,6 +2528,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   cancelQuote: {
@@ -2523,6 +2619,19 @@ export interface operations {
       /** @description Body over 64 KiB */
       413: {
         headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
           /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
           "X-Request-Id"?: string;
           [name: string]: unknown;
@@ -2709,6 +2818,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   listNodes: {
@@ -2739,6 +2861,19 @@ export interface operations {
       /** @description Method not allowed on this path; see Allow */
       405: {
         headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
           /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
           "X-Request-Id"?: string;
           [name: string]: unknown;
@@ -2793,6 +2928,19 @@ export interface operations {
       /** @description Method not allowed on this path; see Allow */
       405: {
         headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
           /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
           "X-Request-Id"?: string;
           [name: string]: unknown;
@@ -2861,6 +3009,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   listCorridors: {
@@ -2891,6 +3052,19 @@ export interface operations {
       /** @description Method not allowed on this path; see Allow */
       405: {
         headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
           /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
           "X-Request-Id"?: string;
           [name: string]: unknown;
@@ -3776,6 +3950,19 @@ export interface operations {
       /** @description Method not allowed on this path; see Allow */
       405: {
         headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
           /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
           "X-Request-Id"?: string;
           [name: string]: unknown;

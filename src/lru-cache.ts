@@ -36,6 +36,10 @@ export class LruCache<K, V> {
     this.entries.set(key, value);
   }
 
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
   /** The entry, made by `make` and cached when it is missing. */
   getOrMake(key: K, make: (key: K) => V): V {
     const cached = this.get(key);
