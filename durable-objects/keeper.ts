@@ -19,6 +19,7 @@ import {
   RETENTION_BACKLOG_MS,
   RETENTION_EVERY_MS,
   retain,
+  SqlKeyBook,
   type SubmitOutcome,
   type SubmitRequest,
 } from "../src/keeper";
@@ -52,6 +53,8 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
       db: env.DB,
       chainKeeper: (chainId) => this.chainKeeper(chainId),
       paused: () => this.paused(),
+      keys: new SqlKeyBook(ctx.storage.sql),
+      now: () => Date.now(),
     });
     const limits = limitJobPort({
       db: env.DB,

@@ -7,6 +7,7 @@ import { newId, tagOf } from "../../src/ids";
 import { Leader } from "../../src/keeper/leader";
 import type { ChainKeeperRpc, RoutedSubmission, SubmitOutcome, SubmitRequest } from "../../src/keeper/rpc";
 import type { Pause } from "../../src/schemas";
+import { MemoryKeyBook } from "../support/fake-key-book";
 import { seedQuote } from "../support/records";
 
 /**
@@ -66,6 +67,8 @@ function leaderOf(options: { paused?: Pause | null; db?: D1Database } = {}) {
       return keeper;
     },
     paused: () => options.paused ?? null,
+    keys: new MemoryKeyBook(),
+    now: () => Date.now(),
   });
   const keeperOf = (chainId: number) => keepers.get(chainId) as HeldChainKeeper;
   return { leader, keeperOf };
