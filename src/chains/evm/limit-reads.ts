@@ -38,7 +38,10 @@ export interface LimitChainReads {
   permitAccepted(owner: Address, token: Address, permit: Erc2612Permit): Promise<boolean>;
   /** Permit2's bitmap of the owner's spent or invalidated unordered nonces at `wordPos`. */
   nonceBitmap(owner: Address, wordPos: bigint): Promise<bigint>;
-  /** For each order, `funds` and `nonceBitmap` together: every order's reads in ONE batch request. */
+  /**
+   * For each order, `funds` and `nonceBitmap` together, and what `TakerSideRead` asks besides: every
+   * order's reads in ONE batch request.
+   */
   takerSides(orders: readonly TakerSideRead[]): Promise<TakerSideFunds[]>;
 }
 
