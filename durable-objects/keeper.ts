@@ -20,6 +20,7 @@ import {
   RETENTION_BACKLOG_MS,
   RETENTION_EVERY_MS,
   retain,
+  SqlKeyBook,
   type SubmitOutcome,
   type SubmitRequest,
 } from "../src/keeper";
@@ -56,6 +57,8 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
       db: env.DB,
       chainKeeper: (chainId) => this.chainKeeper(chainId),
       paused: () => this.paused(),
+      keys: new SqlKeyBook(ctx.storage.sql),
+      now: () => Date.now(),
     });
     const limits = limitJobPort({
       db: env.DB,

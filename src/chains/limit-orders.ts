@@ -58,11 +58,12 @@ export interface LimitOrderChain {
   /** Whether the order's nonce is spent or invalidated on chain. Throws `ChainUnavailableError` likewise. */
   nonceSpent(taker: string, nonce: bigint): Promise<boolean>;
   /**
-   * Placed orders' taker sides as the chain shows them now, every order's reads in one batch: the nonce,
-   * the balance and Permit2's allowance of the sell token (an EIP-2612 permit with the order stands for
-   * the allowance). Throws `ChainUnavailableError` likewise.
+   * Placed orders' taker sides as the chain shows them now (unix seconds `nowSeconds`), every order's reads
+   * in one batch: the nonce, the balance and Permit2's allowance of the sell token, what an EIP-2612 permit
+   * with the order can still grant in its stead, and for an order asked to, whether its recipient takes the
+   * buy token. Throws `ChainUnavailableError` likewise.
    */
-  takerSides(orders: readonly TakerSideQuery[]): Promise<TakerSide[]>;
+  takerSides(orders: readonly TakerSideQuery[], nowSeconds: number): Promise<TakerSide[]>;
 }
 
 /** One placed order, as far as its taker's side goes. */
@@ -71,12 +72,16 @@ export interface TakerSideQuery {
   token: string;
   amount: bigint;
   nonce: bigint;
-  erc2612: boolean;
+  erc2612: Erc2612Permit | null;
+  /** Whether the buy token is to show it takes a transfer to `recipient` (its last fill was refused for it). */
+  recipient: { buyToken: string; address: string } | null;
 }
 
 /**
  * What the chain shows of an order's taker side, read before any resolver is asked: whole, its Permit2
- * nonce spent or invalidated (the order can never fill), or short of balance or allowance (it waits).
+ * nonce spent or invalidated (the order can never fill), or short of what only the taker can mend (it
+ * waits): `insufficient_balance`, `insufficient_allowance`, `permit_spent`, `permit_expired`,
+ * `recipient_refused`.
  */
 export type TakerSide = { kind: "whole" } | { kind: "revoked" } | { kind: "short"; reason: string };
 

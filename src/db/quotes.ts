@@ -3,7 +3,7 @@ import { blameOf } from "../states";
 import type { FillKind } from "../types";
 import type { ExecutionRow } from "./executions";
 import { parseJson } from "./json";
-import { executionForKeyStatement } from "./settlement";
+import { executionForKeyStatement, keyQuoteStatement } from "./settlement";
 
 /** The stored part of a quote: the record without the lists kept in their own tables. */
 export type QuoteRow = Omit<Quote, "offers" | "executions" | "fills" | "timeline"> & {
@@ -97,20 +97,27 @@ export async function readQuoteRow(db: D1Database, quoteId: string): Promise<Quo
 
 /**
  * What a submission reads first, in one D1 round trip: its quote, and with an Idempotency-Key the
- * execution that key produced for the quote's taker (`executionForKeyStatement`).
+ * execution that key produced for the quote's taker (`executionForKeyStatement`) and, of `takenWith` (the
+ * other quotes the keeper leader has taken the key for), one of the same taker's (`keyQuoteStatement`).
  */
 export async function readSubmission(
   db: D1Database,
   quoteId: string,
   key: string | null,
   now: string,
-): Promise<{ quote: QuoteRow | null; repeated: ExecutionRow | null }> {
-  const [quotes, executions] = await db.batch([
+  takenWith: readonly string[] = [],
+): Promise<{ quote: QuoteRow | null; repeated: ExecutionRow | null; takenFor: string | null }> {
+  const [quotes, executions, taken] = await db.batch([
     quoteRowStatement(db, quoteId),
     ...(key === null ? [] : [executionForKeyStatement(db, quoteId, key, now)]),
+    ...(key === null || takenWith.length === 0 ? [] : [keyQuoteStatement(db, quoteId, takenWith)]),
   ]);
   const row = rows<QuoteDbRow>(quotes)[0];
-  return { quote: row ? toQuoteRow(row) : null, repeated: rows<ExecutionRow>(executions)[0] ?? null };
+  return {
+    quote: row ? toQuoteRow(row) : null,
+    repeated: rows<ExecutionRow>(executions)[0] ?? null,
+    takenFor: rows<{ quoteId: string }>(taken)[0]?.quoteId ?? null,
+  };
 }
 
 /** Record 2.2, read in one round trip; null when there is no such quote. */

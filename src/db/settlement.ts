@@ -190,6 +190,21 @@ export function executionForKeyStatement(db: D1Database, quoteId: string, key: s
     .bind(quoteId, key, cutoff);
 }
 
+/**
+ * The statement that reads which of `others` (quotes the keeper leader took the same Idempotency-Key for,
+ * newest first) is the same taker's as quote `quoteId`, if any: the key is that quote's, not this one's.
+ */
+export function keyQuoteStatement(db: D1Database, quoteId: string, others: readonly string[]) {
+  const listed = others.map((_, i) => `?${i + 2}`).join(", ");
+  return db
+    .prepare(
+      `SELECT quote_id AS quoteId FROM quotes
+       WHERE quote_id IN (${listed}) AND lower(taker) = (SELECT lower(taker) FROM quotes WHERE quote_id = ?1)
+       ORDER BY quoted_at DESC LIMIT 1`,
+    )
+    .bind(quoteId, ...others);
+}
+
 export async function pruneIdempotencyKeys(db: D1Database, now: string): Promise<void> {
   const cutoff = new Date(Date.parse(now) - IDEMPOTENCY_RETENTION_MS).toISOString();
   await db.prepare("DELETE FROM idempotency_keys WHERE created_at <= ?").bind(cutoff).run();

@@ -12,7 +12,6 @@ import {
   type ExecutionTerms,
   expireIfDue,
   type QuoteRow,
-  readQuoteRow,
   readSubmission,
   releaseClaim,
   scopedIdempotencyKey,
@@ -81,22 +80,25 @@ export async function admit(
 ): Promise<Prepared | SubmitOutcome> {
   const { db, store } = port;
   const now = iso(port.now());
-  // The quote and the repeated key's execution (found through the quote's taker in SQL) in one D1 round
-  // trip; only this read, under the key's lock, sees a repeat that ran concurrently (docs/settlement.md,
-  // "Idempotency-Key").
-  const [quote, first] = await timed(timings, "readMs", async () => {
-    const { quote: row, repeated } = await readSubmission(db, req.quoteId, req.idempotencyKey || null, now);
-    if (row) return [row, repeated] as const;
-    // Not in D1 yet (written behind by its corridor, docs/architecture.md "Write-behind"): nor is any
-    // execution of it, so only the quote is read again.
-    return (await port.writeThrough(req.quoteId))
-      ? ([await readQuoteRow(db, req.quoteId), null] as const)
-      : [null, null];
+  // The quote, the repeated key's execution (found through the quote's taker in SQL) and which of the
+  // quotes the leader took the key for is the taker's, in one D1 round trip; only this read, under the
+  // key's lock, sees a repeat that ran concurrently (docs/settlement.md, "Idempotency-Key").
+  const key = req.idempotencyKey || null;
+  const read = () => readSubmission(db, req.quoteId, key, now, req.keyTakenWith);
+  const [quote, first, takenFor] = await timed(timings, "readMs", async () => {
+    const found = await read();
+    if (found.quote) return [found.quote, found.repeated, found.takenFor] as const;
+    // Not in D1 yet (written behind by its corridor, docs/architecture.md "Write-behind"): read again once
+    // it is, for the key's reads need its taker.
+    if (!(await port.writeThrough(req.quoteId))) return [null, null, null] as const;
+    const again = await read();
+    return [again.quote, again.repeated, again.takenFor] as const;
   });
   if (!quote) return quoteNotFound(req.quoteId);
   const idempotencyKey = req.idempotencyKey ? scopedIdempotencyKey(quote.taker, req.idempotencyKey) : null;
   if (first && first.quoteId !== quote.quoteId) return keyReused(first.quoteId);
   if (first) return duplicateOf(first);
+  if (takenFor) return keyReused(takenFor);
   // Stored before its broadcast, with its key, in the keeper's own storage: a repeat after a crash that
   // came before D1 heard of it is answered from there (docs/settlement.md, "Idempotency-Key").
   const followed = store.forQuote(quote.quoteId);

@@ -16,6 +16,7 @@ export {
   RETENTION_EVERY_MS,
 } from "./jobs";
 export { Keeper } from "./keeper";
+export { SqlKeyBook } from "./key-book";
 export { Leader } from "./leader";
 export { limitPass } from "./limit-job";
 export { limitJobPort } from "./limit-port";

@@ -2,8 +2,9 @@ import { chainsOfId } from "../chains";
 import type { RelayConfig } from "../config";
 import { readQuoteRow } from "../db";
 import type { KeeperRecord, Pause } from "../schemas";
+import type { KeyBook } from "./key-book";
 import { KeyedLocks } from "./locks";
-import { quoteNotFound } from "./outcomes";
+import { bindsKey, quoteNotFound } from "./outcomes";
 import type { ChainKeeperRpc, KeeperRpc, SubmitOutcome, SubmitRequest } from "./rpc";
 
 /** What the leader needs from its Durable Object; tests hand it fakes. */
@@ -17,13 +18,17 @@ export interface LeaderPort {
   chainKeeper(chainId: number): ChainKeeperRpc;
   /** The operator's pause (docs/operations.md, "Pausing"), or null. */
   paused(): Pause | null;
+  /** The Idempotency-Keys it has taken and their quotes, in its own storage (src/keeper/key-book.ts). */
+  keys: KeyBook;
+  now(): number;
 }
 
 /**
  * The keeper leader (docs/architecture.md, "The keeper"): the one place that decides which submission
  * goes on, and the one the Worker and the limit job hand submissions to. Submissions for one quote or one
- * Idempotency-Key run one at a time across every chain, and none is taken while an operator has paused
- * the keeper; each one is handed, with that decision, to the keeper of its quote's chain, which checks,
+ * Idempotency-Key run one at a time across every chain, a key is its first quote's from the moment that
+ * submission is taken (kept in the leader's storage, `KeyBook`), and none is taken while an operator has
+ * paused the keeper; each one is handed, with that decision, to the keeper of its quote's chain, which checks,
  * simulates, signs, broadcasts and follows it. The chains' keepers never wait on one another.
  */
 export class Leader implements KeeperRpc {
@@ -36,8 +41,27 @@ export class Leader implements KeeperRpc {
     return this.locks.run(keys, async () => {
       const chainId = await this.chainOfQuote(req.quoteId);
       if (chainId === null) return quoteNotFound(req.quoteId);
-      return this.port.chainKeeper(chainId).submit({ ...req, paused: this.port.paused() !== null });
+      const key = req.idempotencyKey;
+      const taken = key ? this.takeKey(key, req.quoteId) : null;
+      const outcome = await this.port.chainKeeper(chainId).submit({
+        ...req,
+        paused: this.port.paused() !== null,
+        ...(taken?.others.length ? { keyTakenWith: taken.others } : {}),
+      });
+      // A submission that recorded nothing gives its key back, so the same key runs it again.
+      if (key && taken?.added && !bindsKey(outcome)) this.port.keys.release(key, req.quoteId);
+      return outcome;
     });
+  }
+
+  /**
+   * The key is the quote's from the moment its submission is taken, in storage before anything is
+   * answered (docs/settlement.md, "Idempotency-Key"), for as long as the quote may be open: at most
+   * `quoteTtlSeconds` after it was made, and D1 has the key's execution long before then.
+   */
+  private takeKey(key: string, quoteId: string) {
+    const now = this.port.now();
+    return this.port.keys.take(key, quoteId, now, now + this.port.config().quoteTtlSeconds * 1000);
   }
 
   /**

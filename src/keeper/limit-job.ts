@@ -93,7 +93,8 @@ export async function limitPass(port: LimitJobPort): Promise<void> {
     near.map((order, i) => {
       const side = sides[i] ?? { kind: "whole" };
       if (side.kind === "whole") return round(port, order);
-      // A taker short of funds is not auctioned: no resolver is asked to fill what cannot be pulled.
+      // A taker short of funds, of a permit that grants them or of a recipient that takes the output is not
+      // auctioned: no resolver is asked to fill what cannot settle.
       return side.kind === "short" ? checkOf(port, order, false, null, blamed("taker", side.reason)) : null;
     }),
   );
@@ -105,6 +106,13 @@ export const NO_BAND = blamed("relay", "no_band");
 
 /** The `lastError` of an order whose Permit2 nonce the taker spent or invalidated on chain. */
 export const NONCE_REVOKED = blamed("taker", "nonce_revoked");
+
+/**
+ * The `lastError` of an order whose fill the recipient's leg failed: the buy token refuses the recipient
+ * (a blacklist). Only the taker's recipient can mend that, so the order rests, and each pass asks the
+ * token whether it takes a transfer to the recipient now (docs/limit-orders.md, "The keeper's job").
+ */
+export const RECIPIENT_REFUSED = blamed("taker", "recipient_refused");
 
 /** What a pass found of one order, recorded on it. */
 const checkOf = (

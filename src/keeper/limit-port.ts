@@ -12,7 +12,7 @@ import {
 } from "../db";
 import { bandAssetOf } from "../oracle";
 import type { OpenLimitOrder } from "../schemas";
-import type { LimitBook, LimitJobPort } from "./limit-job";
+import { type LimitBook, type LimitJobPort, RECIPIENT_REFUSED } from "./limit-job";
 
 /** What the limit job's port is made of in the keeper object: D1, the configuration, and the other objects. */
 export interface LimitPortDeps {
@@ -90,11 +90,13 @@ export function limitJobPort(deps: LimitPortDeps): LimitJobPort {
               token: o.permitToken,
               amount,
               nonce: BigInt(o.nonce),
-              erc2612: o.erc2612 !== null,
+              erc2612: o.erc2612,
+              // An order resting for its recipient asks whether the recipient takes the buy token now.
+              recipient: o.lastError === RECIPIENT_REFUSED ? { buyToken: o.buyToken, address: o.recipient } : null,
             };
           });
           // A chain that does not answer now: its orders' rounds find out as before.
-          const read = await limits.takerSides(queries).catch(() => null);
+          const read = await limits.takerSides(queries, Math.floor(Date.now() / 1000)).catch(() => null);
           read?.forEach((side, k) => {
             const i = indices[k];
             if (i !== undefined) sides[i] = side;

@@ -62,6 +62,17 @@ export const keyReused = (quoteId: string): Refusal =>
     quoteId,
   });
 
+/**
+ * Whether a submission's answer leaves its Idempotency-Key with its quote (docs/settlement.md,
+ * "Idempotency-Key"): it made an execution (submitted, requote, a repeat's), or a keeper was unreachable or
+ * reset while it held it, which may have sent it. Any other refusal recorded nothing, and the key is free.
+ */
+export function bindsKey(outcome: SubmitOutcome): boolean {
+  if (outcome.kind !== "refused") return true;
+  const { reason, reset } = KEEPER_UNREACHABLE;
+  return outcome.code === "not_leader" && (outcome.extras.reason === reason || outcome.extras.reason === reset?.reason);
+}
+
 /** A repeated Idempotency-Key whose transaction the keeper holds and D1 has not heard of yet: submitted. */
 export const storedDuplicate = (tx: {
   hash: string;

@@ -86,6 +86,12 @@ export interface RoutedSubmission extends SubmitRequest {
    * quote is found and it is no repeat, so repeats and unknown quotes are still answered. Absent: not paused.
    */
   paused?: boolean;
+  /**
+   * The other quotes the leader has taken this Idempotency-Key for, newest first (src/keeper/key-book.ts):
+   * one of them the same taker's makes the submission 409 `idempotency_key_reused`, before D1 has heard of
+   * it. Absent: none.
+   */
+  keyTakenWith?: string[];
 }
 
 /** What a chain's keeper holds, for the leader's record (`KeeperRecord`). */

@@ -7,6 +7,7 @@ import { newId, tagOf } from "../../src/ids";
 import { Leader } from "../../src/keeper/leader";
 import type { ChainKeeperRpc, RoutedSubmission, SubmitOutcome, SubmitRequest } from "../../src/keeper/rpc";
 import type { Pause } from "../../src/schemas";
+import { MemoryKeyBook } from "../support/fake-key-book";
 import { seedQuote } from "../support/records";
 
 /**
@@ -29,10 +30,13 @@ class HeldChainKeeper implements ChainKeeperRpc {
   readonly writtenThrough: string[] = [];
   private readonly held: (() => void)[] = [];
   hold = false;
+  /** What it answers instead of `submitted`, when set. */
+  answer: SubmitOutcome | null = null;
 
   async submit(request: RoutedSubmission): Promise<SubmitOutcome> {
     this.handed.push(request);
     if (this.hold) await new Promise<void>((resolve) => this.held.push(resolve));
+    if (this.answer) return this.answer;
     return {
       kind: "submitted",
       quoteId: request.quoteId,
@@ -66,6 +70,8 @@ function leaderOf(options: { paused?: Pause | null; db?: D1Database } = {}) {
       return keeper;
     },
     paused: () => options.paused ?? null,
+    keys: new MemoryKeyBook(),
+    now: () => Date.now(),
   });
   const keeperOf = (chainId: number) => keepers.get(chainId) as HeldChainKeeper;
   return { leader, keeperOf };
@@ -147,6 +153,18 @@ describe("the keeper leader", () => {
     await first;
     await second;
     expect(keeperOf(solana.chainId).handed).toHaveLength(1);
+  });
+
+  it("hands a key's other quotes to the chain's keeper, and takes the key back when nothing was recorded", async () => {
+    const { leader, keeperOf } = leaderOf({ db: noDb });
+    const held = keeperOf(evm.chainId);
+    const [a, b, c] = [quoteOn(evm.chainId), quoteOn(evm.chainId), quoteOn(evm.chainId)];
+    await leader.submit(request(a, { idempotencyKey: "k-2" }));
+    held.answer = { kind: "refused", status: 409, code: "idempotency_key_reused", message: "", extras: {} };
+    await leader.submit(request(b, { idempotencyKey: "k-2" }));
+    held.answer = null;
+    await leader.submit(request(c, { idempotencyKey: "k-2" }));
+    expect(held.handed.map((r) => r.keyTakenWith)).toEqual([undefined, [a], [a]]);
   });
 
   it("asks only the keeper of the chain an id's tag names to write through; one that cannot answer has nothing", async () => {

@@ -1,7 +1,9 @@
 import { env, runInDurableObject } from "cloudflare:test";
-import { erc20Abi } from "viem";
+import { erc20Abi, type Hex, maxUint256 } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
+import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
 import { loadConfig } from "../../src/config/load";
 import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import { limitPass } from "../../src/keeper/limit-job";
@@ -9,8 +11,21 @@ import { limitJobPort } from "../../src/keeper/limit-port";
 import { corridorStub, oracleStub } from "../../src/stubs";
 import { type Bidder, bidder, marketSellAmount } from "../support/bidder";
 import { nodeAccount } from "../support/ws-client";
-import { app, balanceOf, chainClient, EVM, indexUntil, keeper, newTaker, testClient, walletOf } from "./helpers";
+import {
+  app,
+  approve,
+  balanceOf,
+  chainClient,
+  cngnPermit,
+  EVM,
+  indexUntil,
+  keeper,
+  newTaker,
+  testClient,
+  walletOf,
+} from "./helpers";
 import { readOrder, signedOrder, storeOrder } from "./limit-orders";
+import { blacklistingUsdc } from "./usdc-blacklist";
 
 /**
  * The keeper's limit job over D1 and the real objects (docs/limit-orders.md, "The keeper's job"): an
@@ -44,6 +59,11 @@ afterEach(() => {
   node?.socket.close();
   node = null;
 });
+
+async function mined(hash: Promise<Hex>): Promise<void> {
+  const receipt = await chainClient.waitForTransactionReceipt({ hash: await hash });
+  expect(receipt.status).toBe("success");
+}
 
 /** A pass of the job while alpha bids `outputAmount` on every rfq it gets (none, if none comes). */
 async function passWithBids(outputAmount: bigint): Promise<string[]> {
@@ -150,6 +170,64 @@ describe("the keeper's limit job", () => {
     expect(order?.attempts).toBe(1);
     expect(["filling", "filled"]).toContain(order?.status);
   });
+
+  it("rests an order whose recipient the buy token refuses: no round for three passes, then filled once it takes it", async () => {
+    const taker = await newTaker();
+    const recipient = privateKeyToAccount(generatePrivateKey()).address;
+    const id = await storeOrder(await signedOrder(taker, sellAmount, 900_000n, recipient), 1_000_000n);
+    const usdc = await blacklistingUsdc();
+    try {
+      await usdc.refuse(recipient);
+      // The first round finds out: the reactor's transfer to the recipient fails in the simulation.
+      expect(await passWithBids(1_000_000n)).toContain(id);
+      expect(await readOrder(id)).toMatchObject({ status: "open", attempts: 1, last_error: "taker:recipient_refused" });
+      const rounds: string[] = [];
+      for (let pass = 0; pass < 3; pass++) rounds.push(...(await passWithBids(1_000_000n)));
+      expect(rounds.filter((r) => r === id)).toHaveLength(0);
+      expect(await readOrder(id)).toMatchObject({ status: "open", attempts: 1, last_error: "taker:recipient_refused" });
+      await usdc.accept(recipient);
+      expect(await passWithBids(1_000_000n)).toContain(id);
+      const order = await readOrder(id);
+      expect(order?.attempts).toBe(2);
+      expect(["filling", "filled"]).toContain(order?.status);
+    } finally {
+      await usdc.restore();
+    }
+  }, 40_000);
+
+  it("rests an order whose EIP-2612 permit was spent: no round for three passes, then filled once Permit2 may pull", async () => {
+    const taker = await newTaker({ approvePermit2: false });
+    const other = await newTaker({ approvePermit2: false });
+    const signed = await signedOrder(taker, sellAmount, 900_000n);
+    const permit = await cngnPermit(taker, maxUint256, 7_200);
+    const spent = await storeOrder(signed, 1_000_000n, undefined, permit);
+    const live = await storeOrder(
+      await signedOrder(other, sellAmount, 900_000n),
+      1_000_000n,
+      undefined,
+      await cngnPermit(other, maxUint256, 7_200),
+    );
+    // The taker uses the permit's nonce itself, then takes the allowance back: the permit grants nothing now.
+    const { v, r, s } = permit;
+    await mined(
+      walletOf(taker).writeContract({
+        address: EVM.cngn,
+        abi: testTokenAbi,
+        functionName: "permit",
+        args: [taker.address, EVM.permit2, maxUint256, BigInt(permit.deadline), v, r, s],
+      }),
+    );
+    await approve(taker, EVM.cngn, EVM.permit2, 0n);
+    const rounds: string[] = [];
+    for (let pass = 0; pass < 3; pass++) rounds.push(...(await passWithBids(1_000_000n)));
+    expect(rounds.filter((r) => r === spent)).toHaveLength(0);
+    // An order whose permit still grants is auctioned and filled with it, in the first pass.
+    expect(rounds.filter((r) => r === live)).toHaveLength(1);
+    expect(await readOrder(spent)).toMatchObject({ status: "open", attempts: 0, last_error: "taker:permit_spent" });
+    await approve(taker, EVM.cngn, EVM.permit2, maxUint256);
+    expect(await passWithBids(1_000_000n)).toContain(spent);
+    expect(["filling", "filled"]).toContain((await readOrder(spent))?.status);
+  }, 40_000);
 
   it("does not auction an order asking more than 150 bps over the market, and sweeps one past its expiry", async () => {
     const taker = await newTaker();

@@ -58,6 +58,8 @@ export class FakeLimitReads implements LimitChainReads {
         balance: this.balances.get(key) ?? FakeLimitReads.PLENTY,
         permit2Allowance: this.allowances.get(key) ?? FakeLimitReads.PLENTY,
         bitmap: this.bitmaps.get(`${key}:${wordPos}`) ?? 0n,
+        permit: null,
+        recipientAccepts: null,
       };
     });
   }

@@ -1,6 +1,7 @@
-import { type Address, encodeFunctionData, getAddress, hashTypedData, isAddress } from "viem";
+import { type Address, encodeFunctionData, getAddress, type Hex, hashTypedData, isAddress } from "viem";
 import { z } from "zod";
 import type { EvmChain } from "../../config";
+import type { Erc2612Permit } from "../../schemas";
 import { withBigintsAsStrings } from "../json";
 import type { LimitOrderChain, RevokeCall, SignedLimitTerms, TakerSide, TakerSideQuery } from "../limit-orders";
 import { ChainUnavailableError } from "../settler";
@@ -8,6 +9,7 @@ import { permit2Abi } from "./abi/permit2";
 import { limitReadiness } from "./limit-readiness";
 import type { LimitChainReads, TakerSideFunds } from "./limit-reads";
 import { type LimitAuth, limitTakerTypedData } from "./limit-typed-data";
+import { permitGrant } from "./permit-grant";
 import { signedBy } from "./strict-signature";
 import { PERMIT2_DOMAIN_TYPE } from "./typed-data";
 
@@ -168,25 +170,45 @@ export function evmLimitOrders(chain: EvmChain, reads: LimitChainReads): LimitOr
       return (bitmap & mask) !== 0n;
     },
 
-    async takerSides(orders) {
+    async takerSides(orders, nowSeconds) {
       const sides = await reads.takerSides(
         orders.map((o) => ({
           owner: getAddress(o.taker),
           token: getAddress(o.token),
           wordPos: nonceWord(o.nonce).wordPos,
+          permit: o.erc2612 !== null,
+          recipient: o.recipient && { token: getAddress(o.recipient.buyToken), to: getAddress(o.recipient.address) },
         })),
       );
-      return orders.map((order, i) => takerSideOf(order, sides[i]));
+      return orders.map((order, i) => takerSideOf(order, sides[i], { permit2, nowSeconds }));
     },
   };
 }
 
-/** What one order's reads say of its taker's side: revoked, short of balance or allowance, or whole. */
-export function takerSideOf(order: TakerSideQuery, read: TakerSideFunds | undefined): TakerSide {
+/**
+ * What one order's reads say of its taker's side: revoked; short of balance, of allowance (an EIP-2612
+ * permit with the order stands for the allowance while it can still grant it), or of a recipient that
+ * takes the buy token; or whole.
+ */
+export function takerSideOf(
+  order: TakerSideQuery,
+  read: TakerSideFunds | undefined,
+  at: { permit2: Address; nowSeconds: number },
+): TakerSide {
   if (!read) throw new ChainUnavailableError("an order's taker side was not read");
   if ((read.bitmap & nonceWord(order.nonce).mask) !== 0n) return { kind: "revoked" };
   if (read.balance < order.amount) return { kind: "short", reason: "insufficient_balance" };
-  if (read.permit2Allowance < order.amount && !order.erc2612)
-    return { kind: "short", reason: "insufficient_allowance" };
+  if (read.permit2Allowance < order.amount) {
+    const grant = order.erc2612 && read.permit ? permitGrantOf(order, order.erc2612, read.permit, at) : null;
+    if (grant !== "grants") return { kind: "short", reason: grant ?? "insufficient_allowance" };
+  }
+  if (read.recipientAccepts === false) return { kind: "short", reason: "recipient_refused" };
   return { kind: "whole" };
 }
+
+const permitGrantOf = (
+  order: TakerSideQuery,
+  permit: Erc2612Permit,
+  token: { nonce: bigint; domainSeparator: Hex },
+  at: { permit2: Address; nowSeconds: number },
+) => permitGrant({ permit, owner: getAddress(order.taker), spender: at.permit2, ...token, nowSeconds: at.nowSeconds });

@@ -1,10 +1,27 @@
-import { type Address, createPublicClient, encodeFunctionData, erc20Abi, getAddress, type Hex, http } from "viem";
+import {
+  type Address,
+  createPublicClient,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  type Hex,
+  http,
+  toHex,
+} from "viem";
 import type { EvmChain } from "../../config";
 import type { Erc2612Permit } from "../../schemas";
 import { ChainUnavailableError } from "../settler";
 import { permit2Abi } from "./abi/permit2";
 import { testTokenAbi } from "./abi/test-token";
-import { readUints } from "./call-batch";
+import {
+  asCallAnswer,
+  type CallAnswer,
+  type EthCall,
+  ethCallRequest,
+  type RpcAnswer,
+  rpcBatch,
+  uintsOf,
+} from "./call-batch";
 import { isTransportError, rpc, shortMessage } from "./rpc";
 
 /** How long one read may take before the chain counts as unavailable. */
@@ -21,21 +38,87 @@ export interface LimitChainReads {
   permitAccepted(owner: Address, token: Address, permit: Erc2612Permit): Promise<boolean>;
   /** Permit2's bitmap of the owner's spent or invalidated unordered nonces at `wordPos`. */
   nonceBitmap(owner: Address, wordPos: bigint): Promise<bigint>;
-  /** For each order, `funds` and `nonceBitmap` together: every order's reads in ONE batch request. */
+  /**
+   * For each order, `funds` and `nonceBitmap` together, and what `TakerSideRead` asks besides: every
+   * order's reads in ONE batch request.
+   */
   takerSides(orders: readonly TakerSideRead[]): Promise<TakerSideFunds[]>;
 }
 
-/** Which of its taker's side an order needs read: the owner's funds of `token`, its nonce word. */
+/**
+ * Which of its taker's side an order needs read: the owner's funds of `token`, its nonce word; with
+ * `permit`, the token's EIP-2612 nonce of the owner and its domain, for what the order's permit can still
+ * grant; with `recipient`, whether the buy token takes a transfer to it from the reactor (docs/limit-orders.md,
+ * "The keeper's job").
+ */
 export interface TakerSideRead {
   owner: Address;
   token: Address;
   wordPos: bigint;
+  permit: boolean;
+  recipient: { token: Address; to: Address } | null;
 }
 
 export interface TakerSideFunds {
   balance: bigint;
   permit2Allowance: bigint;
   bitmap: bigint;
+  /** The token's `nonces(owner)` and `DOMAIN_SEPARATOR()`; null when not asked. */
+  permit: { nonce: bigint; domainSeparator: Hex } | null;
+  /** Whether the buy token took a transfer of 0 to the recipient from the reactor (a call, not sent); null when not asked. */
+  recipientAccepts: boolean | null;
+}
+
+const TAKER_SIDES = "reading the orders' taker sides";
+
+/** The calls of one order's reads, in order: balance, allowance, nonce word, the permit's two, the transfer. */
+function takerSideCalls(read: TakerSideRead, permit2: Address, reactor: Address): (EthCall & { from?: Address })[] {
+  const { owner, token, wordPos, recipient } = read;
+  return [
+    { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [owner] }) },
+    { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: "allowance", args: [owner, permit2] }) },
+    { to: permit2, data: encodeFunctionData({ abi: permit2Abi, functionName: "nonceBitmap", args: [owner, wordPos] }) },
+    ...(read.permit
+      ? [
+          { to: token, data: encodeFunctionData({ abi: testTokenAbi, functionName: "nonces", args: [owner] }) },
+          { to: token, data: encodeFunctionData({ abi: testTokenAbi, functionName: "DOMAIN_SEPARATOR" }) },
+        ]
+      : []),
+    // The reactor's own transfer of the output to the recipient, for 0: a token that refuses the
+    // recipient (a blacklist) refuses it whatever the amount.
+    ...(recipient
+      ? [
+          {
+            from: reactor,
+            to: recipient.token,
+            data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [recipient.to, 0n] }),
+          },
+        ]
+      : []),
+  ];
+}
+
+/** One order's answers, in the order of its calls. */
+function takerSideFunds(read: TakerSideRead, answers: readonly RpcAnswer[]): TakerSideFunds {
+  const transfer = read.recipient ? answers.at(-1) : undefined;
+  const uints = uintsOf(read.recipient ? answers.slice(0, -1) : answers, TAKER_SIDES);
+  const [balance, permit2Allowance, bitmap, nonce, separator] = uints as [bigint, bigint, bigint, ...bigint[]];
+  return {
+    balance,
+    permit2Allowance,
+    bitmap,
+    permit:
+      nonce !== undefined && separator !== undefined
+        ? { nonce, domainSeparator: toHex(separator, { size: 32 }) }
+        : null,
+    recipientAccepts: transfer ? transferTaken(asCallAnswer(transfer)) : null,
+  };
+}
+
+/** A token's answer to `transfer`: taken when it returned nothing or true; refused when it reverted or returned false. */
+function transferTaken(answer: CallAnswer): boolean {
+  if (!answer.ok) return false;
+  return answer.data === "0x" || BigInt(answer.data) !== 0n;
 }
 
 /** The reads through the chain's JSON-RPC (fetch-based, so they run in workerd). */
@@ -78,21 +161,15 @@ export function rpcLimitReads(chain: EvmChain): LimitChainReads {
     },
 
     async takerSides(orders) {
-      const calls = orders.flatMap(({ owner, token, wordPos }) => [
-        { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [owner] }) },
-        { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: "allowance", args: [owner, permit2] }) },
-        {
-          to: permit2,
-          data: encodeFunctionData({ abi: permit2Abi, functionName: "nonceBitmap", args: [owner, wordPos] }),
-        },
-      ]);
-      const values = await readUints(chain.rpcUrl, "reading the orders' taker sides", calls);
-      const at = (k: number): bigint => {
-        const value = values[k];
-        if (value === undefined) throw new ChainUnavailableError("reading the orders' taker sides: a call unanswered");
-        return value;
-      };
-      return orders.map((_, i) => ({ balance: at(3 * i), permit2Allowance: at(3 * i + 1), bitmap: at(3 * i + 2) }));
+      const reactor = getAddress(chain.reactor);
+      const calls = orders.map((o) => takerSideCalls(o, permit2, reactor));
+      const answers = await rpcBatch(chain.rpcUrl, TAKER_SIDES, calls.flat().map(ethCallRequest));
+      let at = 0;
+      return orders.map((order, i) => {
+        const count = calls[i]?.length ?? 0;
+        at += count;
+        return takerSideFunds(order, answers.slice(at - count, at));
+      });
     },
 
     nonceBitmap(owner, wordPos) {
