@@ -3,18 +3,30 @@
  * its stdin, a pipe its parent holds. When the pipe closes, the parent has ended, stopped or not; every
  * group still there gets SIGTERM, and SIGKILL after 5 s, so nothing the parent started outlives it.
  */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const GRACE_MS = 5_000;
 const groups = new Set();
 
+/** Whether a process of the group still runs; a zombie (ended, waiting for init to reap it) does not (as scripts/lib/alive.ts). */
 const alive = (pgid) => {
   try {
     process.kill(-pgid, 0);
-    return true;
   } catch {
     return false;
   }
+  if (!existsSync("/proc/self/stat")) return true;
+  return readdirSync("/proc").some((entry) => {
+    if (!/^\d+$/.test(entry)) return false;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return state !== "Z" && Number(pgrp) === pgid;
+    } catch {
+      return false;
+    }
+  });
 };
 const signal = (pgid, name) => {
   try {
