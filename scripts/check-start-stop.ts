@@ -20,7 +20,15 @@ import { processAlive } from "./lib/alive";
 import { root } from "./lib/dev-config";
 import { describeListeners, listenersOn } from "./lib/listeners";
 import { isListening } from "./lib/processes";
-import { type Cycle, DEFAULT_CYCLES, descendants, parseCycles, parsePs, problemLines } from "./lib/start-check";
+import {
+  type Cycle,
+  DEFAULT_CYCLES,
+  descendants,
+  parseCycles,
+  parsePs,
+  problemLines,
+  scriptProcess,
+} from "./lib/start-check";
 
 /** The stack's ports: relay, anvil, Solana chain, rate source; and wrangler's default inspector. */
 const PORTS = [8787, 8545, 8899, 8790, 9229];
@@ -61,13 +69,12 @@ async function runCycle(n: number, cycle: Cycle, holdMs: number, ports: number[]
   const up = log().includes(UP_LINE);
   if (up) await sleep(holdMs);
   // Everything npm start runs now, to be waited for: npm, sh, tsx, the script, anvil, wrangler, workerd, the reaper.
-  const started = descendants(
-    parsePs(execFileSync("ps", ["-A", "-o", "pid=", "-o", "ppid="], { encoding: "utf8" })),
-    pid,
-  );
+  const rows = parsePs(execFileSync("ps", ["-A", "-o", "pid=", "-o", "ppid=", "-o", "args="], { encoding: "utf8" }));
+  const started = descendants(rows, pid);
+  const target = { npm: pid, group: -pid, script: scriptProcess(rows, started) ?? pid }[cycle.to];
   const signalledAt = Date.now();
   try {
-    process.kill(cycle.to === "npm" ? pid : -pid, cycle.signal);
+    process.kill(target, cycle.signal);
   } catch {
     // npm already ended (a failed start)
   }
@@ -80,6 +87,7 @@ async function runCycle(n: number, cycle: Cycle, holdMs: number, ports: number[]
   }
   const stopMs = Date.now() - signalledAt;
   const leftover = open.map((p) => `${p}: ${describeListeners(listenersOn(p))}`);
+  // What a failed stop left is killed here, so the next cycle starts on free ports.
   for (const p of left) {
     try {
       process.kill(p, "SIGKILL");
@@ -87,12 +95,13 @@ async function runCycle(n: number, cycle: Cycle, holdMs: number, ports: number[]
       // gone
     }
   }
+  for (let i = 0; i < 50 && (await listening(ports)).length > 0; i++) await sleep(100);
   const text = log();
   const problems = problemLines(text);
   const quiet = text.split("\n").filter((l) => l.includes(QUIET_LINE)).length;
   const ok = up && left.length === 0 && open.length === 0 && stopMs <= STOP_LIMIT_MS && problems.length === 0;
   const line =
-    `cycle ${n} ${cycle.signal} to ${cycle.to === "npm" ? "npm alone" : "npm's process group"}: ` +
+    `cycle ${n} ${cycle.signal} to ${{ npm: "npm alone", group: "npm's process group", script: "the script" }[cycle.to]}: ` +
     `${up ? `up in ${seconds(upMs)}` : "never up"}, ${text.split("\n").length - 1} lines, ` +
     `${problems.length} error or stack lines, ${quiet} unreachable-source line; ` +
     (left.length === 0 && open.length === 0
@@ -105,7 +114,11 @@ async function runCycle(n: number, cycle: Cycle, holdMs: number, ports: number[]
 /** A stack port held beforehand: `npm start` must stop at once, naming the holder. */
 async function checkStalePort(): Promise<Outcome> {
   const server = createServer();
-  await new Promise<void>((ok) => server.listen(8787, "127.0.0.1", ok));
+  const held = await new Promise<boolean>((ok) => {
+    server.once("error", () => ok(false));
+    server.listen(8787, "127.0.0.1", () => ok(true));
+  });
+  if (!held) return { ok: false, line: "port 8787 held beforehand: not checked, 8787 is still taken" };
   const npm = spawn("npm", ["start"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
   let text = "";
   npm.stdout.on("data", (c) => (text += c));
