@@ -68,7 +68,7 @@ async function runCycle(n: number, cycle: Cycle, holdMs: number, ports: number[]
   const upMs = Date.now() - startedAt;
   const up = log().includes(UP_LINE);
   if (up) await sleep(holdMs);
-  // Everything npm start runs now, to be waited for: npm, sh, tsx, the script, anvil, wrangler, workerd, the reaper.
+  // Everything npm start runs now, to be waited for: npm, the script, anvil, wrangler, workerd, the reaper.
   const rows = parsePs(execFileSync("ps", ["-A", "-o", "pid=", "-o", "ppid=", "-o", "args="], { encoding: "utf8" }));
   const started = descendants(rows, pid);
   const target = { npm: pid, group: -pid, script: scriptProcess(rows, started) ?? pid }[cycle.to];

@@ -1,8 +1,8 @@
 /**
- * The processes that launched this one, watched. `npm start` runs `sh -c "tsx scripts/start.ts"`, and
- * tsx's command line runs the script as its child, so a signal sent to npm alone never reaches the
- * script: npm forwards SIGTERM and SIGINT to sh, which dies of them without passing them on, and npm dies
- * of SIGHUP itself. The script, orphaned, would keep everything it started running. So it watches its
+ * The processes that launched this one, watched. `npm start` runs `sh -c "exec node --import tsx
+ * scripts/start.ts"`, so npm is the script's parent and forwards SIGTERM and SIGINT to it; but npm dies of
+ * SIGHUP itself, and `tsx scripts/start.ts` run by hand puts tsx's command line in between, which forwards
+ * no SIGHUP either. The script, orphaned, would keep everything it started running. So it watches its
  * launchers, its parent up to the npm process that runs it, and stops when one of them ends
  * (docs/local-stack.md, "Stopping").
  */
