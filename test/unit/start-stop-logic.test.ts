@@ -1,8 +1,17 @@
+import { type AddressInfo, createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { type Ancestor, launchersToWatch } from "../../scripts/lib/launcher";
 import { describeListeners, parseLsofListeners, parseSsListeners } from "../../scripts/lib/listeners";
-import { unreachableLine, unreachableSources, withoutSources } from "../../scripts/lib/source-reach";
-import { DEFAULT_CYCLES, descendants, parseCycles, parsePs, problemLines } from "../../scripts/lib/start-check";
+import { freePort } from "../../scripts/lib/processes";
+import { reachHost, unreachableLine, unreachableSources, withoutSources } from "../../scripts/lib/source-reach";
+import {
+  DEFAULT_CYCLES,
+  descendants,
+  parseCycles,
+  parsePs,
+  problemLines,
+  scriptProcess,
+} from "../../scripts/lib/start-check";
 import { localConfig } from "../../src/config/local";
 
 describe("the launchers npm start watches", () => {
@@ -70,6 +79,19 @@ describe("the oracle's sources npm start cannot reach", () => {
     expect(line).toContain(`${publicNames.size} of the oracle's sources cannot be reached`);
   });
 
+  it("asks a real host: a name that does not resolve, a closed port, an open one", async () => {
+    const server = createServer();
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    const open = (server.address() as AddressInfo).port;
+    try {
+      expect(await reachHost("relay-check.invalid", 443)).toBe("does not resolve");
+      expect(await reachHost("127.0.0.1", await freePort())).toBe("ECONNREFUSED");
+      expect(await reachHost("127.0.0.1", open)).toBeNull();
+    } finally {
+      server.close();
+    }
+  });
+
   it("keeps them when a corridor would have no source left", () => {
     const all = new Set(localConfig.oracle.sources.filter((s) => s.name !== "local-eth").map((s) => s.name));
     expect(withoutSources(localConfig, all)).toBeNull();
@@ -78,12 +100,13 @@ describe("the oracle's sources npm start cannot reach", () => {
 });
 
 describe("the start-and-stop check", () => {
-  it("runs three SIGTERM stops, a SIGINT and SIGHUPs by default, and refuses a bad entry", () => {
+  it("runs three SIGTERM stops, a SIGINT, SIGHUPs and a SIGKILL by default, and refuses a bad entry", () => {
     const cycles = parseCycles(DEFAULT_CYCLES);
     expect(cycles.filter((c) => c.signal === "SIGTERM")).toHaveLength(3);
     expect(cycles.some((c) => c.signal === "SIGINT")).toBe(true);
     expect(cycles.some((c) => c.signal === "SIGHUP" && c.to === "npm")).toBe(true);
-    expect(() => parseCycles("KILL:npm")).toThrow(/not SIGNAL:TARGET/);
+    expect(() => parseCycles("STOP:npm")).toThrow(/not SIGNAL:TARGET/);
+    expect(parseCycles("KILL:script")).toEqual([{ signal: "SIGKILL", to: "script" }]);
   });
 
   it("counts workerd's and wrangler's errors and stack traces, and no ordinary line", () => {
@@ -100,8 +123,19 @@ describe("the start-and-stop check", () => {
     expect(problemLines(log)).toHaveLength(5);
   });
 
-  it("finds every process below npm", () => {
-    const rows = parsePs(" 20 1\n 30 20\n 40 30\n 50 40\n 60 40\n 70 1\n");
-    expect(descendants(rows, 20).sort()).toEqual([20, 30, 40, 50, 60]);
+  it("finds every process below npm, and the one that runs the script", () => {
+    const rows = parsePs(
+      [
+        " 20 1 npm start",
+        " 30 20 sh -c tsx scripts/start.ts",
+        " 40 30 node /r/node_modules/.bin/tsx scripts/start.ts",
+        " 50 40 node --require /r/tsx/dist/preflight.cjs --import file:///r/tsx/dist/loader.mjs scripts/start.ts",
+        " 60 50 /r/anvil --port 8545",
+        " 70 1 -bash",
+      ].join("\n"),
+    );
+    const below = descendants(rows, 20);
+    expect(below.sort()).toEqual([20, 30, 40, 50, 60]);
+    expect(scriptProcess(rows, below)).toBe(50);
   });
 });
