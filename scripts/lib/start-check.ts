@@ -3,21 +3,29 @@
  * cycles to run, and which processes descend from `npm start`.
  */
 
-/** A stop to try: the signal, sent to npm alone or to its whole process group (as a process manager may). */
+/**
+ * A stop to try: the signal, sent to npm alone, to its whole process group (as a process manager may), or
+ * to the script's own process (a SIGKILL there is what tsx's command line sends a child it thinks hung).
+ */
 export interface Cycle {
-  signal: "SIGTERM" | "SIGINT" | "SIGHUP";
-  to: "npm" | "group";
+  signal: "SIGTERM" | "SIGINT" | "SIGHUP" | "SIGKILL";
+  to: "npm" | "group" | "script";
 }
 
-/** Three SIGTERM stops (npm alone and its group), one SIGINT (Ctrl-C reaches the group), two SIGHUP. */
-export const DEFAULT_CYCLES = "TERM:group,TERM:npm,TERM:group,INT:group,HUP:npm,HUP:group";
+/**
+ * Three SIGTERM stops (npm alone and its group), one SIGINT (Ctrl-C reaches the group), two SIGHUP, and a
+ * SIGKILL of the script.
+ */
+export const DEFAULT_CYCLES = "TERM:group,TERM:npm,TERM:group,INT:group,HUP:npm,HUP:group,KILL:script";
 
 /** `TERM:npm,INT:group` → the cycles; throws naming a bad entry. */
 export function parseCycles(spec: string): Cycle[] {
   return spec.split(",").map((entry) => {
     const [signal, to] = entry.trim().split(":");
-    if (!["TERM", "INT", "HUP"].includes(signal ?? "") || (to !== "npm" && to !== "group")) {
-      throw new Error(`--cycles: ${JSON.stringify(entry)} is not SIGNAL:TARGET (TERM, INT or HUP; npm or group)`);
+    if (!["TERM", "INT", "HUP", "KILL"].includes(signal ?? "") || (to !== "npm" && to !== "group" && to !== "script")) {
+      throw new Error(
+        `--cycles: ${JSON.stringify(entry)} is not SIGNAL:TARGET (TERM, INT, HUP or KILL; npm, group or script)`,
+      );
     }
     return { signal: `SIG${signal}` as Cycle["signal"], to };
   });
@@ -41,15 +49,22 @@ export function problemLines(log: string): string[] {
 export interface PsRow {
   pid: number;
   ppid: number;
+  args: string;
 }
 
-/** The rows of `ps -A -o pid= -o ppid=`. */
+/** The rows of `ps -A -o pid= -o ppid= -o args=`. */
 export function parsePs(text: string): PsRow[] {
-  return text
-    .split("\n")
-    .map((line) => line.trim().split(/\s+/).map(Number))
-    .filter(([pid, ppid]) => Number.isInteger(pid) && Number.isInteger(ppid))
-    .map(([pid, ppid]) => ({ pid: pid as number, ppid: ppid as number }));
+  return text.split("\n").flatMap((line) => {
+    const match = /^\s*(\d+)\s+(\d+)\s*(.*)$/.exec(line);
+    return match ? [{ pid: Number(match[1]), ppid: Number(match[2]), args: match[3] ?? "" }] : [];
+  });
+}
+
+/** The process that runs scripts/start.ts itself: the deepest of `pids` whose command line names it. */
+export function scriptProcess(rows: readonly PsRow[], pids: readonly number[]): number | null {
+  const named = rows.filter((r) => pids.includes(r.pid) && r.args.includes("scripts/start.ts"));
+  const deepest = named.find((r) => !named.some((c) => c.ppid === r.pid));
+  return deepest?.pid ?? null;
 }
 
 /** `root` and every process below it, by parent links. */
