@@ -5,23 +5,22 @@
  * `wrangler dev` on 127.0.0.1:8787 with local D1 migrated and both keepers' keys, connects two reference
  * resolvers to the EVM and Solana corridors, serves a local rate source on 127.0.0.1:8790 (so the NGN/USD
  * band and the ETH and SOL prices exist offline; `--rate`, `--eth-usd` and `--sol-usd` set them), and
- * prints where everything is. Ctrl-C stops it all.
+ * prints where everything is. Ctrl-C, SIGTERM or SIGHUP (to it or its process group), or the end of the
+ * npm process that runs it, stops it all within a few seconds (docs/local-stack.md, "Stopping").
  * `--keep` resumes the anvil chain and the relay state of the last run instead of starting afresh (the
  * Solana chain always starts from its genesis). See docs/local-stack.md.
  */
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { base58 } from "@scure/base";
-import type { Keypair } from "@solana/web3.js";
-import { formatUnits } from "viem";
 import type { ResolverClient } from "../src/clients/resolver/client";
-import { anvilAccount } from "../src/clients/resolver/keys";
 import { ConfigError } from "../src/config/load";
 import { LOCAL_RATE_SOURCE } from "../src/config/local";
-import type { EvmChain, SolanaChain } from "../src/config/schema";
-import { exampleDevVars, root, servedConfig } from "./lib/dev-config";
-import { ANVIL_KEEPER, type Deployment, expectedDeployment } from "./lib/evm-deploy";
+import type { EvmChain, RelayConfig, SolanaChain } from "../src/config/schema";
+import { root, servedConfig } from "./lib/dev-config";
+import { expectedDeployment } from "./lib/evm-deploy";
+import { watchLaunchers } from "./lib/launcher";
+import { describeListeners, listenersOn } from "./lib/listeners";
 import {
   DEFAULT_LOCAL_RATE,
   DEFAULT_NATIVE_RATES,
@@ -33,14 +32,9 @@ import {
 } from "./lib/local-rates";
 import {
   type AnvilProcess,
-  anvilPrivateKey,
   ChainNotReadyError,
-  FUNDED_AMOUNT,
-  LOCAL_ACCOUNTS,
-  LOCAL_RATE,
   type LocalResolver,
   localHolders,
-  localKeeperVars,
   minesOnlyOnTransactions,
   prepareLocalChain,
   type RelayProcess,
@@ -50,12 +44,21 @@ import {
   startLocalResolvers,
   startRelay,
 } from "./lib/local-stack";
-import { isListening } from "./lib/processes";
-import { localSolanaAccounts } from "./lib/solana-harness/accounts";
-import { LOCAL_TOKEN_DECIMALS, PARTICIPANT_LAMPORTS, PARTICIPANT_TOKENS } from "./lib/solana-harness/genesis";
+import { isListening, stopAllGroups } from "./lib/processes";
+import { startReaper } from "./lib/reaper";
+import { relayVars } from "./lib/relay-vars";
 import { DEFAULT_SOLANA_PORT, type SolanaHarness, startSolanaHarness } from "./lib/solana-harness/server";
+import { unreachableSources } from "./lib/source-reach";
+import { logResolver, printSummary } from "./lib/start-summary";
 
 const RELAY_PORT = 8787;
+const RATE_SOURCE_PORT = Number(new URL(LOCAL_RATE_SOURCE.url).port);
+/**
+ * A stop's budget, within the 10 s a process manager gives before its SIGKILL: the resolvers' sockets
+ * close for up to 1.5 s, then every process group gets SIGTERM and, after 4 s, SIGKILL.
+ */
+const RESOLVERS_STOP_MS = 1_500;
+const GROUP_GRACE_MS = 4_000;
 /** Relay state (local D1, Durable Objects) of the stack; it lives as long as the chain it describes. */
 const STATE_DIR = join(root, ".wrangler/local-stack");
 const relativeState = STATE_DIR.replace(`${root}/`, "");
@@ -71,7 +74,7 @@ class StartError extends Error {}
 const say = (line = "") => console.log(line);
 
 /** The chains the stack runs: the local EVM chain, and the Solana chain when it is the local one. */
-function localChains(): { evm: EvmChain; solana: SolanaChain | null } {
+function localChains(): { config: RelayConfig; evm: EvmChain; solana: SolanaChain | null } {
   const { config, source } = servedConfig();
   const chain = config.chains.find((c): c is EvmChain => c.kind === "evm");
   say(`relay configuration ok: ${source}; chains ${config.chains.map((c) => `${c.name} (${c.chainId})`).join(", ")}`);
@@ -93,7 +96,7 @@ function localChains(): { evm: EvmChain; solana: SolanaChain | null } {
   if (solana && !localSolana) {
     say(`the configuration's Solana chain ${solana.chainId} is not the local one: the resolvers serve EVM only`);
   }
-  return { evm: chain, solana: localSolana };
+  return { config, evm: chain, solana: localSolana };
 }
 
 function isLoopback(rpcUrl: string, port: number): boolean {
@@ -128,12 +131,19 @@ async function main(): Promise<void> {
       `${(e as Error).message}; the options are --keep, --verbose, --rate <NGN per USD>, --eth-usd <USD per ETH> and --sol-usd <USD per SOL>`,
     );
   }
-  const { evm: chain, solana: solanaChain } = localChains();
+  const { config, evm: chain, solana: solanaChain } = localChains();
   const rpcUrl = chain.rpcUrl.replace("localhost", "127.0.0.1").replace(/\/+$/, "");
   const anvilPort = Number(new URL(rpcUrl).port || 80);
-  if (await isListening(RELAY_PORT)) {
-    throw new StartError(`something already listens on 127.0.0.1:${RELAY_PORT}: stop it (another npm start?) first`);
+  for (const port of [RELAY_PORT, RATE_SOURCE_PORT]) {
+    if (await isListening(port)) {
+      throw new StartError(
+        `127.0.0.1:${port} is taken by ${describeListeners(listenersOn(port))}, perhaps what an earlier npm start ` +
+          "left running: stop it, then start again",
+      );
+    }
   }
+  // Asked now, while anvil starts: which oracle sources this machine cannot reach (scripts/lib/source-reach.ts).
+  const unreachable = unreachableSources(config.oracle.sources);
 
   let anvil: AnvilProcess | null = null;
   let solana: SolanaHarness | null = null;
@@ -141,28 +151,36 @@ async function main(): Promise<void> {
   let rates: LocalRateSource | null = null;
   let resolvers: ResolverClient[] = [];
   let stopping = false;
-  const stop = async (code: number) => {
+  const stop = async (code: number, why: string) => {
     if (stopping) return;
     stopping = true;
-    say("\nstopping what npm start started");
-    await Promise.allSettled(resolvers.map((r) => r.stop()));
-    await relay?.stop();
-    await anvil?.stop();
-    await solana?.stop();
-    await rates?.stop();
+    const started = Date.now();
+    say(`\nstopping what npm start started (${why})`);
+    // The resolvers' sockets first, so the relay sees them close; bounded, for a relay that no longer answers.
+    await Promise.race([Promise.allSettled(resolvers.map((r) => r.stop())), sleep(RESOLVERS_STOP_MS)]);
+    // Then everything at once: each group gets SIGTERM, and SIGKILL after the grace; also a group still
+    // starting, which no variable holds yet.
+    const all = [relay?.stop(), anvil?.stop(), stopAllGroups(GROUP_GRACE_MS), solana?.stop(), rates?.stop()];
+    // Bounded too: whatever is left at the exit is killed by the exit hook of scripts/lib/processes.ts.
+    await Promise.race([Promise.allSettled(all), sleep(GROUP_GRACE_MS + 2_500)]);
+    say(`stopped in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     process.exit(code);
   };
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stop(0));
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stop(0, signal));
+  watchLaunchers((pid) => void stop(0, `the process that launched it, pid ${pid}, ended`));
+  // A stop interrupted by a SIGKILL is finished by the reaper (scripts/lib/reaper.ts).
+  startReaper();
 
   try {
     if (await isListening(anvilPort)) {
       const chainId = await rpcChainId(rpcUrl);
+      const owner = describeListeners(listenersOn(anvilPort));
       if (chainId !== 31337) {
         throw new StartError(
-          `127.0.0.1:${anvilPort} is taken by something that is not a local anvil (chain id ${chainId ?? "none"}): stop it`,
+          `127.0.0.1:${anvilPort} is taken by ${owner}, which is not a local anvil (chain id ${chainId ?? "none"}): stop it`,
         );
       }
-      say(`reusing the anvil already on ${rpcUrl}`);
+      say(`reusing the anvil already on ${rpcUrl}: ${owner}`);
     } else {
       if (!keep) await rm(STATE_DIR, { recursive: true, force: true });
       await mkdir(STATE_DIR, { recursive: true });
@@ -185,7 +203,9 @@ async function main(): Promise<void> {
     }
 
     if (await isListening(DEFAULT_SOLANA_PORT)) {
-      say(`reusing the Solana chain already on 127.0.0.1:${DEFAULT_SOLANA_PORT}`);
+      say(
+        `reusing the Solana chain already on 127.0.0.1:${DEFAULT_SOLANA_PORT}: ${describeListeners(listenersOn(DEFAULT_SOLANA_PORT))}`,
+      );
     } else {
       solana = await startSolanaHarness({ port: DEFAULT_SOLANA_PORT });
       say(`local Solana chain on ${solana.url} (LiteSVM, a slot every 400 ms, from its genesis)`);
@@ -204,7 +224,7 @@ async function main(): Promise<void> {
       port: RELAY_PORT,
       inspectorPort: null,
       persistTo: join(STATE_DIR, "relay"),
-      vars: keeperVars(),
+      vars: relayVars(config, await unreachable),
       // One short line per request and per event (docs/local-stack.md, "Logs"); --verbose: the objects.
       plainVars: verbose ? {} : { LOG_FORMAT: "line" },
       onLine: (line) => line.trim() && (verbose || !WRANGLER_REQUEST_LINE.test(line)) && say(`[relay] ${line}`),
@@ -218,91 +238,34 @@ async function main(): Promise<void> {
       ...(solanaChain ? { solana: { rpcUrl: solanaUrl } } : {}),
     });
     for (const [i, client] of resolvers.entries()) logResolver(client, RESOLVERS[i]?.name ?? client.address);
-    printSummary(relayUrl, rpcUrl, prepared.deployment, solanaChain ? solanaUrl : null);
+    printSummary({
+      relayUrl,
+      rpcUrl,
+      deployment: prepared.deployment,
+      solanaUrl: solanaChain ? solanaUrl : null,
+      resolvers: RESOLVERS,
+      state: relativeState,
+    });
     const died = (what: string, output: () => string) => () => {
       if (stopping) return;
       console.error(`\n${what} exited on its own:\n${output().slice(-4_000)}`);
-      void stop(1);
+      void stop(1, `${what} exited`);
     };
     void relay.exit.then(died("wrangler dev", relay.output));
     if (anvil) void anvil.exit.then(died("anvil", anvil.output));
   } catch (e) {
+    // A stop during start-up fails the step under way; that is no failure to report.
+    if (stopping) return;
     console.error(`\nnpm start failed: ${(e as Error).message}`);
-    await stop(1);
+    await stop(1, "it failed");
   }
 }
 
-/**
- * The keepers' keys (EVM and Solana) and the other local secrets of .dev.vars.example, in the env file
- * `startRelay` hands to wrangler. A developer's own .dev.vars wins, and then it is theirs to complete.
- */
-function keeperVars(): Record<string, string> {
-  const vars = exampleDevVars();
-  if (Object.keys(vars).length === 0) {
-    say(
-      "using .dev.vars (it must set KEEPER_PRIVATE_KEY and KEEPER_SOLANA_KEY for executions; see docs/local-stack.md)",
-    );
-    return {};
-  }
-  return localKeeperVars(vars);
-}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function logResolver(client: ResolverClient, name: string): void {
-  const log = (message: string) => say(`[${name}] ${message}`);
-  const { cngn, usdc } = expectedDeployment();
-  const { mints } = localSolanaAccounts();
-  const symbols = new Map([
-    [cngn.toLowerCase(), "cNGN"],
-    [usdc.toLowerCase(), "USDC"],
-    [mints.cNGN.publicKey.toBase58(), "cNGN"],
-    [mints.USDC.publicKey.toBase58(), "USDC"],
-  ]);
-  const amount = (token: string, value: string | bigint) => {
-    const symbol = symbols.get(token.startsWith("0x") ? token.toLowerCase() : token) ?? token;
-    return `${formatUnits(BigInt(value), 6)} ${symbol}`;
-  };
-  client.on("answer", ({ rfq, reply, elapsedMs }) =>
-    log(
-      reply.type === "bid"
-        ? `bid ${rfq.rfqId}: ${amount(rfq.buyToken, reply.outputAmount)} for ${amount(rfq.sellToken, rfq.sellAmount)} (${elapsedMs} ms)`
-        : `decline ${rfq.rfqId}: ${reply.reason}`,
-    ),
-  );
-  client.on("signed", ({ rfq, outputAmount, elapsedMs }) =>
-    log(`signed ${rfq.rfqId}: the swap moves ${amount(rfq.buyToken, outputAmount)} as bid (${elapsedMs} ms)`),
-  );
-  client.on("error", ({ error }) => log(`error: ${error.message}`));
-  client.on("frame", ({ frame }) => {
-    if (frame.type === "result") log(`result ${frame.rfqId}: ${frame.won ? "won" : "lost"}`);
-    if (frame.type === "execution") log(`execution ${frame.quoteId}: ${frame.status} ${frame.txHash ?? ""}`);
-    if (frame.type === "error") log(`relay error ${frame.code}: ${frame.message}`);
-  });
-  client.on("close", ({ code, reason }) => log(`socket closed ${code} ${reason}`));
-}
-
-function printSummary(relayUrl: string, rpcUrl: string, d: Deployment, solanaUrl: string | null): void {
-  const amount = formatUnits(FUNDED_AMOUNT, 6);
-  const account = (i: number) => `${anvilAccount(i).address}  key ${anvilPrivateKey(i)}`;
-  say(`
-The local stack is up.
-
-  relay       ${relayUrl}   (wrangler dev; state in ${relativeState})
-  chain       ${rpcUrl}   (anvil, chain 31337, a block a second)
-  contracts   Permit2 ${d.permit2}   RfqExecutor ${d.executor}
-              cNGN ${d.cngn}   USDC ${d.usdc}
-              Validation ${d.validation}   FeeController ${d.feeController}
-  resolvers   ${RESOLVERS.map((r) => `${r.name.padEnd(6)} #${r.index} ${account(r.index)}`).join("\n              ")}
-              (${LOCAL_RATE} USDC per cNGN less their spread, or the oracle band's mid when there is one)
-  takers      ${LOCAL_ACCOUNTS.takers.map((i) => `#${i} ${account(i)}`).join("\n              ")}
-              (${amount} cNGN and USDC each; spare resolvers #3 and #4 are funded the same)
-  keeper      #${LOCAL_ACCOUNTS.keeper} ${ANVIL_KEEPER}
-${solanaUrl ? solanaSummary(solanaUrl) : ""}
-  These are public development keys: they hold value on these local chains only.
-
-  Try it: npm run demo    npm run demo -- --chain 103 (Solana)    npm run demo -- --limit (a limit order)
-  Stop: Ctrl-C
-`);
-}
+// Output to a pipe whose reader is gone (a process manager's, stopped with it) must not end the stop half-way.
+process.stdout.on("error", () => {});
+process.stderr.on("error", () => {});
 
 main().catch((e: unknown) => {
   if (e instanceof StartError || e instanceof ConfigError || e instanceof ChainNotReadyError) {
@@ -311,25 +274,3 @@ main().catch((e: unknown) => {
   }
   throw e;
 });
-
-/** The local Solana chain's accounts (docs/local-stack.md, "Seeded accounts"), with the keys a user needs. */
-function solanaSummary(url: string): string {
-  const { mints, keeper, treasury, resolvers, takers } = localSolanaAccounts();
-  const address = (k: Keypair) => k.publicKey.toBase58();
-  const key = (k: Keypair) => `  key ${base58.encode(k.secretKey)}`;
-  const names = new Map(RESOLVERS.map((r) => [r.index, r.name]));
-  const resolverLines = resolvers.map((k, i) => {
-    const name = names.get(i + 1);
-    return `${(name ?? "spare").padEnd(6)} resolver:${i + 1} ${address(k)}${name ? "" : key(k)}`;
-  });
-  const takerLines = takers.map((k, i) => `taker:${i + 5} ${address(k)}${key(k)}`);
-  const indent = "\n                        ";
-  return `
-  solana      ${url}   (LiteSVM, chain 103, a slot every 400 ms, from its genesis)
-              USDC mint ${address(mints.USDC)}   cNGN mint ${address(mints.cNGN)}
-              resolvers ${resolverLines.join(indent)}
-              takers    ${takerLines.join(indent)}
-              keeper    ${address(keeper)} (KEEPER_SOLANA_KEY)   treasury ${address(treasury)}
-              (resolvers and takers: ${formatUnits(PARTICIPANT_LAMPORTS, 9)} SOL and ${formatUnits(PARTICIPANT_TOKENS, LOCAL_TOKEN_DECIMALS)} USDC and cNGN each)
-`;
-}

@@ -43,3 +43,12 @@ export function exampleDevVars(dir = root): Record<string, string> {
     Object.entries(parseEnv(readFileSync(example, "utf8"))).filter((e): e is [string, string] => e[1] !== undefined),
   );
 }
+
+/** The developer's own `.dev.vars`, parsed; empty when there is none. */
+export function ownDevVars(dir = root): Record<string, string> {
+  const path = join(dir, ".dev.vars");
+  if (!existsSync(path)) return {};
+  return Object.fromEntries(
+    Object.entries(parseEnv(readFileSync(path, "utf8"))).filter((e): e is [string, string] => e[1] !== undefined),
+  );
+}

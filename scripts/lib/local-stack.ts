@@ -399,7 +399,15 @@ export function envFileText(vars: Record<string, string>): string {
 export async function startRelay(options: StartRelayOptions = {}): Promise<RelayProcess> {
   const state = options.persistTo ?? (await mkdtemp(join(tmpdir(), "relay-e2e-")));
   const removeState = () => (options.persistTo ? Promise.resolve() : rm(state, { recursive: true, force: true }));
-  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", NO_COLOR: "1" };
+  // No fetch of the `Request.cf` object from workers.cloudflare.com: the relay reads nothing of it, and
+  // offline the failed fetch printed a warning with a stack trace at every start (docs/local-stack.md).
+  const env = {
+    ...process.env,
+    WRANGLER_SEND_METRICS: "false",
+    CI: "true",
+    NO_COLOR: "1",
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  };
   await run(process.execPath, [wranglerBin, "d1", "migrations", "apply", "DB", "--local", "--persist-to", state], {
     cwd: root,
     env,

@@ -1,9 +1,12 @@
 /**
  * Child processes for the local stack (`npm start`), the e2e tests and the benchmarks: each runs in its
- * own process group, so stopping it also stops what it started (wrangler runs workerd as its child).
+ * own process group, so stopping it also stops what it started (wrangler runs workerd as its child), and
+ * a signal sent to this process's group reaches them only through this process, which stops them in order.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createConnection, createServer } from "node:net";
+import { groupAlive } from "./alive";
+import { reaperFor } from "./reaper";
 
 /** A port nobody listens on right now, on loopback. */
 export async function freePort(): Promise<number> {
@@ -58,6 +61,8 @@ export interface SpawnOptions {
 /** Groups still running: killed when this process exits, so a crash leaves no orphans behind. */
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
+/** Set by `stopAllGroups`: from then on nothing new is started, so a stop during start-up stays stopped. */
+let closing = false;
 
 function killRunningOnExit(): void {
   if (exitHookInstalled) return;
@@ -73,6 +78,7 @@ function killRunningOnExit(): void {
  * without stopping it, its group is killed.
  */
 export function spawnGroup(command: string, args: readonly string[], options: SpawnOptions = {}): GroupProcess {
+  if (closing) throw new Error(`not starting ${command}: stopping`);
   const child = spawn(command, args, {
     cwd: options.cwd,
     env: options.env,
@@ -93,6 +99,7 @@ export function spawnGroup(command: string, args: readonly string[], options: Sp
   child.stderr?.on("data", take);
   running.add(child);
   killRunningOnExit();
+  if (child.pid !== undefined) reaperFor()?.watch(child.pid);
   const exit = new Promise<number | null>((ok) =>
     child.once("exit", (code) => {
       running.delete(child);
@@ -132,14 +139,41 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-/** Stops a process started by `spawnGroup` and everything in its group. */
+/** Resolves once group `pgid` is empty, or false at `deadline` (unix ms). */
+async function groupGone(pgid: number, deadline: number): Promise<boolean> {
+  while (groupAlive(pgid)) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}
+
+/**
+ * Stops a process started by `spawnGroup` and everything in its group: SIGTERM to the group, SIGKILL to
+ * whatever of it is left after `graceMs`; resolves once the leader has exited and the group is empty.
+ */
 export async function stopGroup(child: ChildProcess, graceMs = 5_000): Promise<void> {
-  if (hasExited(child)) return;
-  const exited = new Promise((r) => child.once("exit", r));
+  const pgid = child.pid;
+  if (pgid === undefined) return;
+  const exited = hasExited(child) ? Promise.resolve() : new Promise((r) => child.once("exit", r));
   signalGroup(child, "SIGTERM");
+  const deadline = Date.now() + graceMs;
   const timer = setTimeout(() => signalGroup(child, "SIGKILL"), graceMs);
   await exited;
+  if (!(await groupGone(pgid, deadline))) {
+    signalGroup(child, "SIGKILL");
+    await groupGone(pgid, Date.now() + 2_000);
+  }
   clearTimeout(timer);
+}
+
+/**
+ * Stops every group still running, all at once (`stopGroup`), and refuses to start any other: for a stop
+ * that comes while the stack is still starting, when a group has been spawned but not yet handed back.
+ */
+export async function stopAllGroups(graceMs = 5_000): Promise<void> {
+  closing = true;
+  await Promise.all([...running].map((child) => stopGroup(child, graceMs)));
 }
 
 /**
