@@ -4,6 +4,7 @@ import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config
 import { localSolanaKeypair } from "./scripts/lib/solana-harness/accounts";
 import { localConfig } from "./src/config/local";
 import { KEEPER_KEY } from "./test/settlement/accounts";
+import { withClosedChains } from "./test/support/closed-chains";
 import { withFixtureOracle } from "./test/support/oracle-config";
 
 /** What the settlement project's global setup provides (test/settlement/chain.global.ts). */
@@ -36,7 +37,12 @@ function workersProject(
               ...all,
               // The oracle polls the fixture server's stand-in sources, never the public ones.
               ORACLE_FIXTURES_URL: inject("oracleFixturesUrl"),
-              RELAY_CONFIG: withFixtureOracle(all.RELAY_CONFIG, inject("oracleFixturesUrl")),
+              TEST_CLOSED_RPC_URL: inject("closedRpcUrl"),
+              // A chain the project did not start is at a port of the run's own that answers nothing.
+              RELAY_CONFIG: withFixtureOracle(
+                withClosedChains(all.RELAY_CONFIG, inject("closedRpcUrl")),
+                inject("oracleFixturesUrl"),
+              ),
             },
           },
         };
@@ -46,7 +52,11 @@ function workersProject(
       name,
       include: [`test/${name}/**/*.test.ts`],
       setupFiles: ["test/support/apply-migrations.ts"],
-      globalSetup: ["test/support/oracle-server.global.ts", ...(chain ? [chain.setup] : [])],
+      globalSetup: [
+        "test/support/oracle-server.global.ts",
+        "test/support/closed-port.global.ts",
+        ...(chain ? [chain.setup] : []),
+      ],
       isolate: false,
       ...(chain ? { fileParallelism: false, testTimeout: 20_000 } : {}),
     },

@@ -163,18 +163,26 @@ export interface AnvilOptions {
  * block per transaction; `startIntervalMining` then gives it a block time once the contracts are in.
  */
 export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilProcess> {
-  const port = options.port ?? (await freePort());
   const chainId = 31337;
-  const args = ["--host", "127.0.0.1", "--port", String(port), "--chain-id", String(chainId)];
+  // Without a port, anvil binds port 0 and says which it got: a port picked free beforehand could be
+  // taken by another process before anvil binds it, and another anvil there would answer for this one.
+  const args = ["--host", "127.0.0.1", "--port", String(options.port ?? 0), "--chain-id", String(chainId)];
   if (options.accounts) args.push("--accounts", String(options.accounts));
   if (options.statePath)
     args.push("--state", options.statePath, "--state-interval", "1", "--preserve-historical-states");
-  if (!options.onLine) args.push("--silent");
-  const proc = spawnGroup(anvilBinary(), args, { onLine: options.onLine });
-  const rpcUrl = `http://127.0.0.1:${port}`;
+  // Its "Listening on" line is the only way to learn a port it chose: not silenced then.
+  if (!options.onLine && options.port !== undefined) args.push("--silent");
+  let port = options.port ?? null;
+  const proc = spawnGroup(anvilBinary(), args, {
+    onLine: (line) => {
+      port ??= listeningPort(line);
+      options.onLine?.(line);
+    },
+  });
+  const urlOf = (p: number) => `http://127.0.0.1:${p}`;
   try {
-    await waitUntil(async () => (await rpcChainId(rpcUrl)) === chainId, {
-      what: `anvil on ${rpcUrl}`,
+    await waitUntil(async () => port !== null && (await rpcChainId(urlOf(port))) === chainId, {
+      what: `anvil on ${options.port === undefined ? "a port of its own" : urlOf(options.port)}`,
       timeoutMs: options.readyTimeoutMs ?? 30_000,
       process: proc,
     });
@@ -182,7 +190,15 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilProce
     await proc.stop();
     throw new Error(`anvil did not become ready: ${(e as Error).message}\n${proc.output()}`);
   }
+  if (port === null) throw new Error("anvil: ready with no port");
+  const rpcUrl = urlOf(port);
   return { rpcUrl, port, chainId, stop: () => proc.stop(), output: () => proc.output(), exit: proc.exit };
+}
+
+/** The port of anvil's "Listening on 127.0.0.1:<port>" line, or null for any other line. */
+export function listeningPort(line: string): number | null {
+  const match = /^Listening on [\d.]+:(\d+)$/.exec(line.trim());
+  return match ? Number(match[1]) : null;
 }
 
 async function rpc(rpcUrl: string, method: string, params: unknown[] = []): Promise<unknown> {
@@ -412,49 +428,77 @@ export async function startRelay(options: StartRelayOptions = {}): Promise<Relay
     cwd: root,
     env,
   });
-  const port = options.port ?? (await freePort());
-  const inspectorPort = options.inspectorPort === undefined ? await freePort() : options.inspectorPort;
   const vars = options.vars ?? {};
   const envFile = join(state, "relay-vars.env");
   // Only with variables to give: an env file given to wrangler may stand in for the developer's .dev.vars.
   const envArgs = Object.keys(vars).length > 0 ? ["--env-file", envFile] : [];
   if (envArgs.length > 0) await writeFile(envFile, envFileText(vars), { mode: 0o600 });
-  const proc = spawnGroup(
-    process.execPath,
-    [
-      wranglerBin,
-      "dev",
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      String(port),
-      ...(inspectorPort === null ? [] : ["--inspector-port", String(inspectorPort)]),
-      "--persist-to",
-      state,
-      "--show-interactive-dev-session=false",
-      ...envArgs,
-      ...Object.entries(options.plainVars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
-    ],
-    { cwd: root, env, onLine: options.onLine },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    await proc.stop();
-    await rm(envFile, { force: true });
-    await removeState();
-  };
-  try {
-    await waitUntil(() => answersOk(`${url}/v1/config`), {
-      what: `wrangler dev on ${url}`,
-      timeoutMs: options.readyTimeoutMs ?? 60_000,
-      intervalMs: 200,
-      process: proc,
-    });
-  } catch (e) {
-    await stop();
-    throw new Error(`wrangler dev did not become ready: ${(e as Error).message}\n${proc.output()}`);
+  // A port picked free (`freePort`) can be taken by another process before wrangler binds it: wrangler
+  // then exits with EADDRINUSE, and a start on ports it picked is tried again on others. It is ready
+  // once it said it listens on its port ("Ready on"), so a relay another process runs on a port this
+  // one lost is never taken for it.
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port ?? (await freePort());
+    const inspectorPort = options.inspectorPort === undefined ? await freePort() : options.inspectorPort;
+    let listening = false;
+    const proc = spawnGroup(
+      process.execPath,
+      [
+        wranglerBin,
+        "dev",
+        "--ip",
+        "127.0.0.1",
+        "--port",
+        String(port),
+        ...(inspectorPort === null ? [] : ["--inspector-port", String(inspectorPort)]),
+        "--persist-to",
+        state,
+        "--show-interactive-dev-session=false",
+        ...envArgs,
+        ...Object.entries(options.plainVars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
+      ],
+      {
+        cwd: root,
+        env,
+        onLine: (line) => {
+          if (readyPort(line) === port) listening = true;
+          options.onLine?.(line);
+        },
+      },
+    );
+    const url = `http://127.0.0.1:${port}`;
+    const stop = async () => {
+      await proc.stop();
+      await rm(envFile, { force: true });
+      await removeState();
+    };
+    try {
+      await waitUntil(async () => listening && (await answersOk(`${url}/v1/config`)), {
+        what: `wrangler dev on ${url}`,
+        timeoutMs: options.readyTimeoutMs ?? 60_000,
+        intervalMs: 200,
+        process: proc,
+      });
+    } catch (e) {
+      const taken = /EADDRINUSE/.test(proc.output());
+      const picked = options.port === undefined || options.inspectorPort === undefined;
+      if (taken && picked && attempt < 3) {
+        await proc.stop();
+        options.onLine?.(`wrangler dev: a port picked for it was taken before it bound it (EADDRINUSE); again`);
+        continue;
+      }
+      await stop();
+      throw new Error(`wrangler dev did not become ready: ${(e as Error).message}\n${proc.output()}`);
+    }
+    return { url, stop, crash: () => proc.kill("SIGKILL"), output: () => proc.output(), exit: proc.exit };
   }
-  return { url, stop, crash: () => proc.kill("SIGKILL"), output: () => proc.output(), exit: proc.exit };
+}
+
+/** The port of wrangler's "Ready on http://<host>:<port>" line, or null for any other line. */
+export function readyPort(line: string): number | null {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the colour codes of a terminal's output
+  const match = /Ready on https?:\/\/[^\s/]+:(\d+)/.exec(line.replace(/\x1b\[[0-9;]*m/g, ""));
+  return match ? Number(match[1]) : null;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -7,6 +7,8 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       /** Base URL of the stand-in rate sources (oracle-server.global.ts). */
       ORACLE_FIXTURES_URL: string;
+      /** The run's port that answers nothing, where every chain of the project is (closed-port.global.ts). */
+      TEST_CLOSED_RPC_URL: string;
     }
   }
 }

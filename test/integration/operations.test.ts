@@ -27,12 +27,12 @@ async function call(method: string, path: string, options: { body?: unknown; hea
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
 }
 
-/** The configuration with the EVM chain's RPC at a closed port. */
+/** The configuration with the EVM chain's RPC at the run's closed port (test/support/closed-port.global.ts). */
 const closedRpcEnv = () => ({
   ...env,
   RELAY_CONFIG: JSON.stringify({
     ...config,
-    chains: config.chains.map((c) => (c.kind === "evm" ? { ...c, rpcUrl: "http://127.0.0.1:1" } : c)),
+    chains: config.chains.map((c) => (c.kind === "evm" ? { ...c, rpcUrl: env.TEST_CLOSED_RPC_URL } : c)),
   }),
 });
 

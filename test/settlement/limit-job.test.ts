@@ -25,6 +25,7 @@ import {
   walletOf,
 } from "./helpers";
 import { readOrder, signedOrder, storeOrder } from "./limit-orders";
+import { LIMIT_CORRIDOR, steadyBand } from "./steady-band";
 import { blacklistingUsdc } from "./usdc-blacklist";
 
 /**
@@ -32,10 +33,11 @@ import { blacklistingUsdc } from "./usdc-blacklist";
  * order stored open is auctioned on its corridor, filled through the reactor, and marked filled.
  */
 
+const band = steadyBand((key) => oracleStub(env).band(key));
 const port = limitJobPort({
   db: env.DB,
   config: () => loadConfig(env.RELAY_CONFIG),
-  band: (key) => oracleStub(env).band(key),
+  band,
   auction: (key, input) => corridorStub(env, key).requestQuote(input),
   submit: (request) => keeper().submit(request),
   paused: () => false,
@@ -46,6 +48,7 @@ let sellAmount = 0n;
 let node: Bidder | null = null;
 beforeAll(async () => {
   sellAmount = BigInt(await marketSellAmount((path) => app.request(path, {}, env)));
+  if (!(await band(LIMIT_CORRIDOR))) throw new Error("no band for the limit orders' corridor");
 });
 // The keeper object runs the job on its own every 5 s once it wakes (its `limits` row): taken off its
 // schedule, so an order's rounds, and its attempts, are those of the passes a test runs. A row removed

@@ -1,6 +1,6 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { getAddress, maxUint256, type PrivateKeyAccount } from "viem";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
@@ -23,6 +23,7 @@ import {
 import { delegateToRefusingWallet } from "./delegation";
 import { app, approve, EVM, getExecution, keeper, newResolver, newTaker, signQuote, submit } from "./helpers";
 import { readOrder, signedOrder, storeOrder } from "./limit-orders";
+import { LIMIT_CORRIDOR, steadyBand } from "./steady-band";
 
 /**
  * Signatures the chain refuses after the relay accepted them (docs/reliability.md, "Blame"): a resolver or
@@ -37,6 +38,17 @@ let sellAmount = "";
 
 beforeAll(async () => {
   sellAmount = await marketSellAmount((path) => app.request(path, {}, env));
+  if (!(await band(LIMIT_CORRIDOR))) throw new Error("no band for the limit orders' corridor");
+});
+
+// The keeper object runs the limit job on its own every 5 s (its `limits` row): taken off its schedule, so
+// an order's rounds are those of the passes a test runs. Left on, its round and the test's could both
+// reach the rogue resolver, the second after the first's failed fill had reopened the order: two
+// failed fills, two strikes.
+beforeEach(async () => {
+  await runInDurableObject(keeper(), (_obj, state) => {
+    state.storage.sql.exec("DELETE FROM keeper_schedule WHERE job = 'limits'");
+  });
 });
 
 let open: TestSocket[] = [];
@@ -105,20 +117,18 @@ describe("a resolver that delegates its account after its bid is in", () => {
   });
 });
 
+const band = steadyBand((key) => oracleStub(env).band(key));
 const port = limitJobPort({
   db: env.DB,
   config: () => loadConfig(env.RELAY_CONFIG),
-  band: (key) => oracleStub(env).band(key),
+  band,
   auction: (key, input) => corridorStub(env, key).requestQuote(input),
   submit: (request) => keeper().submit(request),
   paused: () => false,
   moved: () => {},
 });
 
-/**
- * A pass of the limit job while `answer` handles every rfq it gets; the limit order ids the rfqs were for.
- * The keeper object's own 5 s job may run a round meanwhile: its rfqs are answered the same way.
- */
+/** A pass of the limit job while `answer` handles every rfq it gets; the limit order ids the rfqs were for. */
 async function passAnswering(socket: TestSocket, answer: (rfq: RfqFrame) => Promise<void>) {
   const rfqs: string[] = [];
   const pass = limitPass(port);

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { freePort } from "../../scripts/lib/processes";
 import { backoffDelay, Reconnect } from "../../src/clients/resolver/reconnect";
 import { CorridorSocket, nativeSocket } from "../../src/clients/resolver/socket";
 
@@ -47,10 +47,18 @@ describe("a corridor's socket over Node's own WebSocket", () => {
     await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
   });
 
-  /** A server that answers the first `refusals` upgrades 503, as a restarting relay, then accepts. */
-  function relayOn(port: number, refusals: number): Promise<Server> {
+  /**
+   * A server on a port of its own, held from the start: it resets every connection, as a relay that is
+   * down, until `up()`; then it answers the first `refusals` upgrades 503, as a restarting relay, and
+   * accepts. (A port picked free and listened on later could be taken by another process meanwhile.)
+   */
+  async function relay(refusals: number): Promise<{ port: number; up(): void }> {
+    let up = false;
     let refused = 0;
     const s = createServer((_, res) => res.writeHead(404).end());
+    s.on("connection", (socket) => {
+      if (!up) socket.resetAndDestroy();
+    });
     s.on("upgrade", (req, socket) => {
       if (refused++ < refusals) {
         socket.end("HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n");
@@ -64,11 +72,14 @@ describe("a corridor's socket over Node's own WebSocket", () => {
         `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
       );
     });
-    return new Promise((ok) => s.listen(port, "127.0.0.1", () => ok(s)));
+    await new Promise<void>((ok) => s.listen(0, "127.0.0.1", ok));
+    server = s;
+    return { port: (s.address() as AddressInfo).port, up: () => (up = true) };
   }
 
   it("reconnects after connections refused and answered 503, until the relay is back", async () => {
-    const port = await freePort();
+    const down = await relay(2);
+    const port = down.port;
     const events: string[] = [];
     const socket = new CorridorSocket({
       corridor: "31337:a:b",
@@ -88,10 +99,10 @@ describe("a corridor's socket over Node's own WebSocket", () => {
         await new Promise((r) => setTimeout(r, 10));
       }
     };
-    // Nothing listens: each refused connection closes the socket and schedules the next.
+    // The relay is down: each connection, reset, closes the socket and schedules the next.
     await until(() => events.filter((e) => e === "reconnect").length >= 2);
     expect(events.slice(0, 4)).toEqual(["connecting", "error", "close", "reconnect"]);
-    server = await relayOn(port, 2);
+    down.up();
     await until(() => socket.isOpen);
     expect(events.filter((e) => e === "open")).toHaveLength(1);
     // Two upgrades answered 503, each closing its socket and scheduling the next.
