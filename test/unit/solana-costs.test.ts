@@ -230,6 +230,8 @@ describe("solanaChainCosts on the local chain", () => {
     const receipt = await swapReceipt(harness.url, signature);
     expect(receipt).toMatchObject({ status: "success", fee: BASE, keeperSpent: BASE + rent });
     expect(receipt?.keeperSpent).toBe(created?.native);
+    // The receipt names the account it created: the evidence of a rent paid (docs/security.md).
+    expect(receipt?.created).toEqual([ata(fresh, USDC)]);
 
     // The recipient's account exists now: its next fill creates nothing.
     expect(await costs.fillCost(fillTo(fresh), now)).toEqual({ native: BASE, at: now });

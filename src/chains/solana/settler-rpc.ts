@@ -137,6 +137,10 @@ export async function takerHolds(rpcUrl: string, raw: Uint8Array): Promise<boole
   return held.every(Boolean);
 }
 
+/** The recipient's account the swap `raw` has `keeper` create though its quote charged no rent for it (`unpricedRecipientAccount`). */
+export const unpricedRecipientCreation = (raw: Uint8Array, keeper: string, rentPriced: boolean): string | null =>
+  unpricedRecipientAccount(instructionsOf(raw), keeper, rentPriced);
+
 /**
  * Whether the swap `raw` would have `keeper` create the recipient's token account, unpriced: the quote
  * charged no rent for it (`rentPriced` false) and it is missing now (`unpricedRecipientAccount`), read
@@ -149,7 +153,7 @@ export async function recipientAccountClosed(
   keeper: string,
   rentPriced: boolean,
 ): Promise<boolean> {
-  const account = unpricedRecipientAccount(instructionsOf(raw), keeper, rentPriced);
+  const account = unpricedRecipientCreation(raw, keeper, rentPriced);
   if (account === null) return false;
   const [exists] = await readAccountsExist(rpcUrl, [account], undefined, "processed");
   return exists === false;

@@ -25,6 +25,7 @@ import {
   swapStatuses,
   takerHolds,
   transactionId,
+  unpricedRecipientCreation,
 } from "./settler-rpc";
 import { checkTakerTransaction } from "./swap-checks";
 import { KEEPER_INSUFFICIENT_FUNDS } from "./swap-failures";
@@ -108,6 +109,26 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
     };
   }
 
+  /**
+   * A landed swap that created the recipient's account at the keeper's expense though its quote charged no
+   * rent for it: closed after the pre-flight's read, in the moment before the swap landed. The receipt's
+   * created accounts are the evidence, logged with the taker's reason (docs/security.md, "A recipient's
+   * token account closed for its rent"): a landed swap carries no reason.
+   */
+  function unpricedRentPaid(tx: SignedFill, swap: SwapReceipt): void {
+    const rentPriced = storedSigning(tx.request).createsRecipientAccount;
+    const account = unpricedRecipientCreation(base64.decode(tx.raw), keeperAddress, rentPriced);
+    if (account === null || !swap.created.includes(account)) return;
+    const { quoteId, taker } = tx.request;
+    log("recipient_rent_unpriced", {
+      chainId: chain.chainId,
+      quoteId,
+      taker,
+      account,
+      reason: RECIPIENT_ACCOUNT_CLOSED,
+    });
+  }
+
   /** Where a swap stands once its signature's status was read. */
   async function statusOf(tx: SignedFill, status: SwapStatus): Promise<TxStatus> {
     switch (status.state) {
@@ -128,6 +149,7 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
       }
       case "landed": {
         const swap = await swapReceipt(rpcUrl, tx.hash);
+        if (swap) unpricedRentPaid(tx, swap);
         return swap ? { state: "landed", receipt: receiptOf(tx, swap) } : { state: "pending" };
       }
     }
