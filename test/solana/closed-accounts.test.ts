@@ -1,4 +1,4 @@
-import { env, runDurableObjectAlarm } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { createCloseAccountInstruction, createTransferCheckedInstruction } from "@solana/spl-token";
 import { Keypair, type PublicKey } from "@solana/web3.js";
 import { afterEach, describe, expect, it } from "vitest";
@@ -6,9 +6,7 @@ import { createApp } from "../../src/app";
 import { solanaRpc } from "../../src/chains/solana/rpc";
 import { loadConfig } from "../../src/config/load";
 import type { SolanaChain } from "../../src/config/schema";
-import type { Quote } from "../../src/schemas/quote";
 import type { Node } from "../../src/schemas/resolvers";
-import { chainKeeperStub } from "../../src/stubs";
 import { eventually, getJson, SOL } from "../support/ws-client";
 import type { SolanaBidder } from "./bidder";
 import {
@@ -17,10 +15,13 @@ import {
   freshResolver,
   fund,
   HELD,
+  keeperRent,
+  lamports,
   land,
   mint,
   post,
   quoteRequest,
+  settled,
   tokenProgram,
   treasury,
   wonBy,
@@ -71,34 +72,6 @@ const closeSaleAccount = (owner: Keypair, rentTo: PublicKey) => {
   );
 };
 
-const lamports = async (key: string) =>
-  BigInt(
-    (await solanaRpc<{ value: number }>(env.TEST_SOLANA_RPC_URL, "getBalance", [key, { commitment: "confirmed" }]))
-      .value,
-  );
-
-/** Keeper alarms (indexer passes) until the quote is settled, as the alarm would run them. */
-async function settled(quoteId: string): Promise<Quote> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    await runDurableObjectAlarm(chainKeeperStub(env, SOL.chainId));
-    const quote = (await (await app.request(`/v1/quotes/${quoteId}`, {}, env)).json()) as Quote;
-    if (quote.status === "settled" || Date.now() > deadline) return quote;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** What the landed swap `signature` cost its fee payer beyond the transaction's fee: rent it paid. */
-async function keeperRent(signature: string): Promise<bigint> {
-  const tx = await solanaRpc<{ meta: { fee: number; preBalances: number[]; postBalances: number[] } }>(
-    env.TEST_SOLANA_RPC_URL,
-    "getTransaction",
-    [signature, { encoding: "base64", commitment: "confirmed", maxSupportedTransactionVersion: 0 }],
-  );
-  const [pre = 0, post = 0] = [tx.meta.preBalances[0], tx.meta.postBalances[0]];
-  return BigInt(pre - post - tx.meta.fee);
-}
-
 const nodeOf = async (address: string) =>
   (await getJson<{ nodes: Node[] }>("/v1/nodes")).body.nodes.find((n) => n.address === address);
 
@@ -126,7 +99,7 @@ describe("a resolver's account its sale is paid into, closed for its rent", () =
     const resolverBefore = await lamports(resolver.keypair.publicKey.toBase58());
     const answer = await post(app, "/v1/executions", submission);
     expect(answer).toMatchObject({ status: 202, body: { status: "submitted" } });
-    expect(await settled(submission.quoteId)).toMatchObject({ status: "settled" });
+    expect(await settled(app, submission.quoteId)).toMatchObject({ status: "settled" });
     expect(await keeperRent(String(answer.body.txHash))).toBe(0n);
     // The rent it got back from the close, paid again for the account it closed.
     const rent = await solanaRpc<number>(env.TEST_SOLANA_RPC_URL, "getMinimumBalanceForRentExemption", [165]);

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { base64 } from "@scure/base";
 import {
   AuthorityType,
@@ -13,6 +13,8 @@ import { expect } from "vitest";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import type { createApp } from "../../src/app";
 import { solanaRpc } from "../../src/chains/solana/rpc";
+import type { Quote } from "../../src/schemas/quote";
+import { chainKeeperStub } from "../../src/stubs";
 import { SOL } from "../support/ws-client";
 import { marketSellAmount, type SolanaBidder, solanaBidder } from "./bidder";
 
@@ -175,4 +177,33 @@ export async function expectStruck(app: App, resolver: SolanaBidder, submission:
   expect(await submitRequoted(app, submission, reason)).toMatchObject({ status: "requote", reason, blame: "resolver" });
   expect(await strikes(resolver)).toBe(1);
   expect(await resolver.socket.next("error")).toMatchObject({ code: "strike" });
+}
+
+/** `key`'s lamports at `confirmed`. */
+export const lamports = async (key: string) =>
+  BigInt(
+    (await solanaRpc<{ value: number }>(env.TEST_SOLANA_RPC_URL, "getBalance", [key, { commitment: "confirmed" }]))
+      .value,
+  );
+
+/** Keeper alarms (indexer passes) until the quote is settled, as the alarm would run them. */
+export async function settled(app: App, quoteId: string): Promise<Quote> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    await runDurableObjectAlarm(chainKeeperStub(env, SOL.chainId));
+    const quote = (await (await app.request(`/v1/quotes/${quoteId}`, {}, env)).json()) as Quote;
+    if (quote.status === "settled" || Date.now() > deadline) return quote;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** What the landed swap `signature` cost its fee payer beyond the transaction's fee: rent it paid. */
+export async function keeperRent(signature: string): Promise<bigint> {
+  const tx = await solanaRpc<{ meta: { fee: number; preBalances: number[]; postBalances: number[] } }>(
+    env.TEST_SOLANA_RPC_URL,
+    "getTransaction",
+    [signature, { encoding: "base64", commitment: "confirmed", maxSupportedTransactionVersion: 0 }],
+  );
+  const [pre = 0, post = 0] = [tx.meta.preBalances[0], tx.meta.postBalances[0]];
+  return BigInt(pre - post - tx.meta.fee);
 }

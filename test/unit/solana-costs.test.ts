@@ -36,6 +36,8 @@ describe("solanaChainCosts against a fake RPC", () => {
   /** Accounts the fake chain has; every other account is missing. */
   let existing = new Set<string>();
   let down = false;
+  /** A chain's costs with a memory of existing accounts of their own (one per configuration object). */
+  const costsOn = () => solanaChainCosts({ ...chain });
 
   const answer = (method: string, params: unknown[]): unknown => {
     switch (method) {
@@ -80,7 +82,7 @@ describe("solanaChainCosts against a fake RPC", () => {
   };
 
   it("prices nothing before its inputs are read, then the signatures, the compute and each account created", async () => {
-    const costs = solanaChainCosts(chain);
+    const costs = costsOn();
     expect(costs.nativeDecimals).toBe(9);
     expect(await costs.fillCost(fillTo(recipient), 1_000)).toBeNull();
     expect(calls).toEqual([]);
@@ -99,7 +101,7 @@ describe("solanaChainCosts against a fake RPC", () => {
   });
 
   it("reads the destinations in one call, and only those not yet seen to exist", async () => {
-    const costs = solanaChainCosts(chain);
+    const costs = costsOn();
     await costs.keepFresh(0);
     everyDestination();
     await costs.fillCost(fillTo(recipient), 0);
@@ -124,7 +126,7 @@ describe("solanaChainCosts against a fake RPC", () => {
   });
 
   it("counts the treasury's account of the fee token, the keeper's of the gas token, and no fee account at 0 bps", async () => {
-    const costs = solanaChainCosts(chain);
+    const costs = costsOn();
     await costs.keepFresh(0);
     // Selling USDC (the first fee token and the gas token): both fee accounts are USDC, the recipient's cNGN.
     await costs.fillCost(fillTo(recipient, USDC, CNGN), 0);
@@ -146,7 +148,7 @@ describe("solanaChainCosts against a fake RPC", () => {
 
   it("answers null when the accounts cannot be read, and keeps its inputs through failed reads", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const costs = solanaChainCosts(chain);
+    const costs = costsOn();
     await costs.keepFresh(1_000);
     down = true;
     expect(await costs.fillCost(fillTo(recipient), 2_000)).toBeNull();
@@ -166,7 +168,7 @@ describe("solanaChainCosts against a fake RPC", () => {
   });
 
   it("reads its inputs at most every INPUTS_EVERY_MS, one read at a time", async () => {
-    const costs = solanaChainCosts(chain);
+    const costs = costsOn();
     await Promise.all([costs.keepFresh(0), costs.keepFresh(0)]);
     expect(called("getFeeForMessage")).toHaveLength(1);
     expect(called("getMinimumBalanceForRentExemption")).toHaveLength(1);
@@ -179,7 +181,7 @@ describe("solanaChainCosts against a fake RPC", () => {
   });
 
   it("charges the configured fee bps: Solana has no fee contract", () => {
-    expect(solanaChainCosts(chain).feeBps(USDC)).toBe(chain.fee.bps);
+    expect(costsOn().feeBps(USDC)).toBe(chain.fee.bps);
   });
 });
 
@@ -228,6 +230,8 @@ describe("solanaChainCosts on the local chain", () => {
     const receipt = await swapReceipt(harness.url, signature);
     expect(receipt).toMatchObject({ status: "success", fee: BASE, keeperSpent: BASE + rent });
     expect(receipt?.keeperSpent).toBe(created?.native);
+    // The receipt names the account it created: the evidence of a rent paid (docs/security.md).
+    expect(receipt?.created).toEqual([ata(fresh, USDC)]);
 
     // The recipient's account exists now: its next fill creates nothing.
     expect(await costs.fillCost(fillTo(fresh), now)).toEqual({ native: BASE, at: now });

@@ -33,6 +33,7 @@ const receipt = (fills: SwapTransfer[]): SwapReceipt => ({
   fee: 15_200n,
   keeperSpent: 15_200n,
   changes: [],
+  created: [],
   fills,
 });
 

@@ -5,6 +5,8 @@ import type { ChainAdapter, QuoteSigning, RfqTerms } from "../adapter";
 import { addressFacts } from "../addresses";
 import { BlockhashKeeper, readLatestBlockhash } from "./blockhash";
 import { verifyEd25519Text } from "./ed25519";
+import { existingAccountsOn } from "./existing-accounts";
+import { recipientAccountOf } from "./recipient-rent";
 import { signRequest, verifyWinnerSignature, withSignature } from "./swap-signatures";
 import { buildSwapTransaction } from "./swap-transaction";
 
@@ -42,9 +44,13 @@ export function solanaAdapter(chain: SolanaChain): ChainAdapter {
  * The winner signs the quote's swap transaction (docs/settlement.md, "Solana: the swap transaction"):
  * built with the freshest blockhash held, its every signature slot empty; the quote's `transaction` is
  * the same bytes with the winner's signature in place, and `lastValidBlockHeight` says until when it
- * can land.
+ * can land. `createsRecipientAccount` says whether the quote's gas fee charged the rent of the recipient's
+ * token account: false when the chain's memory, which the quote was just priced from, holds it as existing
+ * (src/chains/solana/existing-accounts.ts); the keeper then refuses the swap if it is missing
+ * (docs/security.md, "A recipient's token account closed for its rent").
  */
 function winnerSigns(chain: SolanaChain): QuoteSigning {
+  const existing = existingAccountsOn(chain);
   const blockhashes = new BlockhashKeeper(
     () => readLatestBlockhash(chain.rpcUrl),
     (e) => log.error("blockhash_read_failed", { chainId: chain.chainId, error: String(e) }),
@@ -56,7 +62,10 @@ function winnerSigns(chain: SolanaChain): QuoteSigning {
       const recent = blockhashes.current(now);
       if (!recent || keys.solanaAddress === null) return null;
       const tx = buildSwapTransaction(chain, terms, { ...winner, resolver: keys.solanaAddress }, recent.blockhash);
-      return { transaction: signRequest(tx), facts: { lastValidBlockHeight: recent.lastValidBlockHeight } };
+      const recipientAccount = recipientAccountOf(chain, terms.recipient, terms.buyToken);
+      const createsRecipientAccount = recipientAccount === null || !existing.has(recipientAccount);
+      const facts = { lastValidBlockHeight: recent.lastValidBlockHeight, createsRecipientAccount };
+      return { transaction: signRequest(tx), facts };
     },
     verify: (request, keys, signature) =>
       keys.solanaAddress !== null && verifyWinnerSignature(request.transaction, keys.solanaAddress, signature),

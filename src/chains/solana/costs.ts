@@ -3,15 +3,13 @@ import { log } from "../../log";
 import { type ChainCosts, NATIVE_DECIMALS } from "../costs";
 import { KeptInput } from "../kept-input";
 import { readLamportsPerSignature, readTokenAccountRent } from "./cost-inputs";
-import { ExistingAccounts, readAccountsExist } from "./existing-accounts";
+import { existingAccountsOn } from "./existing-accounts";
 import { solanaFillCost } from "./fill-cost";
 import { swapDestinations } from "./swap-destinations";
 import { SWAP_SIGNATURES } from "./swap-transaction";
 
 /** How often the background inputs are read: well inside the 60 s after which a quote falls back. */
 export const INPUTS_EVERY_MS = 10_000;
-/** How long a quote waits for the one on-path read (which destination accounts exist) before falling back. */
-export const ACCOUNTS_READ_TIMEOUT_MS = 500;
 
 /**
  * What a Solana fill costs the keeper, in lamports (docs/settlement.md, "What a Solana fill costs"):
@@ -22,12 +20,13 @@ export const ACCOUNTS_READ_TIMEOUT_MS = 500;
  *   every `INPUTS_EVERY_MS`, one read of each at a time, failures logged); `at` is the older one's read.
  * - Which destinations exist is read on the quote's path, in one `getMultipleAccounts` of the accounts
  *   not already seen to exist, within `ACCOUNTS_READ_TIMEOUT_MS`; once every one is known, nothing is
- *   read. The resolver's sell-token account is not charged (`swapDestinations`).
+ *   read. The resolver's sell-token account is not charged (`swapDestinations`). `existing` is the chain's
+ *   memory of them, which the swap's build reads too (`existingAccountsOn`).
  * - `fillCost` is null while an input is missing or when the accounts cannot be read: the quote then
  *   charges `gasFee.fixed`.
  * - The protocol fee's bps are the configured ones: Solana has no fee contract to read them from.
  */
-export function solanaChainCosts(chain: SolanaChain): ChainCosts {
+export function solanaChainCosts(chain: SolanaChain, existing = existingAccountsOn(chain)): ChainCosts {
   const failed = (input: string) => (e: unknown) =>
     log.error("chain_cost_read_failed", { chainId: chain.chainId, input, error: String(e) });
   const perSignature = new KeptInput(
@@ -36,9 +35,6 @@ export function solanaChainCosts(chain: SolanaChain): ChainCosts {
     failed("lamports_per_signature"),
   );
   const rent = new KeptInput(() => readTokenAccountRent(chain.rpcUrl), INPUTS_EVERY_MS, failed("token_account_rent"));
-  const existing = new ExistingAccounts((accounts) =>
-    readAccountsExist(chain.rpcUrl, accounts, ACCOUNTS_READ_TIMEOUT_MS),
-  );
 
   return {
     nativeDecimals: NATIVE_DECIMALS.solana,

@@ -9,8 +9,10 @@ import { base58, base64 } from "@scure/base";
 import { type Keypair, VersionedTransaction } from "@solana/web3.js";
 import { blamed } from "../../states";
 import { type BroadcastResult, ChainUnavailableError } from "../settler";
+import { readAccountsExist } from "./existing-accounts";
 import { frozenAccounts } from "./frozen-accounts";
 import { accountsGivenAway } from "./given-away-accounts";
+import { unpricedRecipientAccount } from "./recipient-rent";
 import { SolanaRpcError, solanaRpc } from "./rpc";
 import { swapCreations } from "./swap-creations";
 import {
@@ -133,6 +135,28 @@ export async function takerHolds(rpcUrl: string, raw: Uint8Array): Promise<boole
     [...draws].map(async ([account, amount]) => (await tokenAccountBalance(rpcUrl, account)) >= amount),
   );
   return held.every(Boolean);
+}
+
+/** The recipient's account the swap `raw` has `keeper` create though its quote charged no rent for it (`unpricedRecipientAccount`). */
+export const unpricedRecipientCreation = (raw: Uint8Array, keeper: string, rentPriced: boolean): string | null =>
+  unpricedRecipientAccount(instructionsOf(raw), keeper, rentPriced);
+
+/**
+ * Whether the swap `raw` would have `keeper` create the recipient's token account, unpriced: the quote
+ * charged no rent for it (`rentPriced` false) and it is missing now (`unpricedRecipientAccount`), read
+ * before simulating, at `processed` so that a close sent just before the submission is seen
+ * (docs/security.md, "A recipient's token account closed for its rent").
+ */
+export async function recipientAccountClosed(
+  rpcUrl: string,
+  raw: Uint8Array,
+  keeper: string,
+  rentPriced: boolean,
+): Promise<boolean> {
+  const account = unpricedRecipientCreation(raw, keeper, rentPriced);
+  if (account === null) return false;
+  const [exists] = await readAccountsExist(rpcUrl, [account], undefined, "processed");
+  return exists === false;
 }
 
 /** The JSON-RPC error a validator answers for a token account that does not exist. */

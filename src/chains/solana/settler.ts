@@ -12,8 +12,10 @@ import {
   type TxStatus,
 } from "../settler";
 import { keeperKeypairFromSecret } from "./keeper-key";
+import { RECIPIENT_ACCOUNT_CLOSED } from "./recipient-rent";
 import { solanaRpc } from "./rpc";
 import {
+  recipientAccountClosed,
   type SwapStatus,
   sendSwap,
   signAsFeePayer,
@@ -23,6 +25,7 @@ import {
   swapStatuses,
   takerHolds,
   transactionId,
+  unpricedRecipientCreation,
 } from "./settler-rpc";
 import { checkTakerTransaction } from "./swap-checks";
 import { KEEPER_INSUFFICIENT_FUNDS } from "./swap-failures";
@@ -33,6 +36,8 @@ import type { SwapReceipt } from "./swap-receipt";
 interface StoredSolanaSigning {
   transaction: string;
   lastValidBlockHeight: number;
+  /** Whether the gas fee charged the recipient's account's rent; true for a quote stored before it was kept. */
+  createsRecipientAccount: boolean;
 }
 
 function storedSigning(request: FillRequest): StoredSolanaSigning {
@@ -40,7 +45,8 @@ function storedSigning(request: FillRequest): StoredSolanaSigning {
   if (typeof signing?.transaction !== "string" || typeof signing.lastValidBlockHeight !== "number") {
     throw new Error(`quote ${request.quoteId} has no stored Solana transaction`);
   }
-  return { transaction: signing.transaction, lastValidBlockHeight: signing.lastValidBlockHeight };
+  const { transaction, lastValidBlockHeight, createsRecipientAccount } = signing;
+  return { transaction, lastValidBlockHeight, createsRecipientAccount: createsRecipientAccount !== false };
 }
 
 const log = settlerLog;
@@ -103,6 +109,26 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
     };
   }
 
+  /**
+   * A landed swap that created the recipient's account at the keeper's expense though its quote charged no
+   * rent for it: closed after the pre-flight's read, in the moment before the swap landed. The receipt's
+   * created accounts are the evidence, logged with the taker's reason (docs/security.md, "A recipient's
+   * token account closed for its rent"): a landed swap carries no reason.
+   */
+  function unpricedRentPaid(tx: SignedFill, swap: SwapReceipt): void {
+    const rentPriced = storedSigning(tx.request).createsRecipientAccount;
+    const account = unpricedRecipientCreation(base64.decode(tx.raw), keeperAddress, rentPriced);
+    if (account === null || !swap.created.includes(account)) return;
+    const { quoteId, taker } = tx.request;
+    log("recipient_rent_unpriced", {
+      chainId: chain.chainId,
+      quoteId,
+      taker,
+      account,
+      reason: RECIPIENT_ACCOUNT_CLOSED,
+    });
+  }
+
   /** Where a swap stands once its signature's status was read. */
   async function statusOf(tx: SignedFill, status: SwapStatus): Promise<TxStatus> {
     switch (status.state) {
@@ -123,6 +149,7 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
       }
       case "landed": {
         const swap = await swapReceipt(rpcUrl, tx.hash);
+        if (swap) unpricedRentPaid(tx, swap);
         return swap ? { state: "landed", receipt: receiptOf(tx, swap) } : { state: "pending" };
       }
     }
@@ -137,15 +164,21 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
       return check.ok ? { ok: true } : { ok: false, code: "bad_transaction", reason: check.reason };
     },
 
-    // The taker's balance is read beside the simulation and judged first, so a taker short of it is told so
-    // by evidence.
+    // The taker's balance, and its recipient's account when the quote took it as existing, are read beside
+    // the simulation and judged first, so a taker short of it is told so by evidence, and a recipient's
+    // account closed since it was priced is refused before the keeper could pay its rent (the simulation
+    // would pass: the keeper can pay it).
     async preflight(request) {
       const signed = signAsFeePayer(request.signature, keeper);
-      const [holds, simulation] = await Promise.all([
-        takerHolds(rpcUrl, base64.decode(storedSigning(request).transaction)),
+      const stored = storedSigning(request);
+      const raw = base64.decode(stored.transaction);
+      const [holds, closed, simulation] = await Promise.all([
+        takerHolds(rpcUrl, raw),
+        recipientAccountClosed(rpcUrl, raw, keeperAddress, stored.createsRecipientAccount),
         simulateSwap(rpcUrl, signed.raw),
       ]);
       if (!holds) return { kind: "requote", reason: blamed("taker", "insufficient_balance") };
+      if (closed) return { kind: "requote", reason: RECIPIENT_ACCOUNT_CLOSED };
       if (!simulation.ok) {
         // The keeper's own shortage is no taker's or resolver's to fix: 503 not_leader, the quote left open.
         if (simulation.reason === KEEPER_INSUFFICIENT_FUNDS)

@@ -63,6 +63,11 @@ export interface SwapReceipt {
   keeperSpent: bigint;
   /** Every token account whose balance moved, from `preTokenBalances` and `postTokenBalances`. */
   changes: TokenBalanceChange[];
+  /**
+   * The accounts the transaction created: no lamports before it, some after (`preBalances`,
+   * `postBalances`); none when the node reports no balances.
+   */
+  created: string[];
   /** The legs that moved, in `swapLegs` order; none when the transaction failed (it is atomic). */
   fills: SwapTransfer[];
 }
@@ -104,6 +109,13 @@ function keeperSpent(meta: NonNullable<TransactionJson["meta"]>): bigint {
   return BigInt(before) - BigInt(after);
 }
 
+/** The accounts that held no lamports before the transaction and some after (`SwapReceipt.created`). */
+function createdAccounts(meta: NonNullable<TransactionJson["meta"]>, accountKeys: string[]): string[] {
+  const before = meta.preBalances ?? [];
+  const after = meta.postBalances ?? [];
+  return accountKeys.filter((_, i) => before[i] === 0 && (after[i] ?? 0) > 0);
+}
+
 /**
  * The receipt of a landed swap from its `getTransaction` answer. The legs are the transaction's
  * `TransferChecked` instructions; each moved exactly its amount, since the transaction is atomic and
@@ -129,6 +141,7 @@ export function swapReceiptOf(signature: string, tx: TransactionJson): SwapRecei
     fee: BigInt(tx.meta.fee),
     keeperSpent: keeperSpent(tx.meta),
     changes: tokenBalanceChanges(tx.meta.preTokenBalances, tx.meta.postTokenBalances, accountKeys),
+    created: createdAccounts(tx.meta, accountKeys),
     fills: success ? swapTransfers(message, accountKeys) : [],
   };
 }
