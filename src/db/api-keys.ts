@@ -1,6 +1,6 @@
 import type { ApiKeyQuotas } from "../schemas";
 
-/** An integrator's API key as stored: never the key itself, only its hash (docs/security.md, "API keys"). */
+/** An integrator's API key as stored: never the key itself, only its hash (docs/operations.md, "API keys"). */
 export interface ApiKeyRow {
   id: string;
   name: string;

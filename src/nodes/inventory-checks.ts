@@ -104,7 +104,7 @@ export class InventoryChecks {
   /**
    * A node authenticated: whatever was known of it is dropped and its holdings are read afresh, but no
    * sooner than a heartbeating node's would be: a node that re-authenticates in a loop reads the chain
-   * once every READ_EVERY_MS per address, not once per socket (docs/security.md, "Resolver sockets").
+   * once every READ_EVERY_MS per address, not once per socket (docs/security.md, "A stranger opens sockets, or a node re-authenticates in a loop").
    */
   restart(node: ProvedKeys, now: number): void {
     const key = resolverKey(node.address);

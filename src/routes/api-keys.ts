@@ -11,7 +11,7 @@ const router = createRouter();
 router.use("/v1/admin/api-keys", requireAdmin);
 router.use("/v1/admin/api-keys/*", requireAdmin);
 
-/** Integrators' API keys, issued, listed and revoked by the operator (docs/security.md, "API keys"). */
+/** Integrators' API keys, issued, listed and revoked by the operator (docs/operations.md, "API keys"). */
 export const apiKeyRoutes = router
   .openapi(
     createRoute({

@@ -45,7 +45,7 @@ export const Limits = z
   .openapi("Limits");
 export type Limits = z.infer<typeof Limits>;
 
-/** What an API key may change of the limits for its own requests (docs/security.md, "API keys"). */
+/** What an API key may change of the limits for its own requests (docs/operations.md, "API keys"). */
 export const ApiKeyQuotas = Limits.pick({
   quotesPerSecond: true,
   quoteBurst: true,
