@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { QuoteOutcome } from "../../src/auction/quote-outcome";
-import { PROOF_MEMORY_MS, QuoteAdmission } from "../../src/quotes/admission";
+import { QuoteAdmission } from "../../src/quotes/admission";
+import { proofAcceptedUntil } from "../../src/quotes/proof-memory";
 import { Limits } from "../../src/schemas/limits";
 
 const settings = { limits: Limits.parse({ maxAuctionsInFlight: 3 }), maxOutstandingRfqs: 2, rfqWindowMs: 1500 };
@@ -19,7 +20,9 @@ function heldAuction() {
   return { run, finish: () => finish() };
 }
 
-const ask = (client: string, proof?: string) => ({ client, ...(proof ? { proof } : {}) });
+/** A proof by 0xT dated `timestamp` (s), as the route hands it over once it verified. */
+const proofOf = (signature: string, timestamp = 0) => ({ signer: "0xt", signature, timestamp });
+const ask = (client: string, proof?: string) => ({ client, ...(proof ? { proof: proofOf(proof) } : {}) });
 
 describe("QuoteAdmission: a corridor counts quote requests where it runs them", () => {
   it("holds a taker to maxOutstandingRfqs auctions in flight (429 too_many_rfqs) and frees a place as one ends", async () => {
@@ -88,7 +91,23 @@ describe("QuoteAdmission: a corridor counts quote requests where it runs them", 
       code: "rate_limited",
     });
     expect(await admission.run("0xT", ask("ip:3", "0xother"), 0, async () => done)).toBe(done);
-    expect(await admission.run("0xT", ask("ip:4", "0xproof"), PROOF_MEMORY_MS, async () => done)).toBe(done);
+    expect(await admission.run("0xT", ask("ip:4", "0xproof"), proofAcceptedUntil(0), async () => done)).toBe(done);
+  });
+
+  it("remembers a proof dated ahead until its own window closes, not a minute from its first use", async () => {
+    const admission = new QuoteAdmission(settings);
+    const ahead = { client: "ip:1", proof: proofOf("0xahead", 59) };
+    expect(await admission.run("0xT", ahead, 0, async () => done)).toBe(done);
+    // A minute after its first use it is still within its window (59 s + 60 s): refused.
+    expect(await admission.run("0xT", { ...ahead, client: "ip:2" }, 61_000, async () => done)).toMatchObject({
+      code: "bad_taker_proof",
+    });
+    expect(await admission.run("0xT", { ...ahead, client: "ip:3" }, 118_000, async () => done)).toMatchObject({
+      code: "bad_taker_proof",
+    });
+    expect(await admission.run("0xT", { ...ahead, client: "ip:4" }, proofAcceptedUntil(59), async () => done)).toBe(
+      done,
+    );
   });
 
   it("gives every place back when an auction throws", async () => {
