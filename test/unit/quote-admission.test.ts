@@ -110,6 +110,59 @@ describe("QuoteAdmission: a corridor counts quote requests where it runs them", 
     );
   });
 
+  it("lets a client hold an auction slot only while more than it holds are free: one flood never fills the corridor", async () => {
+    const limits = Limits.parse({ maxAuctionsInFlight: 64, quoteBurst: 1_000 });
+    const admission = new QuoteAdmission({ ...settings, limits });
+    const held: ReturnType<typeof heldAuction>[] = [];
+    const hold = (client: string | null, taker: string) => {
+      const h = heldAuction();
+      held.push(h);
+      return admission.run(taker, client === null ? null : ask(client), 0, h.run);
+    };
+    const outcomes = (client: string | null, n: number) =>
+      Array.from({ length: n }, (_, i) => {
+        const running = hold(client, `0x${client}${i}`);
+        return Promise.race([running, new Promise((r) => setTimeout(() => r("running"), 0))]);
+      });
+    // One client's burst of 40: it holds 32, half the slots, and is refused the rest.
+    const first = await Promise.all(outcomes("ip:flood1", 40));
+    expect(first.filter((o) => o === "running")).toHaveLength(32);
+    expect(first.filter((o) => o !== "running")).toEqual(
+      Array(8).fill(expect.objectContaining({ status: 503, code: "corridor_busy", extras: { retryAfter: 2 } })),
+    );
+    // More floods one after another: each gets half of what is free, and only a client that holds none
+    // takes the last free slot; it takes seven clients to fill the corridor (one did before).
+    const shares = [];
+    for (let f = 2; f <= 8; f++) {
+      shares.push((await Promise.all(outcomes(`ip:flood${f}`, 40))).filter((o) => o === "running").length);
+    }
+    expect(shares).toEqual([16, 8, 4, 2, 1, 1, 0]);
+    expect(await admission.run("0xk", null, 0, async () => done)).toMatchObject({ code: "corridor_busy" });
+    for (const h of held) h.finish();
+  });
+
+  it("shares the slots among clients asking at once: eight floods leave a slot for a ninth client", async () => {
+    const admission = new QuoteAdmission({ ...settings, limits: Limits.parse({ maxAuctionsInFlight: 64 }) });
+    const held: ReturnType<typeof heldAuction>[] = [];
+    let running = 0;
+    for (let round = 0; round < 20; round++) {
+      for (let f = 0; f < 8; f++) {
+        const h = heldAuction();
+        const outcome = admission.run(`0x${f}-${round}`, ask(`ip:flood${f}`), 0, h.run);
+        const refused = await Promise.race([outcome, new Promise((r) => setTimeout(() => r(null), 0))]);
+        if (refused === null) {
+          held.push(h);
+          running += 1;
+        }
+      }
+    }
+    // 7 each (8 × 7 = 56), then one more while 8 were free: 57, and 7 free for everyone else.
+    expect(running).toBe(57);
+    expect(await admission.run("0xhonest", ask("ip:honest"), 0, async () => done)).toBe(done);
+    expect(await admission.run("0xk", null, 0, async () => done)).toBe(done);
+    for (const h of held) h.finish();
+  });
+
   it("gives every place back when an auction throws", async () => {
     const admission = new QuoteAdmission(settings);
     for (let i = 0; i < 3; i++) {
