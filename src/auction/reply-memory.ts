@@ -1,0 +1,72 @@
+/** After its first miss in a row a node is asked again no sooner than this; each further miss doubles it. */
+const FIRST_BACKOFF_MS = 1_000;
+/** The longest a node that keeps missing waits to be asked again: its probe (docs/resolver-protocol.md). */
+export const PROBE_EVERY_MS = 30_000;
+/** The nodes a corridor remembers; the one asked longest ago is forgotten first. */
+export const REMEMBERED_NODES = 4_096;
+
+/** What a corridor remembers of one node's replies. */
+interface NodeReplies {
+  /** Whether it answered an rfq within its window with no miss since. */
+  answering: boolean;
+  /** rfqs in a row whose window ended without its reply. */
+  misses: number;
+  /** When it was last asked (ms). */
+  askedAt: number;
+}
+
+/**
+ * Which of a corridor's nodes answer its rfqs (docs/reliability.md, "Silent nodes"), by lower-case
+ * address, in the corridor object's memory: bounded at REMEMBERED_NODES and kept across a node's
+ * reconnects, so a new socket does not clear a streak. An auction waits only for the nodes that answer;
+ * a node that misses is asked again after 1 s, 2 s, 4 s … at most PROBE_EVERY_MS, and waited for again
+ * once it answers within a window.
+ */
+export class ReplyMemory {
+  private readonly nodes = new Map<string, NodeReplies>();
+
+  /** Whether `node` may be asked at `now`: always, unless it missed its last rfqs and its backoff runs. */
+  askable(node: string, now: number): boolean {
+    const known = this.nodes.get(node);
+    return !known || known.misses === 0 || now >= known.askedAt + backoffMs(known.misses);
+  }
+
+  /** Whether an auction that asks `node` waits for its reply: it answered its last rfq within the window. */
+  awaited(node: string): boolean {
+    return this.nodes.get(node)?.answering ?? false;
+  }
+
+  /** When `node` was last asked; never is -Infinity. */
+  askedAt(node: string): number {
+    return this.nodes.get(node)?.askedAt ?? Number.NEGATIVE_INFINITY;
+  }
+
+  /** `nodes` are asked at `now`. */
+  asked(nodes: readonly string[], now: number): void {
+    for (const node of nodes) {
+      const known = this.nodes.get(node) ?? { answering: false, misses: 0, askedAt: now };
+      // Deleted first, so that it moves to the end: the first entry is the one asked longest ago.
+      this.nodes.delete(node);
+      this.nodes.set(node, { ...known, askedAt: now });
+    }
+    for (const node of this.nodes.keys()) {
+      if (this.nodes.size <= REMEMBERED_NODES) break;
+      this.nodes.delete(node);
+    }
+  }
+
+  /** `node` replied within an rfq's window (a bid, a decline, even a rejected one): it answers. */
+  answered(node: string): void {
+    const known = this.nodes.get(node);
+    if (known) this.nodes.set(node, { ...known, answering: true, misses: 0 });
+  }
+
+  /** An rfq's window ended without `node`'s reply. */
+  missed(node: string): void {
+    const known = this.nodes.get(node);
+    if (known) this.nodes.set(node, { ...known, answering: false, misses: known.misses + 1 });
+  }
+}
+
+/** How long after its last rfq a node with `misses` misses in a row waits to be asked again. */
+export const backoffMs = (misses: number) => Math.min(FIRST_BACKOFF_MS * 2 ** Math.min(misses - 1, 30), PROBE_EVERY_MS);
