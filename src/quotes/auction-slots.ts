@@ -4,11 +4,12 @@ import type { ClientId } from "../limits";
 export const KEEPER_ROUNDS: ClientId = "keeper";
 
 /**
- * A corridor's auction slots (`maxAuctionsInFlight`) and who holds them (docs/security.md, "One client's
- * auctions hold the corridor"). A client holding `h` auctions gets another only while more than `h` slots
- * are free: alone it holds at most half the slots, `k` clients asking at once hold about `k / (k + 1)` of
- * them between them, and the last free slot goes only to a client holding none. Auctions are never cut
- * short, so the share is kept as slots are taken, not by taking them back.
+ * A corridor's auction slots (`maxAuctionsInFlight`) and who holds them (docs/security.md, "A silent
+ * resolver and a few clients lock every taker out"). A client holding `h` auctions gets another only
+ * while more than `2h` slots are free, so what it holds stays under half of what it leaves: alone it
+ * holds at most a third of the slots (22 of 64), `k` clients asking together leave about `2 / (k + 2)` of
+ * them free (13 of 64 for eight), and the last free slots go only to clients holding none. Auctions are
+ * never cut short, so the share is kept as slots are taken, not by taking them back.
  */
 export class AuctionSlots {
   private readonly holders = new Map<ClientId, number>();
@@ -20,7 +21,7 @@ export class AuctionSlots {
   refusal(client: ClientId): "full" | "share" | null {
     const free = this.slots - this.taken;
     if (free <= 0) return "full";
-    return free > (this.holders.get(client) ?? 0) ? null : "share";
+    return free > 2 * this.heldBy(client) ? null : "share";
   }
 
   /** How many slots `client` holds now. */

@@ -110,7 +110,7 @@ describe("QuoteAdmission: a corridor counts quote requests where it runs them", 
     );
   });
 
-  it("lets a client hold an auction slot only while more than it holds are free: one flood never fills the corridor", async () => {
+  it("lets a client take an auction slot only while more than twice what it holds are free: one flood never fills the corridor", async () => {
     const limits = Limits.parse({ maxAuctionsInFlight: 64, quoteBurst: 1_000 });
     const admission = new QuoteAdmission({ ...settings, limits });
     const held: ReturnType<typeof heldAuction>[] = [];
@@ -124,24 +124,31 @@ describe("QuoteAdmission: a corridor counts quote requests where it runs them", 
         const running = hold(client, `0x${client}${i}`);
         return Promise.race([running, new Promise((r) => setTimeout(() => r("running"), 0))]);
       });
-    // One client's burst of 40: it holds 32, half the slots, and is refused the rest.
+    // One client's burst of 40: it holds 22, a third of the slots, and is refused the rest.
     const first = await Promise.all(outcomes("ip:flood1", 40));
-    expect(first.filter((o) => o === "running")).toHaveLength(32);
+    expect(first.filter((o) => o === "running")).toHaveLength(22);
     expect(first.filter((o) => o !== "running")).toEqual(
-      Array(8).fill(expect.objectContaining({ status: 503, code: "corridor_busy", extras: { retryAfter: 2 } })),
+      Array(18).fill(expect.objectContaining({ status: 503, code: "corridor_busy", extras: { retryAfter: 2 } })),
     );
-    // More floods one after another: each gets half of what is free, and only a client that holds none
-    // takes the last free slot; it takes seven clients to fill the corridor (one did before).
+    // Seven more floods one after another: each gets a third of what is free, and the last free slots are
+    // left to clients that hold none.
     const shares = [];
     for (let f = 2; f <= 8; f++) {
       shares.push((await Promise.all(outcomes(`ip:flood${f}`, 40))).filter((o) => o === "running").length);
     }
-    expect(shares).toEqual([16, 8, 4, 2, 1, 1, 0]);
-    expect(await admission.run("0xk", null, 0, async () => done)).toMatchObject({ code: "corridor_busy" });
+    expect(shares).toEqual([14, 10, 6, 4, 3, 2, 1]);
+    expect(await Promise.all(outcomes("ip:honest", 2))).toEqual([
+      "running",
+      expect.objectContaining({ code: "corridor_busy" }),
+    ]);
+    expect(await Promise.all(outcomes(null, 2))).toEqual([
+      "running",
+      expect.objectContaining({ code: "corridor_busy" }),
+    ]);
     for (const h of held) h.finish();
   });
 
-  it("shares the slots among clients asking at once: eight floods leave a slot for a ninth client", async () => {
+  it("shares the slots among clients asking at once: eight floods leave 12 of 64 for everyone else", async () => {
     const admission = new QuoteAdmission({ ...settings, limits: Limits.parse({ maxAuctionsInFlight: 64 }) });
     const held: ReturnType<typeof heldAuction>[] = [];
     let running = 0;
@@ -156,8 +163,8 @@ describe("QuoteAdmission: a corridor counts quote requests where it runs them", 
         }
       }
     }
-    // 7 each (8 × 7 = 56), then one more while 8 were free: 57, and 7 free for everyone else.
-    expect(running).toBe(57);
+    // 6 each (48), then a seventh for four of them while more than 12 were free: 52, and 12 free for others.
+    expect(running).toBe(52);
     expect(await admission.run("0xhonest", ask("ip:honest"), 0, async () => done)).toBe(done);
     expect(await admission.run("0xk", null, 0, async () => done)).toBe(done);
     for (const h of held) h.finish();
