@@ -72,7 +72,7 @@ export class AuctionHouse {
     const eligible = this.toAsk(eligibleNodes(port, online, input.buyToken), now);
     if (eligible.length === 0) return noOffers(noReplies(), online.length, "No resolver can quote this pair now.");
 
-    const awaited = new Set(eligible.map((n) => resolverKey(n.address)).filter((a) => this.replies.awaited(a)));
+    const awaited = this.replies.awaitedOf(eligible.map((n) => resolverKey(n.address)));
     const live = new LiveAuction(terms, gas, band, expiresAt, fresh, eligible, config.rfqWindowMs, awaited);
     const { auction } = live;
     this.live.set(rfqId, live);
@@ -186,8 +186,10 @@ export class AuctionHouse {
 
   /** An auction's window ended: it closes if it has not, and each asked node still silent has missed it. */
   private windowEnded(live: LiveAuction): void {
-    live.auction.close();
-    for (const node of live.auction.unanswered()) this.replies.missed(node);
+    const { auction } = live;
+    auction.close();
+    const now = Date.now();
+    for (const node of auction.unanswered()) this.replies.missed(node, auction.asked.get(node) ?? now, now);
   }
 
   /**

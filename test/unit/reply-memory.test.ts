@@ -11,8 +11,26 @@ describe("ReplyMemory: which nodes answer their rfqs", () => {
     expect(memory.awaited("a")).toBe(false);
     memory.answered("a");
     expect(memory.awaited("a")).toBe(true);
-    memory.missed("a");
+    memory.missed("a", 0, 1_500);
     expect(memory.awaited("a")).toBe(false);
+  });
+
+  it("counts a silence once however many rfqs it had, and waits for new nodes only while none answers", () => {
+    const memory = new ReplyMemory();
+    memory.asked(["a", "b", "new"], 0);
+    expect(memory.awaitedOf(["a", "b", "new"])).toEqual(new Set(["a", "b", "new"]));
+    memory.answered("b");
+    expect(memory.awaitedOf(["a", "b", "new"])).toEqual(new Set(["b"]));
+    // Forty auctions asked "a" in the same window: one silence, asked again after 1 s.
+    for (let i = 0; i < 40; i++) memory.missed("a", i * 10, 1_500 + i * 10);
+    expect(memory.askable("a", 2_499)).toBe(false);
+    expect(memory.askable("a", 2_500)).toBe(true);
+    memory.asked(["a"], 2_500);
+    memory.missed("a", 2_500, 4_000);
+    expect(memory.askable("a", 5_999)).toBe(false);
+    expect(memory.askable("a", 6_500)).toBe(true);
+    // Only nodes that missed asked: none is waited for, the window decides.
+    expect(memory.awaitedOf(["a"])).toEqual(new Set());
   });
 
   it("asks a node that misses less and less (1 s, 2 s, 4 s … at most 30 s), and at once again after it answers", () => {
@@ -21,10 +39,11 @@ describe("ReplyMemory: which nodes answer their rfqs", () => {
     let now = 0;
     for (let miss = 1; miss <= 8; miss++) {
       memory.asked(["silent"], now);
-      memory.missed("silent");
-      const askedAt = now;
+      now += 1_500;
+      memory.missed("silent", now - 1_500, now);
+      const missedAt = now;
       while (!memory.askable("silent", now)) now += 250;
-      gaps.push(now - askedAt);
+      gaps.push(now - missedAt);
     }
     expect(gaps).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
     expect(backoffMs(1_000)).toBe(PROBE_EVERY_MS);
@@ -37,7 +56,7 @@ describe("ReplyMemory: which nodes answer their rfqs", () => {
   it("remembers at most REMEMBERED_NODES nodes, forgetting the one asked longest ago", () => {
     const memory = new ReplyMemory();
     memory.asked(["first"], 0);
-    memory.missed("first");
+    memory.missed("first", 0, 1_500);
     memory.asked(["kept"], 1);
     memory.answered("kept");
     memory.asked(
