@@ -235,6 +235,7 @@ export class AuctionHouse {
 
   /** A node's socket closed: in every open auction that asked it, no reply is coming from it (`noReply`). */
   onGone(address: string): void {
+    this.replies.forget(resolverKey(address));
     for (const live of this.live.values()) live.auction.drop(resolverKey(address));
   }
 

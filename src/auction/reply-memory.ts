@@ -19,8 +19,9 @@ interface NodeReplies {
 
 /**
  * Which of a corridor's nodes answer its rfqs (docs/reliability.md, "Silent nodes"), by lower-case
- * address, in the corridor object's memory: bounded at REMEMBERED_NODES and kept across a node's
- * reconnects, so a new socket does not clear a streak. An auction waits only for the nodes that answer;
+ * address, in the corridor object's memory: bounded at REMEMBERED_NODES, and forgotten when the node's
+ * socket closes (a new socket is not waited for while others answer, and sockets are limited per client,
+ * so starting afresh gains a silent node nothing). An auction waits only for the nodes that answer;
  * a node that misses is asked again after 1 s, 2 s, 4 s … at most PROBE_EVERY_MS, and waited for again
  * once it answers within a window.
  */
@@ -73,6 +74,11 @@ export class ReplyMemory {
       if (this.nodes.size <= REMEMBERED_NODES) break;
       this.nodes.delete(node);
     }
+  }
+
+  /** `node`'s socket closed: what it does next is a new session's. */
+  forget(node: string): void {
+    this.nodes.delete(node);
   }
 
   /** `node` replied within an rfq's window (a bid, a decline, even a rejected one): it answers. */
