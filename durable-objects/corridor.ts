@@ -26,7 +26,7 @@ import type { CorridorStatus } from "../src/ops";
 import { CorridorControls } from "../src/ops";
 import { BandSubscription } from "../src/oracle";
 import { CLOSE_REASONS, close } from "../src/protocol";
-import { QuoteAdmission, type QuoteAsk } from "../src/quotes";
+import { QuoteAdmission, type QuoteAsk, StoredProofBook } from "../src/quotes";
 import { CorridorStanding, type Demotion } from "../src/resolvers";
 import { Schedule } from "../src/schedule";
 import type { Band, IndicativeLadder, IndicativePrice } from "../src/schemas";
@@ -72,7 +72,7 @@ export class CorridorDO extends DurableObject<Env> {
     this.corridor = corridor;
     const adapter = adapterFor(corridor.chain);
     const waitUntil = (p: Promise<unknown>) => ctx.waitUntil(p);
-    this.admission = new QuoteAdmission(config);
+    this.admission = new QuoteAdmission({ ...config, proofs: new StoredProofBook(ctx.storage.sql) });
     this.controls = new CorridorControls(ctx.storage.kv, corridor.key);
     this.band = new BandSubscription({
       config,

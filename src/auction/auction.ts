@@ -3,8 +3,9 @@ import type { Replies } from "../schemas";
 import type { ValidBid } from "./rank";
 
 /**
- * One RFQ's reply book: who was asked, who answered how, and when it may close (at the window or as
- * soon as every asked node has answered). No I/O: the corridor feeds it checked replies, and keeps its
+ * One RFQ's reply book: who was asked, who answered how, and when it may close (at the window, or as
+ * soon as every awaited node has answered: the asked nodes that answer their rfqs, src/auction/reply-memory.ts,
+ * or every asked node when none is known to). No I/O: the corridor feeds it checked replies, and keeps its
  * accepted bids as `B` (the auction house's carry their amounts).
  */
 export class Auction<B extends ValidBid = ValidBid> {
@@ -29,6 +30,8 @@ export class Auction<B extends ValidBid = ValidBid> {
     /** Asked node address (lowercase) → when its rfq frame was sent (ms). */
     readonly asked: ReadonlyMap<string, number>,
     readonly windowMs: number,
+    /** The asked nodes whose replies it waits for; empty: all of them. */
+    private readonly awaited: ReadonlySet<string> = new Set(),
   ) {
     this.done = new Promise((resolve) => {
       this.resolveDone = resolve;
@@ -104,6 +107,11 @@ export class Auction<B extends ValidBid = ValidBid> {
     this.resolveDone();
   }
 
+  /** Asked nodes that have not replied and whose socket is still open: at the window's end, its misses. */
+  unanswered(): string[] {
+    return [...this.asked.keys()].filter((node) => !this.answered.has(node) && !this.gone.has(node));
+  }
+
   replies(): Replies {
     return {
       valid: this.bids.length,
@@ -115,6 +123,9 @@ export class Auction<B extends ValidBid = ValidBid> {
   }
 
   private maybeFinish(): void {
-    if (this.answered.size + this.gone.size >= this.asked.size) this.close();
+    if (this.awaited.size > 0) {
+      for (const node of this.awaited) if (!this.answered.has(node) && !this.gone.has(node)) return;
+      this.close();
+    } else if (this.answered.size + this.gone.size >= this.asked.size) this.close();
   }
 }

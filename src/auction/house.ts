@@ -3,8 +3,9 @@ import { newId, resolverKey } from "../ids";
 import { log } from "../log";
 import type { NodeSession } from "../nodes";
 import type { BidFrame, DeclineFrame, SignedFrame } from "../protocol";
-import type { AuctionCounts } from "../resolvers";
+import type { AuctionCounts, Standing } from "../resolvers";
 import type { QuoteInput } from "../types";
+import { chooseAsked } from "./asked-nodes";
 import { freshBand } from "./band-guard";
 import { checkUnchecked, disqualify, verifyBid } from "./bid-signatures";
 import { swapCharges } from "./charges";
@@ -19,6 +20,7 @@ import { type RankedOffer, rankBids, withStanding } from "./rank";
 import type { AuctionReply } from "./replies";
 import { replyError, sendResults } from "./reply-frames";
 import { receiveBid, receiveDecline, receiveMalformed } from "./reply-intake";
+import { ReplyMemory } from "./reply-memory";
 import { eligibleNodes, onlineNodes, rfqBounds, rfqFrameFor, rfqTerms } from "./rfq";
 import { WinnerSignatures } from "./winner-signatures";
 
@@ -35,6 +37,10 @@ const REMEMBER_CLOSED_MS = 30_000;
 export class AuctionHouse {
   private readonly live = new Map<string, LiveAuction>();
   private readonly signatures: WinnerSignatures;
+  /** Which nodes answer their rfqs (src/auction/reply-memory.ts): who is asked, and who is waited for. */
+  private readonly replies = new ReplyMemory();
+  /** The standing the last auction read, which orders the nodes an rfq asks (src/auction/asked-nodes.ts). */
+  private standingRead: Standing | null = null;
 
   /** The corridor's tag, the first digits of its quote ids (src/chains/corridor-keys.ts, `corridorTag`). */
   private readonly tag: string;
@@ -64,10 +70,11 @@ export class AuctionHouse {
     const fresh = this.keepFresh(now);
     const standingPromise = port.standing();
     const online = onlineNodes(port.nodes(), now);
-    const eligible = eligibleNodes(port, online, input.buyToken);
+    const eligible = this.toAsk(eligibleNodes(port, online, input.buyToken), now);
     if (eligible.length === 0) return noOffers(noReplies(), online.length, "No resolver can quote this pair now.");
 
-    const live = new LiveAuction(terms, gas, band, expiresAt, fresh, eligible, config.rfqWindowMs);
+    const awaited = this.replies.awaitedOf(eligible.map((n) => resolverKey(n.address)));
+    const live = new LiveAuction(terms, gas, band, expiresAt, fresh, eligible, config.rfqWindowMs, awaited);
     const { auction } = live;
     this.live.set(rfqId, live);
     const frame = rfqFrameFor(adapter, terms, input, gas, band);
@@ -76,7 +83,8 @@ export class AuctionHouse {
       eligible.map((n) => n.address),
       frame,
     );
-    const timer = setTimeout(() => auction.close(), config.rfqWindowMs);
+    // Not cleared at an early close: the window's end tells the reply memory who stayed silent.
+    setTimeout(() => this.windowEnded(live), config.rfqWindowMs);
     // What each asked node's own ladder paid for this amount as the rfq went out (docs/reliability.md,
     // "Honest levels"), read once the frames are sent: no frame of a node's is taken in between.
     const ladders = eligible.flatMap((n) => {
@@ -84,7 +92,6 @@ export class AuctionHouse {
       return out === null ? [] : [{ resolver: n.address, ladderOutput: out }];
     });
     await auction.done;
-    clearTimeout(timer);
     const closedAt = performance.now();
     setTimeout(() => this.live.delete(rfqId), REMEMBER_CLOSED_MS);
     // Each of those nodes is a sample: its bid, or the worst case for a decline, no reply or a bid out of band.
@@ -96,6 +103,7 @@ export class AuctionHouse {
     if (laddered.length) port.waitUntil(afterAnswer().then(() => port.ladderBids(quoteId, laddered)));
 
     const standing = await standingPromise;
+    this.standingRead = standing;
     const bounds = rfqBounds(port, terms, band);
     const ranking = rankBids(withStanding(auction.bids, standing), { bandGuardBps: config.bandGuardBps, bounds });
     const answered = new Set(auction.answered);
@@ -160,6 +168,31 @@ export class AuctionHouse {
   }
 
   /**
+   * The eligible nodes an rfq asks now (docs/resolver-protocol.md, "Auctions"): those not backed off for
+   * their misses, at most `maxNodesPerRfq` of them, recorded as asked.
+   */
+  private toAsk(eligible: readonly NodeSession[], now: number): NodeSession[] {
+    const { replies } = this;
+    const chosen = chooseAsked(
+      eligible.filter((n) => replies.askable(resolverKey(n.address), now)),
+      { max: this.port.config.limits.maxNodesPerRfq, standing: this.standingRead, askedAt: (a) => replies.askedAt(a) },
+    );
+    replies.asked(
+      chosen.map((n) => resolverKey(n.address)),
+      now,
+    );
+    return chosen;
+  }
+
+  /** An auction's window ended: it closes if it has not, and each asked node still silent has missed it. */
+  private windowEnded(live: LiveAuction): void {
+    const { auction } = live;
+    auction.close();
+    const now = Date.now();
+    for (const node of auction.unanswered()) this.replies.missed(node, auction.asked.get(node) ?? now, now);
+  }
+
+  /**
    * The per-bidder work of a decided auction, once the taker's answer is on its way: every bidder's
    * `result`, then a random sample of the bid signatures not checked on the quote's path
    * (docs/resolver-protocol.md, "When signatures are checked"). It waits AFTER_ANSWER_MS, so that it does not hold the thread the
@@ -202,6 +235,7 @@ export class AuctionHouse {
 
   /** A node's socket closed: in every open auction that asked it, no reply is coming from it (`noReply`). */
   onGone(address: string): void {
+    this.replies.forget(resolverKey(address));
     for (const live of this.live.values()) live.auction.drop(resolverKey(address));
   }
 
@@ -213,18 +247,30 @@ export class AuctionHouse {
     else this.onSigned(reply.node, reply.frame);
   }
 
+  /** A reply to an rfq within its window, even after an early close, shows the node answers (src/auction/reply-memory.ts). */
+  private heardFrom(node: NodeSession, rfqId: string): void {
+    const auction = this.live.get(rfqId)?.auction;
+    const address = resolverKey(node.address);
+    if (auction?.asked.has(address) && auction.latency(address, Date.now()) <= auction.windowMs) {
+      this.replies.answered(address);
+    }
+  }
+
   /** A node's bid: checked as it arrives, and kept with its amounts if it passes (src/auction/reply-intake.ts). */
   onBid(node: NodeSession, frame: BidFrame): void {
+    this.heardFrom(node, frame.rfqId);
     receiveBid(this.port, this.live.get(frame.rfqId), node, frame);
   }
 
   /** A reply to a live rfq that failed the frame schema: it is the node's reply, and it is rejected. */
   onMalformed(node: NodeSession, rfqId: string, message: string): void {
+    this.heardFrom(node, rfqId);
     receiveMalformed(this.port, this.live.get(rfqId), node, rfqId, message);
   }
 
   /** A node's decline: counted once, late after the close. */
   onDecline(node: NodeSession, frame: DeclineFrame): void {
+    this.heardFrom(node, frame.rfqId);
     receiveDecline(this.port, this.live.get(frame.rfqId), node, frame);
   }
 

@@ -25,7 +25,10 @@ export class LiveAuction {
   readonly stored: Promise<boolean>;
   private settleStored: (ok: boolean) => void = () => {};
 
-  /** An auction of the `eligible` nodes, asked now (their rfqs go out next), open for `windowMs`. */
+  /**
+   * An auction of the `eligible` nodes, asked now (their rfqs go out next), open for `windowMs` or until
+   * the `awaited` of them have answered (all of them when none is).
+   */
   constructor(
     readonly terms: RfqTerms,
     readonly gas: QuoteGasCharge,
@@ -37,10 +40,11 @@ export class LiveAuction {
     readonly fresh: Promise<void>,
     eligible: readonly NodeSession[],
     windowMs: number,
+    awaited: ReadonlySet<string>,
   ) {
     const sentAt = Date.now();
     const asked = new Map(eligible.map((n) => [resolverKey(n.address), sentAt]));
-    this.auction = new Auction<AcceptedBid>(terms.rfqId, asked, windowMs);
+    this.auction = new Auction<AcceptedBid>(terms.rfqId, asked, windowMs, awaited);
     this.quoteId = terms.quoteId;
     this.nodes = new Map(eligible.map((n) => [resolverKey(n.address), n]));
     this.stored = new Promise((resolve) => {

@@ -110,6 +110,12 @@ export interface ChainAdapter {
   token(address: string): ChainConfig["tokens"][number] | null;
   /** Whether `signature` is `signer`'s over the UTF-8 `text` (EIP-191 on EVM, ed25519 on Solana). */
   verifyMessage(signer: string, text: string, signature: string): Promise<boolean>;
+  /**
+   * The one spelling of a signature `verifyMessage` accepted, by which it is remembered as used (a taker
+   * proof, docs/security.md): EVM lower-case hex, its `s` already the low one the strict rule accepts;
+   * Solana base58 of its bytes.
+   */
+  signatureKey(signature: string): string;
   /** The key a node's bids are verified against on this chain, or null when it proved none (not asked). */
   bidKey(keys: ProvedKeys): string | null;
   /**

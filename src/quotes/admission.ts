@@ -2,14 +2,16 @@ import type { QuoteOutcome } from "../auction";
 import { type Refusal, refuse } from "../errors";
 import { type ClientId, perPeriod, TokenBuckets } from "../limits";
 import type { ApiKeyQuotas, Limits } from "../schemas";
+import { AuctionSlots, KEEPER_ROUNDS } from "./auction-slots";
+import { firstUseOf, MemoryProofBook, type ProofBook, type TakerProofSeen } from "./proof-memory";
 
 /** Who asks for a quote, as the Worker tells the corridor (docs/security.md, "Clients"). */
 export interface QuoteAsk {
   client: ClientId;
   /** The API key's own quotas, when the client is a key that has some. */
   quotas?: ApiKeyQuotas;
-  /** The taker proof's signature, when one was checked: it is accepted once. */
-  proof?: string;
+  /** The taker proof, when one was checked: it is accepted once (src/quotes/proof-memory.ts). */
+  proof?: TakerProofSeen;
 }
 
 export interface AdmissionSettings {
@@ -17,40 +19,43 @@ export interface AdmissionSettings {
   /** A taker's auctions in flight on this corridor (`maxOutstandingRfqs`). */
   maxOutstandingRfqs: number;
   rfqWindowMs: number;
+  /** Where accepted taker proofs are remembered; in memory when not given. */
+  proofs?: ProofBook;
 }
-
-/** How long a taker proof is remembered: as long as it is accepted at all (docs/api.md, "Taker proof"). */
-export const PROOF_MEMORY_MS = 60_000;
 
 /**
  * Whether a quote request may run an auction on this corridor (docs/api.md, "Limits"), counted in the
- * corridor object that runs it, so no other object stands on a quote's path: the corridor's auctions in
- * flight (503 `corridor_busy`), the client's rate (429 `rate_limited`), the taker's rate (429
+ * corridor object that runs it, so no other object stands on a quote's path: the corridor's auction slots
+ * and the client's share of them (503 `corridor_busy`, src/quotes/auction-slots.ts), the client's rate (429 `rate_limited`), the taker's rate (429
  * `rate_limited`) and the taker's auctions in flight (429 `too_many_rfqs`); a taker proof is accepted once
- * (400 `bad_taker_proof`). A refused request spends nothing. In memory: an evicted object forgets at most a
- * few seconds of counts.
+ * (400 `bad_taker_proof`, remembered in the object's storage, src/quotes/proof-memory.ts). A refused
+ * request spends nothing. The counts are in memory: an evicted object forgets at most a few seconds of them.
  */
 export class QuoteAdmission {
   private readonly clients = new TokenBuckets();
   private readonly takers = new TokenBuckets();
   private readonly takersInFlight = new Map<string, number>();
-  private readonly proofs = new Map<string, number>();
+  private readonly proofs: ProofBook;
   private readonly prepares = new TokenBuckets();
   private readonly prices = new TokenBuckets();
-  private inFlight = 0;
+  private readonly slots: AuctionSlots;
 
-  constructor(private readonly settings: AdmissionSettings) {}
+  constructor(private readonly settings: AdmissionSettings) {
+    this.slots = new AuctionSlots(settings.limits.maxAuctionsInFlight);
+    this.proofs = settings.proofs ?? new MemoryProofBook();
+  }
 
   /** Runs `auction` once admitted, holding its places until it ends; refused, the limit's answer. */
   async run(taker: string, ask: QuoteAsk | null, now: number, auction: () => Promise<QuoteOutcome>) {
     const refusal = this.refusal(taker, ask, now);
     if (refusal) return refusal;
-    this.inFlight += 1;
+    const holder = ask?.client ?? KEEPER_ROUNDS;
+    this.slots.take(holder);
     this.takersInFlight.set(taker, (this.takersInFlight.get(taker) ?? 0) + 1);
     try {
       return await auction();
     } finally {
-      this.inFlight -= 1;
+      this.slots.give(holder);
       const held = (this.takersInFlight.get(taker) ?? 1) - 1;
       if (held > 0) this.takersInFlight.set(taker, held);
       else this.takersInFlight.delete(taker);
@@ -97,12 +102,15 @@ export class QuoteAdmission {
   private refusal(taker: string, ask: QuoteAsk | null, now: number): QuoteOutcome | null {
     const { limits, maxOutstandingRfqs, rfqWindowMs } = this.settings;
     const windowSeconds = Math.ceil(rfqWindowMs / 1000);
-    if (this.inFlight >= limits.maxAuctionsInFlight) {
-      return refuse(503, "corridor_busy", "The corridor is running as many auctions as it takes; ask again shortly.", {
-        retryAfter: windowSeconds,
-      });
+    const slots = this.slots.refusal(ask?.client ?? KEEPER_ROUNDS);
+    if (slots) {
+      const message =
+        slots === "full"
+          ? "The corridor is running as many auctions as it takes; ask again shortly."
+          : "This client holds its share of the corridor's auctions; ask again shortly.";
+      return refuse(503, "corridor_busy", message, { retryAfter: windowSeconds });
     }
-    // The keeper's limit rounds come with no client: only the corridor's own capacity bounds them.
+    // The keeper's limit rounds come with no client: only their share of the slots bounds them.
     if (!ask) return null;
     const clientRate = {
       perSecond: ask.quotas?.quotesPerSecond ?? limits.quotesPerSecond,
@@ -127,22 +135,11 @@ export class QuoteAdmission {
         retryAfter: windowSeconds,
       });
     }
-    if (ask.proof !== undefined && !this.firstUse(ask.proof, now)) {
+    if (ask.proof !== undefined && !firstUseOf(this.proofs, ask.proof, now)) {
       return refuse(400, "bad_taker_proof", "This taker proof was used already; sign a new one.");
     }
     this.clients.take(ask.client, now, clientRate);
     this.takers.take(taker, now, takerRate);
     return null;
-  }
-
-  /** Whether `proof` is new in the last minute; it is remembered as used either way. */
-  private firstUse(proof: string, now: number): boolean {
-    for (const [seen, at] of this.proofs) {
-      if (now - at < PROOF_MEMORY_MS) break;
-      this.proofs.delete(seen);
-    }
-    if (this.proofs.has(proof)) return false;
-    this.proofs.set(proof, now);
-    return true;
   }
 }

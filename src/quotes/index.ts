@@ -8,6 +8,7 @@ export { QuoteAdmission, type QuoteAsk } from "./admission";
 export { executionAsOfNow, quoteAsOfNow } from "./as-of-now";
 export { quotePage } from "./list";
 export { cancelQuoteMessage, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } from "./messages";
+export { StoredProofBook, type TakerProofSeen } from "./proof-memory";
 export { executionThrough, type ObjectReadGate, quoteThrough, readThrough, writeThrough } from "./read-through";
 export { verifySignedCancel } from "./signed-cancel";
 export { checkSwapTerms, refuseBelowMinimum, type SwapTerms } from "./swap-terms";

@@ -14,6 +14,7 @@ import {
   quoteThrough,
   readThrough,
   TAKER_PROOF_MAX_AGE_SECONDS,
+  type TakerProofSeen,
   takerProofMessage,
   verifySignedCancel,
 } from "../quotes";
@@ -164,8 +165,11 @@ export const quoteRoutes = createRouter()
     },
   );
 
-/** The taker proof's signature once it verifies: the corridor accepts it once (docs/api.md, "Taker proof"). */
-async function checkTakerProof(chain: ChainAdapter, body: z.infer<typeof QuoteRequest>): Promise<string> {
+/**
+ * The taker proof by what it proves once it verifies (its signer, its signature spelled as the chain
+ * spells it once, its timestamp): the corridor accepts it once (docs/api.md, "Taker proof").
+ */
+async function checkTakerProof(chain: ChainAdapter, body: z.infer<typeof QuoteRequest>): Promise<TakerProofSeen> {
   const proof = body.takerProof;
   if (!proof) throw new RelayError(400, "bad_taker_proof", "This relay needs a taker proof with each quote request.");
   if (Math.abs(Date.now() / 1000 - proof.timestamp) > TAKER_PROOF_MAX_AGE_SECONDS) {
@@ -180,5 +184,9 @@ async function checkTakerProof(chain: ChainAdapter, body: z.infer<typeof QuoteRe
   if (!(await chain.verifyMessage(body.taker, text, proof.signature))) {
     throw new RelayError(400, "bad_taker_proof", "The taker proof is not the taker's signature.");
   }
-  return proof.signature;
+  return {
+    signer: chain.normalise(body.taker),
+    signature: chain.signatureKey(proof.signature),
+    timestamp: proof.timestamp,
+  };
 }

@@ -20,6 +20,7 @@ export const Limits = z
     pricesPerSecond: perSecond(20, "indicative price requests a client may make per second on one corridor"),
     priceBurst: count(40, "indicative price requests a client may make at once on one corridor"),
     maxAuctionsInFlight: count(64, "auctions one corridor runs at once; past it 503 corridor_busy"),
+    maxNodesPerRfq: count(20, "nodes one rfq asks at most: half by reliability, the rest in turn"),
     takerSubmissionsPer10s: count(20, "submissions with a valid signature per taker in 10 s"),
     failedSubmissionsPer10s: count(20, "submissions per client in 10 s whose signature or quote is refused"),
     streamsPerClient: count(20, "event streams a client may hold open on one corridor"),

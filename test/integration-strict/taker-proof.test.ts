@@ -56,6 +56,26 @@ describe("requireTakerProof", () => {
     expect(String(replayed.body.message)).toContain("used already");
   });
 
+  it("remembers a proof by its signer and signature: the same signature in upper-case hex is used already", async () => {
+    const takerProof = await proof(now() - 3);
+    expect((await ask({ takerProof })).body.error).toBe("no_offers");
+    const shouted = { ...takerProof, signature: `0x${takerProof.signature.slice(2).toUpperCase()}` };
+    const replayed = await ask({ takerProof: shouted });
+    expect(replayed).toMatchObject({ status: 400, body: { error: "bad_taker_proof" } });
+    expect(String(replayed.body.message)).toContain("used already");
+  });
+
+  it("remembers a proof dated ahead until its own window closes: a minute after its first use it is still used", async () => {
+    const firstUse = Date.now();
+    const takerProof = await proof(now() + 59);
+    expect((await ask({ takerProof })).body.error).toBe("no_offers");
+    // A minute and a second later the proof is still within its window (59 s ahead + 60 s).
+    await new Promise((r) => setTimeout(r, firstUse + 61_000 - Date.now()));
+    const replayed = await ask({ takerProof });
+    expect(replayed).toMatchObject({ status: 400, body: { error: "bad_taker_proof" } });
+    expect(String(replayed.body.message)).toContain("used already");
+  }, 90_000);
+
   it.each([
     ["missing", async () => ({})],
     ["stale", async () => ({ takerProof: await proof(now() - 61) })],

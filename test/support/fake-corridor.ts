@@ -124,9 +124,11 @@ export class MemoryStore implements AuctionStore {
 }
 
 export interface FakeCorridorOptions {
-  /** Node names, in the order of the dev keys. */
+  /** Node names, in the order of the dev keys (past the fourth, keys 0x…05, 0x…06 and so on). */
   nodes?: string[];
   rfqWindowMs?: number;
+  /** The most nodes an rfq asks (`limits.maxNodesPerRfq`); the default unless given. */
+  maxNodesPerRfq?: number;
   band?: Band | null;
   /** Names of the nodes whose resolvers are demoted. */
   demoted?: string[];
@@ -157,7 +159,8 @@ const unreadCosts: ChainCosts = {
  * (cNGN/USDC), each heartbeated, quoting, with 5000 USDC; the real EVM adapter and an in-memory store.
  */
 export function fakeCorridor(options: FakeCorridorOptions = {}) {
-  const config: RelayConfig = { ...localConfig, rfqWindowMs: options.rfqWindowMs ?? 500 };
+  const limits = { ...localConfig.limits, maxNodesPerRfq: options.maxNodesPerRfq ?? localConfig.limits.maxNodesPerRfq };
+  const config: RelayConfig = { ...localConfig, rfqWindowMs: options.rfqWindowMs ?? 500, limits };
   const corridor = findCorridor(config, evm.chainId, CNGN, USDC);
   if (!corridor) throw new Error("no local EVM corridor");
   const real = adapterFor(corridor.chain);

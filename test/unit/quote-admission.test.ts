@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { QuoteOutcome } from "../../src/auction/quote-outcome";
-import { PROOF_MEMORY_MS, QuoteAdmission } from "../../src/quotes/admission";
+import { QuoteAdmission } from "../../src/quotes/admission";
+import { proofAcceptedUntil } from "../../src/quotes/proof-memory";
 import { Limits } from "../../src/schemas/limits";
 
 const settings = { limits: Limits.parse({ maxAuctionsInFlight: 3 }), maxOutstandingRfqs: 2, rfqWindowMs: 1500 };
@@ -19,7 +20,9 @@ function heldAuction() {
   return { run, finish: () => finish() };
 }
 
-const ask = (client: string, proof?: string) => ({ client, ...(proof ? { proof } : {}) });
+/** A proof by 0xT dated `timestamp` (s), as the route hands it over once it verified. */
+const proofOf = (signature: string, timestamp = 0) => ({ signer: "0xt", signature, timestamp });
+const ask = (client: string, proof?: string) => ({ client, ...(proof ? { proof: proofOf(proof) } : {}) });
 
 describe("QuoteAdmission: a corridor counts quote requests where it runs them", () => {
   it("holds a taker to maxOutstandingRfqs auctions in flight (429 too_many_rfqs) and frees a place as one ends", async () => {
@@ -88,7 +91,83 @@ describe("QuoteAdmission: a corridor counts quote requests where it runs them", 
       code: "rate_limited",
     });
     expect(await admission.run("0xT", ask("ip:3", "0xother"), 0, async () => done)).toBe(done);
-    expect(await admission.run("0xT", ask("ip:4", "0xproof"), PROOF_MEMORY_MS, async () => done)).toBe(done);
+    expect(await admission.run("0xT", ask("ip:4", "0xproof"), proofAcceptedUntil(0), async () => done)).toBe(done);
+  });
+
+  it("remembers a proof dated ahead until its own window closes, not a minute from its first use", async () => {
+    const admission = new QuoteAdmission(settings);
+    const ahead = { client: "ip:1", proof: proofOf("0xahead", 59) };
+    expect(await admission.run("0xT", ahead, 0, async () => done)).toBe(done);
+    // A minute after its first use it is still within its window (59 s + 60 s): refused.
+    expect(await admission.run("0xT", { ...ahead, client: "ip:2" }, 61_000, async () => done)).toMatchObject({
+      code: "bad_taker_proof",
+    });
+    expect(await admission.run("0xT", { ...ahead, client: "ip:3" }, 118_000, async () => done)).toMatchObject({
+      code: "bad_taker_proof",
+    });
+    expect(await admission.run("0xT", { ...ahead, client: "ip:4" }, proofAcceptedUntil(59), async () => done)).toBe(
+      done,
+    );
+  });
+
+  it("lets a client take an auction slot only while more than twice what it holds are free: one flood never fills the corridor", async () => {
+    const limits = Limits.parse({ maxAuctionsInFlight: 64, quoteBurst: 1_000 });
+    const admission = new QuoteAdmission({ ...settings, limits });
+    const held: ReturnType<typeof heldAuction>[] = [];
+    const hold = (client: string | null, taker: string) => {
+      const h = heldAuction();
+      held.push(h);
+      return admission.run(taker, client === null ? null : ask(client), 0, h.run);
+    };
+    const outcomes = (client: string | null, n: number) =>
+      Array.from({ length: n }, (_, i) => {
+        const running = hold(client, `0x${client}${i}`);
+        return Promise.race([running, new Promise((r) => setTimeout(() => r("running"), 0))]);
+      });
+    // One client's burst of 40: it holds 22, a third of the slots, and is refused the rest.
+    const first = await Promise.all(outcomes("ip:flood1", 40));
+    expect(first.filter((o) => o === "running")).toHaveLength(22);
+    expect(first.filter((o) => o !== "running")).toEqual(
+      Array(18).fill(expect.objectContaining({ status: 503, code: "corridor_busy", extras: { retryAfter: 2 } })),
+    );
+    // Seven more floods one after another: each gets a third of what is free, and the last free slots are
+    // left to clients that hold none.
+    const shares = [];
+    for (let f = 2; f <= 8; f++) {
+      shares.push((await Promise.all(outcomes(`ip:flood${f}`, 40))).filter((o) => o === "running").length);
+    }
+    expect(shares).toEqual([14, 10, 6, 4, 3, 2, 1]);
+    expect(await Promise.all(outcomes("ip:honest", 2))).toEqual([
+      "running",
+      expect.objectContaining({ code: "corridor_busy" }),
+    ]);
+    expect(await Promise.all(outcomes(null, 2))).toEqual([
+      "running",
+      expect.objectContaining({ code: "corridor_busy" }),
+    ]);
+    for (const h of held) h.finish();
+  });
+
+  it("shares the slots among clients asking at once: eight floods leave 12 of 64 for everyone else", async () => {
+    const admission = new QuoteAdmission({ ...settings, limits: Limits.parse({ maxAuctionsInFlight: 64 }) });
+    const held: ReturnType<typeof heldAuction>[] = [];
+    let running = 0;
+    for (let round = 0; round < 20; round++) {
+      for (let f = 0; f < 8; f++) {
+        const h = heldAuction();
+        const outcome = admission.run(`0x${f}-${round}`, ask(`ip:flood${f}`), 0, h.run);
+        const refused = await Promise.race([outcome, new Promise((r) => setTimeout(() => r(null), 0))]);
+        if (refused === null) {
+          held.push(h);
+          running += 1;
+        }
+      }
+    }
+    // 6 each (48), then a seventh for four of them while more than 12 were free: 52, and 12 free for others.
+    expect(running).toBe(52);
+    expect(await admission.run("0xhonest", ask("ip:honest"), 0, async () => done)).toBe(done);
+    expect(await admission.run("0xk", null, 0, async () => done)).toBe(done);
+    for (const h of held) h.finish();
   });
 
   it("gives every place back when an auction throws", async () => {

@@ -84,6 +84,8 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
     // The executor charges the fee on the output: always the buy token.
     feeTokens: [],
     verifyMessage: verifyPersonalMessage,
+    // Hex is read in either case; the strict rule leaves no other freedom (65 bytes, v 27/28, low s).
+    signatureKey: (signature) => signature.toLowerCase(),
     bidKey: (keys) => keys.publicKey,
     quoteSolanaKey: () => null,
 

@@ -1,3 +1,4 @@
+import { base58 } from "@scure/base";
 import type { SolanaChain } from "../../config";
 import { log } from "../../log";
 import { OUTPUT_AMOUNT_SLOT } from "../../protocol";
@@ -31,6 +32,7 @@ export function solanaAdapter(chain: SolanaChain): ChainAdapter {
     chain,
     feeTokens: chain.fee.tokens,
     verifyMessage: async (signer, text, signature) => verifyEd25519Text(signer, signature, text),
+    signatureKey: (signature) => base58.encode(base58.decode(signature)),
     bidKey: (keys) => keys.solanaAddress,
     quoteSolanaKey: (keys) => keys.solanaAddress,
     bidToSign: (terms) => ({ scheme: "ed25519", text: solanaBidText(terms, OUTPUT_AMOUNT_SLOT) }),

@@ -759,6 +759,11 @@ export interface components {
        */
       maxAuctionsInFlight: number;
       /**
+       * @description nodes one rfq asks at most: half by reliability, the rest in turn
+       * @default 20
+       */
+      maxNodesPerRfq: number;
+      /**
        * @description submissions with a valid signature per taker in 10 s
        * @default 20
        */
