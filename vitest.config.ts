@@ -97,6 +97,10 @@ function roomyLimits(limits: typeof localConfig.limits): typeof localConfig.limi
     limitOrdersPerMinute: roomy,
     networkLimitOrdersPerMinute: roomy,
     relayLimitOrdersPerMinute: roomy,
+    // One client (`ip:local`) may hold only its share of the auctions in flight, and a rfq asks the first
+    // maxNodesPerRfq of the nodes every earlier file left connected.
+    maxAuctionsInFlight: roomy,
+    maxNodesPerRfq: roomy,
   };
 }
 
