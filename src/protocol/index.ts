@@ -27,6 +27,8 @@ export {
   type NodeState,
   nodeFrame,
   OUTPUT_AMOUNT_SLOT,
+  PING_BYTES,
+  PONG_BYTES,
   type RelayFrame,
   relayFrame,
   SIGN_TIMEOUT_MS,
