@@ -9,7 +9,7 @@ export { API_REFERENCE_PATH, apiReference } from "./api-reference";
 export { asyncApiDocument } from "./asyncapi-document";
 export { behindAnswer, lineAfterAnswer } from "./behind-answer";
 export { checkCredential, FailureGate, type RequestClient, requestClient } from "./client";
-export { servedDocument } from "./openapi-document";
+export { API_KEY_SECURITY, servedDocument } from "./openapi-document";
 export { decodeCursor, decodeKeyCursor, encodeCursor, encodeKeyCursor } from "./page-cursor";
 export { createRouter } from "./router";
 export { allowedMethods } from "./routes-table";

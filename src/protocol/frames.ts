@@ -29,6 +29,9 @@ export const bandFrameBody = z.object({
  */
 export const SIGNER_TYPES = ["keyfile", "aws-kms", "fireblocks"] as const;
 export type SignerType = (typeof SIGNER_TYPES)[number];
+/** A stored signer type as the protocol names it; null for none, or one it no longer names. */
+export const signerTypeOf = (value: string | null | undefined): SignerType | null =>
+  (SIGNER_TYPES as readonly string[]).includes(value ?? "") ? (value as SignerType) : null;
 
 export const authFrame = z.object({
   type: z.literal("auth"),

@@ -32,6 +32,8 @@ export {
   type RelayFrame,
   relayFrame,
   SIGN_TIMEOUT_MS,
+  SIGNER_TYPES,
   type SignedFrame,
   STALE_AFTER_MS,
+  signerTypeOf,
 } from "./frames";

@@ -5,7 +5,7 @@ import type { LimitOrderChains } from "../chains";
 import { limitOrdersFor } from "../chains";
 import type { AppEnv } from "../env";
 import { RelayError } from "../errors";
-import { behindAnswer, createRouter, type RequestClient, requestClient } from "../http";
+import { API_KEY_SECURITY, behindAnswer, createRouter, type RequestClient, requestClient } from "../http";
 import {
   cancelSignedLimitOrder,
   type LimitOrderContext,
@@ -60,12 +60,13 @@ export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
         method: "post",
         path: "/v1/limit-orders/prepare",
         operationId: "prepareLimitOrder",
+        security: API_KEY_SECURITY,
         tags: ["limit orders"],
         summary: "Derive a limit order's terms and the typed data the taker signs; stores nothing",
         request: { body: { required: true, content: { "application/json": { schema: LimitOrderPrepareRequest } } } },
         responses: {
           200: jsonContent(LimitOrderDraft, "The draft (record 2.7)"),
-          ...errorResponses(400, 404, 429),
+          ...errorResponses(400, 401, 404, 429),
         },
       }),
       async (c) => c.json(await prepareLimitOrder(context(c, await requestClient(c)), c.req.valid("json")), 200),

@@ -5,7 +5,7 @@ import { adapterFor } from "../chains";
 import { primaryEvmChain } from "../config";
 import { cancelQuote, quoteStatus, readQuoteRecord } from "../db";
 import { notFound, RelayError } from "../errors";
-import { behindAnswer, callObject, createRouter, requestClient, serverTiming } from "../http";
+import { API_KEY_SECURITY, behindAnswer, callObject, createRouter, requestClient, serverTiming } from "../http";
 import {
   cancelQuoteMessage,
   checkSwapTerms,
@@ -38,6 +38,7 @@ export const quoteRoutes = createRouter()
       method: "post",
       path: "/v1/quotes",
       operationId: "requestQuote",
+      security: API_KEY_SECURITY,
       tags: ["quotes"],
       summary: "Ask for a quote: runs an RFQ auction among the corridor's resolvers",
       request: { body: { required: true, content: { "application/json": { schema: QuoteRequest } } } },
@@ -58,7 +59,7 @@ export const quoteRoutes = createRouter()
           }),
           "The quote, and what the taker signs",
         ),
-        ...errorResponses(400, 404, 429, 503),
+        ...errorResponses(400, 401, 404, 429, 503),
       },
     }),
     async (c) => {

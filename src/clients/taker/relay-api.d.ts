@@ -1444,7 +1444,11 @@ export interface components {
       state: "quoting" | "degraded" | "paused";
       degraded: string | null;
       region: string | null;
-      signerType: string | null;
+      /**
+       * @description who holds the node's key, as its auth said
+       * @enum {string|null}
+       */
+      signerType: "keyfile" | "aws-kms" | "fireblocks" | null;
       fresh: boolean;
       corridors: {
         chainId: number;
@@ -1499,7 +1503,11 @@ export interface components {
       address: string;
       name: string;
       region: string | null;
-      signerType: string | null;
+      /**
+       * @description who holds the node's key, as its auth said
+       * @enum {string|null}
+       */
+      signerType: "keyfile" | "aws-kms" | "fireblocks" | null;
       version: string | null;
       registered: boolean;
       /**
@@ -2322,6 +2330,17 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Missing or wrong credentials */
+      401: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
       /** @description Not found */
       404: {
         headers: {
@@ -2566,6 +2585,17 @@ export interface operations {
       };
       /** @description Invalid request */
       400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Missing or wrong credentials */
+      401: {
         headers: {
           /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
           "X-Request-Id"?: string;
@@ -3825,6 +3855,17 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Missing or wrong credentials */
+      401: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
       /** @description Not found */
       404: {
         headers: {
@@ -3904,6 +3945,17 @@ export interface operations {
       };
       /** @description Invalid request */
       400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Missing or wrong credentials */
+      401: {
         headers: {
           /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
           "X-Request-Id"?: string;
@@ -4320,6 +4372,17 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Missing or wrong credentials */
+      401: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
       /** @description Not found */
       404: {
         headers: {
@@ -4408,6 +4471,17 @@ export interface operations {
       };
       /** @description Invalid request */
       400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Missing or wrong credentials */
+      401: {
         headers: {
           /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
           "X-Request-Id"?: string;
