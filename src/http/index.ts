@@ -14,4 +14,13 @@ export { decodeCursor, decodeKeyCursor, encodeCursor, encodeKeyCursor } from "./
 export { createRouter } from "./router";
 export { allowedMethods } from "./routes-table";
 export { serverTiming } from "./server-timing";
-export { callObject, NOT_LEADER_RETRY_SECONDS, type Unreachable, unreachableRefusal } from "./unreachable-object";
+export {
+  CORRIDOR_UNREACHABLE,
+  callObject,
+  KEEPER_LEADER_UNREACHABLE,
+  NOT_LEADER_RETRY_SECONDS,
+  OBJECT_UNREACHABLE,
+  ORACLE_UNREACHABLE,
+  type Unreachable,
+  unreachableRefusal,
+} from "./unreachable-object";

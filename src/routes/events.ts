@@ -4,7 +4,7 @@ import { corridorOfKey, corridorsOfQuoteId } from "../chains";
 import { readLimitOrder } from "../db";
 import type { AppEnv } from "../env";
 import { invalidRequest, notFound } from "../errors";
-import { API_KEY_SECURITY, createRouter, requestClient } from "../http";
+import { API_KEY_SECURITY, CORRIDOR_UNREACHABLE, callObject, createRouter, requestClient } from "../http";
 import { isId } from "../ids";
 import { errorResponses, IdParam } from "../schemas";
 import { lastEventId, limitOrderTopic, quoteTopic, STREAM_LIMITS, streamRequest } from "../streams";
@@ -54,7 +54,8 @@ export const eventRoutes = createRouter()
       const corridors = isId("q", id) ? corridorsOfQuoteId(c.get("config"), id) : [];
       const who = await streamClient(c);
       for (const key of corridors) {
-        const answer = await corridorStub(c.env, key).fetch(streamRequest({ topic: quoteTopic(id), last, ...who }));
+        const ask = streamRequest({ topic: quoteTopic(id), last, ...who });
+        const answer = await callObject(async () => await corridorStub(c.env, key).fetch(ask), CORRIDOR_UNREACHABLE);
         if (answer.status !== 404) return handedThrough(answer);
       }
       throw notFound(`No quote has the id ${JSON.stringify(id)}.`);
@@ -88,8 +89,10 @@ export const eventRoutes = createRouter()
       if (!corridorOfKey(c.get("config"), order.corridor)) {
         throw notFound(`The limit order's corridor ${order.corridor} is no longer served; read the order instead.`);
       }
-      const answer = await corridorStub(c.env, order.corridor).fetch(
-        streamRequest({ topic: limitOrderTopic(id), last, ...who }),
+      const ask = streamRequest({ topic: limitOrderTopic(id), last, ...who });
+      const answer = await callObject(
+        async () => await corridorStub(c.env, order.corridor).fetch(ask),
+        CORRIDOR_UNREACHABLE,
       );
       return handedThrough(answer);
     },

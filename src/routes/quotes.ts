@@ -5,7 +5,15 @@ import { adapterFor } from "../chains";
 import { primaryEvmChain } from "../config";
 import { cancelQuote, quoteStatus, readQuoteRecord } from "../db";
 import { notFound, RelayError } from "../errors";
-import { API_KEY_SECURITY, behindAnswer, callObject, createRouter, requestClient, serverTiming } from "../http";
+import {
+  API_KEY_SECURITY,
+  behindAnswer,
+  CORRIDOR_UNREACHABLE,
+  callObject,
+  createRouter,
+  requestClient,
+  serverTiming,
+} from "../http";
 import {
   cancelQuoteMessage,
   checkSwapTerms,
@@ -87,7 +95,7 @@ export const quoteRoutes = createRouter()
       // One call: the corridor counts the client's and the taker's limits, runs the auction and answers.
       const outcome = await callObject<QuoteAnswer>(
         async () => await corridorStub(c.env, corridor.key).quote(input, ask),
-        { message: "The corridor is restarting; ask again shortly.", reason: "corridor_unreachable" },
+        CORRIDOR_UNREACHABLE,
       );
       if ("log" in outcome) c.set("logFields", outcome.log);
       if (outcome.kind === "refused") throw RelayError.from(outcome);
@@ -120,7 +128,7 @@ export const quoteRoutes = createRouter()
       tags: ["quotes"],
       summary: "One quote's full lifecycle (record 2.2)",
       request: { params: IdParam },
-      responses: { 200: jsonContent(Quote, "The quote record"), ...errorResponses(404) },
+      responses: { 200: jsonContent(Quote, "The quote record"), ...errorResponses(404, 503) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
