@@ -64,7 +64,11 @@ export async function placeLimitOrder(ctx: LimitOrderContext, body: LimitOrderPl
     );
   }
   if (!(await orders.verifyTaker(derived.terms, signature))) {
-    throw new RelayError(400, "bad_signature", "The signature is not the taker's over the draft's typedData.");
+    const breach = orders.signatureRuleBreach(signature);
+    const message = breach
+      ? `The signature breaks the rule Permit2 applies: ${breach}.`
+      : "The signature is not the taker's over the draft's typedData.";
+    throw new RelayError(400, "bad_signature", message);
   }
   const taker = adapter.normalise(inputs.taker);
   const nowIso = new Date(now).toISOString();

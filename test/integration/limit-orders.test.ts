@@ -281,7 +281,9 @@ describe("POST /v1/limit-orders", () => {
         mask: (1n << (nonce & 255n)).toString(),
         data: expect.stringMatching(/^0x3ff9dcb1/),
       },
-      taker: taker.address.toLowerCase(),
+      // EIP-55, as every answer spells an EVM address (docs/api.md, "Conventions"), though stored in lower case.
+      taker: taker.address,
+      recipient: taker.address,
       limitAmount: "100000000",
       minOut: "99750000",
     });
