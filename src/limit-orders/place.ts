@@ -5,7 +5,7 @@ import { newId } from "../ids";
 import { refuseBelowMinimum } from "../quotes";
 import type { LimitOrderPlaceRequest, LimitOrderRow } from "../schemas";
 import { type LimitOrderContext, limitChainOf, limitSettings } from "./context";
-import { buildDraft, firstDifference, inputsOfDraft } from "./draft";
+import { belowFees, buildDraft, firstDifference, inputsOfDraft } from "./draft";
 import { deadlineAccepted, expiresAtOf } from "./expiry";
 import { limitBelowFees, nonceUsed, readingChain, refuseOverLimit, termsMismatch, tooManyOpen } from "./refusals";
 
@@ -51,7 +51,7 @@ export async function placeLimitOrder(ctx: LimitOrderContext, body: LimitOrderPl
     );
   }
   const derived = buildDraft(chain, inputs);
-  if (!derived) throw limitBelowFees();
+  if (!derived) throw limitBelowFees(belowFees(chain, inputs));
   const field = firstDifference(derived.record, draft);
   if (field) throw termsMismatch(field, `The draft's ${field} is not what the relay derives from its terms now.`);
   // The signed gas fee must still be today's, within a factor of two (docs/limit-orders.md, "Amounts").

@@ -240,7 +240,14 @@ describe("POST /v1/limit-orders/prepare", () => {
   it("answers 400 limit_below_fees when the limit does not cover the fee and the most gas fee", async () => {
     const res = await call("POST", "/v1/limit-orders/prepare", cngnForUsdc({ limitAmount: "150150" }));
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: "limit_below_fees" });
+    // The figures: the fee at this limit (10 bps), the most gas fee (3 × 50000) and the smallest limit that works.
+    expect(res.body).toMatchObject({
+      error: "limit_below_fees",
+      feeAtLimit: "150",
+      maxGasFee: "150000",
+      smallestLimit: "150151",
+      message: expect.stringContaining("150151"),
+    });
     await prepare({ limitAmount: "150151" });
   });
 
