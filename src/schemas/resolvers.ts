@@ -63,7 +63,10 @@ export const Resolver = z
       description: "the product of the three rates of reliabilityDetail once each has 20 samples",
     }),
     reliabilityDetail: ReliabilityDetail.nullable(),
-    badges: z.array(Badge),
+    badges: z.array(Badge).openapi({
+      description:
+        "In this order: fast, reliable, solana, new, honest_levels. `honest_levels` is given on a resolver's own record (GET /v1/resolvers/{address}) only, which reads its level samples; the directory's list never shows it",
+    }),
     demoted: z.boolean(),
     demotedUntil: Timestamp.nullable(),
     demotionReason: z.string().nullable(),

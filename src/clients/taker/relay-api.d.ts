@@ -1518,6 +1518,7 @@ export interface components {
       /** @description the product of the three rates of reliabilityDetail once each has 20 samples */
       reliability: number | null;
       reliabilityDetail: components["schemas"]["ReliabilityDetail"];
+      /** @description In this order: fast, reliable, solana, new, honest_levels. `honest_levels` is given on a resolver's own record (GET /v1/resolvers/{address}) only, which reads its level samples; the directory's list never shows it */
       badges: components["schemas"]["Badge"][];
       demoted: boolean;
       /**
