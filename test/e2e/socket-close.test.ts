@@ -59,7 +59,7 @@ function openSocket(): Promise<{ socket: Socket; frames: Frame[]; send: (text: s
       const send = (text: string) => {
         const payload = Buffer.from(text);
         const mask = Buffer.from(crypto.getRandomValues(new Uint8Array(4)));
-        const masked = payload.map((b, i) => b ^ (mask[i % 4] as number));
+        const masked = payload.map((b: number, i: number) => b ^ (mask[i % 4] as number));
         socket.write(Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, Buffer.from(masked)]));
       };
       resolve({ socket, frames, send });
