@@ -25,7 +25,7 @@ import { advertisedCorridor, type CorridorNodeEvents, CorridorNodes } from "../s
 import type { CorridorStatus } from "../src/ops";
 import { CorridorControls } from "../src/ops";
 import { BandSubscription } from "../src/oracle";
-import { CLOSE_REASONS, close } from "../src/protocol";
+import { CLOSE_REASONS, close, PING_BYTES, PONG_BYTES } from "../src/protocol";
 import { QuoteAdmission, type QuoteAsk, StoredProofBook } from "../src/quotes";
 import { CorridorStanding, type Demotion } from "../src/resolvers";
 import { Schedule } from "../src/schedule";
@@ -65,7 +65,7 @@ export class CorridorDO extends DurableObject<Env> {
     super(ctx, entryEnv(rawEnv));
     const env = this.env;
     // Protocol pings are answered by the runtime, so idle nodes never wake the object.
-    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING_BYTES, PONG_BYTES));
     const config = loadConfig(env.RELAY_CONFIG);
     const corridor = corridorOfKey(config, ctx.id.name ?? "");
     if (!corridor) throw new Error(`not a corridor: ${ctx.id.name}`);

@@ -16,7 +16,9 @@ import {
   countObjectRead,
   createRouter,
   lineAfterAnswer,
+  OBJECT_UNREACHABLE,
   servedDocument,
+  unreachableRefusal,
 } from "./http";
 import { log, withRequestId } from "./log";
 import {
@@ -198,6 +200,9 @@ export function createApp(options: AppOptions = {}) {
       log.error("config_invalid", { error: err.message });
       return errorResponse(c, new RelayError(500, "config_invalid", err.message));
     }
+    // A Durable Object that cannot be reached now, or was reset mid-call (docs/api.md, "Conventions").
+    const unreachable = unreachableRefusal(err, OBJECT_UNREACHABLE);
+    if (unreachable) return errorResponse(c, RelayError.from(unreachable));
     log.error("internal_error", { error: String(err), stack: (err as Error)?.stack });
     return errorResponse(c, new RelayError(500, "internal_error", "Something went wrong on our side."));
   });

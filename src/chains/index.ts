@@ -5,7 +5,15 @@
  */
 
 export type { ChainAdapter, ProvedKeys, QuoteSigning, RfqTerms } from "./adapter";
-export { addressDescription, addressKey, type ChainKind, isAddressOf, normaliseAddress, quotesPair } from "./addresses";
+export {
+  addressDescription,
+  addressKey,
+  type ChainKind,
+  canonicalAddress,
+  isAddressOf,
+  normaliseAddress,
+  quotesPair,
+} from "./addresses";
 export {
   allCorridors,
   type Corridor,

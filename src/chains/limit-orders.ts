@@ -48,6 +48,8 @@ export interface LimitOrderChain {
   signedChainId(typedData: Record<string, unknown>): number | null;
   /** Whether `signature` is the taker's over the typed data of `terms`. No RPC. */
   verifyTaker(terms: SignedLimitTerms, signature: string): Promise<boolean>;
+  /** The part of the chain's signature rule `signature` breaks, to say in a refusal; null when it meets it. */
+  signatureRuleBreach(signature: string): string | null;
   revoke(nonce: bigint): RevokeCall;
   /**
    * Whether the order's permit can be pulled: the taker holds `permitAmount` of the sell token and

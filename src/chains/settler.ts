@@ -39,7 +39,10 @@ export interface FillCall {
  * (EVM: not the taker's signature over the typed data) or `bad_transaction` (Solana: not the quote's
  * transaction signed by the taker, `reason` saying what differs).
  */
-export type TakerCheck = { ok: true } | { ok: false; code: "bad_signature" | "bad_transaction"; reason: string };
+/** `rule`: the part of the strict signature rule the signature breaks, when that is why (docs/api.md, "Signatures"). */
+export type TakerCheck =
+  | { ok: true }
+  | { ok: false; code: "bad_signature" | "bad_transaction"; reason: string; rule?: string };
 
 /** Whether the taker's side can be pulled now; if not, why (400 `taker_not_ready` with `reason`, `detail`). */
 export type Readiness = { ready: true } | { ready: false; reason: string; detail: string };

@@ -106,7 +106,7 @@ function baseDocument(): Document {
         address: "/v1/corridors/{chainId}/{tokenA}/{tokenB}/connect",
         title: "A corridor's resolver socket",
         description:
-          'Upgrade: websocket. JSON text frames, each with a `type`; `{"type":"ping"}` is answered `{"type":"pong"}`.',
+          'Upgrade: websocket. JSON text frames, each with a `type`. A `ping` is answered `pong` at any time, before auth too: the exact bytes `{"type":"ping"}` by the runtime without waking the corridor, any other spelling by the corridor.',
         servers: [{ $ref: "#/servers/socket" }],
         parameters: {
           chainId: { description: "the corridor's chain id" },

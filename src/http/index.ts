@@ -10,9 +10,18 @@ export { asyncApiDocument } from "./asyncapi-document";
 export { behindAnswer, lineAfterAnswer } from "./behind-answer";
 export { checkAdminToken, type RequestClient, requestClient } from "./client";
 export { countObjectRead, objectRead } from "./object-reads";
-export { servedDocument } from "./openapi-document";
+export { API_KEY_SECURITY, servedDocument } from "./openapi-document";
 export { decodeCursor, decodeKeyCursor, encodeCursor, encodeKeyCursor } from "./page-cursor";
 export { createRouter } from "./router";
 export { allowedMethods } from "./routes-table";
 export { serverTiming } from "./server-timing";
-export { callObject, NOT_LEADER_RETRY_SECONDS, type Unreachable, unreachableRefusal } from "./unreachable-object";
+export {
+  CORRIDOR_UNREACHABLE,
+  callObject,
+  KEEPER_LEADER_UNREACHABLE,
+  NOT_LEADER_RETRY_SECONDS,
+  OBJECT_UNREACHABLE,
+  ORACLE_UNREACHABLE,
+  type Unreachable,
+  unreachableRefusal,
+} from "./unreachable-object";

@@ -1,7 +1,8 @@
 /**
  * What every operation of the API shares, added to the OpenAPI document the routes' zod schemas generate
  * (docs/api.md, "Conventions" and "The OpenAPI document"): the server it is served from, the request id
- * both ways, `security: []` on the public operations (the admin ones declare the bearer token), 413 on a
+ * both ways, `security: []` on the public operations (the admin ones declare the bearer token, the ones
+ * that read `X-Api-Key` the optional key: `API_KEY_SECURITY`), 413 on a
  * body over 64 KiB, 405 on a method the path does not take, and `Server-Timing` where it is sent.
  */
 
@@ -15,7 +16,22 @@ interface Operation {
 interface OpenApiDocument {
   info: object;
   paths?: object;
+  components?: { securitySchemes?: object };
 }
+
+/**
+ * How an operation that reads `X-Api-Key` declares it (docs/api.md, "Limits"): the key is optional (a
+ * request without one counts against its address), and a wrong or revoked one is 401 `invalid_api_key`.
+ */
+export const API_KEY_SECURITY: Record<string, string[]>[] = [{}, { apiKey: [] }];
+
+const apiKeyScheme = {
+  type: "apiKey",
+  in: "header",
+  name: "X-Api-Key",
+  description:
+    "An integrator's key (docs/api.md, \"Limits\"): its requests count against the key at its own quotas instead of the caller's address. Optional; a key the relay did not issue, or revoked, is 401 `invalid_api_key`.",
+};
 
 const METHODS = new Set(["get", "put", "post", "delete", "patch", "options", "head"]);
 
@@ -55,6 +71,10 @@ export function servedDocument<D extends OpenApiDocument>(doc: D, origin: string
     info: { ...doc.info, license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" } },
     servers: [{ url: origin, description: "This relay" }],
     paths,
+    components: {
+      ...doc.components,
+      securitySchemes: { ...doc.components?.securitySchemes, apiKey: apiKeyScheme },
+    },
   };
 }
 

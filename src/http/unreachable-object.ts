@@ -13,6 +13,29 @@ export interface Unreachable {
   reset?: { message: string; reason: string };
 }
 
+/** A corridor object that cannot be reached or was reset: a quote, a price, a stream, a prepare, a read. */
+export const CORRIDOR_UNREACHABLE: Unreachable = {
+  message: "The corridor is restarting; ask again shortly.",
+  reason: "corridor_unreachable",
+};
+
+/** The keeper leader, for what is not a submission (an admin's pause, resume or look). */
+export const KEEPER_LEADER_UNREACHABLE: Unreachable = {
+  message: "The keeper is restarting; ask again shortly.",
+  reason: "keeper_unreachable",
+};
+
+export const ORACLE_UNREACHABLE: Unreachable = {
+  message: "The oracle is restarting; ask again shortly.",
+  reason: "oracle_unreachable",
+};
+
+/** Any other call to an object, answered by the app's error handler: never a 500 for a restart. */
+export const OBJECT_UNREACHABLE: Unreachable = {
+  message: "A part of the relay is restarting; ask again shortly.",
+  reason: "object_unreachable",
+};
+
 /**
  * What a call to a Durable Object that failed means for a request (docs/api.md, "Conventions"): an object the
  * runtime says cannot be reached right now (restarting, moved, overloaded: its error is `retryable` or

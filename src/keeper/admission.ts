@@ -180,7 +180,12 @@ async function simulate(
   const simulating = settler.preflight(request, Math.floor(port.now() / 1000));
   simulating.catch(() => {});
   const taker = await timed(timings, "verifyMs", () => settler.verifyTaker(request));
-  if (!taker.ok) return refuse(400, taker.code, takerRefusals[taker.code], { reason: taker.reason });
+  if (!taker.ok) {
+    const message = taker.rule
+      ? `The signature breaks the rule Permit2 applies: ${taker.rule}.`
+      : takerRefusals[taker.code];
+    return refuse(400, taker.code, message, { reason: taker.reason });
+  }
   const counted = gate.count(quote.taker);
   if (counted) return counted;
   const terms: ExecutionTerms = {

@@ -5,7 +5,7 @@ import { heal, isResolversOwn, strikeIfOwn } from "../resolvers";
 import { blamed } from "../states";
 import { PassRecords } from "./pass-records";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
-import { iso, type KeeperPort, keeperLog, type SettlingChain, settlingChain, walletOf } from "./port";
+import { iso, type KeeperPort, keeperLog, logIfRelayFault, type SettlingChain, settlingChain, walletOf } from "./port";
 import { settledFill } from "./settlement-record";
 import type { Wallet } from "./wallet";
 
@@ -283,6 +283,7 @@ export class Indexer {
     // A transaction lost before its broadcast was ever confirmed has no execution to fail: nobody to tell.
     if (!moved) return;
     this.port.quoteMoved(s.quoteId, fillNotice(tx, "failed", reason));
+    logIfRelayFault({ quoteId: s.quoteId, corridor: s.corridorKey, reason, txHash: tx.hash });
     const failed = {
       resolver: s.resolver,
       reason,

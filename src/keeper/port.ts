@@ -68,6 +68,14 @@ const line =
  */
 export const keeperLog = { info: line("info"), warn: line("warn"), error: line("error") };
 
+/**
+ * A fill failed for the relay's own reason (docs/reliability.md, "Blame"): the operator hears of each,
+ * whether the simulation found it (a requote) or the indexer after broadcast (with its `txHash`).
+ */
+export function logIfRelayFault(fault: { quoteId: string; corridor: string | null; reason: string; txHash?: string }) {
+  if (blameOf(fault.reason) === "relay") keeperLog.error("relay_fault", fault);
+}
+
 export const iso = (ms: number) => new Date(ms).toISOString();
 
 export interface SettlingChain {

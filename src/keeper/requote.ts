@@ -2,7 +2,7 @@ import { findCorridor } from "../chains";
 import { type ExecutionTerms, type QuoteRow, writeRequote } from "../db";
 import { isResolversOwn, strikeIfOwn } from "../resolvers";
 import { blameOf } from "../states";
-import { type FillNotice, iso, type KeeperPort, keeperLog, relayFault } from "./port";
+import { type FillNotice, iso, type KeeperPort, logIfRelayFault, relayFault } from "./port";
 import type { SubmitOutcome, SubmitTimings } from "./rpc";
 import { timed } from "./timings";
 
@@ -32,7 +32,7 @@ export async function requote(
       ? { corridorKey, resolver: winner, status: "failed", txHash: null, ...relayFault(reason) }
       : null;
   port.quoteMoved(quote.quoteId, fill);
-  if (blame === "relay") keeperLog.error("relay_fault", { quoteId: quote.quoteId, corridor: corridorKey, reason });
+  logIfRelayFault({ quoteId: quote.quoteId, corridor: corridorKey, reason });
   const failed = {
     resolver: winner,
     reason,

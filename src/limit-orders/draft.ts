@@ -1,8 +1,10 @@
+import { protocolFee } from "../auction";
 import type { ChainAdapter, LimitOrderChain, SignedLimitTerms } from "../chains";
 import { gasChargeFor, withBigintsAsStrings } from "../chains";
 import type { LimitOrderDraft } from "../schemas";
 import { expiresAtOf } from "./expiry";
-import { type LimitAmounts, limitAmountOf, limitAmounts, MAX_GAS_FEE_MULTIPLE } from "./terms";
+import type { BelowFees } from "./refusals";
+import { type LimitAmounts, limitAmountOf, limitAmounts, MAX_GAS_FEE_MULTIPLE, smallestLimit } from "./terms";
 
 /**
  * Record 2.7 from the taker's inputs (docs/limit-orders.md, "Prepare"), and the inputs back from a
@@ -43,6 +45,16 @@ const gasOf = ({ adapter }: DraftChain, sellToken: string, buyToken: string, amo
   ...gasChargeFor(adapter.chain.gasFee, sellToken, buyToken, adapter.sameAddress),
   amount,
 });
+
+/** Why these inputs' limit does not cover the fees: the figures `limit_below_fees` answers. */
+export function belowFees(chain: DraftChain, inputs: Omit<LimitInputs, "nonce">): BelowFees {
+  const feeBps = chain.adapter.chain.fee.bps;
+  const gas = gasOf(chain, inputs.sellToken, inputs.buyToken, inputs.gasFeeNow);
+  const maxGasFee = MAX_GAS_FEE_MULTIPLE * gas.amount;
+  const feeAtLimit = protocolFee(inputs.limitAmount, feeBps);
+  const smallest = smallestLimit(feeBps, gas.side === "buy" ? maxGasFee : 0n);
+  return { limitAmount: inputs.limitAmount, feeAtLimit, maxGasFee, smallestLimit: smallest };
+}
 
 /** The draft of these inputs; null when the limit does not cover the fees (`limit_below_fees`). */
 export function buildDraft(chain: DraftChain, inputs: LimitInputs): Draft | null {

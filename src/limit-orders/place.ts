@@ -5,7 +5,7 @@ import { newId } from "../ids";
 import { refuseBelowMinimum } from "../quotes";
 import type { LimitOrderPlaceRequest, LimitOrderRow } from "../schemas";
 import { type LimitOrderContext, limitChainOf, limitSettings } from "./context";
-import { buildDraft, firstDifference, inputsOfDraft } from "./draft";
+import { belowFees, buildDraft, firstDifference, inputsOfDraft } from "./draft";
 import { deadlineAccepted, expiresAtOf } from "./expiry";
 import { limitBelowFees, nonceUsed, readingChain, refuseOverLimit, termsMismatch, tooManyOpen } from "./refusals";
 
@@ -51,7 +51,7 @@ export async function placeLimitOrder(ctx: LimitOrderContext, body: LimitOrderPl
     );
   }
   const derived = buildDraft(chain, inputs);
-  if (!derived) throw limitBelowFees();
+  if (!derived) throw limitBelowFees(belowFees(chain, inputs));
   const field = firstDifference(derived.record, draft);
   if (field) throw termsMismatch(field, `The draft's ${field} is not what the relay derives from its terms now.`);
   // The signed gas fee must still be today's, within a factor of two (docs/limit-orders.md, "Amounts").
@@ -64,7 +64,11 @@ export async function placeLimitOrder(ctx: LimitOrderContext, body: LimitOrderPl
     );
   }
   if (!(await orders.verifyTaker(derived.terms, signature))) {
-    throw new RelayError(400, "bad_signature", "The signature is not the taker's over the draft's typedData.");
+    const breach = orders.signatureRuleBreach(signature);
+    const message = breach
+      ? `The signature breaks the rule Permit2 applies: ${breach}.`
+      : "The signature is not the taker's over the draft's typedData.";
+    throw new RelayError(400, "bad_signature", message);
   }
   const taker = adapter.normalise(inputs.taker);
   const nowIso = new Date(now).toISOString();

@@ -5,7 +5,7 @@ import { NOT_LEADER_RETRY_SECONDS } from "../http";
 import { checkSwapTerms } from "../quotes";
 import type { LimitOrderDraft, LimitOrderPrepareRequest } from "../schemas";
 import { type LimitOrderContext, limitChainOf, limitSettings } from "./context";
-import { buildDraft } from "./draft";
+import { belowFees, buildDraft } from "./draft";
 import { deadlineOf, expiryAccepted } from "./expiry";
 import { limitBelowFees, refuseOverLimit } from "./refusals";
 
@@ -53,7 +53,7 @@ export async function prepareLimitOrder(
     deadline: deadlineOf(Math.floor(now / 1000), body.expiresInSeconds),
     gasFeeNow: await ctx.gasFeeNow(corridor.key, { kind: "limit", sellToken, buyToken, recipient }),
   };
-  if (!buildDraft(chain, { ...inputs, nonce: 0n })) throw limitBelowFees();
+  if (!buildDraft(chain, { ...inputs, nonce: 0n })) throw limitBelowFees(belowFees(chain, inputs));
   const taker = adapter.normalise(body.taker);
   await refuseOverLimit(db, taker, settings.maxOpenPerTaker, new Date(now).toISOString());
   for (let i = 0; i < NONCE_TRIES; i++) {

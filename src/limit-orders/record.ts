@@ -1,3 +1,4 @@
+import { canonicalAddress } from "../chains";
 import type { LimitOrder, LimitOrderRow } from "../schemas";
 import { cancelLimitMessage } from "./messages";
 
@@ -17,7 +18,8 @@ export function limitOrderRecord(row: LimitOrderRow): LimitOrder {
     bestReceived: row.bestReceived,
     cancelMessage: cancelLimitMessage(row.chainId, row.limitOrderId),
     revoke: row.revoke,
-    taker: row.taker,
+    // Stored in lower case, the key it is counted and found by; answered in EIP-55 (limit orders are EVM's).
+    taker: canonicalAddress("evm", row.taker),
     recipient: row.recipient,
     sellToken: row.sellToken,
     buyToken: row.buyToken,

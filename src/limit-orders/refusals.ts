@@ -23,8 +23,22 @@ export const tooManyOpen = (open: number, max: number) =>
     { open, max },
   );
 
-export const limitBelowFees = () =>
-  new RelayError(400, "limit_below_fees", "The limit does not cover the protocol fee and the most gas fee.");
+/** The figures of a limit that does not cover the fees (docs/limit-orders.md, "Amounts"), in the buy token. */
+export interface BelowFees {
+  limitAmount: bigint;
+  feeAtLimit: bigint;
+  /** The most gas fee a fill may charge; it counts against the limit only when charged in the buy token. */
+  maxGasFee: bigint;
+  smallestLimit: bigint;
+}
+
+export const limitBelowFees = (f: BelowFees) =>
+  new RelayError(
+    400,
+    "limit_below_fees",
+    `The limit ${f.limitAmount} does not cover the protocol fee at it (${f.feeAtLimit}) and the most gas fee (${f.maxGasFee}); the smallest limit that does is ${f.smallestLimit}.`,
+    { feeAtLimit: `${f.feeAtLimit}`, maxGasFee: `${f.maxGasFee}`, smallestLimit: `${f.smallestLimit}` },
+  );
 
 export const termsMismatch = (field: string, message: string) =>
   new RelayError(400, "terms_mismatch", message, { field });

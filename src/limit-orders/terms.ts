@@ -49,3 +49,17 @@ export function limitAmounts(args: {
 export function limitAmountOf(args: { minOut: bigint; feeAtLimit: bigint; maxGasFee: bigint; gas: GasCharge }): bigint {
   return args.minOut + args.feeAtLimit + (args.gas.side === "buy" ? args.maxGasFee : 0n);
 }
+
+/**
+ * The smallest limit whose order leaves the recipient something (`minOut` ≥ 1) at `feeBps` and the most
+ * gas fee taken from the output (`maxGasFeeInBuy`, 0 when the gas fee is in the sell token): what a
+ * `limit_below_fees` refusal tells the taker to ask for.
+ */
+export function smallestLimit(feeBps: number, maxGasFeeInBuy: bigint): bigint {
+  const keeps = 10_000n - BigInt(feeBps);
+  const minOut = (limit: bigint) => limit - protocolFee(limit, feeBps) - maxGasFeeInBuy;
+  let limit = ((maxGasFeeInBuy + 1n) * 10_000n + keeps - 1n) / keeps;
+  while (minOut(limit) < 1n) limit += 1n;
+  while (limit > 1n && minOut(limit - 1n) >= 1n) limit -= 1n;
+  return limit;
+}

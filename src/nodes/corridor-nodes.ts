@@ -103,6 +103,8 @@ export class CorridorNodes {
       return this.reject(ws, CLOSE_REASONS.badFrame, parsed.message);
     }
     const frame = parsed.frame;
+    // A ping the runtime did not answer (not its exact bytes) is answered here, authenticated or not.
+    if (frame.type === "ping") return this.answer(ws, { type: "pong" });
     if (!node) {
       if (frame.type !== "auth") return this.reject(ws, CLOSE_REASONS.badFrame, "the first frame must be auth");
       await this.authenticate(ws, entry, frame, events);
@@ -286,7 +288,12 @@ export class CorridorNodes {
 
   /** A frame refused without closing: an `error` frame with its code, if there is one. */
   private refuse(ws: WebSocket, refusal: { code: string; message: string } | null): null {
-    if (refusal) send(ws, { type: "error", ...refusal });
+    return this.answer(ws, refusal && { type: "error", ...refusal });
+  }
+
+  /** Sends `frame`, if there is one; nothing for the auction. */
+  private answer(ws: WebSocket, frame: RelayFrame | null): null {
+    if (frame) send(ws, frame);
     return null;
   }
 

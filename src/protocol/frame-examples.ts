@@ -27,6 +27,7 @@ const [, usdcMint = "", wsolMint = ""] = solanaCorridor.split(":");
 type ByType<F extends { type: string }> = { [T in F["type"]]: Extract<F, { type: T }>[] };
 
 export const NODE_FRAME_EXAMPLES: ByType<NodeFrame> = {
+  ping: [{ type: "ping" }],
   auth: [
     {
       type: "auth",
@@ -84,6 +85,7 @@ export const NODE_FRAME_EXAMPLES: ByType<NodeFrame> = {
 };
 
 export const RELAY_FRAME_EXAMPLES: ByType<RelayFrame> = {
+  pong: [{ type: "pong" }],
   challenge: [{ type: "challenge", nonce: "5a1c9e0b7d2f4a6c8e1b3d5f7a9c0e2b", corridor }],
   welcome: [{ type: "welcome", address: node, corridor, rfqWindowMs: 1500, band }],
   rfq: [

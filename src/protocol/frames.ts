@@ -29,6 +29,9 @@ export const bandFrameBody = z.object({
  */
 export const SIGNER_TYPES = ["keyfile", "aws-kms", "fireblocks"] as const;
 export type SignerType = (typeof SIGNER_TYPES)[number];
+/** A stored signer type as the protocol names it; null for none, or one it no longer names. */
+export const signerTypeOf = (value: string | null | undefined): SignerType | null =>
+  (SIGNER_TYPES as readonly string[]).includes(value ?? "") ? (value as SignerType) : null;
 
 export const authFrame = z.object({
   type: z.literal("auth"),
@@ -126,7 +129,16 @@ export const levelsFrame = z.object({
   ttlMs: z.number().int().positive().max(MAX_LEVELS_TTL_MS).optional(),
 });
 
+/**
+ * Keep-alive (docs/resolver-protocol.md, "Keep-alive"), answered `pong` at any time, before auth too: the
+ * runtime answers the exact bytes `{"type":"ping"}` without waking the corridor, the corridor any other
+ * spelling of the same JSON.
+ */
+export const pingFrame = z.object({ type: z.literal("ping") });
+export const PING_BYTES = '{"type":"ping"}';
+
 export const nodeFrame = z.discriminatedUnion("type", [
+  pingFrame,
   authFrame,
   heartbeatFrame,
   bidFrame,
@@ -258,7 +270,12 @@ export const errorFrame = z.object({
 /** A strike demoted the node (docs/reliability.md): until when (ISO 8601), and why. */
 export const demotedFrame = z.object({ type: z.literal("demoted"), until: z.string(), reason: z.string() });
 
+/** The answer to `ping`; the runtime's own is these exact bytes, `{"type":"pong"}`. */
+export const pongFrame = z.object({ type: z.literal("pong") });
+export const PONG_BYTES = '{"type":"pong"}';
+
 export const relayFrame = z.discriminatedUnion("type", [
+  pongFrame,
   challengeFrame,
   welcomeFrame,
   rfqFrame,

@@ -27,9 +27,13 @@ export {
   type NodeState,
   nodeFrame,
   OUTPUT_AMOUNT_SLOT,
+  PING_BYTES,
+  PONG_BYTES,
   type RelayFrame,
   relayFrame,
   SIGN_TIMEOUT_MS,
+  SIGNER_TYPES,
   type SignedFrame,
   STALE_AFTER_MS,
+  signerTypeOf,
 } from "./frames";

@@ -2,6 +2,7 @@ import { getAddress } from "viem";
 import type { ResolverRow } from "../db";
 import { NO_TOTALS, type Totals } from "../db";
 import { resolverKey } from "../ids";
+import { signerTypeOf } from "../protocol";
 import type { Node, Resolver } from "../schemas";
 import { reliabilityFields } from "./reliability";
 
@@ -47,7 +48,7 @@ export function buildDirectory(
       address: getAddress(row.address),
       name: row.name || node?.name || "",
       region: row.region ?? node?.region ?? null,
-      signerType: node?.signerType ?? row.signerType,
+      signerType: signerTypeOf(node?.signerType ?? row.signerType),
       version: node?.version ?? row.version,
       registered: row.registered,
       registeredAt: row.registeredAt,

@@ -6,7 +6,7 @@ import type { RelayConfig } from "../config";
 import { demoteResolver, readResolver, readTotals, reinstateResolver, upsertRegistration } from "../db";
 import type { AppEnv, Env } from "../env";
 import { notFound } from "../errors";
-import { checkAdminToken, createRouter } from "../http";
+import { CORRIDOR_UNREACHABLE, callObject, checkAdminToken, createRouter, KEEPER_LEADER_UNREACHABLE } from "../http";
 import { resolverKey } from "../ids";
 import { liveNodes } from "../nodes";
 import { corridorRecord } from "../ops";
@@ -42,6 +42,9 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 export const security = [{ bearerAuth: [] }];
+
+/** A call to the keeper leader: 503 `not_leader` with `Retry-After` while it restarts (docs/api.md, "Conventions"). */
+const keeperCall = <T>(call: () => Promise<T>) => callObject(async () => await call(), KEEPER_LEADER_UNREACHABLE);
 
 /** Corridors cache demotions for their auctions; an admin change applies to the next auction at once. */
 async function forgetDemotions(env: Env, config: RelayConfig): Promise<void> {
@@ -116,7 +119,7 @@ export const adminRoutes = adminRouter
         params: EvmAddressParam,
         body: { required: true, content: { "application/json": { schema: RegistrationBody } } },
       },
-      responses: { 200: jsonContent(Resolver, "The resolver"), ...errorResponses(400, 401) },
+      responses: { 200: jsonContent(Resolver, "The resolver"), ...errorResponses(400, 401, 503) },
     }),
     async (c) => {
       const { address } = c.req.valid("param");
@@ -139,7 +142,7 @@ export const adminRoutes = adminRouter
         params: EvmAddressParam,
         body: { required: true, content: { "application/json": { schema: DemoteBody } } },
       },
-      responses: { 200: jsonContent(Resolver, "The resolver"), ...errorResponses(400, 401, 404) },
+      responses: { 200: jsonContent(Resolver, "The resolver"), ...errorResponses(400, 401, 404, 503) },
     }),
     async (c) => {
       const { address } = c.req.valid("param");
@@ -163,7 +166,7 @@ export const adminRoutes = adminRouter
       summary: "Lift a resolver's demotion",
       security,
       request: { params: EvmAddressParam },
-      responses: { 200: jsonContent(Resolver, "The resolver"), ...errorResponses(401, 404) },
+      responses: { 200: jsonContent(Resolver, "The resolver"), ...errorResponses(401, 404, 503) },
     }),
     async (c) => {
       const { address } = c.req.valid("param");
@@ -183,12 +186,16 @@ export const adminRoutes = adminRouter
       summary: "Pause a corridor: new quotes answer 503 not_leader; quotes already given still settle",
       security,
       request: { params: CorridorKeyParam, body: pauseBody },
-      responses: { 200: jsonContent(CorridorRecord, "The corridor"), ...errorResponses(400, 401, 404) },
+      responses: { 200: jsonContent(CorridorRecord, "The corridor"), ...errorResponses(400, 401, 404, 503) },
     }),
     async (c) => {
       const corridor = corridorOf(c.get("config"), c.req.valid("param").key);
       const { reason } = c.req.valid("json");
-      return c.json(corridorRecord(corridor, await corridorStub(c.env, corridor.key).pause(reason)), 200);
+      const paused = await callObject(
+        async () => await corridorStub(c.env, corridor.key).pause(reason),
+        CORRIDOR_UNREACHABLE,
+      );
+      return c.json(corridorRecord(corridor, paused), 200);
     },
   )
   .openapi(
@@ -200,11 +207,15 @@ export const adminRoutes = adminRouter
       summary: "Resume a paused corridor",
       security,
       request: { params: CorridorKeyParam },
-      responses: { 200: jsonContent(CorridorRecord, "The corridor"), ...errorResponses(401, 404) },
+      responses: { 200: jsonContent(CorridorRecord, "The corridor"), ...errorResponses(401, 404, 503) },
     }),
     async (c) => {
       const corridor = corridorOf(c.get("config"), c.req.valid("param").key);
-      return c.json(corridorRecord(corridor, await corridorStub(c.env, corridor.key).resume()), 200);
+      const resumed = await callObject(
+        async () => await corridorStub(c.env, corridor.key).resume(),
+        CORRIDOR_UNREACHABLE,
+      );
+      return c.json(corridorRecord(corridor, resumed), 200);
     },
   )
   .openapi(
@@ -216,9 +227,9 @@ export const adminRoutes = adminRouter
       summary: "Pause the keeper: submissions answer 503 not_leader, no limit-order round starts",
       security,
       request: { body: pauseBody },
-      responses: { 200: jsonContent(KeeperRecord, "The keeper"), ...errorResponses(400, 401) },
+      responses: { 200: jsonContent(KeeperRecord, "The keeper"), ...errorResponses(400, 401, 503) },
     }),
-    async (c) => c.json(await keeperStub(c.env).pause(c.req.valid("json").reason), 200),
+    async (c) => c.json(await keeperCall(() => keeperStub(c.env).pause(c.req.valid("json").reason)), 200),
   )
   .openapi(
     createRoute({
@@ -228,9 +239,9 @@ export const adminRoutes = adminRouter
       tags: ["admin"],
       summary: "Resume the keeper",
       security,
-      responses: { 200: jsonContent(KeeperRecord, "The keeper"), ...errorResponses(401) },
+      responses: { 200: jsonContent(KeeperRecord, "The keeper"), ...errorResponses(401, 503) },
     }),
-    async (c) => c.json(await keeperStub(c.env).resume(), 200),
+    async (c) => c.json(await keeperCall(() => keeperStub(c.env).resume()), 200),
   )
   .openapi(
     createRoute({
@@ -240,7 +251,7 @@ export const adminRoutes = adminRouter
       tags: ["admin"],
       summary: "The keeper: its pause, the transactions it follows, its wallets per chain",
       security,
-      responses: { 200: jsonContent(KeeperRecord, "The keeper"), ...errorResponses(401) },
+      responses: { 200: jsonContent(KeeperRecord, "The keeper"), ...errorResponses(401, 503) },
     }),
-    async (c) => c.json(await keeperStub(c.env).status(), 200),
+    async (c) => c.json(await keeperCall(() => keeperStub(c.env).status()), 200),
   );

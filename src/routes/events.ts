@@ -4,7 +4,7 @@ import { corridorOfKey, corridorsOfQuoteId } from "../chains";
 import { readLimitOrder } from "../db";
 import type { AppEnv } from "../env";
 import { invalidRequest, notFound } from "../errors";
-import { createRouter, requestClient } from "../http";
+import { API_KEY_SECURITY, CORRIDOR_UNREACHABLE, callObject, createRouter, requestClient } from "../http";
 import { isId } from "../ids";
 import { errorResponses, IdParam } from "../schemas";
 import { lastEventId, limitOrderTopic, quoteTopic, STREAM_LIMITS, streamRequest } from "../streams";
@@ -37,6 +37,7 @@ export const eventRoutes = createRouter()
       method: "get",
       path: "/v1/quotes/{id}/events",
       operationId: "streamQuoteEvents",
+      security: API_KEY_SECURITY,
       tags: ["quotes"],
       summary: "The quote's timeline as Server-Sent Events, live until final",
       description: described("Each event's `event` is a timeline event name and `data` the timeline entry."),
@@ -44,7 +45,7 @@ export const eventRoutes = createRouter()
       responses: {
         200: streamContent("The event stream"),
         204: { description: "The stream has ended and the client has every event (Last-Event-ID): stop reconnecting" },
-        ...errorResponses(400, 404, 429, 503),
+        ...errorResponses(400, 401, 404, 429, 503),
       },
     }),
     async (c) => {
@@ -53,7 +54,8 @@ export const eventRoutes = createRouter()
       const corridors = isId("q", id) ? corridorsOfQuoteId(c.get("config"), id) : [];
       const who = await streamClient(c);
       for (const key of corridors) {
-        const answer = await corridorStub(c.env, key).fetch(streamRequest({ topic: quoteTopic(id), last, ...who }));
+        const ask = streamRequest({ topic: quoteTopic(id), last, ...who });
+        const answer = await callObject(async () => await corridorStub(c.env, key).fetch(ask), CORRIDOR_UNREACHABLE);
         if (answer.status !== 404) return handedThrough(answer);
       }
       throw notFound(`No quote has the id ${JSON.stringify(id)}.`);
@@ -64,6 +66,7 @@ export const eventRoutes = createRouter()
       method: "get",
       path: "/v1/limit-orders/{id}/events",
       operationId: "streamLimitOrderEvents",
+      security: API_KEY_SECURITY,
       tags: ["limit orders"],
       summary: "The limit order's status changes as Server-Sent Events, live until it ends",
       description: described(
@@ -73,20 +76,23 @@ export const eventRoutes = createRouter()
       responses: {
         200: streamContent("The event stream"),
         204: { description: "The stream has ended and the client has every event (Last-Event-ID): stop reconnecting" },
-        ...errorResponses(400, 404, 429, 503),
+        ...errorResponses(400, 401, 404, 429, 503),
       },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
       const last = resumeAfter(c);
+      const who = await streamClient(c);
       const order = isId("lo", id) ? await readLimitOrder(c.env.DB, id) : null;
       if (!order) throw notFound(`No limit order has the id ${JSON.stringify(id)}.`);
       // An order of a corridor the relay no longer serves has no stream host left: its record still reads.
       if (!corridorOfKey(c.get("config"), order.corridor)) {
         throw notFound(`The limit order's corridor ${order.corridor} is no longer served; read the order instead.`);
       }
-      const answer = await corridorStub(c.env, order.corridor).fetch(
-        streamRequest({ topic: limitOrderTopic(id), last, ...(await streamClient(c)) }),
+      const ask = streamRequest({ topic: limitOrderTopic(id), last, ...who });
+      const answer = await callObject(
+        async () => await corridorStub(c.env, order.corridor).fetch(ask),
+        CORRIDOR_UNREACHABLE,
       );
       return handedThrough(answer);
     },

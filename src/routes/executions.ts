@@ -2,7 +2,15 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv, Env } from "../env";
 import { notFound, RelayError } from "../errors";
-import { callObject, createRouter, objectRead, type RequestClient, requestClient, serverTiming } from "../http";
+import {
+  API_KEY_SECURITY,
+  callObject,
+  createRouter,
+  objectRead,
+  type RequestClient,
+  requestClient,
+  serverTiming,
+} from "../http";
 import { KEEPER_UNREACHABLE, type SubmitOutcome, type SubmitRequest, submissionLogFields } from "../keeper";
 import { executionThrough } from "../quotes";
 import {
@@ -23,6 +31,7 @@ export const executionRoutes = createRouter()
       method: "post",
       path: "/v1/executions",
       operationId: "submitExecution",
+      security: API_KEY_SECURITY,
       tags: ["executions"],
       summary: "Submit a signed quote: the keeper simulates, broadcasts and pays the gas",
       request: {
@@ -39,7 +48,7 @@ export const executionRoutes = createRouter()
       responses: {
         200: jsonContent(ExecutionAnswer, "A requote (nothing moved), or the first execution of a repeated key"),
         202: jsonContent(ExecutionAnswer, "Broadcast: the execution is submitted"),
-        ...errorResponses(400, 404, 409, 429, 503),
+        ...errorResponses(400, 401, 404, 409, 429, 503),
       },
     }),
     // The keeper leader counts the client's refused submissions and those it holds (docs/security.md).

@@ -5,7 +5,15 @@ import type { LimitOrderChains } from "../chains";
 import { limitOrdersFor } from "../chains";
 import type { AppEnv } from "../env";
 import { RelayError } from "../errors";
-import { behindAnswer, createRouter, type RequestClient, requestClient } from "../http";
+import {
+  API_KEY_SECURITY,
+  behindAnswer,
+  CORRIDOR_UNREACHABLE,
+  callObject,
+  createRouter,
+  type RequestClient,
+  requestClient,
+} from "../http";
 import {
   cancelSignedLimitOrder,
   type LimitOrderContext,
@@ -65,7 +73,10 @@ export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
     config: c.get("config"),
     chains,
     gasFeeNow: async (corridorKey, fill) => {
-      const answer = await corridorStub(c.env, corridorKey).gasFeeNow(fill, ask);
+      const answer = await callObject(
+        async () => await corridorStub(c.env, corridorKey).gasFeeNow(fill, ask),
+        CORRIDOR_UNREACHABLE,
+      );
       if ("kind" in answer) throw RelayError.from(answer);
       return BigInt(answer.amount);
     },
@@ -76,12 +87,13 @@ export function limitOrderRoutes(chains: LimitOrderChains = limitOrdersFor) {
         method: "post",
         path: "/v1/limit-orders/prepare",
         operationId: "prepareLimitOrder",
+        security: API_KEY_SECURITY,
         tags: ["limit orders"],
         summary: "Derive a limit order's terms and the typed data the taker signs; stores nothing",
         request: { body: { required: true, content: { "application/json": { schema: LimitOrderPrepareRequest } } } },
         responses: {
           200: jsonContent(LimitOrderDraft, "The draft (record 2.7)"),
-          ...errorResponses(400, 404, 429),
+          ...errorResponses(400, 401, 404, 429, 503),
         },
       }),
       async (c) => c.json(await prepareLimitOrder(context(c, await requestClient(c)), c.req.valid("json")), 200),

@@ -2,7 +2,14 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { adapterFor, findCorridor } from "../chains";
 import { primaryEvmChain } from "../config";
 import { invalidRequest, RelayError } from "../errors";
-import { addressIssues, callObject, createRouter, requestClient } from "../http";
+import {
+  API_KEY_SECURITY,
+  addressIssues,
+  CORRIDOR_UNREACHABLE,
+  callObject,
+  createRouter,
+  requestClient,
+} from "../http";
 import { errorResponses, IndicativeLadder, IndicativePrice, jsonContent, PriceQuery } from "../schemas";
 import { corridorStub } from "../stubs";
 
@@ -11,13 +18,14 @@ export const priceRoutes = createRouter().openapi(
     method: "get",
     path: "/v1/prices",
     operationId: "getPrices",
+    security: API_KEY_SECURITY,
     tags: ["quotes"],
     summary:
       "An indicative price from the resolvers' streamed ladders: no auction, not firm; without sellAmount, the best ladder",
     request: { query: PriceQuery },
     responses: {
       200: jsonContent(z.union([IndicativePrice, IndicativeLadder]), "The best indicative price, or the best ladder"),
-      ...errorResponses(400, 404, 429, 503),
+      ...errorResponses(400, 401, 404, 429, 503),
     },
   }),
   async (c) => {
@@ -46,10 +54,10 @@ export const priceRoutes = createRouter().openapi(
     };
     const client = await requestClient(c);
     // One call, counted and answered from the corridor object's memory: no auction, no D1, no chain read.
-    const answer = await callObject(async () => await corridorStub(c.env, corridor.key).prices(ask, client), {
-      message: "The corridor is restarting; ask again shortly.",
-      reason: "corridor_unreachable",
-    });
+    const answer = await callObject(
+      async () => await corridorStub(c.env, corridor.key).prices(ask, client),
+      CORRIDOR_UNREACHABLE,
+    );
     if ("kind" in answer) throw RelayError.from(answer);
     return c.json(answer, 200);
   },

@@ -5,7 +5,16 @@ import { adapterFor } from "../chains";
 import { primaryEvmChain } from "../config";
 import { cancelQuote, quoteStatus, readQuoteRecord } from "../db";
 import { notFound, RelayError } from "../errors";
-import { behindAnswer, callObject, createRouter, objectRead, requestClient, serverTiming } from "../http";
+import {
+  API_KEY_SECURITY,
+  behindAnswer,
+  CORRIDOR_UNREACHABLE,
+  callObject,
+  createRouter,
+  objectRead,
+  requestClient,
+  serverTiming,
+} from "../http";
 import {
   cancelQuoteMessage,
   checkSwapTerms,
@@ -39,6 +48,7 @@ export const quoteRoutes = createRouter()
       method: "post",
       path: "/v1/quotes",
       operationId: "requestQuote",
+      security: API_KEY_SECURITY,
       tags: ["quotes"],
       summary: "Ask for a quote: runs an RFQ auction among the corridor's resolvers",
       request: { body: { required: true, content: { "application/json": { schema: QuoteRequest } } } },
@@ -59,7 +69,7 @@ export const quoteRoutes = createRouter()
           }),
           "The quote, and what the taker signs",
         ),
-        ...errorResponses(400, 404, 429, 503),
+        ...errorResponses(400, 401, 404, 429, 503),
       },
     }),
     async (c) => {
@@ -87,7 +97,7 @@ export const quoteRoutes = createRouter()
       // One call: the corridor counts the client's and the taker's limits, runs the auction and answers.
       const outcome = await callObject<QuoteAnswer>(
         async () => await corridorStub(c.env, corridor.key).quote(input, ask),
-        { message: "The corridor is restarting; ask again shortly.", reason: "corridor_unreachable" },
+        CORRIDOR_UNREACHABLE,
       );
       if ("log" in outcome) c.set("logFields", outcome.log);
       if (outcome.kind === "refused") throw RelayError.from(outcome);
@@ -120,7 +130,7 @@ export const quoteRoutes = createRouter()
       tags: ["quotes"],
       summary: "One quote's full lifecycle (record 2.2)",
       request: { params: IdParam },
-      responses: { 200: jsonContent(Quote, "The quote record"), ...errorResponses(404, 429) },
+      responses: { 200: jsonContent(Quote, "The quote record"), ...errorResponses(404, 429, 503) },
     }),
     async (c) => {
       const { id } = c.req.valid("param");

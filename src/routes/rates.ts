@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter } from "../http";
+import { callObject, createRouter, ORACLE_UNREACHABLE } from "../http";
 import { errorResponses, jsonContent, Rates } from "../schemas";
 import { oracleStub } from "../stubs";
 
@@ -10,7 +10,10 @@ export const rateRoutes = createRouter().openapi(
     operationId: "getRates",
     tags: ["rates"],
     summary: "Reference rates: the advisory band of each corridor and every source behind it (2.5)",
-    responses: { 200: jsonContent(Rates, "Bands, sources and the sources failing now"), ...errorResponses(429, 500) },
+    responses: {
+      200: jsonContent(Rates, "Bands, sources and the sources failing now"),
+      ...errorResponses(429, 500, 503),
+    },
   }),
-  async (c) => c.json(await oracleStub(c.env).rates(), 200),
+  async (c) => c.json(await callObject(async () => await oracleStub(c.env).rates(), ORACLE_UNREACHABLE), 200),
 );

@@ -1,7 +1,13 @@
 import { z } from "@hono/zod-openapi";
+import { SIGNER_TYPES } from "../protocol";
 import { Address, Amount, pageQuery, Timestamp } from "./common";
 
 const NodeState = z.enum(["quoting", "degraded", "paused"]);
+/** Who holds the node's key, as its `auth` said (docs/resolver-protocol.md, "Authentication"); null when unsaid. */
+const SignerType = z
+  .enum(SIGNER_TYPES)
+  .nullable()
+  .openapi({ description: "who holds the node's key, as its auth said" });
 /** A corridor as a node advertised it: the token order of its connect URL. */
 export const AdvertisedCorridor = z.object({ chainId: z.number().int(), baseToken: Address, quoteToken: Address });
 export type AdvertisedCorridor = z.infer<typeof AdvertisedCorridor>;
@@ -14,7 +20,7 @@ export const Node = z
     state: NodeState,
     degraded: z.string().nullable(),
     region: z.string().nullable(),
-    signerType: z.string().nullable(),
+    signerType: SignerType,
     fresh: z.boolean(),
     corridors: z.array(AdvertisedCorridor),
     inventory: z.array(z.object({ chainId: z.number().int(), token: Address, balance: Amount, allowance: Amount })),
@@ -49,7 +55,7 @@ export const Resolver = z
     address: Address,
     name: z.string(),
     region: z.string().nullable(),
-    signerType: z.string().nullable(),
+    signerType: SignerType,
     version: z.string().nullable(),
     registered: z.boolean(),
     registeredAt: Timestamp.nullable(),
@@ -57,7 +63,10 @@ export const Resolver = z
       description: "the product of the three rates of reliabilityDetail once each has 20 samples",
     }),
     reliabilityDetail: ReliabilityDetail.nullable(),
-    badges: z.array(Badge),
+    badges: z.array(Badge).openapi({
+      description:
+        "In this order: fast, reliable, solana, new, honest_levels. `honest_levels` is given on a resolver's own record (GET /v1/resolvers/{address}) only, which reads its level samples; the directory's list never shows it",
+    }),
     demoted: z.boolean(),
     demotedUntil: Timestamp.nullable(),
     demotionReason: z.string().nullable(),

@@ -187,7 +187,13 @@ describe("GET /v1/openapi.json", () => {
     expect(ids.every((id) => typeof id === "string" && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(ops.length);
     for (const { path, op } of ops) {
-      expect(op.security).toEqual(path.startsWith("/v1/admin/") ? [{ bearerAuth: [] }] : []);
+      const security = path.startsWith("/v1/admin/")
+        ? [{ bearerAuth: [] }]
+        : READS_API_KEY.has(op.operationId ?? "")
+          ? [{}, { apiKey: [] }]
+          : [];
+      expect(op.security, op.operationId).toEqual(security);
+      if (READS_API_KEY.has(op.operationId ?? "")) expect(Object.keys(op.responses)).toContain("401");
       expect(op.parameters?.some((p) => p.in === "header" && p.name === "X-Request-Id")).toBe(true);
       expect(Object.keys(op.responses)).toContain("405");
       if (op.requestBody) expect(Object.keys(op.responses)).toContain("413");
@@ -201,6 +207,56 @@ describe("GET /v1/openapi.json", () => {
     expect(Object.keys(byId.get("requestQuote")?.responses ?? {})).toContain("503");
     expect(byId.get("submitExecution")?.parameters?.map((p) => p.name.toLowerCase())).toContain("idempotency-key");
     expect(byId.get("streamQuoteEvents")?.parameters?.map((p) => p.name.toLowerCase())).toContain("last-event-id");
+  });
+});
+
+/** The operations that read `X-Api-Key`: each counts its request against the key (docs/api.md, "Limits"). */
+const READS_API_KEY = new Set([
+  "requestQuote",
+  "getPrices",
+  "submitExecution",
+  "prepareLimitOrder",
+  "streamQuoteEvents",
+  "streamLimitOrderEvents",
+]);
+
+describe("X-Api-Key", () => {
+  const WRONG = { "X-Api-Key": "rk_not_a_key_this_relay_issued" };
+  const EVM = localConfig.chains.find((c) => c.kind === "evm");
+  const [usdc, cngn] = [EVM?.tokens[0]?.address ?? "", EVM?.tokens[1]?.address ?? ""];
+  const taker = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
+  const id = "0".repeat(32);
+  const json = (body: unknown) => JSON.stringify(body);
+  const requests: Record<string, [string, string, string?]> = {
+    requestQuote: ["POST", "/v1/quotes", json({ sellToken: cngn, buyToken: usdc, sellAmount: "1580000000", taker })],
+    getPrices: ["GET", `/v1/prices?sellToken=${cngn}&buyToken=${usdc}&sellAmount=1580000000`],
+    submitExecution: ["POST", "/v1/executions", json({ quoteId: `q_${id}`, signature: `0x${"11".repeat(65)}` })],
+    prepareLimitOrder: [
+      "POST",
+      "/v1/limit-orders/prepare",
+      json({ sellToken: cngn, buyToken: usdc, sellAmount: "1", limitAmount: "1", taker, expiresInSeconds: 86_400 }),
+    ],
+    streamQuoteEvents: ["GET", `/v1/quotes/q_${id}/events`],
+    streamLimitOrderEvents: ["GET", `/v1/limit-orders/lo_${id}/events`],
+  };
+
+  it("is read by exactly the operations the OpenAPI document declares it on, each answering 401 to a wrong key", async () => {
+    const doc = (await (await app.request("/v1/openapi.json", {}, env)).json()) as {
+      paths: Record<string, Record<string, Operation>>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: "apiKey", in: "header", name: "X-Api-Key" });
+    const declared = Object.values(doc.paths).flatMap((item) =>
+      Object.values(item).filter((op) => JSON.stringify(op.security).includes("apiKey")),
+    );
+    expect(new Set(declared.map((op) => op.operationId))).toEqual(READS_API_KEY);
+    expect(new Set(Object.keys(requests))).toEqual(READS_API_KEY);
+    for (const [operationId, [method, path, body]] of Object.entries(requests)) {
+      const headers = { ...WRONG, ...(body ? { "content-type": "application/json" } : {}) };
+      const res = await app.request(path, { method, headers, ...(body ? { body } : {}) }, env);
+      expect([operationId, res.status]).toEqual([operationId, 401]);
+      expect(await res.json()).toMatchObject({ error: "invalid_api_key" });
+    }
   });
 });
 

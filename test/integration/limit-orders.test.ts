@@ -240,7 +240,14 @@ describe("POST /v1/limit-orders/prepare", () => {
   it("answers 400 limit_below_fees when the limit does not cover the fee and the most gas fee", async () => {
     const res = await call("POST", "/v1/limit-orders/prepare", cngnForUsdc({ limitAmount: "150150" }));
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: "limit_below_fees" });
+    // The figures: the fee at this limit (10 bps), the most gas fee (3 × 50000) and the smallest limit that works.
+    expect(res.body).toMatchObject({
+      error: "limit_below_fees",
+      feeAtLimit: "150",
+      maxGasFee: "150000",
+      smallestLimit: "150151",
+      message: expect.stringContaining("150151"),
+    });
     await prepare({ limitAmount: "150151" });
   });
 
@@ -281,7 +288,9 @@ describe("POST /v1/limit-orders", () => {
         mask: (1n << (nonce & 255n)).toString(),
         data: expect.stringMatching(/^0x3ff9dcb1/),
       },
-      taker: taker.address.toLowerCase(),
+      // EIP-55, as every answer spells an EVM address (docs/api.md, "Conventions"), though stored in lower case.
+      taker: taker.address,
+      recipient: taker.address,
       limitAmount: "100000000",
       minOut: "99750000",
     });

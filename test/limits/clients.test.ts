@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { keccak256, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
@@ -176,6 +176,41 @@ describe("resolver sockets per client", () => {
     other.webSocket?.accept();
     other.webSocket?.close();
     for (const ws of opened) ws.close();
+  });
+
+  it("refuses a client's 51st socket held on a corridor with 429, a minute's rate or not; another client connects", async () => {
+    // The clock alone is moved, a minute at a time, so the rate of new sockets lets the client reach 50 held:
+    // from an hour ahead, so that no socket's 5 s for auth runs out before the test ends.
+    const start = Date.now() + 3_600_000;
+    vi.useFakeTimers({ toFake: ["Date"], now: start });
+    const opened: WebSocket[] = [];
+    try {
+      for (let minute = 0; opened.length < limits.socketsPerClient; minute++) {
+        vi.setSystemTime(start + minute * 61_000);
+        for (let i = 0; i < limits.newSocketsPerMinute && opened.length < limits.socketsPerClient; i++) {
+          const res = await connectFrom("203.0.113.72");
+          expect(res.status).toBe(101);
+          res.webSocket?.accept();
+          if (res.webSocket) opened.push(res.webSocket);
+        }
+      }
+      // A minute later the rate has a new socket to give, but the client holds its 50.
+      vi.setSystemTime(start + 10 * 61_000);
+      const refused = await connectFrom("203.0.113.72");
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+      expect(await refused.json()).toMatchObject({
+        error: "rate_limited",
+        message: `This client holds ${limits.socketsPerClient} sockets here already.`,
+      });
+      const other = await connectFrom("203.0.113.73");
+      expect(other.status).toBe(101);
+      other.webSocket?.accept();
+      other.webSocket?.close();
+    } finally {
+      for (const ws of opened) ws.close();
+      vi.useRealTimers();
+    }
   });
 });
 

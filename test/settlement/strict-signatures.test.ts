@@ -124,14 +124,15 @@ describe("a taker's signature with v 0/1 or a high s", () => {
         functionName: "fill",
         args: [order, permit, taker.address, takerSignature, resolverSignature],
       });
-    for (const variant of [vAsParity(signature), highS(signature)]) {
+    const rules = [
+      [vAsParity(signature), /its v is [01]: it must be 27 or 28/],
+      [highS(signature), /its s is high .*low-s rule \(EIP-2\)/],
+    ] as const;
+    for (const [variant, rule] of rules) {
       const res = await submit({ quoteId, signature: variant });
       expect(res.status).toBe(400);
-      // Refused by the relay's own check, before any chain read or simulation.
-      expect(res.body).toMatchObject({
-        error: "bad_signature",
-        reason: "not the taker's signature over the typedData",
-      });
+      // Refused by the relay's own check, before any chain read or simulation, naming the rule it breaks.
+      expect(res.body).toMatchObject({ error: "bad_signature", message: expect.stringMatching(rule) });
       await expect(fill(variant)).rejects.toThrow(/TakerLegFailed/);
     }
     await expect(fill(signature)).resolves.toBeDefined();

@@ -1,5 +1,5 @@
 import type { Hex } from "viem";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   balanceOf,
   chainClient,
@@ -136,10 +136,17 @@ describe("a reorg before final", () => {
     await walletOf(KEEPER).sendTransaction({ to: KEEPER.address, value: 0n, nonce });
     // The new chain is as high as the old one was: the settlement is read again once it moves past it.
     await testClient.mine({ blocks: 1 });
+    const errors = vi.spyOn(console, "error");
     await runIndexer();
     const failed = await getQuote(quoteId);
     expect(failed.status).toBe("failed");
     expect(failed.executions).toMatchObject([{ status: "failed", reason: "relay:dropped" }]);
+    // A failure the relay is blamed for after broadcast is logged as one, as a simulation's is (docs/reliability.md, "Blame").
+    const faults = errors.mock.calls.map((c) => JSON.stringify(c)).filter((c) => c.includes("relay_fault"));
+    errors.mockRestore();
+    expect(faults).toHaveLength(1);
+    expect(faults[0]).toContain(quoteId);
+    expect(faults[0]).toContain("relay:dropped");
     expect((await events(quoteId)).slice(-3)).toEqual(["settled", "submitted", "failed"]);
   });
 });

@@ -17,7 +17,7 @@ const amountText = fc.oneof(
 /** Frames as a hostile node might send them: any JSON, near-miss node frames, any text, any bytes. */
 const nearMiss = fc.record(
   {
-    type: fc.constantFrom("auth", "heartbeat", "bid", "decline", "signed", "levels", "ping", "", "BID"),
+    type: fc.constantFrom("auth", "heartbeat", "bid", "decline", "signed", "levels", "ping", "pong", "", "BID"),
     rfqId: fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
     outputAmount: fc.oneof(fc.string(), fc.bigInt().map(String), fc.double()),
     signature: fc.string(),
@@ -52,7 +52,7 @@ describe("fuzzing the resolver frame decoder", () => {
         expect(frameSize(m)).toBeGreaterThanOrEqual(0);
         const parsed = parseNodeFrame(m);
         if (parsed.ok) {
-          expect(["auth", "heartbeat", "bid", "decline", "signed", "levels"]).toContain(parsed.frame.type);
+          expect(["ping", "auth", "heartbeat", "bid", "decline", "signed", "levels"]).toContain(parsed.frame.type);
         } else {
           expect(typeof parsed.message).toBe("string");
           expect(parsed.rfqId === null || typeof parsed.rfqId === "string").toBe(true);

@@ -10,7 +10,7 @@ import { limitReadiness } from "./limit-readiness";
 import type { LimitChainReads, TakerSideFunds } from "./limit-reads";
 import { type LimitAuth, limitTakerTypedData } from "./limit-typed-data";
 import { permitGrant } from "./permit-grant";
-import { signedBy } from "./strict-signature";
+import { signedBy, strictRuleBreach } from "./strict-signature";
 import { PERMIT2_DOMAIN_TYPE } from "./typed-data";
 
 /**
@@ -137,6 +137,8 @@ export function evmLimitOrders(chain: EvmChain, reads: LimitChainReads): LimitOr
     async verifyTaker(terms, signature) {
       return signedBy(hashTypedData(typed(terms)), signature, terms.taker);
     },
+
+    signatureRuleBreach: strictRuleBreach,
 
     revoke(nonce): RevokeCall {
       const { wordPos, mask } = nonceWord(nonce);

@@ -2,7 +2,7 @@ import type { Address, Hex } from "viem";
 import type { FillRequest, TakerCheck } from "../settler";
 import { isLimitSigning, limitTakerTyped, parseLimitSigning } from "./limit-call";
 import { parseSigning } from "./stored-signing";
-import { recoverStrict } from "./strict-signature";
+import { recoverStrict, strictRuleBreach } from "./strict-signature";
 import { takerTypedData } from "./typed-data";
 import { typedDataDigest } from "./typed-data-digest";
 
@@ -38,6 +38,8 @@ export async function verifyEvmTaker(
     });
     digest = typedDataDigest(typed);
   }
+  const breach = strictRuleBreach(request.signature);
+  if (breach) return { ok: false, code: "bad_signature", reason: breach, rule: breach };
   const signer = recoverStrict(digest, request.signature);
   return signer && sameAddress(signer.address, request.taker) ? { ok: true } : refused;
 }

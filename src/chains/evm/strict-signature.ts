@@ -21,15 +21,38 @@ export interface StrictSignature {
   yParity: 0 | 1;
 }
 
+/** `r`, `s` and `v` of a 65-byte signature in 0x hex; null for any other shape. */
+function split(signature: string): { r: bigint; s: bigint; v: number } | null {
+  if (!SIGNATURE.test(signature)) return null;
+  return {
+    r: BigInt(`0x${signature.slice(2, 66)}`),
+    s: BigInt(`0x${signature.slice(66, 130)}`),
+    v: Number.parseInt(signature.slice(130), 16),
+  };
+}
+
+/**
+ * The part of the rule `signature` breaks, said so that a signer can mend it (a refusal's message); null
+ * when it meets the rule, though it may still be another key's.
+ */
+export function strictRuleBreach(signature: string): string | null {
+  const parts = split(signature);
+  if (!parts) return "a signature is 65 bytes r ‖ s ‖ v: 0x and 130 hex digits";
+  const { r, s, v } = parts;
+  if (v !== 27 && v !== 28) return `its v is ${v}: it must be 27 or 28 (add 27 to a recovery id 0 or 1)`;
+  if (r === 0n || r >= ORDER) return "its r is outside [1, n)";
+  if (s === 0n) return "its s is 0";
+  if (s > HALF_ORDER) {
+    return "its s is high (above n/2): the low-s rule (EIP-2) refuses it; sign again, or use n − s and flip v (27 ↔ 28)";
+  }
+  return null;
+}
+
 /** The signature's parts when `signature` (0x hex) meets the rule, else null. */
 export function strictSignature(signature: string): StrictSignature | null {
-  if (!SIGNATURE.test(signature)) return null;
-  const r = BigInt(`0x${signature.slice(2, 66)}`);
-  const s = BigInt(`0x${signature.slice(66, 130)}`);
-  const v = Number.parseInt(signature.slice(130), 16);
-  if (v !== 27 && v !== 28) return null;
-  if (r === 0n || r >= ORDER || s === 0n || s > HALF_ORDER) return null;
-  return { r, s, yParity: v === 27 ? 0 : 1 };
+  const parts = split(signature);
+  if (!parts || strictRuleBreach(signature) !== null) return null;
+  return { r: parts.r, s: parts.s, yParity: parts.v === 27 ? 0 : 1 };
 }
 
 /**
