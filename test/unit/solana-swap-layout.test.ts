@@ -63,9 +63,11 @@ describe("the Solana swap's account keys and size", () => {
     const keys = tx.message.staticAccountKeys.map((k) => k.toBase58());
     expect(keys).toEqual(documentedOrder(tx));
     expect(keys.slice(0, 3)).toEqual([localSolana.keeper, resolver.publicKey.toBase58(), taker.publicKey.toBase58()]);
+    // The resolver pays its own account's creation, so it is a writable signer; the taker signs read-only.
+    expect([0, 1, 2].map((i) => tx.message.isAccountWritable(i))).toEqual([true, true, false]);
     expect(tx.message.header).toEqual({
       numRequiredSignatures: 3,
-      numReadonlySignedAccounts: 2,
+      numReadonlySignedAccounts: 1,
       numReadonlyUnsignedAccounts: count - 9,
     });
     expect(keys).toHaveLength(count);
