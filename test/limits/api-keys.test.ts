@@ -91,7 +91,11 @@ describe("the API-key cache", () => {
     const now = Date.now();
     expect(await lookUpApiKey(db, key, now)).toMatchObject({ id: issued.body.id });
     expect(counted.reads).toBe(1);
-    for (let i = 0; i < 1_500; i++) expect(await lookUpApiKey(db, `rk_unknown${i}`, now)).toBeNull();
+    // 1,500 unknown keys, 100 at a time: one after another they spent 5 s of D1 reads on a loaded machine.
+    for (let from = 0; from < 1_500; from += 100) {
+      const batch = Array.from({ length: 100 }, (_, i) => lookUpApiKey(db, `rk_unknown${from + i}`, now));
+      expect(await Promise.all(batch)).toEqual(batch.map(() => null));
+    }
     expect(counted.reads).toBe(1_501);
     // The known key is still cached: no read.
     expect(await lookUpApiKey(db, key, now + 1)).toMatchObject({ id: issued.body.id });
