@@ -1,8 +1,7 @@
-import type { ChainConfig } from "../config";
 import type { BidCommitment } from "../protocol";
 import type { LimitRound, QuoteAmounts } from "../types";
-import type { ChainKind } from "./addresses";
 import type { FeeCharge } from "./fee-charge";
+import type { ChainConfig, ChainKindName } from "./kinds";
 
 /** What an auction knows of the swap before any bid: the terms every resolver is asked to price. */
 export interface RfqTerms {
@@ -88,7 +87,7 @@ export type QuoteSigning =
  * web3.js, and never branch on `kind`.
  */
 export interface ChainAdapter {
-  readonly kind: ChainKind;
+  readonly kind: ChainKindName;
   readonly chain: ChainConfig;
   /** Whether `value` is an address of this chain. */
   isAddress(value: string): boolean;

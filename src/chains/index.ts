@@ -5,15 +5,8 @@
  */
 
 export type { ChainAdapter, ProvedKeys, QuoteSigning, RfqTerms } from "./adapter";
-export {
-  addressDescription,
-  addressKey,
-  type ChainKind,
-  canonicalAddress,
-  isAddressOf,
-  normaliseAddress,
-  quotesPair,
-} from "./addresses";
+export { addressKey, canonicalAddress, normaliseAddress, quotesPair } from "./addresses";
+export { bps } from "./config-shapes";
 export {
   allCorridors,
   type Corridor,
@@ -25,6 +18,7 @@ export {
   findCorridor,
 } from "./corridor-keys";
 export type { ChainCosts, FillToPrice } from "./costs";
+export type { EvmChain } from "./evm/config";
 export { recoverMessageSigner } from "./evm/messages";
 export { adapterFor, costsFor, inventoryReaderFor, limitOrdersFor, settlerFor } from "./factories";
 export { type FeeCharge, feeChargeFor, type GasCharge, gasChargeFor } from "./fee-charge";
@@ -32,6 +26,17 @@ export { type ChainHead, readHead } from "./head";
 export type { InventoryRead, InventoryReader } from "./inventory";
 export { withBigintsAsStrings } from "./json";
 export { KeptInput } from "./kept-input";
+export type { ChainKind } from "./kind";
+export {
+  CHAIN_KINDS,
+  type ChainConfig,
+  type ChainKindName,
+  chainRecord,
+  chainSchema,
+  firstPrimaryChain,
+  kindOf,
+  primaryChainRecord,
+} from "./kinds";
 export type { LimitOrderChain, LimitOrderChains, SignedLimitTerms, TakerSide } from "./limit-orders";
 export { readNativeBalance } from "./native-balance";
 export { readContractFeeBps, type TokenFeeBps } from "./protocol-fee";
@@ -49,4 +54,5 @@ export {
   type TxReceipt,
   type TxStatus,
 } from "./settler";
+export type { SolanaChain } from "./solana/config";
 export { verifyEd25519Text } from "./solana/ed25519";
