@@ -88,7 +88,7 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
     // Hex is read in either case; the strict rule leaves no other freedom (65 bytes, v 27/28, low s).
     signatureKey: (signature) => signature.toLowerCase(),
     bidKey: (keys) => keys.publicKey,
-    quoteSolanaKey: () => null,
+    quotedWinnerKey: () => null,
 
     bidToSign(terms) {
       const typed = fill(terms, 0n);

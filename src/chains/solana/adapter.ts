@@ -35,7 +35,7 @@ export function solanaAdapter(chain: SolanaChain): ChainAdapter {
     verifyMessage: async (signer, text, signature) => verifyEd25519Text(signer, signature, text),
     signatureKey: (signature) => base58.encode(base58.decode(signature)),
     bidKey: (keys) => keys.solanaAddress,
-    quoteSolanaKey: (keys) => keys.solanaAddress,
+    quotedWinnerKey: (keys) => keys.solanaAddress,
     bidToSign: (terms) => ({ scheme: "ed25519", text: solanaBidText(terms, OUTPUT_AMOUNT_SLOT) }),
     verifyBid,
     verifyBids: (terms, bids) => bids.map((b) => verifyBid(terms, b.outputAmount, b.keys, b.signature)),
