@@ -15,8 +15,6 @@ export interface ChainPairs extends PairSource {
 
 export const isAddressOf = (kind: ChainKindName, value: string) => kindOf({ kind }).address.test(value);
 
-export const addressDescription = (kind: ChainKindName) => kindOf({ kind }).address.description;
-
 /** The form addresses are compared and keyed in: EVM hex is case-insensitive, Solana's base58 is not. */
 export const normaliseAddress = (kind: ChainKindName, address: string) => kindOf({ kind }).address.normalise(address);
 
