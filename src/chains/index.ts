@@ -1,6 +1,7 @@
 /**
- * The chains (docs/architecture.md, "Where each fact lives"): the factories that pick a chain kind's
- * implementation of each port, the ports themselves, corridor keys and the address rules of each kind.
+ * The chains (docs/architecture.md, "Where each fact lives"): the chain kinds' registry, the factories
+ * that make each port of a chain from its kind's entry, the ports themselves, corridor keys and the
+ * address rules of each kind.
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
