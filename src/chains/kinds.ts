@@ -43,7 +43,7 @@ export const primaryChainRecord = (chain: Extract<ChainConfig, { kind: typeof PR
 /**
  * The entry of the kind named `kind` (a chain, its record, or the name alone). The registry's type ties
  * each name to an entry for chains of that name, which the compiler cannot carry through an index by a
- * union; hence the one cast.
+ * union; hence the cast, here and in `chainRecord` only.
  */
 export const kindOf = ({ kind }: { kind: ChainKindName }): ChainKind<ChainConfig, unknown> =>
   CHAIN_KINDS[kind] as unknown as ChainKind<ChainConfig, unknown>;
