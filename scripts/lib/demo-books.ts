@@ -5,13 +5,12 @@
  * price the fee was priced at.
  */
 import { formatUnits } from "viem";
-import type { ChainKind } from "../../src/chains/addresses";
-import { NATIVE_DECIMALS } from "../../src/chains/costs";
+import { type ChainKindName, kindOf } from "../../src/chains/kinds";
 import { nativeToToken, tokenToNative } from "../../src/costs/gas-fee";
 import type { Execution } from "../../src/schemas/quote";
 
 /** The local stack's native of each chain kind: anvil's ether, the harness's SOL. */
-const NATIVE_SYMBOL: Record<ChainKind, string> = { evm: "ETH", solana: "SOL" };
+const NATIVE_SYMBOL: Record<ChainKindName, string> = { evm: "ETH", solana: "SOL" };
 
 interface Unit {
   symbol: string;
@@ -27,9 +26,9 @@ const plain = (value: bigint, unit: Unit) => `${formatUnits(value, unit.decimals
  * and `margin = charged − spent` in both units; a fallback fee has no price to convert at, so its margin
  * is not given. `token` is the charged token (null when the relay names one the demo does not know).
  */
-export function keeperBooksLines(keeper: Execution["keeper"], kind: ChainKind, token: Unit | null): string[] {
+export function keeperBooksLines(keeper: Execution["keeper"], kind: ChainKindName, token: Unit | null): string[] {
   if (!keeper) return ["the keeper's books: not recorded (the execution has not settled)"];
-  const native = { symbol: NATIVE_SYMBOL[kind], decimals: NATIVE_DECIMALS[kind] };
+  const native = { symbol: NATIVE_SYMBOL[kind], decimals: kindOf({ kind }).nativeDecimals };
   const spent = BigInt(keeper.spent);
   const charged = BigInt(keeper.charged.amount);
   const unit = token ?? { symbol: keeper.charged.token, decimals: 0 };

@@ -148,7 +148,7 @@ export class AuctionHouse {
     const quotedAt = Date.now();
     const offers = storedOffers(decision.offers);
     const keys = live.nodes.get(resolverKey(winner.offer.resolver));
-    const solanaAddress = keys ? adapter.quoteSolanaKey(keys) : null;
+    const solanaAddress = keys ? adapter.quotedWinnerKey(keys) : null;
     const quote = quoteRow(live, input, { ...winner, solanaAddress }, offers, ranking.steering, quotedAt);
     const timeline = firstEvents(input, quote, quotedAt);
     const storingAt = performance.now();

@@ -10,7 +10,7 @@ import type { StoredOffer } from "./store";
 
 /**
  * The quote as stored, won by `winner` at `quotedAt` (ms), with the auction's valid `offers` as stored;
- * `solanaAddress` is the Solana key that signed for the winner (null on EVM: `ChainAdapter.quoteSolanaKey`).
+ * `solanaAddress` is the Solana key that signed for the winner (null on EVM: `ChainAdapter.quotedWinnerKey`).
  */
 export function quoteRow(
   live: LiveAuction,

@@ -1,8 +1,7 @@
-import type { ChainConfig } from "../config";
 import type { BidCommitment } from "../protocol";
 import type { LimitRound, QuoteAmounts } from "../types";
-import type { ChainKind } from "./addresses";
 import type { FeeCharge } from "./fee-charge";
+import type { ChainConfig, ChainKindName } from "./kinds";
 
 /** What an auction knows of the swap before any bid: the terms every resolver is asked to price. */
 export interface RfqTerms {
@@ -88,7 +87,7 @@ export type QuoteSigning =
  * web3.js, and never branch on `kind`.
  */
 export interface ChainAdapter {
-  readonly kind: ChainKind;
+  readonly kind: ChainKindName;
   readonly chain: ChainConfig;
   /** Whether `value` is an address of this chain. */
   isAddress(value: string): boolean;
@@ -119,11 +118,11 @@ export interface ChainAdapter {
   /** The key a node's bids are verified against on this chain, or null when it proved none (not asked). */
   bidKey(keys: ProvedKeys): string | null;
   /**
-   * The Solana key a quote on this chain names for its winner (`resolver.solanaAddress`, docs/api.md,
-   * "Quote"): on Solana the proved key that signed the bid and the swap; null on EVM, where the
-   * resolver's identity signs itself.
+   * The key besides its identity that a quote on this chain names for its winner (the quote's
+   * `resolver.solanaAddress`, docs/api.md, "Quote"): the proved key that signed the bid and the swap where
+   * the chain's accounts are not the node's identity (Solana); null where the identity signs itself (EVM).
    */
-  quoteSolanaKey(keys: ProvedKeys): string | null;
+  quotedWinnerKey(keys: ProvedKeys): string | null;
   /** What a resolver signs for its bid to be settleable, with `outputAmount` left for it to fill in. */
   bidToSign(terms: RfqTerms): BidCommitment;
   /** Whether `signature` is by the node's proved key over the bid's commitment with `outputAmount`. */

@@ -5,10 +5,6 @@
  */
 
 import type { FillKind } from "../types";
-import type { ChainKind } from "./addresses";
-
-/** Decimals of each chain kind's native unit: wei of ether, lamports of SOL. */
-export const NATIVE_DECIMALS = { evm: 18, solana: 9 } as const satisfies Record<ChainKind, number>;
 
 /** One fill to price. */
 export interface FillToPrice {

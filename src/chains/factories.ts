@@ -1,23 +1,14 @@
-import type { ChainConfig, EvmChain } from "../config";
 import type { ChainAdapter } from "./adapter";
 import type { ChainCosts } from "./costs";
-import { evmAdapter } from "./evm/adapter";
-import { evmChainCosts } from "./evm/costs";
-import { evmInventoryReader } from "./evm/inventory";
-import { evmLimitOrders } from "./evm/limit-orders";
-import { type LimitChainReads, rpcLimitReads } from "./evm/limit-reads";
-import { evmSettlement } from "./evm/settler";
+import type { LimitChainReads } from "./evm/limit-reads";
 import type { InventoryReader } from "./inventory";
+import { type ChainConfig, kindOf } from "./kinds";
 import type { LimitOrderChain } from "./limit-orders";
 import type { SettlementScheme } from "./settler";
-import { solanaAdapter } from "./solana/adapter";
-import { solanaChainCosts } from "./solana/costs";
-import { solanaInventoryReader } from "./solana/inventory";
-import { solanaSettlement } from "./solana/settler";
 
 /**
- * The chain factories: the one place that picks a chain kind's implementation of each port
- * (docs/architecture.md, "Where each fact lives").
+ * The chain factories: each port of a configured chain, made by its kind's entry of the registry
+ * (src/chains/kinds.ts; docs/architecture.md, "Where each fact lives").
  */
 
 const adapters = new WeakMap<ChainConfig, ChainAdapter>();
@@ -30,7 +21,7 @@ const costs = new WeakMap<ChainConfig, ChainCosts>();
 export function costsFor(chain: ChainConfig): ChainCosts {
   let held = costs.get(chain);
   if (!held) {
-    held = chain.kind === "evm" ? evmChainCosts(chain) : solanaChainCosts(chain);
+    held = kindOf(chain).costs(chain);
     costs.set(chain, held);
   }
   return held;
@@ -40,7 +31,7 @@ export function costsFor(chain: ChainConfig): ChainCosts {
 export function adapterFor(chain: ChainConfig): ChainAdapter {
   let adapter = adapters.get(chain);
   if (!adapter) {
-    adapter = chain.kind === "evm" ? evmAdapter(chain) : solanaAdapter(chain);
+    adapter = kindOf(chain).adapter(chain);
     adapters.set(chain, adapter);
   }
   return adapter;
@@ -48,22 +39,21 @@ export function adapterFor(chain: ChainConfig): ChainAdapter {
 
 /** How the keeper settles on a chain. */
 export function settlerFor(chain: ChainConfig): SettlementScheme {
-  return chain.kind === "evm" ? evmSettlement(chain) : solanaSettlement(chain);
+  return kindOf(chain).settlement(chain);
+}
+
+/** How the relay reads nodes' inventory on a chain (docs/resolver-protocol.md, "Inventory checked on chain"). */
+export function inventoryReaderFor(chain: ChainConfig): InventoryReader {
+  return kindOf(chain).inventoryReader(chain);
 }
 
 /**
- * How the relay reads nodes' inventory on a chain (docs/resolver-protocol.md, "Inventory checked on
- * chain"): ERC-20 balances and the executor's allowances on EVM, the SPL balances of the node's proved
- * Solana key on Solana.
+ * Limit orders on a configured chain, the chain read through `reads` (its JSON-RPC by default); null on a
+ * kind without them.
  */
-export function inventoryReaderFor(chain: ChainConfig): InventoryReader {
-  return chain.kind === "evm" ? evmInventoryReader(chain) : solanaInventoryReader(chain);
-}
-
-/** Limit orders on a configured chain, the chain read through `reads` (its JSON-RPC by default). */
 export function limitOrdersFor(
   chain: ChainConfig,
-  reads: (chain: EvmChain) => LimitChainReads = rpcLimitReads,
+  reads?: (chain: ChainConfig) => LimitChainReads,
 ): LimitOrderChain | null {
-  return chain.kind === "evm" ? evmLimitOrders(chain, reads(chain)) : null;
+  return kindOf(chain).limitOrders?.(chain, reads) ?? null;
 }

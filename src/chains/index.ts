@@ -1,19 +1,13 @@
 /**
- * The chains (docs/architecture.md, "Where each fact lives"): the factories that pick a chain kind's
- * implementation of each port, the ports themselves, corridor keys and the address rules of each kind.
+ * The chains (docs/architecture.md, "Where each fact lives"): the chain kinds' registry, the factories
+ * that make each port of a chain from its kind's entry, the ports themselves, corridor keys and the
+ * address rules of each kind.
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
 export type { ChainAdapter, ProvedKeys, QuoteSigning, RfqTerms } from "./adapter";
-export {
-  addressDescription,
-  addressKey,
-  type ChainKind,
-  canonicalAddress,
-  isAddressOf,
-  normaliseAddress,
-  quotesPair,
-} from "./addresses";
+export { addressKey, canonicalAddress, normaliseAddress, quotesPair } from "./addresses";
+export { bps } from "./config-shapes";
 export {
   allCorridors,
   type Corridor,
@@ -25,6 +19,7 @@ export {
   findCorridor,
 } from "./corridor-keys";
 export type { ChainCosts, FillToPrice } from "./costs";
+export type { EvmChain } from "./evm/config";
 export { recoverMessageSigner } from "./evm/messages";
 export { adapterFor, costsFor, inventoryReaderFor, limitOrdersFor, settlerFor } from "./factories";
 export { type FeeCharge, feeChargeFor, type GasCharge, gasChargeFor } from "./fee-charge";
@@ -32,6 +27,17 @@ export { type ChainHead, readHead } from "./head";
 export type { InventoryRead, InventoryReader } from "./inventory";
 export { withBigintsAsStrings } from "./json";
 export { KeptInput } from "./kept-input";
+export type { ChainKind } from "./kind";
+export {
+  CHAIN_KINDS,
+  type ChainConfig,
+  type ChainKindName,
+  chainRecord,
+  chainSchema,
+  firstPrimaryChain,
+  kindOf,
+  primaryChainRecord,
+} from "./kinds";
 export type { LimitOrderChain, LimitOrderChains, SignedLimitTerms, TakerSide } from "./limit-orders";
 export { readNativeBalance } from "./native-balance";
 export { readContractFeeBps, type TokenFeeBps } from "./protocol-fee";
@@ -49,4 +55,5 @@ export {
   type TxReceipt,
   type TxStatus,
 } from "./settler";
+export type { SolanaChain } from "./solana/config";
 export { verifyEd25519Text } from "./solana/ed25519";

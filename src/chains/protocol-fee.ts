@@ -1,8 +1,11 @@
-import type { ChainConfig } from "../config";
-import { fetcherWith } from "./evm/call-batch";
-import { readFeeBps, type TokenFeeBps } from "./evm/fee-bps";
+import { type ChainConfig, kindOf } from "./kinds";
 
-export type { TokenFeeBps } from "./evm/fee-bps";
+/** The protocol fee a chain's own contracts charge on one of the chain's tokens. */
+export interface TokenFeeBps {
+  symbol: string;
+  address: string;
+  bps: number;
+}
 
 /**
  * The protocol fee the chain's own contracts charge on each of its tokens (EVM: the FeeController's
@@ -10,6 +13,5 @@ export type { TokenFeeBps } from "./evm/fee-bps";
  * is what the swap carries). Rejects when the chain does not answer (docs/operations.md, "Health").
  */
 export function readContractFeeBps(chain: ChainConfig, signal?: AbortSignal): Promise<TokenFeeBps[]> | null {
-  if (chain.kind !== "evm") return null;
-  return readFeeBps(chain, signal ? fetcherWith(signal) : undefined);
+  return kindOf(chain).readContractFeeBps?.(chain, signal) ?? null;
 }

@@ -1,52 +1,9 @@
-import type { ChainConfig, EvmChain, RelayConfig, SolanaChain } from "./schema";
+import { chainRecord, firstPrimaryChain, primaryChainRecord } from "../chains";
+import type { EvmChain, RelayConfig } from "./schema";
 
-/** The public view of one chain (record 2.6): no RPC URLs or internal knobs. */
-export function chainRecord(chain: ChainConfig) {
-  return chain.kind === "evm" ? evmChainRecord(chain) : solanaChainRecord(chain);
-}
-
-function evmChainRecord(c: EvmChain) {
-  return {
-    kind: c.kind,
-    chainId: c.chainId,
-    name: c.name,
-    executor: c.executor,
-    reactor: c.reactor,
-    validation: c.validation,
-    permit2: c.permit2,
-    feeController: c.feeController,
-    tokens: c.tokens.map((t) => ({ symbol: t.symbol, address: t.address, decimals: t.decimals, minimum: t.minimum })),
-    gasFee: { fixed: c.gasFee.fixed, token: c.gasFee.token },
-  };
-}
-
-function solanaChainRecord(c: SolanaChain) {
-  return {
-    kind: c.kind,
-    chainId: c.chainId,
-    name: c.name,
-    cluster: c.cluster,
-    program: c.program,
-    executor: c.program,
-    treasury: c.treasury,
-    keeper: c.keeper,
-    tokens: c.tokens.map((t) => ({
-      symbol: t.symbol,
-      address: t.address,
-      tokenProgram: t.tokenProgram,
-      decimals: t.decimals,
-      minimum: t.minimum,
-    })),
-    fee: { token: c.fee.tokens[0] as string, tokens: [...c.fee.tokens], bps: c.fee.bps },
-    computeUnitLimit: c.computeUnitLimit,
-    computeUnitPrice: c.computeUnitPrice,
-    gasFee: { fixed: c.gasFee.fixed, token: c.gasFee.token },
-    pairs: c.pairs.map(([a, b]) => [a, b]),
-  };
-}
-
+/** The first EVM chain: the one limit orders default to and record 2.6 gives inline. */
 export function primaryEvmChain(config: RelayConfig): EvmChain {
-  const chain = config.chains.find((c): c is EvmChain => c.kind === "evm");
+  const chain = firstPrimaryChain(config.chains);
   // The schema refuses a configuration without one.
   if (!chain) throw new Error("no EVM chain configured");
   return chain;
@@ -54,7 +11,7 @@ export function primaryEvmChain(config: RelayConfig): EvmChain {
 
 /** Record 2.6: every chain, the first EVM chain's fields inline, and the relay-wide knobs. */
 export function configRecord(config: RelayConfig) {
-  const primary = evmChainRecord(primaryEvmChain(config));
+  const primary = primaryChainRecord(primaryEvmChain(config));
   return {
     chains: config.chains.map(chainRecord),
     chainId: primary.chainId,

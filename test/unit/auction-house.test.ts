@@ -347,7 +347,7 @@ describe("AuctionHouse: winners that sign after the auction", () => {
   /** The real EVM adapter with winner signing whose signature is `<address>:<transaction>`. */
   const withHook = (real: ChainAdapter): ChainAdapter => ({
     ...real,
-    quoteSolanaKey: (keys) => keys.solanaAddress,
+    quotedWinnerKey: (keys) => keys.solanaAddress,
     signing: {
       kind: "winner",
       keepFresh: async () => {},

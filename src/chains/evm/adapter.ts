@@ -1,8 +1,9 @@
 import { type Address, getAddress, type Hex, type TypedDataDomain } from "viem";
 import type { EvmChain } from "../../config";
 import type { ChainAdapter, RfqTerms, SignedBid, Winner } from "../adapter";
-import { addressFacts } from "../addresses";
+import { addressFacts } from "../address-rules";
 import { withBigintsAsStrings } from "../json";
+import { evmAddressRules } from "./address";
 import { verifyEachWithKey } from "./ecdsa";
 import { type LimitFill, limitAuthOf, limitFillTypedData } from "./limit-typed-data";
 import { verifyPersonalMessage } from "./messages";
@@ -79,7 +80,7 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
   const verifyBids = (terms: RfqTerms, bids: readonly SignedBid[]): boolean[] =>
     verifyEachWithKey(signedHashes(terms, bids), false);
   return {
-    ...addressFacts("evm", chain.tokens),
+    ...addressFacts("evm", evmAddressRules, chain.tokens),
     chain,
     // The executor charges the fee on the output: always the buy token.
     feeTokens: [],
@@ -87,7 +88,7 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
     // Hex is read in either case; the strict rule leaves no other freedom (65 bytes, v 27/28, low s).
     signatureKey: (signature) => signature.toLowerCase(),
     bidKey: (keys) => keys.publicKey,
-    quoteSolanaKey: () => null,
+    quotedWinnerKey: () => null,
 
     bidToSign(terms) {
       const typed = fill(terms, 0n);

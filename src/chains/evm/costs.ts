@@ -1,9 +1,12 @@
 import type { EvmChain } from "../../config";
 import { log } from "../../log";
-import { type ChainCosts, NATIVE_DECIMALS } from "../costs";
+import type { ChainCosts } from "../costs";
 import { KeptInput } from "../kept-input";
 import { type Fetcher, jsonRpcBatch, type RpcAnswer } from "./call-batch";
 import { feeBpsOf, feeBpsRequests } from "./fee-bps";
+
+/** Decimals of ether: its base unit is the wei. */
+export const ETHER_DECIMALS = 18;
 
 /**
  * How often the inputs are read again while the corridor is in use: well under a block time of 12 s, so
@@ -65,7 +68,7 @@ export function evmChainCosts(chain: EvmChain, fetcher?: Fetcher): ChainCosts {
     (e) => log.error("cost_read_failed", { chainId: chain.chainId, error: String(e) }),
   );
   return {
-    nativeDecimals: NATIVE_DECIMALS.evm,
+    nativeDecimals: ETHER_DECIMALS,
     keepFresh: (now) => inputs.refresh(now),
     async fillCost(fill) {
       const held = inputs.current();

@@ -1,14 +1,8 @@
 import { type Address, decodeAbiParameters, encodeFunctionData, type Hex } from "viem";
 import type { EvmChain } from "../../config";
+import type { TokenFeeBps } from "../protocol-fee";
 import { feeControllerAbi } from "./abi/fee-controller";
 import { type Fetcher, jsonRpcBatch, type RpcAnswer } from "./call-batch";
-
-/** The protocol fee the chain's FeeController charges on one of the chain's tokens. */
-export interface TokenFeeBps {
-  symbol: string;
-  address: string;
-  bps: number;
-}
 
 /** One `eth_call` of `feeBpsFor(token)` per configured token, in the order of `chain.tokens`. */
 export function feeBpsRequests(chain: EvmChain) {

@@ -3,7 +3,8 @@ import type { SolanaChain } from "../../config";
 import { log } from "../../log";
 import { OUTPUT_AMOUNT_SLOT } from "../../protocol";
 import type { ChainAdapter, QuoteSigning, RfqTerms } from "../adapter";
-import { addressFacts } from "../addresses";
+import { addressFacts } from "../address-rules";
+import { solanaAddressRules } from "./address";
 import { BlockhashKeeper, readLatestBlockhash } from "./blockhash";
 import { verifyEd25519Text } from "./ed25519";
 import { existingAccountsOn } from "./existing-accounts";
@@ -28,13 +29,13 @@ const verifyBid: ChainAdapter["verifyBid"] = (terms, outputAmount, keys, signatu
  */
 export function solanaAdapter(chain: SolanaChain): ChainAdapter {
   return {
-    ...addressFacts("solana", chain.tokens),
+    ...addressFacts("solana", solanaAddressRules, chain.tokens),
     chain,
     feeTokens: chain.fee.tokens,
     verifyMessage: async (signer, text, signature) => verifyEd25519Text(signer, signature, text),
     signatureKey: (signature) => base58.encode(base58.decode(signature)),
     bidKey: (keys) => keys.solanaAddress,
-    quoteSolanaKey: (keys) => keys.solanaAddress,
+    quotedWinnerKey: (keys) => keys.solanaAddress,
     bidToSign: (terms) => ({ scheme: "ed25519", text: solanaBidText(terms, OUTPUT_AMOUNT_SLOT) }),
     verifyBid,
     verifyBids: (terms, bids) => bids.map((b) => verifyBid(terms, b.outputAmount, b.keys, b.signature)),

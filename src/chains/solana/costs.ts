@@ -1,12 +1,15 @@
 import type { SolanaChain } from "../../config";
 import { log } from "../../log";
-import { type ChainCosts, NATIVE_DECIMALS } from "../costs";
+import type { ChainCosts } from "../costs";
 import { KeptInput } from "../kept-input";
 import { readLamportsPerSignature, readTokenAccountRent } from "./cost-inputs";
 import { existingAccountsOn } from "./existing-accounts";
 import { solanaFillCost } from "./fill-cost";
 import { swapDestinations } from "./swap-destinations";
 import { SWAP_SIGNATURES } from "./swap-transaction";
+
+/** Decimals of SOL: its base unit is the lamport. */
+export const SOL_DECIMALS = 9;
 
 /** How often the background inputs are read: well inside the 60 s after which a quote falls back. */
 export const INPUTS_EVERY_MS = 10_000;
@@ -37,7 +40,7 @@ export function solanaChainCosts(chain: SolanaChain, existing = existingAccounts
   const rent = new KeptInput(() => readTokenAccountRent(chain.rpcUrl), INPUTS_EVERY_MS, failed("token_account_rent"));
 
   return {
-    nativeDecimals: NATIVE_DECIMALS.solana,
+    nativeDecimals: SOL_DECIMALS,
 
     keepFresh: async (now) => {
       await Promise.all([perSignature.refresh(now), rent.refresh(now)]);
