@@ -18,6 +18,8 @@ import {
 } from "../db";
 import { type Refusal, refuse } from "../errors";
 import { newId, tagOf } from "../ids";
+import { iso } from "./iso";
+import { keeperLog } from "./keeper-log";
 import {
   chainNotServed,
   duplicateOf,
@@ -28,7 +30,7 @@ import {
   storedDuplicate,
 } from "./outcomes";
 import type { Submission } from "./pending";
-import { iso, type KeeperPort, keeperLog } from "./port";
+import type { KeeperPort } from "./port";
 import { requote } from "./requote";
 import type { RoutedSubmission, SubmitOutcome, SubmitRequest, SubmitTimings } from "./rpc";
 import { timed } from "./timings";

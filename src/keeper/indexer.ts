@@ -1,12 +1,14 @@
-import type { ChainAdapter } from "../chains";
-import { type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains";
+import { type ChainAdapter, type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains";
 import { finalStatements, settledStatements, writeFailed, writeReorged, writeReplaced } from "../db";
 import { heal, isResolversOwn, strikeIfOwn } from "../resolvers";
 import { blamed } from "../states";
+import { iso } from "./iso";
+import { keeperLog, logIfRelayFault } from "./keeper-log";
 import { PassRecords } from "./pass-records";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
-import { iso, type KeeperPort, keeperLog, logIfRelayFault, type SettlingChain, settlingChain, walletOf } from "./port";
+import type { KeeperPort } from "./port";
 import { settledFill } from "./settlement-record";
+import { type SettlingChain, settlingChain, walletOf } from "./settling-chain";
 import type { Wallet } from "./wallet";
 
 const followFailed = (tx: PendingTx, e: unknown) =>
@@ -14,9 +16,7 @@ const followFailed = (tx: PendingTx, e: unknown) =>
 
 /** Adds `tx` to the list of `key` in `lists`. */
 function addTo<K>(lists: Map<K, PendingTx[]>, key: K, tx: PendingTx): void {
-  const list = lists.get(key);
-  if (list) list.push(tx);
-  else lists.set(key, [tx]);
+  if (!lists.get(key)?.push(tx)) lists.set(key, [tx]);
 }
 
 /** A transaction's status, its shared reads made (`ChainSettler.statuses`). */
