@@ -7,6 +7,7 @@ import { keeperLog, logIfRelayFault } from "./keeper-log";
 import { PassRecords } from "./pass-records";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
 import type { KeeperPort } from "./port";
+import { runsAfterCall } from "./runs-after-call";
 import { settledFill } from "./settlement-record";
 import { type SettlingChain, settlingChain, walletOf } from "./settling-chain";
 import type { Wallet } from "./wallet";
@@ -38,7 +39,8 @@ const units = (gasUsed: bigint | null): string | null => (gasUsed === null ? nul
  * finality, telling the winning resolver. Idempotent, as alarms are at-least-once.
  */
 export class Indexer {
-  private running: Promise<boolean> | null = null;
+  /** One pass that starts after the call, so it sees what came before it; whether anything is still followed. */
+  readonly index = runsAfterCall(() => this.pass());
   /** Settled transactions by hash, and the head their receipt was last read at (memory: a restart reads again). */
   private readonly checkedHead = new Map<string, number>();
   /** The settlements and finals of a chain's pass, written together once it has followed every transaction. */
@@ -49,14 +51,6 @@ export class Indexer {
     private readonly wallet: Wallet,
   ) {
     this.records = new PassRecords(port.db, followFailed);
-  }
-
-  /** One pass; concurrent calls share it. Whether anything is still followed. */
-  index(): Promise<boolean> {
-    this.running ??= this.pass().finally(() => {
-      this.running = null;
-    });
-    return this.running;
   }
 
   private async pass(): Promise<boolean> {

@@ -63,7 +63,7 @@ export class Keeper {
     return this.wallet.writeThrough(id);
   }
 
-  /** One indexer pass; whether anything is still followed. */
+  /** One indexer pass that starts after the call; whether anything is still followed. */
   index(): Promise<boolean> {
     return this.indexer.index();
   }
