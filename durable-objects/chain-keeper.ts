@@ -30,7 +30,7 @@ import { corridorStub } from "../src/stubs";
  * indexer's pass recovers what was in flight.
  */
 export class ChainKeeperDO extends DurableObject<Env> implements ChainKeeperRpc {
-  readonly keeper: Keeper;
+  private readonly keeper: Keeper;
   private readonly store: SqlTxStore;
   private readonly schedule: Schedule<ChainKeeperJob>;
   /** The wallets (one settler per key) of the chain; a changed configuration or secret gets new ones. */

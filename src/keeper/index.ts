@@ -5,6 +5,7 @@
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
+export type { FillNotice } from "./fill-notice";
 export {
   type ChainKeeperJob,
   EXPIRE_EVERY_MS,
@@ -22,7 +23,6 @@ export { limitPass } from "./limit-job";
 export { limitJobPort } from "./limit-port";
 export { KEEPER_UNREACHABLE, notLeader } from "./outcomes";
 export { SqlTxStore } from "./pending";
-export type { FillNotice } from "./port";
 export type {
   ChainKeeperRpc,
   ChainKeeperStatus,

@@ -1,12 +1,15 @@
-import type { ChainAdapter } from "../chains";
-import { type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains";
+import { type ChainAdapter, type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains";
 import { finalStatements, settledStatements, writeFailed, writeReorged, writeReplaced } from "../db";
 import { heal, isResolversOwn, strikeIfOwn } from "../resolvers";
 import { blamed } from "../states";
+import { iso } from "./iso";
+import { keeperLog, logIfRelayFault } from "./keeper-log";
 import { PassRecords } from "./pass-records";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
-import { iso, type KeeperPort, keeperLog, logIfRelayFault, type SettlingChain, settlingChain, walletOf } from "./port";
+import type { KeeperPort } from "./port";
+import { runsAfterCall } from "./runs-after-call";
 import { settledFill } from "./settlement-record";
+import { type SettlingChain, settlingChain, walletOf } from "./settling-chain";
 import type { Wallet } from "./wallet";
 
 const followFailed = (tx: PendingTx, e: unknown) =>
@@ -14,9 +17,7 @@ const followFailed = (tx: PendingTx, e: unknown) =>
 
 /** Adds `tx` to the list of `key` in `lists`. */
 function addTo<K>(lists: Map<K, PendingTx[]>, key: K, tx: PendingTx): void {
-  const list = lists.get(key);
-  if (list) list.push(tx);
-  else lists.set(key, [tx]);
+  if (!lists.get(key)?.push(tx)) lists.set(key, [tx]);
 }
 
 /** A transaction's status, its shared reads made (`ChainSettler.statuses`). */
@@ -38,7 +39,8 @@ const units = (gasUsed: bigint | null): string | null => (gasUsed === null ? nul
  * finality, telling the winning resolver. Idempotent, as alarms are at-least-once.
  */
 export class Indexer {
-  private running: Promise<boolean> | null = null;
+  /** One pass that starts after the call, so it sees what came before it; whether anything is still followed. */
+  readonly index = runsAfterCall(() => this.pass());
   /** Settled transactions by hash, and the head their receipt was last read at (memory: a restart reads again). */
   private readonly checkedHead = new Map<string, number>();
   /** The settlements and finals of a chain's pass, written together once it has followed every transaction. */
@@ -49,14 +51,6 @@ export class Indexer {
     private readonly wallet: Wallet,
   ) {
     this.records = new PassRecords(port.db, followFailed);
-  }
-
-  /** One pass; concurrent calls share it. Whether anything is still followed. */
-  index(): Promise<boolean> {
-    this.running ??= this.pass().finally(() => {
-      this.running = null;
-    });
-    return this.running;
   }
 
   private async pass(): Promise<boolean> {

@@ -1,8 +1,9 @@
-import { type Refusal, refuse } from "../errors";
+import type { Refusal } from "../errors";
 import { perPeriod, type Spent, TokenBuckets } from "../limits";
 import { admit, type TakerGate } from "./admission";
 import { Indexer } from "./indexer";
 import { KeyedLocks } from "./locks";
+import { keeperRefusal } from "./outcomes";
 import type { KeeperPort } from "./port";
 import type { RoutedSubmission, SubmitOutcome } from "./rpc";
 import { noTimings } from "./timings";
@@ -49,7 +50,7 @@ export class Keeper {
 
   private takerRefusal(spent: Spent): Refusal | null {
     if (spent.ok) return null;
-    return refuse(429, "rate_limited", "Too many submissions for this taker; slow down.", {
+    return keeperRefusal("rate_limited", "Too many submissions for this taker; slow down.", {
       retryAfter: spent.retryAfter,
     });
   }
@@ -62,7 +63,7 @@ export class Keeper {
     return this.wallet.writeThrough(id);
   }
 
-  /** One indexer pass; whether anything is still followed. */
+  /** One indexer pass that starts after the call; whether anything is still followed. */
   index(): Promise<boolean> {
     return this.indexer.index();
   }

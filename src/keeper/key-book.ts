@@ -69,9 +69,4 @@ export class SqlKeyBook implements KeyBook {
   release(key: string, quoteId: string): void {
     this.sql.exec("DELETE FROM leader_keys WHERE key = ? AND quote_id = ?", key, quoteId);
   }
-
-  /** How many keys it holds, expired ones not yet deleted included. */
-  count(): number {
-    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM leader_keys").one().n;
-  }
 }

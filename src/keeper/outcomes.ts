@@ -3,6 +3,27 @@ import { type Refusal, refuse } from "../errors";
 import { NOT_LEADER_RETRY_SECONDS, type Unreachable } from "../http";
 import type { SubmitOutcome } from "./rpc";
 
+/** Each code the keeper refuses a submission with, and its status: the one place both are written. */
+const refusalStatus = {
+  quote_not_found: 404,
+  invalid_request: 400,
+  bad_signature: 400,
+  bad_transaction: 400,
+  taker_not_ready: 400,
+  wrong_chain: 409,
+  quote_not_open: 409,
+  quote_expired: 409,
+  idempotency_key_reused: 409,
+  rate_limited: 429,
+  not_leader: 503,
+} as const;
+
+export type KeeperRefusalCode = keyof typeof refusalStatus;
+
+/** A refusal of the keeper's, its status the code's. */
+export const keeperRefusal = (code: KeeperRefusalCode, message: string, extras?: Refusal["extras"]): Refusal =>
+  refuse(refusalStatus[code], code, message, extras);
+
 /**
  * Why the keeper cannot take a submission now (docs/settlement.md, "not_leader"): its key is not set,
  * it is recovering a transaction whose broadcast it has not confirmed, the settlement contract does not
@@ -26,7 +47,7 @@ const notLeaderMessages: Record<NotLeaderReason, string> = {
 };
 
 export const notLeader = (reason: NotLeaderReason): Refusal =>
-  refuse(503, "not_leader", notLeaderMessages[reason], { reason, retryAfter: NOT_LEADER_RETRY_SECONDS });
+  keeperRefusal("not_leader", notLeaderMessages[reason], { reason, retryAfter: NOT_LEADER_RETRY_SECONDS });
 
 /**
  * A keeper object that could not be reached (restarting, moved), or was reset while it held the submission,
@@ -45,20 +66,24 @@ export const KEEPER_UNREACHABLE: Unreachable = {
 
 /** No quote has the id, in D1 or in the corridor its id names. */
 export const quoteNotFound = (quoteId: string): Refusal =>
-  refuse(404, "quote_not_found", `No quote has the id ${JSON.stringify(quoteId)}.`);
+  keeperRefusal("quote_not_found", `No quote has the id ${JSON.stringify(quoteId)}.`);
 
-export const quoteExpired = (): Refusal => refuse(409, "quote_expired", "The quote has expired; ask for a new one.");
+export const quoteExpired = (): Refusal => keeperRefusal("quote_expired", "The quote has expired; ask for a new one.");
+
+/** A quote no longer open: claimed by a fill, settled, failed or cancelled (`status`). */
+export const quoteNotOpen = (status: string): Refusal =>
+  keeperRefusal("quote_not_open", `The quote is ${status}.`, { status });
 
 /**
  * A quote on a chain the configuration no longer has: the Worker answers it before the rate limit, and
  * the keeper for the submissions that do not come through the Worker (the limit job).
  */
 export const chainNotServed = (chainId: number): Refusal =>
-  refuse(409, "wrong_chain", `The relay no longer serves chain ${chainId}.`);
+  keeperRefusal("wrong_chain", `The relay no longer serves chain ${chainId}.`);
 
 /** An Idempotency-Key belongs to one quote: the same key sent with another quote (docs/api.md, "Idempotency-Key"). */
 export const keyReused = (quoteId: string): Refusal =>
-  refuse(409, "idempotency_key_reused", `This Idempotency-Key was used for quote ${quoteId}; use a new key.`, {
+  keeperRefusal("idempotency_key_reused", `This Idempotency-Key was used for quote ${quoteId}; use a new key.`, {
     quoteId,
   });
 

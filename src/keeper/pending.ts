@@ -1,7 +1,7 @@
 import type { FillCall, FillRequest, NonceStore, SignedFill } from "../chains";
 import type { ExecutionTerms } from "../db";
+import { type FillNotice, relayFault } from "./fill-notice";
 import { createNonceTables, sqlNonceStore } from "./nonce-store";
-import { type FillNotice, relayFault } from "./port";
 
 /**
  * Where a transaction the keeper signed stands:

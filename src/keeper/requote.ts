@@ -2,7 +2,10 @@ import { findCorridor } from "../chains";
 import { type ExecutionTerms, type QuoteRow, writeRequote } from "../db";
 import { isResolversOwn, strikeIfOwn } from "../resolvers";
 import { blameOf } from "../states";
-import { type FillNotice, iso, type KeeperPort, logIfRelayFault, relayFault } from "./port";
+import { type FillNotice, relayFault } from "./fill-notice";
+import { iso } from "./iso";
+import { logIfRelayFault } from "./keeper-log";
+import type { KeeperPort } from "./port";
 import type { SubmitOutcome, SubmitTimings } from "./rpc";
 import { timed } from "./timings";
 

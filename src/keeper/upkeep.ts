@@ -1,7 +1,8 @@
 import type { RelayConfig } from "../config";
 import { expireAllDue, pruneIdempotencyKeys, pruneLevelDays, pruneWrittenBehind } from "../db";
 import { levelsSinceDay } from "../levels";
-import { iso, keeperLog } from "./port";
+import { iso } from "./iso";
+import { keeperLog } from "./keeper-log";
 import { type RetentionRun, retainPass } from "./retention";
 
 /**

@@ -2,9 +2,10 @@ import { type BroadcastResult, type ChainSettler, ChainUnavailableError } from "
 import { RecordBatch, releaseClaim, submittedStatements } from "../db";
 import { type Refusal, refuse } from "../errors";
 import type { PickWallet, Prepared } from "./admission";
+import { keeperLog } from "./keeper-log";
 import { notLeader } from "./outcomes";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
-import { type KeeperPort, keeperLog } from "./port";
+import type { KeeperPort } from "./port";
 import type { SubmitOutcome, SubmitTimings } from "./rpc";
 import { rounded, timed, timedSync } from "./timings";
 import { WalletPool } from "./wallet-pool";

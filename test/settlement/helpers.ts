@@ -271,48 +271,40 @@ export const keeper = () => keeperStub(env);
 export const chainKeeper = () => chainKeeperStub(env, EVM.chainId);
 
 /**
- * Resolves once the keeper's indexer has no pass under way (its outcome aside). The keeper offers no such
- * door, so the test reads the pass the indexer shares with concurrent callers.
+ * The keeper's alarm, as the runtime runs it: its one job is the indexer, which the alarm runs even before
+ * it is due (src/schedule.ts, `due`). Resolves once a whole pass that started after the call is over (a
+ * pass under way, which may have read the store before it, ends first).
  */
-const indexerIdle = async (obj: ChainKeeperDO): Promise<void> => {
-  const { indexer } = obj.keeper as unknown as { indexer: { running: Promise<boolean> | null } };
-  await indexer.running?.catch(() => false);
-};
+const alarm = (obj: ChainKeeperDO): Promise<void> => obj.alarm();
 
 /**
- * One whole indexer pass that starts after the call, as the keeper's alarm runs it. The alarm runs on its
- * own too: a pass it has under way may have read the store before the call (and `index()` would join it),
- * so that one ends first. Running the alarm itself would not do: it runs only its earliest rows (the 10 s
- * expiry may come before the indexer), and joins a pass under way when something armed it meanwhile.
+ * Writes the records of the submissions answered so far, as a reader's write-through does: the object
+ * writes each a few ms after its answer, and the indexer leaves a transaction alone until then
+ * (docs/settlement.md, "The fast path"). A test that runs a pass at once after a 202 writes them first,
+ * as the next alarm would find them; each record also schedules the indexer.
  */
+async function recordsWritten(obj: ChainKeeperDO, state: DurableObjectState): Promise<void> {
+  for (const tx of new SqlTxStore(state.storage).all()) await obj.writeThrough(tx.submission.quoteId);
+}
+
+/** One whole indexer pass that starts after the call and after the answered submissions' records, as the keeper's alarm runs it. */
 export async function runIndexer(): Promise<void> {
-  await runInDurableObject(chainKeeper(), async (obj: ChainKeeperDO) => {
-    await indexerIdle(obj);
-    await recordsWritten(obj);
-    await obj.keeper.index();
+  await runInDurableObject(chainKeeper(), async (obj: ChainKeeperDO, state) => {
+    await recordsWritten(obj, state);
+    await alarm(obj);
   });
 }
 
 /**
- * Resolves once the records of the submissions answered so far are written: the object writes each a few
- * ms after its answer, and the indexer leaves a transaction alone until then (docs/settlement.md, "The
- * fast path"). A test that runs a pass at once after a 202 runs them first, as the next alarm would find them.
- */
-const recordsWritten = async (obj: ChainKeeperDO): Promise<void> => {
-  const { wallet } = obj.keeper as unknown as { wallet: { unrecorded: Map<string, () => Promise<void>> } };
-  await Promise.all([...wallet.unrecorded.values()].map((record) => record()));
-};
-
-/**
  * Indexer passes until the quote passes `check` (alarms may also fire on their own; passes are idempotent).
- * The quote is read again once no pass is under way: one of the alarm's may have written D1 and not yet its
- * store, and a test reads both.
+ * The quote is read again after one more pass, which a pass under way ends before: one of the alarm's may
+ * have written D1 and not yet its store, and a test reads both.
  */
 export async function indexUntil(quoteId: string, check: (q: Quote) => boolean, passes = 5): Promise<Quote> {
   for (let i = 0; ; i++) {
     await runIndexer();
     if (check(await getQuote(quoteId))) {
-      await runInDurableObject(chainKeeper(), indexerIdle);
+      await runInDurableObject(chainKeeper(), alarm);
       const quote = await getQuote(quoteId);
       if (check(quote)) return quote;
     }

@@ -1,7 +1,8 @@
 import { localConfig } from "../../src/config/local";
+import type { FillNotice } from "../../src/keeper/fill-notice";
 import { Keeper } from "../../src/keeper/keeper";
 import type { PendingTx } from "../../src/keeper/pending";
-import type { FillNotice, KeeperPort } from "../../src/keeper/port";
+import type { KeeperPort } from "../../src/keeper/port";
 import type { SubmitRequest } from "../../src/keeper/rpc";
 import type { Demotion } from "../../src/resolvers/strike-policy";
 import { FakeSettler } from "./fake-settler";
