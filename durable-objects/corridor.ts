@@ -8,6 +8,7 @@ import {
   type QuoteAnswer,
   type QuoteOutcome,
   quoteAnswer,
+  realClock,
 } from "../src/auction";
 import { adapterFor, type Corridor, corridorOfKey } from "../src/chains";
 import { loadConfig } from "../src/config";
@@ -113,7 +114,7 @@ export class CorridorDO extends DurableObject<Env> {
     const checks = auctionChecksOf(port);
     const ladders = corridorPricesOn({ corridor, adapter, checks, standing, db: env.DB, waitUntil });
     this.ladders = ladders;
-    this.house = new AuctionHouse(withLadders(port, ladders));
+    this.house = new AuctionHouse(withLadders(port, ladders), realClock);
     this.nodeEvents = nodeEventsOf({ band, standing, house: this.house, ladders });
   }
 

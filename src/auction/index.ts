@@ -6,6 +6,7 @@
 
 export { protocolFee, type QuoteGasCharge, quoteAmounts } from "./amounts";
 export { BAND_FRESH_MS } from "./band-guard";
+export { type Clock, realClock } from "./clock";
 export type { CorridorPort, LadderBid } from "./corridor-port";
 export { AuctionHouse } from "./house";
 export { auctionLogFields } from "./outcome-log";

@@ -17,13 +17,13 @@ export function receiveBid(
   live: LiveAuction | undefined,
   node: NodeSession,
   frame: BidFrame,
+  now: number,
 ): void {
   if (!live) {
     port.send(node.address, replyError(frame.rfqId, "unknown_rfq", `no live rfq ${frame.rfqId}`));
     return;
   }
   const address = resolverKey(node.address);
-  const now = Date.now();
   const claim = live.auction.claim(address, now);
   if (claim !== "ok") {
     port.send(node.address, replyError(live.auction.rfqId, claimError[claim], claimMessage[claim]));
@@ -72,9 +72,10 @@ export function receiveMalformed(
   node: NodeSession,
   rfqId: string,
   message: string,
+  now: number,
 ): void {
   const address = resolverKey(node.address);
-  if (live?.auction.claim(address, Date.now()) === "ok") live.auction.reject(address);
+  if (live?.auction.claim(address, now) === "ok") live.auction.reject(address);
   port.send(node.address, replyError(rfqId, "bad_frame", message));
 }
 
@@ -84,12 +85,13 @@ export function receiveDecline(
   live: LiveAuction | undefined,
   node: NodeSession,
   frame: DeclineFrame,
+  now: number,
 ): void {
   if (!live) {
     port.send(node.address, replyError(frame.rfqId, "unknown_rfq", `no live rfq ${frame.rfqId}`));
     return;
   }
-  const claim = live.auction.claim(resolverKey(node.address), Date.now());
+  const claim = live.auction.claim(resolverKey(node.address), now);
   if (claim === "ok") live.auction.decline();
   else if (claim === "late") recordLate(port, live);
   else port.send(node.address, replyError(live.auction.rfqId, claimError[claim], claimMessage[claim]));

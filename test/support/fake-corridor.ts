@@ -14,10 +14,14 @@ import type { RelayConfig } from "../../src/config/schema";
 import { CorridorCosts, type NativeRates } from "../../src/costs/corridor-costs";
 import type { QuoteRow } from "../../src/db/quotes";
 import type { NodeSession } from "../../src/nodes/nodes";
-import type { BidFrame, RelayFrame, RfqFrame } from "../../src/protocol/frames";
+import type { BidFrame, DeclineFrame, RelayFrame, RfqFrame, SignedFrame } from "../../src/protocol/frames";
 import type { AuctionCounts } from "../../src/resolvers/reliability";
 import type { Band, Replies, TimelineEntry } from "../../src/schemas/quote";
 import type { QuoteInput } from "../../src/types";
+import { FakeClock } from "./fake-clock";
+
+/** The house's wait for the taker's answer to have left, before its per-bidder work (src/auction/house.ts). */
+const AFTER_ANSWER_MS = 50;
 
 /** anvil's dev accounts 1–4: well-known keys that hold nothing of value. */
 const NODE_KEYS = [
@@ -64,20 +68,12 @@ export class FakeNode {
     return this.frames.filter((f): f is Extract<RelayFrame, { type: T }> => f.type === type);
   }
 
-  /** The latest frame of `type`, waiting up to `timeoutMs` for one when none was sent yet. */
-  async next<T extends RelayFrame["type"]>(type: T, timeoutMs = 1_000): Promise<Extract<RelayFrame, { type: T }>> {
-    const deadline = Date.now() + timeoutMs;
+  /** The latest frame of `type`, waiting for one when none was sent yet (the test's timeout ends a wait in vain). */
+  async next<T extends RelayFrame["type"]>(type: T): Promise<Extract<RelayFrame, { type: T }>> {
     for (;;) {
       const found = this.sent(type).at(-1);
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no ${type} frame within ${timeoutMs} ms`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, deadline - Date.now());
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
   }
 
@@ -252,7 +248,8 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
       },
     }),
   };
-  const house = new AuctionHouse(port);
+  const clock = new FakeClock();
+  const house = new AuctionHouse(port, clock);
   const node = (name: string) => {
     const found = nodes.find((n) => n.session.name === name);
     if (!found) throw new Error(`no node ${name}`);
@@ -261,6 +258,8 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
   return {
     config,
     house,
+    /** The house's clock: its windows and waits run as the test advances it. */
+    clock,
     store,
     /** The strikes the house gave, in order. */
     strikes,
@@ -268,25 +267,35 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
     ladderBids,
     nodes,
     node,
-    /** Every background write the house handed to `waitUntil`, settled. */
-    settled: () => Promise.all(pending),
+    /** Every background write the house handed to `waitUntil`, settled, once the answer's wait has passed. */
+    settled: async () => {
+      await clock.advance(AFTER_ANSWER_MS);
+      return Promise.all(pending);
+    },
+    /** A frame from node `name`, as the corridor's nodes hand an auction's reply to the house. */
+    reply(name: string, frame: BidFrame | DeclineFrame | SignedFrame) {
+      house.onReply({ node: node(name).session, frame });
+    },
     /** Sends a signed bid from `name` for its latest rfq. */
     async bid(name: string, outputAmount: bigint, over: Partial<BidFrame> = {}) {
       const n = node(name);
       const rfq = await n.next("rfq");
       const signature = await n.signBid(rfq, outputAmount);
-      house.onBid(n.session, {
-        type: "bid",
-        rfqId: rfq.rfqId,
-        outputAmount: outputAmount.toString(),
-        signature,
-        ...over,
+      house.onReply({
+        node: n.session,
+        frame: {
+          type: "bid",
+          rfqId: rfq.rfqId,
+          outputAmount: outputAmount.toString(),
+          signature,
+          ...over,
+        },
       });
     },
     async decline(name: string) {
       const n = node(name);
       const rfq = await n.next("rfq");
-      house.onDecline(n.session, { type: "decline", rfqId: rfq.rfqId, reason: "no_inventory" });
+      house.onReply({ node: n.session, frame: { type: "decline", rfqId: rfq.rfqId, reason: "no_inventory" } });
     },
   };
 }

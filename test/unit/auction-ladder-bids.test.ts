@@ -77,6 +77,7 @@ describe("AuctionHouse: the asked nodes against their ladders (honest levels)", 
     const c = fakeCorridor({ rfqWindowMs: 200, ladders: { beta: 1_000_000n } });
     const pending = c.house.requestQuote(quoteInput());
     await c.bid("alpha", 1_000_000n);
+    await c.clock.advance(200);
     await pending;
     await c.settled();
     expect(c.ladderBids[0]?.bids).toEqual([
