@@ -12,12 +12,13 @@ import type { CorridorPort } from "./corridor-port";
 import { type Decision, decideWinner } from "./decide";
 import { ladderSamples } from "./ladder-samples";
 import { LiveAuction } from "./live-auction";
+import type { LiveBook } from "./live-book";
 import { noOffers, noReplies, noWinner } from "./no-quote";
 import { type Opening, openAuction } from "./opening";
 import type { QuoteOutcome } from "./quote-outcome";
 import { firstEvents, quotedRecord, quoteRow, storedOffers } from "./quote-row";
 import { type RankedOffer, rankBids, withStanding } from "./rank";
-import type { AuctionReply, LiveAuctions } from "./replies";
+import type { AuctionReply } from "./replies";
 import { replyError, sendResults } from "./reply-frames";
 import { receiveBid, receiveDecline, receiveMalformed } from "./reply-intake";
 import { ReplyMemory } from "./reply-memory";
@@ -38,8 +39,7 @@ interface Decided {
 }
 
 /** A corridor's auctions: asks its nodes, checks their replies, ranks, and stores the winning quote. */
-export class AuctionHouse implements LiveAuctions {
-  private readonly live = new Map<string, LiveAuction>();
+export class AuctionHouse {
   private readonly signatures: WinnerSignatures;
   /** Which nodes answer their rfqs (src/auction/reply-memory.ts): who is asked, and who is waited for. */
   private readonly replies = new ReplyMemory();
@@ -52,8 +52,10 @@ export class AuctionHouse implements LiveAuctions {
   constructor(
     private readonly port: CorridorPort,
     private readonly clock: Clock,
+    /** Its auctions open or recently closed, which the corridor's nodes read too. */
+    private readonly live: LiveBook,
   ) {
-    this.signatures = new WinnerSignatures((address, frame) => port.send(address, frame), clock);
+    this.signatures = new WinnerSignatures((address, frame) => port.nodes.send(address, frame), clock);
     this.tag = corridorTag(port.corridor.key);
   }
 
@@ -66,8 +68,8 @@ export class AuctionHouse implements LiveAuctions {
     const { clock } = this;
     const opening = await openAuction(this.port, this.tag, input, clock.now());
     const fresh = this.keepFresh(opening.now);
-    const standing = this.port.standing();
-    const online = onlineNodes(this.port.nodes(), opening.now);
+    const standing = this.port.standing.get();
+    const online = onlineNodes(this.port.nodes.list(), opening.now);
     const eligible = this.toAsk(eligibleNodes(this.port, online, input.buyToken), opening.now);
     if (eligible.length === 0) return noOffers(noReplies(), online.length, "No resolver can quote this pair now.");
     const askedAt = clock.elapsed();
@@ -116,14 +118,14 @@ export class AuctionHouse implements LiveAuctions {
     const live = new LiveAuction(terms, gas, band, o.expiresAt, fresh, eligible, windowMs, awaited, this.clock.now());
     this.live.set(terms.rfqId, live);
     const frame = rfqFrameFor(port.adapter, terms, input, gas, band);
-    port.sendToEach(
+    port.nodes.sendToEach(
       eligible.map((n) => n.address),
       frame,
     );
     // Not cleared at an early close: the window's end tells the reply memory who stayed silent.
     this.clock.after(windowMs, () => this.windowEnded(live));
     const ladders = eligible.flatMap((n) => {
-      const out = port.ladderAt(n.address, input.sellToken, input.buyToken, terms.sellAmount, o.now);
+      const out = port.ladders.ladderAt(n.address, input.sellToken, input.buyToken, terms.sellAmount, o.now);
       return out === null ? [] : [{ resolver: n.address, ladderOutput: out }];
     });
     return { live, ladders };
@@ -140,7 +142,7 @@ export class AuctionHouse implements LiveAuctions {
     const bounds = rfqBounds(port, o.terms, o.band);
     const laddered = ladderSamples(ladders, live.auction.bids, bounds, limitAmount);
     if (laddered.length) {
-      port.waitUntil(this.clock.sleep(AFTER_ANSWER_MS).then(() => port.ladderBids(live.quoteId, laddered)));
+      port.waitUntil(this.clock.sleep(AFTER_ANSWER_MS).then(() => port.ladders.sampled(laddered, this.clock.now())));
     }
   }
 
@@ -171,7 +173,7 @@ export class AuctionHouse implements LiveAuctions {
         },
         askToSign: (address, transaction) => this.signatures.ask(rfqId, address, transaction),
         strike: (address, why) =>
-          port.waitUntil(port.strike(address, rfqId, `won ${live.quoteId} and ${why}`, live.quoteId)),
+          port.waitUntil(port.standing.strike(address, rfqId, `won ${live.quoteId} and ${why}`, live.quoteId)),
       },
       ranking.offers,
     );
@@ -246,17 +248,6 @@ export class AuctionHouse implements LiveAuctions {
     return read;
   }
 
-  /** Whether `rfqId` is an auction of this corridor, open or recently closed. */
-  isLive(rfqId: string): boolean {
-    return this.live.has(rfqId);
-  }
-
-  /** Whether `node` was asked in the live auction `rfqId` and has not answered it yet. */
-  awaits(rfqId: string, node: string): boolean {
-    const auction = this.live.get(rfqId)?.auction;
-    return (auction?.asked.has(resolverKey(node)) ?? false) && !auction?.answered.has(resolverKey(node));
-  }
-
   /** A node's socket closed: in every open auction that asked it, no reply is coming from it (`noReply`). */
   onGone(address: string): void {
     this.replies.forget(resolverKey(address));
@@ -297,7 +288,10 @@ export class AuctionHouse implements LiveAuctions {
   /** A winner's answer to `sign`; anything else names no rfq that awaits this node's signature. */
   private onSigned(node: NodeSession, frame: SignedFrame): void {
     if (!this.signatures.answer(node.address, frame)) {
-      this.port.send(node.address, replyError(frame.rfqId, "unknown_rfq", `no rfq ${frame.rfqId} awaits a signature`));
+      this.port.nodes.send(
+        node.address,
+        replyError(frame.rfqId, "unknown_rfq", `no rfq ${frame.rfqId} awaits a signature`),
+      );
     }
   }
 }

@@ -23,7 +23,7 @@ export interface Opening {
  * misses the quote in D1 finds it here, src/quotes/read-through.ts), its expiry, and the fees it charges.
  */
 export async function openAuction(port: CorridorPort, tag: string, input: QuoteInput, now: number): Promise<Opening> {
-  const band = freshBand(port.band(), now);
+  const band = freshBand(port.band.current(), now);
   const quoteId = newId("q", tag);
   const rfqId = newId("rfq");
   const expiresAt = now + port.config.quoteTtlSeconds * 1000;

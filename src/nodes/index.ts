@@ -9,4 +9,4 @@ export { CorridorNodes } from "./corridor-nodes";
 export { chainChecks } from "./inventory-checks";
 export { liveNodes } from "./live";
 export { isFresh, type NodeSession } from "./nodes";
-export type { CorridorNodeEvents, CorridorNodesHost } from "./ports";
+export { type CorridorNodesHost, type NodeEvent, type NodeEventRoutes, routeNodeEvent } from "./ports";

@@ -2,6 +2,7 @@ import { keccak256, type PrivateKeyAccount, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { CorridorPort, LadderBid } from "../../src/auction/corridor-port";
 import { AuctionHouse } from "../../src/auction/house";
+import { LiveBook } from "../../src/auction/live-book";
 import type { AuctionStore, StoredOffer } from "../../src/auction/store";
 import { adapterFor } from "../../src/chains";
 import type { ChainAdapter } from "../../src/chains/adapter";
@@ -190,48 +191,55 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
   const band = options.band === undefined ? { ...BAND, at: Date.now() } : options.band;
   const assets: Record<string, string> = { [CNGN.toLowerCase()]: "NGN", [USDC.toLowerCase()]: "USD" };
   const strikes: { address: string; event: string; why: string }[] = [];
-  const ladderBids: { quoteId: string; bids: LadderBid[] }[] = [];
+  const ladderBids: { bids: LadderBid[] }[] = [];
   const nameOf = (address: string) =>
     nodes.find((n) => n.session.address.toLowerCase() === address.toLowerCase())?.session.name;
+  const send = (address: string, frame: RelayFrame) => {
+    for (const n of nodes) if (n.session.address.toLowerCase() === address.toLowerCase()) n.receive(frame);
+  };
   const port: CorridorPort = {
     config,
     corridor,
     adapter,
-    band: () => band,
+    band: { current: () => band },
     assetOf: (token) => assets[token.toLowerCase()] ?? null,
-    nodes: () => nodes.map((n) => n.session),
-    send: (address, frame) => {
-      for (const n of nodes) if (n.session.address.toLowerCase() === address.toLowerCase()) n.receive(frame);
+    nodes: {
+      list: () => nodes.map((n) => n.session),
+      send,
+      sendToEach: (addresses, frame) => {
+        for (const address of addresses) send(address, frame);
+      },
+      covers: (address, _token, atLeast) => {
+        const name = nameOf(address);
+        const held = name === undefined ? undefined : options.chainHoldings?.[name];
+        return held === undefined || held >= atLeast;
+      },
     },
-    sendToEach: (addresses, frame) => {
-      for (const address of addresses) port.send(address, frame);
+    standing: {
+      get: async () => ({
+        demoted: new Set(
+          nodes.filter((n) => options.demoted?.includes(n.session.name)).map((n) => n.session.address.toLowerCase()),
+        ),
+        reliability: new Map(
+          nodes.flatMap((n) => {
+            const r = options.reliability?.[n.session.name];
+            return r === undefined ? [] : [[n.session.address.toLowerCase(), r] as const];
+          }),
+        ),
+      }),
+      strike: async (address, event, why) => {
+        strikes.push({ address, event, why });
+      },
     },
-    chainCovers: (address, _token, atLeast) => {
-      const name = nodes.find((n) => n.session.address.toLowerCase() === address.toLowerCase())?.session.name;
-      const held = name === undefined ? undefined : options.chainHoldings?.[name];
-      return held === undefined || held >= atLeast;
+    ladders: {
+      ladderAt: (address) => options.ladders?.[nameOf(address) ?? ""] ?? null,
+      sampled: (bids) => {
+        ladderBids.push({ bids: [...bids] });
+      },
     },
-    standing: async () => ({
-      demoted: new Set(
-        nodes.filter((n) => options.demoted?.includes(n.session.name)).map((n) => n.session.address.toLowerCase()),
-      ),
-      reliability: new Map(
-        nodes.flatMap((n) => {
-          const r = options.reliability?.[n.session.name];
-          return r === undefined ? [] : [[n.session.address.toLowerCase(), r] as const];
-        }),
-      ),
-    }),
     store,
-    strike: async (address, event, why) => {
-      strikes.push({ address, event, why });
-    },
     waitUntil: (p) => {
       pending.push(p);
-    },
-    ladderAt: (address) => options.ladders?.[nameOf(address) ?? ""] ?? null,
-    ladderBids: (quoteId, bids) => {
-      ladderBids.push({ quoteId, bids: [...bids] });
     },
     costs: new CorridorCosts({
       costs: options.chainCosts ?? unreadCosts,
@@ -249,7 +257,7 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
     }),
   };
   const clock = new FakeClock();
-  const house = new AuctionHouse(port, clock);
+  const house = new AuctionHouse(port, clock, new LiveBook());
   const node = (name: string) => {
     const found = nodes.find((n) => n.session.name === name);
     if (!found) throw new Error(`no node ${name}`);

@@ -63,7 +63,6 @@ describe("AuctionHouse: the asked nodes against their ladders (honest levels)", 
     const address = (name: string) => c.node(name).session.address;
     expect(c.ladderBids).toEqual([
       {
-        quoteId: outcome.quote.quoteId,
         bids: [
           { resolver: address("alpha"), ladderOutput: 1_010_000n, outputAmount: 1_000_000n },
           { resolver: address("gamma"), ladderOutput: 900_000n, outputAmount: 0n },
