@@ -1,16 +1,15 @@
 import { DurableObject } from "cloudflare:workers";
-import { auctionLogFields, type QuoteAnswer, type QuoteOutcome, quoteAnswer, realClock } from "../src/auction";
-import type { GasFeeAsk, GasFeeSource } from "../src/costs";
+import { type QuoteAnswer, type QuoteOutcome, realClock } from "../src/auction";
+import type { GasFeeAsk } from "../src/costs";
 import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
 import { type Refusal, RelayError } from "../src/errors";
 import type { PriceAsk } from "../src/levels";
 import { clientOfAddress } from "../src/limits";
-import { log, withRequestId } from "../src/log";
 import { advertisedCorridor, type NodeSession, routeNodeEvent } from "../src/nodes";
 import type { CorridorStatus } from "../src/ops";
 import { CLOSE_REASONS, close, PING_BYTES, PONG_BYTES } from "../src/protocol";
-import type { QuoteAsk } from "../src/quotes";
+import type { GasFeeNow, QuoteAsk } from "../src/quotes";
 import type { Demotion } from "../src/resolvers";
 import type { Band, IndicativeLadder, IndicativePrice } from "../src/schemas";
 import { errorJson, limitOrderTopic, type QuoteChange, quoteTopic, streamAsked } from "../src/streams";
@@ -18,9 +17,9 @@ import type { QuoteInput } from "../src/types";
 import { type CorridorParts, corridorParts } from "./corridor-parts";
 
 /**
- * One per corridor, named by its corridor key (`idFromName`): holds the corridor's node sockets, runs their
- * RFQ auctions and hosts the event streams of its quotes and limit orders. Its parts are built once, in
- * one order (durable-objects/corridor-parts.ts); each method hands its request to the part that owns it.
+ * One per corridor, named by its corridor key (`idFromName`): its node sockets, their RFQ auctions, the
+ * event streams of its quotes and limit orders. Its parts are built once, in one order (corridor-parts.ts);
+ * each method hands its request to the part that owns it.
  */
 export class CorridorDO extends DurableObject<Env> {
   private readonly clock = realClock;
@@ -38,8 +37,7 @@ export class CorridorDO extends DurableObject<Env> {
     const ask = streamAsked(request);
     if (ask) {
       const { response, nextAt } = await this.p.streams.open(ask);
-      await this.wakeStreamsBy(nextAt);
-      return response;
+      return this.wakeStreamsBy(nextAt).then(() => response);
     }
     const advertised = advertisedCorridor(request.url);
     if (!advertised) return new Response("not a corridor connect URL", { status: 400 });
@@ -68,9 +66,8 @@ export class CorridorDO extends DurableObject<Env> {
 
   /** A node's socket is gone: no auction waits for its reply, and its ladder is dropped. */
   private left(address: string | null): void {
-    if (!address) return;
-    this.p.house.onGone(address);
-    this.p.ladders.forget(address);
+    if (address) this.p.house.onGone(address);
+    if (address) this.p.ladders.forget(address);
   }
 
   override async alarm(): Promise<void> {
@@ -104,43 +101,24 @@ export class CorridorDO extends DurableObject<Env> {
     if (at !== null) await this.p.schedule.runBy("streams", at);
   }
 
-  /** A price from the nodes' ladders in memory (docs/api.md, "Indicative prices"); 429 over the client's rate. */
   async prices(ask: PriceAsk, client: QuoteAsk): Promise<IndicativePrice | IndicativeLadder | Refusal> {
-    const now = this.clock.now();
-    return this.p.admission.price(client, now) ?? this.p.ladders.answer(ask, now);
+    return this.p.desk.price(ask, client);
   }
 
   async nodes(): Promise<NodeSession[]> {
     return this.p.nodes.list();
   }
 
-  /** A taker's quote request: its auction once within its limits (docs/security.md, "Limits"), or refused while paused. */
   async quote(input: QuoteInput, ask: QuoteAsk): Promise<QuoteAnswer> {
-    const outcome = await this.auction(input, ask);
-    return quoteAnswer(outcome, auctionLogFields(this.p.corridor.key, outcome));
+    return this.p.desk.quote(input, ask);
   }
 
-  /** A limit order's round for the keeper's limit job (docs/limit-orders.md): the outcome as data, logged at debug. */
   async requestQuote(input: QuoteInput): Promise<QuoteOutcome> {
-    const outcome = await this.auction(input, null);
-    log.debug("auction", auctionLogFields(this.p.corridor.key, outcome));
-    return outcome;
+    return this.p.desk.round(input);
   }
 
-  private auction(input: QuoteInput, ask: QuoteAsk | null): Promise<QuoteOutcome> {
-    const { controls, admission, house } = this.p;
-    const run = () => admission.run(input.taker, ask, this.clock.now(), () => house.requestQuote(input));
-    return withRequestId(input.requestId, async () => controls.refusal() ?? (await run()));
-  }
-
-  /** Today's gas fee of a fill here (a limit draft's `gasFeeNow`, docs/limit-orders.md); a prepare counts against its client. */
-  async gasFeeNow(fill: GasFeeAsk, ask: QuoteAsk | null = null): Promise<GasFee | Refusal> {
-    const now = this.clock.now();
-    const refused = ask && this.p.admission.prepare(ask, now);
-    if (refused) return refused;
-    await this.p.costs.keepFresh(now);
-    const gas = await this.p.costs.charge(fill, now);
-    return { token: gas.token, amount: gas.amount.toString(), source: gas.source };
+  async gasFeeNow(fill: GasFeeAsk, ask: QuoteAsk | null = null): Promise<GasFeeNow | Refusal> {
+    return this.p.desk.gasFeeNow(fill, ask);
   }
 
   /** New quotes are refused while paused (docs/operations.md, "Pausing"); sockets and given quotes stand. */
@@ -177,5 +155,3 @@ export class CorridorDO extends DurableObject<Env> {
     this.p.standing.forget();
   }
 }
-
-type GasFee = { token: string; amount: string; source: GasFeeSource };
