@@ -15,13 +15,13 @@ import type { Env } from "../src/env";
 import { corridorPricesOn } from "../src/levels";
 import { log } from "../src/log";
 import { corridorNodesOn, type NodeEventRoutes } from "../src/nodes";
+import { oracleStub } from "../src/objects";
 import { CorridorControls } from "../src/ops";
 import { BandSubscription, bandAssetOf } from "../src/oracle";
 import { CorridorDesk, QuoteAdmission, StoredProofBook } from "../src/quotes";
 import { CorridorStanding } from "../src/resolvers";
 import { Schedule } from "../src/schedule";
 import { CorridorStreams } from "../src/streams";
-import { oracleStub } from "../src/stubs";
 
 /**
  * A corridor object's parts (docs/architecture.md, "The corridor object"), built once in this order, each

@@ -4,6 +4,7 @@
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
+export { addressIssues } from "./address-issues";
 export { QuoteAdmission, type QuoteAsk } from "./admission";
 export { executionAsOfNow, quoteAsOfNow } from "./as-of-now";
 export { CorridorDesk, type GasFeeNow } from "./corridor-desk";
