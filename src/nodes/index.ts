@@ -7,7 +7,6 @@
 export { advertisedCorridor } from "./connect-url";
 export { CorridorNodes } from "./corridor-nodes";
 export { corridorNodesOn } from "./corridor-nodes-on";
-export { chainChecks } from "./inventory-checks";
 export { liveNodes } from "./live";
 export { isFresh, type NodeSession } from "./nodes";
 export { type CorridorNodesHost, type NodeEvent, type NodeEventRoutes, routeNodeEvent } from "./ports";
