@@ -34,23 +34,26 @@ export class CorridorDesk {
   constructor(private readonly parts: DeskParts) {}
 
   /** A taker's quote request, which the Worker validated: the body the Worker sends on as it is, and its log fields. */
-  async quote(input: QuoteInput, ask: QuoteAsk): Promise<QuoteAnswer> {
-    const outcome = await this.auction(input, ask);
-    return quoteAnswer(outcome, auctionLogFields(this.parts.corridorKey, outcome));
+  quote(input: QuoteInput, ask: QuoteAsk): Promise<QuoteAnswer> {
+    return withRequestId(input.requestId, async () => {
+      const outcome = await this.auction(input, ask);
+      return quoteAnswer(outcome, auctionLogFields(this.parts.corridorKey, outcome));
+    });
   }
 
   /** A limit order's round for the keeper's limit job (docs/limit-orders.md): the outcome as data, logged at debug. */
-  async round(input: QuoteInput): Promise<QuoteOutcome> {
-    const outcome = await this.auction(input, null);
-    log.debug("auction", auctionLogFields(this.parts.corridorKey, outcome));
-    return outcome;
+  round(input: QuoteInput): Promise<QuoteOutcome> {
+    return withRequestId(input.requestId, async () => {
+      const outcome = await this.auction(input, null);
+      log.debug("auction", auctionLogFields(this.parts.corridorKey, outcome));
+      return outcome;
+    });
   }
 
   /** Refused while paused; else the auction, once the client and the taker are within their limits. */
-  private auction(input: QuoteInput, ask: QuoteAsk | null): Promise<QuoteOutcome> {
+  private async auction(input: QuoteInput, ask: QuoteAsk | null): Promise<QuoteOutcome> {
     const { controls, admission, house, clock } = this.parts;
-    const run = () => admission.run(input.taker, ask, clock.now(), () => house.requestQuote(input));
-    return withRequestId(input.requestId, async () => controls.refusal() ?? (await run()));
+    return controls.refusal() ?? (await admission.run(input.taker, ask, clock.now(), () => house.requestQuote(input)));
   }
 
   /** A price from the nodes' ladders in memory (docs/api.md, "Indicative prices"); 429 over the client's rate. */
