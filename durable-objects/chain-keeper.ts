@@ -16,10 +16,10 @@ import {
   type SubmitOutcome,
 } from "../src/keeper";
 import { answerLeft, log, withRequestId } from "../src/log";
+import { corridorStub } from "../src/objects";
 import { writeThrough } from "../src/quotes";
 import { periodic, Schedule } from "../src/schedule";
 import { announceQuotes, QuoteAnnouncements } from "../src/streams";
-import { corridorStub } from "../src/stubs";
 
 /**
  * The keeper of one chain (`CHAIN_KEEPER`, named by its chain id; docs/architecture.md, "The keeper"):

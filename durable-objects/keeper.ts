@@ -26,11 +26,11 @@ import {
 } from "../src/keeper";
 import { type ClientAsk, SharedCounts } from "../src/limits";
 import { log, withRequestId } from "../src/log";
+import { chainKeeperStub, corridorStub, oracleStub } from "../src/objects";
 import { PauseSwitch } from "../src/ops";
 import { behindTheAlarm, periodic, Schedule } from "../src/schedule";
 import type { KeeperRecord, Pause } from "../src/schemas";
 import { announceLimitOrders } from "../src/streams";
-import { chainKeeperStub, corridorStub, oracleStub } from "../src/stubs";
 
 const RETENTION = { job: "retention", everyMs: RETENTION_EVERY_MS } as const;
 

@@ -25,6 +25,7 @@ export const RANKS: readonly (readonly string[])[] = [
     "src/oracle",
     "src/http",
     "src/config",
+    "src/objects",
   ],
   ["src/chains", "src/db"],
 ];

@@ -31,8 +31,8 @@ function verifyBids(port: CorridorPort, live: LiveAuction, offers: readonly Rank
 /** A bid whose signature is not its node's: a rejected reply after all, which the node hears of, and a strike. */
 export function disqualify(port: CorridorPort, live: LiveAuction, offer: RankedOffer): Promise<void> {
   live.auction.disqualify(resolverKey(offer.resolver));
-  port.send(offer.resolver, replyError(live.auction.rfqId, "bad_signature", rejectMessage.bad_signature));
-  return port.strike(
+  port.nodes.send(offer.resolver, replyError(live.auction.rfqId, "bad_signature", rejectMessage.bad_signature));
+  return port.standing.strike(
     offer.resolver,
     live.auction.rfqId,
     `bid on ${live.quoteId} with a forged signature`,

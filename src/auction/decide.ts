@@ -2,12 +2,12 @@ import type { QuoteSigning, RfqTerms } from "../chains";
 import { resolverKey } from "../ids";
 import type { NodeSession } from "../nodes";
 import type { QuoteAmounts } from "../types";
+import type { Clock } from "./clock";
 import type { JsonObject } from "./quote-outcome";
 import { crown, type RankedOffer, winnable, withoutOffers } from "./rank";
 
 /** How long a winner's transaction waits for a corridor's first chain-state read (docs/architecture.md, "Quote signing"). */
 const COLD_READ_WAIT_MS = 1_000;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * The auction's winner once decided, and what the taker signs for it; where the winner signs after the
@@ -41,6 +41,7 @@ export interface DecideContext<O extends RankedOffer> {
   nodes: ReadonlyMap<string, NodeSession>;
   /** Settles when the chain-state read started with the auction does. */
   fresh: Promise<void>;
+  clock: Clock;
   /** The amounts of a valid offer's bid (which covers the fees, or it would not be valid). */
   amountsOf(offer: O): QuoteAmounts;
   /** Whether the offer's bid signature is its resolver's over the rfq's commitment (the adapter's `verifyBid`). */
@@ -88,9 +89,9 @@ export async function decideWinner<O extends RankedOffer>(ctx: DecideContext<O>,
     }
     const node = ctx.nodes.get(resolverKey(offer.resolver));
     if (!node) continue;
-    const build = () => signing.request(terms, { resolver: offer.resolver, amounts }, node, Date.now());
+    const build = () => signing.request(terms, { resolver: offer.resolver, amounts }, node, ctx.clock.now());
     // A corridor that just woke holds no chain state yet: its first read is under way, worth a short wait.
-    const request = build() ?? (await Promise.race([ctx.fresh, sleep(COLD_READ_WAIT_MS)]).then(build));
+    const request = build() ?? (await Promise.race([ctx.fresh, ctx.clock.sleep(COLD_READ_WAIT_MS)]).then(build));
     // No fresh chain state to build the transaction with (its RPC is not answering): no quote now.
     if (!request) return none({ unbuildable: true });
     const signature = await ctx.askToSign(node.address, request.transaction);

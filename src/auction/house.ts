@@ -1,19 +1,20 @@
 import { corridorTag } from "../chains";
-import { newId, resolverKey } from "../ids";
+import { resolverKey } from "../ids";
 import { log } from "../log";
 import type { NodeSession } from "../nodes";
-import type { BidFrame, DeclineFrame, SignedFrame } from "../protocol";
+import type { SignedFrame } from "../protocol";
 import type { AuctionCounts, Standing } from "../resolvers";
 import type { QuoteInput } from "../types";
 import { chooseAsked } from "./asked-nodes";
-import { freshBand } from "./band-guard";
 import { checkUnchecked, disqualify, verifyBid } from "./bid-signatures";
-import { swapCharges } from "./charges";
+import type { Clock } from "./clock";
 import type { CorridorPort } from "./corridor-port";
-import { decideWinner } from "./decide";
+import { type Decision, decideWinner } from "./decide";
 import { ladderSamples } from "./ladder-samples";
 import { LiveAuction } from "./live-auction";
+import type { LiveBook } from "./live-book";
 import { noOffers, noReplies, noWinner } from "./no-quote";
+import { type Opening, openAuction } from "./opening";
 import type { QuoteOutcome } from "./quote-outcome";
 import { firstEvents, quotedRecord, quoteRow, storedOffers } from "./quote-row";
 import { type RankedOffer, rankBids, withStanding } from "./rank";
@@ -21,21 +22,24 @@ import type { AuctionReply } from "./replies";
 import { replyError, sendResults } from "./reply-frames";
 import { receiveBid, receiveDecline, receiveMalformed } from "./reply-intake";
 import { ReplyMemory } from "./reply-memory";
-import { eligibleNodes, onlineNodes, rfqBounds, rfqFrameFor, rfqTerms } from "./rfq";
+import { eligibleNodes, onlineNodes, rfqBounds, rfqFrameFor } from "./rfq";
 import { WinnerSignatures } from "./winner-signatures";
 
 /** How long the per-bidder work of a decided auction waits for the taker's answer to have left (afterTheAnswer). */
 const AFTER_ANSWER_MS = 50;
 
-/** Settles AFTER_ANSWER_MS from now, when the taker's answer has left. */
-const afterAnswer = () => new Promise<void>((resolve) => setTimeout(resolve, AFTER_ANSWER_MS));
-
 /** How long a closed auction is remembered, so that its late replies are counted on the quote. */
 const REMEMBER_CLOSED_MS = 30_000;
 
+/** An auction's ranked offers, its decision, and whose bid signatures the decision checked. */
+interface Decided {
+  ranking: ReturnType<typeof rankBids>;
+  decision: Decision<RankedOffer>;
+  checked: Set<string>;
+}
+
 /** A corridor's auctions: asks its nodes, checks their replies, ranks, and stores the winning quote. */
 export class AuctionHouse {
-  private readonly live = new Map<string, LiveAuction>();
   private readonly signatures: WinnerSignatures;
   /** Which nodes answer their rfqs (src/auction/reply-memory.ts): who is asked, and who is waited for. */
   private readonly replies = new ReplyMemory();
@@ -45,126 +49,148 @@ export class AuctionHouse {
   /** The corridor's tag, the first digits of its quote ids (src/chains/corridor-keys.ts, `corridorTag`). */
   private readonly tag: string;
 
-  constructor(private readonly port: CorridorPort) {
-    this.signatures = new WinnerSignatures((address, frame) => port.send(address, frame));
+  constructor(
+    private readonly port: CorridorPort,
+    private readonly clock: Clock,
+    /** Its auctions open or recently closed, which the corridor's nodes read too. */
+    private readonly live: LiveBook,
+  ) {
+    this.signatures = new WinnerSignatures((address, frame) => port.nodes.send(address, frame), clock);
     this.tag = corridorTag(port.corridor.key);
   }
 
-  /** One auction for a quote request (the taker's in-flight limit is counted by the route, across corridors). */
+  /**
+   * One auction for a quote request: its rfq goes to the nodes it asks, its window closes, the bids are
+   * ranked and the winner decided, and the quote is stored. The taker's limits are counted before it is
+   * called, by the corridor's admission (src/quotes/admission.ts).
+   */
   async requestQuote(input: QuoteInput): Promise<QuoteOutcome> {
-    const { port } = this;
-    const { config, corridor, adapter } = port;
-    const now = Date.now();
-    const band = freshBand(port.band(), now);
-    // The id names the corridor, so a read that misses the quote in D1 finds it here (src/quotes/read-through.ts).
-    const quoteId = newId("q", this.tag);
-    const rfqId = newId("rfq");
-    const expiresAt = now + config.quoteTtlSeconds * 1000;
-    const { gas, fee } = await swapCharges(
-      port,
-      { kind: input.limit ? "limit" : "rfq", ...input },
-      now,
-      input.limit ? BigInt(input.limit.order.maxGasFee ?? 0) : undefined,
-    );
-    const terms = rfqTerms(corridor, input, rfqId, quoteId, expiresAt, gas, fee);
-    const fresh = this.keepFresh(now);
-    const standingPromise = port.standing();
-    const online = onlineNodes(port.nodes(), now);
-    const eligible = this.toAsk(eligibleNodes(port, online, input.buyToken), now);
+    const { clock } = this;
+    const opening = await openAuction(this.port, this.tag, input, clock.now());
+    const fresh = this.keepFresh(opening.now);
+    const standing = this.port.standing.get();
+    const online = onlineNodes(this.port.nodes.list(), opening.now);
+    const eligible = this.toAsk(eligibleNodes(this.port, online, input.buyToken), opening.now);
     if (eligible.length === 0) return noOffers(noReplies(), online.length, "No resolver can quote this pair now.");
-
-    const awaited = this.replies.awaitedOf(eligible.map((n) => resolverKey(n.address)));
-    const live = new LiveAuction(terms, gas, band, expiresAt, fresh, eligible, config.rfqWindowMs, awaited);
-    const { auction } = live;
-    this.live.set(rfqId, live);
-    const frame = rfqFrameFor(adapter, terms, input, gas, band);
-    const askedAt = performance.now();
-    port.sendToEach(
-      eligible.map((n) => n.address),
-      frame,
-    );
-    // Not cleared at an early close: the window's end tells the reply memory who stayed silent.
-    setTimeout(() => this.windowEnded(live), config.rfqWindowMs);
-    // What each asked node's own ladder paid for this amount as the rfq went out (docs/reliability.md,
-    // "Honest levels"), read once the frames are sent: no frame of a node's is taken in between.
-    const ladders = eligible.flatMap((n) => {
-      const out = port.ladderAt(n.address, input.sellToken, input.buyToken, terms.sellAmount, now);
-      return out === null ? [] : [{ resolver: n.address, ladderOutput: out }];
-    });
-    await auction.done;
-    const closedAt = performance.now();
-    setTimeout(() => this.live.delete(rfqId), REMEMBER_CLOSED_MS);
-    // Each of those nodes is a sample: its bid, or the worst case for a decline, no reply or a bid out of band.
-    const limitAmount = input.limit ? BigInt(input.limit.limitAmount) : null;
-    const laddered = ladders.length
-      ? ladderSamples(ladders, auction.bids, rfqBounds(port, terms, band), limitAmount)
-      : [];
-    // Measured once the taker's answer has left, off the quote's path.
-    if (laddered.length) port.waitUntil(afterAnswer().then(() => port.ladderBids(quoteId, laddered)));
-
-    const standing = await standingPromise;
-    this.standingRead = standing;
-    const bounds = rfqBounds(port, terms, band);
-    const ranking = rankBids(withStanding(auction.bids, standing), { bandGuardBps: config.bandGuardBps, bounds });
-    const answered = new Set(auction.answered);
-    /** Resolvers whose bid signature has been checked, so that the check after the answer skips them. */
-    const checked = new Set<string>();
-    const decision = await decideWinner(
-      {
-        signing: adapter.signing,
-        terms,
-        nodes: live.nodes,
-        fresh,
-        amountsOf: (offer) => offer.bid.amounts,
-        verifyBid: (offer) => {
-          checked.add(offer.resolver);
-          return verifyBid(port, live, offer);
-        },
-        askToSign: (address, transaction) => this.signatures.ask(rfqId, address, transaction),
-        strike: (address, why) => port.waitUntil(port.strike(address, rfqId, `won ${quoteId} and ${why}`, quoteId)),
-      },
-      ranking.offers,
-    );
-    for (const offer of decision.forged) port.waitUntil(disqualify(port, live, offer));
-    const rankedAt = performance.now();
-    const { winner } = decision;
-    const counts: AuctionCounts = {
-      asked: [...auction.asked.keys()],
-      answered,
-      winner: winner?.offer.resolver ?? null,
-      replyMs: auction.replyMs,
-      at: new Date().toISOString(),
-    };
-    if (!winner) {
-      const replies = auction.replies();
-      port.waitUntil(
-        port.store.count(counts).catch((e: unknown) => log.error("auction_count_failed", { error: String(e) })),
-      );
-      this.afterTheAnswer(live, decision.offers, checked, false);
-      live.markStored(false);
-      return noWinner(decision, replies, online.length);
-    }
-
-    const quotedAt = Date.now();
-    const offers = storedOffers(decision.offers);
+    const askedAt = clock.elapsed();
+    const { live, ladders } = this.ask(opening, fresh, eligible);
+    await live.auction.done;
+    const closedAt = clock.elapsed();
+    clock.after(REMEMBER_CLOSED_MS, () => this.live.delete(live.terms.rfqId));
+    this.sampleLadders(opening, live, ladders);
+    const decided = await this.decide(opening, live, await standing);
+    const rankedAt = clock.elapsed();
+    const counts = live.counts(decided.decision.winner?.offer.resolver ?? null, clock.now());
+    const { winner } = decided.decision;
+    if (!winner) return this.unquoted(live, decided, counts, online.length);
+    const quotedAt = clock.now();
+    const offers = storedOffers(decided.decision.offers);
     const keys = live.nodes.get(resolverKey(winner.offer.resolver));
-    const solanaAddress = keys ? adapter.quotedWinnerKey(keys) : null;
-    const quote = quoteRow(live, input, { ...winner, solanaAddress }, offers, ranking.steering, quotedAt);
+    const solanaAddress = keys ? this.port.adapter.quotedWinnerKey(keys) : null;
+    const quote = quoteRow(live, input, { ...winner, solanaAddress }, offers, decided.ranking.steering, quotedAt);
     const timeline = firstEvents(input, quote, quotedAt);
-    const storingAt = performance.now();
+    const storingAt = clock.elapsed();
     try {
-      await port.store.store(quote, offers, timeline, counts);
+      await this.port.store.store(quote, offers, timeline, counts);
     } finally {
       live.markStored(true);
     }
-    const storedAt = performance.now();
-    this.afterTheAnswer(live, decision.offers, checked, true);
+    const storedAt = clock.elapsed();
+    this.afterTheAnswer(live, decided, true);
     return {
       kind: "quoted",
       quote: quotedRecord(quote, offers, timeline),
       signing: winner.signing,
       timings: { auctionMs: closedAt - askedAt, rankingMs: rankedAt - closedAt, storageMs: storedAt - storingAt },
     };
+  }
+
+  /**
+   * Opens the live auction of the `eligible` nodes and sends each its rfq; what each one's own ladder paid
+   * for the amount as the rfq went out (docs/reliability.md, "Honest levels"), read once the frames are
+   * sent: no frame of a node's is taken in between.
+   */
+  private ask(o: Opening, fresh: Promise<void>, eligible: NodeSession[]) {
+    const { port } = this;
+    const { input, terms, gas, band } = o;
+    const awaited = this.replies.awaitedOf(eligible.map((n) => resolverKey(n.address)));
+    const windowMs = port.config.rfqWindowMs;
+    const live = new LiveAuction(terms, gas, band, o.expiresAt, fresh, eligible, windowMs, awaited, this.clock.now());
+    this.live.set(terms.rfqId, live);
+    const frame = rfqFrameFor(port.adapter, terms, input, gas, band);
+    port.nodes.sendToEach(
+      eligible.map((n) => n.address),
+      frame,
+    );
+    // Not cleared at an early close: the window's end tells the reply memory who stayed silent.
+    this.clock.after(windowMs, () => this.windowEnded(live));
+    const ladders = eligible.flatMap((n) => {
+      const out = port.ladders.ladderAt(n.address, input.sellToken, input.buyToken, terms.sellAmount, o.now);
+      return out === null ? [] : [{ resolver: n.address, ladderOutput: out }];
+    });
+    return { live, ladders };
+  }
+
+  /**
+   * Each laddered node is a sample: its bid, or the worst case for a decline, no reply or a bid out of
+   * band; measured once the taker's answer has left, off the quote's path.
+   */
+  private sampleLadders(o: Opening, live: LiveAuction, ladders: { resolver: string; ladderOutput: bigint }[]) {
+    if (!ladders.length) return;
+    const { port } = this;
+    const limitAmount = o.input.limit ? BigInt(o.input.limit.limitAmount) : null;
+    const bounds = rfqBounds(port, o.terms, o.band);
+    const laddered = ladderSamples(ladders, live.auction.bids, bounds, limitAmount);
+    if (laddered.length) {
+      port.waitUntil(this.clock.sleep(AFTER_ANSWER_MS).then(() => port.ladders.sampled(laddered, this.clock.now())));
+    }
+  }
+
+  /** Ranks the bids by `standing` and the band's guard, and decides the winner (src/auction/decide.ts). */
+  private async decide(o: Opening, live: LiveAuction, standing: Standing): Promise<Decided> {
+    const { port } = this;
+    const { terms } = o;
+    const rfqId = terms.rfqId;
+    this.standingRead = standing;
+    const bounds = rfqBounds(port, terms, o.band);
+    const ranking = rankBids(withStanding(live.auction.bids, standing), {
+      bandGuardBps: port.config.bandGuardBps,
+      bounds,
+    });
+    /** Resolvers whose bid signature has been checked, so that the check after the answer skips them. */
+    const checked = new Set<string>();
+    const decision = await decideWinner(
+      {
+        signing: port.adapter.signing,
+        terms,
+        nodes: live.nodes,
+        fresh: live.fresh,
+        clock: this.clock,
+        amountsOf: (offer) => offer.bid.amounts,
+        verifyBid: (offer) => {
+          checked.add(offer.resolver);
+          return verifyBid(port, live, offer);
+        },
+        askToSign: (address, transaction) => this.signatures.ask(rfqId, address, transaction),
+        strike: (address, why) =>
+          port.waitUntil(port.standing.strike(address, rfqId, `won ${live.quoteId} and ${why}`, live.quoteId)),
+      },
+      ranking.offers,
+    );
+    for (const offer of decision.forged) port.waitUntil(disqualify(port, live, offer));
+    return { ranking, decision, checked };
+  }
+
+  /** An auction with no winner: its counts are kept, its bidders told, and the taker hears why. */
+  private unquoted(live: LiveAuction, decided: Decided, counts: AuctionCounts, nodesOnline: number): QuoteOutcome {
+    const { port } = this;
+    const replies = live.auction.replies();
+    port.waitUntil(
+      port.store.count(counts).catch((e: unknown) => log.error("auction_count_failed", { error: String(e) })),
+    );
+    this.afterTheAnswer(live, decided, false);
+    live.markStored(false);
+    return noWinner(decided.decision, replies, nodesOnline);
   }
 
   /**
@@ -188,7 +214,7 @@ export class AuctionHouse {
   private windowEnded(live: LiveAuction): void {
     const { auction } = live;
     auction.close();
-    const now = Date.now();
+    const now = this.clock.now();
     for (const node of auction.unanswered()) this.replies.missed(node, auction.asked.get(node) ?? now, now);
   }
 
@@ -198,11 +224,11 @@ export class AuctionHouse {
    * (docs/resolver-protocol.md, "When signatures are checked"). It waits AFTER_ANSWER_MS, so that it does not hold the thread the
    * answer still crosses (the Worker, where it shares the corridor's isolate).
    */
-  private afterTheAnswer(live: LiveAuction, offers: RankedOffer[], checked: ReadonlySet<string>, stored: boolean) {
+  private afterTheAnswer(live: LiveAuction, { decision, checked }: Decided, stored: boolean) {
     const { port } = this;
-    const work = afterAnswer().then(() => {
-      sendResults(port, live, offers);
-      return checkUnchecked(port, live, offers, checked, stored);
+    const work = this.clock.sleep(AFTER_ANSWER_MS).then(() => {
+      sendResults(port, live, decision.offers);
+      return checkUnchecked(port, live, decision.offers, checked, stored);
     });
     port.waitUntil(
       work.catch((e: unknown) => log.error("correction_failed", { quoteId: live.quoteId, error: String(e) })),
@@ -222,17 +248,6 @@ export class AuctionHouse {
     return read;
   }
 
-  /** Whether `rfqId` is an auction of this corridor, open or recently closed. */
-  isLive(rfqId: string): boolean {
-    return this.live.has(rfqId);
-  }
-
-  /** Whether `node` was asked in the live auction `rfqId` and has not answered it yet. */
-  awaits(rfqId: string, node: string): boolean {
-    const auction = this.live.get(rfqId)?.auction;
-    return (auction?.asked.has(resolverKey(node)) ?? false) && !auction?.answered.has(resolverKey(node));
-  }
-
   /** A node's socket closed: in every open auction that asked it, no reply is coming from it (`noReply`). */
   onGone(address: string): void {
     this.replies.forget(resolverKey(address));
@@ -241,43 +256,42 @@ export class AuctionHouse {
 
   /** A node's reply to an auction, as the corridor's nodes hand it over (src/nodes/corridor-nodes.ts). */
   onReply(reply: AuctionReply): void {
-    if ("malformed" in reply) this.onMalformed(reply.node, reply.malformed.rfqId, reply.malformed.message);
-    else if (reply.frame.type === "bid") this.onBid(reply.node, reply.frame);
-    else if (reply.frame.type === "decline") this.onDecline(reply.node, reply.frame);
-    else this.onSigned(reply.node, reply.frame);
+    const { node } = reply;
+    const now = this.clock.now();
+    if ("malformed" in reply) {
+      const { rfqId, message } = reply.malformed;
+      this.heardFrom(this.live.get(rfqId), node, now);
+      receiveMalformed(this.port, this.live.get(rfqId), node, rfqId, message, now);
+      return;
+    }
+    const { frame } = reply;
+    const live = this.live.get(frame.rfqId);
+    // Each checked as it arrives (src/auction/reply-intake.ts).
+    if (frame.type === "signed") this.onSigned(node, frame);
+    else if (frame.type === "bid") receiveBid(this.port, live, node, frame, this.heardFrom(live, node, now));
+    else receiveDecline(this.port, live, node, frame, this.heardFrom(live, node, now));
   }
 
-  /** A reply to an rfq within its window, even after an early close, shows the node answers (src/auction/reply-memory.ts). */
-  private heardFrom(node: NodeSession, rfqId: string): void {
-    const auction = this.live.get(rfqId)?.auction;
+  /**
+   * A reply to an rfq within its window, even after an early close, shows the node answers
+   * (src/auction/reply-memory.ts); `now`, for the reply's checks.
+   */
+  private heardFrom(live: LiveAuction | undefined, node: NodeSession, now: number): number {
+    const auction = live?.auction;
     const address = resolverKey(node.address);
-    if (auction?.asked.has(address) && auction.latency(address, Date.now()) <= auction.windowMs) {
+    if (auction?.asked.has(address) && auction.latency(address, now) <= auction.windowMs) {
       this.replies.answered(address);
     }
-  }
-
-  /** A node's bid: checked as it arrives, and kept with its amounts if it passes (src/auction/reply-intake.ts). */
-  onBid(node: NodeSession, frame: BidFrame): void {
-    this.heardFrom(node, frame.rfqId);
-    receiveBid(this.port, this.live.get(frame.rfqId), node, frame);
-  }
-
-  /** A reply to a live rfq that failed the frame schema: it is the node's reply, and it is rejected. */
-  onMalformed(node: NodeSession, rfqId: string, message: string): void {
-    this.heardFrom(node, rfqId);
-    receiveMalformed(this.port, this.live.get(rfqId), node, rfqId, message);
-  }
-
-  /** A node's decline: counted once, late after the close. */
-  onDecline(node: NodeSession, frame: DeclineFrame): void {
-    this.heardFrom(node, frame.rfqId);
-    receiveDecline(this.port, this.live.get(frame.rfqId), node, frame);
+    return now;
   }
 
   /** A winner's answer to `sign`; anything else names no rfq that awaits this node's signature. */
-  onSigned(node: NodeSession, frame: SignedFrame): void {
+  private onSigned(node: NodeSession, frame: SignedFrame): void {
     if (!this.signatures.answer(node.address, frame)) {
-      this.port.send(node.address, replyError(frame.rfqId, "unknown_rfq", `no rfq ${frame.rfqId} awaits a signature`));
+      this.port.nodes.send(
+        node.address,
+        replyError(frame.rfqId, "unknown_rfq", `no rfq ${frame.rfqId} awaits a signature`),
+      );
     }
   }
 }

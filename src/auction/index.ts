@@ -6,8 +6,10 @@
 
 export { protocolFee, type QuoteGasCharge, quoteAmounts } from "./amounts";
 export { BAND_FRESH_MS } from "./band-guard";
-export type { CorridorPort, LadderBid } from "./corridor-port";
+export { type Clock, realClock } from "./clock";
+export type { AuctionLadders, AuctionNodes, AuctionStanding, CorridorPort, LadderBid } from "./corridor-port";
 export { AuctionHouse } from "./house";
+export { LiveBook } from "./live-book";
 export { auctionLogFields } from "./outcome-log";
 export { type AuctionChecks, auctionChecksOf, type CheckedPort } from "./pricing-checks";
 export { type QuoteAnswer, type QuoteOutcome, quoteAnswer } from "./quote-outcome";

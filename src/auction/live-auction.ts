@@ -1,6 +1,7 @@
 import type { RfqTerms } from "../chains";
 import { resolverKey } from "../ids";
 import type { NodeSession } from "../nodes";
+import type { AuctionCounts } from "../resolvers";
 import type { Band } from "../schemas";
 import type { QuoteAmounts } from "../types";
 import type { QuoteGasCharge } from "./amounts";
@@ -41,8 +42,9 @@ export class LiveAuction {
     eligible: readonly NodeSession[],
     windowMs: number,
     awaited: ReadonlySet<string>,
+    /** When the rfqs go out (ms). */
+    sentAt: number,
   ) {
-    const sentAt = Date.now();
     const asked = new Map(eligible.map((n) => [resolverKey(n.address), sentAt]));
     this.auction = new Auction<AcceptedBid>(terms.rfqId, asked, windowMs, awaited);
     this.quoteId = terms.quoteId;
@@ -50,6 +52,18 @@ export class LiveAuction {
     this.stored = new Promise((resolve) => {
       this.settleStored = resolve;
     });
+  }
+
+  /** What the auction tells the resolvers' reliability (src/resolvers/reliability.ts), with its `winner`. */
+  counts(winner: string | null, now: number): AuctionCounts {
+    const { auction } = this;
+    return {
+      asked: [...auction.asked.keys()],
+      answered: new Set(auction.answered),
+      winner,
+      replyMs: auction.replyMs,
+      at: new Date(now).toISOString(),
+    };
   }
 
   markStored(ok: boolean): void {

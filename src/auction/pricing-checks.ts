@@ -1,18 +1,17 @@
 import type { NodeSession } from "../nodes";
 import { freshBand, type OutputBounds, outputBounds } from "./band-guard";
 import { swapCharges } from "./charges";
-import type { CorridorPort } from "./corridor-port";
+import type { AuctionNodes, CorridorPort } from "./corridor-port";
 import { eligibleNodes, hasInventory, onlineNodes } from "./rfq";
 
 /** The parts of the auction's port that its eligibility, inventory and fee checks read. */
-export type CheckedPort = Pick<
-  CorridorPort,
-  "corridor" | "adapter" | "nodes" | "chainCovers" | "costs" | "config" | "band" | "assetOf"
->;
+export type CheckedPort = Pick<CorridorPort, "corridor" | "adapter" | "costs" | "config" | "band" | "assetOf"> & {
+  nodes: Pick<AuctionNodes, "list" | "covers">;
+};
 
 /**
- * The auction's checks, for an indicative price (`GET /v1/prices`) to apply as an auction would: built
- * from the port's parts, so the prices need no auction house and the house can take the prices.
+ * The auction's checks, for an indicative price (`GET /v1/prices`) to apply as an auction would: plain
+ * functions of the corridor's parts, built before the prices, which the auction house is then given.
  */
 export interface AuctionChecks {
   /** The nodes an rfq buying `buyToken` would go to now (docs/resolver-protocol.md, "Auctions"). */
@@ -27,13 +26,13 @@ export interface AuctionChecks {
 
 export function auctionChecksOf(port: CheckedPort): AuctionChecks {
   return {
-    eligible: (buyToken, now) => eligibleNodes(port, onlineNodes(port.nodes(), now), buyToken),
+    eligible: (buyToken, now) => eligibleNodes(port, onlineNodes(port.nodes.list(), now), buyToken),
     canDeliver: (node, token, amount) => hasInventory(port, node, token, amount),
     charges: (sellToken, buyToken, now) =>
       swapCharges(port, { kind: "rfq", sellToken, buyToken, recipient: null }, now),
     bounds: (sellToken, buyToken, sellAmount, now) =>
       outputBounds({
-        band: freshBand(port.band(), now),
+        band: freshBand(port.band.current(), now),
         sellAsset: port.assetOf(sellToken),
         buyAsset: port.assetOf(buyToken),
         sellAmount,

@@ -38,7 +38,7 @@ export function sendResults(port: CorridorPort, live: LiveAuction, offers: reado
     const node = live.nodes.get(address);
     if (!node) continue;
     const offer = rankOf.get(address);
-    port.send(node.address, {
+    port.nodes.send(node.address, {
       type: "result",
       rfqId: live.auction.rfqId,
       won: offer?.won ?? false,

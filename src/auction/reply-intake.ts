@@ -17,16 +17,16 @@ export function receiveBid(
   live: LiveAuction | undefined,
   node: NodeSession,
   frame: BidFrame,
+  now: number,
 ): void {
   if (!live) {
-    port.send(node.address, replyError(frame.rfqId, "unknown_rfq", `no live rfq ${frame.rfqId}`));
+    port.nodes.send(node.address, replyError(frame.rfqId, "unknown_rfq", `no live rfq ${frame.rfqId}`));
     return;
   }
   const address = resolverKey(node.address);
-  const now = Date.now();
   const claim = live.auction.claim(address, now);
   if (claim !== "ok") {
-    port.send(node.address, replyError(live.auction.rfqId, claimError[claim], claimMessage[claim]));
+    port.nodes.send(node.address, replyError(live.auction.rfqId, claimError[claim], claimMessage[claim]));
     if (claim === "late") recordLate(port, live);
     return;
   }
@@ -49,7 +49,7 @@ export function receiveBid(
   if (reason || !amounts) {
     const code = reason ?? "below_fees";
     live.auction.reject(address);
-    port.send(node.address, replyError(live.auction.rfqId, code, rejectMessage[code]));
+    port.nodes.send(node.address, replyError(live.auction.rfqId, code, rejectMessage[code]));
     return;
   }
   live.auction.accept(address, {
@@ -72,10 +72,11 @@ export function receiveMalformed(
   node: NodeSession,
   rfqId: string,
   message: string,
+  now: number,
 ): void {
   const address = resolverKey(node.address);
-  if (live?.auction.claim(address, Date.now()) === "ok") live.auction.reject(address);
-  port.send(node.address, replyError(rfqId, "bad_frame", message));
+  if (live?.auction.claim(address, now) === "ok") live.auction.reject(address);
+  port.nodes.send(node.address, replyError(rfqId, "bad_frame", message));
 }
 
 /** A node's decline: counted once, as `declined` inside the window and `late` after it. */
@@ -84,15 +85,16 @@ export function receiveDecline(
   live: LiveAuction | undefined,
   node: NodeSession,
   frame: DeclineFrame,
+  now: number,
 ): void {
   if (!live) {
-    port.send(node.address, replyError(frame.rfqId, "unknown_rfq", `no live rfq ${frame.rfqId}`));
+    port.nodes.send(node.address, replyError(frame.rfqId, "unknown_rfq", `no live rfq ${frame.rfqId}`));
     return;
   }
-  const claim = live.auction.claim(resolverKey(node.address), Date.now());
+  const claim = live.auction.claim(resolverKey(node.address), now);
   if (claim === "ok") live.auction.decline();
   else if (claim === "late") recordLate(port, live);
-  else port.send(node.address, replyError(live.auction.rfqId, claimError[claim], claimMessage[claim]));
+  else port.nodes.send(node.address, replyError(live.auction.rfqId, claimError[claim], claimMessage[claim]));
 }
 
 /** A reply after the close: the stored quote's `replies` are brought up to date. */

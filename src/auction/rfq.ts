@@ -4,7 +4,7 @@ import type { RelayFrame } from "../protocol";
 import type { Band } from "../schemas";
 import type { QuoteInput } from "../types";
 import { type OutputBounds, outputBounds } from "./band-guard";
-import type { CorridorPort } from "./corridor-port";
+import type { AuctionNodes, CorridorPort } from "./corridor-port";
 
 /** Grace between a quote's expiry and the on-chain deadline, so a fill broadcast just before expiry still lands. */
 const DEADLINE_GRACE_SECONDS = 60;
@@ -41,15 +41,14 @@ export function onlineNodes(nodes: readonly NodeSession[], now: number): NodeSes
   return nodes.filter((n) => isFresh(n.lastHeartbeat, now));
 }
 
+/** What the inventory checks read: the corridor, its adapter, and the nodes' on-chain reads. */
+export type InventoryPort = Pick<CorridorPort, "corridor" | "adapter"> & { nodes: Pick<AuctionNodes, "covers"> };
+
 /**
  * The online nodes an rfq buying `buyToken` goes to (docs/resolver-protocol.md, "Auctions"): `quoting`,
  * with a key that signs bids on this chain, and with inventory of the buy token.
  */
-export function eligibleNodes(
-  port: Pick<CorridorPort, "corridor" | "adapter" | "chainCovers">,
-  online: readonly NodeSession[],
-  buyToken: string,
-): NodeSession[] {
+export function eligibleNodes(port: InventoryPort, online: readonly NodeSession[], buyToken: string): NodeSession[] {
   return online.filter(
     (n) => n.state === "quoting" && port.adapter.bidKey(n) !== null && hasInventory(port, n, buyToken, 1n),
   );
@@ -59,19 +58,14 @@ export function eligibleNodes(
  * Whether the node's last heartbeat shows `atLeast` of `token` in both balance and allowance, and the
  * relay's last on-chain read of it does too (docs/resolver-protocol.md, "Inventory checked on chain").
  */
-export function hasInventory(
-  port: Pick<CorridorPort, "corridor" | "adapter" | "chainCovers">,
-  node: NodeSession,
-  token: string,
-  atLeast: bigint,
-): boolean {
+export function hasInventory(port: InventoryPort, node: NodeSession, token: string, atLeast: bigint): boolean {
   const chainId = port.corridor.chain.chainId;
   const entry = node.inventory.find((i) => i.chainId === chainId && port.adapter.sameAddress(i.token, token));
   return (
     entry !== undefined &&
     BigInt(entry.balance) >= atLeast &&
     BigInt(entry.allowance) >= atLeast &&
-    port.chainCovers(node.address, token, atLeast)
+    port.nodes.covers(node.address, token, atLeast)
   );
 }
 

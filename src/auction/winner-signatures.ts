@@ -1,5 +1,6 @@
 import { resolverKey } from "../ids";
 import { type RelayFrame, SIGN_TIMEOUT_MS, type SignedFrame } from "../protocol";
+import type { Clock } from "./clock";
 
 /**
  * Winners asked to sign after their auction (`sign`) and their answers (`signed`), on chains where the
@@ -9,17 +10,20 @@ export class WinnerSignatures {
   /** By rfq: the node asked, and how its answer settles the wait. */
   private readonly awaiting = new Map<string, { address: string; answer(signature: string): void }>();
 
-  constructor(private readonly send: (address: string, frame: RelayFrame) => void) {}
+  constructor(
+    private readonly send: (address: string, frame: RelayFrame) => void,
+    private readonly clock: Clock,
+  ) {}
 
   /** Sends `sign` to the node; its signature, or null when none came within SIGN_TIMEOUT_MS. */
   ask(rfqId: string, address: string, transaction: string): Promise<string | null> {
     return new Promise((resolve) => {
       const settle = (signature: string | null) => {
-        clearTimeout(timer);
+        cancel();
         this.awaiting.delete(rfqId);
         resolve(signature);
       };
-      const timer = setTimeout(() => settle(null), SIGN_TIMEOUT_MS);
+      const cancel = this.clock.after(SIGN_TIMEOUT_MS, () => settle(null));
       this.awaiting.set(rfqId, { address: resolverKey(address), answer: settle });
       this.send(address, { type: "sign", rfqId, transaction });
     });

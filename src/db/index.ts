@@ -34,6 +34,7 @@ export {
   readLimitOrder,
   readLimitOrderProgress,
 } from "./limit-orders";
+export { decodeCursor, decodeKeyCursor, encodeCursor, encodeKeyCursor } from "./page-cursor";
 export { listQuotes } from "./quote-lists";
 export { cancelQuote, expireAllDue, expireIfDue, quoteStatus } from "./quote-status";
 export { correctOffersStatements, insertQuoteStatements, updateQuoteRepliesStatement } from "./quote-writes";

@@ -1,20 +1,9 @@
 /**
  * HTTP plumbing under the routes: the router, the request's client, Server-Timing, work behind the answer,
- * object calls that may be unreachable, page cursors, the API reference and the AsyncAPI document.
+ * object calls that may be unreachable (src/objects, named here for the routes), the API reference and the AsyncAPI document.
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
-export { addressIssues } from "./address-issues";
-export { API_REFERENCE_PATH, apiReference } from "./api-reference";
-export { asyncApiDocument } from "./asyncapi-document";
-export { behindAnswer, lineAfterAnswer } from "./behind-answer";
-export { checkAdminToken, type RequestClient, requestClient } from "./client";
-export { countObjectRead, objectRead } from "./object-reads";
-export { API_KEY_SECURITY, servedDocument } from "./openapi-document";
-export { decodeCursor, decodeKeyCursor, encodeCursor, encodeKeyCursor } from "./page-cursor";
-export { createRouter } from "./router";
-export { allowedMethods } from "./routes-table";
-export { serverTiming } from "./server-timing";
 export {
   CORRIDOR_UNREACHABLE,
   callObject,
@@ -24,4 +13,13 @@ export {
   ORACLE_UNREACHABLE,
   type Unreachable,
   unreachableRefusal,
-} from "./unreachable-object";
+} from "../objects";
+export { API_REFERENCE_PATH, apiReference } from "./api-reference";
+export { asyncApiDocument } from "./asyncapi-document";
+export { behindAnswer, lineAfterAnswer } from "./behind-answer";
+export { checkAdminToken, type RequestClient, requestClient } from "./client";
+export { countObjectRead, objectRead } from "./object-reads";
+export { API_KEY_SECURITY, servedDocument } from "./openapi-document";
+export { createRouter } from "./router";
+export { allowedMethods } from "./routes-table";
+export { serverTiming } from "./server-timing";

@@ -1,6 +1,6 @@
 import type { ExecutionRow } from "../db";
 import { type Refusal, refuse } from "../errors";
-import { NOT_LEADER_RETRY_SECONDS, type Unreachable } from "../http";
+import { NOT_LEADER_RETRY_SECONDS, type Unreachable } from "../objects";
 import type { SubmitOutcome } from "./rpc";
 
 /** Each code the keeper refuses a submission with, and its status: the one place both are written. */

@@ -1,9 +1,8 @@
 import { primaryEvmChain } from "../config";
-import { cancelLimitOrder, listLimitOrders, readLimitOrder } from "../db";
+import { cancelLimitOrder, decodeCursor, encodeCursor, listLimitOrders, readLimitOrder } from "../db";
 import { invalidRequest, notFound, RelayError } from "../errors";
-import { addressIssues, decodeCursor, encodeCursor } from "../http";
 import { isId } from "../ids";
-import { verifySignedCancel } from "../quotes";
+import { addressIssues, verifySignedCancel } from "../quotes";
 import type { LimitListQuery, LimitOrder, LimitOrderPage, LimitOrderRow, MovedLimitOrder } from "../schemas";
 import { type LimitOrderContext, limitChainOf, limitSettings } from "./context";
 import { cancelLimitMessage } from "./messages";

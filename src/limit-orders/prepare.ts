@@ -1,7 +1,7 @@
 import { primaryEvmChain } from "../config";
 import { limitNonceTaken } from "../db";
 import { RelayError, retryLater } from "../errors";
-import { NOT_LEADER_RETRY_SECONDS } from "../http";
+import { NOT_LEADER_RETRY_SECONDS } from "../objects";
 import { checkSwapTerms } from "../quotes";
 import type { LimitOrderDraft, LimitOrderPrepareRequest } from "../schemas";
 import { type LimitOrderContext, limitChainOf, limitSettings } from "./context";

@@ -1,4 +1,4 @@
-import type { AuctionReply } from "../auction";
+import type { LiveAuctions } from "../auction";
 import type { Refusal } from "../errors";
 import type { ClientId } from "../limits";
 import {
@@ -6,10 +6,7 @@ import {
   CLOSE_POLICY,
   CLOSE_REASONS,
   close,
-  frameSize,
   type HeartbeatFrame,
-  MAX_FRAME_BYTES,
-  parseNodeFrame,
   type RelayFrame,
   send,
   sendText,
@@ -17,10 +14,11 @@ import {
 import { startUptime } from "../resolvers";
 import type { AdvertisedCorridor } from "../schemas";
 import { authenticatedNode, verifyNodeAuth } from "./auth";
+import { gateFrame } from "./frame-gate";
 import type { NodeChecks } from "./inventory-checks";
 import { NodeSockets, type SocketEntry, type SocketState, sessionOf } from "./node-sockets";
 import { isFresh, type NodeSession, shownState } from "./nodes";
-import type { CorridorNodeEvents, CorridorNodesHost } from "./ports";
+import type { CorridorNodesHost, NodeEvent } from "./ports";
 import { SessionRecords } from "./session-records";
 import { SocketQuota } from "./socket-quota";
 
@@ -31,7 +29,7 @@ type Accepted = { client: WebSocket; authDeadline: number };
  * restored after hibernation (src/nodes/node-sockets.ts), their state written to D1. What a node claims is
  * checked on chain by the checks the host builds around them (src/nodes/inventory-checks.ts), when it
  * authenticates and as it heartbeats; it shows degraded while its address has code or its claims are
- * untrue. Frames that concern auctions are handed back to the caller.
+ * untrue. What a frame raises for the corridor's other parts (a ladder, an auction's reply) is handed back.
  */
 export class CorridorNodes {
   private readonly sockets: NodeSockets;
@@ -42,6 +40,8 @@ export class CorridorNodes {
   constructor(
     state: SocketState,
     private readonly host: CorridorNodesHost,
+    /** The corridor's live auctions, which the flood limit and malformed replies read (src/nodes/frame-gate.ts). */
+    private readonly auctions: LiveAuctions,
   ) {
     this.sockets = new NodeSockets(state);
     this.records = new SessionRecords(host.db, (p) => state.waitUntil(p));
@@ -67,61 +67,43 @@ export class CorridorNodes {
   }
 
   /**
-   * One message from a socket: limits, auth and heartbeats are dealt with here; a reply to an auction is
-   * returned. A node's first reply to an rfq it was asked is solicited: an auction rate above 50/s must
-   * not close its resolvers. Every other frame, duplicate and unknown replies included, counts toward the
-   * flood limit.
+   * One message from a socket, once its size, shape and rate pass (src/nodes/frame-gate.ts): auth and
+   * heartbeats are dealt with here; what the frame raises for the corridor's other parts is returned.
    */
-  async receive(
-    ws: WebSocket,
-    message: string | ArrayBuffer,
-    events: CorridorNodeEvents,
-  ): Promise<AuctionReply | null> {
-    const { auctions } = events;
+  async receive(ws: WebSocket, message: string | ArrayBuffer): Promise<NodeEvent | null> {
     const entry = this.sockets.get(ws);
     if (!entry) return null;
-    if (frameSize(message) > MAX_FRAME_BYTES) {
-      return this.reject(ws, CLOSE_REASONS.frameTooLarge, `frames are limited to ${MAX_FRAME_BYTES} bytes`);
-    }
-    const parsed = parseNodeFrame(message);
     const node = entry.attachment.node;
-    const solicited =
-      parsed.ok &&
-      (parsed.frame.type === "bid" || parsed.frame.type === "decline") &&
-      node !== null &&
-      auctions.awaits(parsed.frame.rfqId, node.address);
-    if (!solicited && !entry.limiter.allow(Date.now())) {
-      return this.reject(ws, CLOSE_REASONS.rateLimited, "over 50 frames per second");
-    }
-    if (!parsed.ok) {
-      // A malformed reply to a live rfq is the node's reply, rejected; the node stays connected.
-      if (node && parsed.rfqId && auctions.isLive(parsed.rfqId)) {
-        return { node: this.sessionOf(entry), malformed: { rfqId: parsed.rfqId, message: parsed.message } };
-      }
-      // A malformed ladder is refused and stores nothing; the node stays connected.
-      if (node && parsed.type === "levels") return this.refuse(ws, { code: "bad_levels", message: parsed.message });
-      return this.reject(ws, CLOSE_REASONS.badFrame, parsed.message);
-    }
-    const frame = parsed.frame;
+    const gated = gateFrame(message, node?.address ?? null, entry.limiter, this.auctions, Date.now());
+    if ("reject" in gated) return this.reject(ws, gated.reject, gated.message);
+    if ("refuse" in gated) return this.refuse(ws, gated.refuse);
+    if ("malformed" in gated) return { type: "reply", reply: { node: this.sessionOf(entry), ...gated } };
+    const { frame } = gated;
     // A ping the runtime did not answer (not its exact bytes) is answered here, authenticated or not.
     if (frame.type === "ping") return this.answer(ws, { type: "pong" });
     if (!node) {
       if (frame.type !== "auth") return this.reject(ws, CLOSE_REASONS.badFrame, "the first frame must be auth");
-      await this.authenticate(ws, entry, frame, events);
-      return null;
+      return this.authenticate(ws, entry, frame);
     }
     switch (frame.type) {
       case "auth":
-        send(ws, { type: "error", code: "already_authenticated", message: "this socket is authenticated" });
-        return null;
+        return this.answer(ws, {
+          type: "error",
+          code: "already_authenticated",
+          message: "this socket is authenticated",
+        });
       case "heartbeat":
-        this.heartbeat(ws, entry, frame, events);
-        return null;
+        return this.heartbeat(ws, entry, frame);
       case "levels":
-        return this.refuse(ws, events.onLevels(this.sessionOf(entry), frame));
+        return { type: "levels", node: this.sessionOf(entry), frame };
       default:
-        return { node: this.sessionOf(entry), frame };
+        return { type: "reply", reply: { node: this.sessionOf(entry), frame } };
     }
+  }
+
+  /** A frame refused without closing the node's socket: an `error` frame with its code, if there is one. */
+  refuseTo(address: string, refusal: { code: string; message: string } | null): void {
+    if (refusal) this.send(address, { type: "error", ...refusal });
   }
 
   /** Closes the sockets whose auth deadline passed; the next deadline, or null when none is pending. */
@@ -218,24 +200,17 @@ export class CorridorNodes {
   }
 
   /** Verifies the auth signature and registration; one socket per node, so an older one is replaced. */
-  private async authenticate(
-    ws: WebSocket,
-    entry: SocketEntry,
-    frame: AuthFrame,
-    events: CorridorNodeEvents,
-  ): Promise<void> {
+  private async authenticate(ws: WebSocket, entry: SocketEntry, frame: AuthFrame): Promise<NodeEvent | null> {
     const { attachment } = entry;
     const proved = await verifyNodeAuth(frame, this.host.corridorKey, attachment.nonce);
     if (!proved.ok) {
-      this.reject(ws, proved.reason, "the auth signature does not match the address");
-      return;
+      return this.reject(ws, proved.reason, "the auth signature does not match the address");
     }
     const registered = await this.records.registered(proved.address);
     if (this.host.requireRegistration && !registered) {
-      this.reject(ws, CLOSE_REASONS.notRegistered, "this relay only accepts registered resolvers");
-      return;
+      return this.reject(ws, CLOSE_REASONS.notRegistered, "this relay only accepts registered resolvers");
     }
-    if (!this.sockets.get(ws)) return; // closed while we checked
+    if (!this.sockets.get(ws)) return null; // closed while we checked
     const now = Date.now();
     if (registered) attachment.client = this.quota.claim(attachment.client, proved.address, now);
     for (const [other, { attachment: a }] of this.sockets) {
@@ -256,22 +231,21 @@ export class CorridorNodes {
       band: this.host.band(),
     });
     this.records.seen(attachment, now);
-    events.onActive(now);
     this.checks.restart(attachment.node, now);
+    return { type: "authenticated", node: this.sessionOf(entry) };
   }
 
   /** Keeps the node's state and inventory; its directory entry is refreshed at most once a minute. */
-  private heartbeat(ws: WebSocket, entry: SocketEntry, frame: HeartbeatFrame, events: CorridorNodeEvents): void {
+  private heartbeat(ws: WebSocket, entry: SocketEntry, frame: HeartbeatFrame): NodeEvent | null {
     const { attachment } = entry;
     const node = attachment.node;
-    if (!node) return;
+    if (!node) return null;
     const now = Date.now();
     this.sockets.hear(entry, frame, now);
-    events.onActive(now);
     this.checks.heard(node, now);
-    events.onHeartbeat(now);
     if (this.records.due(attachment, now)) this.touchDirectory(entry, now);
     this.sockets.save(ws, entry);
+    return { type: "heartbeat", node: this.sessionOf(entry) };
   }
 
   /** Refreshes the node's directory entry with its state as shown; the caller saves the attachment. */

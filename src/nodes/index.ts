@@ -6,7 +6,7 @@
 
 export { advertisedCorridor } from "./connect-url";
 export { CorridorNodes } from "./corridor-nodes";
-export { chainChecks } from "./inventory-checks";
+export { corridorNodesOn } from "./corridor-nodes-on";
 export { liveNodes } from "./live";
 export { isFresh, type NodeSession } from "./nodes";
-export type { CorridorNodeEvents, CorridorNodesHost } from "./ports";
+export { type CorridorNodesHost, type NodeEvent, type NodeEventRoutes, routeNodeEvent } from "./ports";

@@ -1,8 +1,8 @@
 import { allCorridors } from "../chains";
 import type { RelayConfig } from "../config";
 import type { Env } from "../env";
+import { corridorStub } from "../objects";
 import type { Node } from "../schemas";
-import { corridorStub } from "../stubs";
 import { mergeNodes } from "./nodes";
 
 /** The relay's in-memory view of every connected node, merged across the corridors it serves. */

@@ -1,4 +1,4 @@
-import type { LiveAuctions } from "../auction";
+import type { AuctionReply } from "../auction";
 import type { RelayConfig } from "../config";
 import type { LevelsFrame } from "../protocol";
 import type { Band } from "../schemas";
@@ -17,13 +17,24 @@ export interface CorridorNodesHost {
   checks(sessions: SessionsSide): NodeChecks;
 }
 
-/** What a node's frames tell the corridor object, handed in with each message (`receive`). */
-export interface CorridorNodeEvents {
-  auctions: LiveAuctions;
-  /** A node authenticated or heartbeated: the corridor is in use. */
-  onActive(now: number): void;
-  /** A node heartbeated. */
-  onHeartbeat(now: number): void;
-  /** A node's price ladder (docs/resolver-protocol.md, "Price ladders"): why it is refused, or null once it stands. */
-  onLevels(node: NodeSession, frame: LevelsFrame): { code: string; message: string } | null;
+/**
+ * What a node's frame raises for the corridor object's other parts, which the object routes by `type`
+ * to the part that owns it (durable-objects/corridor-parts.ts).
+ */
+export type NodeEvent =
+  /** A node authenticated: the corridor is in use. */
+  | { type: "authenticated"; node: NodeSession }
+  /** A node heartbeated: the corridor is in use, and its chain state is kept fresh. */
+  | { type: "heartbeat"; node: NodeSession }
+  /** A node's price ladder (docs/resolver-protocol.md, "Price ladders"). */
+  | { type: "levels"; node: NodeSession; frame: LevelsFrame }
+  /** A node's reply to an auction. */
+  | { type: "reply"; reply: AuctionReply };
+
+/** Each kind of node event, routed to the part that owns it: one line each. */
+export type NodeEventRoutes = { [K in NodeEvent["type"]]: (event: Extract<NodeEvent, { type: K }>) => void };
+
+/** Hands `event` to its route. */
+export function routeNodeEvent(routes: NodeEventRoutes, event: NodeEvent): void {
+  (routes[event.type] as (e: NodeEvent) => void)(event);
 }

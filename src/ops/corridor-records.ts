@@ -1,8 +1,8 @@
 import { adapterFor, allCorridors, type Corridor } from "../chains";
 import type { RelayConfig } from "../config";
 import type { Env } from "../env";
+import { corridorStub } from "../objects";
 import type { CorridorRecord } from "../schemas";
-import { corridorStub } from "../stubs";
 import { type CorridorStatus, corridorState } from "./corridor-state";
 import { type Probed, within } from "./deadline";
 

@@ -1,5 +1,5 @@
 import { type Refusal, refuse } from "../errors";
-import { NOT_LEADER_RETRY_SECONDS } from "../http";
+import { NOT_LEADER_RETRY_SECONDS } from "../objects";
 import type { Pause } from "../schemas";
 import { KeptValue } from "./kept-value";
 

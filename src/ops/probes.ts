@@ -2,8 +2,8 @@ import { addressKey, costsFor, readContractFeeBps, readHead, readNativeBalance }
 import type { ChainConfig, RelayConfig } from "../config";
 import { countOpenLimitOrders, settledFillsSince } from "../db";
 import type { Env } from "../env";
+import { keeperStub, oracleStub } from "../objects";
 import type { KeeperRecord } from "../schemas";
-import { keeperStub, oracleStub } from "../stubs";
 import { corridorStatuses } from "./corridor-records";
 import { type Probed, within } from "./deadline";
 import { type ChainProbes, HEALTH_PART_TIMEOUT_MS, type HealthProbes } from "./health";

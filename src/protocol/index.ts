@@ -24,6 +24,7 @@ export {
   MAX_FRAMES_PER_SECOND,
   MAX_LADDER_RUNGS,
   MAX_LEVELS_TTL_MS,
+  type NodeFrame,
   type NodeState,
   nodeFrame,
   OUTPUT_AMOUNT_SLOT,

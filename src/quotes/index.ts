@@ -4,8 +4,10 @@
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
+export { addressIssues } from "./address-issues";
 export { QuoteAdmission, type QuoteAsk } from "./admission";
 export { executionAsOfNow, quoteAsOfNow } from "./as-of-now";
+export { CorridorDesk, type GasFeeNow } from "./corridor-desk";
 export { quotePage } from "./list";
 export { cancelQuoteMessage, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } from "./messages";
 export { StoredProofBook, type TakerProofSeen } from "./proof-memory";

@@ -1,9 +1,8 @@
 import { adapterFor } from "../chains";
 import type { ChainConfig, RelayConfig } from "../config";
 import { primaryEvmChain } from "../config";
-import { listQuotes } from "../db";
+import { decodeCursor, encodeCursor, listQuotes } from "../db";
 import { invalidRequest } from "../errors";
-import { decodeCursor, encodeCursor } from "../http";
 import type { QuoteListQuery, QuotePage } from "../schemas";
 
 /** A page of `GET /v1/quotes` without `limit`. */

@@ -3,9 +3,9 @@ import type { RelayConfig } from "../config";
 import type { Env } from "../env";
 import { isId } from "../ids";
 import { BoundedCache } from "../limits";
+import { corridorStub, keeperStub } from "../objects";
 import type { Execution, Quote } from "../schemas";
 import { QUOTE_MOVES } from "../states";
-import { corridorStub, keeperStub } from "../stubs";
 import { executionAsOfNow, quoteAsOfNow, quoteClaimAsOfNow } from "./as-of-now";
 
 /**

@@ -1,7 +1,7 @@
 import { type ChainAdapter, type Corridor, findCorridor } from "../chains";
 import type { RelayConfig } from "../config";
 import { invalidRequest, RelayError } from "../errors";
-import { addressIssues } from "../http";
+import { addressIssues } from "./address-issues";
 
 /** What every swap request states: a taker sells an amount of one token for another on one chain. */
 export interface SwapTerms {

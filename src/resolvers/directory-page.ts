@@ -1,6 +1,5 @@
-import { readDirectoryPage } from "../db";
+import { decodeKeyCursor, encodeKeyCursor, readDirectoryPage } from "../db";
 import { invalidRequest } from "../errors";
-import { decodeKeyCursor, encodeKeyCursor } from "../http";
 import { resolverKey } from "../ids";
 import type { Node, ResolverListQuery, ResolverPage } from "../schemas";
 import { buildDirectory, INACTIVE_AFTER_MS } from "./directory";

@@ -9,6 +9,7 @@ import { notFound } from "../errors";
 import { CORRIDOR_UNREACHABLE, callObject, checkAdminToken, createRouter, KEEPER_LEADER_UNREACHABLE } from "../http";
 import { resolverKey } from "../ids";
 import { liveNodes } from "../nodes";
+import { corridorStub, keeperStub } from "../objects";
 import { corridorRecord } from "../ops";
 import { buildDirectory, windowStart } from "../resolvers";
 import {
@@ -22,7 +23,6 @@ import {
   RegistrationBody,
   Resolver,
 } from "../schemas";
-import { corridorStub, keeperStub } from "../stubs";
 
 /**
  * Bearer `ADMIN_TOKEN`; without the secret set, the admin API is closed. The token is checked first, so

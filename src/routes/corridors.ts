@@ -2,10 +2,10 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { findCorridor } from "../chains";
 import { RelayError } from "../errors";
 import { createRouter } from "../http";
+import { corridorStub } from "../objects";
 import { corridorRecord, corridorStatuses, HEALTH_PART_TIMEOUT_MS } from "../ops";
 import { CLOSE_POLICY } from "../protocol";
 import { CorridorRecord, errorResponses, jsonContent } from "../schemas";
-import { corridorStub } from "../stubs";
 
 export const corridorRoutes = createRouter()
   .openapi(

@@ -6,9 +6,9 @@ import type { AppEnv } from "../env";
 import { invalidRequest, notFound } from "../errors";
 import { API_KEY_SECURITY, CORRIDOR_UNREACHABLE, callObject, createRouter, requestClient } from "../http";
 import { isId } from "../ids";
+import { corridorStub } from "../objects";
 import { errorResponses, IdParam } from "../schemas";
 import { lastEventId, limitOrderTopic, quoteTopic, STREAM_LIMITS, streamRequest } from "../streams";
-import { corridorStub } from "../stubs";
 
 /**
  * Server-Sent Events of a quote's and a limit order's progress (docs/api.md, "Event streams"). The

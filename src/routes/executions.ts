@@ -12,6 +12,7 @@ import {
   serverTiming,
 } from "../http";
 import { KEEPER_UNREACHABLE, type SubmitOutcome, type SubmitRequest, submissionLogFields } from "../keeper";
+import { keeperStub } from "../objects";
 import { executionThrough } from "../quotes";
 import {
   Execution,
@@ -22,7 +23,6 @@ import {
   jsonContent,
   MAX_IDEMPOTENCY_KEY_LENGTH,
 } from "../schemas";
-import { keeperStub } from "../stubs";
 import { acceptedAnswer } from "./execution-answer";
 
 export const executionRoutes = createRouter()

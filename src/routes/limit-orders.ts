@@ -25,6 +25,7 @@ import {
   prepareLimitOrder,
 } from "../limit-orders";
 import { log } from "../log";
+import { corridorStub, keeperStub } from "../objects";
 import {
   CancelLimitOrderRequest,
   errorResponses,
@@ -38,7 +39,6 @@ import {
   LimitOrderPrepareRequest,
 } from "../schemas";
 import { announceLimitOrders } from "../streams";
-import { corridorStub, keeperStub } from "../stubs";
 
 /**
  * Limit orders are off while the configuration's `limitOrders` is null (docs/configuration.md): every

@@ -2,16 +2,10 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { adapterFor, findCorridor } from "../chains";
 import { primaryEvmChain } from "../config";
 import { invalidRequest, RelayError } from "../errors";
-import {
-  API_KEY_SECURITY,
-  addressIssues,
-  CORRIDOR_UNREACHABLE,
-  callObject,
-  createRouter,
-  requestClient,
-} from "../http";
+import { API_KEY_SECURITY, CORRIDOR_UNREACHABLE, callObject, createRouter, requestClient } from "../http";
+import { corridorStub } from "../objects";
+import { addressIssues } from "../quotes";
 import { errorResponses, IndicativeLadder, IndicativePrice, jsonContent, PriceQuery } from "../schemas";
-import { corridorStub } from "../stubs";
 
 export const priceRoutes = createRouter().openapi(
   createRoute({

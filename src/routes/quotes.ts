@@ -15,6 +15,7 @@ import {
   requestClient,
   serverTiming,
 } from "../http";
+import { corridorStub } from "../objects";
 import {
   cancelQuoteMessage,
   checkSwapTerms,
@@ -39,7 +40,6 @@ import {
 } from "../schemas";
 import { isOpen } from "../states";
 import { announceQuote } from "../streams";
-import { corridorStub } from "../stubs";
 import type { QuoteInput } from "../types";
 
 export const quoteRoutes = createRouter()

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { callObject, createRouter, ORACLE_UNREACHABLE } from "../http";
+import { oracleStub } from "../objects";
 import { errorResponses, jsonContent, Rates } from "../schemas";
-import { oracleStub } from "../stubs";
 
 export const rateRoutes = createRouter().openapi(
   createRoute({

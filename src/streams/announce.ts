@@ -3,8 +3,8 @@ import type { RelayConfig } from "../config";
 import type { Env } from "../env";
 import type { FillNotice } from "../keeper";
 import { errorText, log } from "../log";
+import { corridorStub } from "../objects";
 import type { MovedLimitOrder } from "../schemas";
-import { corridorStub } from "../stubs";
 
 /** What a corridor hears of a quote that moved: with `fill`, the notice its winner connected there gets. */
 export interface QuoteChange {

@@ -92,11 +92,13 @@ describe("GET /v1/nodes", () => {
     await runInDurableObject(evmCorridor(), (instance) => {
       const { sockets } = (
         instance as unknown as {
-          connected: {
-            sockets: { sockets: Map<WebSocket, { attachment: { node: { lastHeartbeat: number } | null } }> };
+          p: {
+            nodes: {
+              sockets: { sockets: Map<WebSocket, { attachment: { node: { lastHeartbeat: number } | null } }> };
+            };
           };
         }
-      ).connected.sockets;
+      ).p.nodes.sockets;
       for (const s of sockets.values()) if (s.attachment.node) s.attachment.node.lastHeartbeat = Date.now() - 36_000;
     });
     expect(await nodeOf(account.address)).toMatchObject({ fresh: false });

@@ -4,8 +4,8 @@ import type { CorridorDO } from "../../durable-objects/corridor";
 import { createApp } from "../../src/app";
 import { allCorridors } from "../../src/chains/corridor-keys";
 import { loadConfig } from "../../src/config/load";
+import { corridorStub } from "../../src/objects";
 import type { CorridorRecord, Health, KeeperRecord } from "../../src/schemas/ops";
-import { corridorStub } from "../../src/stubs";
 import { quoteBody } from "../support/bidder";
 import { seedQuote } from "../support/records";
 

@@ -2,8 +2,8 @@ import { env } from "cloudflare:test";
 import { getAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
+import { encodeCursor, encodeKeyCursor } from "../../src/db/page-cursor";
 import { countStatement } from "../../src/db/resolver-days";
-import { encodeCursor, encodeKeyCursor } from "../../src/http/page-cursor";
 import { newId } from "../../src/ids";
 import type { ResolverPage } from "../../src/schemas/resolvers";
 

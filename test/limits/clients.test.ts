@@ -6,7 +6,7 @@ import { createApp } from "../../src/app";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import { WORKERS_ADDRESS } from "../../src/limits";
-import { keeperStub } from "../../src/stubs";
+import { keeperStub } from "../../src/objects";
 import { seedQuote } from "../support/records";
 import { authenticate, evmConnectPath, TestSocket } from "../support/ws-client";
 

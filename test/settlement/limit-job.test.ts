@@ -8,7 +8,7 @@ import { loadConfig } from "../../src/config/load";
 import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import { limitPass } from "../../src/keeper/limit-job";
 import { limitJobPort } from "../../src/keeper/limit-port";
-import { corridorStub, oracleStub } from "../../src/stubs";
+import { corridorStub, oracleStub } from "../../src/objects";
 import { type Bidder, bidder, marketSellAmount } from "../support/bidder";
 import { nodeAccount } from "../support/ws-client";
 import {

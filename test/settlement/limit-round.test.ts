@@ -5,7 +5,7 @@ import { permit2Abi } from "../../src/chains/evm/abi/permit2";
 import { limitTakerTypedData } from "../../src/chains/evm/limit-typed-data";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
-import { corridorStub } from "../../src/stubs";
+import { corridorStub } from "../../src/objects";
 import type { LimitRound } from "../../src/types";
 import { type Bidder, bidder, marketSellAmount } from "../support/bidder";
 import { evmCorridorKey } from "../support/ws-client";

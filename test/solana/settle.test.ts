@@ -12,8 +12,8 @@ import { readWireBase64 } from "../../src/chains/solana/wire";
 import { splBalance } from "../../src/clients/resolver/solana-inventory";
 import { loadConfig } from "../../src/config/load";
 import type { SolanaChain } from "../../src/config/schema";
+import { chainKeeperStub } from "../../src/objects";
 import type { Execution, Quote } from "../../src/schemas/quote";
-import { chainKeeperStub } from "../../src/stubs";
 import { SOL } from "../support/ws-client";
 import { marketSellAmount, type SolanaBidder, solanaBidder } from "./bidder";
 

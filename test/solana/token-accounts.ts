@@ -13,8 +13,8 @@ import { expect } from "vitest";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import type { createApp } from "../../src/app";
 import { solanaRpc } from "../../src/chains/solana/rpc";
+import { chainKeeperStub } from "../../src/objects";
 import type { Quote } from "../../src/schemas/quote";
-import { chainKeeperStub } from "../../src/stubs";
 import { SOL } from "../support/ws-client";
 import { marketSellAmount, type SolanaBidder, solanaBidder } from "./bidder";
 

@@ -2,6 +2,7 @@ import { keccak256, type PrivateKeyAccount, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { CorridorPort, LadderBid } from "../../src/auction/corridor-port";
 import { AuctionHouse } from "../../src/auction/house";
+import { LiveBook } from "../../src/auction/live-book";
 import type { AuctionStore, StoredOffer } from "../../src/auction/store";
 import { adapterFor } from "../../src/chains";
 import type { ChainAdapter } from "../../src/chains/adapter";
@@ -14,10 +15,14 @@ import type { RelayConfig } from "../../src/config/schema";
 import { CorridorCosts, type NativeRates } from "../../src/costs/corridor-costs";
 import type { QuoteRow } from "../../src/db/quotes";
 import type { NodeSession } from "../../src/nodes/nodes";
-import type { BidFrame, RelayFrame, RfqFrame } from "../../src/protocol/frames";
+import type { BidFrame, DeclineFrame, RelayFrame, RfqFrame, SignedFrame } from "../../src/protocol/frames";
 import type { AuctionCounts } from "../../src/resolvers/reliability";
 import type { Band, Replies, TimelineEntry } from "../../src/schemas/quote";
 import type { QuoteInput } from "../../src/types";
+import { FakeClock } from "./fake-clock";
+
+/** The house's wait for the taker's answer to have left, before its per-bidder work (src/auction/house.ts). */
+const AFTER_ANSWER_MS = 50;
 
 /** anvil's dev accounts 1–4: well-known keys that hold nothing of value. */
 const NODE_KEYS = [
@@ -64,20 +69,12 @@ export class FakeNode {
     return this.frames.filter((f): f is Extract<RelayFrame, { type: T }> => f.type === type);
   }
 
-  /** The latest frame of `type`, waiting up to `timeoutMs` for one when none was sent yet. */
-  async next<T extends RelayFrame["type"]>(type: T, timeoutMs = 1_000): Promise<Extract<RelayFrame, { type: T }>> {
-    const deadline = Date.now() + timeoutMs;
+  /** The latest frame of `type`, waiting for one when none was sent yet (the test's timeout ends a wait in vain). */
+  async next<T extends RelayFrame["type"]>(type: T): Promise<Extract<RelayFrame, { type: T }>> {
     for (;;) {
       const found = this.sent(type).at(-1);
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no ${type} frame within ${timeoutMs} ms`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, deadline - Date.now());
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
   }
 
@@ -194,48 +191,55 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
   const band = options.band === undefined ? { ...BAND, at: Date.now() } : options.band;
   const assets: Record<string, string> = { [CNGN.toLowerCase()]: "NGN", [USDC.toLowerCase()]: "USD" };
   const strikes: { address: string; event: string; why: string }[] = [];
-  const ladderBids: { quoteId: string; bids: LadderBid[] }[] = [];
+  const ladderBids: { bids: LadderBid[] }[] = [];
   const nameOf = (address: string) =>
     nodes.find((n) => n.session.address.toLowerCase() === address.toLowerCase())?.session.name;
+  const send = (address: string, frame: RelayFrame) => {
+    for (const n of nodes) if (n.session.address.toLowerCase() === address.toLowerCase()) n.receive(frame);
+  };
   const port: CorridorPort = {
     config,
     corridor,
     adapter,
-    band: () => band,
+    band: { current: () => band },
     assetOf: (token) => assets[token.toLowerCase()] ?? null,
-    nodes: () => nodes.map((n) => n.session),
-    send: (address, frame) => {
-      for (const n of nodes) if (n.session.address.toLowerCase() === address.toLowerCase()) n.receive(frame);
+    nodes: {
+      list: () => nodes.map((n) => n.session),
+      send,
+      sendToEach: (addresses, frame) => {
+        for (const address of addresses) send(address, frame);
+      },
+      covers: (address, _token, atLeast) => {
+        const name = nameOf(address);
+        const held = name === undefined ? undefined : options.chainHoldings?.[name];
+        return held === undefined || held >= atLeast;
+      },
     },
-    sendToEach: (addresses, frame) => {
-      for (const address of addresses) port.send(address, frame);
+    standing: {
+      get: async () => ({
+        demoted: new Set(
+          nodes.filter((n) => options.demoted?.includes(n.session.name)).map((n) => n.session.address.toLowerCase()),
+        ),
+        reliability: new Map(
+          nodes.flatMap((n) => {
+            const r = options.reliability?.[n.session.name];
+            return r === undefined ? [] : [[n.session.address.toLowerCase(), r] as const];
+          }),
+        ),
+      }),
+      strike: async (address, event, why) => {
+        strikes.push({ address, event, why });
+      },
     },
-    chainCovers: (address, _token, atLeast) => {
-      const name = nodes.find((n) => n.session.address.toLowerCase() === address.toLowerCase())?.session.name;
-      const held = name === undefined ? undefined : options.chainHoldings?.[name];
-      return held === undefined || held >= atLeast;
+    ladders: {
+      ladderAt: (address) => options.ladders?.[nameOf(address) ?? ""] ?? null,
+      sampled: (bids) => {
+        ladderBids.push({ bids: [...bids] });
+      },
     },
-    standing: async () => ({
-      demoted: new Set(
-        nodes.filter((n) => options.demoted?.includes(n.session.name)).map((n) => n.session.address.toLowerCase()),
-      ),
-      reliability: new Map(
-        nodes.flatMap((n) => {
-          const r = options.reliability?.[n.session.name];
-          return r === undefined ? [] : [[n.session.address.toLowerCase(), r] as const];
-        }),
-      ),
-    }),
     store,
-    strike: async (address, event, why) => {
-      strikes.push({ address, event, why });
-    },
     waitUntil: (p) => {
       pending.push(p);
-    },
-    ladderAt: (address) => options.ladders?.[nameOf(address) ?? ""] ?? null,
-    ladderBids: (quoteId, bids) => {
-      ladderBids.push({ quoteId, bids: [...bids] });
     },
     costs: new CorridorCosts({
       costs: options.chainCosts ?? unreadCosts,
@@ -252,7 +256,8 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
       },
     }),
   };
-  const house = new AuctionHouse(port);
+  const clock = new FakeClock();
+  const house = new AuctionHouse(port, clock, new LiveBook());
   const node = (name: string) => {
     const found = nodes.find((n) => n.session.name === name);
     if (!found) throw new Error(`no node ${name}`);
@@ -261,6 +266,8 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
   return {
     config,
     house,
+    /** The house's clock: its windows and waits run as the test advances it. */
+    clock,
     store,
     /** The strikes the house gave, in order. */
     strikes,
@@ -268,25 +275,35 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
     ladderBids,
     nodes,
     node,
-    /** Every background write the house handed to `waitUntil`, settled. */
-    settled: () => Promise.all(pending),
+    /** Every background write the house handed to `waitUntil`, settled, once the answer's wait has passed. */
+    settled: async () => {
+      await clock.advance(AFTER_ANSWER_MS);
+      return Promise.all(pending);
+    },
+    /** A frame from node `name`, as the corridor's nodes hand an auction's reply to the house. */
+    reply(name: string, frame: BidFrame | DeclineFrame | SignedFrame) {
+      house.onReply({ node: node(name).session, frame });
+    },
     /** Sends a signed bid from `name` for its latest rfq. */
     async bid(name: string, outputAmount: bigint, over: Partial<BidFrame> = {}) {
       const n = node(name);
       const rfq = await n.next("rfq");
       const signature = await n.signBid(rfq, outputAmount);
-      house.onBid(n.session, {
-        type: "bid",
-        rfqId: rfq.rfqId,
-        outputAmount: outputAmount.toString(),
-        signature,
-        ...over,
+      house.onReply({
+        node: n.session,
+        frame: {
+          type: "bid",
+          rfqId: rfq.rfqId,
+          outputAmount: outputAmount.toString(),
+          signature,
+          ...over,
+        },
       });
     },
     async decline(name: string) {
       const n = node(name);
       const rfq = await n.next("rfq");
-      house.onDecline(n.session, { type: "decline", rfqId: rfq.rfqId, reason: "no_inventory" });
+      house.onReply({ node: n.session, frame: { type: "decline", rfqId: rfq.rfqId, reason: "no_inventory" } });
     },
   };
 }

@@ -1,10 +1,11 @@
 import { vi } from "vitest";
+import type { AuctionReply } from "../../src/auction/replies";
 import type { ProvedKeys } from "../../src/chains";
 import { COUNTER_COLUMNS } from "../../src/db/resolver-days";
 import type { NodeChecks, SessionsSide } from "../../src/nodes/inventory-checks";
 import type { SocketState } from "../../src/nodes/node-sockets";
 import type { ChainFlag, NodeSession } from "../../src/nodes/nodes";
-import type { CorridorNodeEvents, CorridorNodesHost } from "../../src/nodes/ports";
+import type { CorridorNodesHost, NodeEvent } from "../../src/nodes/ports";
 import type { LevelsFrame, NodeState, RelayFrame } from "../../src/protocol/frames";
 import type { Band } from "../../src/schemas/quote";
 
@@ -180,7 +181,7 @@ export function fakeNodeSessionsHost(options: FakeHostOptions = {}) {
     forget: () => {},
     covers: () => true,
   };
-  const host: CorridorNodesHost & Omit<CorridorNodeEvents, "auctions"> = {
+  const host: CorridorNodesHost = {
     corridorKey: options.corridorKey ?? "31337:cngn:usdc",
     requireRegistration: options.requireRegistration ?? false,
     rfqWindowMs: options.rfqWindowMs ?? 500,
@@ -191,16 +192,18 @@ export function fakeNodeSessionsHost(options: FakeHostOptions = {}) {
       side = sessions;
       return checks;
     },
-    onActive: (at) => events.push({ on: "active", at }),
-    onHeartbeat: () => {},
-    onLevels: (node, frame) => {
-      events.push({ on: "levels", node, frame });
-      return null;
-    },
+  };
+  /** What the corridor object makes of what a frame raised (`NodeEvent`): recorded, and an auction's reply returned. */
+  const raised = (event: NodeEvent | null): AuctionReply | null => {
+    if (event?.type === "reply") return event.reply;
+    if (event?.type === "levels") events.push({ on: "levels", node: event.node, frame: event.frame });
+    else if (event) events.push({ on: "active", at: Date.now() });
+    return null;
   };
   return {
     state,
     host,
+    raised,
     events,
     /** What the chain holds against a node, by lowercase address (`InventoryChecks.flag`). */
     flags,

@@ -63,7 +63,6 @@ describe("AuctionHouse: the asked nodes against their ladders (honest levels)", 
     const address = (name: string) => c.node(name).session.address;
     expect(c.ladderBids).toEqual([
       {
-        quoteId: outcome.quote.quoteId,
         bids: [
           { resolver: address("alpha"), ladderOutput: 1_010_000n, outputAmount: 1_000_000n },
           { resolver: address("gamma"), ladderOutput: 900_000n, outputAmount: 0n },
@@ -77,6 +76,7 @@ describe("AuctionHouse: the asked nodes against their ladders (honest levels)", 
     const c = fakeCorridor({ rfqWindowMs: 200, ladders: { beta: 1_000_000n } });
     const pending = c.house.requestQuote(quoteInput());
     await c.bid("alpha", 1_000_000n);
+    await c.clock.advance(200);
     await pending;
     await c.settled();
     expect(c.ladderBids[0]?.bids).toEqual([

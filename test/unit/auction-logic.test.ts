@@ -6,6 +6,7 @@ import { decideWinner } from "../../src/auction/decide";
 import { type RankedOffer, rankBids, type ValidBid, withoutOffers, withStanding } from "../../src/auction/rank";
 import type { QuoteSigning, RfqTerms } from "../../src/chains/adapter";
 import { gasChargeFor } from "../../src/chains/fee-charge";
+import { FakeClock } from "../support/fake-clock";
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 /** A protocol fee of `bps` charged in the buy token, as on EVM. */
@@ -194,6 +195,7 @@ describe("decideWinner: bid signatures", () => {
         terms,
         nodes: new Map(),
         fresh: Promise.resolve(),
+        clock: new FakeClock(),
         amountsOf,
         verifyBid: (o) => {
           checked.push(o.resolver);

@@ -32,7 +32,10 @@ async function forgedBid(c: Corridor, outputAmount: bigint, forge: (typeof forge
   const node = c.node("mallory");
   const rfq = await node.next("rfq");
   const signature = await forge(c, rfq, outputAmount);
-  c.house.onBid(node.session, { type: "bid", rfqId: rfq.rfqId, outputAmount: outputAmount.toString(), signature });
+  c.house.onReply({
+    node: node.session,
+    frame: { type: "bid", rfqId: rfq.rfqId, outputAmount: outputAmount.toString(), signature },
+  });
 }
 
 const errors = (c: Corridor, name: string) =>
@@ -98,7 +101,10 @@ describe("AuctionHouse: a forged winning signature", () => {
     await forgedBid(c, 1_000_000n, async () => "0x");
     const rfq = await c.node("alpha").next("rfq");
     const signature = await c.node("alpha").signBid(rfq, 1n);
-    c.house.onBid(c.node("alpha").session, { type: "bid", rfqId: rfq.rfqId, outputAmount: "990000", signature });
+    c.house.onReply({
+      node: c.node("alpha").session,
+      frame: { type: "bid", rfqId: rfq.rfqId, outputAmount: "990000", signature },
+    });
     expect(await pending).toMatchObject({
       code: "no_offers",
       extras: { replies: { ...noReplies, rejected: 2 } },
@@ -140,7 +146,10 @@ describe("AuctionHouse: a forged winning signature", () => {
     await forgedBid(c, 1_000_000n, async () => "0x");
     const alpha = c.node("alpha");
     const { rfqId, transaction } = await alpha.next("sign");
-    c.house.onSigned(alpha.session, { type: "signed", rfqId, signature: `${alpha.session.address}:${transaction}` });
+    c.house.onReply({
+      node: alpha.session,
+      frame: { type: "signed", rfqId, signature: `${alpha.session.address}:${transaction}` },
+    });
     const { quote } = quoted(await pending);
     expect(quote.resolver?.name).toBe("alpha");
     expect(c.node("mallory").sent("sign")).toEqual([]);
@@ -215,6 +224,7 @@ describe("AuctionHouse: a forged losing signature", () => {
     const pending = c.house.requestQuote(quoteInput());
     await c.bid("alpha", 1_000_000n);
     await forgedBid(c, 995_000n, async () => "0x");
+    await c.clock.advance(30);
     const { quote } = quoted(await pending);
     await c.settled();
     await c.bid("slowpoke", 2_000_000n);

@@ -1,26 +1,33 @@
 import { describe, expect, it } from "vitest";
 import { fakeCorridor, quoteInput } from "../support/fake-corridor";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 type Corridor = ReturnType<typeof fakeCorridor>;
 
 /** Waits until alpha has been sent its rfq number `n` (counting from 1). */
 async function rfqSent(c: Corridor, n: number) {
-  while (c.node("alpha").sent("rfq").length < n) await sleep(1);
+  while (c.node("alpha").sent("rfq").length < n) await c.clock.advance(0);
 }
 
-/** Asks for a quote; alpha and beta bid as soon as it is asked. How long it took and the quote's replies. */
+/**
+ * Asks for a quote; alpha and beta bid as soon as it is asked, and the window runs out unless the auction
+ * closed before. How long it took and the quote's replies.
+ */
 async function quoteWithAlphaAndBeta(c: Corridor) {
-  const started = Date.now();
+  const started = c.clock.now();
   const before = c.node("alpha").sent("rfq").length;
-  const pending = c.house.requestQuote(quoteInput());
+  let closedAt: number | null = null;
+  const pending = c.house.requestQuote(quoteInput()).then((outcome) => {
+    closedAt = c.clock.now();
+    return outcome;
+  });
   await rfqSent(c, before + 1);
   await c.bid("alpha", 1_000_000n);
   await c.bid("beta", 999_000n);
+  await c.clock.advance(0);
+  if (closedAt === null) await c.clock.advance(c.config.rfqWindowMs);
   const outcome = await pending;
   if (outcome.kind !== "quoted") throw new Error(`not quoted: ${JSON.stringify(outcome)}`);
-  return { tookMs: Date.now() - started, replies: outcome.quote.replies };
+  return { tookMs: (closedAt ?? c.clock.now()) - started, replies: outcome.quote.replies };
 }
 
 describe("AuctionHouse: a silent node costs only itself", () => {
@@ -37,24 +44,23 @@ describe("AuctionHouse: a silent node costs only itself", () => {
     expect(second.replies).toMatchObject({ valid: 2, noReply: 0 });
     expect(silent.sent("rfq")).toHaveLength(1);
     // After its backoff it is asked again (a probe), and not waited for.
-    await sleep(1_000);
+    await c.clock.advance(1_000);
     const probed = await quoteWithAlphaAndBeta(c);
     expect(probed.tookMs).toBeLessThan(200);
     expect(probed.replies).toMatchObject({ valid: 2, noReply: 1 });
     expect(silent.sent("rfq")).toHaveLength(2);
     // It answers the probe within the window, after the close: it answers again, and is waited for.
     await c.decline("silent");
-    const started = Date.now();
+    const started = c.clock.now();
     const awaited = c.house.requestQuote(quoteInput());
     await rfqSent(c, 4);
     expect(silent.sent("rfq")).toHaveLength(3);
     await c.bid("alpha", 1_000_000n);
     await c.bid("beta", 999_000n);
-    await sleep(100);
+    await c.clock.advance(100);
     await c.decline("silent");
     const outcome = await awaited;
-    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
-    expect(Date.now() - started).toBeLessThan(400);
+    expect(c.clock.now() - started).toBe(100);
     expect(outcome.kind === "quoted" && outcome.quote.replies).toMatchObject({ valid: 2, declined: 1, noReply: 0 });
   });
 
@@ -62,7 +68,9 @@ describe("AuctionHouse: a silent node costs only itself", () => {
     const names = ["alpha", "beta", "n3", "n4", "n5", "n6"];
     const c = fakeCorridor({ nodes: names, rfqWindowMs: 50, maxNodesPerRfq: 4 });
     // Two quotes asked at once: the second asks the two the first left out, then two in turn.
-    await Promise.all([c.house.requestQuote(quoteInput()), c.house.requestQuote(quoteInput())]);
+    const both = Promise.all([c.house.requestQuote(quoteInput()), c.house.requestQuote(quoteInput())]);
+    await c.clock.advance(50);
+    await both;
     const rfqs = names.map((n) => c.node(n).sent("rfq").length);
     // Four asked each time, of six: each asked once, two of them twice.
     expect(rfqs.reduce((a, b) => a + b, 0)).toBe(8);

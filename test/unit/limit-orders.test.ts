@@ -9,7 +9,7 @@ import { limitReadiness } from "../../src/chains/evm/limit-readiness";
 import { gasChargeFor } from "../../src/chains/fee-charge";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
-import { decodeCursor, encodeCursor } from "../../src/http/page-cursor";
+import { decodeCursor, encodeCursor } from "../../src/db/page-cursor";
 import { buildDraft, firstDifference, inputsOfDraft, type LimitInputs } from "../../src/limit-orders/draft";
 import { CLOCK_SKEW_SECONDS, deadlineAccepted, expiryAccepted } from "../../src/limit-orders/expiry";
 import { limitOrderRecord } from "../../src/limit-orders/record";

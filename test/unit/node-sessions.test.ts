@@ -28,8 +28,8 @@ afterEach(() => {
 
 function setup(options: FakeHostOptions = {}) {
   const h = fakeNodeSessionsHost({ band: null, ...options });
-  const sessions = new CorridorNodes(h.state, h.host);
   const auctions = new FakeLiveAuctions();
+  const sessions = new CorridorNodes(h.state, h.host, auctions);
   /** A node's socket, accepted and challenged. */
   const connect = (): FakeSocket => {
     sessions.accept(CORRIDOR, "ip:192.0.2.1", Date.now());
@@ -38,7 +38,7 @@ function setup(options: FakeHostOptions = {}) {
     return socket;
   };
   const receive = (socket: FakeSocket, frame: unknown) =>
-    sessions.receive(socket.ws, typeof frame === "string" ? frame : JSON.stringify(frame), { ...h.host, auctions });
+    sessions.receive(socket.ws, typeof frame === "string" ? frame : JSON.stringify(frame)).then(h.raised);
   /** Answers the socket's challenge as `account` (signing with `signer`). */
   const auth = async (socket: FakeSocket, account = ALPHA, signer = account) => {
     const challenge = socket.sent("challenge")[0];
@@ -89,7 +89,7 @@ describe("accepting a node", () => {
         corridor: CORRIDOR,
       },
     ]);
-    expect(t.events.map((e) => e.on)).toEqual(["active", "authenticated"]);
+    expect(t.events.map((e) => e.on)).toEqual(["authenticated", "active"]);
     expect(t.writes()).toEqual([
       {
         kind: "seen",
@@ -188,7 +188,10 @@ describe("heartbeats", () => {
         chains: [{ chainId: 1, state: "quoting", degraded: null }],
       },
     ]);
-    expect(t.events.at(-1)).toMatchObject({ on: "heartbeat", at: T0 + 1_000, node: { state: "degraded" } });
+    expect(t.events.slice(-2)).toMatchObject([
+      { on: "heartbeat", at: T0 + 1_000, node: { state: "degraded" } },
+      { on: "active", at: T0 + 1_000 },
+    ]);
     expect(t.side().claims(ALPHA.address.toLowerCase())).toEqual({ inventory: [USDC], at: T0 + 1_000 });
     expect(t.side().claims(BETA.address)).toBeNull();
   });
@@ -250,7 +253,7 @@ describe("heartbeats", () => {
     const socket = await t.online();
     await t.heartbeat(socket, "quoting");
     const unauthenticated = t.connect();
-    const woken = new CorridorNodes(t.state, t.host);
+    const woken = new CorridorNodes(t.state, t.host, t.auctions);
     expect(woken.list()).toEqual(t.sessions.list());
     expect(woken.list()[0]?.inventory).toEqual([USDC]);
     expect(woken.closeUnauthenticated(T0)).toBe(T0 + 5_000);

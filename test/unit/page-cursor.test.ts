@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeKeyCursor, encodeCursor, encodeKeyCursor } from "../../src/http/page-cursor";
+import { decodeKeyCursor, encodeCursor, encodeKeyCursor } from "../../src/db/page-cursor";
 
 const isAddress = (k: string) => /^0x[0-9a-f]{40}$/.test(k);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RelayError } from "../../src/errors";
-import { callObject, unreachableRefusal } from "../../src/http/unreachable-object";
+import { callObject, unreachableRefusal } from "../../src/objects/unreachable";
 
 const unreachable = { message: "The corridor is restarting; ask again shortly.", reason: "corridor_unreachable" };
 

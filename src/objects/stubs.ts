@@ -1,4 +1,4 @@
-import type { Env } from "./env";
+import type { Env } from "../env";
 
 /**
  * The Durable Objects, each reached by name (docs/architecture.md): one corridor object per corridor key,

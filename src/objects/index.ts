@@ -1,0 +1,17 @@
+/**
+ * The Durable Objects as the Worker and the domain reach them (docs/architecture.md): each object's stub
+ * by name, and a call to one that may be unreachable, answered 503 with `Retry-After`.
+ * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
+ */
+
+export { chainKeeperStub, corridorStub, KEEPER_NAME, keeperStub, ORACLE_NAME, oracleStub } from "./stubs";
+export {
+  CORRIDOR_UNREACHABLE,
+  callObject,
+  KEEPER_LEADER_UNREACHABLE,
+  NOT_LEADER_RETRY_SECONDS,
+  OBJECT_UNREACHABLE,
+  ORACLE_UNREACHABLE,
+  type Unreachable,
+  unreachableRefusal,
+} from "./unreachable";
