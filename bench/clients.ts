@@ -1,7 +1,7 @@
 /**
  * The clients the benchmarks' load comes from (bench/README.md, "How a run measures"). A relay's load in
  * production comes from many clients, and the relay apportions a corridor's auctions among them
- * (docs/security.md, "One silent resolver and a few clients lock every taker out"): one client alone
+ * (docs/security.md, "A silent resolver and a few clients lock every taker out"): one client alone
  * holds at most a share of them. So each concurrent slot of a load loop is a client of its own, an
  * address of the documentation ranges (RFC 5737) sent as `CF-Connecting-IP`, which a local relay takes
  * as sent (docs/security.md, "Clients"). The floor counts no clients; it gets the same header, so that
