@@ -6,6 +6,7 @@
 import { localSolanaKeypair } from "../scripts/lib/solana-harness/accounts";
 import { requestSolanaQuote, submitExecution } from "../src/clients/taker/relay";
 import { signSolanaQuote } from "../src/clients/taker/solana-swap";
+import { clientHeaders } from "./clients";
 import { busyTime, type RpcCall, type RpcTimer } from "./rpc-timer";
 import { fmt, percentile } from "./stats";
 
@@ -44,19 +45,25 @@ export async function solanaExecutionRun(options: SolanaRunOptions): Promise<num
   const relayParts: number[] = [];
   for (let i = 0; i < options.submissions + 5; i++) {
     const keypair = TAKERS[i % TAKERS.length] as (typeof TAKERS)[number];
-    const quote = await requestSolanaQuote(relayUrl, {
-      chainId: options.chainId,
-      sellToken: options.sellToken,
-      buyToken: options.buyToken,
-      sellAmount: SELL_AMOUNT,
-      taker: keypair.publicKey.toBase58(),
-    });
+    // One at a time, as one client (bench/clients.ts), like the EVM submissions one at a time.
+    const asClient = { headers: clientHeaders(0) };
+    const quote = await requestSolanaQuote(
+      relayUrl,
+      {
+        chainId: options.chainId,
+        sellToken: options.sellToken,
+        buyToken: options.buyToken,
+        sellAmount: SELL_AMOUNT,
+        taker: keypair.publicKey.toBase58(),
+      },
+      asClient,
+    );
     const transaction = signSolanaQuote(keypair, quote);
     const from = performance.now();
     const { httpStatus, answer } = await submitExecution(
       relayUrl,
       { quoteId: quote.quoteId, transaction },
-      { idempotencyKey: crypto.randomUUID(), notLeaderRetries: 0 },
+      { idempotencyKey: crypto.randomUUID(), notLeaderRetries: 0, ...asClient },
     );
     const to = performance.now();
     if (httpStatus !== 202) throw new Error(`Solana submission answered ${httpStatus} ${JSON.stringify(answer)}`);

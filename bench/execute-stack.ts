@@ -34,6 +34,7 @@ import type { ResolverClient } from "../src/clients/resolver/client";
 import { anvilAccount } from "../src/clients/resolver/keys";
 import { RelayHttpError, requestQuote, submitExecution } from "../src/clients/taker/relay";
 import { type SignedQuote, signForSubmission } from "../src/clients/taker/swap";
+import { clientHeaders } from "./clients";
 import { busyTime, type RpcCall, type RpcTimer, startRpcTimer } from "./rpc-timer";
 import { fetchTimed, type Phases } from "./stats";
 
@@ -90,23 +91,25 @@ async function approveTakers(rpcUrl: string): Promise<void> {
   for (const hash of hashes) await client.waitForTransactionReceipt({ hash });
 }
 
-export async function quoteAndSign(relayUrl: string, client: PublicClient, n: number) {
+/** Taker `n`'s quote, asked as client `asClient` (bench/clients.ts), signed. */
+export async function quoteAndSign(relayUrl: string, client: PublicClient, n: number, asClient: number) {
   const account = takers[n % takers.length] as (typeof takers)[number];
-  const quote = await requestQuote(relayUrl, {
-    sellToken: cngn,
-    buyToken: usdc,
-    sellAmount: SELL_AMOUNT.toString(),
-    taker: account.address,
-  });
+  const quote = await requestQuote(
+    relayUrl,
+    { sellToken: cngn, buyToken: usdc, sellAmount: SELL_AMOUNT.toString(), taker: account.address },
+    { headers: clientHeaders(asClient) },
+  );
   const signed = await signForSubmission(client, account, quote);
   if (signed.permit) throw new Error(`taker ${account.address} has no Permit2 approval`);
   return signed;
 }
 
-export async function submit(relayUrl: string, signed: SignedQuote, phases?: Phases) {
+/** A signed quote submitted as client `asClient` (bench/clients.ts). */
+export async function submit(relayUrl: string, signed: SignedQuote, asClient: number, phases?: Phases) {
   const { httpStatus, answer } = await submitExecution(relayUrl, signed.request, {
     idempotencyKey: crypto.randomUUID(),
     notLeaderRetries: 0,
+    headers: clientHeaders(asClient),
     ...(phases ? { fetch: fetchTimed(phases) } : {}),
   });
   if (httpStatus !== 202) throw new Error(`submission answered ${httpStatus} ${JSON.stringify(answer)}`);
@@ -124,13 +127,13 @@ export interface Burst {
 }
 
 /**
- * `send` for each of `count` items, `concurrency` at a time, timed from the first send to the last
- * answer; `onStart` runs just before the first send.
+ * `send` for each of `count` items, `concurrency` at a time (each sender `worker` a client of its own,
+ * bench/clients.ts), timed from the first send to the last answer; `onStart` runs just before the first send.
  */
 export async function burstOf(
   count: number,
   concurrency: number,
-  send: (k: number) => Promise<unknown>,
+  send: (k: number, worker: number) => Promise<unknown>,
   options: { isLimited?: (e: unknown) => boolean; onStart?: () => void } = {},
 ): Promise<Burst> {
   const result: Burst = { accepted: 0, limited: 0, failed: 0, firstError: null, seconds: 0 };
@@ -138,10 +141,10 @@ export async function burstOf(
   options.onStart?.();
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
+    Array.from({ length: concurrency }, async (_, worker) => {
       for (let k = next++; k < count; k = next++) {
         try {
-          await send(k);
+          await send(k, worker);
           result.accepted++;
         } catch (e) {
           if (options.isLimited?.(e)) result.limited++;
@@ -157,6 +160,18 @@ export async function burstOf(
   return result;
 }
 
+/** `size` quotes from taker `first` on, made and signed 24 at a time, each of the 24 a client of its own. */
+export async function signedQuotes(relayUrl: string, client: PublicClient, size: number, first = 0) {
+  const batch: SignedQuote[] = [];
+  for (let i = 0; i < size; i += 24) {
+    const n = Math.min(24, size - i);
+    batch.push(
+      ...(await Promise.all(Array.from({ length: n }, (_, j) => quoteAndSign(relayUrl, client, first + i + j, j)))),
+    );
+  }
+  return batch;
+}
+
 /**
  * `size` quotes made and signed first (the RFQ benchmark measures quoting), then submitted at once;
  * `onStart` runs between the two.
@@ -169,12 +184,8 @@ export async function burst(
   onStart?: () => void,
   phases?: Phases,
 ) {
-  const batch: SignedQuote[] = [];
-  for (let i = 0; i < size; i += 24) {
-    const n = Math.min(24, size - i);
-    batch.push(...(await Promise.all(Array.from({ length: n }, (_, j) => quoteAndSign(relayUrl, client, i + j)))));
-  }
-  return burstOf(batch.length, concurrency, (k) => submit(relayUrl, batch[k] as SignedQuote, phases), {
+  const batch = await signedQuotes(relayUrl, client, size);
+  return burstOf(batch.length, concurrency, (k, worker) => submit(relayUrl, batch[k] as SignedQuote, worker, phases), {
     isLimited: (e) => e instanceof RelayHttpError && e.code === "rate_limited",
     ...(onStart ? { onStart } : {}),
   });

@@ -46,9 +46,9 @@ async function sequential(relayUrl: string, stack: Stack) {
   const rpcCalls: number[] = [];
   const phases = new Phases();
   for (let i = 0; i < SEQUENTIAL + 10; i++) {
-    const signed = await quoteAndSign(relayUrl, stack.client, i);
+    const signed = await quoteAndSign(relayUrl, stack.client, i, 0);
     const from = performance.now();
-    await submit(relayUrl, signed, i < 10 ? undefined : phases);
+    await submit(relayUrl, signed, 0, i < 10 ? undefined : phases);
     const to = performance.now();
     if (i < 10) continue; // warm-up: the keeper object starting, first connections
     const split = splitAtRpc(stack.timer, from, to, isSubmissionCall);

@@ -11,6 +11,7 @@ import { availableParallelism } from "node:os";
 import { encodeFunctionData, parseAbi, parseGwei } from "viem";
 import { anvilPrivateKey, LOCAL_ACCOUNTS } from "../scripts/lib/local-stack";
 import { anvilAccount } from "../src/clients/resolver/keys";
+import { clientHeaders } from "./clients";
 import {
   BENCH_ADMIN_TOKEN,
   type Burst,
@@ -89,10 +90,11 @@ class FloorSender {
   }
 }
 
-async function floorSubmit(floor: FloorProcess, submission: FloorSubmission): Promise<void> {
+/** A submission to the floor as client `asClient` (bench/clients.ts), as the relay's are sent. */
+async function floorSubmit(floor: FloorProcess, submission: FloorSubmission, asClient: number): Promise<void> {
   const res = await fetch(`${floor.runtime.directUrl}/execute`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...clientHeaders(asClient) },
     body: JSON.stringify(submission),
   });
   const text = await res.text();
@@ -133,16 +135,16 @@ async function alternating(s: Sides, n: number) {
   const floor = newSplit();
   const phases = new Phases();
   for (let i = 0; i < n + WARM_UP; i++) {
-    const signed = await quoteAndSign(s.relayUrl, s.stack.client, i);
+    const signed = await quoteAndSign(s.relayUrl, s.stack.client, i, 0);
     await quiet();
     let from = performance.now();
-    await submit(s.relayRuntime.directUrl, signed, i < WARM_UP ? undefined : phases);
+    await submit(s.relayRuntime.directUrl, signed, 0, i < WARM_UP ? undefined : phases);
     let to = performance.now();
     if (i >= WARM_UP) addSplit(relay, splitAtRpc(s.stack.timer, from, to, isSubmissionCall));
     const submission = await s.sender.next();
     await quiet();
     from = performance.now();
-    await floorSubmit(s.floor, submission);
+    await floorSubmit(s.floor, submission, 0);
     to = performance.now();
     if (i >= WARM_UP)
       addSplit(
@@ -246,8 +248,8 @@ async function bursts(s: Sides, options: SubmissionRunOptions) {
       const batch = await s.sender.many(half);
       cpuBefore = cpuMs(runtime.workerPids);
       machineBefore = machineCpuMs();
-      result = await burstOf(batch.length, options.concurrency, (k) =>
-        floorSubmit(s.floor, batch[k] as FloorSubmission),
+      result = await burstOf(batch.length, options.concurrency, (k, worker) =>
+        floorSubmit(s.floor, batch[k] as FloorSubmission, worker),
       );
     }
     const cpu = cpuMs(runtime.workerPids) - cpuBefore;

@@ -6,6 +6,7 @@
  */
 
 import { availableParallelism } from "node:os";
+import { clientHeaders } from "./clients";
 import { type FleetThread, startFleetThread } from "./fleet-thread";
 import type { FloorQuote } from "./floor/protocol";
 import { type FloorProcess, localObservability, startFloor } from "./floor-dev";
@@ -52,7 +53,8 @@ const atResolvers = (n: number) => `${n} resolver${n === 1 ? "" : "s"}`;
 export interface Side {
   name: "relay" | "floor";
   runtime: WorkerRuntime;
-  ask(n: number, phases?: Phases): Promise<QuoteTiming>;
+  /** A quote for taker `n`, asked as client `client` (bench/clients.ts): one per concurrent slot. */
+  ask(n: number, client: number, phases?: Phases): Promise<QuoteTiming>;
   /** Its resolvers, in a thread of their own, for the length of `run`. */
   withResolvers<T>(count: number, run: (fleet: FleetThread) => Promise<T>): Promise<T>;
 }
@@ -61,16 +63,16 @@ export function relaySide(runtime: WorkerRuntime): Side {
   return {
     name: "relay",
     runtime,
-    ask: (n, phases) => quote(runtime.directUrl, taker(n), ONE_CORRIDOR[0] as string, phases),
+    ask: (n, client, phases) => quote(runtime.directUrl, taker(n), ONE_CORRIDOR[0] as string, client, phases),
     withResolvers: (count, run) => withFleet(runtime.directUrl, count, run),
   };
 }
 
-async function floorQuote(base: string, n: number): Promise<QuoteTiming> {
+async function floorQuote(base: string, n: number, client: number): Promise<QuoteTiming> {
   const started = performance.now();
   const res = await fetch(`${base}/quote?corridor=${FLOOR_CORRIDOR}`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...clientHeaders(client) },
     body: JSON.stringify({ sellToken: CNGN, buyToken: ONE_CORRIDOR[0], sellAmount: SELL_AMOUNT, taker: taker(n) }),
   });
   const text = await res.text();
@@ -93,7 +95,7 @@ export function floorSide(floor: FloorProcess): Side {
   return {
     name: "floor",
     runtime: floor.runtime,
-    ask: (n) => floorQuote(url, n),
+    ask: (n, client) => floorQuote(url, n, client),
     async withResolvers(count, run) {
       const fleet = await startFleetThread(new URL("./floor-fleet-worker.ts", import.meta.url), {
         url,
@@ -179,13 +181,13 @@ async function idleCpu(sides: readonly Side[]): Promise<number[]> {
 /** `n` quotes on each side one at a time, alternating; per side its sample and CPU ms per quote. */
 async function alternating(sides: readonly Side[], n: number, relayPhases: Phases, relaySplit: OverheadSplit) {
   // A warm-up first, so that no measured quote wakes an object or loads code.
-  for (let i = 0; i < Math.max(WARM_UP, TAKER_POOL); i++) for (const side of sides) await side.ask(i);
+  for (let i = 0; i < Math.max(WARM_UP, TAKER_POOL); i++) for (const side of sides) await side.ask(i, 0);
   const samples = sides.map(() => new Sample());
   const before = sides.map((s) => cpuMs(s.runtime.workerPids));
   for (let i = 0; i < n; i++) {
     for (const [k, side] of sides.entries()) {
       await quiet();
-      const timing = await side.ask(WARM_UP + i, side.name === "relay" ? relayPhases : undefined);
+      const timing = await side.ask(WARM_UP + i, 0, side.name === "relay" ? relayPhases : undefined);
       samples[k]?.add(timing);
       if (side.name === "relay") relaySplit.add(timing);
     }
@@ -210,7 +212,7 @@ export interface Load {
 
 let nextTaker = 100_000;
 
-/** `concurrency` takers back to back on one corridor of `side` for `seconds`. */
+/** `concurrency` takers back to back on one corridor of `side` for `seconds`, each a client of its own. */
 export async function load(side: Side, fleet: FleetThread, seconds: number, concurrency: number): Promise<Load> {
   const cpuBefore = cpuMs(side.runtime.workerPids);
   const resolversBefore = fleet.busyMs();
@@ -221,11 +223,11 @@ export async function load(side: Side, fleet: FleetThread, seconds: number, conc
   let failed = 0;
   let offers = 0;
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
+    Array.from({ length: concurrency }, async (_, client) => {
       while (performance.now() < until) {
         try {
           // Read after the await: `offers += await …` would add to the count as it was before it.
-          const answer = await side.ask(nextTaker++);
+          const answer = await side.ask(nextTaker++, client);
           offers += answer.offers;
           done++;
         } catch (e) {

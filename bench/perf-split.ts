@@ -9,7 +9,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { anvilPrivateKey, LOCAL_ACCOUNTS } from "../scripts/lib/local-stack";
-import { burstOf, quoteAndSign, startStack, submit, withRelay as withChainRelay } from "./execute-stack";
+import { burstOf, quoteAndSign, signedQuotes, startStack, submit, withRelay as withChainRelay } from "./execute-stack";
 import { startFloor } from "./floor-dev";
 import { floorSide, relaySide, type Side } from "./floor-rfq";
 import { splitSamples } from "./perf-parts";
@@ -66,14 +66,14 @@ function print(what: string, sides: readonly { name: string; r: Recorded }[]) {
 /** Quotes back to back on one corridor with `RESOLVERS` resolvers, recorded. */
 function loaded(side: Side): Promise<Recorded> {
   return side.withResolvers(RESOLVERS, async () => {
-    for (let i = 0; i < 20; i++) await side.ask(i);
+    for (let i = 0; i < 20; i++) await side.ask(i, 0);
     let n = 0;
     return recorded(side.runtime, async () => {
       const end = Date.now() + SECONDS * 1000;
       await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
+        Array.from({ length: CONCURRENCY }, async (_, client) => {
           while (Date.now() < end) {
-            await side.ask(n).catch((e: unknown) => {
+            await side.ask(n, client).catch((e: unknown) => {
               if (!(e instanceof QuoteFailed)) throw e;
             });
             n += 1;
@@ -107,16 +107,12 @@ async function submissions(): Promise<void> {
     await withChainRelay(stack, [anvilPrivateKey(LOCAL_ACCOUNTS.keeper)], async (relayUrl) => {
       const runtime = await findWorkerRuntime(relayUrl);
       const base = runtime.directUrl;
-      for (let i = 0; i < 10; i++) await submit(base, await quoteAndSign(base, stack.client, i));
-      const signed: Awaited<ReturnType<typeof quoteAndSign>>[] = [];
-      for (let i = 0; i < BURST; i += 24) {
-        const n = Math.min(24, BURST - i);
-        signed.push(
-          ...(await Promise.all(Array.from({ length: n }, (_, j) => quoteAndSign(base, stack.client, 10 + i + j)))),
-        );
-      }
+      for (let i = 0; i < 10; i++) await submit(base, await quoteAndSign(base, stack.client, i, 0), 0);
+      const signed = await signedQuotes(base, stack.client, BURST, 10);
       const r = await recorded(runtime, async () => {
-        const burst = await burstOf(signed.length, 16, (k) => submit(base, signed[k] as (typeof signed)[number]));
+        const burst = await burstOf(signed.length, 16, (k, worker) =>
+          submit(base, signed[k] as (typeof signed)[number], worker),
+        );
         return burst.accepted + burst.failed;
       });
       print(`a burst of ${BURST} submissions, 16 at a time, to their answers`, [{ name: "relay", r }]);

@@ -10,6 +10,7 @@ import WebSocket from "ws";
 import { anvilPrivateKey, LOCAL_ACCOUNTS } from "../scripts/lib/local-stack";
 import { freePort, startRelay } from "../test/e2e/harness";
 import { startResolverFleet, stopFleet } from "../test/support/reference-resolvers";
+import { clientHeaders } from "./clients";
 import { quoteAndSign, startStack, submit, withRelay } from "./execute-stack";
 
 const RESOLVERS = Number(process.env.BENCH_RESOLVERS ?? 20);
@@ -114,11 +115,11 @@ async function submissions(): Promise<void> {
       stack,
       keys,
       async (relayUrl) => {
-        for (let i = 0; i < 5; i++) await submit(relayUrl, await quoteAndSign(relayUrl, stack.client, i));
+        for (let i = 0; i < 5; i++) await submit(relayUrl, await quoteAndSign(relayUrl, stack.client, i, 0), 0);
         const signed: Awaited<ReturnType<typeof quoteAndSign>>[] = [];
-        for (let i = 0; i < count; i++) signed.push(await quoteAndSign(relayUrl, stack.client, 5 + i));
+        for (let i = 0; i < count; i++) signed.push(await quoteAndSign(relayUrl, stack.client, 5 + i, 0));
         await profiled(inspectorPort, `${count} submissions one at a time`, async () => {
-          for (const s of signed) await submit(relayUrl, s);
+          for (const s of signed) await submit(relayUrl, s, 0);
           // The indexer's passes that see them land (a block a second, 1 s passes).
           await new Promise((r) => setTimeout(r, 3_000));
         });
@@ -138,7 +139,7 @@ async function main() {
   const quote = (i: number) =>
     fetch(`${relay.url}/v1/quotes`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...clientHeaders(0) },
       body: JSON.stringify({
         sellToken: CNGN,
         buyToken: USDC,

@@ -9,6 +9,7 @@ import { localConfig } from "../src/config/local";
 import type { RelayConfig } from "../src/config/schema";
 import type { Quote } from "../src/schemas/quote";
 import { startRelay } from "../test/e2e/harness";
+import { clientHeaders } from "./clients";
 import { type FleetThread, startFleetThread } from "./fleet-thread";
 import { fetchTimed, fmt, type Phases, parseServerTiming, percentile } from "./stats";
 import { findWorkerRuntime, type WorkerRuntime } from "./workerd";
@@ -78,11 +79,18 @@ export class QuoteFailed extends Error {
   }
 }
 
-export async function quote(base: string, taker: string, buyToken: string, phases?: Phases): Promise<QuoteTiming> {
+/** A quote for `taker`, asked as client `client` (bench/clients.ts). */
+export async function quote(
+  base: string,
+  taker: string,
+  buyToken: string,
+  client: number,
+  phases?: Phases,
+): Promise<QuoteTiming> {
   const started = performance.now();
   const res = await (phases ? fetchTimed(phases) : fetch)(`${base}/v1/quotes`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...clientHeaders(client) },
     body: JSON.stringify({ sellToken: CNGN, buyToken, sellAmount: SELL_AMOUNT, taker }),
   });
   const body = (await res.json()) as Quote;

@@ -11,6 +11,7 @@
  */
 
 import type { Quote } from "../src/schemas/quote";
+import { clientHeaders } from "./clients";
 import { compareQuotes } from "./floor-rfq";
 import { comparisonTable } from "./floor-table";
 import {
@@ -45,19 +46,20 @@ const WITH_FLOOR = process.env.BENCH_FLOOR !== "0";
  * the Worker's CPU time per quote over all of them.
  */
 async function sequential(urls: readonly string[], n: number, runtime: WorkerRuntime) {
-  for (let i = 0; i < 10; i++) await quote(urls[i % urls.length] as string, taker(i), ONE_CORRIDOR[0] as string);
+  for (let i = 0; i < 10; i++) await quote(urls[i % urls.length] as string, taker(i), ONE_CORRIDOR[0] as string, 0);
   const samples = urls.map(() => new Sample());
   const phases = new Phases();
   const cpuBefore = cpuMs(runtime.workerPids);
   for (let i = 0; i < n * urls.length; i++) {
     const url = urls[i % urls.length] as string;
-    samples[i % urls.length]?.add(await quote(url, taker(i), ONE_CORRIDOR[0] as string, phases));
+    samples[i % urls.length]?.add(await quote(url, taker(i), ONE_CORRIDOR[0] as string, 0, phases));
   }
   return { samples, phases, cpuPerQuote: (cpuMs(runtime.workerPids) - cpuBefore) / (n * urls.length) };
 }
 
 /**
- * `CONCURRENCY` takers asking back to back for `THROUGHPUT_SECONDS`: quotes answered with a price per
+ * `CONCURRENCY` takers asking back to back for `THROUGHPUT_SECONDS`, each a client of its own
+ * (bench/clients.ts): quotes answered with a price per
  * second, CPU ms per answer, and how many auctions failed (no bid in time on an overloaded machine).
  */
 async function throughput(base: string, corridors: readonly string[], runtime: WorkerRuntime) {
@@ -71,7 +73,7 @@ async function throughput(base: string, corridors: readonly string[], runtime: W
       const buyToken = corridors[w % corridors.length] as string;
       for (let k = 0; performance.now() < until; k++) {
         try {
-          await quote(base, taker(w + k * CONCURRENCY), buyToken);
+          await quote(base, taker(w + k * CONCURRENCY), buyToken, w);
           done++;
         } catch (e) {
           if (!(e instanceof QuoteFailed)) throw e;
@@ -206,7 +208,7 @@ async function summary(rows: Row[]): Promise<void> {
 async function d1ReadP50(base: string): Promise<number> {
   const res = await fetch(`${base}/v1/quotes`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...clientHeaders(0) },
     body: JSON.stringify({ sellToken: CNGN, buyToken: ONE_CORRIDOR[0], sellAmount: SELL_AMOUNT, taker: taker(0) }),
   });
   const { quoteId } = (await res.json()) as Quote;

@@ -39,6 +39,11 @@ export class RelayHttpError extends Error {
 export interface RelayCallOptions {
   fetch?: typeof fetch;
   signal?: AbortSignal;
+  /**
+   * Sent with every request of the call, e.g. a gateway's own headers; the call's own headers
+   * (`Idempotency-Key`, `content-type`) win over these.
+   */
+  headers?: Record<string, string>;
 }
 
 export async function relayCall<T>(
@@ -51,6 +56,7 @@ export async function relayCall<T>(
     ...init,
     headers: {
       accept: "application/json",
+      ...options.headers,
       ...(init.body ? { "content-type": "application/json" } : {}),
       ...init.headers,
     },
