@@ -1,13 +1,12 @@
-import { Keypair } from "@solana/web3.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import type { Node } from "../../src/schemas/resolvers";
 import { eventually, getJson, SOL } from "../support/ws-client";
-import type { SolanaBidder } from "./bidder";
 import {
+  closedAfterEach,
   expectStruck,
   freshResolver,
-  fund,
+  freshTaker,
   giveAway,
   post,
   quoteRequest,
@@ -28,19 +27,7 @@ import {
 
 const app = createApp();
 
-let open: SolanaBidder[] = [];
-afterEach(async () => {
-  for (const b of open) b.socket.close();
-  await Promise.all(open.map((b) => b.socket.closed));
-  open = [];
-});
-
-/** A fresh taker holding 10,000 of each token, so its USDC account exists to be given away. */
-async function freshTaker(): Promise<Keypair> {
-  const taker = Keypair.generate();
-  await fund(taker.publicKey, [SOL.usdc, SOL.cngn]);
-  return taker;
-}
+const open = closedAfterEach();
 
 const nodeOf = async (address: string) =>
   (await getJson<{ nodes: Node[] }>("/v1/nodes")).body.nodes.find((n) => n.address === address);

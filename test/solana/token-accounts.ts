@@ -3,13 +3,15 @@ import { base64 } from "@scure/base";
 import {
   AuthorityType,
   createAssociatedTokenAccountIdempotentInstruction,
+  createCloseAccountInstruction,
   createMintToInstruction,
   createSetAuthorityInstruction,
+  createTransferCheckedInstruction,
   getAssociatedTokenAddressSync,
 } from "@solana/spl-token";
 import { Keypair, PublicKey, Transaction, type TransactionInstruction, VersionedTransaction } from "@solana/web3.js";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { expect } from "vitest";
+import { afterEach, expect } from "vitest";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import type { createApp } from "../../src/app";
 import { solanaRpc } from "../../src/chains/solana/rpc";
@@ -93,6 +95,45 @@ export const giveAway = (owner: Keypair, token: string) =>
     ],
     owner,
   );
+
+/** `owner` empties its account of `token` (HELD) into the treasury's and closes it, its rent to `rentTo`. */
+export const emptyAndClose = (owner: Keypair, token: string, rentTo: PublicKey) => {
+  const account = ata(token, owner.publicKey);
+  return land(
+    [
+      createTransferCheckedInstruction(
+        account,
+        mint(token),
+        ata(token, treasury.publicKey),
+        owner.publicKey,
+        HELD,
+        6,
+        [],
+        tokenProgram,
+      ),
+      createCloseAccountInstruction(account, rentTo, owner.publicKey, [], tokenProgram),
+    ],
+    owner,
+  );
+};
+
+/** A fresh taker key holding 10,000 of each token, so each of its accounts exists. */
+export async function freshTaker(): Promise<Keypair> {
+  const taker = Keypair.generate();
+  await fund(taker.publicKey, [SOL.usdc, SOL.cngn]);
+  return taker;
+}
+
+/** The bidders a test pushes here, their sockets closed after each test. */
+export function closedAfterEach(): SolanaBidder[] {
+  const open: SolanaBidder[] = [];
+  afterEach(async () => {
+    for (const b of open) b.socket.close();
+    await Promise.all(open.map((b) => b.socket.closed));
+    open.length = 0;
+  });
+  return open;
+}
 
 /**
  * A fresh resolver key holding 10,000 of each token, connected and bidding on the Solana corridor;
