@@ -9,7 +9,10 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { PARTICIPANT_TOKENS } from "../../scripts/lib/solana-harness/genesis";
 import { type SolanaHarness, startSolanaHarness } from "../../scripts/lib/solana-harness/server";
 import { readLatestBlockhash } from "../../src/chains/solana/blockhash";
-import { sendSwap, swapStatuses } from "../../src/chains/solana/settler-rpc";
+import { sendSwap, signAsFeePayer, swapStatuses } from "../../src/chains/solana/settler-rpc";
+import { signRequest, withSignature } from "../../src/chains/solana/swap-signatures";
+import { buildSwapTransaction } from "../../src/chains/solana/swap-transaction";
+import { addSignatures, localSolana, signMessageOf, swapQuote } from "./solana-swap";
 
 /** The local chain (the LiteSVM harness) a test file runs against, and its JSON-RPC address. */
 export interface LocalChain {
@@ -61,4 +64,36 @@ export function emptyAndClose(local: LocalChain, owner: Keypair, mint: string, r
     createTransferCheckedInstruction(account, new PublicKey(mint), treasury, owner.publicKey, PARTICIPANT_TOKENS, 6),
     createCloseAccountInstruction(account, rentTo, owner.publicKey),
   );
+}
+
+/**
+ * A swap of `sellAmount` cNGN (1,580 unless given) from `taker` to `resolver` as the keeper receives it:
+ * built, signed by the resolver (`quoteTransaction`), then by the taker (`submitted`), and signed by the
+ * keeper as fee payer.
+ */
+export async function signedSwap(
+  { harness, rpc }: LocalChain,
+  args: { taker: Keypair; resolver: Keypair; sellAmount?: bigint; quoteId: string },
+) {
+  const sellAmount = args.sellAmount ?? 1_580_000_000n;
+  const quote = swapQuote({
+    taker: args.taker.publicKey.toBase58(),
+    sell: "cNGN",
+    sellAmount,
+    outputAmount: (sellAmount * 1_000_140n) / 1_580_000_000n,
+    quoteId: args.quoteId,
+  });
+  const { blockhash, lastValidBlockHeight } = await readLatestBlockhash(rpc);
+  const resolverKey = args.resolver.publicKey.toBase58();
+  const winner = { resolver: resolverKey, amounts: quote.amounts };
+  const request = signRequest(buildSwapTransaction(localSolana, quote.terms, winner, blockhash));
+  const quoteTransaction = withSignature(request, resolverKey, signMessageOf(request, args.resolver));
+  const submitted = addSignatures(quoteTransaction, args.taker);
+  return {
+    quote,
+    quoteTransaction,
+    submitted,
+    lastValidBlockHeight,
+    ...signAsFeePayer(submitted, harness.accounts.keeper),
+  };
 }

@@ -1,19 +1,15 @@
 import { type Keypair, type PublicKey, SystemProgram } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
-import { readLatestBlockhash } from "../../src/chains/solana/blockhash";
 import { solanaRpc } from "../../src/chains/solana/rpc";
 import {
   sendSwap,
-  signAsFeePayer,
   simulateSwap,
   swapFailureReason,
   swapReceipt,
   swapStatuses,
 } from "../../src/chains/solana/settler-rpc";
-import { signRequest, withSignature } from "../../src/chains/solana/swap-signatures";
-import { buildSwapTransaction } from "../../src/chains/solana/swap-transaction";
-import { emptyAndClose, land, useLocalChain } from "../support/local-solana";
-import { addSignatures, localSolana, mintOf, signMessageOf, swapQuote } from "../support/solana-swap";
+import { emptyAndClose, land, signedSwap, useLocalChain } from "../support/local-solana";
+import { localSolana, mintOf } from "../support/solana-swap";
 
 /**
  * A resolver's account its sale is paid into, closed by the resolver after its inventory read
@@ -31,29 +27,16 @@ const lamports = async (key: PublicKey) =>
     (await solanaRpc<{ value: number }>(local.rpc, "getBalance", [key.toBase58(), { commitment: "confirmed" }])).value,
   );
 
-/** A swap selling `taker`'s cNGN to `resolver`, signed by both and by the keeper as fee payer. */
-async function signedSwap(taker: Keypair, resolver: Keypair, quoteId: string) {
-  const quote = swapQuote({
-    taker: taker.publicKey.toBase58(),
-    sell: "cNGN",
-    sellAmount: 1_580_000_000n,
-    outputAmount: 1_000_140n,
-    quoteId,
-  });
-  const { blockhash, lastValidBlockHeight } = await readLatestBlockhash(local.rpc);
-  const resolverKey = resolver.publicKey.toBase58();
-  const winner = { resolver: resolverKey, amounts: quote.amounts };
-  const request = signRequest(buildSwapTransaction(localSolana, quote.terms, winner, blockhash));
-  const signed = addSignatures(withSignature(request, resolverKey, signMessageOf(request, resolver)), taker);
-  return { lastValidBlockHeight, ...signAsFeePayer(signed, local.harness.accounts.keeper) };
-}
-
 describe("a swap whose resolver closed the account its sale is paid into", () => {
   it("re-creates it at the resolver's expense: the keeper spends its fee alone", async () => {
     const resolver = local.harness.accounts.resolvers[0] as Keypair;
     await emptyAndClose(local, resolver, CNGN, resolver.publicKey);
     const before = await lamports(resolver.publicKey);
-    const swap = await signedSwap(local.harness.accounts.takers[0] as Keypair, resolver, "q_closed_sale_paid");
+    const swap = await signedSwap(local, {
+      taker: local.harness.accounts.takers[0] as Keypair,
+      resolver: resolver,
+      quoteId: "q_closed_sale_paid",
+    });
     expect(await simulateSwap(local.rpc, swap.raw)).toMatchObject({ ok: true });
     expect(await sendSwap(local.rpc, swap.raw)).toEqual({ status: "accepted" });
     local.harness.chain.advance(1);
@@ -77,7 +60,11 @@ describe("a swap whose resolver closed the account its sale is paid into", () =>
       SystemProgram.transfer({ fromPubkey: resolver.publicKey, toPubkey: treasury, lamports: held }),
     );
     expect(await lamports(resolver.publicKey)).toBe(0n);
-    const swap = await signedSwap(local.harness.accounts.takers[1] as Keypair, resolver, "q_closed_sale_short");
+    const swap = await signedSwap(local, {
+      taker: local.harness.accounts.takers[1] as Keypair,
+      resolver: resolver,
+      quoteId: "q_closed_sale_short",
+    });
     expect(await simulateSwap(local.rpc, swap.raw)).toMatchObject({
       ok: false,
       reason: "resolver:insufficient_balance",

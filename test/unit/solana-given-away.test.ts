@@ -6,18 +6,9 @@ import {
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
-import { readLatestBlockhash } from "../../src/chains/solana/blockhash";
-import {
-  sendSwap,
-  signAsFeePayer,
-  simulateSwap,
-  swapFailureReason,
-  swapStatuses,
-} from "../../src/chains/solana/settler-rpc";
-import { signRequest, withSignature } from "../../src/chains/solana/swap-signatures";
-import { buildSwapTransaction } from "../../src/chains/solana/swap-transaction";
-import { ata, land, useLocalChain } from "../support/local-solana";
-import { addSignatures, localSolana, mintOf, signMessageOf, swapQuote } from "../support/solana-swap";
+import { sendSwap, simulateSwap, swapFailureReason, swapStatuses } from "../../src/chains/solana/settler-rpc";
+import { ata, land, signedSwap, useLocalChain } from "../support/local-solana";
+import { localSolana, mintOf } from "../support/solana-swap";
 
 /**
  * A destination account of a swap given to another key by its owner (docs/reliability.md, "Blame"), on the
@@ -49,28 +40,15 @@ const giveAway = (owner: Keypair, mint: string) =>
     ),
   );
 
-/** A swap selling `taker`'s cNGN to `resolver`, signed by both and by the keeper as fee payer. */
-async function signedSwap(taker: Keypair, resolver: Keypair, quoteId: string) {
-  const quote = swapQuote({
-    taker: taker.publicKey.toBase58(),
-    sell: "cNGN",
-    sellAmount: 1_580_000_000n,
-    outputAmount: 1_000_140n,
-    quoteId,
-  });
-  const { blockhash, lastValidBlockHeight } = await readLatestBlockhash(local.rpc);
-  const resolverKey = resolver.publicKey.toBase58();
-  const winner = { resolver: resolverKey, amounts: quote.amounts };
-  const request = signRequest(buildSwapTransaction(localSolana, quote.terms, winner, blockhash));
-  const signed = addSignatures(withSignature(request, resolverKey, signMessageOf(request, resolver)), taker);
-  return { lastValidBlockHeight, ...signAsFeePayer(signed, local.harness.accounts.keeper) };
-}
-
 describe("a swap's destination account given away by its owner", () => {
   it("the resolver's account its sale is paid into: resolver:transfer_failed, simulated or landed", async () => {
     const resolver = localSolanaKeypair("test:gave-sale-account");
     await giveAway(resolver, CNGN);
-    const swap = await signedSwap(local.harness.accounts.takers[2] as Keypair, resolver, "q_given_away_sale");
+    const swap = await signedSwap(local, {
+      taker: local.harness.accounts.takers[2] as Keypair,
+      resolver: resolver,
+      quoteId: "q_given_away_sale",
+    });
     expect(await simulateSwap(local.rpc, swap.raw)).toMatchObject({ ok: false, reason: "resolver:transfer_failed" });
     // Landed with that error (sent without preflight), it is blamed the same way, from the chain's state.
     expect(await sendSwap(local.rpc, swap.raw)).toEqual({ status: "accepted" });
@@ -84,7 +62,11 @@ describe("a swap's destination account given away by its owner", () => {
   it("the recipient's account of the output: taker:recipient_refused", async () => {
     const taker = localSolanaKeypair("test:gave-output-account");
     await giveAway(taker, USDC);
-    const swap = await signedSwap(taker, local.harness.accounts.resolvers[2] as Keypair, "q_given_away_output");
+    const swap = await signedSwap(local, {
+      taker: taker,
+      resolver: local.harness.accounts.resolvers[2] as Keypair,
+      quoteId: "q_given_away_output",
+    });
     expect(await simulateSwap(local.rpc, swap.raw)).toMatchObject({ ok: false, reason: "taker:recipient_refused" });
   });
 });

@@ -1,18 +1,14 @@
 import type { Keypair } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
-import { readLatestBlockhash } from "../../src/chains/solana/blockhash";
 import { solanaRpc } from "../../src/chains/solana/rpc";
 import {
   recipientAccountClosed,
   sendSwap,
-  signAsFeePayer,
   swapReceipt,
   unpricedRecipientCreation,
 } from "../../src/chains/solana/settler-rpc";
-import { signRequest, withSignature } from "../../src/chains/solana/swap-signatures";
-import { buildSwapTransaction } from "../../src/chains/solana/swap-transaction";
-import { ata, emptyAndClose, useLocalChain } from "../support/local-solana";
-import { addSignatures, localSolana, mintOf, signMessageOf, swapQuote } from "../support/solana-swap";
+import { ata, emptyAndClose, signedSwap, useLocalChain } from "../support/local-solana";
+import { localSolana, mintOf } from "../support/solana-swap";
 
 /**
  * A recipient's token account closed by its owner after a quote that priced it as existing (docs/security.md,
@@ -30,20 +26,7 @@ describe("a recipient's account closed after a quote that priced it as existing"
     const taker = local.harness.accounts.takers[2] as Keypair;
     const resolver = local.harness.accounts.resolvers[2] as Keypair;
     const keeper = local.harness.accounts.keeper.publicKey.toBase58();
-    const quote = swapQuote({
-      taker: taker.publicKey.toBase58(),
-      sell: "cNGN",
-      sellAmount: 1_580_000_000n,
-      outputAmount: 1_000_140n,
-      quoteId: "q_recipient_closed",
-    });
-    const { blockhash } = await readLatestBlockhash(local.rpc);
-    const resolverKey = resolver.publicKey.toBase58();
-    const request = signRequest(
-      buildSwapTransaction(localSolana, quote.terms, { resolver: resolverKey, amounts: quote.amounts }, blockhash),
-    );
-    const signed = addSignatures(withSignature(request, resolverKey, signMessageOf(request, resolver)), taker);
-    const { raw, signature } = signAsFeePayer(signed, local.harness.accounts.keeper);
+    const { raw, signature } = await signedSwap(local, { taker, resolver, quoteId: "q_recipient_closed" });
     const recipientAccount = ata(USDC, taker.publicKey).toBase58();
     expect(unpricedRecipientCreation(raw, keeper, false)).toBe(recipientAccount);
 

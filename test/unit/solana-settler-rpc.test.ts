@@ -17,11 +17,9 @@ import {
   takerHolds,
 } from "../../src/chains/solana/settler-rpc";
 import { checkTakerTransaction } from "../../src/chains/solana/swap-checks";
-import { signRequest, withSignature } from "../../src/chains/solana/swap-signatures";
-import { buildSwapTransaction } from "../../src/chains/solana/swap-transaction";
 import { readWire } from "../../src/chains/solana/wire";
-import { ata, useLocalChain } from "../support/local-solana";
-import { addSignatures, localSolana, mintOf, signMessageOf, swapQuote } from "../support/solana-swap";
+import { ata, signedSwap as signedLocalSwap, useLocalChain } from "../support/local-solana";
+import { localSolana, mintOf } from "../support/solana-swap";
 
 const local = useLocalChain();
 
@@ -79,23 +77,10 @@ async function setFrozen(account: PublicKey, mint: string, frozen: boolean): Pro
  * the resolver, then by the taker, checked, and signed by the keeper as fee payer.
  */
 async function signedSwap(args: { taker: Keypair; resolver: Keypair; sellAmount?: bigint; quoteId: string }) {
-  const sellAmount = args.sellAmount ?? 1_580_000_000n;
-  const quote = swapQuote({
-    taker: args.taker.publicKey.toBase58(),
-    sell: "cNGN",
-    sellAmount,
-    outputAmount: (sellAmount * 1_000_140n) / 1_580_000_000n,
-    quoteId: args.quoteId,
-  });
-  const { blockhash, lastValidBlockHeight } = await readLatestBlockhash(local.rpc);
-  const resolverKey = args.resolver.publicKey.toBase58();
-  const winner = { resolver: resolverKey, amounts: quote.amounts };
-  const request = signRequest(buildSwapTransaction(localSolana, quote.terms, winner, blockhash));
-  const quoteTransaction = withSignature(request, resolverKey, signMessageOf(request, args.resolver));
-  const submitted = addSignatures(quoteTransaction, args.taker);
-  const check = checkTakerTransaction(quoteTransaction, submitted, args.taker.publicKey.toBase58());
+  const swap = await signedLocalSwap(local, args);
+  const check = checkTakerTransaction(swap.quoteTransaction, swap.submitted, args.taker.publicKey.toBase58());
   expect(check.ok).toBe(true);
-  return { quote, lastValidBlockHeight, ...signAsFeePayer(submitted, local.harness.accounts.keeper) };
+  return swap;
 }
 
 describe("the keeper's Solana steps on the local chain", () => {
