@@ -4,18 +4,17 @@ import { createApp } from "../../src/app";
 import { solanaRpc } from "../../src/chains/solana/rpc";
 import { loadConfig } from "../../src/config/load";
 import type { SolanaChain } from "../../src/config/schema";
-import type { Node } from "../../src/schemas/resolvers";
-import { eventually, getJson, SOL } from "../support/ws-client";
+import { SOL } from "../support/ws-client";
 import {
   closedAfterEach,
   emptyAndClose,
+  expectNotAsked,
   expectStruck,
   freshResolver,
   freshTaker,
   keeperRent,
   lamports,
   post,
-  quoteRequest,
   settled,
   treasury,
   wonBy,
@@ -34,9 +33,6 @@ const chain = loadConfig(env.RELAY_CONFIG).chains.find((c): c is SolanaChain => 
 
 const open = closedAfterEach();
 
-const nodeOf = async (address: string) =>
-  (await getJson<{ nodes: Node[] }>("/v1/nodes")).body.nodes.find((n) => n.address === address);
-
 describe("a resolver's account its sale is paid into, closed for its rent", () => {
   it("closed before its inventory read: not asked, degraded account_missing", async () => {
     // It claims what the chain shows: USDC to sell, no cNGN (it has no cNGN account).
@@ -45,12 +41,7 @@ describe("a resolver's account its sale is paid into, closed for its rent", () =
       balances: { [SOL.usdc]: "5000000000", [SOL.cngn]: "0" },
     });
     open.push(resolver);
-    const pending = post(app, "/v1/quotes", await quoteRequest(app, await freshTaker()));
-    await expect(resolver.nextRfq(1_000)).rejects.toThrow("no rfq frame");
-    expect(await pending).toMatchObject({ status: 404, body: { error: "no_offers" } });
-    await eventually(async () =>
-      expect(await nodeOf(resolver.account.address)).toMatchObject({ state: "degraded", degraded: "account_missing" }),
-    );
+    await expectNotAsked(app, resolver, "account_missing");
   });
 
   it("closed after winning, its rent kept: the swap re-creates it at the resolver's expense, none of the keeper's", async () => {

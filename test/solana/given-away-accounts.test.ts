@@ -1,15 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import type { Node } from "../../src/schemas/resolvers";
-import { eventually, getJson, SOL } from "../support/ws-client";
+import { SOL } from "../support/ws-client";
 import {
   closedAfterEach,
+  expectNotAsked,
   expectStruck,
   freshResolver,
   freshTaker,
   giveAway,
-  post,
-  quoteRequest,
   strikes,
   submitRequoted,
   wonBy,
@@ -28,9 +26,6 @@ import {
 const app = createApp();
 
 const open = closedAfterEach();
-
-const nodeOf = async (address: string) =>
-  (await getJson<{ nodes: Node[] }>("/v1/nodes")).body.nodes.find((n) => n.address === address);
 
 describe("a token account given away by its owner", () => {
   it("the winner's account its sale goes to, after its bid: resolver:transfer_failed, a strike", async () => {
@@ -59,14 +54,6 @@ describe("a token account given away by its owner", () => {
       balances: { [SOL.usdc]: "5000000000", [SOL.cngn]: "0" },
     });
     open.push(resolver);
-    const pending = post(app, "/v1/quotes", await quoteRequest(app, await freshTaker()));
-    await expect(resolver.nextRfq(1_000)).rejects.toThrow("no rfq frame");
-    expect(await pending).toMatchObject({ status: 404, body: { error: "no_offers" } });
-    await eventually(async () =>
-      expect(await nodeOf(resolver.account.address)).toMatchObject({
-        state: "degraded",
-        degraded: "account_owner_changed",
-      }),
-    );
+    await expectNotAsked(app, resolver, "account_owner_changed");
   });
 });

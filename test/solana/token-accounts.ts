@@ -17,7 +17,8 @@ import type { createApp } from "../../src/app";
 import { solanaRpc } from "../../src/chains/solana/rpc";
 import { chainKeeperStub } from "../../src/objects";
 import type { Quote } from "../../src/schemas/quote";
-import { SOL } from "../support/ws-client";
+import type { Node } from "../../src/schemas/resolvers";
+import { eventually, getJson, SOL } from "../support/ws-client";
 import { marketSellAmount, type SolanaBidder, solanaBidder } from "./bidder";
 
 /**
@@ -195,6 +196,20 @@ async function quoteWonBy(app: App, resolver: SolanaBidder, taker: Keypair): Pro
   const tx = VersionedTransaction.deserialize(base64.decode(quote.transaction));
   tx.sign([taker]);
   return { quoteId: quote.quoteId, transaction: base64.encode(tx.serialize()) };
+}
+
+/** `address`'s entry in the directory of nodes. */
+const nodeOf = async (address: string) =>
+  (await getJson<{ nodes: Node[] }>("/v1/nodes")).body.nodes.find((n) => n.address === address);
+
+/** A fresh taker's quote: `resolver` is not asked, so no offers, and the directory shows it `degraded`. */
+export async function expectNotAsked(app: App, resolver: SolanaBidder, degraded: string) {
+  const pending = post(app, "/v1/quotes", await quoteRequest(app, await freshTaker()));
+  await expect(resolver.nextRfq(1_000)).rejects.toThrow("no rfq frame");
+  expect(await pending).toMatchObject({ status: 404, body: { error: "no_offers" } });
+  await eventually(async () =>
+    expect(await nodeOf(resolver.account.address)).toMatchObject({ state: "degraded", degraded }),
+  );
 }
 
 /** The resolver's strikes in the directory (0 without an entry). */
