@@ -6,7 +6,7 @@ import { anvilAccount } from "../../src/clients/resolver/keys";
 import { requestQuote } from "../../src/clients/taker/relay";
 import { signForSubmission } from "../../src/clients/taker/swap";
 import { localConfig } from "../../src/config/local";
-import { base, client, deployment, withAlphaAndBeta } from "./evm-chain";
+import { base, client, corridorUpgrade, deployment, withAlphaAndBeta } from "./evm-chain";
 
 /**
  * Attacks by a client with nothing but the public API, on `wrangler dev` with the local stack's resolvers:
