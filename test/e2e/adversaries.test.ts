@@ -1,4 +1,3 @@
-import { request } from "node:http";
 import type { Socket } from "node:net";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
@@ -7,7 +6,7 @@ import { anvilAccount } from "../../src/clients/resolver/keys";
 import { requestQuote } from "../../src/clients/taker/relay";
 import { signForSubmission } from "../../src/clients/taker/swap";
 import { localConfig } from "../../src/config/local";
-import { base, client, deployment, withAlphaAndBeta } from "./evm-chain";
+import { base, client, corridorUpgrade, deployment, withAlphaAndBeta } from "./evm-chain";
 
 /**
  * Attacks by a client with nothing but the public API, on `wrangler dev` with the local stack's resolvers:
@@ -83,27 +82,14 @@ describe("a stranger's junk submissions for a taker's quote", () => {
 
 /** Opens a resolver socket from `ip` with a bare HTTP upgrade: the socket once upgraded, or the status refused. */
 function openSocket(ip: string): Promise<{ socket: Socket } | { status: number; retryAfter: string | null }> {
-  const url = new URL(`${base}/v1/corridors/31337/${usdc}/${cngn}/connect`);
   return new Promise((resolve, reject) => {
-    const req = request({
-      host: url.hostname,
-      port: url.port,
-      path: url.pathname,
-      headers: {
-        Connection: "Upgrade",
-        Upgrade: "websocket",
-        "Sec-WebSocket-Version": "13",
-        "Sec-WebSocket-Key": Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64"),
-        "CF-Connecting-IP": ip,
-      },
-    });
+    const req = corridorUpgrade(ip);
     req.on("upgrade", (_res, socket) => resolve({ socket }));
     req.on("response", (res) => {
       res.resume();
       resolve({ status: res.statusCode ?? 0, retryAfter: res.headers["retry-after"]?.toString() ?? null });
     });
     req.on("error", reject);
-    req.end();
   });
 }
 

@@ -1,3 +1,4 @@
+import { type ClientRequest, request } from "node:http";
 import { type Address, createPublicClient, http, parseAbi } from "viem";
 import { afterAll, beforeAll, inject } from "vitest";
 import { expectedDeployment } from "../../scripts/lib/evm-deploy";
@@ -42,4 +43,26 @@ export function withAlphaAndBeta(): void {
     }
   });
   afterAll(() => Promise.all(fleet.map((c) => c.stop())));
+}
+
+/**
+ * A bare HTTP upgrade, sent, to the local EVM corridor's resolver socket from `ip` (CF-Connecting-IP, which
+ * the local relay takes as sent): the caller listens for its `upgrade`, `response` and `error`, as `http.get`.
+ */
+export function corridorUpgrade(ip: string): ClientRequest {
+  const url = new URL(`${base}/v1/corridors/31337/${deployment.usdc}/${deployment.cngn}/connect`);
+  const req = request({
+    host: url.hostname,
+    port: url.port,
+    path: url.pathname,
+    headers: {
+      Connection: "Upgrade",
+      Upgrade: "websocket",
+      "Sec-WebSocket-Version": "13",
+      "Sec-WebSocket-Key": Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64"),
+      "CF-Connecting-IP": ip,
+    },
+  });
+  req.end();
+  return req;
 }

@@ -1,7 +1,6 @@
-import { request } from "node:http";
 import type { Socket } from "node:net";
 import { describe, expect, it } from "vitest";
-import { base, deployment } from "./evm-chain";
+import { corridorUpgrade } from "./evm-chain";
 
 /**
  * A resolver socket on `wrangler dev`, byte for byte (docs/resolver-protocol.md, "Authentication"; "Keep-alive"):
@@ -16,20 +15,8 @@ interface Frame {
 
 /** Opens a resolver socket with a bare HTTP upgrade and collects the server's frames (unmasked) as they come. */
 function openSocket(): Promise<{ socket: Socket; frames: Frame[]; send: (text: string) => void }> {
-  const url = new URL(`${base}/v1/corridors/31337/${deployment.usdc}/${deployment.cngn}/connect`);
   return new Promise((resolve, reject) => {
-    const req = request({
-      host: url.hostname,
-      port: url.port,
-      path: url.pathname,
-      headers: {
-        Connection: "Upgrade",
-        Upgrade: "websocket",
-        "Sec-WebSocket-Version": "13",
-        "Sec-WebSocket-Key": Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64"),
-        "CF-Connecting-IP": "198.51.100.60",
-      },
-    });
+    const req = corridorUpgrade("198.51.100.60");
     req.on("upgrade", (_res, socket, head) => {
       const frames: Frame[] = [];
       let buffer = Buffer.from(head);
@@ -66,7 +53,6 @@ function openSocket(): Promise<{ socket: Socket; frames: Frame[]; send: (text: s
     });
     req.on("response", (res) => reject(new Error(`no upgrade: ${res.statusCode}`)));
     req.on("error", reject);
-    req.end();
   });
 }
 

@@ -1,28 +1,21 @@
 import { env } from "cloudflare:test";
-import { createCloseAccountInstruction, createTransferCheckedInstruction } from "@solana/spl-token";
-import { Keypair, type PublicKey } from "@solana/web3.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { solanaRpc } from "../../src/chains/solana/rpc";
 import { loadConfig } from "../../src/config/load";
 import type { SolanaChain } from "../../src/config/schema";
-import type { Node } from "../../src/schemas/resolvers";
-import { eventually, getJson, SOL } from "../support/ws-client";
-import type { SolanaBidder } from "./bidder";
+import { SOL } from "../support/ws-client";
 import {
-  ata,
+  closedAfterEach,
+  emptyAndClose,
+  expectNotAsked,
   expectStruck,
   freshResolver,
-  fund,
-  HELD,
+  freshTaker,
   keeperRent,
   lamports,
-  land,
-  mint,
   post,
-  quoteRequest,
   settled,
-  tokenProgram,
   treasury,
   wonBy,
 } from "./token-accounts";
@@ -38,64 +31,24 @@ import {
 const app = createApp();
 const chain = loadConfig(env.RELAY_CONFIG).chains.find((c): c is SolanaChain => c.kind === "solana") as SolanaChain;
 
-let open: SolanaBidder[] = [];
-afterEach(async () => {
-  for (const b of open) b.socket.close();
-  await Promise.all(open.map((b) => b.socket.closed));
-  open = [];
-});
-
-async function freshTaker(): Promise<Keypair> {
-  const taker = Keypair.generate();
-  await fund(taker.publicKey, [SOL.usdc, SOL.cngn]);
-  return taker;
-}
-
-/** `owner` empties its cNGN account into the treasury's and closes it, its rent to `rentTo`. */
-const closeSaleAccount = (owner: Keypair, rentTo: PublicKey) => {
-  const account = ata(SOL.cngn, owner.publicKey);
-  return land(
-    [
-      createTransferCheckedInstruction(
-        account,
-        mint(SOL.cngn),
-        ata(SOL.cngn, treasury.publicKey),
-        owner.publicKey,
-        HELD,
-        6,
-        [],
-        tokenProgram,
-      ),
-      createCloseAccountInstruction(account, rentTo, owner.publicKey, [], tokenProgram),
-    ],
-    owner,
-  );
-};
-
-const nodeOf = async (address: string) =>
-  (await getJson<{ nodes: Node[] }>("/v1/nodes")).body.nodes.find((n) => n.address === address);
+const open = closedAfterEach();
 
 describe("a resolver's account its sale is paid into, closed for its rent", () => {
   it("closed before its inventory read: not asked, degraded account_missing", async () => {
     // It claims what the chain shows: USDC to sell, no cNGN (it has no cNGN account).
     const resolver = await freshResolver("closed-sale-account", {
-      before: (keypair) => closeSaleAccount(keypair, keypair.publicKey),
+      before: (keypair) => emptyAndClose(keypair, SOL.cngn, keypair.publicKey),
       balances: { [SOL.usdc]: "5000000000", [SOL.cngn]: "0" },
     });
     open.push(resolver);
-    const pending = post(app, "/v1/quotes", await quoteRequest(app, await freshTaker()));
-    await expect(resolver.nextRfq(1_000)).rejects.toThrow("no rfq frame");
-    expect(await pending).toMatchObject({ status: 404, body: { error: "no_offers" } });
-    await eventually(async () =>
-      expect(await nodeOf(resolver.account.address)).toMatchObject({ state: "degraded", degraded: "account_missing" }),
-    );
+    await expectNotAsked(app, resolver, "account_missing");
   });
 
   it("closed after winning, its rent kept: the swap re-creates it at the resolver's expense, none of the keeper's", async () => {
     const resolver = await freshResolver("closes-after-win");
     open.push(resolver);
     const submission = await wonBy(app, resolver, await freshTaker());
-    await closeSaleAccount(resolver.keypair, resolver.keypair.publicKey);
+    await emptyAndClose(resolver.keypair, SOL.cngn, resolver.keypair.publicKey);
     const resolverBefore = await lamports(resolver.keypair.publicKey.toBase58());
     const answer = await post(app, "/v1/executions", submission);
     expect(answer).toMatchObject({ status: 202, body: { status: "submitted" } });
@@ -110,7 +63,7 @@ describe("a resolver's account its sale is paid into, closed for its rent", () =
     const resolver = await freshResolver("closes-after-win-broke");
     open.push(resolver);
     const submission = await wonBy(app, resolver, await freshTaker());
-    await closeSaleAccount(resolver.keypair, treasury.publicKey);
+    await emptyAndClose(resolver.keypair, SOL.cngn, treasury.publicKey);
     expect(await lamports(resolver.keypair.publicKey.toBase58())).toBe(0n);
     const keeperBefore = await lamports(chain.keeper);
     await expectStruck(app, resolver, submission, "resolver:insufficient_balance");

@@ -1,16 +1,13 @@
-import { Keypair } from "@solana/web3.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import type { Node } from "../../src/schemas/resolvers";
-import { eventually, getJson, SOL } from "../support/ws-client";
-import type { SolanaBidder } from "./bidder";
+import { SOL } from "../support/ws-client";
 import {
+  closedAfterEach,
+  expectNotAsked,
   expectStruck,
   freshResolver,
-  fund,
+  freshTaker,
   giveAway,
-  post,
-  quoteRequest,
   strikes,
   submitRequoted,
   wonBy,
@@ -28,22 +25,7 @@ import {
 
 const app = createApp();
 
-let open: SolanaBidder[] = [];
-afterEach(async () => {
-  for (const b of open) b.socket.close();
-  await Promise.all(open.map((b) => b.socket.closed));
-  open = [];
-});
-
-/** A fresh taker holding 10,000 of each token, so its USDC account exists to be given away. */
-async function freshTaker(): Promise<Keypair> {
-  const taker = Keypair.generate();
-  await fund(taker.publicKey, [SOL.usdc, SOL.cngn]);
-  return taker;
-}
-
-const nodeOf = async (address: string) =>
-  (await getJson<{ nodes: Node[] }>("/v1/nodes")).body.nodes.find((n) => n.address === address);
+const open = closedAfterEach();
 
 describe("a token account given away by its owner", () => {
   it("the winner's account its sale goes to, after its bid: resolver:transfer_failed, a strike", async () => {
@@ -72,14 +54,6 @@ describe("a token account given away by its owner", () => {
       balances: { [SOL.usdc]: "5000000000", [SOL.cngn]: "0" },
     });
     open.push(resolver);
-    const pending = post(app, "/v1/quotes", await quoteRequest(app, await freshTaker()));
-    await expect(resolver.nextRfq(1_000)).rejects.toThrow("no rfq frame");
-    expect(await pending).toMatchObject({ status: 404, body: { error: "no_offers" } });
-    await eventually(async () =>
-      expect(await nodeOf(resolver.account.address)).toMatchObject({
-        state: "degraded",
-        degraded: "account_owner_changed",
-      }),
-    );
+    await expectNotAsked(app, resolver, "account_owner_changed");
   });
 });

@@ -1,28 +1,23 @@
 import { env } from "cloudflare:test";
-import { createCloseAccountInstruction, createTransferCheckedInstruction } from "@solana/spl-token";
 import { Keypair } from "@solana/web3.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { solanaRpc } from "../../src/chains/solana/rpc";
 import { loadConfig } from "../../src/config/load";
 import type { SolanaChain } from "../../src/config/schema";
 import { SOL } from "../support/ws-client";
-import type { SolanaBidder } from "./bidder";
 import {
-  ata,
+  closedAfterEach,
+  emptyAndClose,
   freshResolver,
+  freshTaker,
   fund,
-  HELD,
   keeperRent,
   lamports,
-  land,
-  mint,
   post,
   settled,
   strikes,
   submitRequoted,
-  tokenProgram,
-  treasury,
   wonBy,
 } from "./token-accounts";
 
@@ -37,42 +32,15 @@ import {
 const app = createApp();
 const chain = loadConfig(env.RELAY_CONFIG).chains.find((c): c is SolanaChain => c.kind === "solana") as SolanaChain;
 
-let open: SolanaBidder[] = [];
-afterEach(async () => {
-  for (const b of open) b.socket.close();
-  await Promise.all(open.map((b) => b.socket.closed));
-  open = [];
-});
-
-/** `owner` empties its USDC account into the treasury's and closes it, its rent back to itself. */
-const closeUsdcAccount = (owner: Keypair) => {
-  const account = ata(SOL.usdc, owner.publicKey);
-  return land(
-    [
-      createTransferCheckedInstruction(
-        account,
-        mint(SOL.usdc),
-        ata(SOL.usdc, treasury.publicKey),
-        owner.publicKey,
-        HELD,
-        6,
-        [],
-        tokenProgram,
-      ),
-      createCloseAccountInstruction(account, owner.publicKey, owner.publicKey, [], tokenProgram),
-    ],
-    owner,
-  );
-};
+const open = closedAfterEach();
 
 describe("a recipient's token account closed for its rent", () => {
   it("closed after its quote, priced as existing: taker:recipient_account_closed, no lamport of the keeper's", async () => {
     const resolver = await freshResolver("recipient-closes");
     open.push(resolver);
-    const taker = Keypair.generate();
-    await fund(taker.publicKey, [SOL.usdc, SOL.cngn]);
+    const taker = await freshTaker();
     const submission = await wonBy(app, resolver, taker);
-    await closeUsdcAccount(taker);
+    await emptyAndClose(taker, SOL.usdc, taker.publicKey);
     const keeperBefore = await lamports(chain.keeper);
     const execution = await submitRequoted(app, submission, "taker:recipient_account_closed");
     expect(execution).toMatchObject({ status: "requote", blame: "taker" });

@@ -3,19 +3,22 @@ import { base64 } from "@scure/base";
 import {
   AuthorityType,
   createAssociatedTokenAccountIdempotentInstruction,
+  createCloseAccountInstruction,
   createMintToInstruction,
   createSetAuthorityInstruction,
+  createTransferCheckedInstruction,
   getAssociatedTokenAddressSync,
 } from "@solana/spl-token";
 import { Keypair, PublicKey, Transaction, type TransactionInstruction, VersionedTransaction } from "@solana/web3.js";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { expect } from "vitest";
+import { afterEach, expect } from "vitest";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import type { createApp } from "../../src/app";
 import { solanaRpc } from "../../src/chains/solana/rpc";
 import { chainKeeperStub } from "../../src/objects";
 import type { Quote } from "../../src/schemas/quote";
-import { SOL } from "../support/ws-client";
+import type { Node } from "../../src/schemas/resolvers";
+import { eventually, getJson, SOL } from "../support/ws-client";
 import { marketSellAmount, type SolanaBidder, solanaBidder } from "./bidder";
 
 /**
@@ -94,6 +97,45 @@ export const giveAway = (owner: Keypair, token: string) =>
     owner,
   );
 
+/** `owner` empties its account of `token` (HELD) into the treasury's and closes it, its rent to `rentTo`. */
+export const emptyAndClose = (owner: Keypair, token: string, rentTo: PublicKey) => {
+  const account = ata(token, owner.publicKey);
+  return land(
+    [
+      createTransferCheckedInstruction(
+        account,
+        mint(token),
+        ata(token, treasury.publicKey),
+        owner.publicKey,
+        HELD,
+        6,
+        [],
+        tokenProgram,
+      ),
+      createCloseAccountInstruction(account, rentTo, owner.publicKey, [], tokenProgram),
+    ],
+    owner,
+  );
+};
+
+/** A fresh taker key holding 10,000 of each token, so each of its accounts exists. */
+export async function freshTaker(): Promise<Keypair> {
+  const taker = Keypair.generate();
+  await fund(taker.publicKey, [SOL.usdc, SOL.cngn]);
+  return taker;
+}
+
+/** The bidders a test pushes here, their sockets closed after each test. */
+export function closedAfterEach(): SolanaBidder[] {
+  const open: SolanaBidder[] = [];
+  afterEach(async () => {
+    for (const b of open) b.socket.close();
+    await Promise.all(open.map((b) => b.socket.closed));
+    open.length = 0;
+  });
+  return open;
+}
+
 /**
  * A fresh resolver key holding 10,000 of each token, connected and bidding on the Solana corridor;
  * `before` runs on its key once funded and before it connects; `balances` replaces what it claims of a token.
@@ -154,6 +196,20 @@ async function quoteWonBy(app: App, resolver: SolanaBidder, taker: Keypair): Pro
   const tx = VersionedTransaction.deserialize(base64.decode(quote.transaction));
   tx.sign([taker]);
   return { quoteId: quote.quoteId, transaction: base64.encode(tx.serialize()) };
+}
+
+/** `address`'s entry in the directory of nodes. */
+const nodeOf = async (address: string) =>
+  (await getJson<{ nodes: Node[] }>("/v1/nodes")).body.nodes.find((n) => n.address === address);
+
+/** A fresh taker's quote: `resolver` is not asked, so no offers, and the directory shows it `degraded`. */
+export async function expectNotAsked(app: App, resolver: SolanaBidder, degraded: string) {
+  const pending = post(app, "/v1/quotes", await quoteRequest(app, await freshTaker()));
+  await expect(resolver.nextRfq(1_000)).rejects.toThrow("no rfq frame");
+  expect(await pending).toMatchObject({ status: 404, body: { error: "no_offers" } });
+  await eventually(async () =>
+    expect(await nodeOf(resolver.account.address)).toMatchObject({ state: "degraded", degraded }),
+  );
 }
 
 /** The resolver's strikes in the directory (0 without an entry). */

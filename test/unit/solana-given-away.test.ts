@@ -1,25 +1,14 @@
-import { base58 } from "@scure/base";
 import {
   AuthorityType,
   createAssociatedTokenAccountIdempotentInstruction,
   createSetAuthorityInstruction,
-  getAssociatedTokenAddressSync,
 } from "@solana/spl-token";
-import { Keypair, PublicKey, Transaction } from "@solana/web3.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Keypair, PublicKey } from "@solana/web3.js";
+import { describe, expect, it } from "vitest";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
-import { type SolanaHarness, startSolanaHarness } from "../../scripts/lib/solana-harness/server";
-import { readLatestBlockhash } from "../../src/chains/solana/blockhash";
-import {
-  sendSwap,
-  signAsFeePayer,
-  simulateSwap,
-  swapFailureReason,
-  swapStatuses,
-} from "../../src/chains/solana/settler-rpc";
-import { signRequest, withSignature } from "../../src/chains/solana/swap-signatures";
-import { buildSwapTransaction } from "../../src/chains/solana/swap-transaction";
-import { addSignatures, localSolana, mintOf, signMessageOf, swapQuote } from "../support/solana-swap";
+import { sendSwap, simulateSwap, swapFailureReason, swapStatuses } from "../../src/chains/solana/settler-rpc";
+import { ata, land, signedSwap, useLocalChain } from "../support/local-solana";
+import { localSolana, mintOf } from "../support/solana-swap";
 
 /**
  * A destination account of a swap given to another key by its owner (docs/reliability.md, "Blame"), on the
@@ -27,43 +16,18 @@ import { addSignatures, localSolana, mintOf, signMessageOf, swapQuote } from "..
  * it fails (`Custom(0)`, `InvalidOwner`), and the keeper blames the owner, simulated or landed.
  */
 
-let harness: SolanaHarness;
-let rpc: string;
-
-beforeAll(async () => {
-  // Slots move only when a test advances them: nothing expires meanwhile.
-  harness = await startSolanaHarness({ port: 0, slotMs: 3_600_000 });
-  rpc = harness.url;
-});
-
-afterAll(async () => {
-  await harness?.stop();
-});
+const local = useLocalChain();
 
 const USDC = mintOf(localSolana, "USDC");
 const CNGN = mintOf(localSolana, "cNGN");
-const ata = (mint: string, owner: PublicKey) => getAssociatedTokenAddressSync(new PublicKey(mint), owner, true);
-
-/** Lands `instructions` in the next slot, the treasury paying, signed by `signer` too. */
-async function land(signer: Keypair, ...instructions: Parameters<Transaction["add"]>): Promise<void> {
-  const treasury = harness.accounts.treasury;
-  const { blockhash } = await readLatestBlockhash(rpc);
-  const tx = new Transaction({ feePayer: treasury.publicKey, recentBlockhash: blockhash }).add(...instructions);
-  tx.sign(treasury, signer);
-  expect(await sendSwap(rpc, tx.serialize())).toEqual({ status: "accepted" });
-  harness.chain.advance(1);
-  const [status] = await swapStatuses(rpc, [
-    { signature: base58.encode(tx.signature ?? new Uint8Array()), lastValidBlockHeight: Number.MAX_SAFE_INTEGER },
-  ]);
-  expect(status).toMatchObject({ state: "landed" });
-}
 
 /** `owner`'s account of `mint`, created if missing, then given to a fresh key (SPL Token `SetAuthority`). */
 const giveAway = (owner: Keypair, mint: string) =>
   land(
+    local,
     owner,
     createAssociatedTokenAccountIdempotentInstruction(
-      harness.accounts.treasury.publicKey,
+      local.harness.accounts.treasury.publicKey,
       ata(mint, owner.publicKey),
       owner.publicKey,
       new PublicKey(mint),
@@ -76,42 +40,33 @@ const giveAway = (owner: Keypair, mint: string) =>
     ),
   );
 
-/** A swap selling `taker`'s cNGN to `resolver`, signed by both and by the keeper as fee payer. */
-async function signedSwap(taker: Keypair, resolver: Keypair, quoteId: string) {
-  const quote = swapQuote({
-    taker: taker.publicKey.toBase58(),
-    sell: "cNGN",
-    sellAmount: 1_580_000_000n,
-    outputAmount: 1_000_140n,
-    quoteId,
-  });
-  const { blockhash, lastValidBlockHeight } = await readLatestBlockhash(rpc);
-  const resolverKey = resolver.publicKey.toBase58();
-  const winner = { resolver: resolverKey, amounts: quote.amounts };
-  const request = signRequest(buildSwapTransaction(localSolana, quote.terms, winner, blockhash));
-  const signed = addSignatures(withSignature(request, resolverKey, signMessageOf(request, resolver)), taker);
-  return { lastValidBlockHeight, ...signAsFeePayer(signed, harness.accounts.keeper) };
-}
-
 describe("a swap's destination account given away by its owner", () => {
   it("the resolver's account its sale is paid into: resolver:transfer_failed, simulated or landed", async () => {
     const resolver = localSolanaKeypair("test:gave-sale-account");
     await giveAway(resolver, CNGN);
-    const swap = await signedSwap(harness.accounts.takers[2] as Keypair, resolver, "q_given_away_sale");
-    expect(await simulateSwap(rpc, swap.raw)).toMatchObject({ ok: false, reason: "resolver:transfer_failed" });
+    const swap = await signedSwap(local, {
+      taker: local.harness.accounts.takers[2] as Keypair,
+      resolver: resolver,
+      quoteId: "q_given_away_sale",
+    });
+    expect(await simulateSwap(local.rpc, swap.raw)).toMatchObject({ ok: false, reason: "resolver:transfer_failed" });
     // Landed with that error (sent without preflight), it is blamed the same way, from the chain's state.
-    expect(await sendSwap(rpc, swap.raw)).toEqual({ status: "accepted" });
-    harness.chain.advance(1);
-    const [landed] = await swapStatuses(rpc, [swap]);
+    expect(await sendSwap(local.rpc, swap.raw)).toEqual({ status: "accepted" });
+    local.harness.chain.advance(1);
+    const [landed] = await swapStatuses(local.rpc, [swap]);
     if (landed?.state !== "reverted") throw new Error(`not reverted: ${landed?.state}`);
     expect(landed.err).toEqual({ InstructionError: [2, { Custom: 0 }] });
-    expect(await swapFailureReason(rpc, swap.raw, landed.err, [])).toBe("resolver:transfer_failed");
+    expect(await swapFailureReason(local.rpc, swap.raw, landed.err, [])).toBe("resolver:transfer_failed");
   });
 
   it("the recipient's account of the output: taker:recipient_refused", async () => {
     const taker = localSolanaKeypair("test:gave-output-account");
     await giveAway(taker, USDC);
-    const swap = await signedSwap(taker, harness.accounts.resolvers[2] as Keypair, "q_given_away_output");
-    expect(await simulateSwap(rpc, swap.raw)).toMatchObject({ ok: false, reason: "taker:recipient_refused" });
+    const swap = await signedSwap(local, {
+      taker: taker,
+      resolver: local.harness.accounts.resolvers[2] as Keypair,
+      quoteId: "q_given_away_output",
+    });
+    expect(await simulateSwap(local.rpc, swap.raw)).toMatchObject({ ok: false, reason: "taker:recipient_refused" });
   });
 });

@@ -1,13 +1,8 @@
 import { base58 } from "@scure/base";
-import {
-  createFreezeAccountInstruction,
-  createThawAccountInstruction,
-  getAssociatedTokenAddressSync,
-} from "@solana/spl-token";
+import { createFreezeAccountInstruction, createThawAccountInstruction } from "@solana/spl-token";
 import { type Keypair, PublicKey, Transaction } from "@solana/web3.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
-import { type SolanaHarness, startSolanaHarness } from "../../scripts/lib/solana-harness/server";
 import { ChainUnavailableError } from "../../src/chains/settler";
 import { readLatestBlockhash } from "../../src/chains/solana/blockhash";
 import { keeperKeypairFromSecret } from "../../src/chains/solana/keeper-key";
@@ -22,23 +17,11 @@ import {
   takerHolds,
 } from "../../src/chains/solana/settler-rpc";
 import { checkTakerTransaction } from "../../src/chains/solana/swap-checks";
-import { signRequest, withSignature } from "../../src/chains/solana/swap-signatures";
-import { buildSwapTransaction } from "../../src/chains/solana/swap-transaction";
 import { readWire } from "../../src/chains/solana/wire";
-import { addSignatures, localSolana, mintOf, signMessageOf, swapQuote } from "../support/solana-swap";
+import { ata, signedSwap as signedLocalSwap, useLocalChain } from "../support/local-solana";
+import { localSolana, mintOf } from "../support/solana-swap";
 
-let harness: SolanaHarness;
-let rpc: string;
-
-beforeAll(async () => {
-  // Slots move only when a test advances them: nothing expires meanwhile.
-  harness = await startSolanaHarness({ port: 0, slotMs: 3_600_000 });
-  rpc = harness.url;
-});
-
-afterAll(async () => {
-  await harness?.stop();
-});
+const local = useLocalChain();
 
 const USDC = mintOf(localSolana, "USDC");
 const CNGN = mintOf(localSolana, "cNGN");
@@ -69,26 +52,24 @@ const swapStatus = async (rpcUrl: string, signature: string, lastValidBlockHeigh
 const isFinalized = (status: Awaited<ReturnType<typeof swapStatus>>) =>
   (status.state === "landed" || status.state === "reverted") && status.confirmationStatus === "finalized";
 
-const ata = (mint: string, owner: PublicKey) => getAssociatedTokenAddressSync(new PublicKey(mint), owner, true);
-
 /**
  * Freezes (or thaws) a token account as the mint's freeze authority does on the local chain: the
  * treasury signs SPL Token's FreezeAccount (ThawAccount), sent and landed in the next slot.
  */
 async function setFrozen(account: PublicKey, mint: string, frozen: boolean): Promise<void> {
-  const treasury = harness.accounts.treasury;
+  const treasury = local.harness.accounts.treasury;
   const instruction = (frozen ? createFreezeAccountInstruction : createThawAccountInstruction)(
     account,
     new PublicKey(mint),
     treasury.publicKey,
   );
-  const { blockhash } = await readLatestBlockhash(rpc);
+  const { blockhash } = await readLatestBlockhash(local.rpc);
   const tx = new Transaction({ feePayer: treasury.publicKey, recentBlockhash: blockhash }).add(instruction);
   tx.sign(treasury);
   const signature = base58.encode(tx.signature ?? new Uint8Array());
-  expect(await sendSwap(rpc, tx.serialize())).toEqual({ status: "accepted" });
-  harness.chain.advance(1);
-  expect(await swapStatus(rpc, signature, Number.MAX_SAFE_INTEGER)).toMatchObject({ state: "landed" });
+  expect(await sendSwap(local.rpc, tx.serialize())).toEqual({ status: "accepted" });
+  local.harness.chain.advance(1);
+  expect(await swapStatus(local.rpc, signature, Number.MAX_SAFE_INTEGER)).toMatchObject({ state: "landed" });
 }
 
 /**
@@ -96,50 +77,37 @@ async function setFrozen(account: PublicKey, mint: string, frozen: boolean): Pro
  * the resolver, then by the taker, checked, and signed by the keeper as fee payer.
  */
 async function signedSwap(args: { taker: Keypair; resolver: Keypair; sellAmount?: bigint; quoteId: string }) {
-  const sellAmount = args.sellAmount ?? 1_580_000_000n;
-  const quote = swapQuote({
-    taker: args.taker.publicKey.toBase58(),
-    sell: "cNGN",
-    sellAmount,
-    outputAmount: (sellAmount * 1_000_140n) / 1_580_000_000n,
-    quoteId: args.quoteId,
-  });
-  const { blockhash, lastValidBlockHeight } = await readLatestBlockhash(rpc);
-  const resolverKey = args.resolver.publicKey.toBase58();
-  const winner = { resolver: resolverKey, amounts: quote.amounts };
-  const request = signRequest(buildSwapTransaction(localSolana, quote.terms, winner, blockhash));
-  const quoteTransaction = withSignature(request, resolverKey, signMessageOf(request, args.resolver));
-  const submitted = addSignatures(quoteTransaction, args.taker);
-  const check = checkTakerTransaction(quoteTransaction, submitted, args.taker.publicKey.toBase58());
+  const swap = await signedLocalSwap(local, args);
+  const check = checkTakerTransaction(swap.quoteTransaction, swap.submitted, args.taker.publicKey.toBase58());
   expect(check.ok).toBe(true);
-  return { quote, lastValidBlockHeight, ...signAsFeePayer(submitted, harness.accounts.keeper) };
+  return swap;
 }
 
 describe("the keeper's Solana steps on the local chain", () => {
   it("simulates, sends, follows and reads a swap to finality", async () => {
-    const taker = harness.accounts.takers[0] as Keypair;
-    const resolver = harness.accounts.resolvers[0] as Keypair;
-    const keeper = harness.accounts.keeper;
+    const taker = local.harness.accounts.takers[0] as Keypair;
+    const resolver = local.harness.accounts.resolvers[0] as Keypair;
+    const keeper = local.harness.accounts.keeper;
     const { quote, raw, signature, lastValidBlockHeight } = await signedSwap({ taker, resolver, quoteId: "q_settle" });
 
-    const simulation = await simulateSwap(rpc, raw);
+    const simulation = await simulateSwap(local.rpc, raw);
     if (!simulation.ok) throw new Error(`simulation failed: ${simulation.reason}`);
     expect(simulation.unitsConsumed).toBeGreaterThan(0);
     expect(simulation.unitsConsumed).toBeLessThan(localSolana.computeUnitLimit);
-    expect(await swapStatus(rpc, signature, lastValidBlockHeight)).toEqual({ state: "pending" });
+    expect(await swapStatus(local.rpc, signature, lastValidBlockHeight)).toEqual({ state: "pending" });
 
-    expect(await sendSwap(rpc, raw)).toEqual({ status: "accepted" });
-    expect(await sendSwap(rpc, raw)).toEqual({ status: "known" });
+    expect(await sendSwap(local.rpc, raw)).toEqual({ status: "accepted" });
+    expect(await sendSwap(local.rpc, raw)).toEqual({ status: "known" });
 
-    const landed = await swapStatus(rpc, signature, lastValidBlockHeight);
-    expect(landed).toEqual({ state: "landed", slot: harness.chain.slot, confirmationStatus: "confirmed" });
+    const landed = await swapStatus(local.rpc, signature, lastValidBlockHeight);
+    expect(landed).toEqual({ state: "landed", slot: local.harness.chain.slot, confirmationStatus: "confirmed" });
     expect(isFinalized(landed)).toBe(false);
 
-    const receipt = await swapReceipt(rpc, signature);
+    const receipt = await swapReceipt(local.rpc, signature);
     const { amounts } = quote;
     expect(receipt).toMatchObject({
       signature,
-      slot: harness.chain.slot,
+      slot: local.harness.chain.slot,
       status: "success",
       unitsConsumed: BigInt(simulation.unitsConsumed),
       fee: 3n * 5_000n + 200n,
@@ -162,45 +130,49 @@ describe("the keeper's Solana steps on the local chain", () => {
       [resolver.publicKey.toBase58(), USDC, amounts.gasFee],
     ]);
 
-    harness.chain.advance(31);
-    expect(isFinalized(await swapStatus(rpc, signature, lastValidBlockHeight))).toBe(false);
-    harness.chain.advance(1);
-    const finalized = await swapStatus(rpc, signature, lastValidBlockHeight);
+    local.harness.chain.advance(31);
+    expect(isFinalized(await swapStatus(local.rpc, signature, lastValidBlockHeight))).toBe(false);
+    local.harness.chain.advance(1);
+    const finalized = await swapStatus(local.rpc, signature, lastValidBlockHeight);
     expect(finalized).toMatchObject({ state: "landed", confirmationStatus: "finalized" });
     expect(isFinalized(finalized)).toBe(true);
   });
 
   it("asks for a requote when the taker's source account is short or missing", async () => {
-    const resolver = harness.accounts.resolvers[1] as Keypair;
+    const resolver = local.harness.accounts.resolvers[1] as Keypair;
     // taker:6 holds 1,000,000 cNGN (6 decimals): selling 2,000,000 is more than it has.
     const short = await signedSwap({
-      taker: harness.accounts.takers[1] as Keypair,
+      taker: local.harness.accounts.takers[1] as Keypair,
       resolver,
       sellAmount: 2_000_000_000_000n,
       quoteId: "q_settle_short",
     });
-    expect(await simulateSwap(rpc, short.raw)).toMatchObject({ ok: false, reason: "taker:insufficient_balance" });
+    expect(await simulateSwap(local.rpc, short.raw)).toMatchObject({ ok: false, reason: "taker:insufficient_balance" });
     // Read before simulating, the taker's token accounts say the same.
-    expect(await takerHolds(rpc, short.raw)).toBe(false);
-    const enough = await signedSwap({ taker: harness.accounts.takers[1] as Keypair, resolver, quoteId: "q_holds" });
-    expect(await takerHolds(rpc, enough.raw)).toBe(true);
+    expect(await takerHolds(local.rpc, short.raw)).toBe(false);
+    const enough = await signedSwap({
+      taker: local.harness.accounts.takers[1] as Keypair,
+      resolver,
+      quoteId: "q_holds",
+    });
+    expect(await takerHolds(local.rpc, enough.raw)).toBe(true);
     // Sent anyway, it lands with its error: the keeper pays the fee and no token moves.
-    expect(await sendSwap(rpc, short.raw)).toEqual({ status: "accepted" });
-    expect(await swapStatus(rpc, short.signature, short.lastValidBlockHeight)).toEqual({
+    expect(await sendSwap(local.rpc, short.raw)).toEqual({ status: "accepted" });
+    expect(await swapStatus(local.rpc, short.signature, short.lastValidBlockHeight)).toEqual({
       state: "reverted",
-      slot: harness.chain.slot,
+      slot: local.harness.chain.slot,
       confirmationStatus: "confirmed",
       err: { InstructionError: [6, { Custom: 1 }] },
     });
     // Landed with its error, it is blamed leg by leg as its simulation was.
-    expect(await swapFailureReason(rpc, short.raw, { InstructionError: [6, { Custom: 1 }] }, [])).toBe(
+    expect(await swapFailureReason(local.rpc, short.raw, { InstructionError: [6, { Custom: 1 }] }, [])).toBe(
       "taker:insufficient_balance",
     );
-    expect(await swapReceipt(rpc, short.signature)).toMatchObject({ status: "reverted", changes: [], fills: [] });
+    expect(await swapReceipt(local.rpc, short.signature)).toMatchObject({ status: "reverted", changes: [], fills: [] });
     const unfunded = localSolanaKeypair("test:settle-unfunded-taker");
     const missing = await signedSwap({ taker: unfunded, resolver, quoteId: "q_settle_missing" });
-    expect(await takerHolds(rpc, missing.raw)).toBe(false);
-    expect(await simulateSwap(rpc, missing.raw)).toMatchObject({
+    expect(await takerHolds(local.rpc, missing.raw)).toBe(false);
+    expect(await simulateSwap(local.rpc, missing.raw)).toMatchObject({
       ok: false,
       kind: "requote",
       reason: "taker:insufficient_balance",
@@ -210,29 +182,29 @@ describe("the keeper's Solana steps on the local chain", () => {
   it("blames the resolver when it does not hold the output", async () => {
     const resolver = localSolanaKeypair("test:settle-empty-resolver");
     const { raw } = await signedSwap({
-      taker: harness.accounts.takers[2] as Keypair,
+      taker: local.harness.accounts.takers[2] as Keypair,
       resolver,
       quoteId: "q_settle_no_output",
     });
-    expect(await simulateSwap(rpc, raw)).toMatchObject({ ok: false, reason: "resolver:insufficient_balance" });
+    expect(await simulateSwap(local.rpc, raw)).toMatchObject({ ok: false, reason: "resolver:insufficient_balance" });
   });
 
   it("blames a frozen account on its party: the resolver's, struck as for a short one; the recipient's, the taker's", async () => {
-    const taker = harness.accounts.takers[2] as Keypair;
-    const resolver = harness.accounts.resolvers[2] as Keypair;
+    const taker = local.harness.accounts.takers[2] as Keypair;
+    const resolver = local.harness.accounts.resolvers[2] as Keypair;
     const resolverUsdc = ata(USDC, resolver.publicKey);
     await setFrozen(resolverUsdc, USDC, true);
     try {
       const frozenSource = await signedSwap({ taker, resolver, quoteId: "q_settle_frozen_resolver" });
-      expect(await simulateSwap(rpc, frozenSource.raw)).toMatchObject({
+      expect(await simulateSwap(local.rpc, frozenSource.raw)).toMatchObject({
         ok: false,
         reason: "resolver:transfer_failed",
       });
       // Landed with that error, it is blamed the same way, from the chain's state of the accounts.
-      expect(await sendSwap(rpc, frozenSource.raw)).toEqual({ status: "accepted" });
-      const landed = await swapStatus(rpc, frozenSource.signature, frozenSource.lastValidBlockHeight);
+      expect(await sendSwap(local.rpc, frozenSource.raw)).toEqual({ status: "accepted" });
+      const landed = await swapStatus(local.rpc, frozenSource.signature, frozenSource.lastValidBlockHeight);
       if (landed.state !== "reverted") throw new Error(`not reverted: ${landed.state}`);
-      expect(await swapFailureReason(rpc, frozenSource.raw, landed.err, [])).toBe("resolver:transfer_failed");
+      expect(await swapFailureReason(local.rpc, frozenSource.raw, landed.err, [])).toBe("resolver:transfer_failed");
     } finally {
       await setFrozen(resolverUsdc, USDC, false);
     }
@@ -241,7 +213,9 @@ describe("the keeper's Solana steps on the local chain", () => {
     await setFrozen(resolverCngn, CNGN, true);
     try {
       const frozenDestination = await signedSwap({ taker, resolver, quoteId: "q_settle_frozen_sale" });
-      expect(await simulateSwap(rpc, frozenDestination.raw)).toMatchObject({ reason: "resolver:transfer_failed" });
+      expect(await simulateSwap(local.rpc, frozenDestination.raw)).toMatchObject({
+        reason: "resolver:transfer_failed",
+      });
     } finally {
       await setFrozen(resolverCngn, CNGN, false);
     }
@@ -250,16 +224,16 @@ describe("the keeper's Solana steps on the local chain", () => {
     await setFrozen(takerUsdc, USDC, true);
     try {
       const frozenRecipient = await signedSwap({ taker, resolver, quoteId: "q_settle_frozen_recipient" });
-      expect(await simulateSwap(rpc, frozenRecipient.raw)).toMatchObject({ reason: "taker:recipient_refused" });
+      expect(await simulateSwap(local.rpc, frozenRecipient.raw)).toMatchObject({ reason: "taker:recipient_refused" });
     } finally {
       await setFrozen(takerUsdc, USDC, false);
     }
   });
 
   it("blames a resolver whose signature slot the chain refuses, and only the resolver", async () => {
-    const resolver = harness.accounts.resolvers[1] as Keypair;
+    const resolver = local.harness.accounts.resolvers[1] as Keypair;
     const { raw } = await signedSwap({
-      taker: harness.accounts.takers[1] as Keypair,
+      taker: local.harness.accounts.takers[1] as Keypair,
       resolver,
       quoteId: "q_settle_resolver_signature",
     });
@@ -268,32 +242,32 @@ describe("the keeper's Solana steps on the local chain", () => {
     const slot = wire.slotsOffset + wire.signers.indexOf(resolver.publicKey.toBase58()) * 64;
     const forged = Uint8Array.from(raw);
     forged[slot] = (forged[slot] ?? 0) ^ 1;
-    expect(await simulateSwap(rpc, forged)).toMatchObject({ ok: false, reason: "resolver:invalid_signature" });
+    expect(await simulateSwap(local.rpc, forged)).toMatchObject({ ok: false, reason: "resolver:invalid_signature" });
   });
 
   it("expires a swap whose blockhash aged out: a requote before sending, dropped once sent", async () => {
     const { raw, signature, lastValidBlockHeight } = await signedSwap({
-      taker: harness.accounts.takers[3] as Keypair,
-      resolver: harness.accounts.resolvers[3] as Keypair,
+      taker: local.harness.accounts.takers[3] as Keypair,
+      resolver: local.harness.accounts.resolvers[3] as Keypair,
       quoteId: "q_settle_expired",
     });
-    harness.chain.advance(151);
-    expect(await simulateSwap(rpc, raw)).toMatchObject({ ok: false, reason: "taker:blockhash_expired" });
+    local.harness.chain.advance(151);
+    expect(await simulateSwap(local.rpc, raw)).toMatchObject({ ok: false, reason: "taker:blockhash_expired" });
     // Without preflight the node answers the signature and the leader drops it.
-    expect(await sendSwap(rpc, raw)).toEqual({ status: "accepted" });
-    expect(harness.chain.slot).toBeGreaterThan(lastValidBlockHeight);
-    expect(await swapStatus(rpc, signature, lastValidBlockHeight)).toEqual({ state: "dropped" });
-    expect(await swapStatus(rpc, signature, harness.chain.slot)).toEqual({ state: "pending" });
+    expect(await sendSwap(local.rpc, raw)).toEqual({ status: "accepted" });
+    expect(local.harness.chain.slot).toBeGreaterThan(lastValidBlockHeight);
+    expect(await swapStatus(local.rpc, signature, lastValidBlockHeight)).toEqual({ state: "dropped" });
+    expect(await swapStatus(local.rpc, signature, local.harness.chain.slot)).toEqual({ state: "pending" });
   });
 
   it("reads the status of many swaps after one read of the height, 256 to a call", async () => {
     const { raw, signature } = await signedSwap({
-      taker: harness.accounts.takers[2] as Keypair,
-      resolver: harness.accounts.resolvers[2] as Keypair,
+      taker: local.harness.accounts.takers[2] as Keypair,
+      resolver: local.harness.accounts.resolvers[2] as Keypair,
       quoteId: "q_settle_statuses",
     });
-    expect(await sendSwap(rpc, raw)).toEqual({ status: "accepted" });
-    harness.chain.advance(1);
+    expect(await sendSwap(local.rpc, raw)).toEqual({ status: "accepted" });
+    local.harness.chain.advance(1);
     const landed = { signature, lastValidBlockHeight: Number.MAX_SAFE_INTEGER };
     // Never sent: dropped once the height is past their last valid one, pending before.
     const unknown = (n: number, lastValidBlockHeight: number) => ({
@@ -307,7 +281,7 @@ describe("the keeper's Solana steps on the local chain", () => {
     ];
     const counted = countingFetch();
     try {
-      const statuses = await swapStatuses(rpc, swaps);
+      const statuses = await swapStatuses(local.rpc, swaps);
       expect(counted.methods).toEqual(["getBlockHeight", "getSignatureStatuses", "getSignatureStatuses"]);
       expect(statuses.slice(0, 150).every((s) => s.state === "dropped")).toBe(true);
       expect(statuses[150]).toMatchObject({ state: "landed" });
@@ -319,17 +293,17 @@ describe("the keeper's Solana steps on the local chain", () => {
 
   it("signs only as the fee payer, and a signature the chain refuses is a failed simulation", async () => {
     const { raw } = await signedSwap({
-      taker: harness.accounts.takers[0] as Keypair,
-      resolver: harness.accounts.resolvers[0] as Keypair,
+      taker: local.harness.accounts.takers[0] as Keypair,
+      resolver: local.harness.accounts.resolvers[0] as Keypair,
       quoteId: "q_settle_bad_signature",
     });
     const takerSigned = Buffer.from(raw).toString("base64");
-    expect(() => signAsFeePayer(takerSigned, harness.accounts.takers[0] as Keypair)).toThrow(
+    expect(() => signAsFeePayer(takerSigned, local.harness.accounts.takers[0] as Keypair)).toThrow(
       /not the transaction's fee payer/,
     );
     const forged = Uint8Array.from(raw);
     forged[1] = (forged[1] ?? 0) ^ 1; // the first byte of the keeper's signature, after the count
-    expect(await simulateSwap(rpc, forged)).toMatchObject({
+    expect(await simulateSwap(local.rpc, forged)).toMatchObject({
       ok: false,
       reason: "relay:simulation_failed:signature_verification",
     });
@@ -337,8 +311,8 @@ describe("the keeper's Solana steps on the local chain", () => {
 
   it("reports an RPC that does not answer", async () => {
     const { raw, signature } = await signedSwap({
-      taker: harness.accounts.takers[0] as Keypair,
-      resolver: harness.accounts.resolvers[0] as Keypair,
+      taker: local.harness.accounts.takers[0] as Keypair,
+      resolver: local.harness.accounts.resolvers[0] as Keypair,
       quoteId: "q_settle_down",
     });
     await expect(simulateSwap(DOWN, raw)).rejects.toBeInstanceOf(ChainUnavailableError);
