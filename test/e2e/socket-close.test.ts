@@ -20,8 +20,9 @@ function openSocket(): Promise<{ socket: Socket; frames: Frame[]; send: (text: s
     req.on("upgrade", (_res, socket, head) => {
       const frames: Frame[] = [];
       let buffer = Buffer.from(head);
-      socket.on("data", (chunk: Buffer) => {
-        buffer = Buffer.concat([buffer, chunk]);
+      // The server's first frame can come in the same read as its 101 answer (`head`): it is read at once,
+      // not left until the next chunk, which for a socket that never authenticates is its timeout 5 s on.
+      const drain = () => {
         for (;;) {
           if (buffer.length < 2) return;
           const opcode = (buffer[0] as number) & 0x0f;
@@ -41,7 +42,12 @@ function openSocket(): Promise<{ socket: Socket; frames: Frame[]; send: (text: s
           });
           buffer = buffer.subarray(offset + length);
         }
+      };
+      socket.on("data", (chunk: Buffer) => {
+        buffer = Buffer.concat([buffer, chunk]);
+        drain();
       });
+      drain();
       // A client's frames are masked (RFC 6455): the payload XORed with a 4-byte key sent before it.
       const send = (text: string) => {
         const payload = Buffer.from(text);
