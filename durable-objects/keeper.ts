@@ -3,7 +3,6 @@ import { loadConfig } from "../src/config";
 import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
 import type { Refusal } from "../src/errors";
-import { unreachableRefusal } from "../src/http";
 import {
   type ChainKeeperRpc,
   EXPIRE_EVERY_MS,
@@ -26,7 +25,7 @@ import {
 } from "../src/keeper";
 import { type ClientAsk, SharedCounts } from "../src/limits";
 import { log, withRequestId } from "../src/log";
-import { chainKeeperStub, corridorStub, oracleStub } from "../src/objects";
+import { chainKeeperStub, corridorStub, oracleStub, unreachableRefusal } from "../src/objects";
 import { PauseSwitch } from "../src/ops";
 import { behindTheAlarm, periodic, Schedule } from "../src/schedule";
 import type { KeeperRecord, Pause } from "../src/schemas";

@@ -16,11 +16,10 @@ import {
   countObjectRead,
   createRouter,
   lineAfterAnswer,
-  OBJECT_UNREACHABLE,
   servedDocument,
-  unreachableRefusal,
 } from "./http";
 import { log, withRequestId } from "./log";
+import { OBJECT_UNREACHABLE, unreachableRefusal } from "./objects";
 import {
   adminRoutes,
   apiKeyRoutes,

@@ -1,19 +1,9 @@
 /**
  * HTTP plumbing under the routes: the router, the request's client, Server-Timing, work behind the answer,
- * object calls that may be unreachable (src/objects, named here for the routes), the API reference and the AsyncAPI document.
+ * the API reference and the AsyncAPI document.
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
-export {
-  CORRIDOR_UNREACHABLE,
-  callObject,
-  KEEPER_LEADER_UNREACHABLE,
-  NOT_LEADER_RETRY_SECONDS,
-  OBJECT_UNREACHABLE,
-  ORACLE_UNREACHABLE,
-  type Unreachable,
-  unreachableRefusal,
-} from "../objects";
 export { API_REFERENCE_PATH, apiReference } from "./api-reference";
 export { asyncApiDocument } from "./asyncapi-document";
 export { behindAnswer, lineAfterAnswer } from "./behind-answer";

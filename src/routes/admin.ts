@@ -6,10 +6,10 @@ import type { RelayConfig } from "../config";
 import { demoteResolver, readResolver, readTotals, reinstateResolver, upsertRegistration } from "../db";
 import type { AppEnv, Env } from "../env";
 import { notFound } from "../errors";
-import { CORRIDOR_UNREACHABLE, callObject, checkAdminToken, createRouter, KEEPER_LEADER_UNREACHABLE } from "../http";
+import { checkAdminToken, createRouter } from "../http";
 import { resolverKey } from "../ids";
 import { liveNodes } from "../nodes";
-import { corridorStub, keeperStub } from "../objects";
+import { CORRIDOR_UNREACHABLE, callObject, corridorStub, KEEPER_LEADER_UNREACHABLE, keeperStub } from "../objects";
 import { corridorRecord } from "../ops";
 import { buildDirectory, windowStart } from "../resolvers";
 import {

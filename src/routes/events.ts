@@ -4,9 +4,9 @@ import { corridorOfKey, corridorsOfQuoteId } from "../chains";
 import { readLimitOrder } from "../db";
 import type { AppEnv } from "../env";
 import { invalidRequest, notFound } from "../errors";
-import { API_KEY_SECURITY, CORRIDOR_UNREACHABLE, callObject, createRouter, requestClient } from "../http";
+import { API_KEY_SECURITY, createRouter, requestClient } from "../http";
 import { isId } from "../ids";
-import { corridorStub } from "../objects";
+import { CORRIDOR_UNREACHABLE, callObject, corridorStub } from "../objects";
 import { errorResponses, IdParam } from "../schemas";
 import { lastEventId, limitOrderTopic, quoteTopic, STREAM_LIMITS, streamRequest } from "../streams";
 

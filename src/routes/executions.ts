@@ -2,17 +2,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv, Env } from "../env";
 import { notFound, RelayError } from "../errors";
-import {
-  API_KEY_SECURITY,
-  callObject,
-  createRouter,
-  objectRead,
-  type RequestClient,
-  requestClient,
-  serverTiming,
-} from "../http";
+import { API_KEY_SECURITY, createRouter, objectRead, type RequestClient, requestClient, serverTiming } from "../http";
 import { KEEPER_UNREACHABLE, type SubmitOutcome, type SubmitRequest, submissionLogFields } from "../keeper";
-import { keeperStub } from "../objects";
+import { callObject, keeperStub } from "../objects";
 import { executionThrough } from "../quotes";
 import {
   Execution,

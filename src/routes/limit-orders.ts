@@ -5,15 +5,7 @@ import type { LimitOrderChains } from "../chains";
 import { limitOrdersFor } from "../chains";
 import type { AppEnv } from "../env";
 import { RelayError } from "../errors";
-import {
-  API_KEY_SECURITY,
-  behindAnswer,
-  CORRIDOR_UNREACHABLE,
-  callObject,
-  createRouter,
-  type RequestClient,
-  requestClient,
-} from "../http";
+import { API_KEY_SECURITY, behindAnswer, createRouter, type RequestClient, requestClient } from "../http";
 import {
   cancelSignedLimitOrder,
   type LimitOrderContext,
@@ -25,7 +17,7 @@ import {
   prepareLimitOrder,
 } from "../limit-orders";
 import { log } from "../log";
-import { corridorStub, keeperStub } from "../objects";
+import { CORRIDOR_UNREACHABLE, callObject, corridorStub, keeperStub } from "../objects";
 import {
   CancelLimitOrderRequest,
   errorResponses,

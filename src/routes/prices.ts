@@ -2,8 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { adapterFor, findCorridor } from "../chains";
 import { primaryEvmChain } from "../config";
 import { invalidRequest, RelayError } from "../errors";
-import { API_KEY_SECURITY, CORRIDOR_UNREACHABLE, callObject, createRouter, requestClient } from "../http";
-import { corridorStub } from "../objects";
+import { API_KEY_SECURITY, createRouter, requestClient } from "../http";
+import { CORRIDOR_UNREACHABLE, callObject, corridorStub } from "../objects";
 import { addressIssues } from "../quotes";
 import { errorResponses, IndicativeLadder, IndicativePrice, jsonContent, PriceQuery } from "../schemas";
 

@@ -5,17 +5,8 @@ import { adapterFor } from "../chains";
 import { primaryEvmChain } from "../config";
 import { cancelQuote, quoteStatus, readQuoteRecord } from "../db";
 import { notFound, RelayError } from "../errors";
-import {
-  API_KEY_SECURITY,
-  behindAnswer,
-  CORRIDOR_UNREACHABLE,
-  callObject,
-  createRouter,
-  objectRead,
-  requestClient,
-  serverTiming,
-} from "../http";
-import { corridorStub } from "../objects";
+import { API_KEY_SECURITY, behindAnswer, createRouter, objectRead, requestClient, serverTiming } from "../http";
+import { CORRIDOR_UNREACHABLE, callObject, corridorStub } from "../objects";
 import {
   cancelQuoteMessage,
   checkSwapTerms,

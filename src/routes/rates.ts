@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
-import { callObject, createRouter, ORACLE_UNREACHABLE } from "../http";
-import { oracleStub } from "../objects";
+import { createRouter } from "../http";
+import { callObject, ORACLE_UNREACHABLE, oracleStub } from "../objects";
 import { errorResponses, jsonContent, Rates } from "../schemas";
 
 export const rateRoutes = createRouter().openapi(
