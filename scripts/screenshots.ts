@@ -24,12 +24,17 @@ const { values } = parseArgs({
   },
 });
 
+/** What a ladder says until its first read answers (public/js/ladders.js). */
+const LADDER_LOADING = "Reading the ladder";
+
 interface Shot {
   file: string;
   path: string;
   viewport: typeof DESKTOP;
   /** What must be on the page before it is taken. */
   ready: string;
+  /** Text that must have left the page first (a part still loading). */
+  gone?: string;
   fullPage: boolean;
 }
 
@@ -37,8 +42,22 @@ async function main(): Promise<void> {
   const relayUrl = values.relay.replace(/\/+$/, "");
   const { quoteId, resolver, taker } = await swapToFinal(relayUrl);
   const shots: Shot[] = [
-    { file: "explorer-overview.png", path: "/", viewport: DESKTOP, ready: "#band-table", fullPage: true },
-    { file: "explorer-overview-phone.png", path: "/", viewport: PHONE, ready: "#band-table", fullPage: true },
+    {
+      file: "explorer-overview.png",
+      path: "/",
+      viewport: DESKTOP,
+      ready: "#band-table",
+      gone: LADDER_LOADING,
+      fullPage: true,
+    },
+    {
+      file: "explorer-overview-phone.png",
+      path: "/",
+      viewport: PHONE,
+      ready: "#band-table",
+      gone: LADDER_LOADING,
+      fullPage: true,
+    },
     {
       file: "explorer-quote.png",
       path: `/#/quotes/${quoteId}`,
@@ -90,6 +109,7 @@ async function main(): Promise<void> {
       try {
         await page.goto(`${relayUrl}${shot.path}`);
         await page.locator(shot.ready).first().waitFor({ timeout: 15_000 });
+        if (shot.gone) await page.getByText(shot.gone).first().waitFor({ state: "detached", timeout: 15_000 });
         const problems = [...trouble.consoleErrors, ...trouble.pageErrors, ...trouble.failedRequests];
         if (problems.length) throw new Error(`${shot.path}: ${problems.join("; ")}`);
         const file = join(values.out, shot.file);
