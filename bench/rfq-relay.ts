@@ -33,7 +33,13 @@ function benchConfig(): RelayConfig {
   const evm = config.chains[0];
   if (evm?.kind !== "evm") throw new Error("the local config starts with its EVM chain");
   evm.tokens.push(
-    ...USD_TOKENS.slice(1).map((address, i) => ({ symbol: `USD${i + 1}`, address, decimals: 6, minimum: null })),
+    ...USD_TOKENS.slice(1).map((address, i) => ({
+      symbol: `USD${i + 1}`,
+      address,
+      decimals: 6,
+      minimum: null,
+      minLegSellAmount: null,
+    })),
   );
   // The bench measures the auction, not the oracle: no public sources are polled.
   config.oracle.corridors = [];

@@ -46,9 +46,23 @@ export const localConfig: RelayConfig = {
       executor: "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707",
       reactor: "0x0165878A594ca255338adfa4d48449f69242Eb8F",
       tokens: [
-        { symbol: "cNGN", address: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", decimals: 6, minimum: "1000000000" },
-        { symbol: "USDC", address: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0", decimals: 6, minimum: "1000000" },
+        {
+          symbol: "cNGN",
+          address: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
+          decimals: 6,
+          minimum: "1000000000",
+          minLegSellAmount: null,
+        },
+        {
+          symbol: "USDC",
+          address: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+          decimals: 6,
+          minimum: "1000000",
+          minLegSellAmount: null,
+        },
       ],
+      // The most legs a fill may have, the kind's bound (docs/legs.md): each part at least the token's minimum.
+      maxLegs: 4,
       gasFee: {
         fixed: "50000",
         token: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
@@ -68,9 +82,24 @@ export const localConfig: RelayConfig = {
       treasury: "7uGUG3GVhASTBU6DrLPJdHQqHm5GBcm86N78UyepkPbr",
       keeper: "7VnpjTYx5z8ByXAYGysz8q55JndTBQ8ftY6HGzZydiDs",
       tokens: [
-        { symbol: "USDC", address: LOCAL_USDC_MINT, tokenProgram: SPL_TOKEN, decimals: 6, minimum: "1000000" },
-        { symbol: "cNGN", address: LOCAL_CNGN_MINT, tokenProgram: SPL_TOKEN, decimals: 6, minimum: "1000000000" },
+        {
+          symbol: "USDC",
+          address: LOCAL_USDC_MINT,
+          tokenProgram: SPL_TOKEN,
+          decimals: 6,
+          minimum: "1000000",
+          minLegSellAmount: null,
+        },
+        {
+          symbol: "cNGN",
+          address: LOCAL_CNGN_MINT,
+          tokenProgram: SPL_TOKEN,
+          decimals: 6,
+          minimum: "1000000000",
+          minLegSellAmount: null,
+        },
       ],
+      maxLegs: 2,
       fee: { tokens: [LOCAL_USDC_MINT], bps: 10 },
       computeUnitLimit: 200_000,
       computeUnitPrice: "1000",

@@ -3,6 +3,10 @@ import { Address, Amount } from "./common";
 import { Limits } from "./limits";
 
 const GasFee = z.object({ fixed: Amount, token: Address.nullable() });
+const MinLegSellAmount = Amount.nullable().openapi({
+  description: "the least of the token one leg of a fill sells; null: the token's minimum (docs/legs.md)",
+});
+const MaxLegs = z.number().int().openapi({ description: "the most legs (makers) one fill may have (docs/legs.md)" });
 
 const EvmChainRecord = z.object({
   kind: z.literal("evm"),
@@ -14,8 +18,15 @@ const EvmChainRecord = z.object({
   permit2: Address,
   feeController: Address,
   tokens: z.array(
-    z.object({ symbol: z.string(), address: Address, decimals: z.number().int(), minimum: Amount.nullable() }),
+    z.object({
+      symbol: z.string(),
+      address: Address,
+      decimals: z.number().int(),
+      minimum: Amount.nullable(),
+      minLegSellAmount: MinLegSellAmount,
+    }),
   ),
+  maxLegs: MaxLegs,
   gasFee: GasFee,
 });
 
@@ -35,8 +46,10 @@ const SolanaChainRecord = z.object({
       tokenProgram: Address,
       decimals: z.number().int(),
       minimum: Amount.nullable(),
+      minLegSellAmount: MinLegSellAmount,
     }),
   ),
+  maxLegs: MaxLegs,
   fee: z.object({ token: Address, tokens: z.array(Address), bps: z.number().int() }),
   computeUnitLimit: z.number().int(),
   computeUnitPrice: Amount,

@@ -27,7 +27,29 @@ describe("configuration", () => {
     });
   });
 
+  it("fills each chain kind's maxLegs and each token's minLegSellAmount when left out (docs/legs.md)", () => {
+    const bare = clone();
+    for (const chain of bare.chains) {
+      delete chain.maxLegs;
+      for (const token of chain.tokens as Record<string, unknown>[]) delete token.minLegSellAmount;
+    }
+    const config = parseConfig(bare);
+    expect(config.chains.map((c) => c.maxLegs)).toEqual([4, 2]);
+    expect(config.chains.flatMap((c) => c.tokens.map((t) => t.minLegSellAmount))).toEqual([null, null, null, null]);
+  });
+
   it.each([
+    ["chains.0.maxLegs", (c: ReturnType<typeof clone>) => Object.assign(c.chains[0] as object, { maxLegs: 5 })],
+    // Three legs do not fit in one Solana transaction (test/unit/solana-legs-size.test.ts).
+    ["chains.1.maxLegs", (c: ReturnType<typeof clone>) => Object.assign(c.chains[1] as object, { maxLegs: 3 })],
+    ["chains.1.maxLegs", (c: ReturnType<typeof clone>) => Object.assign(c.chains[1] as object, { maxLegs: 0 })],
+    [
+      "chains.0.tokens.1.minLegSellAmount",
+      (c: ReturnType<typeof clone>) => {
+        ((c.chains[0] as { tokens: Record<string, unknown>[] }).tokens[1] as Record<string, unknown>).minLegSellAmount =
+          "-1";
+      },
+    ],
     ["chains.0.executor", (c: ReturnType<typeof clone>) => Object.assign(c.chains[0] as object, { executor: "0x12" })],
     ["chains.1.chainId", (c: ReturnType<typeof clone>) => Object.assign(c.chains[1] as object, { chainId: 31337 })],
     [
@@ -117,6 +139,7 @@ describe("configuration record (2.6)", () => {
         "permit2",
         "feeController",
         "tokens",
+        "maxLegs",
         "gasFee",
       ].sort(),
     );
@@ -145,6 +168,7 @@ describe("configuration record (2.6)", () => {
         "treasury",
         "keeper",
         "tokens",
+        "maxLegs",
         "fee",
         "computeUnitLimit",
         "computeUnitPrice",
@@ -152,6 +176,21 @@ describe("configuration record (2.6)", () => {
         "pairs",
       ].sort(),
     );
+  });
+
+  it("publishes each chain's maxLegs and each token's minLegSellAmount (docs/legs.md)", () => {
+    const [evm, sol] = record.chains as { maxLegs: number; tokens: { minLegSellAmount: string | null }[] }[];
+    expect([evm?.maxLegs, sol?.maxLegs]).toEqual([4, 2]);
+    expect([...(evm?.tokens ?? []), ...(sol?.tokens ?? [])].map((t) => t.minLegSellAmount)).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+    const set = clone();
+    ((set.chains[0] as { tokens: Record<string, unknown>[] }).tokens[1] as Record<string, unknown>).minLegSellAmount =
+      "250000";
+    expect(configRecord(parseConfig(set)).tokens.map((t) => t.minLegSellAmount)).toEqual([null, "250000"]);
   });
 
   it("shows limitOrders as null when they are off", () => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addressOf, baseUnits, bps, chainId, gasFee } from "../config-shapes";
+import { addressOf, baseUnits, bps, chainId, gasFee, maxLegs, minLegSellAmount } from "../config-shapes";
 import { evmAddressRules } from "./address";
 
 /** An EVM chain's configuration (docs/configuration.md). */
@@ -9,11 +9,15 @@ const evmAddress = addressOf(evmAddressRules);
 /** Gas of an RFQ fill and of a limit fill on the local chain, measured (docs/api.md, "The gas fee"). */
 const DEFAULT_GAS_UNITS = { rfq: 195_000, limit: 200_000 };
 
+/** The most legs an EVM fill may have (docs/legs.md, "How many legs a fill may have"). */
+export const EVM_MAX_LEGS = 4;
+
 export const evmTokenSchema = z.object({
   symbol: z.string().min(1).max(16),
   address: evmAddress,
   decimals: z.number().int().min(0).max(36),
   minimum: baseUnits.nullable(),
+  minLegSellAmount,
 });
 
 export const evmChainSchema = z.object({
@@ -28,6 +32,7 @@ export const evmChainSchema = z.object({
   permit2: evmAddress,
   feeController: evmAddress,
   tokens: z.array(evmTokenSchema).min(2),
+  maxLegs: maxLegs(EVM_MAX_LEGS),
   gasFee: gasFee(evmAddress).extend({
     /**
      * The gas one fill uses, until the chain has settled fills of its kind to take the median of

@@ -11,7 +11,14 @@ export function evmChainRecord(c: EvmChain) {
     validation: c.validation,
     permit2: c.permit2,
     feeController: c.feeController,
-    tokens: c.tokens.map((t) => ({ symbol: t.symbol, address: t.address, decimals: t.decimals, minimum: t.minimum })),
+    tokens: c.tokens.map((t) => ({
+      symbol: t.symbol,
+      address: t.address,
+      decimals: t.decimals,
+      minimum: t.minimum,
+      minLegSellAmount: t.minLegSellAmount,
+    })),
+    maxLegs: c.maxLegs,
     gasFee: { fixed: c.gasFee.fixed, token: c.gasFee.token },
   };
 }

@@ -1,10 +1,27 @@
 import { z } from "zod";
-import { addressOf, baseUnits, bps, type ConfigIssue, chainId, gasFee } from "../config-shapes";
+import {
+  addressOf,
+  baseUnits,
+  bps,
+  type ConfigIssue,
+  chainId,
+  gasFee,
+  maxLegs,
+  minLegSellAmount,
+} from "../config-shapes";
 import { solanaAddressRules } from "./address";
 
 /** A Solana chain's configuration (docs/configuration.md). */
 
 const solanaAddress = addressOf(solanaAddressRules);
+
+/**
+ * The most legs a Solana swap may have: each leg past the first adds its resolver's signature, three
+ * keys and up to five instructions (238 bytes), so two fit in the 1,232-byte packet (973 + 238 = 1,211)
+ * and three do not (1,449) without an address lookup table (docs/legs.md, "How many legs a fill may
+ * have"; test/unit/solana-legs-size.test.ts builds them).
+ */
+export const SOLANA_MAX_LEGS = 2;
 
 export const solanaTokenSchema = z.object({
   symbol: z.string().min(1).max(16),
@@ -12,6 +29,7 @@ export const solanaTokenSchema = z.object({
   tokenProgram: solanaAddress,
   decimals: z.number().int().min(0).max(18),
   minimum: baseUnits.nullable(),
+  minLegSellAmount,
 });
 
 export const solanaChainSchema = z.object({
@@ -24,6 +42,7 @@ export const solanaChainSchema = z.object({
   treasury: solanaAddress,
   keeper: solanaAddress,
   tokens: z.array(solanaTokenSchema).min(2),
+  maxLegs: maxLegs(SOLANA_MAX_LEGS),
   fee: z.object({ tokens: z.array(solanaAddress).min(1), bps }),
   computeUnitLimit: z.number().int().min(1).max(1_400_000),
   computeUnitPrice: baseUnits,

@@ -73,6 +73,7 @@ function solanaSettings(c: SolanaChainRecord): SolanaChain {
     treasury: c.treasury,
     keeper: c.keeper,
     tokens: c.tokens.map((t) => ({ ...t })),
+    maxLegs: c.maxLegs,
     fee: { tokens: [...c.fee.tokens], bps: c.fee.bps },
     computeUnitLimit: c.computeUnitLimit,
     computeUnitPrice: c.computeUnitPrice,

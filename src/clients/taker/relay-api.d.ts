@@ -605,7 +605,14 @@ export interface components {
                * @example 1000000
                */
               minimum: string | null;
+              /**
+               * @description the least of the token one leg of a fill sells; null: the token's minimum (docs/legs.md)
+               * @example 1000000
+               */
+              minLegSellAmount: string | null;
             }[];
+            /** @description the most legs (makers) one fill may have (docs/legs.md) */
+            maxLegs: number;
             gasFee: {
               /**
                * @description Base units, decimal string
@@ -643,7 +650,14 @@ export interface components {
                * @example 1000000
                */
               minimum: string | null;
+              /**
+               * @description the least of the token one leg of a fill sells; null: the token's minimum (docs/legs.md)
+               * @example 1000000
+               */
+              minLegSellAmount: string | null;
             }[];
+            /** @description the most legs (makers) one fill may have (docs/legs.md) */
+            maxLegs: number;
             fee: {
               /** @description 0x address on EVM, base58 on Solana */
               token: string;
@@ -689,6 +703,11 @@ export interface components {
          * @example 1000000
          */
         minimum: string | null;
+        /**
+         * @description the least of the token one leg of a fill sells; null: the token's minimum (docs/legs.md)
+         * @example 1000000
+         */
+        minLegSellAmount: string | null;
       }[];
       gasFee: {
         /**

@@ -1,0 +1,123 @@
+import { base58 } from "@scure/base";
+import { createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction } from "@solana/spl-token";
+import { PublicKey, TransactionMessage, VersionedTransaction } from "@solana/web3.js";
+import { describe, expect, it } from "vitest";
+import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
+import { SOLANA_MAX_LEGS } from "../../src/chains/solana/config";
+import { buildSwapTransaction, MAX_TRANSACTION_BYTES, tokenAccount } from "../../src/chains/solana/swap-transaction";
+import { localSolana, swapQuote } from "../support/solana-swap";
+
+/**
+ * How many legs one Solana swap can carry (docs/legs.md, "How many legs a fill may have"): the swap the
+ * relay builds today, with a recipient other than the taker (its largest form), and each further leg as
+ * it must be: its resolver's signature, its sell-token account created (paid by itself), the taker's part
+ * of the sale to it, its output to the recipient and, where they are charged in the buy token, its
+ * protocol fee to the treasury and its gas fee to the keeper.
+ */
+
+const taker = localSolanaKeypair("taker:5");
+const recipient = localSolanaKeypair("test:stranger").publicKey.toBase58();
+const resolvers = [1, 2, 3, 4].map((n) => localSolanaKeypair(`resolver:${n}`).publicKey.toBase58());
+const blockhash = base58.encode(new Uint8Array(32).fill(7));
+const tokenBy = (symbol: string) =>
+  localSolana.tokens.find((t) => t.symbol === symbol) as (typeof localSolana.tokens)[0];
+
+function swapOfLegs(legs: number, sell: "cNGN" | "USDC"): VersionedTransaction {
+  const { terms, amounts } = swapQuote({
+    taker: taker.publicKey.toBase58(),
+    recipient,
+    sell,
+    sellAmount: sell === "cNGN" ? 1_580_000_000n : 1_000_000n,
+    outputAmount: sell === "cNGN" ? 1_000_140n : 1_580_000_000n,
+    quoteId: "q_0be4a1d2c3b4a5968778695a4b3c2d1e",
+  });
+  const one = buildSwapTransaction(localSolana, terms, { resolver: resolvers[0] as string, amounts }, blockhash);
+  const { instructions } = TransactionMessage.decompile(one.message);
+  const memo = instructions.pop();
+  const sold = tokenBy(sell);
+  const bought = tokenBy(sell === "cNGN" ? "USDC" : "cNGN");
+  const key = (a: string) => new PublicKey(a);
+  const transfer = (token: typeof sold, from: string, to: string) =>
+    createTransferCheckedInstruction(
+      tokenAccount(token, from),
+      key(token.address),
+      tokenAccount(token, to),
+      key(from),
+      1n,
+      token.decimals,
+      [],
+      key(token.tokenProgram),
+    );
+  for (const resolver of resolvers.slice(1, legs)) {
+    const ownAccount = tokenAccount(sold, resolver);
+    instructions.push(
+      createAssociatedTokenAccountIdempotentInstruction(
+        key(resolver),
+        ownAccount,
+        key(resolver),
+        key(sold.address),
+        key(sold.tokenProgram),
+      ),
+      transfer(sold, terms.taker, resolver),
+      transfer(bought, resolver, recipient),
+    );
+    if (terms.fee.side === "buy") instructions.push(transfer(bought, resolver, localSolana.treasury));
+    if (terms.gasFeeToken === bought.address) instructions.push(transfer(bought, resolver, localSolana.keeper));
+  }
+  if (memo) instructions.push(memo);
+  const message = new TransactionMessage({
+    payerKey: key(localSolana.keeper),
+    recentBlockhash: blockhash,
+    instructions,
+  });
+  return new VersionedTransaction(message.compileToV0Message());
+}
+
+/** Bytes of a compact-u16 length, as the wire format spells one. */
+const compact = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : 3);
+
+/**
+ * The transaction's serialized size, counted from its compiled message: web3.js refuses to serialize a
+ * message over the packet limit, and the sizes past it are the point here.
+ */
+function sizeOf(tx: VersionedTransaction): number {
+  const m = tx.message;
+  const signatures = m.header.numRequiredSignatures;
+  const keys = m.staticAccountKeys.length;
+  const instructions = m.compiledInstructions.reduce(
+    (sum, ix) =>
+      sum +
+      1 +
+      compact(ix.accountKeyIndexes.length) +
+      ix.accountKeyIndexes.length +
+      compact(ix.data.length) +
+      ix.data.length,
+    0,
+  );
+  const message = 1 + 3 + compact(keys) + 32 * keys + 32 + compact(m.compiledInstructions.length) + instructions + 1;
+  return compact(signatures) + 64 * signatures + message;
+}
+
+describe("the legs one Solana swap can carry", () => {
+  it("counts a transaction's size as it serializes", () => {
+    for (const sell of ["cNGN", "USDC"] as const) {
+      for (const legs of [1, 2]) {
+        const tx = swapOfLegs(legs, sell);
+        expect(sizeOf(tx)).toBe(tx.serialize().length);
+      }
+    }
+  });
+
+  it.each([
+    // Selling cNGN: the fee and the gas fee are in USDC, the buy token, so each resolver pays its own.
+    ["cNGN", [973, 1_211, 1_449, 1_687]],
+    // Selling USDC: both are in the sell token, paid once by the taker.
+    ["USDC", [973, 1_177, 1_381, 1_585]],
+  ] as const)("selling %s: %j bytes for 1 to 4 legs; SOLANA_MAX_LEGS fit, one more does not", (sell, sizes) => {
+    const measured = [1, 2, 3, 4].map((legs) => sizeOf(swapOfLegs(legs, sell)));
+    expect(measured).toEqual(sizes);
+    expect(swapOfLegs(SOLANA_MAX_LEGS, sell).message.header.numRequiredSignatures).toBe(SOLANA_MAX_LEGS + 2);
+    expect(measured[SOLANA_MAX_LEGS - 1]).toBeLessThanOrEqual(MAX_TRANSACTION_BYTES);
+    expect(measured[SOLANA_MAX_LEGS]).toBeGreaterThan(MAX_TRANSACTION_BYTES);
+  });
+});
