@@ -63,3 +63,8 @@ export function close(ws: WebSocket, code: number, reason: string): void {
     // already closed
   }
 }
+
+/** Completes a close the node began, so it sees it acknowledged (1005 and 1006 are never sent, so 1000 for them). */
+export function acknowledgeClose(ws: WebSocket, code: number, reason: string): void {
+  close(ws, code === 1005 || code === 1006 ? 1000 : code, reason);
+}

@@ -3,7 +3,7 @@
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
-export { close, frameSize, parseNodeFrame, send, sendText } from "./codec";
+export { acknowledgeClose, close, frameSize, parseNodeFrame, send, sendText } from "./codec";
 export { DECLINE_REASONS } from "./decline-reasons";
 export { NODE_FRAME_EXAMPLES, RELAY_FRAME_EXAMPLES } from "./frame-examples";
 export {
