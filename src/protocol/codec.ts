@@ -1,4 +1,6 @@
-import { MAX_FRAME_BYTES, type NodeFrame, nodeFrame, type RelayFrame } from "./frames";
+import { MAX_FRAME_BYTES } from "./frame-limits";
+import { type NodeFrame, nodeFrame } from "./node-frames";
+import type { RelayFrame } from "./relay-frames";
 
 /** A node's frame, or why it is not one; a malformed reply keeps the `rfqId` it names, so it can count as rejected. */
 export type ParsedNodeFrame =

@@ -1,7 +1,7 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { ChainAdapter } from "../../src/chains/adapter";
-import { SIGN_TIMEOUT_MS } from "../../src/protocol/frames";
+import { SIGN_TIMEOUT_MS } from "../../src/protocol/frame-limits";
 import { BAND, fakeCorridor, limitRound, quoteInput, USDC } from "../support/fake-corridor";
 
 const stranger = privateKeyToAccount("0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e");

@@ -4,7 +4,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { verifyEd25519, verifyEd25519Text } from "../../src/chains/solana/ed25519";
 import { verifyNodeAuth } from "../../src/nodes/auth";
-import { authMessage } from "../../src/protocol/frames";
+import { authMessage } from "../../src/protocol/node-frames";
 import {
   mixedOrderKeySignature,
   mixedOrderRSignature,

@@ -3,7 +3,7 @@ import { base58 } from "@scure/base";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { verifyNodeAuth } from "../../src/nodes/auth";
-import { authMessage } from "../../src/protocol/frames";
+import { authMessage } from "../../src/protocol/node-frames";
 
 const account = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
 const solanaSecret = new Uint8Array(32).fill(7);

@@ -15,14 +15,8 @@ import { backoffDelay } from "../../src/clients/resolver/reconnect";
 import type { ChainInfo } from "../../src/clients/resolver/relay-config";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
-import {
-  authFrame,
-  authMessage,
-  bidFrame,
-  declineFrame,
-  heartbeatFrame,
-  type RfqFrame,
-} from "../../src/protocol/frames";
+import { authFrame, authMessage, bidFrame, declineFrame, heartbeatFrame } from "../../src/protocol/node-frames";
+import type { RfqFrame } from "../../src/protocol/relay-frames";
 import type { Band } from "../../src/schemas/quote";
 import { FakeRelay } from "../support/fake-relay";
 

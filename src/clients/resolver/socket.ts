@@ -1,4 +1,4 @@
-import type { NodeFrame } from "../../protocol/frames";
+import type { NodeFrame } from "../../protocol/node-frames";
 import { asError, type Emit } from "./events";
 import { encodeNodeFrame } from "./frame-codec";
 import { type Backoff, Reconnect } from "./reconnect";
