@@ -173,7 +173,7 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
       {
         address: account.address,
         publicKey: account.publicKey,
-        solanaAddress: null,
+        ed25519Key: null,
         name,
         version: "1.0.0",
         region: null,

@@ -89,7 +89,7 @@ describe("claimsCovered", () => {
 const NODE: ProvedKeys = {
   address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
   publicKey: "0x04",
-  solanaAddress: null,
+  ed25519Key: null,
 };
 
 function setup() {

@@ -37,7 +37,7 @@ describe("verifyNodeAuth", () => {
       ok: true,
       address: account.address,
       publicKey: account.publicKey,
-      solanaAddress: null,
+      ed25519Key: null,
     });
   });
 
@@ -52,7 +52,10 @@ describe("verifyNodeAuth", () => {
   });
 
   it("accepts a proved Solana key and refuses a forged one", async () => {
-    expect(await verifyNodeAuth(await frame("n1", true), corridor, "n1")).toMatchObject({ ok: true, solanaAddress });
+    expect(await verifyNodeAuth(await frame("n1", true), corridor, "n1")).toMatchObject({
+      ok: true,
+      ed25519Key: solanaAddress,
+    });
     expect(await verifyNodeAuth(await frame("n1", true, "other"), corridor, "n1")).toEqual({
       ok: false,
       reason: "bad_signature",

@@ -35,7 +35,7 @@ const adapter = solanaAdapter(localSolana);
 const account = anvilAccount(1);
 const solanaKey = Keypair.generate();
 const signer = solanaSigner(solanaKey.secretKey);
-const keys: ProvedKeys = { address: account.address, publicKey: "0x04", solanaAddress: signer.address };
+const keys: ProvedKeys = { address: account.address, publicKey: "0x04", ed25519Key: signer.address };
 const taker = Keypair.generate().publicKey.toBase58();
 const SELL = 1_580_000_000n;
 /** 1,580 cNGN at 0.000625 USDC per cNGN. */

@@ -229,7 +229,7 @@ describe("resolver client against a relay", () => {
     };
     socket.send(limitRfq);
     const bid = bidFrame.parse(await socket.next("bid"));
-    const keys = { address: account.address, publicKey: account.publicKey, solanaAddress: null };
+    const keys = { address: account.address, publicKey: account.publicKey, ed25519Key: null };
     expect(adapter.verifyBid(terms, BigInt(bid.outputAmount), keys, bid.signature)).toBe(true);
     // The same terms signed for an RFQ are not a fill of the order.
     expect(adapter.verifyBid({ ...terms, limit: undefined }, BigInt(bid.outputAmount), keys, bid.signature)).toBe(
