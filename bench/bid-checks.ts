@@ -62,7 +62,7 @@ export async function bidCosts(bids: number): Promise<BidCosts> {
       ...toSign,
       message: { ...toSign.message, outputAmount },
     } as Parameters<typeof account.signTypedData>[0]);
-    const keys = { address: account.address, publicKey: account.publicKey, solanaAddress: null };
+    const keys = { address: account.address, publicKey: account.publicKey, ed25519Key: null };
     auction.push({ outputAmount, keys, signature });
   }
   if (!adapter.verifyBids(terms, auction).every(Boolean)) throw new Error("a bid of the auction does not verify");

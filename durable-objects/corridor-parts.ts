@@ -1,12 +1,4 @@
-import {
-  AuctionHouse,
-  type AuctionWrite,
-  auctionChecksOf,
-  auctionStore,
-  auctionWrites,
-  type Clock,
-  LiveBook,
-} from "../src/auction";
+import { AuctionHouse, auctionChecksOf, auctionStore, auctionWrites, type Clock, LiveBook } from "../src/auction";
 import { adapterFor, corridorOfKey } from "../src/chains";
 import { loadConfig } from "../src/config";
 import { corridorCostsOn } from "../src/costs";
@@ -14,14 +6,14 @@ import { WriteBehind } from "../src/db";
 import type { Env } from "../src/env";
 import { corridorPricesOn } from "../src/levels";
 import { log } from "../src/log";
-import { corridorNodesOn, type NodeEventRoutes } from "../src/nodes";
+import { corridorNodesOn, NodeDoor, type NodeEventRoutes } from "../src/nodes";
 import { oracleStub } from "../src/objects";
 import { CorridorControls } from "../src/ops";
 import { BandSubscription, bandAssetOf } from "../src/oracle";
 import { CorridorDesk, QuoteAdmission, StoredProofBook } from "../src/quotes";
 import { CorridorStanding } from "../src/resolvers";
 import { Schedule } from "../src/schedule";
-import { CorridorStreams } from "../src/streams";
+import { CorridorStreams, StreamWakeups } from "../src/streams";
 
 /**
  * A corridor object's parts (docs/architecture.md, "The corridor object"), built once in this order, each
@@ -45,25 +37,24 @@ export function corridorParts(ctx: DurableObjectState, env: Env, clock: Clock) {
   const writes = new WriteBehind(ctx.storage.sql, db, auctionWrites, corridor.key);
   const readRates = () => oracleStub(env).nativePrices(corridor.chain.chainId);
   const costs = corridorCostsOn(corridor.chain, { db, readRates, waitUntil });
-  const drain = () => writes.drain();
-  const streams = new CorridorStreams({ db, drain, perCorridor: config.limits.streamsPerCorridor });
+  const hub = new CorridorStreams({ db, drain: () => writes.drain(), perCorridor: config.limits.streamsPerCorridor });
   const jobs = {
     auth: { run: async () => nodes.closeUnauthenticated(clock.now()) },
     drain: { run: () => writes.drainOrRetryAt() },
-    streams: { run: () => streams.tick() },
+    streams: { run: () => hub.tick() },
   };
   const schedule = new Schedule(ctx.storage, "corridor_schedule", jobs, (job, e) =>
     log.error("job_failed", { corridor: corridor.key, job, error: String(e) }),
   );
-  /** A write is durable before the answer leaves, copied to D1 behind it, and retried by the alarm if not. */
-  const queue = async (write: AuctionWrite) => {
-    const retryBy = writes.add(write);
-    waitUntil(writes.drainSoon().catch(() => {}));
-    await schedule.runBy("drain", retryBy);
-  };
+  const door = new NodeDoor(
+    nodes,
+    (at) => schedule.runBy("auth", at),
+    () => clock.now(),
+  );
+  const streams = new StreamWakeups(hub, (at) => schedule.runBy("streams", at));
   const checks = auctionChecksOf({ config, corridor, adapter, band, assetOf, nodes, costs });
   const ladders = corridorPricesOn({ corridor, adapter, checks, standing, db, waitUntil });
-  const store = auctionStore(queue);
+  const store = auctionStore((write) => writes.queue(write, (at) => schedule.runBy("drain", at), waitUntil));
   const port = { config, corridor, adapter, band, assetOf, nodes, standing, ladders, store, costs, waitUntil };
   const house = new AuctionHouse(port, clock, live);
   const admission = new QuoteAdmission({ ...config, proofs: new StoredProofBook(ctx.storage.sql) });
@@ -82,7 +73,7 @@ export function corridorParts(ctx: DurableObjectState, env: Env, clock: Clock) {
     levels: ({ node, frame }) => nodes.refuseTo(node.address, ladders.receive(node.address, frame, clock.now())),
     reply: ({ reply }) => house.onReply(reply),
   };
-  return { controls, band, nodes, standing, writes, streams, schedule, ladders, house, desk, frames };
+  return { controls, band, nodes, standing, writes, schedule, door, streams, ladders, house, desk, frames };
 }
 
 export type CorridorParts = ReturnType<typeof corridorParts>;

@@ -3,16 +3,15 @@ import { type QuoteAnswer, type QuoteOutcome, realClock } from "../src/auction";
 import type { GasFeeAsk } from "../src/costs";
 import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
-import { type Refusal, RelayError } from "../src/errors";
+import type { Refusal } from "../src/errors";
 import type { PriceAsk } from "../src/levels";
-import { clientOfAddress } from "../src/limits";
-import { advertisedCorridor, type NodeSession, routeNodeEvent } from "../src/nodes";
+import { type NodeSession, routeNodeEvent } from "../src/nodes";
 import type { CorridorStatus } from "../src/ops";
-import { CLOSE_REASONS, close, PING_BYTES, PONG_BYTES } from "../src/protocol";
+import { acknowledgeClose, CLOSE_REASONS, PING_BYTES, PONG_BYTES } from "../src/protocol";
 import type { GasFeeNow, QuoteAsk } from "../src/quotes";
 import type { Demotion } from "../src/resolvers";
 import type { Band, IndicativeLadder, IndicativePrice } from "../src/schemas";
-import { errorJson, limitOrderTopic, type QuoteChange, quoteTopic, streamAsked } from "../src/streams";
+import { type QuoteChange, streamAsked } from "../src/streams";
 import type { QuoteInput } from "../src/types";
 import { type CorridorParts, corridorParts } from "./corridor-parts";
 
@@ -32,20 +31,10 @@ export class CorridorDO extends DurableObject<Env> {
     this.p = corridorParts(ctx, this.env, this.clock);
   }
 
-  /** A resolver's connect request (the URL's token order is what the node advertises), or an event stream. */
-  override async fetch(request: Request): Promise<Response> {
+  /** An event stream's request (`streams`), or a resolver's connect request (`door`). */
+  override fetch(request: Request): Promise<Response> {
     const ask = streamAsked(request);
-    if (ask) {
-      const { response, nextAt } = await this.p.streams.open(ask);
-      return this.wakeStreamsBy(nextAt).then(() => response);
-    }
-    const advertised = advertisedCorridor(request.url);
-    if (!advertised) return new Response("not a corridor connect URL", { status: 400 });
-    const opener = clientOfAddress(request.headers.get("CF-Connecting-IP"));
-    const accepted = this.p.nodes.accept(advertised, opener, this.clock.now());
-    if ("kind" in accepted) return errorJson(RelayError.from(accepted));
-    await this.p.schedule.runBy("auth", accepted.authDeadline);
-    return new Response(null, { status: 101, webSocket: accepted.client });
+    return ask ? this.p.streams.open(ask) : this.p.door.connect(request);
   }
 
   /** A node's frame; what it raises is routed to the part that owns it (`frames`). */
@@ -56,8 +45,7 @@ export class CorridorDO extends DurableObject<Env> {
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
     this.left(this.p.nodes.gone(ws));
-    // Complete the closing handshake, so the node sees its close acknowledged (1005/1006 cannot be sent).
-    close(ws, code === 1005 || code === 1006 ? 1000 : code, reason);
+    acknowledgeClose(ws, code, reason);
   }
 
   override async webSocketError(ws: WebSocket): Promise<void> {
@@ -89,16 +77,11 @@ export class CorridorDO extends DurableObject<Env> {
       this.p.nodes.send(fill.resolver, { type: "execution", quoteId, status: fill.status, txHash: fill.txHash });
       this.p.controls.afterFill(quoteId, fill, this.clock.now());
     }
-    await this.wakeStreamsBy(await this.p.streams.changed(...changes.map((c) => quoteTopic(c.quoteId))));
+    await this.p.streams.quotesChanged(changes);
   }
 
   async limitOrderChanged(limitOrderId: string): Promise<void> {
-    await this.wakeStreamsBy(await this.p.streams.changed(limitOrderTopic(limitOrderId)));
-  }
-
-  /** Makes sure the streams' keep-alives and reads run by `at` (none is due while no stream is open). */
-  private async wakeStreamsBy(at: number | null): Promise<void> {
-    if (at !== null) await this.p.schedule.runBy("streams", at);
+    await this.p.streams.limitOrderChanged(limitOrderId);
   }
 
   async prices(ask: PriceAsk, client: QuoteAsk): Promise<IndicativePrice | IndicativeLadder | Refusal> {

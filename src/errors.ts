@@ -63,3 +63,11 @@ export const notFound = (message = "Nothing is here.") => new RelayError(404, "n
 /** A 429 or 503 the caller should retry: `retryAfter` also becomes the `Retry-After` header. */
 export const retryLater = (status: 429 | 503, code: string, message: string, retryAfter: number, extras: Extras = {}) =>
   new RelayError(status, code, message, { ...extras, retryAfter });
+
+/** An error as a JSON response, with its `Retry-After` when it has one, for an object that answers HTTP itself. */
+export function errorJson(error: RelayError): Response {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  const retryAfter = error.extras.retryAfter;
+  if (typeof retryAfter === "number") headers["Retry-After"] = String(retryAfter);
+  return new Response(JSON.stringify(error.body()), { status: error.status, headers });
+}

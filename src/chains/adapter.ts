@@ -24,13 +24,17 @@ export interface RfqTerms {
   limit?: LimitRound;
 }
 
-/** The keys a node proved at auth: its EVM key always, a Solana key when it offered one. */
+/**
+ * The keys a node proved at auth: its identity's secp256k1 key always, and an ed25519 key when it offered
+ * one, for the chain kinds whose accounts are not the node's identity (which kind reads which key is the
+ * kind's own: `bidKey`, `quotedWinnerKey`).
+ */
 export interface ProvedKeys {
   address: string;
   /** Uncompressed secp256k1 key (0x04…), recovered from the auth signature. */
   publicKey: string;
-  /** Base58 ed25519 key, or null when the node proved none. */
-  solanaAddress: string | null;
+  /** Base58 ed25519 public key, or null when the node proved none. */
+  ed25519Key: string | null;
 }
 
 /** A bid to check: its amount, the keys its node proved, and its signature. */
@@ -118,9 +122,9 @@ export interface ChainAdapter {
   /** The key a node's bids are verified against on this chain, or null when it proved none (not asked). */
   bidKey(keys: ProvedKeys): string | null;
   /**
-   * The key besides its identity that a quote on this chain names for its winner (the quote's
-   * `resolver.solanaAddress`, docs/api.md, "Quote"): the proved key that signed the bid and the swap where
-   * the chain's accounts are not the node's identity (Solana); null where the identity signs itself (EVM).
+   * The key besides its identity that a quote on this chain names for its winner (the quote's resolver,
+   * docs/api.md, "Quote"): the proved key that signed the bid and the swap where the chain's accounts are
+   * not the node's identity (Solana); null where the identity signs itself (EVM).
    */
   quotedWinnerKey(keys: ProvedKeys): string | null;
   /** What a resolver signs for its bid to be settleable, with `outputAmount` left for it to fill in. */

@@ -65,6 +65,20 @@ export class WriteBehind<Entry> {
   }
 
   /**
+   * Queues a write on a request's path: durable before the answer leaves, copied to D1 behind it
+   * (`drainSoon`), and the object's alarm armed (`retryBy`) to copy it should that not finish.
+   */
+  async queue(
+    entry: Entry,
+    retryBy: (at: number) => Promise<void>,
+    waitUntil: (p: Promise<void>) => void,
+  ): Promise<void> {
+    const at = this.add(entry);
+    waitUntil(this.drainSoon().catch(() => {}));
+    await retryBy(at);
+  }
+
+  /**
    * The alarm's part: a drain now; when it fails or leaves writes queued, when to try again (1 s doubling
    * to 30 s over consecutive failures), else null.
    */

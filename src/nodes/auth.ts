@@ -5,7 +5,7 @@ import type { Attachment } from "./node-sockets";
 import { NO_HEARTBEAT } from "./nodes";
 
 export type AuthResult =
-  | { ok: true; address: string; publicKey: string; solanaAddress: string | null }
+  | { ok: true; address: string; publicKey: string; ed25519Key: string | null }
   | { ok: false; reason: "bad_signature" };
 
 /**
@@ -27,7 +27,7 @@ export async function verifyNodeAuth(frame: AuthFrame, corridor: string, nonce: 
     ok: true,
     address: signer.address,
     publicKey: signer.publicKey,
-    solanaAddress: frame.solana?.address ?? null,
+    ed25519Key: frame.solana?.address ?? null,
   };
 }
 
@@ -38,7 +38,7 @@ export function authenticatedNode(
 ): NonNullable<Attachment["node"]> {
   return {
     address: proved.address,
-    solanaAddress: proved.solanaAddress,
+    ed25519Key: proved.ed25519Key,
     publicKey: proved.publicKey,
     name: frame.name,
     version: frame.version,

@@ -103,7 +103,7 @@ export function mergeNodes(sessions: readonly NodeSession[], now: number): Node[
       }
       for (const c of s.chains) if (!chains.has(c.chainId)) chains.set(c.chainId, c);
     }
-    const solanaAddress = ordered.find((s) => s.solanaAddress)?.solanaAddress;
+    const solanaAddress = ordered.find((s) => s.ed25519Key)?.ed25519Key;
     const lastHeartbeat = latest.lastHeartbeat;
     const flags = new Set(group.map((s) => s.chainFlag));
     const chainFlag = CHAIN_FLAGS.find((flag) => flags.has(flag)) ?? null;

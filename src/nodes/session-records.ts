@@ -85,7 +85,7 @@ function seenNode(
 ): SeenNode | null {
   const node = attachment.node;
   if (!node) return null;
-  const { address, solanaAddress, name, version, region, signerType } = node;
+  const { address, ed25519Key: solanaAddress, name, version, region, signerType } = node;
   const at = new Date(now).toISOString();
   return { address, solanaAddress, name, version, region, signerType, corridor: attachment.corridor, ...shown, at };
 }

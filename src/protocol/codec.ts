@@ -1,4 +1,6 @@
-import { MAX_FRAME_BYTES, type NodeFrame, nodeFrame, type RelayFrame } from "./frames";
+import { MAX_FRAME_BYTES } from "./frame-limits";
+import { type NodeFrame, nodeFrame } from "./node-frames";
+import type { RelayFrame } from "./relay-frames";
 
 /** A node's frame, or why it is not one; a malformed reply keeps the `rfqId` it names, so it can count as rejected. */
 export type ParsedNodeFrame =
@@ -62,4 +64,9 @@ export function close(ws: WebSocket, code: number, reason: string): void {
   } catch {
     // already closed
   }
+}
+
+/** Completes a close the node began, so it sees it acknowledged (1005 and 1006 are never sent, so 1000 for them). */
+export function acknowledgeClose(ws: WebSocket, code: number, reason: string): void {
+  close(ws, code === 1005 || code === 1006 ? 1000 : code, reason);
 }

@@ -1,4 +1,5 @@
-import type { NodeFrame, RelayFrame } from "./frames";
+import type { NodeFrame } from "./node-frames";
+import type { RelayFrame } from "./relay-frames";
 
 /**
  * One realistic frame of each type, per direction, as the AsyncAPI document shows them (docs/resolver-protocol.md,

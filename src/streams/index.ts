@@ -14,5 +14,5 @@ export {
 export { CorridorStreams } from "./corridor-streams";
 export { lastEventId } from "./events";
 export { STREAM_LIMITS } from "./hub";
-export { errorJson } from "./response";
+export { StreamWakeups } from "./stream-wakeups";
 export { limitOrderTopic, quoteTopic, streamAsked, streamRequest } from "./subjects";

@@ -1,4 +1,4 @@
-import { notFound, type RelayError, retryLater } from "../errors";
+import { errorJson, notFound, retryLater } from "../errors";
 import type { OpenOutcome } from "./hub";
 
 /** Headers of an event stream: never cached, never buffered by a proxy. */
@@ -26,11 +26,4 @@ export function streamResponse(outcome: OpenOutcome): Response {
             )
           : retryLater(503, "stream_unavailable", "The stream could not read its subject; reconnect shortly.", 1);
   return errorJson(error);
-}
-
-export function errorJson(error: RelayError): Response {
-  const headers: Record<string, string> = { "Content-Type": "application/json" };
-  const retryAfter = error.extras.retryAfter;
-  if (typeof retryAfter === "number") headers["Retry-After"] = String(retryAfter);
-  return new Response(JSON.stringify(error.body()), { status: error.status, headers });
 }

@@ -7,7 +7,7 @@ import type { Pricer } from "../../src/clients/resolver/pricing";
 import { chainsFromRecord, corridorsFromRecord, fetchRelayConfig } from "../../src/clients/resolver/relay-config";
 import { indicativePrice } from "../../src/clients/taker/prices";
 import { outputAt } from "../../src/levels/ladder";
-import type { LevelsFrame } from "../../src/protocol/frames";
+import type { LevelsFrame } from "../../src/protocol/node-frames";
 import type { IndicativePrice } from "../../src/schemas/prices";
 import type { ResolverStanding } from "../../src/schemas/resolvers";
 import { base, deployment, rpcUrl } from "./evm-chain";

@@ -4,7 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { loadConfig } from "../../src/config/load";
-import type { RfqFrame } from "../../src/protocol/frames";
+import type { RfqFrame } from "../../src/protocol/relay-frames";
 import type { Quote } from "../../src/schemas/quote";
 import { quoteBody as baseBody, marketSellAmount, signBid } from "../support/bidder";
 import {

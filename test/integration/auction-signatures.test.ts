@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import type { RfqFrame } from "../../src/protocol/frames";
+import type { RfqFrame } from "../../src/protocol/relay-frames";
 import type { Quote } from "../../src/schemas/quote";
 import { type Bidder, quoteBody as baseBody, bidder, marketSellAmount, signBid } from "../support/bidder";
 import { eventually } from "../support/ws-client";

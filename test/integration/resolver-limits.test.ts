@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { MAX_FRAME_BYTES } from "../../src/protocol/frames";
+import { MAX_FRAME_BYTES } from "../../src/protocol/frame-limits";
 import { type Bidder, bidder, quoteBody } from "../support/bidder";
 import { authenticate, connect, eventually, heartbeat, nodeAccount } from "../support/ws-client";
 

@@ -8,7 +8,7 @@ import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import { limitPass } from "../../src/keeper/limit-job";
 import { limitJobPort } from "../../src/keeper/limit-port";
 import { corridorStub, oracleStub } from "../../src/objects";
-import type { RfqFrame } from "../../src/protocol/frames";
+import type { RfqFrame } from "../../src/protocol/relay-frames";
 import type { Quote } from "../../src/schemas/quote";
 import { type Bidder, bidder, marketSellAmount, quoteBody, signBid } from "../support/bidder";
 import {

@@ -4,7 +4,7 @@ import { base58, base64 } from "@scure/base";
 import { type Keypair, VersionedTransaction } from "@solana/web3.js";
 import type { PrivateKeyAccount } from "viem";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
-import { OUTPUT_AMOUNT_SLOT, type RelayFrame, type RfqFrame } from "../../src/protocol/frames";
+import { OUTPUT_AMOUNT_SLOT, type RelayFrame, type RfqFrame } from "../../src/protocol/relay-frames";
 
 type SignFrame = Extract<RelayFrame, { type: "sign" }>;
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import { createApp } from "../../src/app";
 import { SolanaRpcError, solanaRpc } from "../../src/chains/solana/rpc";
-import { OUTPUT_AMOUNT_SLOT, type RfqFrame } from "../../src/protocol/frames";
+import { OUTPUT_AMOUNT_SLOT, type RfqFrame } from "../../src/protocol/relay-frames";
 import { SMALL_ORDER_ENCODINGS, smallOrderRSignature } from "../support/ed25519-forgeries";
 import { SOL } from "../support/ws-client";
 import { marketSellAmount, type SolanaBidder, solanaBidder } from "./bidder";

@@ -1,6 +1,6 @@
 import type { PrivateKeyAccount } from "viem";
 import { completeToSign, eip712ToSign } from "../../src/chains/evm/json-typed-data";
-import type { RfqFrame } from "../../src/protocol/frames";
+import type { RfqFrame } from "../../src/protocol/relay-frames";
 import {
   authenticate,
   connect,

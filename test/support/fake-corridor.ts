@@ -15,7 +15,8 @@ import type { RelayConfig } from "../../src/config/schema";
 import { CorridorCosts, type NativeRates } from "../../src/costs/corridor-costs";
 import type { QuoteRow } from "../../src/db/quotes";
 import type { NodeSession } from "../../src/nodes/nodes";
-import type { BidFrame, DeclineFrame, RelayFrame, RfqFrame, SignedFrame } from "../../src/protocol/frames";
+import type { BidFrame, DeclineFrame, SignedFrame } from "../../src/protocol/node-frames";
+import type { RelayFrame, RfqFrame } from "../../src/protocol/relay-frames";
 import type { AuctionCounts } from "../../src/resolvers/reliability";
 import type { Band, Replies, TimelineEntry } from "../../src/schemas/quote";
 import type { QuoteInput } from "../../src/types";
@@ -172,7 +173,7 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
       {
         address: account.address,
         publicKey: account.publicKey,
-        solanaAddress: null,
+        ed25519Key: null,
         name,
         version: "1.0.0",
         region: null,

@@ -2,7 +2,7 @@ import type { ProvedKeys } from "../../src/chains/adapter";
 import type { InventoryRead, InventoryReader } from "../../src/chains/inventory";
 import type { CheckStore, Claims, InventoryCheck, InventoryChecksHost } from "../../src/nodes/inventory-checks";
 import type { ChainFlag } from "../../src/nodes/nodes";
-import type { InventoryEntry } from "../../src/protocol/frames";
+import type { InventoryEntry } from "../../src/protocol/node-frames";
 
 /** What a read answers: its entries (no code at the node's address), a whole read, or a failure. */
 export type ReadAnswer = InventoryEntry[] | InventoryRead | Error;

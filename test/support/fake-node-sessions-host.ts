@@ -6,7 +6,8 @@ import type { NodeChecks, SessionsSide } from "../../src/nodes/inventory-checks"
 import type { SocketState } from "../../src/nodes/node-sockets";
 import type { ChainFlag, NodeSession } from "../../src/nodes/nodes";
 import type { CorridorNodesHost, NodeEvent } from "../../src/nodes/ports";
-import type { LevelsFrame, NodeState, RelayFrame } from "../../src/protocol/frames";
+import type { LevelsFrame, NodeState } from "../../src/protocol/node-frames";
+import type { RelayFrame } from "../../src/protocol/relay-frames";
 import type { Band } from "../../src/schemas/quote";
 
 /** The server side of a node's socket in memory: the frames the relay sent on it, and how it closed it. */

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import type WebSocket from "ws";
-import type { RelayFrame } from "../../src/protocol/frames";
+import type { RelayFrame } from "../../src/protocol/relay-frames";
 import type { Band } from "../../src/schemas/quote";
 
 // A relay stand-in on a loopback port (the `ws` package arrives with wrangler), for the reference

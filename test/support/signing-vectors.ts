@@ -41,5 +41,5 @@ export function vectorTerms(
 export async function vectorEvmKeys(): Promise<ProvedKeys> {
   const signer = await recoverMessageSigner(v.auth.text, v.auth.signature);
   if (!signer) throw new Error("the auth vector recovers no key");
-  return { address: signer.address, publicKey: signer.publicKey, solanaAddress: v.keys.ed25519.publicKey };
+  return { address: signer.address, publicKey: signer.publicKey, ed25519Key: v.keys.ed25519.publicKey };
 }

@@ -6,7 +6,8 @@ import { createApp } from "../../src/app";
 import { corridorKey } from "../../src/chains/corridor-keys";
 import { resolverKey } from "../../src/ids";
 import { type InventoryCheck, kvCheckStore } from "../../src/nodes/inventory-checks";
-import { authMessage, type RelayFrame } from "../../src/protocol/frames";
+import { authMessage } from "../../src/protocol/node-frames";
+import type { RelayFrame } from "../../src/protocol/relay-frames";
 
 const app = createApp();
 

@@ -2,7 +2,8 @@ import { Parser } from "@asyncapi/parser";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { NODE_FRAME_EXAMPLES, RELAY_FRAME_EXAMPLES } from "../../src/protocol/frame-examples";
-import { nodeFrame, relayFrame } from "../../src/protocol/frames";
+import { nodeFrame } from "../../src/protocol/node-frames";
+import { relayFrame } from "../../src/protocol/relay-frames";
 import { LIMIT_ORDER_STREAM_EVENTS, QUOTE_STREAM_EVENTS } from "../../src/schemas/stream-events";
 
 /**

@@ -1,7 +1,7 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { ChainAdapter } from "../../src/chains/adapter";
-import { SIGN_TIMEOUT_MS } from "../../src/protocol/frames";
+import { SIGN_TIMEOUT_MS } from "../../src/protocol/frame-limits";
 import { BAND, fakeCorridor, limitRound, quoteInput, USDC } from "../support/fake-corridor";
 
 const stranger = privateKeyToAccount("0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e");
@@ -250,9 +250,9 @@ describe("AuctionHouse: who is asked", () => {
   it("does not ask a node without a key the chain verifies bids with", async () => {
     const c = fakeCorridor({
       nodes: ["keyless", "keyed"],
-      adapter: (real) => ({ ...real, bidKey: (k) => k.solanaAddress }),
+      adapter: (real) => ({ ...real, bidKey: (k) => k.ed25519Key }),
     });
-    c.node("keyed").session.solanaAddress = "9J7NJUkANRnZxTEEAnxRsLuuVZ9SvZF7QzwN2TCWXhcJ";
+    c.node("keyed").session.ed25519Key = "9J7NJUkANRnZxTEEAnxRsLuuVZ9SvZF7QzwN2TCWXhcJ";
     const pending = c.house.requestQuote(quoteInput());
     await c.node("keyed").next("rfq");
     expect(c.node("keyless").sent("rfq")).toEqual([]);
@@ -360,7 +360,7 @@ describe("AuctionHouse: winners that sign after the auction", () => {
   /** The real EVM adapter with winner signing whose signature is `<address>:<transaction>`. */
   const withHook = (real: ChainAdapter): ChainAdapter => ({
     ...real,
-    quotedWinnerKey: (keys) => keys.solanaAddress,
+    quotedWinnerKey: (keys) => keys.ed25519Key,
     signing: {
       kind: "winner",
       keepFresh: async () => {},
@@ -377,8 +377,8 @@ describe("AuctionHouse: winners that sign after the auction", () => {
   });
   const auction = async () => {
     const c = fakeCorridor({ nodes: ["alpha", "beta"], adapter: withHook });
-    c.node("alpha").session.solanaAddress = ALPHA_SOLANA;
-    c.node("beta").session.solanaAddress = BETA_SOLANA;
+    c.node("alpha").session.ed25519Key = ALPHA_SOLANA;
+    c.node("beta").session.ed25519Key = BETA_SOLANA;
     const pending = c.house.requestQuote(quoteInput());
     await c.bid("alpha", 1_000_000n);
     await c.bid("beta", 990_000n);

@@ -2,7 +2,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { offersHash } from "../../src/auction/quote-row";
 import type { ChainAdapter } from "../../src/chains/adapter";
-import type { RfqFrame } from "../../src/protocol/frames";
+import type { RfqFrame } from "../../src/protocol/relay-frames";
 import { fakeCorridor, limitRound, quoteInput } from "../support/fake-corridor";
 
 /** Bid signatures are checked after the close, the winner's before the answer and the others' after it. */

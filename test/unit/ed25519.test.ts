@@ -4,7 +4,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { verifyEd25519, verifyEd25519Text } from "../../src/chains/solana/ed25519";
 import { verifyNodeAuth } from "../../src/nodes/auth";
-import { authMessage } from "../../src/protocol/frames";
+import { authMessage } from "../../src/protocol/node-frames";
 import {
   mixedOrderKeySignature,
   mixedOrderRSignature,
@@ -92,7 +92,7 @@ describe("verifyNodeAuth with a Solana proof", () => {
     });
     const signature = await account.signMessage({ message: text });
     const honest = await verifyNodeAuth({ ...auth(ed25519.sign(bytes, seed)), signature }, corridor, "n2");
-    expect(honest).toMatchObject({ ok: true, solanaAddress: key });
+    expect(honest).toMatchObject({ ok: true, ed25519Key: key });
     const forged = smallOrderRSignature(seed, bytes, SMALL_ORDER_ENCODINGS[2] as Uint8Array);
     expect(await verifyNodeAuth({ ...auth(forged), signature }, corridor, "n2")).toEqual({
       ok: false,

@@ -11,7 +11,7 @@ const [CNGN, USDC] = [chain.tokens[0]?.address as string, chain.tokens[1]?.addre
 const NODE: ProvedKeys = {
   address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
   publicKey: "0x04",
-  solanaAddress: null,
+  ed25519Key: null,
 };
 const uint = (n: bigint) => encodeAbiParameters([{ type: "uint256" }], [n]);
 

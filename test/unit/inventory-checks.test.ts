@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ProvedKeys } from "../../src/chains/adapter";
 import { type InventoryCheck, InventoryChecks, READ_EVERY_MS } from "../../src/nodes/inventory-checks";
 import { chainCovers, claimsCovered, claimsExceed } from "../../src/nodes/inventory-rules";
-import type { InventoryEntry } from "../../src/protocol/frames";
+import type { InventoryEntry } from "../../src/protocol/node-frames";
 import { fakeInventoryChecksHost } from "../support/fake-inventory-checks-host";
 
 const USDC = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
@@ -89,7 +89,7 @@ describe("claimsCovered", () => {
 const NODE: ProvedKeys = {
   address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
   publicKey: "0x04",
-  solanaAddress: null,
+  ed25519Key: null,
 };
 
 function setup() {

@@ -15,7 +15,7 @@ import {
 } from "../../src/levels/honesty";
 import { checkLadder, outputAt, slippageBps, WORST_SLIPPAGE_BPS, withinBand } from "../../src/levels/ladder";
 import { LadderBook } from "../../src/levels/ladder-book";
-import type { LevelsFrame } from "../../src/protocol/frames";
+import type { LevelsFrame } from "../../src/protocol/node-frames";
 
 const CNGN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
 const USDC = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";

@@ -3,7 +3,7 @@ import { base58 } from "@scure/base";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { verifyNodeAuth } from "../../src/nodes/auth";
-import { authMessage } from "../../src/protocol/frames";
+import { authMessage } from "../../src/protocol/node-frames";
 
 const account = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
 const solanaSecret = new Uint8Array(32).fill(7);
@@ -37,7 +37,7 @@ describe("verifyNodeAuth", () => {
       ok: true,
       address: account.address,
       publicKey: account.publicKey,
-      solanaAddress: null,
+      ed25519Key: null,
     });
   });
 
@@ -52,7 +52,10 @@ describe("verifyNodeAuth", () => {
   });
 
   it("accepts a proved Solana key and refuses a forged one", async () => {
-    expect(await verifyNodeAuth(await frame("n1", true), corridor, "n1")).toMatchObject({ ok: true, solanaAddress });
+    expect(await verifyNodeAuth(await frame("n1", true), corridor, "n1")).toMatchObject({
+      ok: true,
+      ed25519Key: solanaAddress,
+    });
     expect(await verifyNodeAuth(await frame("n1", true, "other"), corridor, "n1")).toEqual({
       ok: false,
       reason: "bad_signature",

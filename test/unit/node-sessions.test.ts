@@ -1,7 +1,8 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CorridorNodes } from "../../src/nodes/corridor-nodes";
-import { authMessage, type RelayFrame } from "../../src/protocol/frames";
+import { authMessage } from "../../src/protocol/node-frames";
+import type { RelayFrame } from "../../src/protocol/relay-frames";
 import { FakeLiveAuctions } from "../support/fake-live-auctions";
 import { type FakeHostOptions, type FakeSocket, fakeNodeSessionsHost } from "../support/fake-node-sessions-host";
 

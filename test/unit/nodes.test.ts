@@ -9,7 +9,7 @@ const base = (over: Partial<NodeSession>): NodeSession => ({
   version: "1.0.0",
   region: null,
   signerType: "keyfile",
-  solanaAddress: null,
+  ed25519Key: null,
   corridor: { chainId: 1, baseToken: "a", quoteToken: "b" },
   connectedAt: 1_000,
   lastHeartbeat: 5_000,
@@ -39,7 +39,7 @@ describe("mergeNodes", () => {
           degraded: "slow",
           connectedAt: 3_000,
         }),
-        base({ address: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8", solanaAddress: "Sol1111" }),
+        base({ address: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8", ed25519Key: "Sol1111" }),
       ],
       10_000,
     );

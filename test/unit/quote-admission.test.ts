@@ -7,17 +7,19 @@ import { Limits } from "../../src/schemas/limits";
 const settings = { limits: Limits.parse({ maxAuctionsInFlight: 3 }), maxOutstandingRfqs: 2, rfqWindowMs: 1500 };
 const done = { kind: "refused", status: 404, code: "no_offers", message: "", extras: {} } as const;
 
-/** An auction that runs until `finish` is called, so places stay held. */
+/** An auction that runs until `finish` is called, so places stay held; `started` once admission let it run. */
 function heldAuction() {
   let finish: () => void = () => {};
+  let started = false;
   const ended = new Promise<void>((r) => {
     finish = r;
   });
   const run = async (): Promise<QuoteOutcome> => {
+    started = true;
     await ended;
     return done;
   };
-  return { run, finish: () => finish() };
+  return { run, finish: () => finish(), started: () => started };
 }
 
 /** A proof by 0xT dated `timestamp` (s), as the route hands it over once it verified. */
@@ -114,15 +116,13 @@ describe("QuoteAdmission: a corridor counts quote requests where it runs them", 
     const limits = Limits.parse({ maxAuctionsInFlight: 64, quoteBurst: 1_000 });
     const admission = new QuoteAdmission({ ...settings, limits });
     const held: ReturnType<typeof heldAuction>[] = [];
-    const hold = (client: string | null, taker: string) => {
-      const h = heldAuction();
-      held.push(h);
-      return admission.run(taker, client === null ? null : ask(client), 0, h.run);
-    };
+    /** Each request's refusal, or "running" for one admitted (its auction started as it was asked). */
     const outcomes = (client: string | null, n: number) =>
       Array.from({ length: n }, (_, i) => {
-        const running = hold(client, `0x${client}${i}`);
-        return Promise.race([running, new Promise((r) => setTimeout(() => r("running"), 0))]);
+        const h = heldAuction();
+        held.push(h);
+        const outcome = admission.run(`0x${client}${i}`, client === null ? null : ask(client), 0, h.run);
+        return h.started() ? "running" : outcome;
       });
     // One client's burst of 40: it holds 22, a third of the slots, and is refused the rest.
     const first = await Promise.all(outcomes("ip:flood1", 40));
@@ -156,11 +156,12 @@ describe("QuoteAdmission: a corridor counts quote requests where it runs them", 
       for (let f = 0; f < 8; f++) {
         const h = heldAuction();
         const outcome = admission.run(`0x${f}-${round}`, ask(`ip:flood${f}`), 0, h.run);
-        const refused = await Promise.race([outcome, new Promise((r) => setTimeout(() => r(null), 0))]);
-        if (refused === null) {
-          held.push(h);
-          running += 1;
+        if (!h.started()) {
+          await outcome;
+          continue;
         }
+        held.push(h);
+        running += 1;
       }
     }
     // 6 each (48), then a seventh for four of them while more than 12 were free: 52, and 12 free for others.

@@ -8,7 +8,8 @@ import { anvilAccount, solanaSigner } from "../../src/clients/resolver/keys";
 import { NodeStates } from "../../src/clients/resolver/node-state";
 import { fixedRatePricer, parseDecimal } from "../../src/clients/resolver/pricing";
 import type { ChainInfo } from "../../src/clients/resolver/relay-config";
-import { type InventoryEntry, OUTPUT_AMOUNT_SLOT, type RfqFrame } from "../../src/protocol/frames";
+import type { InventoryEntry } from "../../src/protocol/node-frames";
+import { OUTPUT_AMOUNT_SLOT, type RfqFrame } from "../../src/protocol/relay-frames";
 import { vectors } from "../support/signing-vectors";
 
 const CNGN = "CNGNmint1111111111111111111111111111111111";

@@ -7,7 +7,7 @@ import { solanaBidText } from "../../src/chains/solana/adapter";
 import { bidTextMismatch, completeBidText, toSignMismatch } from "../../src/clients/resolver/check-rfq";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
-import { OUTPUT_AMOUNT_SLOT, type RfqFrame } from "../../src/protocol/frames";
+import { OUTPUT_AMOUNT_SLOT, type RfqFrame } from "../../src/protocol/relay-frames";
 import { swapQuote } from "../support/solana-swap";
 
 const executor: Address = "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707";

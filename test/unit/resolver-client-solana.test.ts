@@ -16,7 +16,9 @@ import { solanaRpcInventory } from "../../src/clients/resolver/solana-inventory"
 import { SignRefusedError } from "../../src/clients/resolver/solana-sign";
 import { localConfig } from "../../src/config/local";
 import { configRecord } from "../../src/config/record";
-import { bidFrame, heartbeatFrame, type RfqFrame, SIGN_TIMEOUT_MS, signedFrame } from "../../src/protocol/frames";
+import { SIGN_TIMEOUT_MS } from "../../src/protocol/frame-limits";
+import { bidFrame, heartbeatFrame, signedFrame } from "../../src/protocol/node-frames";
+import type { RfqFrame } from "../../src/protocol/relay-frames";
 import { FakeRelay, type RelaySocket } from "../support/fake-relay";
 import { localSolana, mintOf, swapQuote } from "../support/solana-swap";
 
@@ -33,7 +35,7 @@ const adapter = solanaAdapter(localSolana);
 const account = anvilAccount(1);
 const solanaKey = Keypair.generate();
 const signer = solanaSigner(solanaKey.secretKey);
-const keys: ProvedKeys = { address: account.address, publicKey: "0x04", solanaAddress: signer.address };
+const keys: ProvedKeys = { address: account.address, publicKey: "0x04", ed25519Key: signer.address };
 const taker = Keypair.generate().publicKey.toBase58();
 const SELL = 1_580_000_000n;
 /** 1,580 cNGN at 0.000625 USDC per cNGN. */

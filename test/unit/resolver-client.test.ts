@@ -15,14 +15,8 @@ import { backoffDelay } from "../../src/clients/resolver/reconnect";
 import type { ChainInfo } from "../../src/clients/resolver/relay-config";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
-import {
-  authFrame,
-  authMessage,
-  bidFrame,
-  declineFrame,
-  heartbeatFrame,
-  type RfqFrame,
-} from "../../src/protocol/frames";
+import { authFrame, authMessage, bidFrame, declineFrame, heartbeatFrame } from "../../src/protocol/node-frames";
+import type { RfqFrame } from "../../src/protocol/relay-frames";
 import type { Band } from "../../src/schemas/quote";
 import { FakeRelay } from "../support/fake-relay";
 
@@ -235,7 +229,7 @@ describe("resolver client against a relay", () => {
     };
     socket.send(limitRfq);
     const bid = bidFrame.parse(await socket.next("bid"));
-    const keys = { address: account.address, publicKey: account.publicKey, solanaAddress: null };
+    const keys = { address: account.address, publicKey: account.publicKey, ed25519Key: null };
     expect(adapter.verifyBid(terms, BigInt(bid.outputAmount), keys, bid.signature)).toBe(true);
     // The same terms signed for an RFQ are not a fill of the order.
     expect(adapter.verifyBid({ ...terms, limit: undefined }, BigInt(bid.outputAmount), keys, bid.signature)).toBe(

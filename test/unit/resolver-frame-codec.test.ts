@@ -9,7 +9,8 @@ import {
   parseRelayFrame,
 } from "../../src/clients/resolver/frame-codec";
 import { anvilAccount, solanaSigner } from "../../src/clients/resolver/keys";
-import { authMessage, type RelayFrame } from "../../src/protocol/frames";
+import { authMessage } from "../../src/protocol/node-frames";
+import type { RelayFrame } from "../../src/protocol/relay-frames";
 
 const account = anvilAccount(1);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NodeStates } from "../../src/clients/resolver/node-state";
-import type { InventoryEntry } from "../../src/protocol/frames";
+import type { InventoryEntry } from "../../src/protocol/node-frames";
 
 const inventory: InventoryEntry[] = [{ chainId: 31337, token: "0xa", balance: "5", allowance: "5" }];
 

@@ -10,7 +10,7 @@ import {
   rationalFromFloat,
   type TokenInfo,
 } from "../../src/clients/resolver/pricing";
-import type { InventoryEntry } from "../../src/protocol/frames";
+import type { InventoryEntry } from "../../src/protocol/node-frames";
 import type { Band } from "../../src/schemas/quote";
 
 const cNGN: TokenInfo = { symbol: "cNGN", address: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", decimals: 6 };

@@ -2,24 +2,23 @@ import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { backoffDelay, Reconnect } from "../../src/clients/resolver/reconnect";
 import { CorridorSocket, nativeSocket } from "../../src/clients/resolver/socket";
+import { FakeClock } from "../support/fake-clock";
 
 describe("a corridor's reconnect schedule", () => {
-  beforeEach(() => vi.useFakeTimers());
-  afterEach(() => vi.useRealTimers());
-
   const backoff = { initialMs: 100, maxMs: 1_000 };
   const random = () => 0.5;
 
-  it("reconnects after each delay of the backoff, counting attempts until the relay welcomes the node", () => {
-    const reconnect = new Reconnect(random, backoff);
+  it("reconnects after each delay of the backoff, counting attempts until the relay welcomes the node", async () => {
+    const clock = new FakeClock();
+    const reconnect = new Reconnect(random, backoff, clock);
     const connect = vi.fn();
     expect(reconnect.schedule(connect)).toEqual({ attempt: 1, delayMs: backoffDelay(0, random, backoff) });
-    vi.advanceTimersByTime(backoffDelay(0, random, backoff) - 1);
+    await clock.advance(backoffDelay(0, random, backoff) - 1);
     expect(connect).not.toHaveBeenCalled();
-    vi.advanceTimersByTime(1);
+    await clock.advance(1);
     expect(connect).toHaveBeenCalledOnce();
     expect(reconnect.schedule(connect)).toEqual({ attempt: 2, delayMs: backoffDelay(1, random, backoff) });
     expect(reconnect.attempts).toBe(2);
@@ -28,12 +27,13 @@ describe("a corridor's reconnect schedule", () => {
     expect(reconnect.schedule(connect)).toEqual({ attempt: 1, delayMs: backoffDelay(0, random, backoff) });
   });
 
-  it("does not reconnect once cancelled", () => {
-    const reconnect = new Reconnect(random, backoff);
+  it("does not reconnect once cancelled", async () => {
+    const clock = new FakeClock();
+    const reconnect = new Reconnect(random, backoff, clock);
     const connect = vi.fn();
     reconnect.schedule(connect);
     reconnect.cancel();
-    vi.advanceTimersByTime(backoff.maxMs);
+    await clock.advance(backoff.maxMs);
     expect(connect).not.toHaveBeenCalled();
   });
 });
@@ -79,34 +79,48 @@ describe("a corridor's socket over Node's own WebSocket", () => {
 
   it("reconnects after connections refused and answered 503, until the relay is back", async () => {
     const down = await relay(2);
-    const port = down.port;
+    const clock = new FakeClock();
     const events: string[] = [];
+    /** The delay of the last reconnect scheduled, and who waits for which event. */
+    let delayMs = 0;
+    let waiting: { event: string; heard(): void } | null = null;
+    const heard = (event: string) => new Promise<void>((resolve) => (waiting = { event, heard: resolve }));
     const socket = new CorridorSocket({
       corridor: "31337:a:b",
-      url: `ws://127.0.0.1:${port}/v1/corridors/31337/a/b/connect`,
+      url: `ws://127.0.0.1:${down.port}/v1/corridors/31337/a/b/connect`,
       factory: nativeSocket,
       random: () => 0,
       backoff: { initialMs: 40, maxMs: 80 },
-      emit: (event) => events.push(event),
+      timer: clock,
+      emit: (event, fields) => {
+        events.push(event);
+        if (event === "reconnect") delayMs = (fields as { delayMs: number }).delayMs;
+        if (waiting?.event === event) waiting.heard();
+      },
       onMessage: () => {},
       onClose: () => {},
     });
-    socket.connect();
-    const until = async (done: () => boolean) => {
-      const deadline = Date.now() + 5_000;
-      while (!done()) {
-        if (Date.now() > deadline) throw new Error(`not yet: ${events.join(" ")}`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
+    /** Lets the scheduled reconnect run, and waits for what the relay's answer to it brings. */
+    const reconnectUntil = async (event: string) => {
+      const next = heard(event);
+      await clock.advance(delayMs);
+      await next;
     };
     // The relay is down: each connection, reset, closes the socket and schedules the next.
-    await until(() => events.filter((e) => e === "reconnect").length >= 2);
-    expect(events.slice(0, 4)).toEqual(["connecting", "error", "close", "reconnect"]);
+    const first = heard("reconnect");
+    socket.connect();
+    await first;
+    expect(events).toEqual(["connecting", "error", "close", "reconnect"]);
+    await reconnectUntil("reconnect");
     down.up();
-    await until(() => socket.isOpen);
+    // Two upgrades answered 503, each closing its socket and scheduling the next; the third is accepted.
+    await reconnectUntil("reconnect");
+    await reconnectUntil("reconnect");
+    await reconnectUntil("open");
+    expect(socket.isOpen).toBe(true);
     expect(events.filter((e) => e === "open")).toHaveLength(1);
-    // Two upgrades answered 503, each closing its socket and scheduling the next.
-    expect(events.filter((e) => e === "close").length).toBeGreaterThanOrEqual(4);
+    expect(events.filter((e) => e === "close")).toHaveLength(4);
+    expect(events.filter((e) => e === "connecting")).toHaveLength(5);
     const stopped = socket.stop();
     for (const s of upgraded) s.destroy();
     await stopped;

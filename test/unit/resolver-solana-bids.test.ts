@@ -6,7 +6,7 @@ import { signRequest } from "../../src/chains/solana/swap-signatures";
 import { buildSwapTransaction } from "../../src/chains/solana/swap-transaction";
 import { solanaSigner } from "../../src/clients/resolver/keys";
 import { SignRefusedError, SolanaBids } from "../../src/clients/resolver/solana-sign";
-import type { RfqFrame } from "../../src/protocol/frames";
+import type { RfqFrame } from "../../src/protocol/relay-frames";
 import { localSolana, swapQuote } from "../support/solana-swap";
 
 const BLOCKHASH = "CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3PECGUCAEMbky";

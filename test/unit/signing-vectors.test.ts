@@ -10,7 +10,7 @@ import { typedDataDigest } from "../../src/chains/evm/typed-data-digest";
 import { solanaAdapter, solanaBidText } from "../../src/chains/solana/adapter";
 import { verifyEd25519Text } from "../../src/chains/solana/ed25519";
 import { NODE_FRAME_EXAMPLES, RELAY_FRAME_EXAMPLES } from "../../src/protocol/frame-examples";
-import { authMessage } from "../../src/protocol/frames";
+import { authMessage } from "../../src/protocol/node-frames";
 import { vectorEvmChain, vectorEvmKeys, vectors, vectorTerms } from "../support/signing-vectors";
 import { localSolana } from "../support/solana-swap";
 

@@ -13,7 +13,7 @@ const owner = Keypair.generate().publicKey.toBase58();
 const NODE: ProvedKeys = {
   address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
   publicKey: "0x04",
-  solanaAddress: owner,
+  ed25519Key: owner,
 };
 function ata(mint: string): string {
   const token = localSolana.tokens.find((t) => t.address === mint);
@@ -121,7 +121,7 @@ describe("solanaInventoryReader", () => {
 
   it("reads nothing for a node that proved no Solana key: it holds nothing the relay could move", async () => {
     const requests = fakeRpc({});
-    expect(await solanaInventoryReader(localSolana)({ ...NODE, solanaAddress: null }, [CNGN, USDC])).toEqual({
+    expect(await solanaInventoryReader(localSolana)({ ...NODE, ed25519Key: null }, [CNGN, USDC])).toEqual({
       entries: [],
       hasCode: false,
     });

@@ -110,7 +110,7 @@ describe("the quote's createsRecipientAccount", () => {
     const { signing } = solanaAdapter(chain);
     if (signing.kind !== "winner") throw new Error("Solana's winner signs");
     await signing.keepFresh(now);
-    const keys = { address: "0x", publicKey: "0x04", solanaAddress: resolver };
+    const keys = { address: "0x", publicKey: "0x04", ed25519Key: resolver };
     return signing.request(quote.terms, { resolver, amounts: quote.amounts }, keys, now)?.facts;
   }
 

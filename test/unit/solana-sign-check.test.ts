@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { signRequest } from "../../src/chains/solana/swap-signatures";
 import { buildSwapTransaction } from "../../src/chains/solana/swap-transaction";
 import { checkSignRequest } from "../../src/clients/resolver/solana-sign";
-import type { RfqFrame } from "../../src/protocol/frames";
+import type { RfqFrame } from "../../src/protocol/relay-frames";
 import { localSolana, swapQuote } from "../support/solana-swap";
 
 const BLOCKHASH = "CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3PECGUCAEMbky";

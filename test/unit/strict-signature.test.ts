@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { recoverMessageSigner, verifyPersonalMessage } from "../../src/chains/evm/messages";
 import { recoverStrict, strictSignature } from "../../src/chains/evm/strict-signature";
 import { verifyNodeAuth } from "../../src/nodes/auth";
-import { authMessage } from "../../src/protocol/frames";
+import { authMessage } from "../../src/protocol/node-frames";
 import { flipV, highS, vAsParity, withV } from "../support/signature-variants";
 
 const account = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");

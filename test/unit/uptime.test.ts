@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { STALE_AFTER_MS } from "../../src/protocol/frames";
+import { STALE_AFTER_MS } from "../../src/protocol/frame-limits";
 import { accrue, startUptime } from "../../src/resolvers/uptime";
 
 const S = 1_000;

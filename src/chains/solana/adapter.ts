@@ -19,8 +19,8 @@ export function solanaBidText(terms: RfqTerms, outputAmount: string): string {
 
 /** Whether `signature` is the node's proved Solana key's over the bid's text with `outputAmount`. */
 const verifyBid: ChainAdapter["verifyBid"] = (terms, outputAmount, keys, signature) =>
-  keys.solanaAddress !== null &&
-  verifyEd25519Text(keys.solanaAddress, signature, solanaBidText(terms, outputAmount.toString()));
+  keys.ed25519Key !== null &&
+  verifyEd25519Text(keys.ed25519Key, signature, solanaBidText(terms, outputAmount.toString()));
 
 /**
  * A Solana chain: base58 addresses compared exactly, ed25519 signatures by the node's proved Solana key,
@@ -34,8 +34,8 @@ export function solanaAdapter(chain: SolanaChain): ChainAdapter {
     feeTokens: chain.fee.tokens,
     verifyMessage: async (signer, text, signature) => verifyEd25519Text(signer, signature, text),
     signatureKey: (signature) => base58.encode(base58.decode(signature)),
-    bidKey: (keys) => keys.solanaAddress,
-    quotedWinnerKey: (keys) => keys.solanaAddress,
+    bidKey: (keys) => keys.ed25519Key,
+    quotedWinnerKey: (keys) => keys.ed25519Key,
     bidToSign: (terms) => ({ scheme: "ed25519", text: solanaBidText(terms, OUTPUT_AMOUNT_SLOT) }),
     verifyBid,
     verifyBids: (terms, bids) => bids.map((b) => verifyBid(terms, b.outputAmount, b.keys, b.signature)),
@@ -63,18 +63,18 @@ function winnerSigns(chain: SolanaChain): QuoteSigning {
     keepFresh: (now) => blockhashes.refresh(now),
     request(terms, winner, keys, now) {
       const recent = blockhashes.current(now);
-      if (!recent || keys.solanaAddress === null) return null;
-      const tx = buildSwapTransaction(chain, terms, { ...winner, resolver: keys.solanaAddress }, recent.blockhash);
+      if (!recent || keys.ed25519Key === null) return null;
+      const tx = buildSwapTransaction(chain, terms, { ...winner, resolver: keys.ed25519Key }, recent.blockhash);
       const recipientAccount = recipientAccountOf(chain, terms.recipient, terms.buyToken);
       const createsRecipientAccount = recipientAccount === null || !existing.has(recipientAccount);
       const facts = { lastValidBlockHeight: recent.lastValidBlockHeight, createsRecipientAccount };
       return { transaction: signRequest(tx), facts };
     },
     verify: (request, keys, signature) =>
-      keys.solanaAddress !== null && verifyWinnerSignature(request.transaction, keys.solanaAddress, signature),
+      keys.ed25519Key !== null && verifyWinnerSignature(request.transaction, keys.ed25519Key, signature),
     takerSigning(request, keys, signature) {
-      if (keys.solanaAddress === null) throw new Error("the winner proved no Solana key");
-      return { transaction: withSignature(request.transaction, keys.solanaAddress, signature), ...request.facts };
+      if (keys.ed25519Key === null) throw new Error("the winner proved no Solana key");
+      return { transaction: withSignature(request.transaction, keys.ed25519Key, signature), ...request.facts };
     },
   };
 }

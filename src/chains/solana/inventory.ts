@@ -72,7 +72,7 @@ export function inventoryOfAccounts(
  */
 export function solanaInventoryReader(chain: SolanaChain): InventoryReader {
   return async (node, addresses) => {
-    const owner = node.solanaAddress;
+    const owner = node.ed25519Key;
     if (owner === null) return { entries: [], hasCode: false };
     const tokens = addresses.map((address) => {
       const token = chain.tokens.find((t) => t.address === address);

@@ -1,7 +1,8 @@
 import type { LocalAccount } from "viem";
 import { completeToSign } from "../../chains/evm/json-typed-data";
 import { typedDataDigest } from "../../chains/evm/typed-data-digest";
-import type { BidCommitment, DeclineFrame, RfqFrame } from "../../protocol/frames";
+import type { DeclineFrame } from "../../protocol/node-frames";
+import type { BidCommitment, RfqFrame } from "../../protocol/relay-frames";
 import type { Band } from "../../schemas/quote";
 import { bidTextMismatch, completeBidText, toSignMismatch } from "./check-rfq";
 import { asError, type Emit, type Reply } from "./events";

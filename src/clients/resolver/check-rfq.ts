@@ -1,5 +1,5 @@
 import { quoteIdToBytes32 } from "../../chains/evm/typed-data";
-import { type Eip712Commitment, OUTPUT_AMOUNT_SLOT, type RfqFrame } from "../../protocol/frames";
+import { type Eip712Commitment, OUTPUT_AMOUNT_SLOT, type RfqFrame } from "../../protocol/relay-frames";
 import { sameToken } from "./pricing";
 
 /**

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { type Address, type Hex, parseUnits } from "viem";
-import { type InventoryEntry, SIGNER_TYPES, type SignerType } from "../../protocol/frames";
+import { type InventoryEntry, SIGNER_TYPES, type SignerType } from "../../protocol/node-frames";
 import type { Latency } from "./bidder";
 import { type InventorySource, inventoryByChain, rpcInventory, staticInventory } from "./inventory";
 import { LEVELS_EVERY_MS } from "./ladder";

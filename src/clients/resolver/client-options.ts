@@ -1,4 +1,4 @@
-import type { InventoryEntry, NodeState } from "../../protocol/frames";
+import type { InventoryEntry, NodeState } from "../../protocol/node-frames";
 import type { Band } from "../../schemas/quote";
 import type { Latency } from "./bidder";
 import type { NodeIdentity } from "./frame-codec";

@@ -1,10 +1,6 @@
-import {
-  HEARTBEAT_EVERY_MS,
-  type NodeState,
-  type RelayFrame,
-  type RfqFrame,
-  type WelcomeFrame,
-} from "../../protocol/frames";
+import { HEARTBEAT_EVERY_MS } from "../../protocol/frame-limits";
+import type { NodeState } from "../../protocol/node-frames";
+import type { RelayFrame, RfqFrame, WelcomeFrame } from "../../protocol/relay-frames";
 import type { Band } from "../../schemas/quote";
 import { Bidder, type RfqCorridor } from "./bidder";
 import type { ResolverClientOptions, ResolverCorridorStatus } from "./client-options";

@@ -1,4 +1,5 @@
-import type { BidFrame, DeclineFrame, NodeFrame, RelayFrame, RfqFrame, WelcomeFrame } from "../../protocol/frames";
+import type { BidFrame, DeclineFrame, NodeFrame } from "../../protocol/node-frames";
+import type { RelayFrame, RfqFrame, WelcomeFrame } from "../../protocol/relay-frames";
 
 /** What the node answered an rfq. */
 export type Reply = BidFrame | DeclineFrame;

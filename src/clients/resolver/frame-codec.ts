@@ -1,13 +1,6 @@
 import type { LocalAccount } from "viem";
-import {
-  type AuthFrame,
-  authMessage,
-  type NodeFrame,
-  nodeFrame,
-  type RelayFrame,
-  relayFrame,
-  type SignerType,
-} from "../../protocol/frames";
+import { type AuthFrame, authMessage, type NodeFrame, nodeFrame, type SignerType } from "../../protocol/node-frames";
+import { type RelayFrame, relayFrame } from "../../protocol/relay-frames";
 import type { SolanaSigner } from "./keys";
 
 /** The node's side of the codec (the relay's is `src/protocol/codec.ts`), with the frames' zod schemas. */

@@ -1,4 +1,4 @@
-import type { HeartbeatFrame, InventoryEntry } from "../../protocol/frames";
+import type { HeartbeatFrame, InventoryEntry } from "../../protocol/node-frames";
 import { asError, type Emit } from "./events";
 import type { InventorySource } from "./inventory";
 import type { NodeStates } from "./node-state";

@@ -1,5 +1,5 @@
 import { type Address, createPublicClient, http, parseAbi } from "viem";
-import type { InventoryEntry } from "../../protocol/frames";
+import type { InventoryEntry } from "../../protocol/node-frames";
 import { sameToken } from "./pricing";
 import type { ChainInfo } from "./relay-config";
 

@@ -1,4 +1,5 @@
-import { type LevelsFrame, MAX_LADDER_RUNGS, MAX_LEVELS_TTL_MS } from "../../protocol/frames";
+import { MAX_LADDER_RUNGS, MAX_LEVELS_TTL_MS } from "../../protocol/frame-limits";
+import type { LevelsFrame } from "../../protocol/node-frames";
 import type { Band } from "../../schemas/quote";
 import { asError, type Emit } from "./events";
 import { availableInventory, type Pricer, sameToken, type TokenInfo } from "./pricing";

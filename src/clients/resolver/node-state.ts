@@ -1,4 +1,4 @@
-import type { HeartbeatFrame, InventoryEntry, NodeState } from "../../protocol/frames";
+import type { HeartbeatFrame, InventoryEntry, NodeState } from "../../protocol/node-frames";
 
 interface StateReport {
   state: NodeState;

@@ -1,4 +1,4 @@
-import type { InventoryEntry } from "../../protocol/frames";
+import type { InventoryEntry } from "../../protocol/node-frames";
 import type { Band } from "../../schemas/quote";
 
 /**

@@ -5,6 +5,19 @@ export interface Backoff {
 
 export const DEFAULT_BACKOFF: Backoff = { initialMs: 250, maxMs: 15_000 };
 
+/** How a reconnect waits: the platform's timers, or a test's fake clock (test/support/fake-clock.ts). */
+export interface ReconnectTimer {
+  /** Runs `run` once `ms` have passed; the function returned cancels it. */
+  after(ms: number, run: () => void): () => void;
+}
+
+export const realTimer: ReconnectTimer = {
+  after: (ms, run) => {
+    const timer = setTimeout(run, ms);
+    return () => clearTimeout(timer);
+  },
+};
+
 /**
  * The wait before reconnect attempt `attempt` (0-based): `initialMs` doubling up to `maxMs`, with
  * "equal jitter" (half fixed, half random) so resolvers dropped together do not return together yet
@@ -22,11 +35,13 @@ export function backoffDelay(attempt: number, random: () => number, backoff: Bac
  */
 export class Reconnect {
   private attempt = 0;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Cancels the armed reconnect, if one is. */
+  private cancelArmed: (() => void) | null = null;
 
   constructor(
     private readonly random: () => number,
     private readonly backoff?: Backoff,
+    private readonly timer: ReconnectTimer = realTimer,
   ) {}
 
   /** Failed connections so far: the `attempt` of the next `connecting` event. */
@@ -38,10 +53,10 @@ export class Reconnect {
   schedule(connect: () => void): { attempt: number; delayMs: number } {
     const delayMs = backoffDelay(this.attempt, this.random, this.backoff);
     this.attempt += 1;
-    this.timer = setTimeout(() => {
-      this.timer = null;
+    this.cancelArmed = this.timer.after(delayMs, () => {
+      this.cancelArmed = null;
       connect();
-    }, delayMs);
+    });
     return { attempt: this.attempt, delayMs };
   }
 
@@ -51,7 +66,7 @@ export class Reconnect {
   }
 
   cancel(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.cancelArmed?.();
+    this.cancelArmed = null;
   }
 }

@@ -1,7 +1,7 @@
-import type { NodeFrame } from "../../protocol/frames";
+import type { NodeFrame } from "../../protocol/node-frames";
 import { asError, type Emit } from "./events";
 import { encodeNodeFrame } from "./frame-codec";
-import { type Backoff, Reconnect } from "./reconnect";
+import { type Backoff, Reconnect, type ReconnectTimer } from "./reconnect";
 
 /** The transport a connection needs; `nativeSocket` (Node 22's global WebSocket) unless a test swaps it. */
 export interface SocketHandlers {
@@ -63,6 +63,8 @@ export interface CorridorSocketOptions {
   factory: SocketFactory;
   random: () => number;
   backoff?: Backoff;
+  /** How reconnects wait: the platform's timers unless a test gives its fake clock. */
+  timer?: ReconnectTimer;
   emit: Emit;
   /** Each text frame the relay sends. */
   onMessage(data: string): void;
@@ -82,7 +84,7 @@ export class CorridorSocket {
   private onStopped: (() => void) | null = null;
 
   constructor(private readonly options: CorridorSocketOptions) {
-    this.reconnect = new Reconnect(options.random, options.backoff);
+    this.reconnect = new Reconnect(options.random, options.backoff, options.timer);
   }
 
   get isOpen(): boolean {

@@ -4,7 +4,7 @@ import { feeChargeFor } from "../../chains/fee-charge";
 import { buildSwapTransaction } from "../../chains/solana/swap-transaction";
 import { equalBytes, messageBytes, readWireBase64 } from "../../chains/solana/wire";
 import type { SolanaChain } from "../../config/schema";
-import type { RelayFrame, RfqFrame } from "../../protocol/frames";
+import type { RelayFrame, RfqFrame } from "../../protocol/relay-frames";
 import { asError } from "./events";
 import type { SolanaSigner } from "./keys";
 
