@@ -29,7 +29,7 @@ function costsAt(rate: number, ratesAt: () => number) {
   const reader = evmChainCosts(chain);
   const costs = new CorridorCosts({
     costs: reader,
-    seedUnits: { rfq: 180_000n, limit: 220_000n },
+    seedUnits: { rfq: 180_000n, limit: 220_000n, permit: 90_000n },
     readUnits: async () => null,
     readRates: async () => ({ tokens: [{ token: EVM.usdc, rate, at: ratesAt() }] }),
     fallbackCharge: (sell, buy) => gasChargeFor(chain.gasFee, sell, buy, (a, b) => a.toLowerCase() === b.toLowerCase()),
