@@ -8,8 +8,8 @@ const evmAddress = addressOf(evmAddressRules);
 
 /**
  * Gas of an RFQ fill and of a limit fill on the local chain, measured (docs/api.md, "The gas fee"), and
- * what an RFQ fill carrying the taker's EIP-2612 permit adds: 85,680 measured, rounded up
- * (docs/settlement.md, "The gas of each kind of fill").
+ * what an RFQ fill carrying the taker's EIP-2612 permit adds: a taker's first fill, with a permit, used
+ * 85,680 more than its next, plain, one; rounded up (docs/settlement.md, "The gas of each kind of fill").
  */
 const DEFAULT_GAS_UNITS = { rfq: 195_000, limit: 200_000, permit: 90_000 };
 
