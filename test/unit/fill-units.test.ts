@@ -2,6 +2,7 @@ import { encodeAbiParameters } from "viem";
 import { describe, expect, it } from "vitest";
 import type { ChainCosts } from "../../src/chains/costs";
 import { ALLOWANCE_MAX_AGE_MS, TakerAllowances } from "../../src/chains/evm/taker-allowances";
+import { FAILED_READ_RETRY_MS } from "../../src/chains/kept-input";
 import { CorridorCosts } from "../../src/costs/corridor-costs";
 import { fillUnits, kindUnits, legUnits, TRANSACTION_BASE_GAS } from "../../src/costs/fill-units";
 import { CNGN, fakeCorridor, quoteInput, TAKER, USDC } from "../support/fake-corridor";
@@ -78,6 +79,22 @@ describe("a taker's Permit2 allowance, read in the background", () => {
     // A read too old to go by is no answer: the fill is priced as if it carried a permit.
     expect(held.carriesPermit(TAKER, CNGN, 1_000n, 4_001 + ALLOWANCE_MAX_AGE_MS)).toBeNull();
     expect(held.carriesPermit(TAKER, USDC, 1n, 4_000)).toBeNull();
+  });
+
+  it("asks a chain that does not answer about once a second, however many new takers ask meanwhile", async () => {
+    let calls = 0;
+    const errors: unknown[] = [];
+    const down = async () => {
+      calls++;
+      throw new TypeError("fetch failed");
+    };
+    const held = new TakerAllowances(chain, (e) => errors.push(e), down);
+    const takers = Array.from({ length: 10 }, (_, i) => `0x${String(i + 1).padStart(40, "0")}`);
+    for (const [i, taker] of takers.entries()) await held.keepFresh(taker, CNGN, i * 10);
+    expect([calls, errors.length]).toEqual([1, 1]);
+    await held.keepFresh(TAKER, CNGN, FAILED_READ_RETRY_MS);
+    expect(calls).toBe(2);
+    expect(held.carriesPermit(TAKER, CNGN, 1n, FAILED_READ_RETRY_MS)).toBeNull();
   });
 });
 

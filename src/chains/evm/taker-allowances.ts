@@ -1,6 +1,6 @@
 import { type Address, encodeFunctionData, erc20Abi } from "viem";
 import { LruCache } from "../../lru-cache";
-import { KeptInput } from "../kept-input";
+import { FAILED_READ_RETRY_MS, KeptInput } from "../kept-input";
 import { ethCallBatch, type Fetcher, uintOf } from "./call-batch";
 
 /** How often a taker's allowance is read again while it asks for quotes: about a block. */
@@ -17,10 +17,13 @@ export const ALLOWANCES_HELD = 4_096;
  * when a taker asks for a quote and held for its next ones (docs/settlement.md, "The gas of each kind of
  * fill"): whether a fill will carry an EIP-2612 permit, known without a read on the quote's path. One
  * read per taker and token at a time, at most every `ALLOWANCE_EVERY_MS`; a failed one is logged and
- * leaves what was held.
+ * leaves what was held, and no taker's is read for `FAILED_READ_RETRY_MS` after it, so a chain that does
+ * not answer is not asked once per new taker.
  */
 export class TakerAllowances {
   private readonly held = new LruCache<string, KeptInput<bigint>>(ALLOWANCES_HELD);
+  private failedAt = Number.NEGATIVE_INFINITY;
+  private startedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly chain: { rpcUrl: string; permit2: string },
@@ -30,6 +33,8 @@ export class TakerAllowances {
 
   /** Starts a read of `taker`'s allowance of `token` if one is due; settles (never rejects) when it does. */
   keepFresh(taker: string, token: string, now: number): Promise<void> {
+    if (now - this.failedAt < FAILED_READ_RETRY_MS) return Promise.resolve();
+    this.startedAt = now;
     return this.of(taker, token).refresh(now);
   }
 
@@ -52,9 +57,15 @@ export class TakerAllowances {
   }
 
   private async read(taker: string, token: string): Promise<bigint> {
+    const at = this.startedAt;
     const args = [taker as Address, this.chain.permit2 as Address] as const;
     const data = encodeFunctionData({ abi: erc20Abi, functionName: "allowance", args });
-    const [answer] = await ethCallBatch(this.chain.rpcUrl, [{ to: token as Address, data }], this.fetcher);
-    return uintOf(answer, "the taker's Permit2 allowance");
+    try {
+      const [answer] = await ethCallBatch(this.chain.rpcUrl, [{ to: token as Address, data }], this.fetcher);
+      return uintOf(answer, "the taker's Permit2 allowance");
+    } catch (e) {
+      this.failedAt = Math.max(this.failedAt, at);
+      throw e;
+    }
   }
 }
