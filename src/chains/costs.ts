@@ -34,6 +34,17 @@ export interface ChainCosts {
   /** What the fill would cost now, from the inputs held; null when one is missing. */
   fillCost(fill: FillToPrice, now: number): Promise<NativeCost | null>;
   /**
+   * Starts a background read of what decides how `taker`'s fill of `token` will be sent (EVM: its Permit2
+   * allowance), if one is due; settles when it does. Never awaited on a quote's path.
+   */
+  keepTakerFresh(taker: string, token: string, now: number): Promise<void>;
+  /**
+   * Whether `taker`'s fill paying `takerPays` of `token` will carry a permit, from what was last read (EVM:
+   * an EIP-2612 permit when Permit2 may not pull it; docs/settlement.md, "The gas of each kind of fill");
+   * null when that is not known. A chain without permits answers false.
+   */
+  carriesPermit(taker: string, token: string, takerPays: bigint, now: number): boolean | null;
+  /**
    * The protocol fee, in bps of the output, that the chain's own contracts charge for `token` (EVM: the
    * FeeController's), as last read; null when not read yet (the configured bps then stand).
    */

@@ -66,7 +66,7 @@ export const localConfig: RelayConfig = {
       gasFee: {
         fixed: "50000",
         token: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
-        units: { rfq: 195_000, limit: 200_000 },
+        units: { rfq: 195_000, limit: 200_000, permit: 90_000 },
       },
       fee: { bps: 10 },
       finalityConfirmations: 2,

@@ -5,16 +5,24 @@ export const GAS_SAMPLE = 50;
 
 /**
  * The `gasUsed` of the chain's last `GAS_SAMPLE` settled fills of `kind`, newest first (the index
- * `executions_settled` walks them by time).
+ * `executions_settled` walks them by time): of those that carried a permit when `permit` is true, of
+ * those that did not when false (docs/settlement.md, "The gas of each kind of fill"), of every one when
+ * null.
  */
-export async function recentGasUsed(db: D1Database, chainId: number, kind: FillKind): Promise<bigint[]> {
+export async function recentGasUsed(
+  db: D1Database,
+  chainId: number,
+  kind: FillKind,
+  permit: boolean | null = null,
+): Promise<bigint[]> {
+  const carried = permit === null ? "" : "AND e.fill_permit = ?4";
   const { results } = await db
     .prepare(
       `SELECT e.gas_used FROM executions e JOIN quotes q ON q.quote_id = e.quote_id
-       WHERE e.status = 'settled' AND e.gas_used IS NOT NULL AND q.chain_id = ?1 AND q.fill_kind = ?2
+       WHERE e.status = 'settled' AND e.gas_used IS NOT NULL AND q.chain_id = ?1 AND q.fill_kind = ?2 ${carried}
        ORDER BY e.updated_at DESC LIMIT ?3`,
     )
-    .bind(chainId, kind, GAS_SAMPLE)
+    .bind(chainId, kind, GAS_SAMPLE, ...(permit === null ? [] : [permit ? 1 : 0]))
     .all<{ gas_used: string }>();
   return results.flatMap((r) => (/^\d+$/.test(r.gas_used) ? [BigInt(r.gas_used)] : []));
 }

@@ -112,6 +112,8 @@ export interface SettledReceipt {
   gasUsed: string | null;
   /** What the keeper paid, in native units. */
   keeperSpent: string;
+  /** Whether the fill sent carried the taker's EIP-2612 permit: its gas counts toward that kind's median. */
+  carriedPermit: boolean;
   fills: Fill[];
   settlement: Settlement;
   proceeds: string;
@@ -140,8 +142,8 @@ export function settledStatements(
     ),
     // The hash that landed: after a fee bump it may be any of the nonce's transactions.
     db
-      .prepare("UPDATE executions SET tx_hash = ?2, keeper_spent = ?3 WHERE execution_id = ?1")
-      .bind(executionId, receipt.txHash, receipt.keeperSpent),
+      .prepare("UPDATE executions SET tx_hash = ?2, keeper_spent = ?3, fill_permit = ?4 WHERE execution_id = ?1")
+      .bind(executionId, receipt.txHash, receipt.keeperSpent, receipt.carriedPermit ? 1 : 0),
     ...fillStatements(db, quoteId, receipt.txHash, receipt.fills),
     ...quoteStepStatements(db, quoteId, "settled", at, { block: receipt.block }, receipt.settlement),
     limitFillSettled(db, quoteId, at),

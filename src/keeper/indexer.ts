@@ -259,6 +259,8 @@ export class Indexer {
       block: receipt.block,
       gasUsed: units(receipt.gasUsed),
       keeperSpent: receipt.keeperSpent.toString(),
+      // The call sent applied the permit when one came with the submission (`fillWithPermit`).
+      carriedPermit: Boolean(s.request.permit),
     };
     this.records.add(tx, settledStatements(this.port.db, s, settled, iso(this.port.now())), async () => {
       this.port.store.setState(receipt.hash, "mined", receipt.block, this.port.now());

@@ -2,7 +2,7 @@ import type { TxReceipt } from "../chains";
 import type { SettledReceipt } from "../db";
 
 /** What `settledStatements` record, but for what the indexer adds from the receipt itself. */
-type SettledFill = Omit<SettledReceipt, "txHash" | "block" | "gasUsed" | "keeperSpent">;
+type SettledFill = Omit<SettledReceipt, "txHash" | "block" | "gasUsed" | "keeperSpent" | "carriedPermit">;
 
 /**
  * What a successful receipt says about one quote: its settlement record (still unconfirmed: `confirmed`

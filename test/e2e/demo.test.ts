@@ -1,11 +1,14 @@
 import { maxUint256 } from "viem";
 import { describe, expect, it } from "vitest";
+import { keeperBooksLines } from "../../scripts/lib/demo-books";
 import { LOCAL_ACCOUNTS } from "../../scripts/lib/local-stack";
 import { anvilAccount } from "../../src/clients/resolver/keys";
 import { followToFinal } from "../../src/clients/taker/follow";
 import { permit2Allowance } from "../../src/clients/taker/permit";
 import { submitExecution } from "../../src/clients/taker/relay";
 import { swap } from "../../src/clients/taker/swap";
+import { tokenToNative } from "../../src/costs/gas-fee";
+import type { Execution } from "../../src/schemas/quote";
 import { balance, base, client, deployment, withAlphaAndBeta } from "./evm-chain";
 
 /**
@@ -17,6 +20,19 @@ const { cngn, usdc, permit2 } = deployment;
 const taker = anvilAccount(LOCAL_ACCOUNTS.takers[0]);
 const alpha = anvilAccount(1);
 withAlphaAndBeta();
+
+/**
+ * The keeper's books of a settled swap, printed as the demo prints them, with the margin they show: the
+ * quote's gas fee at its native price, less what the fill cost the keeper (docs/settlement.md, "The
+ * keeper's books"); the gas fee is priced here (the e2e stack has native prices).
+ */
+function keeperMargin(execution: Execution | null | undefined): bigint {
+  const keeper = execution?.keeper;
+  if (!keeper || keeper.nativePrice === null) throw new Error("the swap's gas fee was not priced");
+  const lines = keeperBooksLines(keeper, "evm", { symbol: "USDC", decimals: 6 });
+  console.log([`gas used ${execution?.gasUsed}`, ...lines].join("\n"));
+  return tokenToNative(BigInt(keeper.charged.amount), keeper.nativePrice, 18, 6) - BigInt(keeper.spent);
+}
 
 describe("the demo: a taker swaps cNGN for USDC on the local stack, quote to final", () => {
   it("settles a first swap in one submission, with an EIP-2612 permit for Permit2, and makes it final", async () => {
@@ -63,6 +79,8 @@ describe("the demo: a taker swaps cNGN for USDC on the local stack, quote to fin
     ]);
     expect(final.settlement?.txHash).toBe(submission.answer.txHash);
     expect(execution).toMatchObject({ status: "settled", txHash: submission.answer.txHash });
+    // The fill applied the taker's permit, and its gas fee was priced for one that does.
+    expect(keeperMargin(execution)).toBeGreaterThanOrEqual(0n);
 
     // What the quote said moved, to the base unit: the taker paid 1,580 cNGN and got `received`;
     // alpha got the proceeds and delivered its output (received + fee + gas fee).
@@ -91,11 +109,12 @@ describe("the demo: a taker swaps cNGN for USDC on the local stack, quote to fin
     expect(again.httpStatus).toBe(200);
     expect(again.answer).toMatchObject({ executionId: submission.answer.executionId, duplicate: true });
 
-    const { quote } = await followToFinal(base, signed.quote.quoteId, {
+    const { quote, execution } = await followToFinal(base, signed.quote.quoteId, {
       executionId: submission.answer.executionId,
       timeoutMs: 30_000,
     });
     expect(quote.final).toBe(true);
     expect(quote.executions).toHaveLength(1);
+    expect(keeperMargin(execution)).toBeGreaterThanOrEqual(0n);
   });
 });

@@ -29,7 +29,8 @@ function costsAt(rate: number, ratesAt: () => number) {
   const reader = evmChainCosts(chain);
   const costs = new CorridorCosts({
     costs: reader,
-    seedUnits: { rfq: 180_000n, limit: 220_000n },
+    // No permit surcharge: a fill whose taker is not known is priced as the plain one here.
+    seedUnits: { rfq: 180_000n, limit: 220_000n, permit: 0n },
     readUnits: async () => null,
     readRates: async () => ({ tokens: [{ token: EVM.usdc, rate, at: ratesAt() }] }),
     fallbackCharge: (sell, buy) => gasChargeFor(chain.gasFee, sell, buy, (a, b) => a.toLowerCase() === b.toLowerCase()),

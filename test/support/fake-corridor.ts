@@ -150,6 +150,8 @@ const unreadCosts: ChainCosts = {
   keepFresh: async () => {},
   fillCost: async () => null,
   feeBps: () => null,
+  keepTakerFresh: async () => {},
+  carriesPermit: () => null,
 };
 
 /**
@@ -244,7 +246,7 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
     },
     costs: new CorridorCosts({
       costs: options.chainCosts ?? unreadCosts,
-      seedUnits: { rfq: 180_000n, limit: 220_000n },
+      seedUnits: { rfq: 180_000n, limit: 220_000n, permit: 90_000n },
       readUnits: async () => null,
       readRates: async () => options.rates ?? null,
       fallbackCharge: (sellToken, buyToken) =>

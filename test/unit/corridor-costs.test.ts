@@ -81,12 +81,14 @@ describe("an EVM chain's fill costs", () => {
   });
 });
 
-/** A chain that has been read: `baseFee` wei with a 1 gwei tip. */
+/** A chain that has been read: `baseFee` wei with a 1 gwei tip; every taker's allowance read and covering. */
 const readChain = (baseFee: bigint, at: () => number, feeBps: number | null = null): ChainCosts => ({
   nativeDecimals: 18,
   keepFresh: async () => {},
   fillCost: async (fill) => (fill.units === null ? null : { native: fill.units * (2n * baseFee + GWEI), at: at() }),
   feeBps: () => feeBps,
+  keepTakerFresh: async () => {},
+  carriesPermit: () => false,
 });
 
 describe("a corridor's costs", () => {
@@ -130,7 +132,7 @@ describe("a corridor's costs", () => {
     let feeBps: number | null = null;
     const costs = new CorridorCosts({
       costs: { ...readChain(GWEI, Date.now), feeBps: () => feeBps },
-      seedUnits: { rfq: 1n, limit: 1n },
+      seedUnits: { rfq: 1n, limit: 1n, permit: 1n },
       readUnits: async () => null,
       readRates: async () => null,
       fallbackCharge: (_sell, buyToken) => ({ token: buyToken, amount: 50_000n, side: "buy" }),
@@ -149,8 +151,8 @@ describe("a corridor's costs", () => {
     const pending: Promise<unknown>[] = [];
     const costs = new CorridorCosts({
       costs: readChain(GWEI, Date.now),
-      seedUnits: { rfq: 180_000n, limit: 220_000n },
-      readUnits: async (kind) => (kind === "rfq" ? median : null),
+      seedUnits: { rfq: 180_000n, limit: 220_000n, permit: 90_000n },
+      readUnits: async (kind, permit) => (kind === "rfq" && permit === false ? median : null),
       readRates: async () => ({ tokens: [{ token: USDC, rate: 3000, at: Date.now() }] }),
       fallbackCharge: (_sell, buyToken) => ({ token: buyToken, amount: 50_000n, side: "buy" }),
       configuredFeeBps: 10,
@@ -160,10 +162,11 @@ describe("a corridor's costs", () => {
     });
     costs.keepFresh(0);
     await Promise.all(pending);
-    expect(costs.unitsOf("rfq")).toBe(180_000n);
+    const plain = { permit: false, legs: 1 };
+    expect(costs.unitsFor("rfq", plain)).toBe(180_000n);
     median = 120_000n;
     costs.keepFresh(60_000);
     await Promise.all(pending);
-    expect([costs.unitsOf("rfq"), costs.unitsOf("limit")]).toEqual([120_000n, 220_000n]);
+    expect([costs.unitsFor("rfq", plain), costs.unitsFor("limit", plain)]).toEqual([120_000n, 220_000n]);
   });
 });

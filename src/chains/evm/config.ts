@@ -6,8 +6,12 @@ import { evmAddressRules } from "./address";
 
 const evmAddress = addressOf(evmAddressRules);
 
-/** Gas of an RFQ fill and of a limit fill on the local chain, measured (docs/api.md, "The gas fee"). */
-const DEFAULT_GAS_UNITS = { rfq: 195_000, limit: 200_000 };
+/**
+ * Gas of an RFQ fill and of a limit fill on the local chain, measured (docs/api.md, "The gas fee"), and
+ * what an RFQ fill carrying the taker's EIP-2612 permit adds: a taker's first fill, with a permit, used
+ * 85,680 more than its next, plain, one; rounded up (docs/settlement.md, "The gas of each kind of fill").
+ */
+const DEFAULT_GAS_UNITS = { rfq: 195_000, limit: 200_000, permit: 90_000 };
 
 /** The most legs an EVM fill may have (docs/legs.md, "How many legs a fill may have"). */
 export const EVM_MAX_LEGS = 4;
@@ -42,6 +46,8 @@ export const evmChainSchema = z.object({
       .object({
         rfq: z.number().int().min(21_000).max(10_000_000).default(DEFAULT_GAS_UNITS.rfq),
         limit: z.number().int().min(21_000).max(10_000_000).default(DEFAULT_GAS_UNITS.limit),
+        /** The gas a permit adds to an RFQ fill, until the chain has settled RFQ fills that carried one. */
+        permit: z.number().int().min(0).max(10_000_000).default(DEFAULT_GAS_UNITS.permit),
       })
       .prefault({}),
   }),

@@ -4,6 +4,7 @@ import type { ChainCosts } from "../costs";
 import { KeptInput } from "../kept-input";
 import { type Fetcher, jsonRpcBatch, type RpcAnswer } from "./call-batch";
 import { feeBpsOf, feeBpsRequests } from "./fee-bps";
+import { TakerAllowances } from "./taker-allowances";
 
 /** Decimals of ether: its base unit is the wei. */
 export const ETHER_DECIMALS = 18;
@@ -59,13 +60,19 @@ export function costInputsOf(chain: EvmChain, answers: RpcAnswer[]): EvmCostInpu
 /**
  * An EVM chain's fill costs (src/chains/costs.ts): the base fee, the tip and the FeeController's bps,
  * read in one JSON-RPC batch at most every `REFRESH_EVERY_MS` while the corridor is in use (`KeptInput`),
- * never on a quote's path. One per chain in each isolate (`costsFor`), shared by the chain's corridors there.
+ * never on a quote's path; and each taker's Permit2 allowance, read in the background as it asks for quotes
+ * (`TakerAllowances`). One per chain in each isolate (`costsFor`), shared by the chain's corridors there.
  */
 export function evmChainCosts(chain: EvmChain, fetcher?: Fetcher): ChainCosts {
   const inputs = new KeptInput(
     async () => costInputsOf(chain, await jsonRpcBatch(chain.rpcUrl, costRequests(chain), fetcher)),
     REFRESH_EVERY_MS,
     (e) => log.error("cost_read_failed", { chainId: chain.chainId, error: String(e) }),
+  );
+  const allowances = new TakerAllowances(
+    chain,
+    (e) => log.error("taker_allowance_read_failed", { chainId: chain.chainId, error: String(e) }),
+    fetcher,
   );
   return {
     nativeDecimals: ETHER_DECIMALS,
@@ -76,5 +83,7 @@ export function evmChainCosts(chain: EvmChain, fetcher?: Fetcher): ChainCosts {
       return { native: evmGasCost(fill.units, held.value.baseFee, held.value.priorityFee), at: held.at };
     },
     feeBps: (token) => inputs.current()?.value.feeBps.get(token.toLowerCase()) ?? null,
+    keepTakerFresh: (taker, token, now) => allowances.keepFresh(taker, token, now),
+    carriesPermit: (taker, token, takerPays, now) => allowances.carriesPermit(taker, token, takerPays, now),
   };
 }

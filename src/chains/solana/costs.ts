@@ -69,5 +69,9 @@ export function solanaChainCosts(chain: SolanaChain, existing = existingAccounts
     },
 
     feeBps: () => chain.fee.bps,
+
+    // The taker signs the swap transaction itself: no fill carries a permit, and nothing is read for it.
+    keepTakerFresh: async () => {},
+    carriesPermit: () => false,
   };
 }
