@@ -4,7 +4,6 @@
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
-export { addressIssues } from "./address-issues";
 export { QuoteAdmission, type QuoteAsk } from "./admission";
 export { executionAsOfNow, quoteAsOfNow } from "./as-of-now";
 export { CorridorDesk, type GasFeeNow } from "./corridor-desk";
@@ -13,4 +12,4 @@ export { cancelQuoteMessage, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } fr
 export { StoredProofBook, type TakerProofSeen } from "./proof-memory";
 export { executionThrough, type ObjectReadGate, quoteThrough, readThrough, writeThrough } from "./read-through";
 export { verifySignedCancel } from "./signed-cancel";
-export { checkSwapTerms, refuseBelowMinimum, type SwapTerms } from "./swap-terms";
+export { addressIssues, checkSwapTerms, refuseBelowMinimum, type SwapTerms } from "./swap-terms";

@@ -1,7 +1,6 @@
 import { type ChainAdapter, type Corridor, findCorridor } from "../chains";
 import type { RelayConfig } from "../config";
-import { invalidRequest, RelayError } from "../errors";
-import { addressIssues } from "./address-issues";
+import { type Issue, invalidRequest, RelayError } from "../errors";
 
 /** What every swap request states: a taker sells an amount of one token for another on one chain. */
 export interface SwapTerms {
@@ -43,4 +42,11 @@ export function refuseBelowMinimum(adapter: ChainAdapter, sellToken: string, sel
       minimum: token.minimum,
     });
   }
+}
+
+/** The addresses of a request must be addresses of the chain asked for: an issue for each that is not. */
+export function addressIssues(chain: ChainAdapter, fields: Record<string, string | undefined>): Issue[] {
+  return Object.entries(fields)
+    .filter(([, v]) => v !== undefined && !chain.isAddress(v))
+    .map(([path]) => ({ path, message: `must be ${chain.addressDescription}` }));
 }
