@@ -48,7 +48,7 @@ describe('a fill\'s gas limit (docs/settlement.md, "Gas")', () => {
     const settler = settlerWith(195_000);
     const request = await signedFill();
     const batches = recordBatches();
-    const prepared = await settler.preflight(request, now());
+    const prepared = await settler.preflight(request, now()).fill;
     expect(prepared).toMatchObject({ kind: "prepared", fill: { gas: 390_000n } });
     expect(batches).toEqual([["eth_call", "eth_call", "eth_call", "eth_call"]]);
     if (prepared.kind !== "prepared") return;
@@ -61,7 +61,7 @@ describe('a fill\'s gas limit (docs/settlement.md, "Gas")', () => {
     const request = await signedFill();
     const batches = recordBatches();
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const prepared = await settler.preflight(request, now());
+    const prepared = await settler.preflight(request, now()).fill;
     // The operator hears that the configured units are below what fills use.
     expect(JSON.stringify(errors.mock.calls)).toContain("fill_over_gas_limit");
     expect(batches).toEqual([
@@ -91,7 +91,7 @@ describe('a fill\'s gas limit (docs/settlement.md, "Gas")', () => {
     const request = await signedFill(resolver);
     const batches = recordBatches();
     // The resolver approved no USDC to the executor: the fill reverts, naming why.
-    const outcome = await settler.preflight(request, now());
+    const outcome = await settler.preflight(request, now()).fill;
     expect(outcome).toMatchObject({ kind: "requote", reason: expect.stringMatching(/^resolver:/) });
     expect(batches).toHaveLength(1);
   });
