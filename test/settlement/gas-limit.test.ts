@@ -48,9 +48,13 @@ describe('a fill\'s gas limit (docs/settlement.md, "Gas")', () => {
     const settler = settlerWith(195_000);
     const request = await signedFill();
     const batches = recordBatches();
-    const prepared = await settler.preflight(request, now()).fill;
+    const checks = settler.preflight(request, now());
+    const prepared = await checks.fill;
     expect(prepared).toMatchObject({ kind: "prepared", fill: { gas: 390_000n } });
-    expect(batches).toEqual([["eth_call", "eth_call", "eth_call", "eth_call"]]);
+    // The taker's signature is judged from the same batch: its code (none) and its isValidSignature call
+    // ride beside the taker's side and the simulation, no round trip of their own.
+    expect(await checks.taker).toEqual({ ok: true });
+    expect(batches).toEqual([["eth_call", "eth_call", "eth_call", "eth_call", "eth_getCode", "eth_call"]]);
     if (prepared.kind !== "prepared") return;
     const signed = await settler.sign(request, prepared.fill, () => {});
     expect(parseTransaction(signed.raw as `0x${string}`).gas).toBe(390_000n);
@@ -65,7 +69,7 @@ describe('a fill\'s gas limit (docs/settlement.md, "Gas")', () => {
     // The operator hears that the configured units are below what fills use.
     expect(JSON.stringify(errors.mock.calls)).toContain("fill_over_gas_limit");
     expect(batches).toEqual([
-      ["eth_call", "eth_call", "eth_call", "eth_call"],
+      ["eth_call", "eth_call", "eth_call", "eth_call", "eth_getCode", "eth_call"],
       ["eth_call", "eth_estimateGas"],
     ]);
     if (prepared.kind !== "prepared") throw new Error(`not prepared: ${JSON.stringify(prepared)}`);
