@@ -46,10 +46,13 @@ export interface LimitOrderChain {
   termsOf(typedData: Record<string, unknown>): SignedLimitTerms | null;
   /** The chain id the typed data is signed for, as its domain says; null when it says none. */
   signedChainId(typedData: Record<string, unknown>): number | null;
-  /** Whether `signature` is the taker's over the typed data of `terms`. No RPC. */
-  verifyTaker(terms: SignedLimitTerms, signature: string): Promise<boolean>;
-  /** The part of the chain's signature rule `signature` breaks, to say in a refusal; null when it meets it. */
-  signatureRuleBreach(signature: string): string | null;
+  /**
+   * Why the chain would refuse `signature` as the taker's over the typed data of `terms`, said so that the
+   * taker can mend it (a 400 `bad_signature`'s message); null when it would accept it. Reads the taker's
+   * code (a smart wallet, an EIP-7702 delegation) and asks it, as Permit2 will. Throws
+   * `ChainUnavailableError` when the chain does not answer.
+   */
+  takerSignatureFault(terms: SignedLimitTerms, signature: string): Promise<string | null>;
   revoke(nonce: bigint): RevokeCall;
   /**
    * Whether the order's permit can be pulled: the taker holds `permitAmount` of the sell token and

@@ -36,10 +36,11 @@ export interface FillCall {
 
 /**
  * Whether what the taker sent is its authorisation of the quote; if not, the 400 answer: `bad_signature`
- * (EVM: not the taker's signature over the typed data) or `bad_transaction` (Solana: not the quote's
- * transaction signed by the taker, `reason` saying what differs).
+ * (EVM: not the taker's signature over the typed data, or, for a taker whose address has code, one its
+ * code refuses) or `bad_transaction` (Solana: not the quote's transaction signed by the taker, `reason`
+ * saying what differs). `rule`: the part of the strict signature rule the signature breaks, when that is
+ * why (docs/api.md, "Signatures").
  */
-/** `rule`: the part of the strict signature rule the signature breaks, when that is why (docs/api.md, "Signatures"). */
 export type TakerCheck =
   | { ok: true }
   | { ok: false; code: "bad_signature" | "bad_transaction"; reason: string; rule?: string };
@@ -77,6 +78,16 @@ export type Preparation = { kind: "prepared"; fill: PreparedFill } | RevertOutco
  * a requote when the taker's own doing stops it), then its simulation from the keeper's wallet.
  */
 export type Preflight = { kind: "not_ready"; reason: string; detail: string } | Preparation;
+
+/**
+ * A submission checked on chain, both begun at once (docs/settlement.md, "The fast path"): the taker's
+ * authorisation, as the chain's verifier will judge it, and the fill's preflight. On EVM both come from
+ * one batch: whether the taker's address has code decides how Permit2 checks its signature.
+ */
+export interface SubmissionChecks {
+  taker: Promise<TakerCheck>;
+  fill: Promise<Preflight>;
+}
 
 /** What a readiness read means for the preflight: null when ready, else its answer. */
 export function notReady(readiness: FillReadiness): Preflight | null {
@@ -201,14 +212,12 @@ export interface ChainSettler {
   readonly chainId: number;
   /** The keeper's address on this chain: the submitter of every fill. */
   readonly keeper: string;
-  /** Whether what the taker sent authorises what the quote asked it to sign. No RPC. */
-  verifyTaker(request: FillRequest): Promise<TakerCheck>;
   /**
-   * Whether the chain will let the fill take the taker's side (`now` in unix seconds), then the fill built
-   * and simulated from the keeper, in as few round trips as the chain allows (docs/settlement.md, "The fast
-   * path").
+   * Whether what the taker sent authorises what the quote asked it to sign (`taker`), and whether the chain
+   * will let the fill take the taker's side (`now` in unix seconds), then the fill built and simulated from
+   * the keeper (`fill`), in as few round trips as the chain allows (docs/settlement.md, "The fast path").
    */
-  preflight(request: FillRequest, now: number): Promise<Preflight>;
+  preflight(request: FillRequest, now: number): SubmissionChecks;
   /**
    * Gets what signing needs from the chain (EVM: the wallet's next nonce and the chain's fees) before
    * the wallet's lock, so `sign` reads nothing (docs/settlement.md, "The fast path"). Waits only for

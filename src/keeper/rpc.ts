@@ -37,7 +37,10 @@ export interface SubmitRequest {
 export interface SubmitTimings {
   /** D1: reading the quote (and a repeated Idempotency-Key) in admission. */
   readMs: number;
-  /** The taker's signature (or transaction) checked: CPU, no RPC. */
+  /**
+   * The taker's signature (or transaction) checked: on EVM until the pre-flight batch answers, since the
+   * taker's code decides how it is checked (docs/settlement.md, "Takers with smart wallets"); CPU elsewhere.
+   */
   verifyMs: number;
   /** Chain RPC before the wallet: the taker's readiness, the simulation, the gas estimate, nonce and fees. */
   simulateMs: number;

@@ -22,10 +22,14 @@ export interface TakerGate {
   count(taker: string): Refusal | null;
 }
 
-/** The reads a trial starts together: the wallet's nonce and the chain's fees, and the fill's simulation. */
+/**
+ * The reads a trial starts together: the wallet's nonce and the chain's fees, the taker's signature as the
+ * chain will check it, and the fill's simulation.
+ */
 interface Started {
   warm: Promise<void>;
-  simulating: ReturnType<ChainSettler["preflight"]>;
+  taker: ReturnType<ChainSettler["preflight"]>["taker"];
+  simulating: ReturnType<ChainSettler["preflight"]>["fill"];
   at: number;
 }
 
@@ -50,18 +54,20 @@ export class Trial {
   ) {}
 
   /**
-   * The chain simulates while the taker's signature is checked here: the simulation only reads, and its
-   * answer is dropped when the signature does not verify (docs/settlement.md, "The fast path"). The
-   * wallet's nonce and the chain's fees are read beside them, so signing reads nothing.
+   * The chain simulates while the taker's signature is checked: the simulation only reads, and its answer
+   * is dropped when the signature does not verify (docs/settlement.md, "The fast path"). On EVM the
+   * signature's check reads the taker's code in the simulation's batch. The wallet's nonce and the chain's
+   * fees are read beside them, so signing reads nothing.
    */
   start(): Started {
     const { settler } = this.wallet;
     const warm = settler.ready();
     warm.catch(() => {});
     const at = performance.now();
-    const simulating = settler.preflight(this.request, Math.floor(this.port.now() / 1000));
+    const { taker, fill: simulating } = settler.preflight(this.request, Math.floor(this.port.now() / 1000));
+    taker.catch(() => {});
     simulating.catch(() => {});
-    this.started = { warm, simulating, at };
+    this.started = { warm, taker, simulating, at };
     return this.started;
   }
 
@@ -77,19 +83,22 @@ const takerRefusals = {
   bad_transaction: "The transaction is not the quote's transaction signed by the taker, changed in nothing else.",
 } as const;
 
+/** The body field each refusal of the taker's part names. */
+const takerFields = { bad_signature: "signature", bad_transaction: "transaction" } as const;
+
 /** The checks of a submission's trial, in order (docs/settlement.md, "Admission"). */
 export const trialChecks: readonly Check<Trial>[] = [
   { name: "taker_under_limit", verdict: ({ gate, quote }) => gate.over(quote.taker) },
   {
     name: "taker_signature",
     verdict: async (trial) => {
-      trial.start();
-      const taker = await timed(trial.timings, "verifyMs", () => trial.wallet.settler.verifyTaker(trial.request));
+      const started = trial.start();
+      const taker = await timed(trial.timings, "verifyMs", () => started.taker);
       if (taker.ok) return null;
       const message = taker.rule
         ? `The signature breaks the rule Permit2 applies: ${taker.rule}.`
         : takerRefusals[taker.code];
-      return keeperRefusal(taker.code, message, { reason: taker.reason });
+      return keeperRefusal(taker.code, message, { reason: taker.reason, field: takerFields[taker.code] });
     },
   },
   { name: "taker_counted", verdict: ({ gate, quote }) => gate.count(quote.taker) },

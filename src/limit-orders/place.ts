@@ -63,13 +63,8 @@ export async function placeLimitOrder(ctx: LimitOrderContext, body: LimitOrderPl
       `The draft's gas fee (${inputs.gasFeeNow}) is under half of today's (${today}); prepare a new draft.`,
     );
   }
-  if (!(await orders.verifyTaker(derived.terms, signature))) {
-    const breach = orders.signatureRuleBreach(signature);
-    const message = breach
-      ? `The signature breaks the rule Permit2 applies: ${breach}.`
-      : "The signature is not the taker's over the draft's typedData.";
-    throw new RelayError(400, "bad_signature", message);
-  }
+  const fault = await readingChain(() => orders.takerSignatureFault(derived.terms, signature));
+  if (fault) throw new RelayError(400, "bad_signature", fault, { field: "signature" });
   const taker = adapter.normalise(inputs.taker);
   const nowIso = new Date(now).toISOString();
   await refuseOverLimit(db, taker, settings.maxOpenPerTaker, nowIso);

@@ -48,9 +48,13 @@ describe('a fill\'s gas limit (docs/settlement.md, "Gas")', () => {
     const settler = settlerWith(195_000);
     const request = await signedFill();
     const batches = recordBatches();
-    const prepared = await settler.preflight(request, now());
+    const checks = settler.preflight(request, now());
+    const prepared = await checks.fill;
     expect(prepared).toMatchObject({ kind: "prepared", fill: { gas: 390_000n } });
-    expect(batches).toEqual([["eth_call", "eth_call", "eth_call", "eth_call"]]);
+    // The taker's signature is judged from the same batch: its code (none) and its isValidSignature call
+    // ride beside the taker's side and the simulation, no round trip of their own.
+    expect(await checks.taker).toEqual({ ok: true });
+    expect(batches).toEqual([["eth_call", "eth_call", "eth_call", "eth_call", "eth_getCode", "eth_call"]]);
     if (prepared.kind !== "prepared") return;
     const signed = await settler.sign(request, prepared.fill, () => {});
     expect(parseTransaction(signed.raw as `0x${string}`).gas).toBe(390_000n);
@@ -61,11 +65,11 @@ describe('a fill\'s gas limit (docs/settlement.md, "Gas")', () => {
     const request = await signedFill();
     const batches = recordBatches();
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const prepared = await settler.preflight(request, now());
+    const prepared = await settler.preflight(request, now()).fill;
     // The operator hears that the configured units are below what fills use.
     expect(JSON.stringify(errors.mock.calls)).toContain("fill_over_gas_limit");
     expect(batches).toEqual([
-      ["eth_call", "eth_call", "eth_call", "eth_call"],
+      ["eth_call", "eth_call", "eth_call", "eth_call", "eth_getCode", "eth_call"],
       ["eth_call", "eth_estimateGas"],
     ]);
     if (prepared.kind !== "prepared") throw new Error(`not prepared: ${JSON.stringify(prepared)}`);
@@ -91,7 +95,7 @@ describe('a fill\'s gas limit (docs/settlement.md, "Gas")', () => {
     const request = await signedFill(resolver);
     const batches = recordBatches();
     // The resolver approved no USDC to the executor: the fill reverts, naming why.
-    const outcome = await settler.preflight(request, now());
+    const outcome = await settler.preflight(request, now()).fill;
     expect(outcome).toMatchObject({ kind: "requote", reason: expect.stringMatching(/^resolver:/) });
     expect(batches).toHaveLength(1);
   });

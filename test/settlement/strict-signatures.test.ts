@@ -131,7 +131,7 @@ describe("a taker's signature with v 0/1 or a high s", () => {
     for (const [variant, rule] of rules) {
       const res = await submit({ quoteId, signature: variant });
       expect(res.status).toBe(400);
-      // Refused by the relay's own check, before any chain read or simulation, naming the rule it breaks.
+      // Refused by the relay's own check (the taker has no code: the strict rule), naming the rule it breaks.
       expect(res.body).toMatchObject({ error: "bad_signature", message: expect.stringMatching(rule) });
       await expect(fill(variant)).rejects.toThrow(/TakerLegFailed/);
     }

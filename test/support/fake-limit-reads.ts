@@ -1,6 +1,7 @@
-import type { Address } from "viem";
+import type { Address, Hex } from "viem";
 import { limitOrdersFor } from "../../src/chains";
 import type { LimitChainReads, TakerSideRead } from "../../src/chains/evm/limit-reads";
+import { keyVerdict, type WalletVerdict } from "../../src/chains/evm/wallet-signature";
 import type { LimitOrderChains } from "../../src/chains/limit-orders";
 import { ChainUnavailableError } from "../../src/chains/settler";
 
@@ -17,6 +18,8 @@ export class FakeLimitReads implements LimitChainReads {
   permitsAccepted = new Map<string, boolean>();
   /** Spent nonce words by `owner:wordPos`. */
   bitmaps = new Map<string, bigint>();
+  /** Wallets at addresses with code (by address): whether each takes a signature of a hash (ERC-1271). */
+  wallets = new Map<string, (hash: Hex, signature: string) => boolean>();
   down = false;
   reads = 0;
   /** The size of each `takerSides` batch read. */
@@ -62,6 +65,14 @@ export class FakeLimitReads implements LimitChainReads {
         recipientAccepts: null,
       };
     });
+  }
+
+  /** An address without code is checked by the strict rule; one of `wallets` by its own answer. */
+  async walletVerdict(signed: { signer: Address; hash: Hex; signature: string }): Promise<WalletVerdict> {
+    this.read();
+    const wallet = this.wallets.get(signed.signer.toLowerCase());
+    if (!wallet) return keyVerdict(signed);
+    return wallet(signed.hash, signed.signature) ? { ok: true } : { ok: false, path: "code" };
   }
 
   /** Marks a nonce spent, as Permit2 does when an order fills or is revoked. */

@@ -9,6 +9,7 @@ import {
   type Preparation,
   type PreparedFill,
   type SignedFill,
+  type SubmissionChecks,
   type TakerCheck,
   type TxReceipt,
   type TxStatus,
@@ -72,12 +73,17 @@ export class FakeSettler implements ChainSettler {
     readonly keeper = KEEPER,
   ) {}
 
-  async verifyTaker(): Promise<TakerCheck> {
+  preflight(): SubmissionChecks {
+    const fill = this.simulate();
+    return { taker: this.verifyTaker(), fill };
+  }
+
+  private async verifyTaker(): Promise<TakerCheck> {
     await this.duringVerify?.();
     return this.signatureValid ? { ok: true } : { ok: false, code: "bad_signature", reason: "forged" };
   }
 
-  async preflight(): Promise<Preflight> {
+  private async simulate(): Promise<Preflight> {
     this.preflights++;
     this.reachable();
     await this.duringPreflight?.();

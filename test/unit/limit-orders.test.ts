@@ -266,9 +266,11 @@ describe("EVM limit orders", () => {
     expect(
       await recoverTypedDataAddress({ ...typed, signature } as Parameters<typeof recoverTypedDataAddress>[0]),
     ).toBe(taker.address);
-    expect(await orders.verifyTaker(draft.terms, signature)).toBe(true);
-    expect(await orders.verifyTaker({ ...draft.terms, minOut: draft.terms.minOut + 1n }, signature)).toBe(false);
-    expect(await orders.verifyTaker(draft.terms, `0x${"11".repeat(65)}`)).toBe(false);
+    expect(await orders.takerSignatureFault(draft.terms, signature)).toBeNull();
+    expect(await orders.takerSignatureFault({ ...draft.terms, minOut: draft.terms.minOut + 1n }, signature)).toBe(
+      "The signature is not the taker's over the draft's typedData.",
+    );
+    expect(await orders.takerSignatureFault(draft.terms, `0x${"11".repeat(65)}`)).not.toBeNull();
     // What Permit2 refuses on chain, though viem's recovery reads each as the taker's (docs/api.md, "Signatures").
     for (const variant of [vAsParity(signature), highS(signature)]) {
       expect(
@@ -276,7 +278,7 @@ describe("EVM limit orders", () => {
           typeof recoverTypedDataAddress
         >[0]),
       ).toBe(taker.address);
-      expect(await orders.verifyTaker(draft.terms, variant)).toBe(false);
+      expect(await orders.takerSignatureFault(draft.terms, variant)).toMatch(/breaks the rule Permit2 applies/);
     }
   });
 

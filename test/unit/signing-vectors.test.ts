@@ -11,8 +11,12 @@ import { solanaAdapter, solanaBidText } from "../../src/chains/solana/adapter";
 import { verifyEd25519Text } from "../../src/chains/solana/ed25519";
 import { NODE_FRAME_EXAMPLES, RELAY_FRAME_EXAMPLES } from "../../src/protocol/frame-examples";
 import { authMessage } from "../../src/protocol/node-frames";
+import { codeChain } from "../support/code-chain";
 import { vectorEvmChain, vectorEvmKeys, vectors, vectorTerms } from "../support/signing-vectors";
 import { localSolana } from "../support/solana-swap";
+
+/** A chain where no signer has code: a message is its key's or no one's. */
+const NO_CODE = codeChain();
 
 /**
  * The test vectors of docs/resolver-protocol.md ("Test vectors"), made by scripts/signing-vectors.ts from
@@ -58,9 +62,9 @@ describe("signing vectors", () => {
   it("auth: the text, its EIP-191 digest, and both signatures verify as the relay checks them", async () => {
     expect(authMessage(v.auth.corridor, v.auth.nonce)).toBe(v.auth.text);
     expect(hashMessage(v.auth.text)).toBe(v.auth.eip191Digest);
-    expect(await verifyPersonalMessage(v.keys.evm.address, v.auth.text, v.auth.signature)).toBe(true);
+    expect(await verifyPersonalMessage(NO_CODE, v.keys.evm.address, v.auth.text, v.auth.signature)).toBe(true);
     expect((await recoverMessageSigner(v.auth.text, v.auth.signature))?.address).toBe(v.keys.evm.address);
-    expect(await verifyPersonalMessage(v.keys.evm.address, v.auth.text, flipV(v.auth.signature))).toBe(false);
+    expect(await verifyPersonalMessage(NO_CODE, v.keys.evm.address, v.auth.text, flipV(v.auth.signature))).toBe(false);
     expect(verifyEd25519Text(v.keys.ed25519.publicKey, v.auth.solanaSignature, v.auth.text)).toBe(true);
     expect(verifyEd25519Text(v.keys.ed25519.publicKey, v.auth.solanaSignature, `${v.auth.text} `)).toBe(false);
   });

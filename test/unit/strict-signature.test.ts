@@ -5,7 +5,11 @@ import { recoverMessageSigner, verifyPersonalMessage } from "../../src/chains/ev
 import { recoverStrict, strictSignature } from "../../src/chains/evm/strict-signature";
 import { verifyNodeAuth } from "../../src/nodes/auth";
 import { authMessage } from "../../src/protocol/node-frames";
+import { codeChain } from "../support/code-chain";
 import { flipV, highS, vAsParity, withV } from "../support/signature-variants";
+
+/** A chain where no signer has code: a message is its key's or no one's. */
+const NO_CODE = codeChain();
 
 const account = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
 const text = "relay-cancel|31337|q_0123456789abcdef0123456789abcdef";
@@ -24,8 +28,8 @@ describe("the strict EVM signature rule (OpenZeppelin's ECDSA.tryRecover)", () =
       address: account.address,
       publicKey: account.publicKey,
     });
-    expect(await verifyPersonalMessage(account.address, text, signature)).toBe(true);
-    expect(await verifyPersonalMessage(account.address.toLowerCase(), text, signature)).toBe(true);
+    expect(await verifyPersonalMessage(NO_CODE, account.address, text, signature)).toBe(true);
+    expect(await verifyPersonalMessage(NO_CODE, account.address.toLowerCase(), text, signature)).toBe(true);
   });
 
   it("refuses v 0/1 and the high-s twin, which viem's recovery reads as the same signer", async () => {
@@ -33,14 +37,14 @@ describe("the strict EVM signature rule (OpenZeppelin's ECDSA.tryRecover)", () =
     for (const variant of [vAsParity(signature), highS(signature)]) {
       expect(await recoverMessageAddress({ message: text, signature: variant })).toBe(account.address);
       expect(strictSignature(variant)).toBeNull();
-      expect(await verifyPersonalMessage(account.address, text, variant)).toBe(false);
+      expect(await verifyPersonalMessage(NO_CODE, account.address, text, variant)).toBe(false);
       expect(await recoverMessageSigner(text, variant)).toBeNull();
     }
   });
 
   it("refuses v flipped, any v but 27 and 28, 64 or 66 bytes, and r or s out of range", async () => {
     const signature = await account.signMessage({ message: text });
-    expect(await verifyPersonalMessage(account.address, text, flipV(signature))).toBe(false);
+    expect(await verifyPersonalMessage(NO_CODE, account.address, text, flipV(signature))).toBe(false);
     const refused: string[] = [
       withV(signature, 2),
       withV(signature, 29),
@@ -55,7 +59,7 @@ describe("the strict EVM signature rule (OpenZeppelin's ECDSA.tryRecover)", () =
     ];
     for (const variant of refused) {
       expect(strictSignature(variant)).toBeNull();
-      expect(await verifyPersonalMessage(account.address, text, variant)).toBe(false);
+      expect(await verifyPersonalMessage(NO_CODE, account.address, text, variant)).toBe(false);
     }
   });
 

@@ -84,7 +84,7 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
     chain,
     // The executor charges the fee on the output: always the buy token.
     feeTokens: [],
-    verifyMessage: verifyPersonalMessage,
+    verifyMessage: (signer, text, signature) => verifyPersonalMessage(chain, signer, text, signature),
     // Hex is read in either case; the strict rule leaves no other freedom (65 bytes, v 27/28, low s).
     signatureKey: (signature) => signature.toLowerCase(),
     bidKey: (keys) => keys.publicKey,

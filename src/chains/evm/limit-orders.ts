@@ -10,7 +10,6 @@ import { limitReadiness } from "./limit-readiness";
 import type { LimitChainReads, TakerSideFunds } from "./limit-reads";
 import { type LimitAuth, limitTakerTypedData } from "./limit-typed-data";
 import { permitGrant } from "./permit-grant";
-import { signedBy, strictRuleBreach } from "./strict-signature";
 import { PERMIT2_DOMAIN_TYPE } from "./typed-data";
 
 /**
@@ -133,12 +132,19 @@ export function evmLimitOrders(chain: EvmChain, reads: LimitChainReads): LimitOr
       return Number.isSafeInteger(id) ? id : null;
     },
 
-    // Permit2 checks the taker's signature by OpenZeppelin's rule, so placement applies the same one.
-    async verifyTaker(terms, signature) {
-      return signedBy(hashTypedData(typed(terms)), signature, terms.taker);
+    // Permit2 checks the taker's signature through its code when its address has any, else by the strict
+    // rule: placement asks the chain the same (docs/limit-orders.md, "Placing").
+    async takerSignatureFault(terms, signature) {
+      const signed = { signer: getAddress(terms.taker), hash: hashTypedData(typed(terms)), signature };
+      const verdict = await reads.walletVerdict(signed);
+      if (verdict.ok) return null;
+      if (verdict.path === "code") {
+        return "The taker's address has code, and its isValidSignature (ERC-1271) refuses the signature over the draft's typedData.";
+      }
+      return verdict.rule
+        ? `The signature breaks the rule Permit2 applies: ${verdict.rule}.`
+        : "The signature is not the taker's over the draft's typedData.";
     },
-
-    signatureRuleBreach: strictRuleBreach,
 
     revoke(nonce): RevokeCall {
       const { wordPos, mask } = nonceWord(nonce);

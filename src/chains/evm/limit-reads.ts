@@ -23,6 +23,7 @@ import {
   uintsOf,
 } from "./call-batch";
 import { isTransportError, rpc, shortMessage } from "./rpc";
+import { type WalletVerdict, walletSignatureRequests, walletVerdict } from "./wallet-signature";
 
 /** How long one read may take before the chain counts as unavailable. */
 const READ_TIMEOUT_MS = 5_000;
@@ -43,6 +44,11 @@ export interface LimitChainReads {
    * order's reads in ONE batch request.
    */
   takerSides(orders: readonly TakerSideRead[]): Promise<TakerSideFunds[]>;
+  /**
+   * Permit2's verdict on `signer`'s signature of `hash` (src/chains/evm/wallet-signature.ts): the signer's
+   * code and its `isValidSignature` in one batch, the strict rule when it has no code.
+   */
+  walletVerdict(signed: { signer: Address; hash: Hex; signature: string }): Promise<WalletVerdict>;
 }
 
 /**
@@ -170,6 +176,11 @@ export function rpcLimitReads(chain: EvmChain): LimitChainReads {
         at += count;
         return takerSideFunds(order, answers.slice(at - count, at));
       });
+    },
+
+    async walletVerdict(signed) {
+      const requests = walletSignatureRequests({ ...signed, verifier: permit2 });
+      return walletVerdict(await rpcBatch(chain.rpcUrl, "checking the taker's signature", requests), signed);
     },
 
     nonceBitmap(owner, wordPos) {

@@ -11,7 +11,6 @@ import { type ChainShared, chainShared } from "./settler-client";
 import { raisedFees } from "./settler-fees";
 import { evmPreflight } from "./settler-preflight";
 import { evmReceipts } from "./settler-receipt";
-import { verifyEvmTaker } from "./settler-taker";
 import { evmWallet, feesNow, minedNonce, presence, signCall } from "./settler-wallet";
 
 /** The gas of a nonce filler: a plain transfer's (docs/settlement.md, "Nonce gaps"). */
@@ -61,8 +60,6 @@ function evmSettler(chain: EvmChain, keeperKey: Hex, nonces: NonceStore, shared:
   return {
     chainId: chain.chainId,
     keeper: account.address,
-
-    verifyTaker: (request) => verifyEvmTaker({ chainId: chain.chainId, ...contracts }, request, adapter.sameAddress),
 
     preflight: (request, now) => evmPreflight(wallet, request, now),
 

@@ -5,9 +5,11 @@ import { blamed } from "../../states";
 import {
   type ChainSettler,
   type FillRequest,
+  type Preflight,
   type SettlementScheme,
   type SignedFill,
   settlerLog,
+  type TakerCheck,
   type TxReceipt,
   type TxStatus,
 } from "../settler";
@@ -82,6 +84,41 @@ export function solanaSettlement(chain: SolanaChain): SettlementScheme {
       return [solanaSettler(chain, keeper)];
     },
   };
+}
+
+/** Whether the submission's transaction is the quote's, signed by the taker and changed in nothing else. No RPC. */
+async function verifyTaker(request: FillRequest): Promise<TakerCheck> {
+  const check = checkTakerTransaction(storedSigning(request).transaction, request.signature, request.taker);
+  return check.ok ? { ok: true } : { ok: false, code: "bad_transaction", reason: check.reason };
+}
+
+/**
+ * The fill's preflight. The taker's balance, and its recipient's account when the quote took it as
+ * existing, are read beside the simulation and judged first, so a taker short of it is told so by
+ * evidence, and a recipient's account closed since it was priced is refused before the keeper could pay
+ * its rent (the simulation would pass: the keeper can pay it).
+ */
+async function simulated(chain: SolanaChain, keeper: Keypair, request: FillRequest): Promise<Preflight> {
+  const { rpcUrl } = chain;
+  const keeperAddress = keeper.publicKey.toBase58();
+  const signed = signAsFeePayer(request.signature, keeper);
+  const stored = storedSigning(request);
+  const raw = base64.decode(stored.transaction);
+  const [holds, closed, simulation] = await Promise.all([
+    takerHolds(rpcUrl, raw),
+    recipientAccountClosed(rpcUrl, raw, keeperAddress, stored.createsRecipientAccount),
+    simulateSwap(rpcUrl, signed.raw),
+  ]);
+  if (!holds) return { kind: "requote", reason: blamed("taker", "insufficient_balance") };
+  if (closed) return { kind: "requote", reason: RECIPIENT_ACCOUNT_CLOSED };
+  if (!simulation.ok) {
+    // The keeper's own shortage is no taker's or resolver's to fix: 503 not_leader, the quote left open.
+    if (simulation.reason === KEEPER_INSUFFICIENT_FUNDS)
+      return { kind: "keeper_refused", reason: KEEPER_INSUFFICIENT_FUNDS };
+    return { kind: "requote", reason: simulation.reason };
+  }
+  const call = { to: chain.program, data: base64.encode(signed.raw) };
+  return { kind: "prepared", fill: { call, gas: BigInt(simulation.unitsConsumed) } };
 }
 
 /**
@@ -159,35 +196,8 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
     chainId: chain.chainId,
     keeper: keeperAddress,
 
-    async verifyTaker(request) {
-      const check = checkTakerTransaction(storedSigning(request).transaction, request.signature, request.taker);
-      return check.ok ? { ok: true } : { ok: false, code: "bad_transaction", reason: check.reason };
-    },
-
-    // The taker's balance, and its recipient's account when the quote took it as existing, are read beside
-    // the simulation and judged first, so a taker short of it is told so by evidence, and a recipient's
-    // account closed since it was priced is refused before the keeper could pay its rent (the simulation
-    // would pass: the keeper can pay it).
-    async preflight(request) {
-      const signed = signAsFeePayer(request.signature, keeper);
-      const stored = storedSigning(request);
-      const raw = base64.decode(stored.transaction);
-      const [holds, closed, simulation] = await Promise.all([
-        takerHolds(rpcUrl, raw),
-        recipientAccountClosed(rpcUrl, raw, keeperAddress, stored.createsRecipientAccount),
-        simulateSwap(rpcUrl, signed.raw),
-      ]);
-      if (!holds) return { kind: "requote", reason: blamed("taker", "insufficient_balance") };
-      if (closed) return { kind: "requote", reason: RECIPIENT_ACCOUNT_CLOSED };
-      if (!simulation.ok) {
-        // The keeper's own shortage is no taker's or resolver's to fix: 503 not_leader, the quote left open.
-        if (simulation.reason === KEEPER_INSUFFICIENT_FUNDS)
-          return { kind: "keeper_refused", reason: KEEPER_INSUFFICIENT_FUNDS };
-        return { kind: "requote", reason: simulation.reason };
-      }
-      const call = { to: chain.program, data: base64.encode(signed.raw) };
-      return { kind: "prepared", fill: { call, gas: BigInt(simulation.unitsConsumed) } };
-    },
+    // The taker's signature is checked here, with no RPC, while the chain simulates.
+    preflight: (request) => ({ taker: verifyTaker(request), fill: simulated(chain, keeper, request) }),
 
     // The blockhash is the quote's own and no nonce orders a Solana swap: nothing to read before signing.
     ready: async () => {},
