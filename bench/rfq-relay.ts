@@ -28,7 +28,7 @@ export const ONE_CORRIDOR = USD_TOKENS.slice(0, 1);
 /** What every quote of the benchmarks sells. */
 export const SELL_AMOUNT = "1580000000";
 
-function benchConfig(): RelayConfig {
+export function benchConfig(): RelayConfig {
   const config = structuredClone(localConfig);
   const evm = config.chains[0];
   if (evm?.kind !== "evm") throw new Error("the local config starts with its EVM chain");

@@ -72,10 +72,10 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
       waitUntil: (p) => ctx.waitUntil(p),
       onError: (e) => log.error("job_failed", { component: "keeper", job: "limits", error: String(e) }),
     });
-    // Deletes run behind the alarm too; a run that leaves a backlog brings its next one forward.
+    // Archiving runs behind the alarm too; a run that leaves a backlog brings its next one forward.
     const retentionRun = behindTheAlarm(
       async () => {
-        const run = await retain(this.env.DB, loadConfig(this.env.RELAY_CONFIG), Date.now());
+        const run = await retain(this.env.DB, this.env.ARCHIVE, loadConfig(this.env.RELAY_CONFIG), Date.now());
         if (!run.more) return;
         await this.schedule.soon({ ...RETENTION, nextAt: Date.now() + RETENTION_BACKLOG_MS });
       },

@@ -23,6 +23,7 @@ import { OBJECT_UNREACHABLE, unreachableRefusal } from "./objects";
 import {
   adminRoutes,
   apiKeyRoutes,
+  archiveRoutes,
   configRoutes,
   corridorRoutes,
   eventRoutes,
@@ -126,6 +127,7 @@ export function createApp(options: AppOptions = {}) {
   app.route("/", corridorRoutes);
   app.route("/", adminRoutes);
   app.route("/", apiKeyRoutes);
+  app.route("/", archiveRoutes);
   app.route("/", rateRoutes);
   app.route("/", priceRoutes);
   app.route("/", limitOrderRoutes(options.limitOrderChains));

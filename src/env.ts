@@ -7,6 +7,8 @@ import type { RelayConfig } from "./config";
 /** Bindings, variables and secrets of the Worker (see wrangler.toml and .dev.vars.example). */
 export interface Env {
   DB: D1Database;
+  /** Ended records older than D1 keeps them (docs/operations.md, "Archive"). */
+  ARCHIVE: R2Bucket;
   CORRIDOR: DurableObjectNamespace<CorridorDO>;
   ORACLE: DurableObjectNamespace<OracleDO>;
   KEEPER: DurableObjectNamespace<KeeperDO>;

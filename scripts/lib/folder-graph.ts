@@ -26,6 +26,7 @@ export const RANKS: readonly (readonly string[])[] = [
     "src/http",
     "src/config",
     "src/objects",
+    "src/archive",
   ],
   ["src/chains", "src/db"],
 ];

@@ -1,4 +1,4 @@
-import { corridorTag } from "../chains";
+import { corridorTag, keptForSettlement } from "../chains";
 import { resolverKey } from "../ids";
 import { log } from "../log";
 import type { NodeSession } from "../nodes";
@@ -92,7 +92,8 @@ export class AuctionHouse {
     const offers = storedOffers(decided.decision.offers);
     const keys = live.nodes.get(resolverKey(winner.offer.resolver));
     const solanaAddress = keys ? this.port.adapter.quotedWinnerKey(keys) : null;
-    const quote = quoteRow(live, input, { ...winner, solanaAddress }, offers, decided.ranking.steering, quotedAt);
+    const won = { ...winner, signing: keptForSettlement(this.port.adapter.signing, winner.signing), solanaAddress };
+    const quote = quoteRow(live, input, won, offers, decided.ranking.steering, quotedAt);
     const timeline = firstEvents(input, quote, quotedAt);
     const storingAt = clock.elapsed();
     try {

@@ -72,6 +72,11 @@ export type QuoteSigning =
       kind: "taker";
       /** What the taker signs for the winning bid, JSON-ready (returned with the quote, kept for settlement). */
       takerSigning(terms: RfqTerms, winner: Winner): Record<string, unknown>;
+      /**
+       * What of `takerSigning`'s answer the quote's row keeps for settlement; all of it when absent. D1
+       * holds every quote for hours (docs/capacity.md, "Storage"), so what settlement never reads is not kept.
+       */
+      kept?(signing: Record<string, unknown>): Record<string, unknown>;
     }
   | {
       kind: "winner";
@@ -84,6 +89,11 @@ export type QuoteSigning =
       /** What the taker signs once the winner's signature verified, JSON-ready (as `takerSigning`). */
       takerSigning(request: SignRequest, keys: ProvedKeys, signature: string): Record<string, unknown>;
     };
+
+/** What a quote's row keeps of what the taker signs (`kept`), for settlement. */
+export function keptForSettlement<T extends Record<string, unknown>>(quoteSigning: QuoteSigning, signing: T): T {
+  return quoteSigning.kind === "taker" && quoteSigning.kept ? (quoteSigning.kept(signing) as T) : signing;
+}
 
 /**
  * Everything about a chain that differs between chain kinds, for one configured chain

@@ -5,7 +5,7 @@
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
-export type { ChainAdapter, ProvedKeys, QuoteSigning, RfqTerms } from "./adapter";
+export { type ChainAdapter, keptForSettlement, type ProvedKeys, type QuoteSigning, type RfqTerms } from "./adapter";
 export { addressKey, canonicalAddress, normaliseAddress, quotesPair } from "./addresses";
 export { bps } from "./config-shapes";
 export {

@@ -117,8 +117,8 @@ export const localConfig: RelayConfig = {
   limits: Limits.parse({}),
   // Limit orders (docs/limit-orders.md): 5 minutes to 30 days, at most 20 open per taker.
   limitOrders: { minExpirySeconds: 300, maxExpirySeconds: 2_592_000, maxOpenPerTaker: 20 },
-  // Ended quotes leave D1 after these days (docs/operations.md, "Retention"): the defaults.
-  retention: { unfilledDays: 7, filledDays: 400 },
+  // Ended quotes leave D1 for the archive after these (docs/operations.md, "Retention"): the defaults.
+  retention: { unfilledHours: 3, unfilledDays: 7, filledDays: 400 },
   // The health check calls a chain degraded once the keeper's balance there pays for fewer fills.
   keeperFloorFills: 20,
   // The local tokens stand for real ones, so their band comes from the real public NGN/USD sources, and

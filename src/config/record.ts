@@ -35,6 +35,10 @@ export function configRecord(config: RelayConfig) {
           maxOpenPerTaker: config.limitOrders.maxOpenPerTaker,
         }
       : null,
-    retention: { unfilledDays: config.retention.unfilledDays, filledDays: config.retention.filledDays },
+    retention: {
+      unfilledHours: config.retention.unfilledHours,
+      unfilledDays: config.retention.unfilledDays,
+      filledDays: config.retention.filledDays,
+    },
   };
 }

@@ -11,10 +11,13 @@ export const limitOrdersSchema = z.object({
 
 /**
  * How long D1 keeps a quote after it ended (docs/operations.md, "Retention"): one never submitted
- * (expired, cancelled, or failed before a broadcast) `unfilledDays`, one submitted with its executions
- * `filledDays`. Published in record 2.6.
+ * (expired, cancelled, or failed before a broadcast) whole for `unfilledHours`, then in the archive, still
+ * answered by id until `unfilledDays`; one submitted with its executions whole for `filledDays`, then in
+ * the archive. `unfilledHours` is chosen from D1's bytes per quote (docs/capacity.md, "Storage").
+ * Published in record 2.6.
  */
 export const retentionSchema = z.object({
+  unfilledHours: z.number().int().min(1).max(87_600).default(3),
   unfilledDays: z.number().int().min(1).max(3_650).default(7),
   filledDays: z.number().int().min(1).max(3_650).default(400),
 });

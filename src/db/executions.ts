@@ -6,7 +6,7 @@ import { readQuoteRecord } from "./quotes";
 /** An execution as D1 holds it: record 2.1 without its quote's lifecycle, with when it was created. */
 export type ExecutionRow = Omit<Execution, "lifecycle" | "keeper"> & { createdAt: Execution["updatedAt"] };
 
-interface ExecutionDbRow {
+export interface ExecutionDbRow {
   execution_id: string;
   quote_id: string;
   status: ExecutionStatus;
@@ -25,18 +25,25 @@ interface ExecutionDbRow {
   updated_at: string;
 }
 
+/** An execution's columns with what its keeper record takes from its quote, for `FROM executions e JOIN quotes q`. */
+export const EXECUTION_RECORD_COLUMNS = "e.*, q.gas_fee_token, q.gas_fee_amount, q.native_price";
+
 async function readExecutionRow(
   db: D1Database,
   executionId: string,
 ): Promise<(ExecutionRow & Pick<Execution, "keeper">) | null> {
   const r = await db
     .prepare(
-      `SELECT e.*, q.gas_fee_token, q.gas_fee_amount, q.native_price
+      `SELECT ${EXECUTION_RECORD_COLUMNS}
        FROM executions e JOIN quotes q ON q.quote_id = e.quote_id WHERE e.execution_id = ?`,
     )
     .bind(executionId)
     .first<ExecutionDbRow>();
-  if (!r) return null;
+  return r ? executionOfRow(r) : null;
+}
+
+/** An execution's stored row as its record shows it, without its quote's lifecycle. */
+export function executionOfRow(r: ExecutionDbRow): ExecutionRow & Pick<Execution, "keeper"> {
   return {
     executionId: r.execution_id,
     quoteId: r.quote_id,

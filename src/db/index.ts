@@ -5,6 +5,16 @@
  */
 
 export { type ApiKeyRow, apiKeyByHash, insertApiKey, listApiKeys, revokeApiKey } from "./api-keys";
+export {
+  type ArchiveBatch,
+  archiveBatchDone,
+  archivedObjectOf,
+  listsCompleteFrom,
+  planArchiveBatch,
+  plannedArchiveBatches,
+  pruneArchivedIds,
+} from "./archive-batches";
+export { type ArchivedQuote, readBatchRecords } from "./archive-records";
 export { type ExecutionRow, readExecutionRecord, readUncountedFailures, type UncountedFailure } from "./executions";
 export { recentGasUsed } from "./fill-costs";
 export { type SettledFillBooks, settledFillsSince } from "./keeper-books";
@@ -76,7 +86,7 @@ export {
   touchStatement,
   upsertRegistration,
 } from "./resolvers";
-export { type DeletedBatch, deleteEndedQuotes, type EndedKind } from "./retention";
+export type { EndedKind } from "./retention";
 export {
   type ExecutionTerms,
   pruneIdempotencyKeys,

@@ -51,7 +51,7 @@ export interface QuoteDbRow {
   claimed_at: string | null;
 }
 
-interface OfferDbRow {
+export interface OfferDbRow {
   resolver: string;
   name: string;
   output_amount: string;
@@ -61,7 +61,7 @@ interface OfferDbRow {
   won: number;
 }
 
-interface TimelineDbRow {
+export interface TimelineDbRow {
   at: string;
   event: TimelineEntry["event"];
   detail: string | null;
@@ -148,9 +148,27 @@ export async function readQuoteClaim(
   ]);
   const row = rows<QuoteDbRow>(quotes)[0];
   if (!row) return null;
-  const quote: Quote = {
+  const quote = assembleQuote(
+    row,
+    rows<OfferDbRow>(offers),
+    rows<TimelineDbRow>(timeline),
+    rows<QuoteExecutionDbRow>(executions),
+    rows<FillDbRow>(fills),
+  );
+  return { quote, claimed: row.claimed_at !== null };
+}
+
+/** Record 2.2 from its stored rows: the quote's, and its offers, timeline, executions and fills in their order. */
+export function assembleQuote(
+  row: QuoteDbRow,
+  offers: OfferDbRow[],
+  timeline: TimelineDbRow[],
+  executions: QuoteExecutionDbRow[],
+  fills: FillDbRow[],
+): Quote {
+  return {
     ...recordFields(row),
-    offers: rows<OfferDbRow>(offers).map((o) => ({
+    offers: offers.map((o) => ({
       resolver: o.resolver,
       name: o.name,
       outputAmount: o.output_amount,
@@ -159,12 +177,15 @@ export async function readQuoteClaim(
       latencyMs: o.latency_ms,
       won: o.won === 1,
     })),
-    executions: rows<QuoteExecutionDbRow>(executions).map(quoteExecution),
-    fills: rows<FillDbRow>(fills).map(fill),
-    timeline: rows<TimelineDbRow>(timeline).map(timelineEntry),
+    executions: executions.map(quoteExecution),
+    fills: fills.map(fill),
+    timeline: timeline.map(timelineEntry),
   };
-  return { quote, claimed: row.claimed_at !== null };
 }
+
+/** The columns a quote's offers and timeline are read by, in their order, with their quote's id (for batches). */
+export const OFFER_COLUMNS = "quote_id, resolver, name, output_amount, rank, status, latency_ms, won";
+export const TIMELINE_COLUMNS = "quote_id, at, event, detail";
 
 /** The columns a quote's executions and fills are read by, with their quote's id (for lists). */
 export const EXECUTION_COLUMNS =

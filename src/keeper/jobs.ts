@@ -6,8 +6,8 @@
  * - `prune` of expired Idempotency-Keys every hour;
  * - `expire`: open quotes past their expiry recorded as expired, every 10 s, so D1 is true unread.
  * - `limits`: the limit job (src/keeper/limit-job.ts) every 5 s while limit orders are on.
- * - `retention`: ended quotes past the configuration's `retention` deleted, every hour, and every
- *   RETENTION_BACKLOG_MS while a run leaves more (docs/operations.md, "Retention").
+ * - `retention`: ended quotes past the configuration's `retention` archived to R2 and deleted from D1,
+ *   every hour, and every RETENTION_BACKLOG_MS while a run leaves more (docs/operations.md, "Archive").
  * Every job is idempotent: alarms are at-least-once, and a pass repeated changes nothing.
  */
 export type ChainKeeperJob = "indexer";

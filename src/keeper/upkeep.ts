@@ -1,9 +1,9 @@
+import { type ArchiveBucket, type ArchiveRun, archiveCutoffs, archivePass } from "../archive";
 import type { RelayConfig } from "../config";
 import { expireAllDue, pruneIdempotencyKeys, pruneLevelDays, pruneWrittenBehind } from "../db";
 import { levelsSinceDay } from "../levels";
 import { iso } from "./iso";
 import { keeperLog } from "./keeper-log";
-import { type RetentionRun, retainPass } from "./retention";
 
 /**
  * The leader's upkeep of D1 (docs/settlement.md, "The keeper's alarm"), jobs of its schedule: none of them
@@ -23,14 +23,21 @@ export async function pruneKeys(db: D1Database, now: number): Promise<void> {
 }
 
 /**
- * Deletes ended quotes past the configuration's `retention`, a few bounded batches at a time
- * (docs/operations.md, "Retention"); `more` says a backlog is left for the next run.
+ * Archives ended quotes past the configuration's `retention` to R2 and deletes them from D1, a few bounded
+ * batches at a time (docs/operations.md, "Retention" and "Archive"); `more` says a backlog is left for the
+ * next run.
  */
-export async function retain(db: D1Database, config: RelayConfig, now: number): Promise<RetentionRun> {
-  const run = await retainPass(db, config.retention, now);
-  const count = (batches: RetentionRun["submitted"]) => batches.reduce((n, b) => n + b.quotes, 0);
+export async function retain(
+  db: D1Database,
+  bucket: ArchiveBucket,
+  config: RelayConfig,
+  now: number,
+): Promise<ArchiveRun> {
+  const run = await archivePass(db, bucket, archiveCutoffs(config.retention, now));
+  const count = (batches: number[]) => batches.reduce((n, b) => n + b, 0);
   const [unsubmitted, submitted] = [count(run.unsubmitted), count(run.submitted)];
-  if (unsubmitted + submitted > 0) keeperLog.info("quotes_retired", { unsubmitted, submitted, more: run.more });
+  if (unsubmitted + submitted + run.idsDropped > 0)
+    keeperLog.info("quotes_archived", { unsubmitted, submitted, idsDropped: run.idsDropped, more: run.more });
   return run;
 }
 

@@ -1,7 +1,7 @@
 import { adapterFor } from "../chains";
 import type { ChainConfig, RelayConfig } from "../config";
 import { primaryEvmChain } from "../config";
-import { decodeCursor, encodeCursor, listQuotes } from "../db";
+import { decodeCursor, encodeCursor, listQuotes, listsCompleteFrom } from "../db";
 import { invalidRequest } from "../errors";
 import type { QuoteListQuery, QuotePage } from "../schemas";
 
@@ -12,6 +12,7 @@ const DEFAULT_PAGE = 50;
  * `GET /v1/quotes` (docs/api.md, "Lists of quotes"): a taker's quotes, the quotes a resolver won, or every
  * quote (the explorer's recent activity), as of now, newest first, a page at a time. A taker's address is
  * one of a chain the relay serves (`chainId`'s when given); a resolver's is its identity, an EVM address.
+ * A page says from when the lists are complete: quotes ended before may have left for the archive.
  */
 export async function quotePage(db: D1Database, config: RelayConfig, query: QuoteListQuery): Promise<QuotePage> {
   const chains = config.chains.filter((c) => query.chainId === undefined || c.chainId === query.chainId);
@@ -25,19 +26,22 @@ export async function quotePage(db: D1Database, config: RelayConfig, query: Quot
     throw invalidRequest([{ path: "cursor", message: "is not a cursor this relay gave out" }]);
   }
   const limit = query.limit ?? DEFAULT_PAGE;
-  const rows = await listQuotes(db, {
-    by,
-    address,
-    chainId: query.chainId ?? null,
-    status: query.status ?? null,
-    after: position && { quotedAt: position.at, quoteId: position.id },
-    limit: limit + 1,
-    now: new Date().toISOString(),
-  });
+  const [rows, completeFrom] = await Promise.all([
+    listQuotes(db, {
+      by,
+      address,
+      chainId: query.chainId ?? null,
+      status: query.status ?? null,
+      after: position && { quotedAt: position.at, quoteId: position.id },
+      limit: limit + 1,
+      now: new Date().toISOString(),
+    }),
+    listsCompleteFrom(db),
+  ]);
   const quotes = rows.slice(0, limit);
   const last = quotes.at(-1);
   const nextCursor = rows.length > limit && last ? encodeCursor({ at: last.quotedAt, id: last.quoteId }) : null;
-  return { quotes, nextCursor };
+  return { quotes, nextCursor, completeFrom };
 }
 
 /** `given` in the spelling of the first of `chains` it is an address of (EIP-55 on EVM); else 400 on `field`. */

@@ -1,3 +1,4 @@
+import { archivedExecution, archivedQuote } from "../archive";
 import { corridorsOfQuoteId } from "../chains";
 import type { RelayConfig } from "../config";
 import type { Env } from "../env";
@@ -62,6 +63,9 @@ async function throughObject<T>(id: string, gate: ObjectReadGate, ask: () => Pro
   return found;
 }
 
+/** An archived quote is one no keeper holds a claim on. */
+const unclaimed = (quote: Quote | null) => quote && { quote, claimed: false };
+
 /** The statuses a submission's record moves a quote from (src/states/quote-states.ts). */
 const SUBMITTED_FROM: readonly string[] = QUOTE_MOVES.submitted.from;
 
@@ -69,7 +73,8 @@ const SUBMITTED_FROM: readonly string[] = QUOTE_MOVES.submitted.from;
  * `GET /v1/quotes/{id}`: the quote as of now, its corridor written through on a miss. A quote the keeper
  * holds a claim on, in a status its submission may still move it from (open, or expired meanwhile), may
  * have been answered 202 a moment ago, its record written just after that answer (docs/settlement.md,
- * "The fast path"): the keeper writes it first, and D1 is read again.
+ * "The fast path"): the keeper writes it first, and D1 is read again. One D1 no longer holds is read from
+ * the archive (docs/api.md, "Archived records"), before its corridor is asked.
  */
 export async function quoteThrough(
   env: Env,
@@ -77,7 +82,14 @@ export async function quoteThrough(
   quoteId: string,
   gate: ObjectReadGate,
 ): Promise<Quote | null> {
-  const read = await readThrough(env, config, quoteId, (db) => quoteClaimAsOfNow(db, quoteId), gate);
+  const read = await readThrough(
+    env,
+    config,
+    quoteId,
+    async (db) =>
+      (await quoteClaimAsOfNow(db, quoteId)) ?? unclaimed(await archivedQuote(db, env.ARCHIVE, quoteId, gate)),
+    gate,
+  );
   if (!read?.claimed || !SUBMITTED_FROM.includes(read.quote.status)) return read?.quote ?? null;
   await gate();
   return (await keeperWriteThrough(env, quoteId)) ? quoteAsOfNow(env.DB, quoteId) : read.quote;
@@ -85,11 +97,13 @@ export async function quoteThrough(
 
 /**
  * `GET /v1/executions/{id}`: the execution as of now. One D1 does not have may have been answered 202 a
- * moment ago: the keeper writes it first, and D1 is read again.
+ * moment ago: the keeper writes it first, and D1 is read again. One D1 no longer holds is read from the
+ * archive.
  */
 export async function executionThrough(env: Env, executionId: string, gate: ObjectReadGate): Promise<Execution | null> {
   if (!isId("x", executionId)) return null;
-  const found = await executionAsOfNow(env.DB, executionId);
+  const found =
+    (await executionAsOfNow(env.DB, executionId)) ?? (await archivedExecution(env.DB, env.ARCHIVE, executionId, gate));
   if (found) return found;
   return throughObject(executionId, gate, async () =>
     (await keeperWriteThrough(env, executionId)) ? executionAsOfNow(env.DB, executionId) : null,

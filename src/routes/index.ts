@@ -5,6 +5,7 @@
 
 export { adminRoutes } from "./admin";
 export { apiKeyRoutes } from "./api-keys";
+export { archiveRoutes } from "./archive";
 export { configRoutes } from "./config";
 export { corridorRoutes } from "./corridors";
 export { eventRoutes } from "./events";

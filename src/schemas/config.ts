@@ -85,7 +85,17 @@ export const Config = z
       })
       .nullable(),
     retention: z
-      .object({ unfilledDays: z.number().int(), filledDays: z.number().int() })
-      .openapi({ description: "days an ended quote stays readable: never submitted, and submitted" }),
+      .object({
+        unfilledHours: z.number().int().openapi({
+          description: "hours D1 keeps a never-submitted quote whole after it ended, before it is archived",
+        }),
+        unfilledDays: z.number().int().openapi({
+          description: "days a never-submitted quote is still answered by id after it ended, from the archive",
+        }),
+        filledDays: z.number().int().openapi({
+          description: "days D1 keeps a submitted quote and its executions whole after it ended, before it is archived",
+        }),
+      })
+      .openapi({ description: "how long an ended quote stays in D1 and stays readable (docs/operations.md)" }),
   })
   .openapi("Config");

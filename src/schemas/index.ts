@@ -4,6 +4,7 @@
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
+export { ArchiveBody, ArchiveResult } from "./archive";
 export { errorResponses, jsonContent } from "./common";
 export { Config } from "./config";
 export { type Erc2612Permit, ExecutionAnswer, ExecutionRequest, MAX_IDEMPOTENCY_KEY_LENGTH } from "./execution";

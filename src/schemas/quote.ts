@@ -123,6 +123,11 @@ export const TimelineEntry = z.object({
   detail: z.record(z.string(), z.unknown()).nullable(),
 });
 
+/** On a record D1 no longer holds, read from the archive (docs/api.md, "Archived records"). */
+const Archived = z.literal(true).optional().openapi({
+  description: "true on a record read from the archive, which D1 no longer holds; absent otherwise",
+});
+
 export const Quote = z
   .object({
     quoteId: z.string(),
@@ -152,19 +157,24 @@ export const Quote = z
     settlement: Settlement.nullable(),
     fills: z.array(Fill),
     timeline: z.array(TimelineEntry),
+    archived: Archived,
   })
   .openapi("Quote");
 
 export type Quote = z.infer<typeof Quote>;
 
 /** A quote in a list (docs/api.md, "Lists of quotes"): the record without its offers and timeline. */
-export const QuoteSummary = Quote.omit({ offers: true, timeline: true }).openapi("QuoteSummary");
+export const QuoteSummary = Quote.omit({ offers: true, timeline: true, archived: true }).openapi("QuoteSummary");
 export type QuoteSummary = z.infer<typeof QuoteSummary>;
 
 export const QuotePage = z
   .object({
     quotes: z.array(QuoteSummary),
     nextCursor: z.string().nullable().openapi({ description: "null on the last page" }),
+    completeFrom: Timestamp.nullable().openapi({
+      description:
+        'every quote made after this time is listed; older ones may have left for the archive and are read by id (docs/api.md, "Archived records"); null when none has',
+    }),
   })
   .openapi("QuotePage");
 
@@ -220,6 +230,7 @@ export const Execution = z
     // the named Quote is written `allOf [Quote, {type: [object, null]}]`, which admits no null and which
     // generated clients read as a Quote whose every field is `never` (docs/api.md, "A typed client").
     lifecycle: z.union([Quote, z.null()]),
+    archived: Archived,
   })
   .openapi("Execution");
 

@@ -2,6 +2,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import type { KeeperDO } from "../../durable-objects/keeper";
+import { ARCHIVE_BATCH, ARCHIVE_BATCHES } from "../../src/archive";
 import { localConfig } from "../../src/config/local";
 import { expireAllDue } from "../../src/db/quote-status";
 import { insertQuoteStatements } from "../../src/db/quote-writes";
@@ -10,16 +11,21 @@ import { countStatement, dayOf, readDays } from "../../src/db/resolver-days";
 import { readStrikeHistory } from "../../src/db/strikes";
 import { newId } from "../../src/ids";
 import { RETENTION_BACKLOG_MS, RETENTION_EVERY_MS } from "../../src/keeper/jobs";
-import { RETENTION_BATCH, RETENTION_BATCHES } from "../../src/keeper/retention";
 import { retain } from "../../src/keeper/upkeep";
 import { strike } from "../../src/resolvers/strikes";
 import { insertExecutionStatement } from "../support/execution-rows";
 import { sampleOffers, sampleQuote, sampleTimeline } from "../support/records";
 import { eventually } from "../support/ws-client";
 
-/** Ended quotes leave D1 after the configuration's retention (docs/operations.md, "Retention"). */
+/**
+ * Ended quotes leave D1 for the archive after the configuration's retention (docs/operations.md,
+ * "Retention"); test/integration/archive.test.ts shows what the archive holds and answers.
+ */
 
-const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+/** The corridor tag of every quote here (src/ids.ts): an archive object holds one corridor's day. */
+const TAG = "7e7e7e7e";
 const iso = (ms: number) => new Date(ms).toISOString();
 const db = env.DB;
 const RESOLVER = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
@@ -42,7 +48,7 @@ async function flood(count: number, overrides: (i: number) => Partial<QuoteRow>)
     const statements: D1PreparedStatement[] = [];
     for (let i = start; i < Math.min(count, start + 100); i++) {
       const taker = privateKeyToAccount(`0x${(i + 1).toString(16).padStart(64, "0")}`).address;
-      const quote = sampleQuote({ taker, recipient: taker, ...overrides(i) });
+      const quote = sampleQuote({ quoteId: newId("q", TAG), taker, recipient: taker, ...overrides(i) });
       ids.push(quote.quoteId);
       statements.push(...insertQuoteStatements(db, quote, sampleOffers(quote), sampleTimeline(quote)));
     }
@@ -97,20 +103,20 @@ const exists = async (quoteId: string) =>
   (await db.prepare("SELECT 1 AS ok FROM quotes WHERE quote_id = ?").bind(quoteId).first()) !== null;
 
 describe("the retention job", () => {
-  it("deletes a flood of quotes never submitted once they are unfilledDays old, in bounded batches, and keeps the rest", async () => {
+  it("archives a flood of quotes never submitted once they are unfilledHours old, in bounded batches, and keeps the rest", async () => {
     const start = Date.now();
     // A flood of quote requests, each from a new taker address, none ever signed: the keeper's sweep
     // records them expired a minute later, as it does every 10 s.
     const flooded = 3_000;
     await flood(flooded, () => ({ quotedAt: iso(start), expiresAt: iso(start + 30_000) }));
     expect(await expireAllDue(db, iso(start + 60_000))).toBe(flooded);
-    // The clock of the run: a week and an hour after the flood expired.
-    const now = start + 60_000 + 7 * DAY + 60 * 60 * 1000;
+    // The clock of the run: unfilledHours (3) and an hour after the flood expired.
+    const now = start + 60_000 + 4 * HOUR;
 
     const cancelled = await endedQuote("cancelled", now - 8 * DAY, false);
     const requoted = await endedQuote("failed", now - 8 * DAY, false);
     await executionOf(requoted, "requote", now - 8 * DAY);
-    const recentExpiry = await endedQuote("expired", now - 6 * DAY, false);
+    const recentExpiry = await endedQuote("expired", now - 2 * HOUR, false);
     // Submitted: kept filledDays (400) after they ended, with their executions and fills.
     const settled = await endedQuote("settled", now - 399 * DAY, true);
     await executionOf(settled, "settled", now - 399 * DAY);
@@ -135,21 +141,22 @@ describe("the retention job", () => {
     // Each flooded quote: the quote, 2 offers, 3 timeline events (requested, quoted, expired).
     expect(before).toMatchObject({ quotes: flooded + 6, offers: 2 * (flooded + 6) });
 
-    const first = await retain(db, localConfig, now);
-    // One run deletes at most RETENTION_BATCHES batches of RETENTION_BATCH quotes of each kind, and says
-    // more are left.
-    expect(first.unsubmitted.map((b) => b.quotes)).toEqual(Array(RETENTION_BATCHES).fill(RETENTION_BATCH));
-    expect(first.unsubmitted.every((b) => b.offers === 2 * b.quotes)).toBe(true);
+    const first = await retain(db, env.ARCHIVE, localConfig, now);
+    // One run archives at most ARCHIVE_BATCHES batches of ARCHIVE_BATCH quotes of each kind, one corridor's
+    // day to a batch (the two that ended 8 days ago are one), and says more are left.
+    expect(first.unsubmitted).toEqual([2, ...Array(ARCHIVE_BATCHES - 1).fill(ARCHIVE_BATCH)]);
     expect(first.more).toBe(true);
     // The submitted quote that ended 401 days ago went in the same run, with its execution and fill.
-    expect(first.submitted).toEqual([{ quotes: 1, offers: 2, timeline: 2, executions: 1, fills: 1 }]);
-    expect((await countRows()).quotes).toBe(before.quotes - RETENTION_BATCH * RETENTION_BATCHES - 1);
+    expect(first.submitted).toEqual([1]);
+    const afterFirst = await countRows();
+    expect(afterFirst.quotes).toBe(before.quotes - 2 - ARCHIVE_BATCH * (ARCHIVE_BATCHES - 1) - 1);
+    expect(afterFirst.offers).toBe(2 * afterFirst.quotes);
 
-    const second = await retain(db, localConfig, now);
+    const second = await retain(db, env.ARCHIVE, localConfig, now);
     expect(second.more).toBe(false);
-    const deleted = [...first.unsubmitted, ...second.unsubmitted].reduce((n, b) => n + b.quotes, 0);
-    expect(deleted).toBe(flooded + 2);
-    expect(second.submitted.map((b) => b.quotes)).toEqual([0]);
+    const archived = [...first.unsubmitted, ...second.unsubmitted].reduce((n, b) => n + b, 0);
+    expect(archived).toBe(flooded + 2);
+    expect(second.submitted).toEqual([]);
 
     // Left: the quote that expired 6 days ago, and the submitted quotes younger than 400 days.
     const after = await countRows();
@@ -159,9 +166,9 @@ describe("the retention job", () => {
     expect(await readDays(db, RESOLVER, dayOf(iso(day)))).toMatchObject([{ asked: 5, won: 2, settled: 1 }]);
     expect(await readStrikeHistory(db, RESOLVER, 50)).toMatchObject([{ event: "x_old", quoteId: oldSettled }]);
 
-    // A run repeated deletes nothing more.
-    const third = await retain(db, localConfig, now);
-    expect([...third.unsubmitted, ...third.submitted].map((b) => b.quotes)).toEqual([0, 0]);
+    // A run repeated archives nothing more.
+    const third = await retain(db, env.ARCHIVE, localConfig, now);
+    expect([...third.unsubmitted, ...third.submitted]).toEqual([]);
   });
 
   it("reads each batch through the partial index of its kind, oldest first", async () => {
@@ -190,7 +197,7 @@ describe("the keeper's retention job", () => {
         .one(),
     );
 
-  it("runs hourly from the schedule, deletes what is past retention, and comes back soon while a backlog is left", async () => {
+  it("runs hourly from the schedule, archives what is past retention, and comes back soon while a backlog is left", async () => {
     const keeper = stub();
     const woke = Date.now();
     const row = await retentionRow(keeper);
@@ -199,7 +206,7 @@ describe("the keeper's retention job", () => {
 
     // More than one run's bound of quotes that expired 8 days ago, never submitted.
     const old = Date.now() - 8 * DAY;
-    const count = RETENTION_BATCH * RETENTION_BATCHES + 10;
+    const count = ARCHIVE_BATCH * ARCHIVE_BATCHES + 10;
     await flood(count, () => ({ status: "expired", quotedAt: iso(old), expiresAt: iso(old + 30_000) }));
     await runInDurableObject(keeper, (_: KeeperDO, state) => {
       state.storage.sql.exec("UPDATE keeper_schedule SET next_at = 0 WHERE job = 'retention'");

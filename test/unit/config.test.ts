@@ -20,8 +20,9 @@ describe("configuration", () => {
     expect(config.quoteTtlSeconds).toBe(30);
     expect(config.bandGuardBps).toBe(300);
     expect(config.keeperFloorFills).toBe(20);
-    expect(config.retention).toEqual({ unfilledDays: 7, filledDays: 400 });
+    expect(config.retention).toEqual({ unfilledHours: 3, unfilledDays: 7, filledDays: 400 });
     expect(parseConfig({ ...rest, retention: { filledDays: 30 } }).retention).toEqual({
+      unfilledHours: 3,
       unfilledDays: 7,
       filledDays: 30,
     });
@@ -77,6 +78,7 @@ describe("configuration", () => {
         Object.assign(c, { limitOrders: { minExpirySeconds: 9000, maxExpirySeconds: 600, maxOpenPerTaker: 1 } }),
     ],
     ["chains", (c: ReturnType<typeof clone>) => Object.assign(c, { chains: [c.chains[1]] })],
+    ["retention.unfilledHours", (c: ReturnType<typeof clone>) => Object.assign(c, { retention: { unfilledHours: 0 } })],
     ["retention.unfilledDays", (c: ReturnType<typeof clone>) => Object.assign(c, { retention: { unfilledDays: 0 } })],
     ["retention.filledDays", (c: ReturnType<typeof clone>) => Object.assign(c, { retention: { filledDays: 0.5 } })],
   ])("refuses a bad %s, naming it", (field, spoil) => {
@@ -122,7 +124,7 @@ describe("configuration record (2.6)", () => {
         "bandGuardBps",
       ].sort(),
     );
-    expect(record.retention).toEqual({ unfilledDays: 7, filledDays: 400 });
+    expect(record.retention).toEqual({ unfilledHours: 3, unfilledDays: 7, filledDays: 400 });
     expect(record.bandGuardBps).toBe(localConfig.bandGuardBps);
     const evm = record.chains[0] as Record<string, unknown>;
     expect(record.chainId).toBe(evm.chainId);

@@ -109,8 +109,19 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
     signing: {
       kind: "taker",
       takerSigning: (terms, winner) => takerSigning(chain, terms, winner),
+      kept: keptSigning,
     },
   };
+}
+
+/**
+ * What a quote's row keeps of what the taker signs: of the typed data only its message, which is all the
+ * keeper reads (src/chains/evm/stored-signing.ts); its domain and types are the chain's and the contract's
+ * constants, 900 bytes a quote. A limit round's signing has no typed data and is kept whole.
+ */
+function keptSigning(signing: Record<string, unknown>): Record<string, unknown> {
+  const typed = signing.typedData as { message?: unknown } | undefined;
+  return typed?.message === undefined ? signing : { ...signing, typedData: { message: typed.message } };
 }
 
 /** What the taker signs on EVM: the Permit2 witness order of the winning bid, as eth_signTypedData_v4 takes it. */

@@ -377,6 +377,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/admin/archive": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Archive now the quotes that ended before a time */
+    post: operations["archiveNow"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/rates": {
     parameters: {
       query?: never;
@@ -730,9 +747,13 @@ export interface components {
         maxExpirySeconds: number;
         maxOpenPerTaker: number;
       } | null;
-      /** @description days an ended quote stays readable: never submitted, and submitted */
+      /** @description how long an ended quote stays in D1 and stays readable (docs/operations.md) */
       retention: {
+        /** @description hours D1 keeps a never-submitted quote whole after it ended, before it is archived */
+        unfilledHours: number;
+        /** @description days a never-submitted quote is still answered by id after it ended, from the archive */
         unfilledDays: number;
+        /** @description days D1 keeps a submitted quote and its executions whole after it ended, before it is archived */
         filledDays: number;
       };
     };
@@ -1229,6 +1250,11 @@ export interface components {
           [key: string]: unknown;
         } | null;
       }[];
+      /**
+       * @description true on a record read from the archive, which D1 no longer holds; absent otherwise
+       * @enum {boolean}
+       */
+      archived?: true;
     };
     QuoteRequest: {
       /** @description defaults to the primary EVM chain */
@@ -1254,6 +1280,11 @@ export interface components {
       quotes: components["schemas"]["QuoteSummary"][];
       /** @description null on the last page */
       nextCursor: string | null;
+      /**
+       * @description every quote made after this time is listed; older ones may have left for the archive and are read by id (docs/api.md, "Archived records"); null when none has
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      completeFrom: string | null;
     };
     QuoteSummary: {
       quoteId: string;
@@ -1518,6 +1549,11 @@ export interface components {
        */
       updatedAt: string;
       lifecycle: components["schemas"]["Quote"] | null;
+      /**
+       * @description true on a record read from the archive, which D1 no longer holds; absent otherwise
+       * @enum {boolean}
+       */
+      archived?: true;
     };
     Node: {
       /** @description 0x address on EVM, base58 on Solana */
@@ -1831,6 +1867,25 @@ export interface components {
        */
       name: string;
       quotas?: components["schemas"]["ApiKeyQuotas"];
+    };
+    ArchiveResult: {
+      /** @description quotes this run wrote to the archive and deleted from D1 */
+      archived: number;
+      /** @description the run stopped at its bound with more to archive: run it again */
+      more: boolean;
+      /**
+       * @description lists of quotes are complete after this time
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      completeFrom: string | null;
+    };
+    ArchiveBody: {
+      /**
+       * Format: date-time
+       * @description ISO 8601: ended quotes (either kind) that ended before it leave D1 for the archive
+       * @example 2026-11-22T10:00:00.000Z
+       */
+      before: string;
     };
     Rates: {
       /** @description One per corridor that has a band, then each native price's band no corridor has (corridor null); advisory, never a quote's price */
@@ -4072,6 +4127,92 @@ export interface operations {
       };
       /** @description Method not allowed on this path; see Allow */
       405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before asking again (also `retryAfter` in the body) */
+          "Retry-After"?: number;
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  archiveNow: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ArchiveBody"];
+      };
+    };
+    responses: {
+      /** @description What this run archived */
+      200: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ArchiveResult"];
+        };
+      };
+      /** @description Invalid request */
+      400: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Missing or wrong credentials */
+      401: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Method not allowed on this path; see Allow */
+      405: {
+        headers: {
+          /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
+          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Body over 64 KiB */
+      413: {
         headers: {
           /** @description The request's id: the caller's `X-Request-Id`, or one the relay made; in every log line it caused */
           "X-Request-Id"?: string;
