@@ -3,7 +3,7 @@ import { type LocalAccount, maxUint256, type PrivateKeyAccount } from "viem";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { kvHoldStore } from "../../src/auction/hold-store";
 import { readResolver, upsertRegistration } from "../../src/db/resolvers";
-import type { RfqFrame } from "../../src/protocol/frames";
+import type { RfqFrame } from "../../src/protocol/relay-frames";
 import type { Quote } from "../../src/schemas/quote";
 import { type Bidder, bidder, marketSellAmount, quoteBody, signBid } from "../support/bidder";
 import {

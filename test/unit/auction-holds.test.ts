@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChainAdapter } from "../../src/chains/adapter";
-import { type RfqFrame, SIGN_TIMEOUT_MS } from "../../src/protocol/frames";
+import { SIGN_TIMEOUT_MS } from "../../src/protocol/frame-limits";
+import type { RfqFrame } from "../../src/protocol/relay-frames";
 import { fakeCorridor, memoryHoldStore, quoteInput, USDC } from "../support/fake-corridor";
 
 const quoted = <T extends { kind: string }>(outcome: T) => {

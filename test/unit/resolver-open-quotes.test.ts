@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { OpenQuotes } from "../../src/clients/resolver/open-quotes";
-import type { RfqFrame } from "../../src/protocol/frames";
+import type { RfqFrame } from "../../src/protocol/relay-frames";
 
 const USDC = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48";
 const CNGN = "0x46C85152bFe9f96829aA94755D9f915F9B10EF5F";

@@ -1,4 +1,5 @@
-import type { InventoryEntry, RfqFrame } from "../../protocol/frames";
+import type { InventoryEntry } from "../../protocol/node-frames";
+import type { RfqFrame } from "../../protocol/relay-frames";
 
 /** What one bid, or one won quote, would take from the node's inventory. */
 interface Owed {
