@@ -1,12 +1,5 @@
-import {
-  AuctionHouse,
-  auctionChecksOf,
-  auctionStore,
-  auctionWrites,
-  type Clock,
-  kvHoldStore,
-  LiveBook,
-} from "../src/auction";
+import type { Clock } from "../src/auction";
+import { AuctionHouse, auctionChecksOf, auctionStore, auctionWrites, kvHoldStore, LiveBook } from "../src/auction";
 import { adapterFor, corridorOfKey } from "../src/chains";
 import { loadConfig } from "../src/config";
 import { corridorCostsOn } from "../src/costs";
@@ -54,11 +47,7 @@ export function corridorParts(ctx: DurableObjectState, env: Env, clock: Clock) {
   const schedule = new Schedule(ctx.storage, "corridor_schedule", jobs, (job, e) =>
     log.error("job_failed", { corridor: corridor.key, job, error: String(e) }),
   );
-  const door = new NodeDoor(
-    nodes,
-    (at) => schedule.runBy("auth", at),
-    () => clock.now(),
-  );
+  const door = new NodeDoor(nodes, (at) => schedule.runBy("auth", at), clock);
   const streams = new StreamWakeups(hub, (at) => schedule.runBy("streams", at));
   const checks = auctionChecksOf({ config, corridor, adapter, band, assetOf, nodes, costs });
   const ladders = corridorPricesOn({ corridor, adapter, checks, standing, db, waitUntil });

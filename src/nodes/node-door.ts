@@ -12,7 +12,7 @@ export class NodeDoor {
   constructor(
     private readonly nodes: CorridorNodes,
     private readonly authBy: (at: number) => Promise<void>,
-    private readonly now: () => number,
+    private readonly clock: { now(): number },
   ) {}
 
   /** The socket's client end (101), or a 400 for a URL that is not a corridor's, or the limit it is over. */
@@ -20,7 +20,7 @@ export class NodeDoor {
     const advertised = advertisedCorridor(request.url);
     if (!advertised) return new Response("not a corridor connect URL", { status: 400 });
     const opener = clientOfAddress(request.headers.get("CF-Connecting-IP"));
-    const accepted = this.nodes.accept(advertised, opener, this.now());
+    const accepted = this.nodes.accept(advertised, opener, this.clock.now());
     if ("kind" in accepted) return errorJson(RelayError.from(accepted));
     await this.authBy(accepted.authDeadline);
     return new Response(null, { status: 101, webSocket: accepted.client });
