@@ -21,9 +21,10 @@ export function insertQuoteStatements(
         `INSERT INTO quotes (quote_id, rfq_id, chain_id, status, final, taker, recipient, sell_token, buy_token,
            sell_amount, received, fee_token, fee_amount, gas_fee_token, gas_fee_amount, taker_pays, proceeds,
            offers_hash, band, quoted_at, expires_at, resolver, resolver_name, replies, steering, settlement,
-           signing, updated_at, gas_fee_source, fill_kind, native_price, resolver_solana_address)
+           signing, updated_at, gas_fee_source, fill_kind, native_price, resolver_solana_address, min_received,
+           slippage_bps)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
-           ?22, ?23, ?24, ?25, ?26, ?27, ?20, ?28, ?29, ?30, ?31)`,
+           ?22, ?23, ?24, ?25, ?26, ?27, ?20, ?28, ?29, ?30, ?31, ?32, ?33)`,
       )
       .bind(
         q.quoteId,
@@ -58,6 +59,8 @@ export function insertQuoteStatements(
         q.nativePrice ?? null,
         // A quote queued before the column existed names no Solana key.
         q.resolver?.solanaAddress ?? null,
+        q.minReceived,
+        q.slippageBps,
       ),
   ];
   if (offers.length > 0) statements.push(offersStatement(db, q.quoteId, offers));

@@ -136,6 +136,11 @@ export const Quote = z
     buyToken: Address,
     sellAmount: Amount,
     received: Amount,
+    minReceived: Amount.openapi({
+      description:
+        'the least the recipient gets: `received` less `slippageBps`, rounded down; the taker signs it on EVM, and a fill pays the whole of what its bid delivers after fees (docs/settlement.md, "When the winner fades")',
+    }),
+    slippageBps: z.number().int().openapi({ description: "the taker's tolerance the quote was asked with" }),
     fee: TokenAmount,
     gasFee: QuoteGasFee,
     takerPays: Amount,

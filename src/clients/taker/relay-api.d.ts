@@ -853,6 +853,11 @@ export interface components {
        * @default 1200
        */
       relayLimitOrdersPerMinute: number;
+      /**
+       * @description the largest `slippageBps` a quote request may ask, in basis points of `received`
+       * @default 100
+       */
+      maxSlippageBps: number;
     };
     ErrorBody: {
       /** @example not_found */
@@ -1040,6 +1045,13 @@ export interface components {
        * @example 1000000
        */
       received: string;
+      /**
+       * @description the least the recipient gets: `received` less `slippageBps`, rounded down; the taker signs it on EVM, and a fill pays the whole of what its bid delivers after fees (docs/settlement.md, "When the winner fades")
+       * @example 1000000
+       */
+      minReceived: string;
+      /** @description the taker's tolerance the quote was asked with */
+      slippageBps: number;
       fee: {
         /** @description 0x address on EVM, base58 on Solana */
         token: string;
@@ -1224,6 +1236,8 @@ export interface components {
       taker: string;
       /** @description defaults to the taker */
       recipient?: string;
+      /** @description the taker's tolerance in basis points of `received`, 0 by default, at most the configuration's `limits.maxSlippageBps`: the quote's `minReceived` is `received` less this share, rounded down (docs/settlement.md, "When the winner fades") */
+      slippageBps?: number;
       /** @description required when requireTakerProof; see docs/api.md */
       takerProof?: {
         signature: string;
@@ -1261,6 +1275,13 @@ export interface components {
        * @example 1000000
        */
       received: string;
+      /**
+       * @description the least the recipient gets: `received` less `slippageBps`, rounded down; the taker signs it on EVM, and a fill pays the whole of what its bid delivers after fees (docs/settlement.md, "When the winner fades")
+       * @example 1000000
+       */
+      minReceived: string;
+      /** @description the taker's tolerance the quote was asked with */
+      slippageBps: number;
       fee: {
         /** @description 0x address on EVM, base58 on Solana */
         token: string;
@@ -1425,6 +1446,11 @@ export interface components {
       /** @description the taker's eth_signTypedData_v4 signature over the quote's typedData */
       signature: string;
       permit?: components["schemas"]["Erc2612Permit"];
+      /**
+       * @description the `minReceived` of the witness the taker signed; when given and not the quote's, 400 `invalid_request` naming it, and nothing is recorded
+       * @example 1000000
+       */
+      minReceived?: string;
     };
     /** @description An EIP-2612 permit of the sell token for Permit2 */
     Erc2612Permit: {
