@@ -80,16 +80,16 @@ export function quotedRecord(
   const { signing: _signing, fillKind: _kind, nativePrice: _price, ...record } = quote;
   return {
     ...record,
-    offers: offers.map(({ signature: _s, ...o }) => o),
+    offers: offers.map(({ signature: _s, received: _r, ...o }) => o),
     executions: [],
     fills: [],
     timeline,
   };
 }
 
-/** Offers as stored: the bid's signature kept for settlement. */
+/** Offers as stored: the bid's signature and what it leaves the recipient kept for settlement. */
 export function storedOffers(offers: readonly RankedOffer[]): StoredOffer[] {
-  return offers.map(({ bid, ...offer }) => ({ ...offer, signature: bid.signature }));
+  return offers.map(({ bid, ...offer }) => ({ ...offer, signature: bid.signature, received: bid.received.toString() }));
 }
 
 /** Commits to the auction's valid offers: who bid what, with which signature, in rank order. */

@@ -6,6 +6,7 @@
 
 export { type ApiKeyRow, apiKeyByHash, insertApiKey, listApiKeys, revokeApiKey } from "./api-keys";
 export { type ExecutionRow, readExecutionRecord, readUncountedFailures, type UncountedFailure } from "./executions";
+export { type Fade, readSignedOffers, type SignedOffer, writeFade } from "./fades";
 export { recentGasUsed } from "./fill-costs";
 export { type SettledFillBooks, settledFillsSince } from "./keeper-books";
 export {

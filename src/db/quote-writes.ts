@@ -11,7 +11,7 @@ import type { QuoteRow } from "./quotes";
 export function insertQuoteStatements(
   db: D1Database,
   quote: QuoteRow,
-  offers: (Offer & { signature?: string | null })[],
+  offers: (Offer & { signature?: string | null; received?: string | null })[],
   timeline: TimelineEntry[],
 ): D1PreparedStatement[] {
   const q = quote;
@@ -76,7 +76,7 @@ export function insertQuoteStatements(
 function offersStatement(
   db: D1Database,
   quoteId: string,
-  offers: (Offer & { signature?: string | null })[],
+  offers: (Offer & { signature?: string | null; received?: string | null })[],
 ): D1PreparedStatement {
   const rows = offers.map((o) => [
     o.rank,
@@ -87,12 +87,14 @@ function offersStatement(
     o.latencyMs,
     o.won ? 1 : 0,
     o.signature ?? null,
+    o.received ?? null,
   ]);
   return db
     .prepare(
-      `INSERT INTO offers (quote_id, rank, resolver, name, output_amount, status, latency_ms, won, signature)
+      `INSERT INTO offers (quote_id, rank, resolver, name, output_amount, status, latency_ms, won, signature,
+         received)
        SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6,
-         value ->> 7
+         value ->> 7, value ->> 8
        FROM json_each(?2)`,
     )
     .bind(quoteId, JSON.stringify(rows));
@@ -107,7 +109,7 @@ function offersStatement(
 export function correctOffersStatements(
   db: D1Database,
   quoteId: string,
-  offers: (Offer & { signature?: string | null })[],
+  offers: (Offer & { signature?: string | null; received?: string | null })[],
   replies: Replies,
   offersHash: string,
 ): D1PreparedStatement[] {

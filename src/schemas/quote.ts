@@ -11,6 +11,7 @@ export const TimelineEventName = z.enum([
   "signed",
   "submitted",
   "requote",
+  "fallback",
   "failed",
   "settled",
   "final",
@@ -51,7 +52,10 @@ export const Offer = z.object({
   name: z.string(),
   outputAmount: Amount,
   rank: z.number().int(),
-  status: z.enum(["won", "lost", "outside_band", "demoted"]),
+  status: z.enum(["won", "lost", "outside_band", "demoted", "faded"]).openapi({
+    description:
+      '`faded`: it won, then its leg failed the keeper\'s checks for its own reason, and the next offer filled the quote (docs/settlement.md, "When the winner fades")',
+  }),
   latencyMs: z.number(),
   won: z.boolean(),
 });

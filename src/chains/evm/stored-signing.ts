@@ -67,6 +67,24 @@ export function parseSigning(signing: unknown): ParsedSigning {
   };
 }
 
+/**
+ * The stored signing with another offer's bid in place of the winner's: the taker's witness names no resolver,
+ * so the same signature fills it (docs/settlement.md, "When the winner fades"). Null for a limit order's round,
+ * whose signing has no such bid.
+ */
+export function withBid(
+  signing: unknown,
+  bid: { resolver: string; outputAmount: string; signature: string },
+): Record<string, unknown> | null {
+  if (!storedSigning.safeParse(signing).success) return null;
+  return {
+    ...(signing as Record<string, unknown>),
+    resolver: bid.resolver,
+    outputAmount: bid.outputAmount,
+    resolverSignature: bid.signature,
+  };
+}
+
 /** The executor call that settles the request: `fill`, or `fillWithPermit` when a permit came along. */
 export function fillCall(executor: Address, request: FillRequest): FillCall {
   const { order, permit, bid, resolverSignature } = parseSigning(request.signing);

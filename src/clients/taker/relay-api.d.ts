@@ -1121,8 +1121,11 @@ export interface components {
          */
         outputAmount: string;
         rank: number;
-        /** @enum {string} */
-        status: "won" | "lost" | "outside_band" | "demoted";
+        /**
+         * @description `faded`: it won, then its leg failed the keeper's checks for its own reason, and the next offer filled the quote (docs/settlement.md, "When the winner fades")
+         * @enum {string}
+         */
+        status: "won" | "lost" | "outside_band" | "demoted" | "faded";
         latencyMs: number;
         won: boolean;
       }[];
@@ -1217,7 +1220,17 @@ export interface components {
          */
         at: string;
         /** @enum {string} */
-        event: "requested" | "quoted" | "signed" | "submitted" | "requote" | "failed" | "settled" | "final" | "expired";
+        event:
+          | "requested"
+          | "quoted"
+          | "signed"
+          | "submitted"
+          | "requote"
+          | "fallback"
+          | "failed"
+          | "settled"
+          | "final"
+          | "expired";
         detail: {
           [key: string]: unknown;
         } | null;
