@@ -65,7 +65,7 @@ describe("POST /v1/quotes with slippageBps", () => {
     expect((await getQuote(quote.quoteId)).minReceived).toBe(quote.minReceived);
   });
 
-  it.each([
+  it.each<[unknown, string]>([
     [101, "above limits.maxSlippageBps"],
     [-1, "negative"],
     [1.5, "not an integer"],
