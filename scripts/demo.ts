@@ -46,6 +46,7 @@ const { values } = parseArgs({
     approve: { type: "boolean", default: false },
     limit: { type: "boolean", default: false },
     pause: { type: "string", default: "0" },
+    slippage: { type: "string", default: "50" },
     help: { type: "boolean", default: false },
   },
 });
@@ -58,6 +59,8 @@ const USAGE = `npm run demo -- [options]
   --taker N      anvil dev account N is the taker, on Solana the local account taker:N (default 5;
                  npm start funds 5 to 8)
   --sell AMOUNT  cNGN to sell, in whole units (default 15800, 10 USDC: a limit order must cover 3 × the gas fee)
+  --slippage BPS EVM: the tolerance below the quote's received the taker signs (default 50, 0.5 %); should
+                 the winner fade, the keeper fills the same signature with the next bid that pays at least it
   --approve      EVM: approve Permit2 on chain first (a transaction) instead of sending an EIP-2612 permit
   --pause S      EVM: wait S seconds between the quote and its signature, to watch the quote's explorer page
                  (printed) go from quoted to final; the quote lives 30 s
@@ -134,11 +137,13 @@ async function main(): Promise<void> {
     buyToken: buy.address,
     sellAmount: parseUnits(values.sell, sell.decimals).toString(),
     taker: account.address,
+    slippageBps: Number(values.slippage),
   });
   say(
     `quoted ${quote.quoteId}: ${amount(sell, quote.sellAmount)} for ${amount(buy, quote.received)} ` +
       `(fee ${amount(buy, quote.fee.amount)}, gas fee ${amount(buy, quote.gasFee.amount)}) from ${quote.resolver?.name}`,
   );
+  say(`  the taker signs for at least ${amount(buy, quote.minReceived)} (slippage ${quote.slippageBps} bps)`);
   for (const o of quote.offers) {
     say(`  offer ${o.name.padEnd(8)} ${amount(buy, o.outputAmount).padEnd(16)} ${o.status} (${o.latencyMs} ms)`);
   }
@@ -237,10 +242,16 @@ async function approvePermit2(
   say(`approved Permit2 for ${token.symbol} (tx ${hash})`);
 }
 
-/** The recipient got what the quote said, to the base unit. */
+/**
+ * The recipient got what the final record says, to the base unit: the whole of what the filling bid paid
+ * (the winner's, or the next one's had it faded), never less than the signed minimum.
+ */
 function checkReceived(quote: Quote, before: bigint, after: bigint): void {
   if (after - before !== BigInt(quote.received)) {
     throw new Error(`received ${after - before}, but the quote said ${quote.received}`);
+  }
+  if (after - before < BigInt(quote.minReceived)) {
+    throw new Error(`received ${after - before}, less than the signed minimum ${quote.minReceived}`);
   }
 }
 

@@ -8,7 +8,16 @@ import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ed25519 } from "@noble/curves/ed25519";
 import { base58, hex } from "@scure/base";
-import { type Address, encodeAbiParameters, type Hex, hashMessage, hashTypedData, keccak256, stringToHex } from "viem";
+import {
+  type Address,
+  encodeAbiParameters,
+  type Hex,
+  hashMessage,
+  hashStruct,
+  hashTypedData,
+  keccak256,
+  stringToHex,
+} from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -25,6 +34,9 @@ const signText = (text: string) => base58.encode(ed25519.sign(new TextEncoder().
 const DOMAIN_TYPE = "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)";
 const RFQ_FILL_TYPE =
   "RfqFill(bytes32 quoteId,address taker,address sellToken,uint256 sellAmount,address buyToken,uint256 outputAmount,uint256 deadline)";
+const RFQ_ORDER_TYPE =
+  "RfqOrder(bytes32 quoteId,address recipient,address buyToken,uint256 minReceived,address gasFeeToken,uint256 gasFee,uint256 deadline)";
+const PERMIT_WITNESS_TYPE = `PermitWitnessTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline,RfqOrder witness)${RFQ_ORDER_TYPE}TokenPermissions(address token,uint256 amount)`;
 const LIMIT_AUTH_TYPE =
   "LimitAuth(address taker,address recipient,address sellToken,address buyToken,uint256 sellAmount,uint256 minOut,address gasFeeToken,uint256 maxGasFee,uint256 deadline)";
 const LIMIT_FILL_TYPE = `LimitFill(bytes32 quoteId,LimitAuth order,uint256 nonce,uint256 outputAmount,uint256 deadline)${LIMIT_AUTH_TYPE}`;
@@ -96,6 +108,52 @@ const rfqFillTyped = {
     sellAmount: BigInt(rfq.sellAmount),
     outputAmount: BigInt(outputAmount),
     deadline: BigInt(rfq.deadline),
+  },
+} as const;
+
+// The taker's Permit2 transfer of that quote, whose witness binds what it gets at least, not who pays it:
+// 1 % of slippage under a `received` of 998401 (999500 less a fee of 999, 10 bps rounded down, and a gas fee of 100).
+const permit2: Address = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+const takerWitness = {
+  quoteId: quoteIdBytes32(rfq.quoteId),
+  recipient: rfq.taker,
+  buyToken: rfq.buyToken,
+  minReceived: "988416",
+  gasFeeToken: rfq.buyToken,
+  gasFee: "100",
+  deadline: String(rfq.deadline),
+};
+const takerTypes = {
+  PermitWitnessTransferFrom: [
+    { name: "permitted", type: "TokenPermissions" },
+    { name: "spender", type: "address" },
+    { name: "nonce", type: "uint256" },
+    { name: "deadline", type: "uint256" },
+    { name: "witness", type: "RfqOrder" },
+  ],
+  TokenPermissions: [
+    { name: "token", type: "address" },
+    { name: "amount", type: "uint256" },
+  ],
+  RfqOrder: fieldsOf(RFQ_ORDER_TYPE),
+};
+const witnessValue = {
+  ...takerWitness,
+  minReceived: BigInt(takerWitness.minReceived),
+  gasFee: BigInt(takerWitness.gasFee),
+  deadline: BigInt(takerWitness.deadline),
+};
+const takerTyped = {
+  domain: { name: "Permit2", chainId, verifyingContract: permit2 },
+  types: takerTypes,
+  primaryType: "PermitWitnessTransferFrom",
+  message: {
+    permitted: { token: rfq.sellToken, amount: BigInt(rfq.sellAmount) },
+    spender: executor,
+    // The quote id's 16 bytes, as a number.
+    nonce: BigInt(`0x${rfq.quoteId.slice(2)}`),
+    deadline: BigInt(rfq.deadline),
+    witness: witnessValue,
   },
 } as const;
 
@@ -183,6 +241,23 @@ const vectors = {
     toSign: rfqFillToSign,
     digest: hashTypedData(rfqFillTyped),
     signature: await account.signTypedData(rfqFillTyped),
+  },
+  takerOrder: {
+    chainId,
+    permit2,
+    executor,
+    quoteId: rfq.quoteId,
+    sellToken: rfq.sellToken,
+    takerPays: rfq.sellAmount,
+    received: "998401",
+    slippageBps: 100,
+    witness: takerWitness,
+    typeString: RFQ_ORDER_TYPE,
+    typeHash: keccak256(stringToHex(RFQ_ORDER_TYPE)),
+    permitTypeString: PERMIT_WITNESS_TYPE,
+    witnessHash: hashStruct({ data: witnessValue, primaryType: "RfqOrder", types: takerTypes }),
+    digest: hashTypedData(takerTyped),
+    signature: await account.signTypedData(takerTyped),
   },
   limitFill: {
     chainId,

@@ -41,6 +41,8 @@ export interface QuoteInput {
   sellAmount: string;
   taker: string;
   recipient: string;
+  /** The taker's tolerance below `received`, in basis points (docs/settlement.md, "When the winner fades"); 0 when absent. */
+  slippageBps?: number;
   /** When the request reached the relay (ms), for the quote's latency. */
   requestedAt: number;
   /** Present when the keeper auctions a limit order: the winner signs a fill of the order. */

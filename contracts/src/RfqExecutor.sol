@@ -14,21 +14,28 @@ import {Validation} from "./Validation.sol";
 /// @notice Settles one RFQ fill atomically: the taker's sell tokens to the resolver, the resolver's buy
 /// tokens to the recipient, the protocol fee to the fee controller and the gas fee to the keeper, or
 /// nothing at all. Two signatures authorise it: the taker's Permit2 permit, whose witness is the
-/// RfqOrder (what the taker gets), and the resolver's RfqFill (what the resolver gives). Their types
-/// are defined once, in src/chains/evm/typed-data.ts; this contract hashes exactly those.
+/// RfqOrder (what the taker gives and gets at least, not who pays it, as a limit order's LimitAuth), and
+/// the filling resolver's RfqFill (what that resolver gives). The recipient gets the whole of what the
+/// bid delivers after the fees, never less than the order's `minReceived`. Their types are defined once,
+/// in src/chains/evm/typed-data.ts; this contract hashes exactly those (docs/contracts.md).
 contract RfqExecutor is EIP712, Ownable, GuardedLegs {
 
-    /// @notice What the taker agrees to, signed as the Permit2 witness. The sell side is in the permit.
+    /// @notice What the taker agrees to, signed as the Permit2 witness. The sell side is in the permit;
+    /// the resolver is not named, so the keeper may fill it with any resolver's bid that pays enough.
     struct RfqOrder {
         bytes32 quoteId;
-        address resolver;
         address recipient;
         address buyToken;
-        uint256 received;
-        uint256 fee;
+        uint256 minReceived;
         address gasFeeToken;
         uint256 gasFee;
         uint256 deadline;
+    }
+
+    /// @notice The filling resolver's side: who it is and the output its RfqFill signature commits to.
+    struct Bid {
+        address resolver;
+        uint256 outputAmount;
     }
 
     /// @notice An EIP-2612 approval of Permit2 by the taker, carried along when the taker has none yet.
@@ -41,13 +48,13 @@ contract RfqExecutor is EIP712, Ownable, GuardedLegs {
     }
 
     bytes32 public constant RFQ_ORDER_TYPEHASH = keccak256(
-        "RfqOrder(bytes32 quoteId,address resolver,address recipient,address buyToken,uint256 received,uint256 fee,"
-        "address gasFeeToken,uint256 gasFee,uint256 deadline)"
+        "RfqOrder(bytes32 quoteId,address recipient,address buyToken,uint256 minReceived,address gasFeeToken,"
+        "uint256 gasFee,uint256 deadline)"
     );
 
     string public constant RFQ_WITNESS_TYPE_STRING =
-        "RfqOrder witness)RfqOrder(bytes32 quoteId,address resolver,address recipient,address buyToken,"
-        "uint256 received,uint256 fee,address gasFeeToken,uint256 gasFee,uint256 deadline)"
+        "RfqOrder witness)RfqOrder(bytes32 quoteId,address recipient,address buyToken,uint256 minReceived,"
+        "address gasFeeToken,uint256 gasFee,uint256 deadline)"
         "TokenPermissions(address token,uint256 amount)";
 
     bytes32 public constant RFQ_FILL_TYPEHASH = keccak256(
@@ -84,7 +91,8 @@ contract RfqExecutor is EIP712, Ownable, GuardedLegs {
     error NonceMismatch(uint256 expected, uint256 actual);
     error GasFeeTokenNotInPair(address gasFeeToken);
     error GasFeeExceedsTakerPays(uint256 gasFee, uint256 takerPays);
-    error FeeMismatch(uint256 expected, uint256 actual);
+    /// @param received What the bid pays the recipient after the protocol fee (and the gas fee in the buy token).
+    error ReceivedBelowMinimum(uint256 received, uint256 minReceived);
     error InvalidResolverSignature();
 
     modifier onlyKeeper() {
@@ -119,9 +127,10 @@ contract RfqExecutor is EIP712, Ownable, GuardedLegs {
         ISignatureTransfer.PermitTransferFrom calldata permit,
         address taker,
         bytes calldata takerSignature,
+        Bid calldata bid,
         bytes calldata resolverSignature
     ) external onlyKeeper {
-        _fill(order, permit, taker, takerSignature, resolverSignature);
+        _fill(order, permit, taker, takerSignature, bid, resolverSignature);
     }
 
     /// @notice As {fill}, first applying the taker's EIP-2612 approval of Permit2. A permit that fails
@@ -132,22 +141,25 @@ contract RfqExecutor is EIP712, Ownable, GuardedLegs {
         ISignatureTransfer.PermitTransferFrom calldata permit,
         address taker,
         bytes calldata takerSignature,
+        Bid calldata bid,
         bytes calldata resolverSignature,
         Erc2612Permit calldata erc2612
     ) external onlyKeeper {
         try IERC20Permit(permit.permitted.token).permit(
             taker, address(PERMIT2), erc2612.value, erc2612.deadline, erc2612.v, erc2612.r, erc2612.s
         ) {} catch {}
-        _fill(order, permit, taker, takerSignature, resolverSignature);
+        _fill(order, permit, taker, takerSignature, bid, resolverSignature);
     }
 
-    /// @notice The EIP-712 digest the resolver signs for `order`, given the sell side of the permit; the
-    /// `orderHash` of {RfqFilled}.
-    function fillHash(RfqOrder calldata order, address taker, address sellToken, uint256 sellAmount)
-        public
-        view
-        returns (bytes32)
-    {
+    /// @notice The EIP-712 digest a resolver signs to deliver `outputAmount` for `order`, given the sell side
+    /// of the permit; the `orderHash` of {RfqFilled}.
+    function fillHash(
+        RfqOrder calldata order,
+        address taker,
+        address sellToken,
+        uint256 sellAmount,
+        uint256 outputAmount
+    ) public view returns (bytes32) {
         return _hashTypedDataV4(
             keccak256(
                 abi.encode(
@@ -157,17 +169,11 @@ contract RfqExecutor is EIP712, Ownable, GuardedLegs {
                     sellToken,
                     sellAmount,
                     order.buyToken,
-                    outputAmount(order),
+                    outputAmount,
                     order.deadline
                 )
             )
         );
-    }
-
-    /// @notice What the resolver delivers: the recipient's amount, the fee, and the gas fee when it is
-    /// charged in the buy token.
-    function outputAmount(RfqOrder calldata order) public pure returns (uint256) {
-        return order.received + order.fee + (order.gasFeeToken == order.buyToken ? order.gasFee : 0);
     }
 
     /// @notice The EIP-712 struct hash of the order, the witness of the taker's Permit2 signature.
@@ -181,6 +187,7 @@ contract RfqExecutor is EIP712, Ownable, GuardedLegs {
         ISignatureTransfer.PermitTransferFrom calldata permit,
         address taker,
         bytes calldata takerSignature,
+        Bid calldata bid,
         bytes calldata resolverSignature
     ) private {
         if (block.timestamp > order.deadline) revert OrderExpired(order.deadline);
@@ -196,12 +203,14 @@ contract RfqExecutor is EIP712, Ownable, GuardedLegs {
         if (gasInSellToken && order.gasFee > takerPays) revert GasFeeExceedsTakerPays(order.gasFee, takerPays);
         uint256 sellAmount = gasInSellToken ? takerPays - order.gasFee : takerPays;
 
-        uint256 output = outputAmount(order);
-        uint256 expectedFee = FEE_CONTROLLER.feeFor(order.buyToken, output);
-        if (order.fee != expectedFee) revert FeeMismatch(expectedFee, order.fee);
+        // The recipient gets the whole of what the bid delivers after the fees, at least what the taker signed.
+        uint256 fee = FEE_CONTROLLER.feeFor(order.buyToken, bid.outputAmount);
+        uint256 gasFromOutput = gasInSellToken ? 0 : order.gasFee;
+        uint256 received = bid.outputAmount > fee + gasFromOutput ? bid.outputAmount - fee - gasFromOutput : 0;
+        if (received < order.minReceived) revert ReceivedBelowMinimum(received, order.minReceived);
 
-        bytes32 orderHash = fillHash(order, taker, sellToken, sellAmount);
-        if (!SignatureChecker.isValidSignatureNow(order.resolver, orderHash, resolverSignature)) {
+        bytes32 orderHash = fillHash(order, taker, sellToken, sellAmount, bid.outputAmount);
+        if (!SignatureChecker.isValidSignatureNow(bid.resolver, orderHash, resolverSignature)) {
             revert InvalidResolverSignature();
         }
 
@@ -218,27 +227,26 @@ contract RfqExecutor is EIP712, Ownable, GuardedLegs {
         catch (bytes memory reason) {
             revert TakerLegFailed(reason);
         }
-        _legTransfer(Leg.Resolver, sellToken, order.resolver, sellAmount);
+        _legTransfer(Leg.Resolver, sellToken, bid.resolver, sellAmount);
         // The resolver's whole output comes here first, so a transfer that fails after it is the recipient's
         // or a fee's, never the resolver's (docs/reliability.md, "Blame").
-        uint256 gasFromOutput = gasInSellToken ? 0 : order.gasFee;
-        _pull(order.buyToken, order.resolver, order.received + order.fee + gasFromOutput);
-        _send(Leg.Recipient, order.buyToken, order.recipient, order.received);
-        _send(Leg.Fee, order.buyToken, address(FEE_CONTROLLER), order.fee);
+        _pull(order.buyToken, bid.resolver, bid.outputAmount);
+        _send(Leg.Recipient, order.buyToken, order.recipient, received);
+        _send(Leg.Fee, order.buyToken, address(FEE_CONTROLLER), fee);
         _send(Leg.Fee, gasInSellToken ? sellToken : order.buyToken, msg.sender, order.gasFee);
 
         emit RfqFilled(
             orderHash,
             order.quoteId,
-            order.resolver,
+            bid.resolver,
             msg.sender,
             taker,
             sellToken,
             sellAmount,
             order.buyToken,
-            output,
-            order.received,
-            order.fee,
+            bid.outputAmount,
+            received,
+            fee,
             order.gasFee
         );
     }

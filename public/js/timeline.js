@@ -10,6 +10,7 @@ export const TIMELINE_EVENTS = [
   "signed",
   "submitted",
   "requote",
+  "fallback",
   "failed",
   "settled",
   "final",

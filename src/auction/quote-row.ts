@@ -1,4 +1,5 @@
 import { keccak256, stringToBytes } from "viem";
+import { minReceivedOf } from "../chains";
 import type { QuoteRow } from "../db";
 import type { Steering } from "../schemas";
 import type { QuoteInput } from "../types";
@@ -34,6 +35,8 @@ export function quoteRow(
     buyToken: input.buyToken,
     sellAmount: input.sellAmount,
     received: amounts.received.toString(),
+    minReceived: minReceivedOf(amounts.received, terms.slippageBps ?? 0).toString(),
+    slippageBps: terms.slippageBps ?? 0,
     fee: { token: terms.fee.token, amount: amounts.fee.toString() },
     gasFee: { token: gas.token, amount: gas.amount.toString(), source: gas.source },
     takerPays: amounts.takerPays.toString(),
@@ -48,6 +51,8 @@ export function quoteRow(
     settlement: null,
     signing: {
       ...signing,
+      // The filling bid, which a fade replaces with the next offer's (docs/settlement.md, "When the winner fades").
+      resolver: offer.resolver,
       outputAmount: amounts.outputAmount.toString(),
       resolverSignature: offer.bid.signature,
       deadline: terms.deadline,
@@ -75,16 +80,16 @@ export function quotedRecord(
   const { signing: _signing, fillKind: _kind, nativePrice: _price, ...record } = quote;
   return {
     ...record,
-    offers: offers.map(({ signature: _s, ...o }) => o),
+    offers: offers.map(({ signature: _s, received: _r, ...o }) => o),
     executions: [],
     fills: [],
     timeline,
   };
 }
 
-/** Offers as stored: the bid's signature kept for settlement. */
+/** Offers as stored: the bid's signature and what it leaves the recipient kept for settlement. */
 export function storedOffers(offers: readonly RankedOffer[]): StoredOffer[] {
-  return offers.map(({ bid, ...offer }) => ({ ...offer, signature: bid.signature }));
+  return offers.map(({ bid, ...offer }) => ({ ...offer, signature: bid.signature, received: bid.received.toString() }));
 }
 
 /** Commits to the auction's valid offers: who bid what, with which signature, in rank order. */

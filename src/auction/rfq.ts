@@ -31,6 +31,7 @@ export function rfqTerms(
     sellAmount: BigInt(input.sellAmount),
     deadline: Math.floor(expiresAt / 1000) + DEADLINE_GRACE_SECONDS,
     gasFeeToken: gas.token,
+    slippageBps: input.slippageBps ?? 0,
     fee,
     ...(input.limit ? { limit: input.limit } : {}),
   };

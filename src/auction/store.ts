@@ -12,8 +12,11 @@ import {
 import { type AuctionCounts, auctionDayCounts } from "../resolvers";
 import type { Offer, Replies, TimelineEntry } from "../schemas";
 
-/** An offer as stored: its bid's signature is kept for settlement, never shown. */
-export type StoredOffer = Offer & { signature: string };
+/**
+ * An offer as stored: its bid's signature, and what it leaves the recipient, are kept for settlement (a fade
+ * fills with the next offer, docs/settlement.md "When the winner fades"), never shown.
+ */
+export type StoredOffer = Offer & { signature: string; received?: string };
 
 /**
  * One auction's part in the reliability counters (docs/reliability.md): who was asked, who answered in

@@ -18,6 +18,8 @@ export interface RfqTerms {
   /** Unix seconds: the fill must settle before it. */
   deadline: number;
   gasFeeToken: string;
+  /** The taker's tolerance below `received`, in basis points: the quote's `minReceived` (src/chains/min-received.ts); 0 when absent. */
+  slippageBps?: number;
   /** The protocol fee: its token, bps and side (`feeChargeFor`, src/chains/fee-charge.ts). */
   fee: FeeCharge;
   /** A limit order's round: bids commit to fill the signed order instead of an RFQ quote. */

@@ -39,6 +39,7 @@ export {
   primaryChainRecord,
 } from "./kinds";
 export type { LimitOrderChain, LimitOrderChains, SignedLimitTerms, TakerSide } from "./limit-orders";
+export { minReceivedOf } from "./min-received";
 export { readNativeBalance } from "./native-balance";
 export { readContractFeeBps, type TokenFeeBps } from "./protocol-fee";
 export {

@@ -280,6 +280,12 @@ export interface SettlementScheme {
   /** Why that field is required, for the `invalid_request` issue when it is missing. */
   readonly submissionHint: string;
   /**
+   * A quote's stored signing with another offer's bid in place of its winner's, when the winner fades
+   * (docs/settlement.md, "When the winner fades"); null where the taker signed who pays it (Solana: its
+   * transaction names the resolver) or the quote is a limit order's round.
+   */
+  withBid(signing: unknown, bid: { resolver: string; outputAmount: string; signature: string }): unknown | null;
+  /**
    * The keeper's wallets on this chain, one settler per key the secret holds (in its order; one key is a
    * pool of one); null when the secret is not a key (or list of keys) of this chain.
    */

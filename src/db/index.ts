@@ -16,6 +16,7 @@ export {
 } from "./archive-batches";
 export { type ArchivedQuote, readBatchRecords } from "./archive-records";
 export { type ExecutionRow, readExecutionRecord, readUncountedFailures, type UncountedFailure } from "./executions";
+export { type Fade, readSignedOffers, type SignedOffer, writeFade } from "./fades";
 export { recentGasUsed } from "./fill-costs";
 export { type SettledFillBooks, settledFillsSince } from "./keeper-books";
 export {

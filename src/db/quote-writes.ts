@@ -11,7 +11,7 @@ import type { QuoteRow } from "./quotes";
 export function insertQuoteStatements(
   db: D1Database,
   quote: QuoteRow,
-  offers: (Offer & { signature?: string | null })[],
+  offers: (Offer & { signature?: string | null; received?: string | null })[],
   timeline: TimelineEntry[],
 ): D1PreparedStatement[] {
   const q = quote;
@@ -21,9 +21,10 @@ export function insertQuoteStatements(
         `INSERT INTO quotes (quote_id, rfq_id, chain_id, status, final, taker, recipient, sell_token, buy_token,
            sell_amount, received, fee_token, fee_amount, gas_fee_token, gas_fee_amount, taker_pays, proceeds,
            offers_hash, band, quoted_at, expires_at, resolver, resolver_name, replies, steering, settlement,
-           signing, updated_at, gas_fee_source, fill_kind, native_price, resolver_solana_address)
+           signing, updated_at, gas_fee_source, fill_kind, native_price, resolver_solana_address, min_received,
+           slippage_bps)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
-           ?22, ?23, ?24, ?25, ?26, ?27, ?20, ?28, ?29, ?30, ?31)`,
+           ?22, ?23, ?24, ?25, ?26, ?27, ?20, ?28, ?29, ?30, ?31, ?32, ?33)`,
       )
       .bind(
         q.quoteId,
@@ -58,6 +59,8 @@ export function insertQuoteStatements(
         q.nativePrice ?? null,
         // A quote queued before the column existed names no Solana key.
         q.resolver?.solanaAddress ?? null,
+        q.minReceived,
+        q.slippageBps,
       ),
   ];
   if (offers.length > 0) statements.push(offersStatement(db, q.quoteId, offers));
@@ -73,7 +76,7 @@ export function insertQuoteStatements(
 function offersStatement(
   db: D1Database,
   quoteId: string,
-  offers: (Offer & { signature?: string | null })[],
+  offers: (Offer & { signature?: string | null; received?: string | null })[],
 ): D1PreparedStatement {
   const rows = offers.map((o) => [
     o.rank,
@@ -84,12 +87,14 @@ function offersStatement(
     o.latencyMs,
     o.won ? 1 : 0,
     o.signature ?? null,
+    o.received ?? null,
   ]);
   return db
     .prepare(
-      `INSERT INTO offers (quote_id, rank, resolver, name, output_amount, status, latency_ms, won, signature)
+      `INSERT INTO offers (quote_id, rank, resolver, name, output_amount, status, latency_ms, won, signature,
+         received)
        SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6,
-         value ->> 7
+         value ->> 7, value ->> 8
        FROM json_each(?2)`,
     )
     .bind(quoteId, JSON.stringify(rows));
@@ -104,7 +109,7 @@ function offersStatement(
 export function correctOffersStatements(
   db: D1Database,
   quoteId: string,
-  offers: (Offer & { signature?: string | null })[],
+  offers: (Offer & { signature?: string | null; received?: string | null })[],
   replies: Replies,
   offersHash: string,
 ): D1PreparedStatement[] {

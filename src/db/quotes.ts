@@ -27,6 +27,9 @@ export interface QuoteDbRow {
   buy_token: string;
   sell_amount: string;
   received: string;
+  /** Null on a quote stored before the taker signed a minimum: it was `received`. */
+  min_received: string | null;
+  slippage_bps: number;
   fee_token: string;
   fee_amount: string;
   gas_fee_token: string;
@@ -271,6 +274,8 @@ function toQuoteRow(r: QuoteDbRow): QuoteRow {
     buyToken: r.buy_token,
     sellAmount: r.sell_amount,
     received: r.received,
+    minReceived: r.min_received ?? r.received,
+    slippageBps: r.slippage_bps,
     fee: { token: r.fee_token, amount: r.fee_amount },
     gasFee: { token: r.gas_fee_token, amount: r.gas_fee_amount, source: r.gas_fee_source },
     takerPays: r.taker_pays,

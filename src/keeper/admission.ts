@@ -70,6 +70,7 @@ export async function admit(
     wallet,
     timings,
     gate,
+    chain.settlement,
   );
   const checked = await tried(trial);
   if (checked.kind !== "prepared") wallet.release();
@@ -106,7 +107,7 @@ async function read(port: KeeperPort, req: RoutedSubmission, timings: SubmitTimi
  * here, the one place that releases it, before the refusal is answered.
  */
 async function tried(trial: Trial): Promise<Prepared | SubmitOutcome> {
-  const { port, quote, request, terms, wallet, timings } = trial;
+  const { port, quote, wallet, timings } = trial;
   try {
     const refusal = await firstRefusal(trialChecks, trial);
     if (refusal) {
@@ -119,7 +120,8 @@ async function tried(trial: Trial): Promise<Prepared | SubmitOutcome> {
     keeperLog.error("rpc_unavailable", { chainId: quote.chainId, error: e.message });
     return notLeader("rpc_unavailable");
   }
-  const { fill } = trial;
+  // Read after the checks: a fade replaces the winner's request and terms with the next offer's.
+  const { fill, request, terms } = trial;
   if (!fill) throw new Error("a trial passed without a simulated fill");
   const corridor = findCorridor(port.config(), quote.chainId, quote.sellToken, quote.buyToken);
   const submission = {

@@ -82,6 +82,16 @@ export const chainChecks: readonly Check<OnChain>[] = [
           })
         : null,
   },
+  {
+    // A taker that names the minimum it signed hears which field is wrong rather than `bad_signature`.
+    name: "witness_min_received",
+    verdict: ({ req, quote }) =>
+      req.minReceived !== undefined && req.minReceived !== quote.minReceived
+        ? keeperRefusal("invalid_request", "The request failed validation.", {
+            issues: [{ path: "minReceived", message: `differs from the quote's minReceived ${quote.minReceived}` }],
+          })
+        : null,
+  },
   { name: "keeper_not_paused", verdict: ({ req }) => (req.paused ? notLeader("keeper_paused") : null) },
   { name: "quote_not_expired", verdict: ({ quote }) => (quote.status === "expired" ? quoteExpired() : null) },
   {

@@ -22,6 +22,8 @@ export interface SubmitRequest {
    */
   takerPart: Partial<Record<SettlementScheme["submissionField"], string>>;
   permit: Erc2612Permit | null;
+  /** The `minReceived` the taker says its witness signs (EVM); when given it must be the quote's. */
+  minReceived?: string;
   idempotencyKey: string | null;
   /** The HTTP request's id, for the keeper's log lines and its chain calls' (docs/operations.md, "Logs"). */
   requestId?: string;

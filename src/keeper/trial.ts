@@ -1,8 +1,10 @@
-import type { ChainSettler, FillRequest, PreparedFill } from "../chains";
+import type { ChainSettler, FillRequest, PreparedFill, SettlementScheme } from "../chains";
 import type { ExecutionTerms, QuoteRow } from "../db";
 import type { Refusal } from "../errors";
 import { newId, tagOf } from "../ids";
+import { isResolversOwn } from "../resolvers";
 import type { Check } from "./checks";
+import { recordFade, refill } from "./fade";
 import { keeperRefusal, notLeader } from "./outcomes";
 import type { KeeperPort } from "./port";
 import { QuoteClaim } from "./quote-claim";
@@ -43,14 +45,19 @@ export class Trial {
   fill: PreparedFill | null = null;
   private started: Started | null = null;
 
+  /**
+   * `request` and `terms` are the winner's until it fades: then the next offer's that fills the quote
+   * (src/keeper/fade.ts). `scheme` puts another bid in the quote's signing; null: a fade requotes.
+   */
   constructor(
     readonly port: KeeperPort,
     readonly quote: QuoteRow,
-    readonly request: FillRequest,
-    readonly terms: ExecutionTerms,
+    public request: FillRequest,
+    public terms: ExecutionTerms,
     readonly wallet: WalletSlot,
     readonly timings: SubmitTimings,
     readonly gate: TakerGate,
+    readonly scheme: Pick<SettlementScheme, "withBid"> | null = null,
   ) {}
 
   /**
@@ -121,8 +128,16 @@ export const trialChecks: readonly Check<Trial>[] = [
           return keeperRefusal("bad_signature", "The settlement contracts refuse the taker's signature.");
         case "keeper_refused":
           return notLeader(preflight.reason);
-        case "requote":
-          return () => requote(port, quote, terms, preflight.reason, timings);
+        case "requote": {
+          // A winner that fades is struck and the next offer fills the same signature, if one can.
+          const faded = isResolversOwn(preflight.reason) && trial.scheme ? await refill(trial, trial.scheme) : null;
+          if (!faded) return () => requote(port, quote, terms, preflight.reason, timings);
+          await recordFade(trial, faded, preflight.reason);
+          trial.request = faded.request;
+          trial.terms = { ...terms, resolver: faded.offer.resolver };
+          trial.fill = faded.fill;
+          return null;
+        }
       }
       trial.fill = preflight.fill;
       return null;

@@ -12,4 +12,5 @@ export { cancelQuoteMessage, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } fr
 export { StoredProofBook, type TakerProofSeen } from "./proof-memory";
 export { executionThrough, type ObjectReadGate, quoteThrough, readThrough, writeThrough } from "./read-through";
 export { verifySignedCancel } from "./signed-cancel";
+export { slippageOf } from "./slippage";
 export { addressIssues, checkSwapTerms, refuseBelowMinimum, type SwapTerms } from "./swap-terms";

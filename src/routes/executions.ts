@@ -85,6 +85,7 @@ async function submission(c: Context<AppEnv>, client: RequestClient, body: z.inf
     // The keeper takes the field its quote's chain names, once it has read the quote.
     takerPart: "signature" in body ? { signature: body.signature } : { transaction: body.transaction },
     permit: ("permit" in body ? body.permit : undefined) ?? null,
+    ...("minReceived" in body && body.minReceived !== undefined ? { minReceived: body.minReceived } : {}),
     idempotencyKey,
     requestId: c.get("requestId"),
     client,

@@ -14,6 +14,7 @@ import {
   quotePage,
   quoteThrough,
   readThrough,
+  slippageOf,
   TAKER_PROOF_MAX_AGE_SECONDS,
   type TakerProofSeen,
   takerProofMessage,
@@ -72,6 +73,7 @@ export const quoteRoutes = createRouter()
       if (!chainConfig) throw new RelayError(400, "unsupported_pair", `The relay does not serve chain ${chainId}.`);
       const chain = adapterFor(chainConfig);
       const corridor = checkSwapTerms(config, chainId, chain, body);
+      const slippageBps = slippageOf(config, body.slippageBps);
       const proof = config.requireTakerProof ? await checkTakerProof(chain, body) : undefined;
       const input: QuoteInput = {
         chainId,
@@ -81,6 +83,7 @@ export const quoteRoutes = createRouter()
         sellAmount: body.sellAmount,
         taker: chain.canonical(body.taker),
         recipient: chain.canonical(body.recipient ?? body.taker),
+        slippageBps,
         requestedAt,
         requestId: c.get("requestId"),
       };

@@ -36,6 +36,10 @@ const EvmExecutionRequest = z
       .regex(/^0x[0-9a-fA-F]{130}$/, "must be a 65-byte 0x hex signature")
       .openapi({ description: "the taker's eth_signTypedData_v4 signature over the quote's typedData" }),
     permit: Erc2612Permit.optional(),
+    minReceived: Amount.optional().openapi({
+      description:
+        "the `minReceived` of the witness the taker signed; when given and not the quote's, 400 `invalid_request` naming it, and nothing is recorded",
+    }),
   })
   .openapi("EvmExecutionRequest");
 

@@ -42,6 +42,13 @@ export const Limits = z
     limitOrdersPerMinute: count(10, "limit orders a client may place per minute"),
     networkLimitOrdersPerMinute: count(50, "limit orders one IPv6 /48 may place per minute, all its clients"),
     relayLimitOrdersPerMinute: count(1_200, "limit orders every client together may place per minute"),
+    maxSlippageBps: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000)
+      .default(100)
+      .openapi({ description: "the largest `slippageBps` a quote request may ask, in basis points of `received`" }),
   })
   .openapi("Limits");
 export type Limits = z.infer<typeof Limits>;

@@ -11,6 +11,7 @@ export const TimelineEventName = z.enum([
   "signed",
   "submitted",
   "requote",
+  "fallback",
   "failed",
   "settled",
   "final",
@@ -51,7 +52,10 @@ export const Offer = z.object({
   name: z.string(),
   outputAmount: Amount,
   rank: z.number().int(),
-  status: z.enum(["won", "lost", "outside_band", "demoted"]),
+  status: z.enum(["won", "lost", "outside_band", "demoted", "faded"]).openapi({
+    description:
+      '`faded`: it won, then its leg failed the keeper\'s checks for its own reason, and the next offer filled the quote (docs/settlement.md, "When the winner fades")',
+  }),
   latencyMs: z.number(),
   won: z.boolean(),
 });
@@ -141,6 +145,11 @@ export const Quote = z
     buyToken: Address,
     sellAmount: Amount,
     received: Amount,
+    minReceived: Amount.openapi({
+      description:
+        'the least the recipient gets: `received` less `slippageBps`, rounded down; the taker signs it on EVM, and a fill pays the whole of what its bid delivers after fees (docs/settlement.md, "When the winner fades")',
+    }),
+    slippageBps: z.number().int().openapi({ description: "the taker's tolerance the quote was asked with" }),
     fee: TokenAmount,
     gasFee: QuoteGasFee,
     takerPays: Amount,

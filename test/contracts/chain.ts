@@ -24,6 +24,7 @@ import {
   fillTypedData,
   quoteIdToBytes32,
   quoteNonce,
+  type RfqBid,
   type RfqFill,
   type RfqOrder,
   takerTypedData,
@@ -153,27 +154,30 @@ export interface QuoteTerms {
   deadline: bigint;
   /** The fee rate the relay applies; default the deployment's. */
   feeBps?: bigint;
+  /** The taker's tolerance below `received`, in basis points; default 0 (`minReceived` is `received`). */
+  slippageBps?: bigint;
 }
 
 /**
  * A quote as the relay would build it from a winning bid: the amounts split as docs/api.md ("Amounts") says,
- * the order, the Permit2 message, and both parties' signatures made with the shared typed data.
+ * the order (what the taker gets at least: `received` less `slippageBps`), the Permit2 message, the filling
+ * bid, and both parties' signatures made with the shared typed data.
  */
 export async function signedQuote(chain: Chain, terms: QuoteTerms) {
   const quoteId = newQuoteId();
   const gasInBuy = terms.gasFeeToken === terms.buyToken;
   const fee = (terms.outputAmount * (terms.feeBps ?? FEE_BPS)) / 10_000n;
+  const received = terms.outputAmount - fee - (gasInBuy ? terms.gasFee : 0n);
   const order: RfqOrder = {
     quoteId: quoteIdToBytes32(quoteId),
-    resolver: terms.resolver.address,
     recipient: terms.recipient,
     buyToken: terms.buyToken,
-    received: terms.outputAmount - fee - (gasInBuy ? terms.gasFee : 0n),
-    fee,
+    minReceived: (received * (10_000n - (terms.slippageBps ?? 0n))) / 10_000n,
     gasFeeToken: terms.gasFeeToken,
     gasFee: terms.gasFee,
     deadline: terms.deadline,
   };
+  const bid: RfqBid = { resolver: terms.resolver.address, outputAmount: terms.outputAmount };
   const takerPays = terms.sellAmount + (terms.gasFeeToken === terms.sellToken ? terms.gasFee : 0n);
   const permit = {
     permitted: { token: terms.sellToken, amount: takerPays },
@@ -192,6 +196,9 @@ export async function signedQuote(chain: Chain, terms: QuoteTerms) {
   return {
     quoteId,
     order,
+    bid,
+    received,
+    fee,
     permit,
     fill,
     takerPays,

@@ -94,7 +94,7 @@ describe("FeeController", () => {
     expect(await balanceOf(chain, usdc, feeController)).toBe(0n);
   });
 
-  it("is what the executor checks a fill's fee against", async () => {
+  it("is the fee the executor takes of a fill: a minimum signed at another rate is not met", async () => {
     const { feeController, cngn, usdc, executor } = chain.deployment;
     await send(owner, feeController, feeControllerAbi, "setTokenFeeBps", [usdc, 30]);
     const quote = (feeBps: bigint) =>
@@ -118,13 +118,14 @@ describe("FeeController", () => {
       q.permit,
       taker.address,
       q.takerSignature,
+      q.bid,
       q.resolverSignature,
     ];
-    expect(await attempt(keeper, executor, fillAbi, "fill", args(await quote(FEE_BPS)))).toBe("FeeMismatch");
+    expect(await attempt(keeper, executor, fillAbi, "fill", args(await quote(FEE_BPS)))).toBe("ReceivedBelowMinimum");
     const atNewRate = await quote(30n);
     await send(keeper, executor, fillAbi, "fill", args(atNewRate));
-    expect(await balanceOf(chain, usdc, feeController)).toBe(atNewRate.order.fee);
-    expect(atNewRate.order.fee).toBe(parseUnits("3", 6));
+    expect(await balanceOf(chain, usdc, feeController)).toBe(atNewRate.fee);
+    expect(atNewRate.fee).toBe(parseUnits("3", 6));
   });
 });
 

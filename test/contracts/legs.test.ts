@@ -304,14 +304,14 @@ describe("RfqExecutor names the failing leg", () => {
       deadline: (await latestTimestamp(chain)) + 300n,
     });
     const settler = chain.deployment.executor;
-    await c.setup?.({ received: quote.order.received, settler });
+    await c.setup?.({ received: quote.received, settler });
     const { name, data, decoded } = await failure(
       chain.publicClient.simulateContract({
         account: keeper,
         address: settler,
         abi: fillAbi,
         functionName: "fill",
-        args: [quote.order, quote.permit, taker.address, quote.takerSignature, quote.resolverSignature],
+        args: [quote.order, quote.permit, taker.address, quote.takerSignature, quote.bid, quote.resolverSignature],
       }),
     );
     expect(name).toBe(c.error);
@@ -345,14 +345,14 @@ describe("the guarded legs accept what a working token does", () => {
       address: chain.deployment.executor,
       abi: fillAbi,
       functionName: "fill",
-      args: [quote.order, quote.permit, taker.address, quote.takerSignature, quote.resolverSignature],
+      args: [quote.order, quote.permit, taker.address, quote.takerSignature, quote.bid, quote.resolverSignature],
     });
     const hash = await chain.wallet(keeper).writeContract(request);
     expect((await chain.publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
     const balance = (token: Address, holder: Address) =>
       chain.publicClient.readContract({ address: token, abi: testTokenAbi, functionName: "balanceOf", args: [holder] });
     expect(await balance(falseToken, keeper.address)).toBe(GAS_FEE);
-    expect(await balance(blacklist, recipient)).toBe(quote.order.received);
+    expect(await balance(blacklist, recipient)).toBe(quote.received);
   });
 });
 

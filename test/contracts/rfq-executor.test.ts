@@ -35,6 +35,8 @@ import {
 const taker = anvilAccount(1);
 const unapprovedTaker = anvilAccount(2);
 const resolver = anvilAccount(3);
+/** Another resolver, whose bid may fill the same signed order when the first fades. */
+const nextResolver = anvilAccount(4);
 const recipient = anvilAccount(5).address;
 const stranger = anvilAccount(7);
 const keeper = anvilAccount(9);
@@ -47,7 +49,7 @@ beforeAll(async () => {
   chain = await startChain();
   await fund(chain.rpcUrl, chain.deployment, {
     takers: [taker.address, unapprovedTaker.address],
-    resolvers: [resolver],
+    resolvers: [resolver, nextResolver],
     amount: parseUnits("10000000", 6),
   });
   await approvePermit2(chain, taker, chain.deployment.cngn);
@@ -83,13 +85,16 @@ async function cngnForUsdc(overrides: Partial<QuoteTerms> = {}): Promise<Quote> 
   });
 }
 
-type SignedParts = Pick<Quote, "order" | "permit" | "takerSignature" | "resolverSignature" | "fill">;
+type SignedParts = Pick<Quote, "order" | "bid" | "permit" | "takerSignature" | "resolverSignature" | "fill">;
 
 function fillArgs(quote: SignedParts) {
-  return [quote.order, quote.permit, quote.fill.taker, quote.takerSignature, quote.resolverSignature] as const;
+  const { order, permit, fill, takerSignature, bid, resolverSignature } = quote;
+  return [order, permit, fill.taker, takerSignature, bid, resolverSignature] as const;
 }
 
 /** Submits as the keeper would: simulate, then send; returns the receipt of a successful fill. */
+const fill_ = (quote: SignedParts) => fill(quote);
+
 async function fill(quote: SignedParts, from: LocalAccount = keeper) {
   const { request } = await simulateFill(quote, from);
   const hash = await chain.wallet(from).writeContract(request);
@@ -120,7 +125,8 @@ describe("RfqExecutor.fill", () => {
     const { result: receipt, changes } = await withBalanceChanges(chain, [cngn, usdc], holders, () => fill(quote));
 
     const { sellAmount, outputAmount } = quote.fill;
-    const { received, fee, gasFee } = quote.order;
+    const { received, fee } = quote;
+    const { gasFee } = quote.order;
     expect(fee).toBe((outputAmount * FEE_BPS) / 10_000n);
     expect(received + fee + gasFee).toBe(outputAmount);
     // cNGN: taker, resolver, recipient, fee controller, keeper
@@ -165,7 +171,8 @@ describe("RfqExecutor.fill", () => {
     const { changes } = await withBalanceChanges(chain, [usdc, cngn], holders, () => fill(quote));
 
     const { sellAmount, outputAmount } = quote.fill;
-    const { received, fee, gasFee } = quote.order;
+    const { received, fee } = quote;
+    const { gasFee } = quote.order;
     expect(quote.takerPays).toBe(sellAmount + gasFee);
     expect(received + fee).toBe(outputAmount);
     // USDC (sold): taker, resolver, recipient, fee controller, keeper
@@ -187,14 +194,40 @@ describe("RfqExecutor.fill", () => {
     );
   });
 
-  it("refuses a received amount other than the one the taker signed, even with the resolver's agreement", async () => {
+  it("refuses a bid that pays the recipient less than the signed minimum, even with the resolver's agreement", async () => {
     const quote = await cngnForUsdc();
-    // The resolver would deliver less and the order is rebuilt to match; only the taker's signature objects.
+    // The resolver would deliver less and signs it; the taker's minimum (here all of `received`) objects.
     const outputAmount = quote.fill.outputAmount - 1_000n;
-    const fee = (outputAmount * FEE_BPS) / 10_000n;
-    const order = { ...quote.order, fee, received: outputAmount - fee - quote.order.gasFee };
     const resolverSignature = await signResolver(chain, resolver, { ...quote.fill, outputAmount });
-    expect(await revertOf({ ...quote, order, resolverSignature })).toBe("TakerLegFailed(InvalidSigner)");
+    const bid = { ...quote.bid, outputAmount };
+    expect(await revertOf({ ...quote, bid, resolverSignature })).toBe("ReceivedBelowMinimum");
+  });
+
+  it("refuses a minimum other than the one the taker signed", async () => {
+    const quote = await cngnForUsdc({ slippageBps: 100n });
+    const order = { ...quote.order, minReceived: quote.order.minReceived - 1n };
+    expect(await revertOf({ ...quote, order })).toBe("TakerLegFailed(InvalidSigner)");
+  });
+
+  it("fills the taker's one signature with another resolver's bid, paying the recipient the whole of it", async () => {
+    const { usdc, feeController } = chain.deployment;
+    // The taker signs for at least `received` less 1 %; the winner's bid is not used: the next one fills.
+    const quote = await cngnForUsdc({ slippageBps: 100n });
+    const outputAmount = quote.fill.outputAmount - parseUnits("5", 6);
+    const fill = { ...quote.fill, outputAmount };
+    const next = {
+      ...quote,
+      fill,
+      bid: { resolver: nextResolver.address, outputAmount },
+      resolverSignature: await signResolver(chain, nextResolver, fill),
+    };
+    const holders = [nextResolver.address, resolver.address, recipient, feeController];
+    const { changes } = await withBalanceChanges(chain, [usdc], holders, () => fill_(next));
+    const fee = (outputAmount * FEE_BPS) / 10_000n;
+    const received = outputAmount - fee - quote.order.gasFee;
+    expect(received).toBeLessThan(quote.received);
+    expect(received).toBeGreaterThanOrEqual(quote.order.minReceived);
+    expect(changes[0]).toEqual([-outputAmount, 0n, received, fee]);
   });
 
   it("refuses a taker-pays amount other than the one the taker signed", async () => {
@@ -202,14 +235,6 @@ describe("RfqExecutor.fill", () => {
     const permit = { ...quote.permit, permitted: { ...quote.permit.permitted, amount: quote.takerPays + 1n } };
     const resolverSignature = await signResolver(chain, resolver, { ...quote.fill, sellAmount: quote.takerPays + 1n });
     expect(await revertOf({ ...quote, permit, resolverSignature })).toBe("TakerLegFailed(InvalidSigner)");
-  });
-
-  it("refuses a fee that is not the fee controller's bps of the output", async () => {
-    const quote = await cngnForUsdc();
-    // Both parties sign an order that shifts 1 unit from the fee to the recipient.
-    const order = { ...quote.order, fee: quote.order.fee - 1n, received: quote.order.received + 1n };
-    const takerSignature = await signTaker(chain, taker, order, quote.permit);
-    expect(await revertOf({ ...quote, order, takerSignature })).toBe("FeeMismatch");
   });
 
   it("refuses a resolver signature over a different output amount", async () => {

@@ -71,7 +71,7 @@ describe("blame on the chain's evidence", () => {
     expect(await standing(resolver)).toEqual({ demotions: 0, demotedUntil: null });
   });
 
-  it("a fee the relay's configuration has wrong is the relay's fault: relay:fee_mismatch, nobody struck", async () => {
+  it("a fee the relay's configuration has wrong leaves the signed minimum unmet: the relay's fault, nobody struck", async () => {
     const feeController = primaryEvmChain(localConfig).feeController as Hex;
     const taker = await newTaker();
     const resolver = await registeredResolver();
@@ -89,7 +89,7 @@ describe("blame on the chain's evidence", () => {
     try {
       const res = await submit({ quoteId, signature: await signQuote(taker, typedData) });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ status: "requote", reason: "relay:fee_mismatch" });
+      expect(res.body).toMatchObject({ status: "requote", reason: "relay:received_below_minimum" });
       expect(await getExecution(String(res.body.executionId))).toMatchObject({ blame: "relay" });
     } finally {
       await mined(

@@ -30,6 +30,7 @@ import {
 } from "../../src/chains/evm/json-typed-data";
 import { ERC2612_PERMIT_TYPES } from "../../src/chains/evm/typed-data";
 import { feeChargeFor, gasChargeFor } from "../../src/chains/fee-charge";
+import { minReceivedOf } from "../../src/chains/min-received";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import { insertQuoteStatements } from "../../src/db/quote-writes";
@@ -133,6 +134,10 @@ export async function seedQuote(options: {
   buyToken?: Address;
   /** The native price a priced gas fee was charged at (whole charged tokens per ETH); default the fallback fee. */
   nativePrice?: number;
+  /** The taker's tolerance below `received` (docs/settlement.md, "When the winner fades"); default 0. */
+  slippageBps?: number;
+  /** The losing offers, ranked after the winner's, each with its resolver's real bid signature. */
+  others?: { resolver: LocalAccount; outputAmount: bigint }[];
 }): Promise<SeededQuote> {
   const now = Date.now();
   const { sellToken = EVM.cngn, buyToken = EVM.usdc } = options;
@@ -157,14 +162,15 @@ export async function seedQuote(options: {
     sellAmount,
     deadline: Math.floor(expiresAt / 1000) + 60,
     gasFeeToken: gas.token,
+    slippageBps: options.slippageBps ?? 0,
     fee,
   };
   const amounts = quoteAmounts({ sellAmount, outputAmount, fee, gas });
   if (!amounts) throw new Error("the output does not cover the fees");
   const toSign = eip712ToSign(adapter.bidToSign(terms));
-  const resolverSignature = await (options.bidSigner ?? options.resolver).signTypedData(
-    completeToSign(toSign, outputAmount) as Parameters<LocalAccount["signTypedData"]>[0],
-  );
+  const signBid = (signer: LocalAccount, output: bigint) =>
+    signer.signTypedData(completeToSign(toSign, output) as Parameters<LocalAccount["signTypedData"]>[0]);
+  const resolverSignature = await signBid(options.bidSigner ?? options.resolver, outputAmount);
   const signing = takerSigningOf(adapter)(terms, {
     resolver: options.resolver.address,
     amounts,
@@ -181,6 +187,8 @@ export async function seedQuote(options: {
     buyToken,
     sellAmount: sellAmount.toString(),
     received: amounts.received.toString(),
+    minReceived: minReceivedOf(amounts.received, options.slippageBps ?? 0).toString(),
+    slippageBps: options.slippageBps ?? 0,
     fee: { token: buyToken, amount: amounts.fee.toString() },
     gasFee: {
       token: gas.token,
@@ -198,7 +206,13 @@ export async function seedQuote(options: {
     replies: { valid: 1, rejected: 0, declined: 0, noReply: 0, late: 0 },
     steering: null,
     settlement: null,
-    signing: { ...signing, outputAmount: outputAmount.toString(), resolverSignature, deadline: terms.deadline },
+    signing: {
+      ...signing,
+      resolver: options.resolver.address,
+      outputAmount: outputAmount.toString(),
+      resolverSignature,
+      deadline: terms.deadline,
+    },
   };
   const offer = {
     resolver: options.resolver.address,
@@ -214,7 +228,19 @@ export async function seedQuote(options: {
     { at: quote.quotedAt, event: "requested" as const, detail: null },
     { at: quote.quotedAt, event: "quoted" as const, detail: { latencyMs: 5 } },
   ];
-  await env.DB.batch(insertQuoteStatements(env.DB, quote, [offer], timeline));
+  const others = await Promise.all(
+    (options.others ?? []).map(async (o, i) => ({
+      resolver: o.resolver.address,
+      name: `seeded-${i + 2}`,
+      outputAmount: o.outputAmount.toString(),
+      rank: i + 2,
+      status: "lost" as const,
+      latencyMs: 5,
+      won: false,
+      signature: await signBid(o.resolver, o.outputAmount),
+    })),
+  );
+  await env.DB.batch(insertQuoteStatements(env.DB, quote, [offer, ...others], timeline));
   return { quoteId, quote, typedData: signing.typedData as Record<string, unknown> };
 }
 

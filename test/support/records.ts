@@ -23,6 +23,8 @@ export function sampleQuote(overrides: Partial<QuoteRow> = {}): QuoteRow {
     buyToken: USDC,
     sellAmount: "1500000000",
     received: "948950",
+    minReceived: "948950",
+    slippageBps: 0,
     fee: { token: USDC, amount: "1000" },
     gasFee: { token: USDC, amount: "50000", source: "fallback" },
     takerPays: "1500000000",

@@ -53,6 +53,7 @@ describe("the keeper's checks", () => {
     ]);
     expect(chainChecks.map((c) => c.name)).toEqual([
       "taker_part",
+      "witness_min_received",
       "keeper_not_paused",
       "quote_not_expired",
       "quote_open",

@@ -23,7 +23,7 @@ describe("revertOutcome: a simulated revert as a requote reason, blamed by the c
     ["SameToken", [other], "relay:same_token"],
     ["GasFeeTokenNotInPair", [other], "relay:gas_fee_token_not_in_pair"],
     ["GasFeeExceedsTakerPays", [2n, 1n], "relay:gas_fee_exceeds_taker_pays"],
-    ["FeeMismatch", [1n, 2n], "relay:fee_mismatch"],
+    ["ReceivedBelowMinimum", [1n, 2n], "relay:received_below_minimum"],
     ["InvalidResolverSignature", [], "resolver:invalid_signature"],
     ["FillExpired", [1n], "relay:fill_expired"],
     ["GasFeeAboveMax", [2n, 1n], "relay:gas_fee_above_max"],

@@ -1,11 +1,17 @@
 import { readFileSync } from "node:fs";
-import { hashMessage, hashTypedData, keccak256, stringToHex } from "viem";
+import { hashMessage, hashTypedData, keccak256, recoverTypedDataAddress, stringToHex } from "viem";
 import { describe, expect, it } from "vitest";
 import { evmAdapter } from "../../src/chains/evm/adapter";
-import { completeToSign, eip712ToSign } from "../../src/chains/evm/json-typed-data";
+import { completeToSign, eip712ToSign, typedDataFromJson } from "../../src/chains/evm/json-typed-data";
 import { LIMIT_FILL_TYPES } from "../../src/chains/evm/limit-typed-data";
 import { recoverMessageSigner, verifyPersonalMessage } from "../../src/chains/evm/messages";
-import { EXECUTOR_DOMAIN_NAME, quoteIdToBytes32, RFQ_FILL_TYPES } from "../../src/chains/evm/typed-data";
+import {
+  EXECUTOR_DOMAIN_NAME,
+  PERMIT_WITNESS_TYPES,
+  quoteIdToBytes32,
+  RFQ_FILL_TYPES,
+  RFQ_ORDER_TYPE,
+} from "../../src/chains/evm/typed-data";
 import { typedDataDigest } from "../../src/chains/evm/typed-data-digest";
 import { solanaAdapter, solanaBidText } from "../../src/chains/solana/adapter";
 import { verifyEd25519Text } from "../../src/chains/solana/ed25519";
@@ -107,6 +113,44 @@ describe("signing vectors", () => {
     expect(adapter.verifyBid(t, BigInt(f.outputAmount), keys, f.signature)).toBe(true);
     expect(adapter.verifyBid(t, BigInt(f.outputAmount) + 1n, keys, f.signature)).toBe(false);
     expect(adapter.verifyBid(t, BigInt(f.outputAmount), keys, flipV(f.signature))).toBe(false);
+  });
+
+  it("the taker's witness: the relay's typed data names no resolver, binds minReceived, and is the vector's", async () => {
+    const o = v.takerOrder;
+    expect(encodeType({ RfqOrder: RFQ_ORDER_TYPE }, "RfqOrder")).toBe(o.typeString);
+    expect(keccak256(stringToHex(o.typeString))).toBe(o.typeHash);
+    expect(encodeType(PERMIT_WITNESS_TYPES, "PermitWitnessTransferFrom")).toBe(o.permitTypeString);
+    const chain = { ...vectorEvmChain(), permit2: o.permit2 };
+    const t = vectorTerms({
+      chain,
+      corridor: v.auth.corridor,
+      rfqId: v.rfqFill.rfqId,
+      quoteId: o.quoteId,
+      deadline: v.rfqFill.deadline,
+      slippageBps: o.slippageBps,
+    });
+    const outputAmount = BigInt(v.rfqFill.outputAmount);
+    const gasFee = BigInt(o.witness.gasFee);
+    const fee = outputAmount - BigInt(o.received) - gasFee;
+    const amounts = {
+      outputAmount,
+      fee,
+      gasFee,
+      received: BigInt(o.received),
+      takerPays: BigInt(o.takerPays),
+      proceeds: BigInt(o.takerPays),
+    };
+    const adapter = evmAdapter(chain);
+    if (adapter.signing.kind !== "taker") throw new Error("EVM: the taker signs");
+    const { typedData } = adapter.signing.takerSigning(t, { resolver: v.keys.evm.address, amounts }) as {
+      typedData: Parameters<typeof typedDataFromJson>[0];
+    };
+    const witness = (typedData.message as { witness: Record<string, unknown> }).witness;
+    expect(witness).toEqual(o.witness);
+    expect(Object.keys(witness)).not.toContain("resolver");
+    const typed = typedDataFromJson(typedData);
+    expect(typedDataDigest(typed)).toBe(o.digest);
+    expect(await recoverTypedDataAddress({ ...typed, signature: o.signature } as never)).toBe(v.keys.evm.address);
   });
 
   it("LimitFill: the relay's toSign, type string, digest and verdict are the vector's", async () => {

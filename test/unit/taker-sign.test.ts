@@ -41,6 +41,7 @@ function wireQuote(): SignableQuote {
       sellAmount: 1_580_000_000n,
       deadline,
       gasFeeToken: usdc,
+      slippageBps: 100,
       fee: { token: usdc, bps: chain.fee.bps, side: "buy" },
     },
     { resolver, amounts },
@@ -55,6 +56,8 @@ function wireQuote(): SignableQuote {
       buyToken: usdc,
       sellAmount: "1580000000",
       received: "949140",
+      // 1 % under `received`, rounded down.
+      minReceived: "939648",
       takerPays: "1580000000",
       resolver: { address: resolver, name: "alpha", solanaAddress: null },
       typedData,
@@ -76,11 +79,9 @@ describe("signing a quote as a taker", () => {
         deadline: BigInt(deadline),
         order: {
           quoteId: quoteIdToBytes32(quoteId),
-          resolver,
           recipient: taker.address,
           buyToken: usdc,
-          received: amounts.received,
-          fee: amounts.fee,
+          minReceived: 939_648n,
           gasFeeToken: usdc,
           gasFee: amounts.gasFee,
           deadline: BigInt(deadline),
@@ -96,11 +97,15 @@ describe("signing a quote as a taker", () => {
   });
 
   it("refuses typed data that does not say what the quote record says", async () => {
-    const richer = { ...wireQuote(), received: "999999" };
+    const richer = { ...wireQuote(), minReceived: "949140" };
     expect(() => quoteTypedData(richer)).toThrow(QuoteMismatchError);
-    expect(() => quoteTypedData(richer)).toThrow(/witness.received/);
-    const other = { ...wireQuote(), resolver: { address: taker.address, name: "mallory", solanaAddress: null } };
-    await expect(signQuote(taker, other)).rejects.toThrow(/witness.resolver/);
+    expect(() => quoteTypedData(richer)).toThrow(/witness.minReceived/);
+    // A witness that names a resolver is not the one the executor verifies.
+    const named = wireQuote();
+    const typed = named.typedData as { types: { RfqOrder: unknown[] }; message: { witness: Record<string, unknown> } };
+    typed.types.RfqOrder = [...typed.types.RfqOrder, { name: "resolver", type: "address" }];
+    typed.message.witness = { ...typed.message.witness, resolver };
+    await expect(signQuote(taker, named)).rejects.toThrow(/types.RfqOrder/);
     expect(() => quoteTypedData({ ...wireQuote(), typedData: { primaryType: "x" } })).toThrow(/not EIP-712/);
   });
 });

@@ -1,8 +1,9 @@
-import { type Address, getAddress, type Hex, type TypedDataDomain } from "viem";
+import type { Address, Hex, TypedDataDomain } from "viem";
 import type { EvmChain } from "../../config";
 import type { ChainAdapter, RfqTerms, SignedBid, Winner } from "../adapter";
 import { addressFacts } from "../address-rules";
 import { withBigintsAsStrings } from "../json";
+import { minReceivedOf } from "../min-received";
 import { evmAddressRules } from "./address";
 import { verifyEachWithKey } from "./ecdsa";
 import { type LimitFill, limitAuthOf, limitFillTypedData } from "./limit-typed-data";
@@ -146,13 +147,13 @@ function takerSigning(chain: EvmChain, terms: RfqTerms, winner: Winner): Record<
     takerPays: amounts.takerPays,
     nonce: quoteNonce(terms.quoteId),
     deadline: BigInt(terms.deadline),
+    // What the taker gives and gets at least, not who pays it: the keeper may fill it with the next bid
+    // when the winner fades (docs/settlement.md, "When the winner fades").
     order: {
       quoteId: quoteIdToBytes32(terms.quoteId),
-      resolver: getAddress(winner.resolver),
       recipient: terms.recipient as Address,
       buyToken: terms.buyToken as Address,
-      received: amounts.received,
-      fee: amounts.fee,
+      minReceived: minReceivedOf(amounts.received, terms.slippageBps ?? 0),
       gasFeeToken: terms.gasFeeToken as Address,
       gasFee: amounts.gasFee,
       deadline: BigInt(terms.deadline),

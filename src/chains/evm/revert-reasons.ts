@@ -44,7 +44,8 @@ const byName: Record<string, (args: readonly unknown[], parties: RevertParties) 
   SameToken: () => requote("relay", "same_token"),
   GasFeeTokenNotInPair: () => requote("relay", "gas_fee_token_not_in_pair"),
   GasFeeExceedsTakerPays: () => requote("relay", "gas_fee_exceeds_taker_pays"),
-  FeeMismatch: () => requote("relay", "fee_mismatch"),
+  // The keeper fills only with a bid whose `received` meets the signed minimum: one that does not is its own doing.
+  ReceivedBelowMinimum: () => requote("relay", "received_below_minimum"),
   InvalidResolverSignature: () => requote("resolver", "invalid_signature"),
   // The reactor (limit rounds)
   FillExpired: () => requote("relay", "fill_expired"),

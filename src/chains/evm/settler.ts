@@ -12,6 +12,7 @@ import { raisedFees } from "./settler-fees";
 import { evmPreflight } from "./settler-preflight";
 import { evmReceipts } from "./settler-receipt";
 import { evmWallet, feesNow, minedNonce, presence, signCall } from "./settler-wallet";
+import { withBid } from "./stored-signing";
 
 /** The gas of a nonce filler: a plain transfer's (docs/settlement.md, "Nonce gaps"). */
 const FILLER_GAS = 21_000n;
@@ -25,6 +26,7 @@ export function evmSettlement(chain: EvmChain): SettlementScheme {
     secretName: "KEEPER_PRIVATE_KEY",
     submissionField: "signature",
     submissionHint: "required: the quote is on an EVM chain, so send the taker's signature",
+    withBid,
     withKeys(secret, nonces) {
       const keys = parseKeeperKeys(secret);
       if (!keys) return null;

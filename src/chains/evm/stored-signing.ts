@@ -2,13 +2,16 @@ import { type Address, encodeFunctionData, getAddress, type Hex } from "viem";
 import { z } from "zod";
 import type { FillCall, FillRequest } from "../settler";
 import { rfqExecutorAbi } from "./abi/rfq-executor";
-import type { RfqOrder } from "./typed-data";
+import type { RfqBid, RfqOrder } from "./typed-data";
 
 const uint = z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform((v) => BigInt(v));
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
 
-/** The part of a quote's stored `signing` the keeper needs: the Permit2 message and the resolver's signature. */
+/**
+ * The part of a quote's stored `signing` the keeper needs: the Permit2 message, and the filling bid (its
+ * resolver, its output and its signature), which a fade replaces with the next offer's (src/auction/quote-row.ts).
+ */
 const storedSigning = z.object({
   typedData: z.object({
     message: z.object({
@@ -18,22 +21,23 @@ const storedSigning = z.object({
       deadline: uint,
       witness: z.object({
         quoteId: hex,
-        resolver: address,
         recipient: address,
         buyToken: address,
-        received: uint,
-        fee: uint,
+        minReceived: uint,
         gasFeeToken: address,
         gasFee: uint,
         deadline: uint,
       }),
     }),
   }),
+  resolver: address,
+  outputAmount: uint,
   resolverSignature: hex,
 });
 
 export interface ParsedSigning {
   order: RfqOrder;
+  bid: RfqBid;
   permit: { permitted: { token: Address; amount: bigint }; nonce: bigint; deadline: bigint };
   resolverSignature: Hex;
 }
@@ -46,15 +50,14 @@ export function parseSigning(signing: unknown): ParsedSigning {
   return {
     order: {
       quoteId: w.quoteId as Hex,
-      resolver: getAddress(w.resolver),
       recipient: getAddress(w.recipient),
       buyToken: getAddress(w.buyToken),
-      received: w.received,
-      fee: w.fee,
+      minReceived: w.minReceived,
       gasFeeToken: getAddress(w.gasFeeToken),
       gasFee: w.gasFee,
       deadline: w.deadline,
     },
+    bid: { resolver: getAddress(result.data.resolver), outputAmount: result.data.outputAmount },
     permit: {
       permitted: { token: getAddress(message.permitted.token), amount: message.permitted.amount },
       nonce: message.nonce,
@@ -64,9 +67,27 @@ export function parseSigning(signing: unknown): ParsedSigning {
   };
 }
 
+/**
+ * The stored signing with another offer's bid in place of the winner's: the taker's witness names no resolver,
+ * so the same signature fills it (docs/settlement.md, "When the winner fades"). Null for a limit order's round,
+ * whose signing has no such bid.
+ */
+export function withBid(
+  signing: unknown,
+  bid: { resolver: string; outputAmount: string; signature: string },
+): Record<string, unknown> | null {
+  if (!storedSigning.safeParse(signing).success) return null;
+  return {
+    ...(signing as Record<string, unknown>),
+    resolver: bid.resolver,
+    outputAmount: bid.outputAmount,
+    resolverSignature: bid.signature,
+  };
+}
+
 /** The executor call that settles the request: `fill`, or `fillWithPermit` when a permit came along. */
 export function fillCall(executor: Address, request: FillRequest): FillCall {
-  const { order, permit, resolverSignature } = parseSigning(request.signing);
+  const { order, permit, bid, resolverSignature } = parseSigning(request.signing);
   const taker = getAddress(request.taker);
   const signature = request.signature as Hex;
   const data = request.permit
@@ -78,6 +99,7 @@ export function fillCall(executor: Address, request: FillRequest): FillCall {
           permit,
           taker,
           signature,
+          bid,
           resolverSignature,
           {
             value: BigInt(request.permit.value),
@@ -91,7 +113,7 @@ export function fillCall(executor: Address, request: FillRequest): FillCall {
     : encodeFunctionData({
         abi: rfqExecutorAbi,
         functionName: "fill",
-        args: [order, permit, taker, signature, resolverSignature],
+        args: [order, permit, taker, signature, bid, resolverSignature],
       });
   return { to: executor, data };
 }

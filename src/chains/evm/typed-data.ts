@@ -5,18 +5,18 @@ import { type Address, type Hex, pad } from "viem";
  * here is a change of the contract (contracts/src/RfqExecutor.sol) too.
  *
  * - The taker signs a Permit2 `PermitWitnessTransferFrom` whose witness is the `RfqOrder`: Permit2 lets
- *   the executor pull `takerPays` of the sell token once, for this order only.
- * - The resolver signs an `RfqFill` under the executor's own EIP-712 domain: its commitment to deliver
+ *   the executor pull `takerPays` of the sell token once, for this order only. The order binds what the
+ *   taker gives and gets at least (`minReceived`), not which resolver pays it, so the keeper may fill it
+ *   with the next bid when the winner fades (docs/settlement.md, "When the winner fades").
+ * - Each resolver signs an `RfqFill` under the executor's own EIP-712 domain: its commitment to deliver
  *   `outputAmount` of the buy token for `sellAmount` of the sell token before `deadline`.
  */
 
 export const RFQ_ORDER_TYPE = [
   { name: "quoteId", type: "bytes32" },
-  { name: "resolver", type: "address" },
   { name: "recipient", type: "address" },
   { name: "buyToken", type: "address" },
-  { name: "received", type: "uint256" },
-  { name: "fee", type: "uint256" },
+  { name: "minReceived", type: "uint256" },
   { name: "gasFeeToken", type: "address" },
   { name: "gasFee", type: "uint256" },
   { name: "deadline", type: "uint256" },
@@ -65,14 +65,18 @@ export const EXECUTOR_DOMAIN_VERSION = "1";
 
 export interface RfqOrder {
   quoteId: Hex;
-  resolver: Address;
   recipient: Address;
   buyToken: Address;
-  received: bigint;
-  fee: bigint;
+  minReceived: bigint;
   gasFeeToken: Address;
   gasFee: bigint;
   deadline: bigint;
+}
+
+/** The filling resolver's side of an executor call: who it is and the output its `RfqFill` signs. */
+export interface RfqBid {
+  resolver: Address;
+  outputAmount: bigint;
 }
 
 export interface RfqFill {

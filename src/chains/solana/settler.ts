@@ -62,6 +62,8 @@ export function solanaSettlement(chain: SolanaChain): SettlementScheme {
     secretName: "KEEPER_SOLANA_KEY",
     submissionField: "transaction",
     submissionHint: "required: the quote is on a Solana chain, so send its transaction signed by the taker",
+    // The taker signed a transaction that names the winner: a fade needs the taker again (a requote).
+    withBid: () => null,
     // One key: a pool of Solana fee payers is not done (every swap names the configured keeper).
     withKeys(secret) {
       if (!secret) return null;

@@ -893,6 +893,11 @@ export interface components {
        * @default 1200
        */
       relayLimitOrdersPerMinute: number;
+      /**
+       * @description the largest `slippageBps` a quote request may ask, in basis points of `received`
+       * @default 100
+       */
+      maxSlippageBps: number;
     };
     ErrorBody: {
       /** @example not_found */
@@ -1080,6 +1085,13 @@ export interface components {
        * @example 1000000
        */
       received: string;
+      /**
+       * @description the least the recipient gets: `received` less `slippageBps`, rounded down; the taker signs it on EVM, and a fill pays the whole of what its bid delivers after fees (docs/settlement.md, "When the winner fades")
+       * @example 1000000
+       */
+      minReceived: string;
+      /** @description the taker's tolerance the quote was asked with */
+      slippageBps: number;
       fee: {
         /** @description 0x address on EVM, base58 on Solana */
         token: string;
@@ -1149,8 +1161,11 @@ export interface components {
          */
         outputAmount: string;
         rank: number;
-        /** @enum {string} */
-        status: "won" | "lost" | "outside_band" | "demoted";
+        /**
+         * @description `faded`: it won, then its leg failed the keeper's checks for its own reason, and the next offer filled the quote (docs/settlement.md, "When the winner fades")
+         * @enum {string}
+         */
+        status: "won" | "lost" | "outside_band" | "demoted" | "faded";
         latencyMs: number;
         won: boolean;
       }[];
@@ -1245,7 +1260,17 @@ export interface components {
          */
         at: string;
         /** @enum {string} */
-        event: "requested" | "quoted" | "signed" | "submitted" | "requote" | "failed" | "settled" | "final" | "expired";
+        event:
+          | "requested"
+          | "quoted"
+          | "signed"
+          | "submitted"
+          | "requote"
+          | "fallback"
+          | "failed"
+          | "settled"
+          | "final"
+          | "expired";
         detail: {
           [key: string]: unknown;
         } | null;
@@ -1269,6 +1294,8 @@ export interface components {
       taker: string;
       /** @description defaults to the taker */
       recipient?: string;
+      /** @description the taker's tolerance in basis points of `received`, 0 by default, at most the configuration's `limits.maxSlippageBps`: the quote's `minReceived` is `received` less this share, rounded down (docs/settlement.md, "When the winner fades") */
+      slippageBps?: number;
       /** @description required when requireTakerProof; see docs/api.md */
       takerProof?: {
         signature: string;
@@ -1311,6 +1338,13 @@ export interface components {
        * @example 1000000
        */
       received: string;
+      /**
+       * @description the least the recipient gets: `received` less `slippageBps`, rounded down; the taker signs it on EVM, and a fill pays the whole of what its bid delivers after fees (docs/settlement.md, "When the winner fades")
+       * @example 1000000
+       */
+      minReceived: string;
+      /** @description the taker's tolerance the quote was asked with */
+      slippageBps: number;
       fee: {
         /** @description 0x address on EVM, base58 on Solana */
         token: string;
@@ -1475,6 +1509,11 @@ export interface components {
       /** @description the taker's eth_signTypedData_v4 signature over the quote's typedData */
       signature: string;
       permit?: components["schemas"]["Erc2612Permit"];
+      /**
+       * @description the `minReceived` of the witness the taker signed; when given and not the quote's, 400 `invalid_request` naming it, and nothing is recorded
+       * @example 1000000
+       */
+      minReceived?: string;
     };
     /** @description An EIP-2612 permit of the sell token for Permit2 */
     Erc2612Permit: {

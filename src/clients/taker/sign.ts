@@ -45,8 +45,9 @@ function typedDataMismatch(quote: SignableQuote, typed: CompletedTypedData): str
     ["witness.quoteId", same(witness.quoteId, quoteIdToBytes32(quote.quoteId))],
     ["witness.recipient", same(witness.recipient, quote.recipient)],
     ["witness.buyToken", same(witness.buyToken, quote.buyToken)],
-    ["witness.received", witness.received === BigInt(quote.received)],
-    ["witness.resolver", quote.resolver !== null && same(witness.resolver, quote.resolver.address)],
+    // The witness binds the least the recipient gets, not who pays it (docs/settlement.md, "When the winner fades").
+    ["witness.minReceived", witness.minReceived === BigInt(quote.minReceived)],
+    ["types.RfqOrder", !(typed.types.RfqOrder ?? []).some((f) => f.name === "resolver")],
   ];
   const bad = checks.find(([, ok]) => !ok);
   return bad ? `${bad[0]} differs from the quote` : null;

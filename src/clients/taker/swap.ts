@@ -54,7 +54,8 @@ export async function signForSubmission(
     quote,
     signature,
     permit,
-    request: { quoteId: quote.quoteId, signature, ...(permit ? { permit } : {}) },
+    // The minimum the witness signs goes along, so a quote that says otherwise is refused naming it.
+    request: { quoteId: quote.quoteId, signature, minReceived: quote.minReceived, ...(permit ? { permit } : {}) },
   };
 }
 
@@ -69,6 +70,8 @@ export interface SwapRequest {
   sellAmount: bigint;
   recipient?: string;
   chainId?: number;
+  /** The tolerance below `received` the taker signs, in basis points (docs/settlement.md, "When the winner fades"). */
+  slippageBps?: number;
   idempotencyKey?: string;
   /** After each step, for a caller that shows progress. */
   onQuoted?: (quote: SignableQuote) => void;
@@ -90,6 +93,7 @@ export async function swap(
     taker: request.account.address,
     ...(request.recipient ? { recipient: request.recipient } : {}),
     ...(request.chainId !== undefined ? { chainId: request.chainId } : {}),
+    ...(request.slippageBps !== undefined ? { slippageBps: request.slippageBps } : {}),
   };
   const quote = await requestQuote(request.relayUrl, body, options);
   request.onQuoted?.(quote);

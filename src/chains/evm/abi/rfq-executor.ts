@@ -14,14 +14,6 @@ export const rfqExecutorAbi = [
   { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "FeeLegFailed", type: "error" },
   {
     inputs: [
-      { internalType: "uint256", name: "expected", type: "uint256" },
-      { internalType: "uint256", name: "actual", type: "uint256" },
-    ],
-    name: "FeeMismatch",
-    type: "error",
-  },
-  {
-    inputs: [
       { internalType: "uint256", name: "gasFee", type: "uint256" },
       { internalType: "uint256", name: "takerPays", type: "uint256" },
     ],
@@ -49,6 +41,14 @@ export const rfqExecutorAbi = [
   {
     inputs: [{ internalType: "address", name: "account", type: "address" }],
     name: "OwnableUnauthorizedAccount",
+    type: "error",
+  },
+  {
+    inputs: [
+      { internalType: "uint256", name: "received", type: "uint256" },
+      { internalType: "uint256", name: "minReceived", type: "uint256" },
+    ],
+    name: "ReceivedBelowMinimum",
     type: "error",
   },
   { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "RecipientLegFailed", type: "error" },
@@ -155,11 +155,9 @@ export const rfqExecutorAbi = [
       {
         components: [
           { internalType: "bytes32", name: "quoteId", type: "bytes32" },
-          { internalType: "address", name: "resolver", type: "address" },
           { internalType: "address", name: "recipient", type: "address" },
           { internalType: "address", name: "buyToken", type: "address" },
-          { internalType: "uint256", name: "received", type: "uint256" },
-          { internalType: "uint256", name: "fee", type: "uint256" },
+          { internalType: "uint256", name: "minReceived", type: "uint256" },
           { internalType: "address", name: "gasFeeToken", type: "address" },
           { internalType: "uint256", name: "gasFee", type: "uint256" },
           { internalType: "uint256", name: "deadline", type: "uint256" },
@@ -188,6 +186,15 @@ export const rfqExecutorAbi = [
       },
       { internalType: "address", name: "taker", type: "address" },
       { internalType: "bytes", name: "takerSignature", type: "bytes" },
+      {
+        components: [
+          { internalType: "address", name: "resolver", type: "address" },
+          { internalType: "uint256", name: "outputAmount", type: "uint256" },
+        ],
+        internalType: "struct RfqExecutor.Bid",
+        name: "bid",
+        type: "tuple",
+      },
       { internalType: "bytes", name: "resolverSignature", type: "bytes" },
     ],
     name: "fill",
@@ -200,11 +207,9 @@ export const rfqExecutorAbi = [
       {
         components: [
           { internalType: "bytes32", name: "quoteId", type: "bytes32" },
-          { internalType: "address", name: "resolver", type: "address" },
           { internalType: "address", name: "recipient", type: "address" },
           { internalType: "address", name: "buyToken", type: "address" },
-          { internalType: "uint256", name: "received", type: "uint256" },
-          { internalType: "uint256", name: "fee", type: "uint256" },
+          { internalType: "uint256", name: "minReceived", type: "uint256" },
           { internalType: "address", name: "gasFeeToken", type: "address" },
           { internalType: "uint256", name: "gasFee", type: "uint256" },
           { internalType: "uint256", name: "deadline", type: "uint256" },
@@ -216,6 +221,7 @@ export const rfqExecutorAbi = [
       { internalType: "address", name: "taker", type: "address" },
       { internalType: "address", name: "sellToken", type: "address" },
       { internalType: "uint256", name: "sellAmount", type: "uint256" },
+      { internalType: "uint256", name: "outputAmount", type: "uint256" },
     ],
     name: "fillHash",
     outputs: [{ internalType: "bytes32", name: "", type: "bytes32" }],
@@ -227,11 +233,9 @@ export const rfqExecutorAbi = [
       {
         components: [
           { internalType: "bytes32", name: "quoteId", type: "bytes32" },
-          { internalType: "address", name: "resolver", type: "address" },
           { internalType: "address", name: "recipient", type: "address" },
           { internalType: "address", name: "buyToken", type: "address" },
-          { internalType: "uint256", name: "received", type: "uint256" },
-          { internalType: "uint256", name: "fee", type: "uint256" },
+          { internalType: "uint256", name: "minReceived", type: "uint256" },
           { internalType: "address", name: "gasFeeToken", type: "address" },
           { internalType: "uint256", name: "gasFee", type: "uint256" },
           { internalType: "uint256", name: "deadline", type: "uint256" },
@@ -260,6 +264,15 @@ export const rfqExecutorAbi = [
       },
       { internalType: "address", name: "taker", type: "address" },
       { internalType: "bytes", name: "takerSignature", type: "bytes" },
+      {
+        components: [
+          { internalType: "address", name: "resolver", type: "address" },
+          { internalType: "uint256", name: "outputAmount", type: "uint256" },
+        ],
+        internalType: "struct RfqExecutor.Bid",
+        name: "bid",
+        type: "tuple",
+      },
       { internalType: "bytes", name: "resolverSignature", type: "bytes" },
       {
         components: [
@@ -284,30 +297,6 @@ export const rfqExecutorAbi = [
     name: "keepers",
     outputs: [{ internalType: "bool", name: "", type: "bool" }],
     stateMutability: "view",
-    type: "function",
-  },
-  {
-    inputs: [
-      {
-        components: [
-          { internalType: "bytes32", name: "quoteId", type: "bytes32" },
-          { internalType: "address", name: "resolver", type: "address" },
-          { internalType: "address", name: "recipient", type: "address" },
-          { internalType: "address", name: "buyToken", type: "address" },
-          { internalType: "uint256", name: "received", type: "uint256" },
-          { internalType: "uint256", name: "fee", type: "uint256" },
-          { internalType: "address", name: "gasFeeToken", type: "address" },
-          { internalType: "uint256", name: "gasFee", type: "uint256" },
-          { internalType: "uint256", name: "deadline", type: "uint256" },
-        ],
-        internalType: "struct RfqExecutor.RfqOrder",
-        name: "order",
-        type: "tuple",
-      },
-    ],
-    name: "outputAmount",
-    outputs: [{ internalType: "uint256", name: "", type: "uint256" }],
-    stateMutability: "pure",
     type: "function",
   },
   {
@@ -340,11 +329,9 @@ export const rfqExecutorAbi = [
       {
         components: [
           { internalType: "bytes32", name: "quoteId", type: "bytes32" },
-          { internalType: "address", name: "resolver", type: "address" },
           { internalType: "address", name: "recipient", type: "address" },
           { internalType: "address", name: "buyToken", type: "address" },
-          { internalType: "uint256", name: "received", type: "uint256" },
-          { internalType: "uint256", name: "fee", type: "uint256" },
+          { internalType: "uint256", name: "minReceived", type: "uint256" },
           { internalType: "address", name: "gasFeeToken", type: "address" },
           { internalType: "uint256", name: "gasFee", type: "uint256" },
           { internalType: "uint256", name: "deadline", type: "uint256" },

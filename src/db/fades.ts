@@ -1,0 +1,97 @@
+import type { Offer } from "../schemas";
+import { OPEN_SQL } from "../states";
+import { toJson } from "./json";
+import { rows } from "./quotes";
+
+/**
+ * A faded winner's quote filled by the next offer (docs/settlement.md, "When the winner fades"): the offers
+ * the keeper may fill it with, and the record of the fade.
+ */
+
+/** A stored offer with what settling it needs: its bid's signature and what it leaves the recipient. */
+export interface SignedOffer {
+  rank: number;
+  resolver: string;
+  name: string;
+  outputAmount: string;
+  status: Offer["status"];
+  /** Null for a bid whose signature was not kept. */
+  signature: string | null;
+  /** Null for an offer stored before offers kept it. */
+  received: string | null;
+}
+
+interface SignedOfferRow {
+  rank: number;
+  resolver: string;
+  name: string;
+  output_amount: string;
+  status: Offer["status"];
+  signature: string | null;
+  received: string | null;
+}
+
+/** A quote's offers by rank, with their signatures and what each leaves the recipient. */
+export async function readSignedOffers(db: D1Database, quoteId: string): Promise<SignedOffer[]> {
+  const result = await db
+    .prepare(
+      "SELECT rank, resolver, name, output_amount, status, signature, received FROM offers WHERE quote_id = ? ORDER BY rank",
+    )
+    .bind(quoteId)
+    .all();
+  return rows<SignedOfferRow>(result).map((r) => ({
+    rank: r.rank,
+    resolver: r.resolver,
+    name: r.name,
+    outputAmount: r.output_amount,
+    status: r.status,
+    signature: r.signature,
+    received: r.received,
+  }));
+}
+
+/** What a fade changes of its quote: the offer that fills it now, and the amounts and signing that go with it. */
+export interface Fade {
+  quoteId: string;
+  /** The winner's rank, now `faded`. */
+  fadedRank: number;
+  /** The filling offer, now `won`. */
+  next: SignedOffer & { received: string };
+  /** The protocol fee of the filling offer's output. */
+  fee: string;
+  /** The quote's stored signing with the filling bid in place (the chain's settlement scheme, `withBid`). */
+  signing: unknown;
+  at: string;
+  /** The `fallback` timeline event's detail: whose leg failed and why, who fills it now. */
+  detail: Record<string, unknown>;
+}
+
+/**
+ * The fade as one batch: the winner's offer `faded`, the next `won`, the quote's winner, `received`, fee and
+ * signing those of the next offer, and a `fallback` timeline event. Only while the quote is open, so a fade
+ * recorded again changes nothing once it has moved on.
+ */
+export function fadeStatements(db: D1Database, fade: Fade): D1PreparedStatement[] {
+  const { quoteId, next } = fade;
+  return [
+    db
+      .prepare("UPDATE offers SET status = 'faded', won = 0 WHERE quote_id = ?1 AND rank = ?2 AND status = 'won'")
+      .bind(quoteId, fade.fadedRank),
+    db.prepare("UPDATE offers SET status = 'won', won = 1 WHERE quote_id = ?1 AND rank = ?2").bind(quoteId, next.rank),
+    db
+      .prepare(
+        `UPDATE quotes SET resolver = ?2, resolver_name = ?3, received = ?4, fee_amount = ?5, signing = ?6,
+           updated_at = ?7
+         WHERE quote_id = ?1 AND status IN (${OPEN_SQL})`,
+      )
+      .bind(quoteId, next.resolver, next.name, next.received, fade.fee, toJson(fade.signing), fade.at),
+    db
+      .prepare("INSERT INTO timeline_events (quote_id, at, event, detail) VALUES (?, ?, 'fallback', ?)")
+      .bind(quoteId, fade.at, toJson(fade.detail)),
+  ];
+}
+
+/** Records a fade in one atomic batch. */
+export async function writeFade(db: D1Database, fade: Fade): Promise<void> {
+  await db.batch(fadeStatements(db, fade));
+}
