@@ -59,7 +59,10 @@ export async function refill(trial: Trial, scheme: Pick<SettlementScheme, "withB
     const signing = scheme.withBid(request.signing, offer);
     if (signing === null) return null;
     const next = { ...request, signing };
-    const preflight = await wallet.settler.preflight(next, Math.floor(port.now() / 1000));
+    // The taker's signature is the one already checked: a next bid changes nothing it signed (docs/settlement.md).
+    const checks = wallet.settler.preflight(next, Math.floor(port.now() / 1000));
+    checks.taker.catch(() => {});
+    const preflight = await checks.fill;
     if (preflight.kind === "prepared") return { request: next, fill: preflight.fill, offer, fadedRank };
   }
   return null;
