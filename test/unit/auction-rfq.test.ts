@@ -35,6 +35,7 @@ describe("rfqTerms", () => {
       sellToken: CNGN,
       buyToken: USDC,
       sellAmount: 1_580_000_000n,
+      slippageBps: 0,
       deadline: 1_000 + 60,
       gasFeeToken: CNGN,
       fee,

@@ -27,7 +27,11 @@ describe("the signing an EVM quote's row keeps", () => {
   if (signing.kind !== "taker") throw new Error("EVM quotes are signed by the taker");
   const full: Record<string, unknown> = {
     ...signing.takerSigning(terms, winner),
+    // What the quote's row adds: the filling bid (src/auction/quote-row.ts).
+    resolver: winner.resolver,
+    outputAmount: winner.amounts.outputAmount.toString(),
     resolverSignature: `0x${"11".repeat(65)}`,
+    deadline: terms.deadline,
   };
   const kept = keptForSettlement(signing, full);
 
