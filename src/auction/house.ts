@@ -96,11 +96,7 @@ export class AuctionHouse {
     const quote = quoteRow(live, input, won, offers, decided.ranking.steering, quotedAt);
     const timeline = firstEvents(input, quote, quotedAt);
     const storingAt = clock.elapsed();
-    try {
-      await this.port.store.store(quote, offers, timeline, counts);
-    } finally {
-      live.markStored(true);
-    }
+    await this.port.store.store(quote, offers, timeline, counts).finally(() => live.markStored(true));
     const storedAt = clock.elapsed();
     this.afterTheAnswer(live, decided, true);
     return {

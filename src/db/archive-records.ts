@@ -1,19 +1,8 @@
 import type { Execution, Quote } from "../schemas";
 import { BATCH_QUOTE_IDS } from "./archive-batches";
 import { EXECUTION_RECORD_COLUMNS, type ExecutionDbRow, executionOfRow } from "./executions";
-import {
-  assembleQuote,
-  EXECUTION_COLUMNS,
-  FILL_COLUMNS,
-  type FillDbRow,
-  OFFER_COLUMNS,
-  type OfferDbRow,
-  type QuoteDbRow,
-  type QuoteExecutionDbRow,
-  rows,
-  TIMELINE_COLUMNS,
-  type TimelineDbRow,
-} from "./quotes";
+import type { FillDbRow, OfferDbRow, QuoteDbRow, QuoteExecutionDbRow, TimelineDbRow } from "./quote-db-rows";
+import { assembleQuote, EXECUTION_COLUMNS, FILL_COLUMNS, OFFER_COLUMNS, rows, TIMELINE_COLUMNS } from "./quotes";
 
 /**
  * An archived quote, a line of its batch's object (docs/operations.md, "Archive"): the quote's record as

@@ -1,17 +1,8 @@
 import { resolverKey } from "../ids";
 import type { QuoteStatus, QuoteSummary } from "../schemas";
 import { OPEN_SQL } from "../states";
-import {
-  EXECUTION_COLUMNS,
-  FILL_COLUMNS,
-  type FillDbRow,
-  fill,
-  type QuoteDbRow,
-  type QuoteExecutionDbRow,
-  quoteExecution,
-  recordFields,
-  rows,
-} from "./quotes";
+import type { FillDbRow, QuoteDbRow, QuoteExecutionDbRow } from "./quote-db-rows";
+import { EXECUTION_COLUMNS, FILL_COLUMNS, fill, quoteExecution, recordFields, rows } from "./quotes";
 
 /**
  * Lists of quotes (docs/api.md, "Lists of quotes"): a taker's, a resolver's wins, or every quote, newest

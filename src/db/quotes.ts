@@ -1,8 +1,9 @@
-import type { Band, Fill, Offer, Quote, QuoteStatus, Replies, Settlement, Steering, TimelineEntry } from "../schemas";
+import type { Band, Fill, Quote, Replies, Settlement, Steering, TimelineEntry } from "../schemas";
 import { blameOf } from "../states";
 import type { FillKind } from "../types";
 import type { ExecutionRow } from "./executions";
 import { parseJson } from "./json";
+import type { FillDbRow, OfferDbRow, QuoteDbRow, QuoteExecutionDbRow, TimelineDbRow } from "./quote-db-rows";
 import { executionForKeyStatement, keyQuoteStatement } from "./settlement";
 
 /** The stored part of a quote: the record without the lists kept in their own tables. */
@@ -14,81 +15,6 @@ export type QuoteRow = Omit<Quote, "offers" | "executions" | "fills" | "timeline
   /** Whole charged tokens per whole native unit the gas fee was priced at; null for the fallback. */
   nativePrice?: number | null;
 };
-
-export interface QuoteDbRow {
-  quote_id: string;
-  rfq_id: string;
-  chain_id: number;
-  status: QuoteStatus;
-  final: number;
-  taker: string;
-  recipient: string;
-  sell_token: string;
-  buy_token: string;
-  sell_amount: string;
-  received: string;
-  /** Null on a quote stored before the taker signed a minimum: it was `received`. */
-  min_received: string | null;
-  slippage_bps: number;
-  fee_token: string;
-  fee_amount: string;
-  gas_fee_token: string;
-  gas_fee_amount: string;
-  gas_fee_source: Quote["gasFee"]["source"];
-  fill_kind: FillKind;
-  native_price: number | null;
-  taker_pays: string;
-  proceeds: string;
-  offers_hash: string;
-  band: string | null;
-  quoted_at: string;
-  expires_at: string;
-  resolver: string | null;
-  resolver_name: string | null;
-  resolver_solana_address: string | null;
-  replies: string;
-  steering: string | null;
-  settlement: string | null;
-  signing: string | null;
-  /** Set while the keeper holds a claim on the quote (src/db/settlement-steps.ts). */
-  claimed_at: string | null;
-}
-
-export interface OfferDbRow {
-  resolver: string;
-  name: string;
-  output_amount: string;
-  rank: number;
-  status: Offer["status"];
-  latency_ms: number;
-  won: number;
-}
-
-export interface TimelineDbRow {
-  at: string;
-  event: TimelineEntry["event"];
-  detail: string | null;
-}
-
-export interface QuoteExecutionDbRow {
-  quote_id: string;
-  execution_id: string;
-  status: Quote["executions"][number]["status"];
-  reason: string | null;
-  tx_hash: string | null;
-  submitter: string | null;
-  gas_used: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface FillDbRow {
-  quote_id: string;
-  order_hash: string;
-  resolver: string;
-  filler: string;
-  log_index: number;
-}
 
 const quoteRowStatement = (db: D1Database, quoteId: string) =>
   db.prepare("SELECT * FROM quotes WHERE quote_id = ?").bind(quoteId);
