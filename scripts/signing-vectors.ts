@@ -124,17 +124,8 @@ const takerWitness = {
   deadline: String(rfq.deadline),
 };
 const takerTypes = {
-  PermitWitnessTransferFrom: [
-    { name: "permitted", type: "TokenPermissions" },
-    { name: "spender", type: "address" },
-    { name: "nonce", type: "uint256" },
-    { name: "deadline", type: "uint256" },
-    { name: "witness", type: "RfqOrder" },
-  ],
-  TokenPermissions: [
-    { name: "token", type: "address" },
-    { name: "amount", type: "uint256" },
-  ],
+  PermitWitnessTransferFrom: fieldsOf(PERMIT_WITNESS_TYPE),
+  TokenPermissions: fieldsOf("TokenPermissions(address token,uint256 amount)"),
   RfqOrder: fieldsOf(RFQ_ORDER_TYPE),
 };
 const witnessValue = {
