@@ -1,5 +1,4 @@
-import type { Clock } from "../src/auction";
-import { AuctionHouse, auctionChecksOf, auctionStore, auctionWrites, kvHoldStore, LiveBook } from "../src/auction";
+import { AuctionHouse, auctionChecksOf, auctionStore, auctionWrites, type Clock, LiveBook } from "../src/auction";
 import { adapterFor, corridorOfKey } from "../src/chains";
 import { loadConfig } from "../src/config";
 import { corridorCostsOn } from "../src/costs";
@@ -53,7 +52,7 @@ export function corridorParts(ctx: DurableObjectState, env: Env, clock: Clock) {
   const ladders = corridorPricesOn({ corridor, adapter, checks, standing, db, waitUntil });
   const store = auctionStore((write) => writes.queue(write, (at) => schedule.runBy("drain", at), waitUntil));
   const port = { config, corridor, adapter, band, assetOf, nodes, standing, ladders, store, costs, waitUntil };
-  const house = new AuctionHouse(port, clock, live, kvHoldStore(ctx.storage.kv));
+  const house = new AuctionHouse(port, clock, live);
   const admission = new QuoteAdmission({ ...config, proofs: new StoredProofBook(ctx.storage.sql) });
   const desk = new CorridorDesk({ corridorKey: corridor.key, admission, controls, house, ladders, costs, clock });
   const active = () => {

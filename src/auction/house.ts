@@ -10,7 +10,6 @@ import { checkUnchecked, disqualify, verifyBid } from "./bid-signatures";
 import type { Clock } from "./clock";
 import type { CorridorPort } from "./corridor-port";
 import { type Decision, decideWinner } from "./decide";
-import { type HoldStore, holdWin, type InventoryHolds, withHolds } from "./held-port";
 import { ladderSamples } from "./ladder-samples";
 import { LiveAuction } from "./live-auction";
 import type { LiveBook } from "./live-book";
@@ -49,17 +48,13 @@ export class AuctionHouse {
 
   /** The corridor's tag, the first digits of its quote ids (src/chains/corridor-keys.ts, `corridorTag`). */
   private readonly tag: string;
-  /** What its open quotes hold of their winners' inventory; `port`'s nodes are net of them (`withHolds`). */
-  readonly holds: InventoryHolds;
 
   constructor(
     private readonly port: CorridorPort,
     private readonly clock: Clock,
     /** Its auctions open or recently closed, which the corridor's nodes read too. */
     private readonly live: LiveBook,
-    holdStore: HoldStore,
   ) {
-    ({ port: this.port, holds: this.holds } = withHolds(port, holdStore, clock));
     this.signatures = new WinnerSignatures((address, frame) => port.nodes.send(address, frame), clock);
     this.tag = corridorTag(port.corridor.key);
   }
@@ -120,8 +115,10 @@ export class AuctionHouse {
     const live = new LiveAuction(terms, gas, band, o.expiresAt, fresh, eligible, windowMs, awaited, this.clock.now());
     this.live.set(terms.rfqId, live);
     const frame = rfqFrameFor(port.adapter, terms, input, gas, band);
-    const addresses = eligible.map((n) => n.address);
-    port.nodes.sendToEach(addresses, frame);
+    port.nodes.sendToEach(
+      eligible.map((n) => n.address),
+      frame,
+    );
     // Not cleared at an early close: the window's end tells the reply memory who stayed silent.
     this.clock.after(windowMs, () => this.windowEnded(live));
     const ladders = eligible.flatMap((n) => {
@@ -150,10 +147,12 @@ export class AuctionHouse {
   private async decide(o: Opening, live: LiveAuction, standing: Standing): Promise<Decided> {
     const { port } = this;
     const { terms } = o;
+    const rfqId = terms.rfqId;
     this.standingRead = standing;
+    const bounds = rfqBounds(port, terms, o.band);
     const ranking = rankBids(withStanding(live.auction.bids, standing), {
       bandGuardBps: port.config.bandGuardBps,
-      bounds: rfqBounds(port, terms, o.band),
+      bounds,
     });
     /** Resolvers whose bid signature has been checked, so that the check after the answer skips them. */
     const checked = new Set<string>();
@@ -169,10 +168,9 @@ export class AuctionHouse {
           checked.add(offer.resolver);
           return verifyBid(port, live, offer);
         },
-        askToSign: (address, transaction) => this.signatures.ask(terms.rfqId, address, transaction),
+        askToSign: (address, transaction) => this.signatures.ask(rfqId, address, transaction),
         strike: (address, why) =>
-          port.waitUntil(port.standing.strike(address, terms.rfqId, `won ${live.quoteId} and ${why}`, live.quoteId)),
-        hold: (offer, amounts) => holdWin(port, this.holds, terms, offer.resolver, amounts.outputAmount, this.clock),
+          port.waitUntil(port.standing.strike(address, rfqId, `won ${live.quoteId} and ${why}`, live.quoteId)),
       },
       ranking.offers,
     );

@@ -8,7 +8,6 @@ export { protocolFee, type QuoteGasCharge, quoteAmounts } from "./amounts";
 export { BAND_FRESH_MS } from "./band-guard";
 export { type Clock, realClock } from "./clock";
 export type { AuctionLadders, AuctionNodes, AuctionStanding, CorridorPort, LadderBid } from "./corridor-port";
-export { kvHoldStore } from "./hold-store";
 export { AuctionHouse } from "./house";
 export { LiveBook } from "./live-book";
 export { type AuctionChecks, auctionChecksOf, type CheckedPort } from "./pricing-checks";

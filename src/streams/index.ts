@@ -4,7 +4,6 @@
  */
 
 export {
-  announceCancelled,
   announceLimitOrders,
   announceQuote,
   announceQuotes,

@@ -1,7 +1,6 @@
 import { keccak256, type PrivateKeyAccount, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { CorridorPort, LadderBid } from "../../src/auction/corridor-port";
-import type { Hold, HoldStore } from "../../src/auction/holds";
 import { AuctionHouse } from "../../src/auction/house";
 import { LiveBook } from "../../src/auction/live-book";
 import type { AuctionStore, StoredOffer } from "../../src/auction/store";
@@ -137,10 +136,6 @@ export interface FakeCorridorOptions {
   adapter?: (real: ChainAdapter) => ChainAdapter;
   /** What each named node holds of USDC by the corridor's on-chain read; unnamed nodes: what they claim. */
   chainHoldings?: Record<string, bigint>;
-  /** When the corridor's last on-chain read of a node started, by name (none: no read yet). */
-  readAt?: Record<string, number>;
-  /** Where the house keeps its holds (src/auction/holds.ts): one shared by two houses is a restart. */
-  holdStore?: HoldStore;
   /** The chain's fill costs; none read (every gas fee the fallback) unless given. */
   chainCosts?: ChainCosts;
   /** The oracle's native prices; none unless given. */
@@ -222,7 +217,6 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
         const held = name === undefined ? undefined : options.chainHoldings?.[name];
         return held === undefined || held >= atLeast;
       },
-      readAt: (address) => options.readAt?.[nameOf(address) ?? ""] ?? null,
     },
     standing: {
       get: async () => ({
@@ -266,8 +260,7 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
     }),
   };
   const clock = new FakeClock();
-  const holdStore = options.holdStore ?? memoryHoldStore();
-  const house = new AuctionHouse(port, clock, new LiveBook(), holdStore);
+  const house = new AuctionHouse(port, clock, new LiveBook());
   const node = (name: string) => {
     const found = nodes.find((n) => n.session.name === name);
     if (!found) throw new Error(`no node ${name}`);
@@ -349,16 +342,3 @@ export const quoteInput = (over: Partial<QuoteInput> = {}): QuoteInput => ({
   requestedAt: Date.now(),
   ...over,
 });
-
-/** Holds kept in memory, as the corridor object's storage keeps them (src/auction/hold-store.ts). */
-export function memoryHoldStore(): HoldStore & { kept: Map<string, Hold> } {
-  const kept = new Map<string, Hold>();
-  return {
-    kept,
-    all: () => [...kept.values()],
-    put: (hold) => kept.set(hold.quoteId, hold),
-    delete: (quoteId) => {
-      kept.delete(quoteId);
-    },
-  };
-}

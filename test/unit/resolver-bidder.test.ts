@@ -6,7 +6,6 @@ import { Bidder, type BidderOptions } from "../../src/clients/resolver/bidder";
 import type { Emit } from "../../src/clients/resolver/events";
 import { anvilAccount, solanaSigner } from "../../src/clients/resolver/keys";
 import { NodeStates } from "../../src/clients/resolver/node-state";
-import { OpenQuotes } from "../../src/clients/resolver/open-quotes";
 import { fixedRatePricer, parseDecimal } from "../../src/clients/resolver/pricing";
 import type { ChainInfo } from "../../src/clients/resolver/relay-config";
 import type { InventoryEntry } from "../../src/protocol/node-frames";
@@ -69,11 +68,10 @@ function bidder(options: Partial<BidderOptions> = {}) {
   return { bidder: made, errors };
 }
 
-const corridor = (inventory = plenty, openQuotes = new OpenQuotes()) => ({
+const corridor = (inventory = plenty) => ({
   key: CORRIDOR,
   band: null,
-  heartbeats: { inventory, inventoryRead: true, queue: Promise.resolve(), readAt: 0 },
-  openQuotes,
+  heartbeats: { inventory, inventoryRead: true, queue: Promise.resolve() },
 });
 
 describe("what the node answers an rfq", () => {
@@ -145,20 +143,6 @@ describe("what the node answers an rfq", () => {
     expect(await reason(bidder().bidder, rfq(), corridor([]))).toBe("insufficient_inventory");
   });
 
-  it("bids only from what its open quotes leave free, and again once a quote it won fails", async () => {
-    const { bidder: b } = bidder();
-    const open = new OpenQuotes();
-    // 1000 USDC in hand, 633 of it won: an rfq worth 633 more is not covered by the 367 left.
-    open.bid(rfq(), 633_000_000n, 0);
-    open.result("r_1", true);
-    const held = corridor([{ chainId: 103, token: USDC, balance: "1000000000", allowance: "1000000000" }], open);
-    const big = rfq({ rfqId: "r_2", quoteId: "q_2", sellAmount: "1000000000000" });
-    expect(await b.decide(held, big)).toMatchObject({ type: "decline", reason: "insufficient_inventory" });
-    expect(await b.decide(held, rfq({ rfqId: "r_3", quoteId: "q_3" }))).toMatchObject({ type: "bid" });
-    open.execution("q_1", "failed", 1);
-    expect(await b.decide(held, big)).toMatchObject({ type: "bid", outputAmount: "633000000" });
-  });
-
   it("declines pricing_error and tells listeners when the pricer throws", async () => {
     const { bidder: b, errors } = bidder({
       pricer: () => {
@@ -171,18 +155,12 @@ describe("what the node answers an rfq", () => {
 
   it("judges an rfq that beats the first inventory read by that read", async () => {
     const { bidder: b } = bidder();
-    const heartbeats = {
-      inventory: [] as InventoryEntry[],
-      inventoryRead: false,
-      queue: Promise.resolve(),
-      readAt: null as number | null,
-    };
+    const heartbeats = { inventory: [] as InventoryEntry[], inventoryRead: false, queue: Promise.resolve() };
     heartbeats.queue = new Promise((read) => setTimeout(read, 20)).then(() => {
       heartbeats.inventory = plenty;
       heartbeats.inventoryRead = true;
     });
-    const openQuotes = new OpenQuotes();
-    expect(await b.decide({ key: CORRIDOR, band: null, heartbeats, openQuotes }, rfq())).toMatchObject({ type: "bid" });
+    expect(await b.decide({ key: CORRIDOR, band: null, heartbeats }, rfq())).toMatchObject({ type: "bid" });
   });
 
   it("refuses a decline rate or a latency out of range, and draws a latency range with its random source", () => {

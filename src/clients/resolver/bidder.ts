@@ -9,7 +9,6 @@ import { asError, type Emit, type Reply } from "./events";
 import type { Heartbeats } from "./heartbeats";
 import type { SolanaSigner } from "./keys";
 import type { NodeStates } from "./node-state";
-import type { OpenQuotes } from "./open-quotes";
 import { availableInventory, type Pricer, sameToken, type TokenInfo } from "./pricing";
 import type { ChainInfo } from "./relay-config";
 
@@ -37,9 +36,7 @@ export interface RfqCorridor {
   /** The latest band the corridor sent, for an rfq that carries none. */
   readonly band: Band | null;
   /** The inventory of the last heartbeat. */
-  readonly heartbeats: Pick<Heartbeats, "inventory" | "inventoryRead" | "queue" | "readAt">;
-  /** What the node's open quotes on the corridor hold of that inventory. */
-  readonly openQuotes: Pick<OpenQuotes, "free">;
+  readonly heartbeats: Pick<Heartbeats, "inventory" | "inventoryRead" | "queue">;
 }
 
 /**
@@ -91,9 +88,7 @@ export class Bidder {
     // An rfq can beat the first inventory read after welcome; judge it by that read, not by nothing.
     const { heartbeats } = corridor;
     if (!heartbeats.inventoryRead) await heartbeats.queue;
-    // What its open quotes hold is not for sale again (docs/reference-resolver.md, "Open quotes").
-    const free = corridor.openQuotes.free(heartbeats.inventory, Date.now(), heartbeats.readAt);
-    if (availableInventory(free, rfq.chainId, rfq.buyToken) < outputAmount) {
+    if (availableInventory(heartbeats.inventory, rfq.chainId, rfq.buyToken) < outputAmount) {
       return decline("insufficient_inventory");
     }
     try {
