@@ -28,6 +28,11 @@ export class FakeClock implements Clock {
     };
   }
 
+  /** How many timers are armed and not yet run. */
+  get pending(): number {
+    return this.timers.length;
+  }
+
   sleep(ms: number): Promise<void> {
     return new Promise((resolve) => this.after(ms, resolve));
   }

@@ -156,11 +156,16 @@ describe("what the node answers an rfq", () => {
   it("judges an rfq that beats the first inventory read by that read", async () => {
     const { bidder: b } = bidder();
     const heartbeats = { inventory: [] as InventoryEntry[], inventoryRead: false, queue: Promise.resolve() };
-    heartbeats.queue = new Promise((read) => setTimeout(read, 20)).then(() => {
+    let read = () => {};
+    heartbeats.queue = new Promise<void>((resolve) => {
+      read = resolve;
+    }).then(() => {
       heartbeats.inventory = plenty;
       heartbeats.inventoryRead = true;
     });
-    expect(await b.decide({ key: CORRIDOR, band: null, heartbeats }, rfq())).toMatchObject({ type: "bid" });
+    const decided = b.decide({ key: CORRIDOR, band: null, heartbeats }, rfq());
+    read();
+    expect(await decided).toMatchObject({ type: "bid" });
   });
 
   it("refuses a decline rate or a latency out of range, and draws a latency range with its random source", () => {

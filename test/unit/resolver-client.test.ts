@@ -18,6 +18,7 @@ import { primaryEvmChain } from "../../src/config/record";
 import { authFrame, authMessage, bidFrame, declineFrame, heartbeatFrame } from "../../src/protocol/node-frames";
 import type { RfqFrame } from "../../src/protocol/relay-frames";
 import type { Band } from "../../src/schemas/quote";
+import { FakeClock } from "../support/fake-clock";
 import { FakeRelay } from "../support/fake-relay";
 
 const CNGN: Address = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
@@ -340,14 +341,17 @@ describe("resolver client against a relay", () => {
   });
 
   it("stops for good: closes with 1000 and does not come back", async () => {
-    const c = startClient();
+    const clock = new FakeClock();
+    const c = startClient({ timer: clock });
     const socket = await relay.nextConnection();
     const welcomed = c.waitFor("welcome");
     await socket.handshake("n-1");
     expect((await welcomed).address).toBe(account.address);
     await c.stop();
     expect(await socket.closed).toEqual({ code: 1000, reason: "stopped" });
-    await new Promise((r) => setTimeout(r, 150));
+    // Past every backoff: no reconnect is armed to run.
+    await clock.advance(60_000);
+    expect(clock.pending).toBe(0);
     expect(relay.connections).toBe(1);
   });
 });

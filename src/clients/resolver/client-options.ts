@@ -4,7 +4,7 @@ import type { Latency } from "./bidder";
 import type { NodeIdentity } from "./frame-codec";
 import type { InventorySource } from "./inventory";
 import type { Pricer } from "./pricing";
-import type { Backoff } from "./reconnect";
+import type { Backoff, ReconnectTimer } from "./reconnect";
 import type { ChainInfo, CorridorTarget } from "./relay-config";
 import type { SocketFactory } from "./socket";
 
@@ -34,6 +34,8 @@ export interface ResolverClientOptions extends NodeIdentity {
   /** Drives jitter, latency ranges and the decline rate; injectable so tests are deterministic. */
   random?: () => number;
   socket?: SocketFactory;
+  /** How reconnects wait: the platform's timers unless a test gives its fake clock. */
+  timer?: ReconnectTimer;
 }
 
 export interface ResolverCorridorStatus {

@@ -60,6 +60,7 @@ export class ResolverClient {
           factory: options.socket ?? nativeSocket,
           random,
           backoff: options.backoff,
+          timer: options.timer,
           emit,
           onMessage: (data) => this.receive(corridor, data),
           onClose: () => {
