@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChainAdapter } from "../../src/chains/adapter";
-import { type RfqFrame, SIGN_TIMEOUT_MS } from "../../src/protocol";
+import { SIGN_TIMEOUT_MS } from "../../src/protocol";
+import type { RfqFrame } from "../../src/protocol/relay-frames";
 import type { QuoteInput } from "../../src/types";
 import { fakeCorridor, quoteInput, USDC } from "../support/fake-corridor";
 
@@ -110,8 +111,9 @@ describe("AuctionHouse: inventory held for a taker's open quotes", () => {
     expect(await auction(c)).toBe("alpha");
     const quoteId = [...c.store.quotes.keys()].at(-1) as string;
     c.house.holds.moved([{ quoteId, fill: { status: "settled" } }], c.clock.now());
-    // The last read still shows the 1 USDC that left: nothing is free for this taker.
+    // The last read still shows the 1 USDC that left: nothing is free, for this taker or another.
     expect(await auction(c)).toBe("beta");
+    expect(await auction(c, TWO)).toBe("beta");
     options.chainHoldings.alpha = 2_000_000n;
     options.readAt.alpha = c.clock.now();
     expect(await auction(c)).toBe("alpha");

@@ -95,11 +95,14 @@ describe("TakerHolds", () => {
     const holds = book();
     holds.hold(hold("q1", 4_000n, { until: 10_000 }), 0);
     holds.settled("q1", 5_000);
-    // A read from before the settlement still shows the 4,000 that left.
+    // A read from before the settlement still shows the 4,000 that left, for every taker alike.
     expect(holds.held(T1, ALICE, USDC, 6_000, 4_000)).toBe(4_000n);
+    expect(holds.held(T2, ALICE, USDC, 6_000, 4_000)).toBe(4_000n);
+    expect(holds.held(T2, BOB, USDC, 6_000, 4_000)).toBe(0n);
     expect(holds.held(T1, ALICE, USDC, 12_000, 4_000)).toBe(4_000n);
     expect(holds.held(T1, ALICE, USDC, 12_000, null)).toBe(4_000n);
     // A read started after it does not: the hold ends.
+    expect(holds.held(T2, ALICE, USDC, 12_000, 5_000)).toBe(0n);
     expect(holds.held(T1, ALICE, USDC, 12_000, 5_000)).toBe(0n);
     expect(holds.size()).toBe(0);
     // With no later read, it ends SPENT_HOLD_MS after the settlement.
