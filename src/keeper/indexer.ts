@@ -10,6 +10,7 @@ import type { KeeperPort } from "./port";
 import { runsAfterCall } from "./runs-after-call";
 import { settledFill } from "./settlement-record";
 import { type SettlingChain, settlingChain, walletOf } from "./settling-chain";
+import { judgeAfterBroadcast } from "./spent-by-relay";
 import type { Wallet } from "./wallet";
 
 const followFailed = (tx: PendingTx, e: unknown) =>
@@ -270,8 +271,9 @@ export class Indexer {
     });
   }
 
-  private async fail(tx: PendingTx, reason: string, gasUsed: string | null): Promise<void> {
+  private async fail(tx: PendingTx, given: string, gasUsed: string | null): Promise<void> {
     const s = tx.submission;
+    const reason = await judgeAfterBroadcast(this.port, s.quoteId, given);
     const resolversOwn = isResolversOwn(reason);
     const failure = { reason, resolversOwn, txHash: tx.hash, gasUsed };
     const moved = await writeFailed(this.port.db, s, failure, iso(this.port.now()));

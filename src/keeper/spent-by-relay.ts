@@ -1,5 +1,6 @@
-import { type QuoteRow, relayFillsSince } from "../db";
+import { type QuoteRow, readQuoteRow, relayFillsSince } from "../db";
 import { blamed } from "../states";
+import type { PendingTx } from "./pending";
 import type { KeeperPort } from "./port";
 
 /**
@@ -14,6 +15,12 @@ import type { KeeperPort } from "./port";
  */
 export const SPENT_BY_RELAY = blamed("relay", "inventory_spent");
 
+/** The reason the evidence is weighed for: a resolver short of its balance. */
+const SHORT = blamed("resolver", "insufficient_balance");
+
+/** A fee as a quote charges it: its token and amount. */
+type Charge = { token: string; amount: string };
+
 /** What the keeper knows of a short winner: the chain's reason, and by how much when the token says (EVM). */
 export interface Shortfall {
   reason: string;
@@ -21,9 +28,8 @@ export interface Shortfall {
 }
 
 /** What the winner's leg pays: `received` and each fee charged in the buy token on top (src/auction/amounts.ts). */
-export function winnersOutput(quote: Pick<QuoteRow, "buyToken" | "received" | "fee" | "gasFee">): bigint {
-  const inBuyToken = (t: { token: string; amount: string }) =>
-    t.token.toLowerCase() === quote.buyToken.toLowerCase() ? BigInt(t.amount) : 0n;
+export function winnersOutput(quote: { buyToken: string; received: string; fee: Charge; gasFee: Charge }): bigint {
+  const inBuyToken = (t: Charge) => (t.token.toLowerCase() === quote.buyToken.toLowerCase() ? BigInt(t.amount) : 0n);
   return BigInt(quote.received) + inBuyToken(quote.fee) + inBuyToken(quote.gasFee);
 }
 
@@ -37,17 +43,44 @@ type Judged = Pick<
  * shortfall, else the chain's. Only `resolver:insufficient_balance` is weighed; where the token does not say
  * by how much the resolver fell short, the whole of its output must be explained.
  */
-export async function judgeShortfall(
-  port: Pick<KeeperPort, "db" | "config">,
-  quote: Judged,
-  failed: Shortfall,
-): Promise<string> {
+export async function judgeShortfall(port: JudgingPort, quote: Judged, failed: Shortfall): Promise<string> {
   const resolver = quote.resolver?.address;
-  if (failed.reason !== blamed("resolver", "insufficient_balance") || !resolver) return failed.reason;
+  if (failed.reason !== SHORT || !resolver) return failed.reason;
   const short = failed.shortfall ?? winnersOutput(quote);
   const auction = Date.parse(quote.quotedAt);
   const madeAfter = new Date(auction - port.config().quoteTtlSeconds * 1000).toISOString();
   const { quoteId, chainId, buyToken: token } = quote;
-  const ask = { resolver, chainId, token, since: quote.quotedAt, madeAfter, quoteId };
+  const inFlight = inFlightOf(port.store.all(), { resolver, chainId, auction, madeAfter });
+  const ask = { resolver, chainId, token, since: quote.quotedAt, madeAfter, quoteId, inFlight };
   return (await relayFillsSince(port.db, ask)) >= short ? SPENT_BY_RELAY : failed.reason;
+}
+
+/** What judging reads: D1, the configuration, and the keeper's own transactions. */
+type JudgingPort = Pick<KeeperPort, "db" | "config" | "store">;
+
+/**
+ * The quotes of the keeper's transactions that fill `resolver` on the chain and that the auction at `auction`
+ * did not count: made after `madeAfter`, and not landed before the auction (their D1 records may be on their
+ * way still).
+ */
+export function inFlightOf(
+  txs: readonly PendingTx[],
+  at: { resolver: string; chainId: number; auction: number; madeAfter: string },
+): string[] {
+  return txs
+    .filter((tx) => tx.chainId === at.chainId && tx.submission.resolver?.toLowerCase() === at.resolver.toLowerCase())
+    .filter((tx) => tx.submission.at >= at.madeAfter && (tx.state !== "mined" || tx.since >= at.auction))
+    .map((tx) => tx.submission.quoteId);
+}
+
+/**
+ * A fill that reverted after broadcast for a short resolver, judged by the same evidence
+ * (docs/settlement.md, "Attribution after broadcast"): two fills of one resolver sent at once both pass
+ * their simulation, and the second lands on the balance the first spent. The token's shortfall is not
+ * kept after broadcast, so the relay's fills must cover the whole of the winner's output.
+ */
+export async function judgeAfterBroadcast(port: JudgingPort, quoteId: string, reason: string): Promise<string> {
+  if (reason !== SHORT) return reason;
+  const quote = await readQuoteRow(port.db, quoteId);
+  return quote ? judgeShortfall(port, quote, { reason }) : reason;
 }

@@ -79,11 +79,11 @@ async function bidOn(node: Thin, rfq: RfqFrame, amount: bigint) {
   node.socket.send({ type: "bid", rfqId: rfq.rfqId, outputAmount: amount.toString(), signature });
 }
 
-/** The thin resolver bids the whole of `usdc`, the deep one 1 % less, on their next rfqs. */
+/** The thin resolver bids the whole of `usdc`, the deep one 0.5 % less, on their next rfqs. */
 async function bothBid(thin: Thin, deep: Bidder, usdc: bigint) {
   const [thinRfq, deepRfq] = await Promise.all([thin.socket.next("rfq"), deep.nextRfq()]);
   await bidOn(thin, thinRfq, usdc);
-  await deep.bid(deepRfq, (usdc * 99n) / 100n);
+  await deep.bid(deepRfq, (usdc * 995n) / 1000n);
 }
 
 type Quoted = Quote & { typedData: Record<string, unknown> };
@@ -164,7 +164,7 @@ describe("a resolver sells only what it holds", () => {
     const deepRfqs = [await deep.nextRfq(), await deep.nextRfq()];
     const worth = (rfq: RfqFrame) => (BigInt(rfq.sellAmount) >= BigInt(usdcSell * 3) ? 4n * USDC : 2n * USDC);
     for (const rfq of thinRfqs) await bidOn(thin, rfq, worth(rfq));
-    for (const rfq of deepRfqs) await deep.bid(rfq, (worth(rfq) * 99n) / 100n);
+    for (const rfq of deepRfqs) await deep.bid(rfq, (worth(rfq) * 995n) / 1000n);
     const quotes = await Promise.all(pending.map(async (p) => quoted(await p)));
 
     const seen = await outcome(
