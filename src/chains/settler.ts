@@ -169,7 +169,13 @@ export type TxStatus =
   | { state: "pending" }
   | { state: "landed"; receipt: TxReceipt }
   | { state: "dropped" }
-  | { state: "reverted"; reason: string; gasUsed: bigint | null };
+  | {
+      state: "reverted";
+      reason: string;
+      gasUsed: bigint | null;
+      /** A short resolver's shortfall, where the replay's token error says it (`RevertOutcome`). */
+      shortfall?: bigint;
+    };
 
 /**
  * Where a settler keeps the keeper's next nonce on its chain: the keeper object's storage, beside the

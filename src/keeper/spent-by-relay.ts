@@ -76,11 +76,11 @@ export function inFlightOf(
 /**
  * A fill that reverted after broadcast for a short resolver, judged by the same evidence
  * (docs/settlement.md, "Attribution after broadcast"): two fills of one resolver sent at once both pass
- * their simulation, and the second lands on the balance the first spent. The token's shortfall is not
- * kept after broadcast, so the relay's fills must cover the whole of the winner's output.
+ * their simulation, and the one that lands second meets the balance the first spent. The shortfall is
+ * the replay's, where its token error says it.
  */
-export async function judgeAfterBroadcast(port: JudgingPort, quoteId: string, reason: string): Promise<string> {
-  if (reason !== SHORT) return reason;
+export async function judgeAfterBroadcast(port: JudgingPort, quoteId: string, failed: Shortfall): Promise<string> {
+  if (failed.reason !== SHORT) return failed.reason;
   const quote = await readQuoteRow(port.db, quoteId);
-  return quote ? judgeShortfall(port, quote, { reason }) : reason;
+  return quote ? judgeShortfall(port, quote, failed) : failed.reason;
 }

@@ -6,7 +6,18 @@ import type { RfqFrame } from "../../src/protocol/relay-frames";
 import type { Quote } from "../../src/schemas/quote";
 import { type Bidder, bidder, marketSellAmount, quoteBody, signBid } from "../support/bidder";
 import { authenticate, connect, heartbeat, type TestSocket, untilInventoryChecked } from "../support/ws-client";
-import { app, approve, EVM, getQuote, newTaker, runIndexer, signQuote, submit } from "./helpers";
+import {
+  app,
+  approve,
+  EVM,
+  getQuote,
+  indexUntil,
+  newTaker,
+  runIndexer,
+  signQuote,
+  submit,
+  testClient,
+} from "./helpers";
 
 /**
  * A resolver sells only what it holds (docs/security.md, "Two quotes drain one balance"), on anvil with the
@@ -245,5 +256,35 @@ describe("a resolver sells only what it holds", () => {
       reason: [["requote", "relay:inventory_spent", "relay"]],
       demotions: 0,
     });
+  });
+
+  it("two takers' fills sent at once into one block: the one that meets the spent balance fails relay:inventory_spent, nobody struck", async () => {
+    const [thin, deep] = [await thinNode(), await deepNode()];
+    const [one, two] = [await newTakerWithCngn(), await newTakerWithCngn()];
+    const first = requestQuote(one, 4n * USDC);
+    await bothBid(thin, deep, 4n * USDC);
+    const q1 = await quoted(await first);
+    const second = requestQuote(two, 2n * USDC);
+    await bothBid(thin, deep, 2n * USDC);
+    const q2 = await quoted(await second);
+    expect([q1, q2].map((q) => q.resolver?.address)).toEqual([thin.account.address, thin.account.address]);
+
+    // Blocks wait: both fills pass their simulation on the same balance, or the second meets the first in flight.
+    await testClient.setAutomine(false);
+    try {
+      await submit({ quoteId: q1.quoteId, signature: await signQuote(one, q1.typedData) });
+      await submit({ quoteId: q2.quoteId, signature: await signQuote(two, q2.typedData) });
+      await testClient.mine({ blocks: 1 });
+    } finally {
+      await testClient.setAutomine(true);
+    }
+    const ended = (q: Quote) => q.status === "settled" || q.status === "failed";
+    const ends = [await indexUntil(q1.quoteId, ended), await indexUntil(q2.quoteId, ended)];
+    const failed = ends.filter((q) => q.status === "failed");
+    expect({
+      statuses: ends.map((q) => q.status).sort(),
+      reasons: failed.flatMap((q) => q.executions.map((e) => [e.reason, e.blame])),
+      demotions: await demotions(thin.account),
+    }).toEqual({ statuses: ["failed", "settled"], reasons: [["relay:inventory_spent", "relay"]], demotions: 0 });
   });
 });
