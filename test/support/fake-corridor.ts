@@ -136,6 +136,8 @@ export interface FakeCorridorOptions {
   adapter?: (real: ChainAdapter) => ChainAdapter;
   /** What each named node holds of USDC by the corridor's on-chain read; unnamed nodes: what they claim. */
   chainHoldings?: Record<string, bigint>;
+  /** When the corridor's last on-chain read of a node started, by name (none: no read yet). */
+  readAt?: Record<string, number>;
   /** The chain's fill costs; none read (every gas fee the fallback) unless given. */
   chainCosts?: ChainCosts;
   /** The oracle's native prices; none unless given. */
@@ -217,6 +219,7 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
         const held = name === undefined ? undefined : options.chainHoldings?.[name];
         return held === undefined || held >= atLeast;
       },
+      readAt: (address) => options.readAt?.[nameOf(address) ?? ""] ?? null,
     },
     standing: {
       get: async () => ({
