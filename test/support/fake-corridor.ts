@@ -72,9 +72,14 @@ export class FakeNode {
 
   /** The latest frame of `type`, waiting for one when none was sent yet (the test's timeout ends a wait in vain). */
   async next<T extends RelayFrame["type"]>(type: T): Promise<Extract<RelayFrame, { type: T }>> {
+    return (await this.sentAtLeast(type, 1)).at(-1) as Extract<RelayFrame, { type: T }>;
+  }
+
+  /** The frames of `type` once at least `count` were sent, waiting for them as `next` does. */
+  async sentAtLeast<T extends RelayFrame["type"]>(type: T, count: number): Promise<Extract<RelayFrame, { type: T }>[]> {
     for (;;) {
-      const found = this.sent(type).at(-1);
-      if (found) return found;
+      const sent = this.sent(type);
+      if (sent.length >= count) return sent;
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
   }

@@ -22,11 +22,8 @@ async function bidOn(c: Corridor, name: string, rfq: RfqFrame, outputAmount: big
   c.reply(name, { type: "bid", rfqId: rfq.rfqId, outputAmount: outputAmount.toString(), signature });
 }
 
-/** Waits until node `name` has been sent `count` rfqs. */
-async function rfqs(c: Corridor, name: string, count: number): Promise<RfqFrame[]> {
-  while (c.node(name).sent("rfq").length < count) await new Promise((r) => setTimeout(r, 1));
-  return c.node(name).sent("rfq");
-}
+/** Node `name`'s rfqs once it has been sent `count`. */
+const rfqs = (c: Corridor, name: string, count: number): Promise<RfqFrame[]> => c.node(name).sentAtLeast("rfq", count);
 
 /** One auction for `taker`: beta bids 0.99 USDC, and alpha 1 USDC if it is asked; the name of the winner. */
 async function auction(c: Corridor, taker = ONE): Promise<string | undefined> {
