@@ -144,6 +144,8 @@ interface Case {
   /** The token's (or Permit2's) own revert data the leg error carries, by error name and first argument. */
   inner: (settler: Address) => { name: string; account?: Address } | { data: Hex };
   reason: string;
+  /** The token error says by how much the resolver fell short, and the outcome carries it. */
+  short?: true;
 }
 
 const cngn = () => chain.deployment.cngn;
@@ -192,6 +194,7 @@ const cases: Case[] = [
     error: "ResolverLegFailed",
     inner: () => ({ name: "ERC20InsufficientBalance", account: resolver.address }),
     reason: "resolver:insufficient_balance",
+    short: true,
   },
   {
     name: "the token blacklists the taker",
@@ -322,7 +325,11 @@ describe("RfqExecutor names the failing leg", () => {
       permit2: chain.deployment.permit2,
       executor: settler,
     };
-    expect(revertOutcome(decoded, parties)).toEqual({ kind: "requote", reason: c.reason });
+    expect(revertOutcome(decoded, parties)).toEqual({
+      kind: "requote",
+      reason: c.reason,
+      ...(c.short ? { shortfall: expect.any(BigInt) } : {}),
+    });
   });
 });
 
@@ -413,6 +420,10 @@ describe("LimitReactor names the failing leg", () => {
       permit2: chain.deployment.permit2,
       executor: settler,
     };
-    expect(revertOutcome(decoded, parties)).toEqual({ kind: "requote", reason: c.reason });
+    expect(revertOutcome(decoded, parties)).toEqual({
+      kind: "requote",
+      reason: c.reason,
+      ...(c.short ? { shortfall: expect.any(BigInt) } : {}),
+    });
   });
 });

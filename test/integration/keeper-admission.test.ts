@@ -7,7 +7,7 @@ import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import type { SubmitRequest } from "../../src/keeper/rpc";
 import { cutShortAtBroadcast, keeperHarness } from "../support/fake-keeper-port";
 import { FakeSettler } from "../support/fake-settler";
-import { sampleQuote, seedQuote } from "../support/records";
+import { freshResolver, sampleQuote, seedQuote } from "../support/records";
 
 /**
  * The keeper's admission and wallet through their ports (docs/settlement.md, "Answers, in the order they
@@ -213,7 +213,9 @@ describe("keeper admission: requotes", () => {
   it("fails the quote on any other requote, tells the winning resolver, and strikes it", async () => {
     const h = keeperHarness(env.DB);
     h.settler.preparation = { kind: "requote", reason: "resolver:insufficient_balance" };
-    const { quote } = await seedQuote(env.DB);
+    // A resolver of its own: earlier tests' fills of one still in flight would explain its shortfall as the
+    // relay's (src/keeper/spent-by-relay.ts).
+    const { quote } = await seedQuote(env.DB, { resolver: freshResolver() });
     const resolver = quote.resolver?.address ?? "";
     await upsertRegistration(env.DB, resolver, { name: "alpha" }, new Date().toISOString());
     const started = Date.now();

@@ -1,3 +1,4 @@
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { insertQuoteStatements } from "../../src/db/quote-writes";
 import type { QuoteRow } from "../../src/db/quotes";
 import { newId } from "../../src/ids";
@@ -67,6 +68,11 @@ export const sampleTimeline = (q: QuoteRow): TimelineEntry[] => [
   { at: q.quotedAt, event: "requested", detail: null },
   { at: q.quotedAt, event: "quoted", detail: { latencyMs: 80 } },
 ];
+
+/** A winner no other record names: no fill of another quote stands as evidence for or against it. */
+export function freshResolver(name = "alpha") {
+  return { address: privateKeyToAccount(generatePrivateKey()).address, name, solanaAddress: null };
+}
 
 export async function seedQuote(db: D1Database, overrides: Partial<QuoteRow> = {}) {
   const quote = sampleQuote(overrides);
