@@ -22,10 +22,10 @@ interface Weighed {
  * resolver and a few clients lock every taker out"). Auctions are never cut short, so the slots are shared
  * as they are handed out: a request that finds none free waits up to `waitMs` (one auction window, within
  * which every slot held comes free) in a queue of as many places as slots, and each slot given back goes to
- * the lightest waiting request (its client's slots and requests waiting ahead of it), the earliest among equals. Holdings so even out however fast
- * each client asks, and a client that asks less than its share is served first. The last free slot goes
- * only to a client holding none, so no client takes every slot; a full queue gives the place of the latest
- * of its heaviest clients to a lighter one.
+ * the lightest waiting request (its client's slots and requests waiting ahead of it), the earliest among
+ * equals. Holdings so even out however fast each client asks, and a client that asks less than its share
+ * is served first. The last free slot goes only to a client holding none, so no client takes every slot; a
+ * full queue gives the place of its heaviest request to a lighter one.
  */
 export class AuctionSlots {
   private readonly holders = new Map<ClientId, number>();
@@ -70,8 +70,7 @@ export class AuctionSlots {
     this.handOut();
   }
 
-  /** How many slots `client` holds now. */
-  heldBy(client: ClientId): number {
+  private heldBy(client: ClientId): number {
     return this.holders.get(client) ?? 0;
   }
 
