@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { base58 } from "@scure/base";
-import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
+import { localKeeperKeys } from "./scripts/lib/evm-deploy";
 import { localSolanaKeypair } from "./scripts/lib/solana-harness/accounts";
 import { localConfig } from "./src/config/local";
 import { KEEPER_KEY } from "./test/settlement/accounts";
@@ -14,12 +15,14 @@ type Inject = (key: "chainRpcUrl" | "keeperRpcUrl" | "solanaRpcUrl" | "relaySola
  * A project whose tests run inside workerd with the Worker's bindings, D1 migrated before each file.
  * `chain` adds a chain started by a global setup (anvil in test/settlement/, the LiteSVM harness in
  * test/solana/): its bindings are made from what that setup provides, and its files run one at a time
- * (they share the keeper's account and the chain's funded accounts).
+ * (they share the keeper's account and the chain's funded accounts). Its files are `test/<name>/` unless
+ * `files` says which.
  */
 function workersProject(
   name: string,
   bindings: Record<string, string>,
   chain?: { setup: string; bindings: (inject: Inject) => Record<string, string> },
+  files: { include: string[]; exclude?: string[] } = { include: [`test/${name}/**/*.test.ts`] },
 ): TestProjectInlineConfiguration {
   return {
     plugins: [
@@ -50,7 +53,8 @@ function workersProject(
     ],
     test: {
       name,
-      include: [`test/${name}/**/*.test.ts`],
+      include: files.include,
+      exclude: [...configDefaults.exclude, ...(files.exclude ?? [])],
       setupFiles: ["test/support/apply-migrations.ts"],
       globalSetup: [
         "test/support/oracle-server.global.ts",
@@ -127,6 +131,24 @@ function withQuickReplacement(config: typeof localConfig) {
   return { ...config, chains: config.chains.map((c) => (c.kind === "evm" ? { ...c, replacement } : c)) };
 }
 
+/** The settlement projects' chain: anvil behind the keeper's RPC proxy, the keeper signing with `keeperKey`. */
+function settlementChain(keeperKey: string) {
+  return {
+    setup: "test/settlement/chain.global.ts",
+    bindings: (inject: Inject) => ({
+      RELAY_CONFIG: JSON.stringify(
+        withFallbackGasFee(withQuickReplacement(onTestChain("evm", inject("keeperRpcUrl")))),
+      ),
+      KEEPER_PRIVATE_KEY: keeperKey,
+      TEST_CHAIN_RPC_URL: inject("chainRpcUrl"),
+      TEST_PROXY_URL: inject("keeperRpcUrl"),
+    }),
+  };
+}
+
+/** The wallet pool's tests: a project of their own, whose keeper's secret holds the local pool's keys. */
+const POOL_TESTS = "test/settlement/pool.test.ts";
+
 export default defineConfig({
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
@@ -142,21 +164,13 @@ export default defineConfig({
       // The relay at its default limits (docs/security.md, "Limits").
       workersProject("limits", { RELAY_CONFIG: JSON.stringify({ ...integrationConfig, limits: localConfig.limits }) }),
       // Settlement against a real chain: the keeper, POST /v1/executions and the indexer.
-      workersProject(
-        "settlement",
-        {},
-        {
-          setup: "test/settlement/chain.global.ts",
-          bindings: (inject) => ({
-            RELAY_CONFIG: JSON.stringify(
-              withFallbackGasFee(withQuickReplacement(onTestChain("evm", inject("keeperRpcUrl")))),
-            ),
-            KEEPER_PRIVATE_KEY: KEEPER_KEY,
-            TEST_CHAIN_RPC_URL: inject("chainRpcUrl"),
-            TEST_PROXY_URL: inject("keeperRpcUrl"),
-          }),
-        },
-      ),
+      workersProject("settlement", {}, settlementChain(KEEPER_KEY), {
+        include: ["test/settlement/**/*.test.ts"],
+        exclude: [POOL_TESTS],
+      }),
+      // The same with the keeper's secret holding the local pool's keys, as a local deployment's does
+      // (docs/settlement.md, "The wallet pool").
+      workersProject("settlement-pool", {}, settlementChain(localKeeperKeys().join(",")), { include: [POOL_TESTS] }),
       // Quotes and settlement on Solana against the LiteSVM harness.
       workersProject(
         "solana",

@@ -72,6 +72,7 @@ export class CorridorDO extends DurableObject<Env> {
 
   /** Quotes that moved, in order: a winner connected here hears how its fill goes; open streams get what is new. */
   async quotesChanged(changes: QuoteChange[]): Promise<void> {
+    this.p.house.holds.moved(changes, this.clock.now());
     for (const { quoteId, fill } of changes) {
       if (!fill) continue;
       this.p.nodes.send(fill.resolver, { type: "execution", quoteId, status: fill.status, txHash: fill.txHash });

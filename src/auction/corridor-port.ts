@@ -20,6 +20,8 @@ export interface AuctionNodes {
    * (docs/resolver-protocol.md, "Inventory checked on chain").
    */
   covers(address: string, token: string, atLeast: bigint): boolean;
+  /** When the relay's last successful on-chain read of the node started (ms), or null before one. */
+  readAt(address: string): number | null;
 }
 
 /** The resolvers' standing as auctions read and change it (src/resolvers/standing.ts, `CorridorStanding`). */

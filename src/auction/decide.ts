@@ -50,6 +50,13 @@ export interface DecideContext<O extends RankedOffer> {
   askToSign(address: string, transaction: string): Promise<string | null>;
   /** A strike for a winner that did not sign (docs/reliability.md). */
   strike(address: string, why: string): void;
+  /**
+   * Holds the offer's output for the quote's taker against what its resolver has free of that taker's open
+   * quotes, if that covers it (src/auction/held-port.ts, `holdWin`), and answers how to let go of it should
+   * the offer not win after all (its resolver did not sign); null: it does not cover it, the offer cannot
+   * win, and the next one is tried.
+   */
+  hold(offer: O, amounts: QuoteAmounts): (() => void) | null;
 }
 
 /**
@@ -83,23 +90,29 @@ export async function decideWinner<O extends RankedOffer>(ctx: DecideContext<O>,
       // Offers are ranked by what the recipient receives, so by output: when the best genuine one misses
       // the taker's price or minOut, all do. An order never fills below its price.
       if (terms.limit && !meetsLimit(terms.limit, amounts)) return none({ belowLimit: amounts.received });
+      if (!ctx.hold(offer, amounts)) continue;
       const taker = signing.takerSigning(terms, { resolver: offer.resolver, amounts }) as JsonObject;
       const { offers, winner } = crowned(offer);
       return { offers, winner: { offer: winner, amounts, signing: taker, winnerSignature: null }, forged };
     }
     const node = ctx.nodes.get(resolverKey(offer.resolver));
-    if (!node) continue;
+    const release = node ? ctx.hold(offer, amounts) : null;
+    if (!node || !release) continue;
     const build = () => signing.request(terms, { resolver: offer.resolver, amounts }, node, ctx.clock.now());
     // A corridor that just woke holds no chain state yet: its first read is under way, worth a short wait.
     const request = build() ?? (await Promise.race([ctx.fresh, ctx.clock.sleep(COLD_READ_WAIT_MS)]).then(build));
     // No fresh chain state to build the transaction with (its RPC is not answering): no quote now.
-    if (!request) return none({ unbuildable: true });
+    if (!request) {
+      release();
+      return none({ unbuildable: true });
+    }
     const signature = await ctx.askToSign(node.address, request.transaction);
     if (signature !== null && signing.verify(request, node, signature)) {
       const taker = signing.takerSigning(request, node, signature) as JsonObject;
       const { offers, winner } = crowned(offer);
       return { offers, winner: { offer: winner, amounts, signing: taker, winnerSignature: signature }, forged };
     }
+    release();
     ctx.strike(node.address, signature === null ? "did not sign within 500 ms" : "signed something else");
   }
   return none();

@@ -10,12 +10,13 @@ import { checkUnchecked, disqualify, verifyBid } from "./bid-signatures";
 import type { Clock } from "./clock";
 import type { CorridorPort } from "./corridor-port";
 import { type Decision, decideWinner } from "./decide";
+import { keepStateFresh } from "./fresh-state";
+import { forTaker, holdWin } from "./held-port";
 import { ladderSamples } from "./ladder-samples";
 import { LiveAuction } from "./live-auction";
 import type { LiveBook } from "./live-book";
-import { noOffers, noReplies, noWinner } from "./no-quote";
 import { type Opening, openAuction } from "./opening";
-import type { QuoteOutcome } from "./quote-outcome";
+import { noOffers, noReplies, noWinner, type QuoteOutcome } from "./quote-outcome";
 import { firstEvents, quotedRecord, quoteRow, storedOffers } from "./quote-row";
 import { type RankedOffer, rankBids, withStanding } from "./rank";
 import type { AuctionReply } from "./replies";
@@ -23,6 +24,7 @@ import { replyError, sendResults } from "./reply-frames";
 import { receiveBid, receiveDecline, receiveMalformed } from "./reply-intake";
 import { ReplyMemory } from "./reply-memory";
 import { eligibleNodes, onlineNodes, rfqBounds, rfqFrameFor } from "./rfq";
+import { TakerHolds } from "./taker-holds";
 import { WinnerSignatures } from "./winner-signatures";
 
 /** How long the per-bidder work of a decided auction waits for the taker's answer to have left (afterTheAnswer). */
@@ -48,6 +50,8 @@ export class AuctionHouse {
 
   /** The corridor's tag, the first digits of its quote ids (src/chains/corridor-keys.ts, `corridorTag`). */
   private readonly tag: string;
+  /** What each taker's open quotes hold of their winners' inventory (src/auction/taker-holds.ts). */
+  readonly holds: TakerHolds;
 
   constructor(
     private readonly port: CorridorPort,
@@ -57,6 +61,12 @@ export class AuctionHouse {
   ) {
     this.signatures = new WinnerSignatures((address, frame) => port.nodes.send(address, frame), clock);
     this.tag = corridorTag(port.corridor.key);
+    this.holds = new TakerHolds(port.config.limits.quoteHoldsPerCorridor, port.adapter.sameAddress);
+  }
+
+  /** The port as an auction for `taker` sees it: each node's inventory less that taker's holds on it. */
+  private takerPort(taker: string | undefined): CorridorPort {
+    return taker === undefined ? this.port : forTaker(this.port, this.holds, taker, this.clock);
   }
 
   /**
@@ -70,7 +80,7 @@ export class AuctionHouse {
     const fresh = this.keepFresh(opening.now);
     const standing = this.port.standing.get();
     const online = onlineNodes(this.port.nodes.list(), opening.now);
-    const eligible = this.toAsk(eligibleNodes(this.port, online, input.buyToken), opening.now);
+    const eligible = this.toAsk(eligibleNodes(this.takerPort(input.taker), online, input.buyToken), opening.now);
     if (eligible.length === 0) return noOffers(noReplies(), online.length, "No resolver can quote this pair now.");
     const askedAt = clock.elapsed();
     const { live, ladders } = this.ask(opening, fresh, eligible);
@@ -108,8 +118,8 @@ export class AuctionHouse {
    * sent: no frame of a node's is taken in between.
    */
   private ask(o: Opening, fresh: Promise<void>, eligible: NodeSession[]) {
-    const { port } = this;
     const { input, terms, gas, band } = o;
+    const port = this.takerPort(input.taker);
     const awaited = this.replies.awaitedOf(eligible.map((n) => resolverKey(n.address)));
     const windowMs = port.config.rfqWindowMs;
     const live = new LiveAuction(terms, gas, band, o.expiresAt, fresh, eligible, windowMs, awaited, this.clock.now());
@@ -171,6 +181,7 @@ export class AuctionHouse {
         askToSign: (address, transaction) => this.signatures.ask(rfqId, address, transaction),
         strike: (address, why) =>
           port.waitUntil(port.standing.strike(address, rfqId, `won ${live.quoteId} and ${why}`, live.quoteId)),
+        hold: (offer, amounts) => holdWin(port, this.holds, terms, offer.resolver, amounts.outputAmount, this.clock),
       },
       ranking.offers,
     );
@@ -232,17 +243,9 @@ export class AuctionHouse {
     );
   }
 
-  /**
-   * Keeps the chain state a quote is built with (Solana: a recent blockhash) and priced with (the gas
-   * fee's inputs) fresh, outside any quote's path.
-   */
+  /** Keeps the chain state quotes are built and priced with fresh (src/auction/fresh-state.ts). */
   keepFresh(now: number): Promise<void> {
-    void this.port.costs.keepFresh(now);
-    const { signing } = this.port.adapter;
-    if (signing.kind !== "winner") return Promise.resolve();
-    const read = signing.keepFresh(now);
-    this.port.waitUntil(read);
-    return read;
+    return keepStateFresh(this.port, now);
   }
 
   /** A node's socket closed: in every open auction that asked it, no reply is coming from it (`noReply`). */
@@ -265,7 +268,8 @@ export class AuctionHouse {
     const live = this.live.get(frame.rfqId);
     // Each checked as it arrives (src/auction/reply-intake.ts).
     if (frame.type === "signed") this.onSigned(node, frame);
-    else if (frame.type === "bid") receiveBid(this.port, live, node, frame, this.heardFrom(live, node, now));
+    else if (frame.type === "bid")
+      receiveBid(this.takerPort(live?.terms.taker), live, node, frame, this.heardFrom(live, node, now));
     else receiveDecline(this.port, live, node, frame, this.heardFrom(live, node, now));
   }
 

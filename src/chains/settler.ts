@@ -61,7 +61,15 @@ export type FillReadiness = Readiness | { ready: false; requote: string };
  * no taker or resolver can fix (503 `not_leader`).
  */
 export type RevertOutcome =
-  | { kind: "requote"; reason: string }
+  | {
+      kind: "requote";
+      reason: string;
+      /**
+       * How much the resolver's balance fell short of its leg, where the token's error says (EVM's
+       * `ERC20InsufficientBalance`): the keeper's evidence of whose doing that was (src/keeper/spent-by-relay.ts).
+       */
+      shortfall?: bigint;
+    }
   | { kind: "bad_signature" }
   | { kind: "keeper_refused"; reason: "keeper_not_allowed" | "keeper_insufficient_funds" };
 
@@ -161,7 +169,13 @@ export type TxStatus =
   | { state: "pending" }
   | { state: "landed"; receipt: TxReceipt }
   | { state: "dropped" }
-  | { state: "reverted"; reason: string; gasUsed: bigint | null };
+  | {
+      state: "reverted";
+      reason: string;
+      gasUsed: bigint | null;
+      /** A short resolver's shortfall, where the replay's token error says it (`RevertOutcome`). */
+      shortfall?: bigint;
+    };
 
 /**
  * Where a settler keeps the keeper's next nonce on its chain: the keeper object's storage, beside the

@@ -59,6 +59,7 @@ export {
   readSubmission,
 } from "./quotes";
 export { RecordBatch } from "./record-batch";
+export { type RelayFillsAsk, relayFillsSince } from "./relay-fills";
 export {
   addDayCounts,
   type Counter,

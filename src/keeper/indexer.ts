@@ -10,6 +10,7 @@ import type { KeeperPort } from "./port";
 import { runsAfterCall } from "./runs-after-call";
 import { settledFill } from "./settlement-record";
 import { type SettlingChain, settlingChain, walletOf } from "./settling-chain";
+import { judgeAfterBroadcast } from "./spent-by-relay";
 import type { Wallet } from "./wallet";
 
 const followFailed = (tx: PendingTx, e: unknown) =>
@@ -142,7 +143,7 @@ export class Indexer {
         case "dropped":
           return this.fail(current, DROPPED, null);
         case "reverted":
-          return this.fail(current, status.reason, units(status.gasUsed));
+          return this.fail(current, status.reason, units(status.gasUsed), status.shortfall);
         case "landed":
           // Final, if it is deep enough, at a later pass, once its settlement is written.
           return this.settle(current, status.receipt, adapter, head);
@@ -226,7 +227,7 @@ export class Indexer {
     if (!sent) return;
     if (now.state === "landed") await this.settle(sent, now.receipt, adapter, head);
     else if (now.state === "dropped") await this.fail(sent, DROPPED, null);
-    else if (now.state === "reverted") await this.fail(sent, now.reason, units(now.gasUsed));
+    else if (now.state === "reverted") await this.fail(sent, now.reason, units(now.gasUsed), now.shortfall);
   }
 
   /** A transaction recorded but not confirmed as broadcast: found on chain, or broadcast again (the same one). */
@@ -270,8 +271,9 @@ export class Indexer {
     });
   }
 
-  private async fail(tx: PendingTx, reason: string, gasUsed: string | null): Promise<void> {
+  private async fail(tx: PendingTx, given: string, gasUsed: string | null, shortfall?: bigint): Promise<void> {
     const s = tx.submission;
+    const reason = await judgeAfterBroadcast(this.port, s.quoteId, { reason: given, shortfall });
     const resolversOwn = isResolversOwn(reason);
     const failure = { reason, resolversOwn, txHash: tx.hash, gasUsed };
     const moved = await writeFailed(this.port.db, s, failure, iso(this.port.now()));

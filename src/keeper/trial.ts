@@ -10,6 +10,7 @@ import type { KeeperPort } from "./port";
 import { QuoteClaim } from "./quote-claim";
 import { requote } from "./requote";
 import type { SubmitTimings } from "./rpc";
+import { judgeShortfall } from "./spent-by-relay";
 import { timed } from "./timings";
 import type { WalletSlot } from "./wallet-pool";
 
@@ -129,10 +130,12 @@ export const trialChecks: readonly Check<Trial>[] = [
         case "keeper_refused":
           return notLeader(preflight.reason);
         case "requote": {
-          // A winner that fades is struck and the next offer fills the same signature, if one can.
+          // A winner that fades is struck and the next offer fills the same signature, if one can; one the
+          // relay's own fills left short is not struck (src/keeper/spent-by-relay.ts).
+          const reason = await judgeShortfall(port, quote, preflight);
           const faded = isResolversOwn(preflight.reason) && trial.scheme ? await refill(trial, trial.scheme) : null;
-          if (!faded) return () => requote(port, quote, terms, preflight.reason, timings);
-          await recordFade(trial, faded, preflight.reason);
+          if (!faded) return () => requote(port, quote, terms, reason, timings);
+          await recordFade(trial, faded, reason);
           trial.request = faded.request;
           trial.terms = { ...terms, resolver: faded.offer.resolver };
           trial.fill = faded.fill;

@@ -132,6 +132,11 @@ export class CorridorNodes {
     return this.checks.covers(address, token, atLeast);
   }
 
+  /** When the relay's last successful on-chain read of the node started, or null before one. */
+  readAt(address: string): number | null {
+    return this.checks.readAt(address);
+  }
+
   /** Writes the node's state as the relay shows it to its directory entry now, e.g. when the relay's view changed. */
   private writeState(address: string): void {
     const found = this.sockets.ofAddress(address);

@@ -47,7 +47,7 @@ export interface InventoryChecksHost {
 export type SessionsSide = Pick<InventoryChecksHost, "claims" | "onFlagChange" | "onCovered">;
 
 /** The inventory checks as a corridor's node sessions use them. */
-export type NodeChecks = Pick<InventoryChecks, "restart" | "heard" | "forget" | "flag" | "covers">;
+export type NodeChecks = Pick<InventoryChecks, "restart" | "heard" | "forget" | "flag" | "covers" | "readAt">;
 
 /** The on-chain checks of a corridor's nodes, kept in its object's storage, built around its sessions. */
 export function chainChecks(
@@ -153,6 +153,11 @@ export class InventoryChecks {
   /** Whether the chain lets the node be asked for, or bid, `amount` of `token` (see `chainCovers`). */
   covers(address: string, token: string, amount: bigint): boolean {
     return chainCovers(this.get(resolverKey(address)), token, amount, this.host.sameToken);
+  }
+
+  /** When the last successful read of the node started, or null before one (src/auction/taker-holds.ts). */
+  readAt(address: string): number | null {
+    return this.get(resolverKey(address))?.read?.at ?? null;
   }
 
   /**

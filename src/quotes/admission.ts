@@ -1,8 +1,8 @@
-import type { QuoteOutcome } from "../auction";
+import { type Clock, type QuoteOutcome, realClock } from "../auction";
 import { type Refusal, refuse } from "../errors";
 import { type ClientId, perPeriod, TokenBuckets } from "../limits";
 import type { ApiKeyQuotas, Limits } from "../schemas";
-import { AuctionSlots, KEEPER_ROUNDS } from "./auction-slots";
+import { AuctionSlots, KEEPER_ROUNDS, type SlotRefusal } from "./auction-slots";
 import { firstUseOf, MemoryProofBook, type ProofBook, type TakerProofSeen } from "./proof-memory";
 
 /** Who asks for a quote, as the Worker tells the corridor (docs/security.md, "Clients"). */
@@ -21,12 +21,15 @@ export interface AdmissionSettings {
   rfqWindowMs: number;
   /** Where accepted taker proofs are remembered; in memory when not given. */
   proofs?: ProofBook;
+  /** The clock a wait for an auction slot runs on; the real one when not given. */
+  clock?: Pick<Clock, "after" | "now">;
 }
 
 /**
  * Whether a quote request may run an auction on this corridor (docs/api.md, "Limits"), counted in the
  * corridor object that runs it, so no other object stands on a quote's path: the corridor's auction slots
- * and the client's share of them (503 `corridor_busy`, src/quotes/auction-slots.ts), the client's rate (429 `rate_limited`), the taker's rate (429
+ * shared among the clients waiting for them (503 `corridor_busy` after one window's wait,
+ * src/quotes/auction-slots.ts), the client's rate (429 `rate_limited`), the taker's rate (429
  * `rate_limited`) and the taker's auctions in flight (429 `too_many_rfqs`); a taker proof is accepted once
  * (400 `bad_taker_proof`, remembered in the object's storage, src/quotes/proof-memory.ts). A refused
  * request spends nothing. The counts are in memory: an evicted object forgets at most a few seconds of them.
@@ -39,18 +42,33 @@ export class QuoteAdmission {
   private readonly prepares = new TokenBuckets();
   private readonly prices = new TokenBuckets();
   private readonly slots: AuctionSlots;
+  private readonly clock: Pick<Clock, "after" | "now">;
 
   constructor(private readonly settings: AdmissionSettings) {
-    this.slots = new AuctionSlots(settings.limits.maxAuctionsInFlight);
+    this.clock = settings.clock ?? realClock;
+    // Every auction ends within its window, so one window's wait sees each slot held at the ask come free.
+    this.slots = new AuctionSlots(settings.limits.maxAuctionsInFlight, settings.rfqWindowMs, this.clock);
     this.proofs = settings.proofs ?? new MemoryProofBook();
   }
 
-  /** Runs `auction` once admitted, holding its places until it ends; refused, the limit's answer. */
+  /**
+   * Runs `auction` once admitted, holding its places until it ends; refused, the limit's answer. A request
+   * within its limits that finds no slot for its client waits for one (src/quotes/auction-slots.ts).
+   */
   async run(taker: string, ask: QuoteAsk | null, now: number, auction: () => Promise<QuoteOutcome>) {
-    const refusal = this.refusal(taker, ask, now);
-    if (refusal) return refusal;
+    const early = this.limitRefusal(taker, ask, now);
+    if (early) return early;
     const holder = ask?.client ?? KEEPER_ROUNDS;
-    this.slots.take(holder);
+    const waiting = this.slots.claim(holder);
+    const slot = waiting && (await waiting);
+    if (slot) return this.busy(slot);
+    // Within its limits when it asked; a wait may have let another request spend them since.
+    const at = waiting ? this.clock.now() : now;
+    const refusal = (waiting && this.limitRefusal(taker, ask, at)) || this.count(taker, ask, at);
+    if (refusal) {
+      this.slots.give(holder);
+      return refusal;
+    }
     this.takersInFlight.set(taker, (this.takersInFlight.get(taker) ?? 0) + 1);
     try {
       return await auction();
@@ -98,32 +116,26 @@ export class QuoteAdmission {
     });
   }
 
-  /** The answer to a request that may not run now, or null after counting it. */
-  private refusal(taker: string, ask: QuoteAsk | null, now: number): QuoteOutcome | null {
-    const { limits, maxOutstandingRfqs, rfqWindowMs } = this.settings;
-    const windowSeconds = Math.ceil(rfqWindowMs / 1000);
-    const slots = this.slots.refusal(ask?.client ?? KEEPER_ROUNDS);
-    if (slots) {
-      const message =
-        slots === "full"
-          ? "The corridor is running as many auctions as it takes; ask again shortly."
-          : "This client holds its share of the corridor's auctions; ask again shortly.";
-      return refuse(503, "corridor_busy", message, { retryAfter: windowSeconds });
-    }
+  private busy(slot: SlotRefusal): Refusal {
+    const message =
+      slot === "full"
+        ? "The corridor is running as many auctions as it takes; ask again shortly."
+        : "The corridor keeps its last free auction for a client running none; ask again shortly.";
+    return refuse(503, "corridor_busy", message, { retryAfter: Math.ceil(this.settings.rfqWindowMs / 1000) });
+  }
+
+  /** Why the client or the taker is over a limit now, counting nothing; null when within them all. */
+  private limitRefusal(taker: string, ask: QuoteAsk | null, now: number): Refusal | null {
     // The keeper's limit rounds come with no client: only their share of the slots bounds them.
     if (!ask) return null;
-    const clientRate = {
-      perSecond: ask.quotas?.quotesPerSecond ?? limits.quotesPerSecond,
-      burst: ask.quotas?.quoteBurst ?? limits.quoteBurst,
-    };
-    const takerRate = perPeriod(limits.takerQuotesPer10s, 10);
-    const client = this.clients.peek(ask.client, now, clientRate);
+    const { maxOutstandingRfqs, rfqWindowMs } = this.settings;
+    const client = this.clients.peek(ask.client, now, this.clientRate(ask));
     if (!client.ok) {
       return refuse(429, "rate_limited", "Too many quote requests from this client; slow down.", {
         retryAfter: client.retryAfter,
       });
     }
-    const forTaker = this.takers.peek(taker, now, takerRate);
+    const forTaker = this.takers.peek(taker, now, this.takerRate());
     if (!forTaker.ok) {
       return refuse(429, "rate_limited", "Too many quote requests for this taker; slow down.", {
         retryAfter: forTaker.retryAfter,
@@ -132,14 +144,32 @@ export class QuoteAdmission {
     const held = this.takersInFlight.get(taker) ?? 0;
     if (held >= maxOutstandingRfqs) {
       return refuse(429, "too_many_rfqs", `This taker already has ${held} quote requests in flight.`, {
-        retryAfter: windowSeconds,
+        retryAfter: Math.ceil(rfqWindowMs / 1000),
       });
     }
+    return null;
+  }
+
+  /** Counts an admitted request: its taker proof accepted once, then the client's and the taker's rates. */
+  private count(taker: string, ask: QuoteAsk | null, now: number): Refusal | null {
+    if (!ask) return null;
     if (ask.proof !== undefined && !firstUseOf(this.proofs, ask.proof, now)) {
       return refuse(400, "bad_taker_proof", "This taker proof was used already; sign a new one.");
     }
-    this.clients.take(ask.client, now, clientRate);
-    this.takers.take(taker, now, takerRate);
+    this.clients.take(ask.client, now, this.clientRate(ask));
+    this.takers.take(taker, now, this.takerRate());
     return null;
+  }
+
+  private clientRate(ask: QuoteAsk) {
+    const { limits } = this.settings;
+    return {
+      perSecond: ask.quotas?.quotesPerSecond ?? limits.quotesPerSecond,
+      burst: ask.quotas?.quoteBurst ?? limits.quoteBurst,
+    };
+  }
+
+  private takerRate() {
+    return perPeriod(this.settings.limits.takerQuotesPer10s, 10);
   }
 }

@@ -12,5 +12,4 @@ export { cancelQuoteMessage, TAKER_PROOF_MAX_AGE_SECONDS, takerProofMessage } fr
 export { StoredProofBook, type TakerProofSeen } from "./proof-memory";
 export { executionThrough, type ObjectReadGate, quoteThrough, readThrough, writeThrough } from "./read-through";
 export { verifySignedCancel } from "./signed-cancel";
-export { slippageOf } from "./slippage";
-export { addressIssues, checkSwapTerms, refuseBelowMinimum, type SwapTerms } from "./swap-terms";
+export { addressIssues, checkSwapTerms, refuseBelowMinimum, type SwapTerms, slippageOf } from "./swap-terms";

@@ -31,7 +31,7 @@ import {
   QuoteRequest,
 } from "../schemas";
 import { isOpen } from "../states";
-import { announceQuote } from "../streams";
+import { announceCancelled } from "../streams";
 import type { QuoteInput } from "../types";
 
 export const quoteRoutes = createRouter()
@@ -164,7 +164,7 @@ export const quoteRoutes = createRouter()
         const message = isOpen(status) ? "A fill of this quote is on its way." : `The quote is ${status}.`;
         throw new RelayError(409, "quote_not_open", message, { status });
       }
-      await behindAnswer(c, announceQuote(c.env, c.get("config"), id));
+      await behindAnswer(c, announceCancelled(c.env, c.get("config"), id));
       return c.json((await readQuoteRecord(c.env.DB, id)) as z.infer<typeof Quote>, 200);
     },
   );

@@ -21,6 +21,10 @@ export const Limits = z
     priceBurst: count(40, "indicative price requests a client may make at once on one corridor"),
     maxAuctionsInFlight: count(64, "auctions one corridor runs at once; past it 503 corridor_busy"),
     maxNodesPerRfq: count(20, "nodes one rfq asks at most: half by reliability, the rest in turn"),
+    quoteHoldsPerCorridor: count(
+      10_000,
+      "open quotes whose output one corridor holds on their winners for their takers; past it the soonest to end goes",
+    ),
     takerSubmissionsPer10s: count(20, "submissions with a valid signature per taker in 10 s"),
     failedSubmissionsPer10s: count(20, "submissions per client in 10 s whose signature or quote is refused"),
     streamsPerClient: count(20, "event streams a client may hold open on one corridor"),

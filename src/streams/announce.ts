@@ -10,12 +10,15 @@ import type { MovedLimitOrder } from "../schemas";
 export interface QuoteChange {
   quoteId: string;
   fill?: Omit<FillNotice, "corridorKey"> | undefined;
+  /** Nothing can fill the quote any more (it was cancelled): what its winner's inventory held for it is free. */
+  ended?: true;
 }
 
 /** A quote that moved, with the notice its winner hears of the step when there is one. */
 export interface QuoteMove {
   quoteId: string;
   fill?: FillNotice | undefined;
+  ended?: true;
 }
 
 /**
@@ -30,10 +33,15 @@ export function announceQuote(env: Env, config: RelayConfig, quoteId: string, fi
   return announceQuotes(env, config, [{ quoteId, fill }]);
 }
 
+/** A quote that was cancelled: its corridor lets go of what it held of its winner's inventory (`QuoteChange.ended`). */
+export function announceCancelled(env: Env, config: RelayConfig, quoteId: string): Promise<void> {
+  return announceQuotes(env, config, [{ quoteId, ended: true }]);
+}
+
 /** Several quotes that moved, in order: one call to each corridor concerned, with its share of them (`announceQuote`). */
 export function announceQuotes(env: Env, config: RelayConfig, moves: readonly QuoteMove[]): Promise<void> {
   const byCorridor = new Map<string, QuoteChange[]>();
-  for (const { quoteId, fill } of moves) {
+  for (const { quoteId, fill, ended } of moves) {
     const keys = corridorsOfQuoteId(config, quoteId);
     // The winner's corridor is the tag's unless the configuration dropped it since the quote was accepted.
     const all = fill && !keys.includes(fill.corridorKey) ? [...keys, fill.corridorKey] : keys;
@@ -42,9 +50,10 @@ export function announceQuotes(env: Env, config: RelayConfig, moves: readonly Qu
         fill?.corridorKey === key
           ? { resolver: fill.resolver, status: fill.status, txHash: fill.txHash, fault: fill.fault }
           : undefined;
+      const change: QuoteChange = { quoteId, fill: notice, ...(ended ? { ended } : {}) };
       const changes = byCorridor.get(key);
-      if (changes) changes.push({ quoteId, fill: notice });
-      else byCorridor.set(key, [{ quoteId, fill: notice }]);
+      if (changes) changes.push(change);
+      else byCorridor.set(key, [change]);
     }
   }
   return settle([...byCorridor].map(([key, changes]) => corridorStub(env, key).quotesChanged(changes)));

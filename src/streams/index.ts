@@ -4,6 +4,7 @@
  */
 
 export {
+  announceCancelled,
   announceLimitOrders,
   announceQuote,
   announceQuotes,

@@ -349,14 +349,12 @@ type ChainKeeperStub = ReturnType<typeof chainKeeper>;
  * Submits `requests` to a chain's keeper object (`stubOf` gives a stub of it; a stub of a reset object is broken,
  * so each step takes a new one) with their broadcasts held at its RPC before they reach the network, then
  * resets the object (`ctx.abort()`, as an eviction or a deploy does): what a crash mid-broadcast leaves,
- * each quote claimed and each transaction stored as signed. `restarted` runs first in the new instance (a
- * pool keeper gets its keys back before its alarm runs). The proxy holds every broadcast, the new
+ * each quote claimed and each transaction stored as signed. The proxy holds every broadcast, the new
  * instance's recovery included, until `releaseSends`. The stored transactions.
  */
 export async function crashAtBroadcast(
   requests: readonly SubmitRequest[],
   stubOf: () => ChainKeeperStub = chainKeeper,
-  restarted: () => Promise<void> = async () => {},
 ): Promise<PendingTx[]> {
   await setFault("hold-sends");
   const before = await heldSends();
@@ -378,7 +376,6 @@ export async function crashAtBroadcast(
   for (const { outcome } of await Promise.all(answers)) {
     if (outcome) throw new Error(`answered before the crash: ${JSON.stringify(outcome)}`);
   }
-  await restarted();
   const stored = await pendingTxs(stubOf());
   return requests.map((r) => {
     const tx = stored.find((t) => t.submission.quoteId === r.quoteId);

@@ -1,10 +1,7 @@
-import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env, evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { type Address, type Hex, keccak256, parseEther } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ChainKeeperDO } from "../../durable-objects/chain-keeper";
-import { localKeeperKeys } from "../../scripts/lib/evm-deploy";
-import type { Env } from "../../src/env";
+import { localKeeperPool } from "../../scripts/lib/evm-deploy";
 import type { PendingTx } from "../../src/keeper/pending";
 import type { SubmitOutcome } from "../../src/keeper/rpc";
 import type { Quote } from "../../src/schemas/quote";
@@ -27,27 +24,15 @@ import {
  * contracts: concurrent submissions spread over the wallets, each fill is broadcast once by one wallet,
  * and a restarted keeper recovers each wallet's stored transaction without a second broadcast.
  *
- * The project's binding holds one key (anvil's #9, which the other files' keeper uses), so these tests
- * run their own chain keeper object and give it the local pool's derived wallets (every local deployment allows
- * them) by replacing its `env`'s secret; a restarted object gets it again before its alarm runs.
+ * These tests run in the `settlement-pool` project (vitest.config.ts): its anvil is its own, and its
+ * keeper's secret holds the local pool's keys, as a local deployment's does, so a restarted object reads
+ * them from its bindings before its alarm runs, as it would in production.
  */
-const POOL_KEYS = localKeeperKeys().slice(1);
-const POOL: Address[] = POOL_KEYS.map((key) => privateKeyToAccount(key).address);
+const POOL: Address[] = localKeeperPool();
 
-async function poolKeeper(name: string) {
-  const stub = env.CHAIN_KEEPER.get(env.CHAIN_KEEPER.idFromName(name));
-  await givePool(stub);
-  return stub;
-}
+const poolKeeper = (name: string) => env.CHAIN_KEEPER.get(env.CHAIN_KEEPER.idFromName(name));
 
-type KeeperStub = Awaited<ReturnType<typeof poolKeeper>>;
-
-function givePool(stub: KeeperStub): Promise<void> {
-  return runInDurableObject(stub, (obj: ChainKeeperDO) => {
-    const object = obj as unknown as { env: Env };
-    object.env = { ...object.env, KEEPER_PRIVATE_KEY: POOL_KEYS.join(", ") };
-  });
-}
+type KeeperStub = ReturnType<typeof poolKeeper>;
 
 /** Signed quotes, one after another (the deployer mints each taker's tokens with its own nonces). */
 async function signedQuotes(count: number) {
@@ -81,20 +66,20 @@ beforeAll(async () => {
 
 describe("a keeper with a pool of wallets", () => {
   it("spreads concurrent submissions over its wallets and broadcasts each fill once", async () => {
-    const stub = await poolKeeper("pool-spread");
-    const requests = await signedQuotes(6);
+    const stub = poolKeeper("pool-spread");
+    const requests = await signedQuotes(2 * POOL.length);
     const sentBefore = (await sentThroughProxy()).length;
 
     const outcomes: SubmitOutcome[] = await Promise.all(requests.map((r) => stub.submit(r)));
 
     const hashes = outcomes.map((o) => (o.kind === "submitted" ? o.txHash : `not submitted: ${JSON.stringify(o)}`));
-    expect(outcomes.map((o) => o.kind)).toEqual(Array(6).fill("submitted"));
-    expect(new Set(hashes).size).toBe(6);
-    expect((await sentThroughProxy()).length - sentBefore).toBe(6);
+    expect(outcomes.map((o) => o.kind)).toEqual(Array(requests.length).fill("submitted"));
+    expect(new Set(hashes).size).toBe(requests.length);
+    expect((await sentThroughProxy()).length - sentBefore).toBe(requests.length);
     for (const hash of hashes) expect(await timesSent(hash)).toBe(1);
     const txs = await Promise.all(hashes.map((hash) => chainClient.getTransaction({ hash: hash as Hex })));
     const senders = txs.map((tx) => tx.from.toLowerCase());
-    // Six submissions at once over three wallets: each wallet sends two, with its own nonces.
+    // Twice as many submissions at once as wallets: each wallet sends two, with its own nonces.
     expect(new Set(senders)).toEqual(new Set(POOL.map((a) => a.toLowerCase())));
     for (const wallet of new Set(senders)) expect(senders.filter((s) => s === wallet)).toHaveLength(2);
 
@@ -113,18 +98,16 @@ describe("a keeper with a pool of wallets", () => {
   });
 
   it("after a restart, recovers each wallet's stored transaction and broadcasts each once", async () => {
-    const stubOf = () => env.CHAIN_KEEPER.get(env.CHAIN_KEEPER.idFromName("pool-restart"));
-    const requests = await signedQuotes(3);
-    await givePool(stubOf());
+    const stubOf = () => poolKeeper("pool-restart");
+    const requests = await signedQuotes(POOL.length);
     // Each submission signed and stored by its wallet, none broadcast: what a crash leaves.
-    const pending = await crashAtBroadcast(requests, stubOf, () => givePool(stubOf()));
+    const pending = await crashAtBroadcast(requests, stubOf);
     const stub = stubOf();
     expect(new Set(pending.map((tx) => tx.keeper))).toEqual(new Set(POOL));
     for (const tx of pending) expect(await timesSent(tx.hash)).toBe(0);
 
     await releaseSends();
     await evictDurableObject(stub);
-    await givePool(stub);
     const quotes = await settleAll(
       stub,
       requests.map((r) => r.quoteId),

@@ -72,9 +72,14 @@ export class FakeNode {
 
   /** The latest frame of `type`, waiting for one when none was sent yet (the test's timeout ends a wait in vain). */
   async next<T extends RelayFrame["type"]>(type: T): Promise<Extract<RelayFrame, { type: T }>> {
+    return (await this.sentAtLeast(type, 1)).at(-1) as Extract<RelayFrame, { type: T }>;
+  }
+
+  /** The frames of `type` once at least `count` were sent, waiting for them as `next` does. */
+  async sentAtLeast<T extends RelayFrame["type"]>(type: T, count: number): Promise<Extract<RelayFrame, { type: T }>[]> {
     for (;;) {
-      const found = this.sent(type).at(-1);
-      if (found) return found;
+      const sent = this.sent(type);
+      if (sent.length >= count) return sent;
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
   }
@@ -136,6 +141,8 @@ export interface FakeCorridorOptions {
   adapter?: (real: ChainAdapter) => ChainAdapter;
   /** What each named node holds of USDC by the corridor's on-chain read; unnamed nodes: what they claim. */
   chainHoldings?: Record<string, bigint>;
+  /** When the corridor's last on-chain read of a node started, by name (none: no read yet). */
+  readAt?: Record<string, number>;
   /** The chain's fill costs; none read (every gas fee the fallback) unless given. */
   chainCosts?: ChainCosts;
   /** The oracle's native prices; none unless given. */
@@ -217,6 +224,7 @@ export function fakeCorridor(options: FakeCorridorOptions = {}) {
         const held = name === undefined ? undefined : options.chainHoldings?.[name];
         return held === undefined || held >= atLeast;
       },
+      readAt: (address) => options.readAt?.[nameOf(address) ?? ""] ?? null,
     },
     standing: {
       get: async () => ({

@@ -181,6 +181,7 @@ export function fakeNodeSessionsHost(options: FakeHostOptions = {}) {
     heard: (node, at) => events.push({ on: "heartbeat", node, at }),
     forget: () => {},
     covers: () => true,
+    readAt: () => null,
   };
   const host: CorridorNodesHost = {
     corridorKey: options.corridorKey ?? "31337:cngn:usdc",

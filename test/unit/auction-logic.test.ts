@@ -188,7 +188,7 @@ describe("decideWinner: bid signatures", () => {
     takerPays: 1n,
     proceeds: 1n,
   });
-  const decide = (offers: RankedOffer[], forged: string[], checked: string[] = []) =>
+  const decide = (offers: RankedOffer[], forged: string[], checked: string[] = [], free = (_: string) => true) =>
     decideWinner(
       {
         signing,
@@ -203,6 +203,7 @@ describe("decideWinner: bid signatures", () => {
         },
         askToSign: async () => null,
         strike: () => {},
+        hold: (o) => (free(o.resolver) ? () => {} : null),
       },
       offers,
     );
@@ -236,6 +237,17 @@ describe("decideWinner: bid signatures", () => {
     expect(decision.offers.map((o) => [o.resolver, o.rank, o.status])).toEqual([
       ["x", 1, "demoted"],
       ["c", 2, "won"],
+    ]);
+  });
+
+  it("passes the win of an offer its resolver's inventory free of the taker's holds does not cover down the ranking", async () => {
+    const decision = await decide(ranked(), [], [], (resolver) => resolver !== "a");
+    expect(decision.winner?.offer).toMatchObject({ resolver: "b", won: true });
+    expect(decision.offers.map((o) => [o.resolver, o.won])).toEqual([
+      ["x", false],
+      ["a", false],
+      ["b", true],
+      ["c", false],
     ]);
   });
 

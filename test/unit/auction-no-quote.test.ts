@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { noReplies, noWinner } from "../../src/auction/no-quote";
+import { noReplies, noWinner } from "../../src/auction/quote-outcome";
 
 describe("noWinner", () => {
   const replies = { ...noReplies(), valid: 2 };

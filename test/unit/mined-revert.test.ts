@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { minedReason, minedRevertReason } from "../../src/chains/evm/settler-revert";
+import { minedReason, minedRevert, minedRevertReason } from "../../src/chains/evm/settler-revert";
 import type { RevertOutcome } from "../../src/chains/settler";
 
 /** A revert as a test names it: the outcome it stands for. */
@@ -35,6 +35,12 @@ describe("minedRevertReason: a mined revert attributed against the chain it met"
     const { asked, replay } = chain((block) => (block === 42n ? requote("taker:insufficient_balance") : undefined));
     expect(await minedRevertReason(replay, outcomeOf, 42)).toBe("taker:insufficient_balance");
     expect(asked).toEqual([41n, 42n]);
+  });
+
+  it("keeps what the replay's outcome says beside its reason: by how much a resolver in the same block fell short", async () => {
+    const short: RevertOutcome = { kind: "requote", reason: "resolver:insufficient_balance", shortfall: 1_000_000n };
+    const { replay } = chain((block) => (block === 42n ? short : undefined));
+    expect(await minedRevert(replay, outcomeOf, 42)).toEqual(short);
   });
 
   it("names nobody when neither replay reverts, or the chain does not answer", async () => {

@@ -3,6 +3,7 @@ import type { QuoteOutcome } from "../../src/auction/quote-outcome";
 import { QuoteAdmission } from "../../src/quotes/admission";
 import { proofAcceptedUntil } from "../../src/quotes/proof-memory";
 import { Limits } from "../../src/schemas/limits";
+import { FakeClock } from "../support/fake-clock";
 
 const settings = { limits: Limits.parse({ maxAuctionsInFlight: 3 }), maxOutstandingRfqs: 2, rfqWindowMs: 1500 };
 const done = { kind: "refused", status: 404, code: "no_offers", message: "", extras: {} } as const;
@@ -42,16 +43,18 @@ describe("QuoteAdmission: a corridor counts quote requests where it runs them", 
     await running[1];
   });
 
-  it("answers 503 corridor_busy past maxAuctionsInFlight, keeper rounds included, and lets none through", async () => {
-    const admission = new QuoteAdmission(settings);
+  it("answers 503 corridor_busy past maxAuctionsInFlight, keeper rounds included, once a window's wait gives no slot", async () => {
+    const clock = new FakeClock();
+    const admission = new QuoteAdmission({ ...settings, clock });
     const held = [heldAuction(), heldAuction(), heldAuction()];
     const running = held.map((h, i) => admission.run(`0x${i}`, i === 0 ? null : ask(`ip:${i}`), 0, h.run));
-    expect(await admission.run("0x9", ask("ip:9"), 0, async () => done)).toMatchObject({
-      status: 503,
-      code: "corridor_busy",
-      extras: { retryAfter: 2 },
-    });
-    expect(await admission.run("0x9", null, 0, async () => done)).toMatchObject({ code: "corridor_busy" });
+    const client = admission.run("0x9", ask("ip:9"), 0, async () => done);
+    const keeper = admission.run("0x9", null, 0, async () => done);
+    await clock.advance(settings.rfqWindowMs - 1);
+    expect(clock.pending).toBe(2);
+    await clock.advance(1);
+    expect(await client).toMatchObject({ status: 503, code: "corridor_busy", extras: { retryAfter: 2 } });
+    expect(await keeper).toMatchObject({ code: "corridor_busy" });
     for (const h of held) h.finish();
     await Promise.all(running);
     expect(await admission.run("0x9", ask("ip:9"), 0, async () => done)).toBe(done);
@@ -112,63 +115,111 @@ describe("QuoteAdmission: a corridor counts quote requests where it runs them", 
     );
   });
 
-  it("lets a client take an auction slot only while more than twice what it holds are free: one flood never fills the corridor", async () => {
+  it("keeps the last free slot for a client holding none: one flood never fills the corridor", async () => {
+    const clock = new FakeClock();
     const limits = Limits.parse({ maxAuctionsInFlight: 64, quoteBurst: 1_000 });
-    const admission = new QuoteAdmission({ ...settings, limits });
+    const admission = new QuoteAdmission({ ...settings, limits, clock });
     const held: ReturnType<typeof heldAuction>[] = [];
     /** Each request's refusal, or "running" for one admitted (its auction started as it was asked). */
-    const outcomes = (client: string | null, n: number) =>
-      Array.from({ length: n }, (_, i) => {
+    const outcomes = async (client: string | null, n: number) => {
+      const asked = Array.from({ length: n }, (_, i) => {
         const h = heldAuction();
         held.push(h);
-        const outcome = admission.run(`0x${client}${i}`, client === null ? null : ask(client), 0, h.run);
+        const outcome = admission.run(`0x${client}${i}`, client === null ? null : ask(client), clock.now(), h.run);
         return h.started() ? "running" : outcome;
       });
-    // One client's burst of 40: it holds 22, a third of the slots, and is refused the rest.
-    const first = await Promise.all(outcomes("ip:flood1", 40));
-    expect(first.filter((o) => o === "running")).toHaveLength(22);
+      // A request that finds no slot waits one window for one; none is given back here.
+      await clock.advance(settings.rfqWindowMs);
+      return Promise.all(asked);
+    };
+    const first = await outcomes("ip:flood", 70);
+    expect(first.filter((o) => o === "running")).toHaveLength(63);
     expect(first.filter((o) => o !== "running")).toEqual(
-      Array(18).fill(expect.objectContaining({ status: 503, code: "corridor_busy", extras: { retryAfter: 2 } })),
+      Array(7).fill(expect.objectContaining({ status: 503, code: "corridor_busy", extras: { retryAfter: 2 } })),
     );
-    // Seven more floods one after another: each gets a third of what is free, and the last free slots are
-    // left to clients that hold none.
-    const shares = [];
-    for (let f = 2; f <= 8; f++) {
-      shares.push((await Promise.all(outcomes(`ip:flood${f}`, 40))).filter((o) => o === "running").length);
-    }
-    expect(shares).toEqual([14, 10, 6, 4, 3, 2, 1]);
-    expect(await Promise.all(outcomes("ip:honest", 2))).toEqual([
-      "running",
-      expect.objectContaining({ code: "corridor_busy" }),
-    ]);
-    expect(await Promise.all(outcomes(null, 2))).toEqual([
-      "running",
-      expect.objectContaining({ code: "corridor_busy" }),
-    ]);
+    expect(await outcomes("ip:honest", 2)).toEqual(["running", expect.objectContaining({ code: "corridor_busy" })]);
+    expect(await outcomes(null, 1)).toEqual([expect.objectContaining({ code: "corridor_busy" })]);
     for (const h of held) h.finish();
   });
 
-  it("shares the slots among clients asking at once: eight floods leave 12 of 64 for everyone else", async () => {
-    const admission = new QuoteAdmission({ ...settings, limits: Limits.parse({ maxAuctionsInFlight: 64 }) });
-    const held: ReturnType<typeof heldAuction>[] = [];
-    let running = 0;
-    for (let round = 0; round < 20; round++) {
-      for (let f = 0; f < 8; f++) {
-        const h = heldAuction();
-        const outcome = admission.run(`0x${f}-${round}`, ask(`ip:flood${f}`), 0, h.run);
-        if (!h.started()) {
-          await outcome;
-          continue;
-        }
-        held.push(h);
-        running += 1;
-      }
-    }
-    // 6 each (48), then a seventh for four of them while more than 12 were free: 52, and 12 free for others.
-    expect(running).toBe(52);
-    expect(await admission.run("0xhonest", ask("ip:honest"), 0, async () => done)).toBe(done);
-    expect(await admission.run("0xk", null, 0, async () => done)).toBe(done);
+  it("gives a slot that comes free to the waiting client holding the fewest, not the one that asked first", async () => {
+    const clock = new FakeClock();
+    const limits = Limits.parse({ maxAuctionsInFlight: 64, quoteBurst: 1_000 });
+    const admission = new QuoteAdmission({ ...settings, limits, clock });
+    const byClient = new Map<string, ReturnType<typeof heldAuction>[]>();
+    let n = 0;
+    const request = (client: string) => {
+      const h = heldAuction();
+      byClient.set(client, [...(byClient.get(client) ?? []), h]);
+      return { h, outcome: admission.run(`0x${n++}`, ask(client), clock.now(), h.run) };
+    };
+    // A flood holds 63 of 64; an honest client takes the last.
+    for (let i = 0; i < 63; i++) request("ip:flood");
+    expect(request("ip:honest").h.started()).toBe(true);
+    // The flood asks again, then the honest client: both wait.
+    const flood = request("ip:flood");
+    const honest = request("ip:honest");
+    expect([flood.h.started(), honest.h.started()]).toEqual([false, false]);
+    // Two of the flood's auctions end: the one holding 1 is served before the one holding 61, which asked
+    // first, and the last free slot is kept.
+    for (const h of byClient.get("ip:flood")?.slice(0, 2) ?? []) h.finish();
+    await clock.advance(0);
+    expect([flood.h.started(), honest.h.started()]).toEqual([false, true]);
+    await clock.advance(settings.rfqWindowMs);
+    expect(await flood.outcome).toMatchObject({ code: "corridor_busy" });
+    for (const hs of byClient.values()) for (const h of hs) h.finish();
+  });
+
+  it("gives the place of a full queue's heaviest waiting client to a lighter one", async () => {
+    const clock = new FakeClock();
+    const limits = Limits.parse({ maxAuctionsInFlight: 4, quoteBurst: 1_000 });
+    const admission = new QuoteAdmission({ ...settings, maxOutstandingRfqs: 100, limits, clock });
+    const held = Array.from({ length: 4 }, () => heldAuction());
+    for (const h of held) admission.run("0xf", ask("ip:flood"), clock.now(), h.run);
+    const waiting = Array.from({ length: 4 }, () =>
+      admission.run("0xf", ask("ip:flood"), clock.now(), async () => done),
+    );
+    const ninth = await admission.run("0xf", ask("ip:flood"), clock.now(), async () => done);
+    expect(ninth).toMatchObject({ code: "corridor_busy" });
+    const light = admission.run("0xl", ask("ip:light"), clock.now(), async () => done);
+    // The latest of the flood's places went to the light client at once; a slot that comes free is its.
+    expect(await waiting[3]).toMatchObject({ code: "corridor_busy" });
+    held[0]?.finish();
+    expect(await light).toBe(done);
+    await clock.advance(settings.rfqWindowMs);
+    expect(await Promise.all(waiting.slice(0, 3))).toEqual(
+      Array(3).fill(expect.objectContaining({ code: "corridor_busy" })),
+    );
     for (const h of held) h.finish();
+  });
+
+  it("serves every quote of a client asking every 400 ms beside eight floods at their rates, each auction its whole window", async () => {
+    const clock = new FakeClock();
+    const limits = Limits.parse({ maxAuctionsInFlight: 64 });
+    const admission = new QuoteAdmission({ ...settings, maxOutstandingRfqs: 100, limits, clock });
+    /** A request whose auction, once admitted, lasts `ms`; its answer. */
+    const request = (client: string, ms: number) =>
+      admission.run(`0x${client}`, ask(client), clock.now(), async () => {
+        await clock.sleep(ms);
+        return done;
+      });
+    const honest: Promise<unknown>[] = [];
+    const flooded: Promise<unknown>[] = [];
+    // Each flood's burst at once, then its rate for 4 s; every auction lasts its whole window, as when a
+    // silent node is waited for or the nodes answer late.
+    for (let f = 0; f < 8; f++) {
+      for (let i = 0; i < limits.quoteBurst; i++) flooded.push(request(`ip:flood${f}`, settings.rfqWindowMs));
+    }
+    for (let t = 100; t <= 4_000; t += 100) {
+      await clock.advance(100);
+      for (let f = 0; f < 8; f++) flooded.push(request(`ip:flood${f}`, settings.rfqWindowMs));
+      if (t % 400 === 0) honest.push(request("ip:honest", settings.rfqWindowMs));
+    }
+    // The last asked wait at most one window for a slot and then run one.
+    await clock.advance(2 * settings.rfqWindowMs);
+    const refused = (await Promise.all(flooded)).filter((o) => o !== done);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(await Promise.all(honest)).toEqual(Array(10).fill(done));
   });
 
   it("gives every place back when an auction throws", async () => {

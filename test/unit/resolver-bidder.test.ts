@@ -6,6 +6,7 @@ import { Bidder, type BidderOptions } from "../../src/clients/resolver/bidder";
 import type { Emit } from "../../src/clients/resolver/events";
 import { anvilAccount, solanaSigner } from "../../src/clients/resolver/keys";
 import { NodeStates } from "../../src/clients/resolver/node-state";
+import { OpenQuotes } from "../../src/clients/resolver/open-quotes";
 import { fixedRatePricer, parseDecimal } from "../../src/clients/resolver/pricing";
 import type { ChainInfo } from "../../src/clients/resolver/relay-config";
 import type { InventoryEntry } from "../../src/protocol/node-frames";
@@ -68,10 +69,11 @@ function bidder(options: Partial<BidderOptions> = {}) {
   return { bidder: made, errors };
 }
 
-const corridor = (inventory = plenty) => ({
+const corridor = (inventory = plenty, openQuotes = new OpenQuotes()) => ({
   key: CORRIDOR,
   band: null,
-  heartbeats: { inventory, inventoryRead: true, queue: Promise.resolve() },
+  heartbeats: { inventory, inventoryRead: true, queue: Promise.resolve(), readAt: 0 },
+  openQuotes,
 });
 
 describe("what the node answers an rfq", () => {
@@ -143,6 +145,24 @@ describe("what the node answers an rfq", () => {
     expect(await reason(bidder().bidder, rfq(), corridor([]))).toBe("insufficient_inventory");
   });
 
+  it("bids a taker only from what its own open quotes leave free, and again once a quote it won fails", async () => {
+    const { bidder: b } = bidder();
+    const open = new OpenQuotes();
+    // 1000 USDC in hand, 633 of it won by this taker: its rfq worth 633 more is not covered by the 367 left.
+    open.bid(rfq(), 633_000_000n, 0);
+    open.result("r_1", true);
+    const held = corridor([{ chainId: 103, token: USDC, balance: "1000000000", allowance: "1000000000" }], open);
+    const big = rfq({ rfqId: "r_2", quoteId: "q_2", sellAmount: "1000000000000" });
+    expect(await b.decide(held, big)).toMatchObject({ type: "decline", reason: "insufficient_inventory" });
+    expect(await b.decide(held, rfq({ rfqId: "r_3", quoteId: "q_3" }))).toMatchObject({ type: "bid" });
+    // Another taker's rfq is bid from the whole: the first taker's quote holds nothing against it.
+    const other = "Other11111111111111111111111111111111111111";
+    const theirs = rfq({ rfqId: "r_4", quoteId: "q_4", sellAmount: "1000000000000", taker: other, recipient: other });
+    expect(await b.decide(held, theirs)).toMatchObject({ type: "bid", outputAmount: "633000000" });
+    open.execution("q_1", "failed", 1);
+    expect(await b.decide(held, big)).toMatchObject({ type: "bid", outputAmount: "633000000" });
+  });
+
   it("declines pricing_error and tells listeners when the pricer throws", async () => {
     const { bidder: b, errors } = bidder({
       pricer: () => {
@@ -155,7 +175,12 @@ describe("what the node answers an rfq", () => {
 
   it("judges an rfq that beats the first inventory read by that read", async () => {
     const { bidder: b } = bidder();
-    const heartbeats = { inventory: [] as InventoryEntry[], inventoryRead: false, queue: Promise.resolve() };
+    const heartbeats = {
+      inventory: [] as InventoryEntry[],
+      inventoryRead: false,
+      queue: Promise.resolve(),
+      readAt: null as number | null,
+    };
     let read = () => {};
     heartbeats.queue = new Promise<void>((resolve) => {
       read = resolve;
@@ -163,7 +188,7 @@ describe("what the node answers an rfq", () => {
       heartbeats.inventory = plenty;
       heartbeats.inventoryRead = true;
     });
-    const decided = b.decide({ key: CORRIDOR, band: null, heartbeats }, rfq());
+    const decided = b.decide({ key: CORRIDOR, band: null, heartbeats, openQuotes: new OpenQuotes() }, rfq());
     read();
     expect(await decided).toMatchObject({ type: "bid" });
   });

@@ -39,8 +39,32 @@ describe("revertOutcome: a simulated revert as a requote reason, blamed by the c
     const short = (sender: string) =>
       revertOutcome({ name: "ERC20InsufficientBalance", args: [sender, 0n, 1n] }, parties);
     expect(short(upper(parties.taker))).toEqual({ kind: "requote", reason: "taker:insufficient_balance" });
-    expect(short(parties.resolver)).toEqual({ kind: "requote", reason: "resolver:insufficient_balance" });
+    expect(short(parties.resolver)).toEqual({
+      kind: "requote",
+      reason: "resolver:insufficient_balance",
+      shortfall: 1n,
+    });
     expect(short(other)).toEqual({ kind: "requote", reason: "relay:insufficient_balance" });
+  });
+
+  it("says by how much the resolver's balance fell short, the keeper's evidence of whose doing it was", () => {
+    const short = (balance: bigint, needed: bigint) =>
+      revertOutcome({ name: "ERC20InsufficientBalance", args: [parties.resolver, balance, needed] }, parties);
+    expect(short(5_000n, 6_000n)).toEqual({
+      kind: "requote",
+      reason: "resolver:insufficient_balance",
+      shortfall: 1_000n,
+    });
+    const leg = encodeErrorResult({
+      abi: testTokenAbi,
+      errorName: "ERC20InsufficientBalance",
+      args: [parties.resolver as Hex, 1_000_000_000n, 2_000_000_000n],
+    });
+    expect(revertOutcome({ name: "ResolverLegFailed", args: [leg] }, parties)).toEqual({
+      kind: "requote",
+      reason: "resolver:insufficient_balance",
+      shortfall: 1_000_000_000n,
+    });
   });
 
   it("tells whose allowance is short by its spender: Permit2 pulls the taker's side, the executor the resolver's", () => {
@@ -109,7 +133,8 @@ describe("revertOutcome: a simulated revert as a requote reason, blamed by the c
       ["FeeLegFailed", falseReturned, "relay:fee_transfer_failed"],
       ["FeeLegFailed", undefined, "relay:fee_transfer_failed"],
     ])("%s(%s) → %s", (name, reason, expected) => {
-      expect(outcome(name, reason)).toEqual({ kind: "requote", reason: expected });
+      // A resolver's short balance also says by how much (below).
+      expect(outcome(name, reason)).toMatchObject({ kind: "requote", reason: expected });
     });
 
     it("keeps a taker signature Permit2 refuses a bad_signature inside the taker's leg", () => {

@@ -20,6 +20,15 @@ export interface RevertParties {
 
 const requote = (party: Blame, code: string): RevertOutcome => ({ kind: "requote", reason: blamed(party, code) });
 
+/** A balance error: its party's, and by how much the resolver fell short when it is the resolver's. */
+function shortOf(party: Blame, balance: unknown, needed: unknown): RevertOutcome {
+  const reason = blamed(party, "insufficient_balance");
+  const known = party === "resolver" && typeof balance === "bigint" && typeof needed === "bigint";
+  return known && needed > balance
+    ? { kind: "requote", reason, shortfall: needed - balance }
+    : { kind: "requote", reason };
+}
+
 const same = (a: unknown, b: string) => typeof a === "string" && a.toLowerCase() === b.toLowerCase();
 
 /** Whose account a token error names: the taker's, the resolver's, or anybody else's (the relay's fee legs). */
@@ -57,7 +66,8 @@ const byName: Record<string, (args: readonly unknown[], parties: RevertParties) 
   InvalidAmount: () => requote("relay", "invalid_amount"),
   InvalidSigner: () => ({ kind: "bad_signature" }),
   // The tokens (OpenZeppelin ERC-20): Permit2 pulls the taker's side, the executor the resolver's.
-  ERC20InsufficientBalance: ([sender], p) => requote(partyOf(sender, p.taker, p.resolver), "insufficient_balance"),
+  ERC20InsufficientBalance: ([sender, balance, needed], p) =>
+    shortOf(partyOf(sender, p.taker, p.resolver), balance, needed),
   ERC20InsufficientAllowance: ([spender], p) =>
     requote(
       same(spender, p.permit2) ? "taker" : same(spender, p.executor) ? "resolver" : "relay",

@@ -4,7 +4,7 @@ import { type BroadcastResult, type SignedFill, settlerLog, type TxReceipt, type
 import { refusalReason } from "./revert-reasons";
 import { isTransportError, shortMessage } from "./rpc";
 import { callFrom, outcomeOf } from "./settler-calls";
-import { minedRevertReason } from "./settler-revert";
+import { minedReason, minedRevert } from "./settler-revert";
 import { type EvmWallet, minedNonce, presence } from "./settler-wallet";
 
 /** Sends a signed transaction; a refusal for a transaction the node already has is `known`. */
@@ -31,8 +31,10 @@ export async function broadcast(wallet: EvmWallet, tx: Pick<SignedFill, "hash" |
 export async function statusOf(wallet: EvmWallet, tx: SignedFill, mined: TxReceipt | null): Promise<TxStatus> {
   if (mined?.status === "reverted") {
     const replay = (blockNumber: bigint) => wallet.client.call({ ...callFrom(wallet, tx.call), blockNumber });
-    const reason = await minedRevertReason(replay, (e) => outcomeOf(e, tx.request, wallet.contracts), mined.block);
-    return { state: "reverted", reason: reason ?? blamed("relay", "reverted"), gasUsed: mined.gasUsed };
+    const outcome = await minedRevert(replay, (e) => outcomeOf(e, tx.request, wallet.contracts), mined.block);
+    const reason = outcome ? minedReason(outcome) : blamed("relay", "reverted");
+    const shortfall = outcome?.kind === "requote" ? outcome.shortfall : undefined;
+    return { state: "reverted", reason, gasUsed: mined.gasUsed, ...(shortfall === undefined ? {} : { shortfall }) };
   }
   if (mined) return { state: "landed", receipt: mined };
   if ((await presence(wallet, tx.hash)) === "known") return { state: "pending" };

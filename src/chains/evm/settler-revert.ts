@@ -21,11 +21,21 @@ export async function minedRevertReason(
   outcomeOf: (e: unknown) => RevertOutcome,
   block: number,
 ): Promise<string | null> {
+  const outcome = await minedRevert(replay, outcomeOf, block);
+  return outcome ? minedReason(outcome) : null;
+}
+
+/** The outcome `minedRevertReason` reads its reason from, with what it says beside (a short resolver's shortfall). */
+export async function minedRevert(
+  replay: (blockNumber: bigint) => Promise<unknown>,
+  outcomeOf: (e: unknown) => RevertOutcome,
+  block: number,
+): Promise<RevertOutcome | null> {
   for (const at of [Math.max(0, block - 1), block]) {
     try {
       await replay(BigInt(at));
     } catch (e) {
-      return isTransportError(e) ? null : minedReason(outcomeOf(e));
+      return isTransportError(e) ? null : outcomeOf(e);
     }
   }
   return null;

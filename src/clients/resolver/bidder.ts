@@ -9,6 +9,7 @@ import { asError, type Emit, type Reply } from "./events";
 import type { Heartbeats } from "./heartbeats";
 import type { SolanaSigner } from "./keys";
 import type { NodeStates } from "./node-state";
+import type { OpenQuotes } from "./open-quotes";
 import { availableInventory, type Pricer, sameToken, type TokenInfo } from "./pricing";
 import type { ChainInfo } from "./relay-config";
 
@@ -36,7 +37,9 @@ export interface RfqCorridor {
   /** The latest band the corridor sent, for an rfq that carries none. */
   readonly band: Band | null;
   /** The inventory of the last heartbeat. */
-  readonly heartbeats: Pick<Heartbeats, "inventory" | "inventoryRead" | "queue">;
+  readonly heartbeats: Pick<Heartbeats, "inventory" | "inventoryRead" | "queue" | "readAt">;
+  /** What the node's open quotes on the corridor hold of that inventory. */
+  readonly openQuotes: Pick<OpenQuotes, "free">;
 }
 
 /**
@@ -88,7 +91,9 @@ export class Bidder {
     // An rfq can beat the first inventory read after welcome; judge it by that read, not by nothing.
     const { heartbeats } = corridor;
     if (!heartbeats.inventoryRead) await heartbeats.queue;
-    if (availableInventory(heartbeats.inventory, rfq.chainId, rfq.buyToken) < outputAmount) {
+    // What this taker's open quotes hold is not for sale to it again (docs/reference-resolver.md, "Open quotes").
+    const free = corridor.openQuotes.free(heartbeats.inventory, rfq.taker, Date.now(), heartbeats.readAt);
+    if (availableInventory(free, rfq.chainId, rfq.buyToken) < outputAmount) {
       return decline("insufficient_inventory");
     }
     try {

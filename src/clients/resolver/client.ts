@@ -9,6 +9,7 @@ import { authFrameFor, dispatchRelayFrame, parseRelayFrame, type RelayFrameHandl
 import { Heartbeats } from "./heartbeats";
 import { Ladders, LEVELS_EVERY_MS } from "./ladder";
 import { NodeStates } from "./node-state";
+import { OpenQuotes } from "./open-quotes";
 import { type ChainInfo, type CorridorTarget, connectUrl, targetKey } from "./relay-config";
 import { CorridorSocket, nativeSocket } from "./socket";
 import { SignRefusedError, SolanaBids } from "./solana-sign";
@@ -20,6 +21,7 @@ interface Corridor extends RfqCorridor {
   chain: ChainInfo;
   socket: CorridorSocket;
   heartbeats: Heartbeats;
+  openQuotes: OpenQuotes;
   ladders: Ladders | null;
   authenticated: boolean;
   band: Band | null;
@@ -91,10 +93,12 @@ export class ResolverClient {
                 everyMs: options.levels?.everyMs ?? LEVELS_EVERY_MS,
                 ...(options.levels?.ttlMs === undefined ? {} : { ttlMs: options.levels.ttlMs }),
                 band: () => corridor.band,
-                inventory: () => corridor.heartbeats.inventory,
+                inventory: () =>
+                  corridor.openQuotes.free(corridor.heartbeats.inventory, null, Date.now(), corridor.heartbeats.readAt),
                 send: (frame) => corridor.socket.send(frame),
                 emit,
               }),
+        openQuotes: new OpenQuotes(),
         authenticated: false,
         band: null,
       };
@@ -171,7 +175,10 @@ export class ResolverClient {
     dispatchRelayFrame(parsed.frame, this.handlers(c));
   }
 
-  /** What the node does on each relay frame; execution, error and demoted frames are for listeners. */
+  /**
+   * What the node does on each relay frame; `result` and `execution` also keep its open quotes; error and
+   * demoted frames are for listeners.
+   */
   private handlers(c: Corridor): RelayFrameHandlers {
     return {
       challenge: (frame) => void this.authenticate(c, frame.corridor, frame.nonce),
@@ -181,7 +188,11 @@ export class ResolverClient {
       },
       rfq: (rfq) => void this.answer(c, rfq),
       sign: (frame) => this.sign(c, frame),
-      result: (frame) => this.solanaBids.settled(c.key, frame.rfqId),
+      result: (frame) => {
+        this.solanaBids.settled(c.key, frame.rfqId);
+        c.openQuotes.result(frame.rfqId, frame.won);
+      },
+      execution: (frame) => c.openQuotes.execution(frame.quoteId, frame.status, Date.now()),
     };
   }
 
@@ -211,6 +222,7 @@ export class ResolverClient {
     const wait = this.bidder.latency() - (Date.now() - started);
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     if (!c.socket.send(reply)) return;
+    if (reply.type === "bid") c.openQuotes.bid(rfq, BigInt(reply.outputAmount), Date.now());
     if (reply.type === "bid" && rfq.toSign.scheme === "ed25519") {
       this.solanaBids.remember(c.key, rfq, BigInt(reply.outputAmount));
     }

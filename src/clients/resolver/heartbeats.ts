@@ -25,6 +25,8 @@ export interface HeartbeatsOptions {
 export class Heartbeats {
   /** The figures of the last read that succeeded. */
   inventory: InventoryEntry[] = [];
+  /** When the read of `inventory` started (ms), or null before one succeeded: a settlement after it does not show in it. */
+  readAt: number | null = null;
   /** False until the first read is in; `queue` settles after it. */
   inventoryRead = false;
   /** Heartbeats are sent in order even when an inventory read is slow. */
@@ -54,7 +56,9 @@ export class Heartbeats {
   private async send(): Promise<void> {
     const { chain, target, source, states, corridor, emit } = this.options;
     try {
+      const startedAt = Date.now();
       this.inventory = await source.read(chain, [target.tokenA, target.tokenB]);
+      this.readAt = startedAt;
       this.inventoryRead = true;
       this.inventoryFailed = false;
     } catch (e) {

@@ -804,6 +804,11 @@ export interface components {
        */
       maxNodesPerRfq: number;
       /**
+       * @description open quotes whose output one corridor holds on their winners for their takers; past it the soonest to end goes
+       * @default 10000
+       */
+      quoteHoldsPerCorridor: number;
+      /**
        * @description submissions with a valid signature per taker in 10 s
        * @default 20
        */
