@@ -280,12 +280,12 @@ export const BENCH_ADMIN_TOKEN = "bench-admin-token";
 
 /**
  * `wrangler dev` with `KEEPER_PRIVATE_KEY` set to `keys` (comma-separated for a pool) and the reference
- * resolvers on it; `run` gets its URL, and both are stopped after.
+ * resolvers on it; `run` gets its URL and the resolvers, and both are stopped after.
  */
 export async function withRelay<T>(
   stack: Stack,
   keys: readonly Hex[],
-  run: (relayUrl: string) => Promise<T>,
+  run: (relayUrl: string, resolvers: readonly ResolverClient[]) => Promise<T>,
   options: { inspectorPort?: number } = {},
 ): Promise<T> {
   // The relay reaches the chain through the timer; the resolvers and the taker side go to anvil directly.
@@ -324,7 +324,7 @@ export async function withRelay<T>(
         { index: 2, name: "beta", spreadBps: 15 },
       ],
     });
-    return await run(relay.url);
+    return await run(relay.url, fleet);
   } finally {
     await Promise.allSettled(fleet.map((c) => c.stop()));
     await relay.stop();

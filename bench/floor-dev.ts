@@ -7,6 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { answersOk, freePort, spawnGroup, waitUntil } from "../scripts/lib/processes";
+import type { RequiredKeeperEnv } from "./floor/required-keeper";
 import { findWorkerRuntime, type WorkerProbe, type WorkerRuntime } from "./workerd";
 
 const root = resolve(import.meta.dirname, "..");
@@ -33,12 +34,18 @@ export interface FloorProcess {
   stop(): Promise<void>;
 }
 
-/** `wrangler dev` of the floor; `rpcUrl` is the chain its keeper calls (the submission floor). */
-export async function startFloor(options: { rpcUrl?: string } = {}): Promise<FloorProcess> {
+/**
+ * `wrangler dev` of the floors; `rpcUrl` is the chain their keepers call (the submission floors), and
+ * `required` the required-work keeper's chain facts and key (bench/floor/required-keeper.ts).
+ */
+export async function startFloor(
+  options: { rpcUrl?: string; required?: Omit<RequiredKeeperEnv, "RPC_URL"> } = {},
+): Promise<FloorProcess> {
   const state = await mkdtemp(join(tmpdir(), "relay-floor-"));
   const port = await freePort();
   const inspectorPort = await freePort();
-  const vars = options.rpcUrl ? ["--var", `RPC_URL:${options.rpcUrl}`] : [];
+  const given = { ...(options.rpcUrl ? { RPC_URL: options.rpcUrl } : {}), ...options.required };
+  const vars = Object.entries(given).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
   const proc = spawnGroup(
     process.execPath,
     [

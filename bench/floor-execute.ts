@@ -1,37 +1,39 @@
 /**
- * Submissions on the relay beside the floor, in one run (bench/README.md, "The floor"): the
- * execution benchmark's stack (bench/execute-stack.ts) and the floor's keeper (bench/floor/keeper.ts),
- * each reaching anvil through a JSON-RPC timer of its own, both asked at their own workerd
- * (bench/workerd.ts). Submissions one at a time alternate between the two and split the same way as
- * bench/execute.ts does: the relay's part is the time no chain call was in flight. Then a burst on each,
- * in halves (relay, floor, floor, relay).
+ * Submissions on the relay beside both floors, in one run (bench/README.md, "The floor"): the
+ * execution benchmark's stack (bench/execute-stack.ts), the required-work floor's keeper
+ * (bench/floor/required-keeper.ts, real fills of the relay's own quotes) and the bare floor's
+ * (bench/floor/keeper.ts), the relay and the floors each reaching anvil through a JSON-RPC timer of its
+ * own, all asked at their own workerd (bench/workerd.ts). Submissions one at a time in turns (relay,
+ * required-work floor, bare floor), split as bench/execute.ts does: a side's own part is the time none of
+ * its chain calls was in flight. Then a burst on each, in halves and mirrored turns.
  */
 
 import { availableParallelism } from "node:os";
-import { encodeFunctionData, parseAbi, parseGwei } from "viem";
 import { anvilPrivateKey, LOCAL_ACCOUNTS } from "../scripts/lib/local-stack";
 import { anvilAccount } from "../src/clients/resolver/keys";
-import { clientHeaders } from "./clients";
 import {
   BENCH_ADMIN_TOKEN,
   type Burst,
   burst,
   burstOf,
-  cngn,
   describeBurst,
   drained,
-  FIRST_EXTRA_ACCOUNT,
   isSubmissionCall,
   perSecond,
+  pool,
   quoteAndSign,
   type Stack,
+  signedQuotes,
   splitAtRpc,
   startStack,
   submit,
   withRelay,
 } from "./execute-stack";
 import type { FloorSubmission } from "./floor/protocol";
+import { bareSubmit, FloorSender } from "./floor-bare-submit";
 import { type FloorProcess, localObservability, startFloor } from "./floor-dev";
+import { requiredKeeperVars, requiredSubmit, SentBids } from "./floor-required-submit";
+import { SIDE_LABEL, type SideName } from "./floor-sides";
 import type { Comparison } from "./floor-table";
 import { type RpcCall, type RpcTimer, startRpcTimer } from "./rpc-timer";
 import { fmt, Phases, percentile, quiet } from "./stats";
@@ -52,62 +54,18 @@ export const submissionRunOptions = (): SubmissionRunOptions => ({
 });
 
 const WARM_UP = 10;
-/** The floor's transactions move 1 unit of cNGN here. */
-const SINK = "0x000000000000000000000000000000000000f100";
-const transferAbi = parseAbi(["function transfer(address to, uint256 amount) returns (bool)"]);
-
-/**
- * The floor's sender: an anvil account of its own (the stack's first extra account, holding cNGN) whose
- * transfers the bench signs ahead, nonce after nonce, so the floor signs nothing.
- */
-class FloorSender {
-  readonly account = anvilAccount(FIRST_EXTRA_ACCOUNT);
-  private nonce = 0;
-
-  async start(stack: Stack): Promise<void> {
-    this.nonce = await stack.client.getTransactionCount({ address: this.account.address, blockTag: "pending" });
-  }
-
-  async next(): Promise<FloorSubmission> {
-    const data = encodeFunctionData({ abi: transferAbi, functionName: "transfer", args: [SINK, 1n] });
-    const raw = await this.account.signTransaction({
-      type: "eip1559",
-      chainId: 31337,
-      to: cngn,
-      data,
-      nonce: this.nonce++,
-      gas: 100_000n,
-      maxFeePerGas: parseGwei("20"),
-      maxPriorityFeePerGas: parseGwei("1"),
-    });
-    return { call: { from: this.account.address, to: cngn, data }, raw };
-  }
-
-  async many(count: number): Promise<FloorSubmission[]> {
-    const out: FloorSubmission[] = [];
-    for (let i = 0; i < count; i++) out.push(await this.next());
-    return out;
-  }
-}
-
-/** A submission to the floor as client `asClient` (bench/clients.ts), as the relay's are sent. */
-async function floorSubmit(floor: FloorProcess, submission: FloorSubmission, asClient: number): Promise<void> {
-  const res = await fetch(`${floor.runtime.directUrl}/execute`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...clientHeaders(asClient) },
-    body: JSON.stringify(submission),
-  });
-  const text = await res.text();
-  if (res.status !== 202) throw new Error(`the floor answered ${res.status} ${text.slice(0, 200)}`);
-}
+/** The required-work floor's quotes are asked for takers this far from the relay's own, one at a time. */
+const REQUIRED_TAKERS_FROM = 20;
 
 interface Split {
   totals: number[];
   rpc: number[];
   own: number[];
+  failed: number;
+  firstError: string | null;
 }
 
-const newSplit = (): Split => ({ totals: [], rpc: [], own: [] });
+const newSplit = (): Split => ({ totals: [], rpc: [], own: [], failed: 0, firstError: null });
 
 function addSplit(split: Split, part: { total: number; rpc: number; relay: number }): void {
   split.totals.push(part.total);
@@ -118,7 +76,8 @@ function addSplit(split: Split, part: { total: number; rpc: number; relay: numbe
 const describeSplit = (s: Split) =>
   `total p50 ${fmt(percentile(s.totals, 50))} p99 ${fmt(percentile(s.totals, 99))}` +
   ` | chain RPC p50 ${fmt(percentile(s.rpc, 50))}` +
-  ` | own part p50 ${fmt(percentile(s.own, 50))} p99 ${fmt(percentile(s.own, 99))}`;
+  ` | own part p50 ${fmt(percentile(s.own, 50))} p99 ${fmt(percentile(s.own, 99))}` +
+  (s.failed ? ` | ${s.failed} failed, first: ${s.firstError?.slice(0, 200)}` : "");
 
 interface Sides {
   stack: Stack;
@@ -127,36 +86,54 @@ interface Sides {
   floor: FloorProcess;
   floorTimer: RpcTimer;
   sender: FloorSender;
+  bids: SentBids;
 }
 
-/** Submissions one at a time, relay then floor, each timed at the taker and split at its own RPC timer. */
+/** One submission timed at the taker and split at `timer`; a floor's failure is counted, not fatal. */
+async function timed(split: Split, timer: RpcTimer, counts: (c: RpcCall) => boolean, send: () => Promise<unknown>) {
+  const from = performance.now();
+  try {
+    await send();
+  } catch (e) {
+    split.failed++;
+    split.firstError ??= (e as Error).message;
+    return;
+  }
+  addSplit(split, splitAtRpc(timer, from, performance.now(), counts));
+}
+
+/** Submissions one at a time in turns (relay, required-work floor, bare floor), each timed at the taker. */
 async function alternating(s: Sides, n: number) {
-  const relay = newSplit();
-  const floor = newSplit();
+  const splits: Record<SideName, Split> = { relay: newSplit(), required: newSplit(), bare: newSplit() };
+  const warm = newSplit();
   const phases = new Phases();
+  const floorUrl = s.floor.runtime.directUrl;
+  const all = () => true;
   for (let i = 0; i < n + WARM_UP; i++) {
+    const measured = i >= WARM_UP;
     const signed = await quoteAndSign(s.relayUrl, s.stack.client, i, 0);
     await quiet();
-    let from = performance.now();
-    await submit(s.relayRuntime.directUrl, signed, 0, i < WARM_UP ? undefined : phases);
-    let to = performance.now();
-    if (i >= WARM_UP) addSplit(relay, splitAtRpc(s.stack.timer, from, to, isSubmissionCall));
+    const relayPhases = measured ? phases : undefined;
+    const relaySend = () => submit(s.relayRuntime.directUrl, signed, 0, relayPhases);
+    if (measured) await timed(splits.relay, s.stack.timer, isSubmissionCall, relaySend);
+    else await relaySend();
+    const signedForFloor = await quoteAndSign(s.relayUrl, s.stack.client, i + REQUIRED_TAKERS_FROM, 0);
+    await quiet();
+    // A fill the bench cannot build (its winning bid unseen) counts as the floor's failure, as a refusal would.
+    await timed(measured ? splits.required : warm, s.floorTimer, all, () =>
+      requiredSubmit(floorUrl, s.bids.fillRequest(signedForFloor), 0),
+    );
     const submission = await s.sender.next();
     await quiet();
-    from = performance.now();
-    await floorSubmit(s.floor, submission, 0);
-    to = performance.now();
-    if (i >= WARM_UP)
-      addSplit(
-        floor,
-        splitAtRpc(s.floorTimer, from, to, () => true),
-      );
+    await timed(measured ? splits.bare : warm, s.floorTimer, all, () => bareSubmit(floorUrl, submission, 0));
   }
+  if (warm.failed) console.log(`   warm-up: ${warm.failed} floor submissions failed, first: ${warm.firstError}`);
   console.log(
-    `${n} submissions one at a time, alternating\n   relay: ${describeSplit(relay)}\n` +
-      `          the relay's phases (Server-Timing, p50 ms): ${phases.describe()}\n   floor: ${describeSplit(floor)}`,
+    `${n} submissions one at a time, in turns\n   relay: ${describeSplit(splits.relay)}\n` +
+      `          the relay's phases (Server-Timing, p50 ms): ${phases.describe()}\n` +
+      `   ${SIDE_LABEL.required}: ${describeSplit(splits.required)}\n   ${SIDE_LABEL.bare}: ${describeSplit(splits.bare)}`,
   );
-  return { relay, floor };
+  return splits;
 }
 
 /** The relay's JSON-RPC round trips during a burst, per submission and by method. */
@@ -209,16 +186,30 @@ interface BurstTotal {
   firstError: string | null;
 }
 
-/** A burst on each side in halves, relay, floor, floor, relay, each after the chain has mined the last. */
+/** A burst of `half` on one floor: its sender for `burstOf`, with what it sends made first. */
+async function floorBatch(s: Sides, name: "required" | "bare", half: number) {
+  const floorUrl = s.floor.runtime.directUrl;
+  if (name === "bare") {
+    const batch = await s.sender.many(half);
+    return (k: number, worker: number) => bareSubmit(floorUrl, batch[k] as FloorSubmission, worker);
+  }
+  // Made 24 at a time on the relay, as the relay's own burst's are; then let the relay's work behind them end.
+  const quotes = await signedQuotes(s.relayUrl, s.stack.client, half);
+  const fills = quotes.map((q) => () => s.bids.fillRequest(q));
+  await quiet();
+  return async (k: number, worker: number) => requiredSubmit(floorUrl, (fills[k] as (typeof fills)[number])(), worker);
+}
+
+/** A burst on each side in halves, mirrored (relay, required, bare, bare, required, relay), each after the chain mined the last. */
 async function bursts(s: Sides, options: SubmissionRunOptions) {
   const half = Math.ceil(options.burst / 2);
   const relayKeeper = anvilAccount(LOCAL_ACCOUNTS.keeper).address;
-  const senders = [relayKeeper, s.sender.account.address];
-  const totals = {
-    relay: { accepted: 0, seconds: 0, cpuMs: 0, failed: 0, firstError: null } as BurstTotal,
-    floor: { accepted: 0, seconds: 0, cpuMs: 0, failed: 0, firstError: null } as BurstTotal,
-  };
-  for (const name of ["relay", "floor", "floor", "relay"] as const) {
+  const requiredKeeper = anvilAccount(pool[1] as number).address;
+  const senders = [relayKeeper, requiredKeeper, s.sender.account.address];
+  const zero = (): BurstTotal => ({ accepted: 0, seconds: 0, cpuMs: 0, failed: 0, firstError: null });
+  const totals: Record<SideName, BurstTotal> = { relay: zero(), required: zero(), bare: zero() };
+  const order: SideName[] = ["relay", "required", "bare", "bare", "required", "relay"];
+  for (const name of order) {
     await drained(s.stack.client, senders);
     const runtime = name === "relay" ? s.relayRuntime : s.floor.runtime;
     let result: Burst;
@@ -245,17 +236,15 @@ async function bursts(s: Sides, options: SubmissionRunOptions) {
       machineBefore = started.machine;
       console.log(`   ${describeRpc(s.stack.timer.callsSince(started.at), result.accepted)}`);
     } else {
-      const batch = await s.sender.many(half);
+      const send = await floorBatch(s, name, half);
       cpuBefore = cpuMs(runtime.workerPids);
       machineBefore = machineCpuMs();
-      result = await burstOf(batch.length, options.concurrency, (k, worker) =>
-        floorSubmit(s.floor, batch[k] as FloorSubmission, worker),
-      );
+      result = await burstOf(half, options.concurrency, send);
     }
     const cpu = cpuMs(runtime.workerPids) - cpuBefore;
     const busy = (ms: number) => (ms / (result.seconds * 1000)).toFixed(2);
     console.log(
-      `   burst of ${half} at concurrency ${options.concurrency}, ${name}: ${describeBurst(result)}; in cores busy: ` +
+      `   burst of ${half} at concurrency ${options.concurrency}, ${SIDE_LABEL[name]}: ${describeBurst(result)}; in cores busy: ` +
         `the Worker's process ${busy(cpu)}, the whole machine ${busy(machineCpuMs() - machineBefore)} of ${availableParallelism()}`,
     );
     // After the burst's own figures: what following it to final costs the keeper on top.
@@ -270,7 +259,7 @@ async function bursts(s: Sides, options: SubmissionRunOptions) {
   return totals;
 }
 
-/** The relay (one keeper wallet) and the floor started on one chain, measured, and stopped. */
+/** The relay (one keeper wallet) and both floors started on one chain, measured, and stopped. */
 export async function compareSubmissions(
   options: SubmissionRunOptions = submissionRunOptions(),
 ): Promise<Comparison[]> {
@@ -278,59 +267,42 @@ export async function compareSubmissions(
   const floorTimer = await startRpcTimer(stack.anvil.rpcUrl);
   let floor: FloorProcess | null = null;
   try {
-    floor = await startFloor({ rpcUrl: floorTimer.url });
+    floor = await startFloor({ rpcUrl: floorTimer.url, required: requiredKeeperVars() });
     const started = floor;
-    return await withRelay(stack, [anvilPrivateKey(LOCAL_ACCOUNTS.keeper)], async (relayUrl) => {
+    return await withRelay(stack, [anvilPrivateKey(LOCAL_ACCOUNTS.keeper)], async (relayUrl, resolvers) => {
       const relayRuntime = await findWorkerRuntime(relayUrl);
       const sender = new FloorSender();
       await sender.start(stack);
-      const sides: Sides = { stack, relayUrl, relayRuntime, floor: started, floorTimer, sender };
+      const bids = new SentBids(resolvers);
+      const sides: Sides = { stack, relayUrl, relayRuntime, floor: started, floorTimer, sender, bids };
       console.log(
         `relay directly on ${relayRuntime.directUrl} (workerd ${relayRuntime.workerPids.join(", ")}); ` +
-          `floor directly on ${started.runtime.directUrl} (workerd ${started.runtime.workerPids.join(", ")}); ` +
+          `floors directly on ${started.runtime.directUrl} (workerd ${started.runtime.workerPids.join(", ")}); ` +
           `local observability ${localObservability()}\n`,
       );
       const seq = await alternating(sides, options.submissions);
       const burst = await bursts(sides, options);
       const rate = (b: BurstTotal) => perSecond({ ...b, limited: 0 });
+      const cpuEach = (b: BurstTotal) => b.cpuMs / (b.accepted + b.failed);
+      const row = (
+        figure: string,
+        value: (name: SideName) => number,
+        rest: Pick<Comparison, "unit" | "against" | "target">,
+      ): Comparison => ({ figure, relay: value("relay"), floor: value("required"), bare: value("bare"), ...rest });
       const rows: Comparison[] = [
-        {
-          figure: "submission, own part p50 (beyond the chain's)",
-          relay: percentile(seq.relay.own, 50),
-          floor: percentile(seq.floor.own, 50),
+        row("submission, own part p50 (beyond the chain's)", (n) => percentile(seq[n].own, 50), {
           unit: "ms",
           against: "ratio",
-          target: { better: "lower", value: 2 },
-        },
-        {
-          figure: "submission, own part p99",
-          relay: percentile(seq.relay.own, 99),
-          floor: percentile(seq.floor.own, 99),
-          unit: "ms",
-          against: "ratio",
-        },
-        {
-          figure: "submission, chain RPC part p50",
-          relay: percentile(seq.relay.rpc, 50),
-          floor: percentile(seq.floor.rpc, 50),
-          unit: "ms",
-          against: "ratio",
-        },
-        {
-          figure: "executions/s, burst, 1 keeper wallet",
-          relay: rate(burst.relay),
-          floor: rate(burst.floor),
+          target: { better: "lower", value: 1.5 },
+        }),
+        row("submission, own part p99", (n) => percentile(seq[n].own, 99), { unit: "ms", against: "ratio" }),
+        row("submission, chain RPC part p50", (n) => percentile(seq[n].rpc, 50), { unit: "ms", against: "ratio" }),
+        row("executions/s, burst, 1 keeper wallet", (n) => rate(burst[n]), {
           unit: "exec/s",
           against: "ratio",
-          target: { better: "higher", value: 0.5 },
-        },
-        {
-          figure: "CPU per execution, burst",
-          relay: burst.relay.cpuMs / (burst.relay.accepted + burst.relay.failed),
-          floor: burst.floor.cpuMs / (burst.floor.accepted + burst.floor.failed),
-          unit: "ms",
-          against: "difference",
-        },
+          target: { better: "higher", value: 0.6 },
+        }),
+        row("CPU per execution, burst", (n) => cpuEach(burst[n]), { unit: "ms", against: "difference" }),
       ];
       for (const [name, b] of Object.entries(burst)) {
         if (b.failed) console.log(`   ${name}: ${b.failed} submissions of the burst failed, first: ${b.firstError}`);

@@ -1,6 +1,7 @@
 /**
- * The relay beside the floor (bench/README.md, "The floor"): one row per figure with both values,
- * how the relay stands against the floor, the target and whether it is met.
+ * The relay beside the floors (bench/README.md, "The floor"): one row per figure with the relay's value,
+ * the required-work floor's and how the relay stands against it (the target's reference), the bare
+ * floor's and how the relay stands against that, the target and whether it is met.
  */
 
 /** How a row's target reads: the relay's value over the floor's, minus it, or the relay's own value. */
@@ -9,7 +10,10 @@ export type Against = "ratio" | "difference" | "relay";
 export interface Comparison {
   figure: string;
   relay: number;
+  /** The required-work floor's: the target's reference. */
   floor: number;
+  /** The bare floor's, the reference before the required-work floor, shown beside it. */
+  bare?: number;
   unit: string;
   against: Against;
   /** No target: reported only. */
@@ -22,9 +26,10 @@ function measured(c: Comparison): number {
   return c.relay;
 }
 
-function shown(c: Comparison): string {
-  const diff = c.relay - c.floor;
-  if (c.against === "ratio") return `${(c.relay / c.floor).toFixed(2)}×`;
+function shown(c: Comparison, floor = c.floor): string {
+  if (!Number.isFinite(floor)) return "—";
+  const diff = c.relay - floor;
+  if (c.against === "ratio") return `${(c.relay / floor).toFixed(2)}×`;
   return `${diff >= 0 ? "+" : ""}${diff.toFixed(2)} ${c.unit}`;
 }
 
@@ -53,10 +58,21 @@ export function comparisonTable(rows: readonly Comparison[]): string {
     `${number(c.relay)} ${c.unit}`,
     `${number(c.floor)} ${c.unit}`,
     shown(c),
+    `${number(c.bare ?? Number.NaN)} ${c.unit}`,
+    shown(c, c.bare ?? Number.NaN),
     targetText(c),
     met(c),
   ]);
-  const head = ["Figure", "Relay", "Floor", "Relay against floor", "Target", "Met"];
+  const head = [
+    "Figure",
+    "Relay",
+    "Required-work floor",
+    "Relay against it",
+    "Bare floor",
+    "Relay against bare",
+    "Target (against required)",
+    "Met",
+  ];
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] as string).length)));
   const line = (r: readonly string[]) => `| ${r.map((x, i) => x.padEnd(widths[i] as number)).join(" | ")} |`;
   return [line(head), line(widths.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");

@@ -34,3 +34,19 @@ export interface FloorSubmission {
 export interface FloorSubmitted {
   txHash: string;
 }
+
+/**
+ * The required-work floor's rfq (bench/floor/required-auction.ts): the taker's request and what a bid
+ * signs, the relay's own EIP-712 commitment with `outputAmount` left for the resolver to fill.
+ */
+export interface RequiredRfq {
+  type: "rfq";
+  id: string;
+  request: unknown;
+  toSign: { domain: unknown; types: unknown; primaryType: string; message: Record<string, unknown> };
+}
+
+/** A bid to the required-work floor: signed over the rfq's `toSign` with its `outputAmount`. */
+export interface RequiredBid extends FloorBid {
+  signature: string;
+}
