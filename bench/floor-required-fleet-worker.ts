@@ -4,10 +4,11 @@
  * rfq after the same fixed delay as the relay's reference resolvers (bench/fleet-worker.ts) with a bid
  * signed over the rfq's `toSign`, natively as theirs are (bench/native-signer.ts).
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { workerData } from "node:worker_threads";
 import type { LocalAccount } from "viem";
 import { anvilAccount } from "../src/clients/resolver/keys";
 import type { RequiredBid, RequiredRfq } from "./floor/protocol";
+import { floorSocket, serveFleet } from "./floor-fleet-sockets";
 import type { FloorFleetRequest } from "./floor-fleet-worker";
 import { nativelySigning } from "./native-signer";
 
@@ -27,35 +28,10 @@ async function bidFor(i: number, account: LocalAccount, rfq: RequiredRfq): Promi
   return { type: "bid", id: rfq.id, outputAmount: outputAmount.toString(), signature };
 }
 
-function connect(i: number): Promise<WebSocket> {
+await serveFleet(count, (i) => {
   const hd = anvilAccount(FIRST_KEY + i);
   const account = nativelySigning(hd);
   const query = new URLSearchParams({ corridor, address: hd.address, publicKey: hd.publicKey });
   const connectUrl = `${url.replace(/^http/, "ws")}/required/connect?${query}`;
-  const ws = new WebSocket(connectUrl);
-  ws.addEventListener("message", (event) => {
-    const rfq = JSON.parse(String(event.data)) as RequiredRfq;
-    setTimeout(async () => ws.send(JSON.stringify(await bidFor(i, account, rfq))), latencyMs);
-  });
-  return new Promise((resolve, reject) => {
-    ws.addEventListener("open", () => resolve(ws), { once: true });
-    ws.addEventListener("error", () => reject(new Error(`floor resolver ${i}: cannot connect to ${connectUrl}`)), {
-      once: true,
-    });
-  });
-}
-
-const sockets = await Promise.all(Array.from({ length: count }, (_, i) => connect(i)));
-parentPort?.postMessage("ready");
-parentPort?.once("message", async () => {
-  await Promise.all(
-    sockets.map(
-      (ws) =>
-        new Promise<void>((resolve) => {
-          ws.addEventListener("close", () => resolve(), { once: true });
-          ws.close(1000, "bench over");
-        }),
-    ),
-  );
-  parentPort?.postMessage("stopped");
+  return floorSocket(i, connectUrl, latencyMs, (rfq) => bidFor(i, account, JSON.parse(rfq) as RequiredRfq));
 });
