@@ -41,6 +41,7 @@ export {
 export type { LimitOrderChain, LimitOrderChains, SignedLimitTerms, TakerSide } from "./limit-orders";
 export { minReceivedOf } from "./min-received";
 export { readNativeBalance } from "./native-balance";
+export type { NonceFiller, NonceStore } from "./nonce-store";
 export { readContractFeeBps, type TokenFeeBps } from "./protocol-fee";
 export {
   type BroadcastResult,
@@ -48,8 +49,6 @@ export {
   ChainUnavailableError,
   type FillCall,
   type FillRequest,
-  type NonceFiller,
-  type NonceStore,
   type PreparedFill,
   type SettlementScheme,
   type SignedFill,

@@ -1,5 +1,5 @@
 import { vi } from "vitest";
-import type { NonceStore } from "../../src/chains/settler";
+import type { NonceStore } from "../../src/chains/nonce-store";
 
 /** A nonce store that keeps nothing: for a settler that simulates, signs or reads here and broadcasts nothing. */
 export const noNonces: NonceStore = {

@@ -1,6 +1,7 @@
 import type { Hex } from "viem";
 import { keccak256 } from "viem";
-import type { BroadcastResult, NonceFiller, NonceStore } from "../settler";
+import type { NonceFiller, NonceStore } from "../nonce-store";
+import type { BroadcastResult } from "../settler";
 
 /** What the gaps of one wallet's nonce sequence need of its settler. */
 export interface GapWallet {

@@ -1,4 +1,4 @@
-import type { NonceStore } from "../settler";
+import type { NonceStore } from "../nonce-store";
 
 /**
  * The nonce of the keeper's next transaction. The chain's pending count is the truth once every

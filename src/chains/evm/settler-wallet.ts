@@ -1,7 +1,7 @@
 import { type Address, getAddress, type Hex, TransactionNotFoundError } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import type { EvmChain } from "../../config";
-import type { NonceStore } from "../settler";
+import type { NonceStore } from "../nonce-store";
 import { evmAdapter } from "./adapter";
 import { rpc } from "./rpc";
 import type { ChainShared, EvmClient } from "./settler-client";

@@ -1,6 +1,7 @@
 import { type Address, type Hex, keccak256, parseTransaction } from "viem";
 import type { EvmChain } from "../../config";
-import { type ChainSettler, type NonceStore, type SettlementScheme, type SignedFill, settlerLog } from "../settler";
+import type { NonceStore } from "../nonce-store";
+import { type ChainSettler, type SettlementScheme, type SignedFill, settlerLog } from "../settler";
 import { isFinal } from "./finality";
 import { parseKeeperKeys } from "./keeper-key";
 import { NonceGaps } from "./nonce-gaps";
