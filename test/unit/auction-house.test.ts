@@ -1,5 +1,5 @@
 import { privateKeyToAccount } from "viem/accounts";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ChainAdapter } from "../../src/chains/adapter";
 import { SIGN_TIMEOUT_MS } from "../../src/protocol/frame-limits";
 import { BAND, fakeCorridor, limitRound, quoteInput, USDC } from "../support/fake-corridor";
@@ -549,7 +549,7 @@ describe("AuctionHouse: limit order rounds", () => {
     });
     await rfqPending;
     const pending = c.house.requestQuote(quoteInput({ limit: limitRound("900000") }));
-    await vi.waitFor(() => expect(c.node("alpha").sent("rfq")).toHaveLength(2));
+    await c.node("alpha").sentAtLeast("rfq", 2);
     const limitRfq = await c.node("alpha").next("rfq");
     c.house.onReply({
       node: c.node("alpha").session,

@@ -5,7 +5,13 @@ import { proofAcceptedUntil } from "../../src/quotes/proof-memory";
 import { Limits } from "../../src/schemas/limits";
 import { FakeClock } from "../support/fake-clock";
 
-const settings = { limits: Limits.parse({ maxAuctionsInFlight: 3 }), maxOutstandingRfqs: 2, rfqWindowMs: 1500 };
+// A fake clock for every admission: a wait for a slot runs only when a test moves it.
+const settings = {
+  limits: Limits.parse({ maxAuctionsInFlight: 3 }),
+  maxOutstandingRfqs: 2,
+  rfqWindowMs: 1500,
+  clock: new FakeClock(),
+};
 const done = { kind: "refused", status: 404, code: "no_offers", message: "", extras: {} } as const;
 
 /** An auction that runs until `finish` is called, so places stay held; `started` once admission let it run. */
