@@ -16,9 +16,8 @@ import {
   type SubmitOutcome,
 } from "../src/keeper";
 import { answerLeft, log, withRequestId } from "../src/log";
-import { corridorStub } from "../src/objects";
+import { corridorStub, periodic, Schedule } from "../src/objects";
 import { writeThrough } from "../src/quotes";
-import { periodic, Schedule } from "../src/schedule";
 import { announceQuotes, QuoteAnnouncements } from "../src/streams";
 
 /**

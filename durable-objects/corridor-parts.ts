@@ -7,12 +7,11 @@ import type { Env } from "../src/env";
 import { corridorPricesOn } from "../src/levels";
 import { log } from "../src/log";
 import { corridorNodesOn, NodeDoor, type NodeEventRoutes } from "../src/nodes";
-import { oracleStub } from "../src/objects";
+import { oracleStub, Schedule } from "../src/objects";
 import { CorridorControls } from "../src/ops";
 import { BandSubscription, bandAssetOf } from "../src/oracle";
 import { CorridorDesk, QuoteAdmission, StoredProofBook } from "../src/quotes";
 import { CorridorStanding } from "../src/resolvers";
-import { Schedule } from "../src/schedule";
 import { CorridorStreams, StreamWakeups } from "../src/streams";
 
 /**

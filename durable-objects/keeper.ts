@@ -25,9 +25,16 @@ import {
 } from "../src/keeper";
 import { type ClientAsk, SharedCounts } from "../src/limits";
 import { log, withRequestId } from "../src/log";
-import { chainKeeperStub, corridorStub, oracleStub, unreachableRefusal } from "../src/objects";
+import {
+  behindTheAlarm,
+  chainKeeperStub,
+  corridorStub,
+  oracleStub,
+  periodic,
+  Schedule,
+  unreachableRefusal,
+} from "../src/objects";
 import { PauseSwitch } from "../src/ops";
-import { behindTheAlarm, periodic, Schedule } from "../src/schedule";
 import type { KeeperRecord, Pause } from "../src/schemas";
 import { announceLimitOrders } from "../src/streams";
 

@@ -4,6 +4,7 @@ import { loadConfig } from "../src/config";
 import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
 import { log } from "../src/log";
+import { Schedule } from "../src/objects";
 import type { OracleStatus } from "../src/ops";
 import type { NativePrices } from "../src/oracle";
 import {
@@ -35,7 +36,6 @@ import {
   storedSnapshot,
   subscribers,
 } from "../src/oracle";
-import { Schedule } from "../src/schedule";
 import type { Band } from "../src/schemas";
 
 export interface Rates {
@@ -62,7 +62,7 @@ export class OracleDO extends DurableObject<Env> {
 
   /** The round being polled, shared by every caller that needs it, so a burst of reads polls once. */
   private inFlight: Promise<{ snapshot: Snapshot; pushed: Promise<unknown> }> | null = null;
-  /** One job, `poll`, in the schedule table every object keeps (src/schedule.ts). */
+  /** One job, `poll`, in the schedule table every object keeps (src/objects/schedule.ts). */
   private readonly schedule = new Schedule(
     this.ctx.storage,
     "oracle_schedule",

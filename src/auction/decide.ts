@@ -52,7 +52,7 @@ export interface DecideContext<O extends RankedOffer> {
   strike(address: string, why: string): void;
   /**
    * Holds the offer's output for the quote's taker against what its resolver has free of that taker's open
-   * quotes, if that covers it (src/auction/held-port.ts, `holdWin`), and answers how to let go of it should
+   * quotes, if that covers it (src/auction/taker-holds.ts, `holdWin`), and answers how to let go of it should
    * the offer not win after all (its resolver did not sign); null: it does not cover it, the offer cannot
    * win, and the next one is tried.
    */
@@ -65,7 +65,7 @@ export interface DecideContext<O extends RankedOffer> {
  * if the recipient gets the order's `minOut`. On a chain where the winner signs after the auction, the
  * best such offer whose resolver answered `sign` in time with a signature that verifies; one that does
  * not gets a strike. Forged offers are returned for the caller to reject, and left out of `offers`.
- * The adapters build what the taker signs from JSON-ready values (src/chains/json.ts).
+ * The adapters build what the taker signs from JSON-ready values (src/chains/evm/typed-data.ts, `withBigintsAsStrings`).
  */
 export async function decideWinner<O extends RankedOffer>(ctx: DecideContext<O>, ranked: O[]): Promise<Decision<O>> {
   const { signing, terms } = ctx;

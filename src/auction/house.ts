@@ -10,12 +10,10 @@ import { checkUnchecked, disqualify, verifyBid } from "./bid-signatures";
 import type { Clock } from "./clock";
 import type { CorridorPort } from "./corridor-port";
 import { type Decision, decideWinner } from "./decide";
-import { keepStateFresh } from "./fresh-state";
-import { forTaker, holdWin } from "./held-port";
 import { ladderSamples } from "./ladder-samples";
 import { LiveAuction } from "./live-auction";
 import type { LiveBook } from "./live-book";
-import { type Opening, openAuction } from "./opening";
+import { keepStateFresh, type Opening, openAuction } from "./opening";
 import { noOffers, noReplies, noWinner, type QuoteOutcome } from "./quote-outcome";
 import { firstEvents, quotedRecord, quoteRow, storedOffers } from "./quote-row";
 import { type RankedOffer, rankBids, withStanding } from "./rank";
@@ -24,7 +22,7 @@ import { replyError, sendResults } from "./reply-frames";
 import { receiveBid, receiveDecline, receiveMalformed } from "./reply-intake";
 import { ReplyMemory } from "./reply-memory";
 import { eligibleNodes, onlineNodes, rfqBounds, rfqFrameFor } from "./rfq";
-import { TakerHolds } from "./taker-holds";
+import { forTaker, holdWin, TakerHolds } from "./taker-holds";
 import { WinnerSignatures } from "./winner-signatures";
 
 /** How long the per-bidder work of a decided auction waits for the taker's answer to have left (afterTheAnswer). */
@@ -243,7 +241,7 @@ export class AuctionHouse {
     );
   }
 
-  /** Keeps the chain state quotes are built and priced with fresh (src/auction/fresh-state.ts). */
+  /** Keeps the chain state quotes are built and priced with fresh (src/auction/opening.ts, `keepStateFresh`). */
   keepFresh(now: number): Promise<void> {
     return keepStateFresh(this.port, now);
   }

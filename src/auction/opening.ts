@@ -2,9 +2,8 @@ import type { RfqTerms } from "../chains";
 import { newId } from "../ids";
 import type { Band } from "../schemas";
 import type { QuoteInput } from "../types";
-import type { QuoteGasCharge } from "./amounts";
+import { type QuoteGasCharge, swapCharges } from "./amounts";
 import { freshBand } from "./band-guard";
-import { swapCharges } from "./charges";
 import type { CorridorPort } from "./corridor-port";
 import { rfqTerms } from "./rfq";
 
@@ -32,4 +31,20 @@ export async function openAuction(port: CorridorPort, tag: string, input: QuoteI
   const { gas, fee } = await swapCharges(port, { kind, ...input }, now, maxGasFee);
   const terms = rfqTerms(port.corridor, input, rfqId, quoteId, expiresAt, gas, fee);
   return { input, terms, gas, band, expiresAt, now };
+}
+
+/**
+ * Keeps the chain state a quote is built with (Solana: a recent blockhash) and priced with (the gas fee's
+ * inputs) fresh, outside any quote's path; settles when the state to build with is read.
+ */
+export function keepStateFresh(
+  port: Pick<CorridorPort, "costs" | "adapter" | "waitUntil">,
+  now: number,
+): Promise<void> {
+  void port.costs.keepFresh(now);
+  const { signing } = port.adapter;
+  if (signing.kind !== "winner") return Promise.resolve();
+  const read = signing.keepFresh(now);
+  port.waitUntil(read);
+  return read;
 }

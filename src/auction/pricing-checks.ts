@@ -1,6 +1,6 @@
 import type { NodeSession } from "../nodes";
+import { swapCharges } from "./amounts";
 import { freshBand, type OutputBounds, outputBounds } from "./band-guard";
-import { swapCharges } from "./charges";
 import type { AuctionNodes, CorridorPort } from "./corridor-port";
 import { eligibleNodes, hasInventory, onlineNodes } from "./rfq";
 

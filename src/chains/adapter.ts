@@ -18,7 +18,7 @@ export interface RfqTerms {
   /** Unix seconds: the fill must settle before it. */
   deadline: number;
   gasFeeToken: string;
-  /** The taker's tolerance below `received`, in basis points: the quote's `minReceived` (src/chains/min-received.ts); 0 when absent. */
+  /** The taker's tolerance below `received`, in basis points: the quote's `minReceived` (`minReceivedOf` below); 0 when absent. */
   slippageBps?: number;
   /** The protocol fee: its token, bps and side (`feeChargeFor`, src/chains/fee-charge.ts). */
   fee: FeeCharge;
@@ -151,4 +151,15 @@ export interface ChainAdapter {
   verifyBids(terms: RfqTerms, bids: readonly SignedBid[]): boolean[];
   /** How the winning bid becomes what the taker signs. */
   readonly signing: QuoteSigning;
+}
+
+/** Basis points in a whole. */
+const BPS = 10_000n;
+
+/**
+ * The least the recipient of a quote may get: `received` less the taker's tolerance of `slippageBps`, rounded
+ * down (docs/settlement.md, "When the winner fades"). The taker signs it; a bid that pays less cannot fill.
+ */
+export function minReceivedOf(received: bigint, slippageBps: number): bigint {
+  return (received * (BPS - BigInt(slippageBps))) / BPS;
 }

@@ -5,7 +5,14 @@
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
-export { type ChainAdapter, keptForSettlement, type ProvedKeys, type QuoteSigning, type RfqTerms } from "./adapter";
+export {
+  type ChainAdapter,
+  keptForSettlement,
+  minReceivedOf,
+  type ProvedKeys,
+  type QuoteSigning,
+  type RfqTerms,
+} from "./adapter";
 export { addressKey, canonicalAddress, normaliseAddress, quotesPair } from "./addresses";
 export { bps } from "./config-shapes";
 export {
@@ -21,11 +28,11 @@ export {
 export type { ChainCosts, FillToPrice } from "./costs";
 export type { EvmChain } from "./evm/config";
 export { recoverMessageSigner } from "./evm/messages";
+export { withBigintsAsStrings } from "./evm/typed-data";
 export { adapterFor, costsFor, inventoryReaderFor, limitOrdersFor, settlerFor } from "./factories";
 export { type FeeCharge, feeChargeFor, type GasCharge, gasChargeFor } from "./fee-charge";
 export { type ChainHead, readHead } from "./head";
 export type { InventoryRead, InventoryReader } from "./inventory";
-export { withBigintsAsStrings } from "./json";
 export { KeptInput } from "./kept-input";
 export type { ChainKind } from "./kind";
 export {
@@ -39,7 +46,6 @@ export {
   primaryChainRecord,
 } from "./kinds";
 export type { LimitOrderChain, LimitOrderChains, SignedLimitTerms, TakerSide } from "./limit-orders";
-export { minReceivedOf } from "./min-received";
 export { readNativeBalance } from "./native-balance";
 export type { NonceFiller, NonceStore } from "./nonce-store";
 export { readContractFeeBps, type TokenFeeBps } from "./protocol-fee";

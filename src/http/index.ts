@@ -4,12 +4,11 @@
  * The folder's face: other folders import only what this file names (docs/architecture.md, "Folders").
  */
 
+export { behindAnswer, lineAfterAnswer, serverTiming } from "./answer";
 export { API_REFERENCE_PATH, apiReference } from "./api-reference";
 export { asyncApiDocument } from "./asyncapi-document";
-export { behindAnswer, lineAfterAnswer } from "./behind-answer";
 export { checkAdminToken, type RequestClient, requestClient } from "./client";
 export { countObjectRead, objectRead } from "./object-reads";
 export { API_KEY_SECURITY, servedDocument } from "./openapi-document";
 export { createRouter } from "./router";
 export { allowedMethods } from "./routes-table";
-export { serverTiming } from "./server-timing";

@@ -1,5 +1,5 @@
 /**
- * The keeper objects' periodic jobs, rows of their schedules (src/schedule.ts; docs/settlement.md, "The
+ * The keeper objects' periodic jobs, rows of their schedules (src/objects/schedule.ts; docs/settlement.md, "The
  * keeper's alarm"). A chain's keeper runs one:
  * - `indexer` every second while a transaction is followed.
  * The leader runs the rest, none of which touches a chain:

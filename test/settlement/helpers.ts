@@ -19,6 +19,7 @@ import type { ChainKeeperDO } from "../../durable-objects/chain-keeper";
 import { createApp } from "../../src/app";
 import { quoteAmounts } from "../../src/auction/amounts";
 import type { RfqTerms } from "../../src/chains/adapter";
+import { minReceivedOf } from "../../src/chains/adapter";
 import { corridorKey, corridorTag } from "../../src/chains/corridor-keys";
 import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
 import { evmAdapter } from "../../src/chains/evm/adapter";
@@ -30,7 +31,6 @@ import {
 } from "../../src/chains/evm/json-typed-data";
 import { ERC2612_PERMIT_TYPES } from "../../src/chains/evm/typed-data";
 import { feeChargeFor, gasChargeFor } from "../../src/chains/fee-charge";
-import { minReceivedOf } from "../../src/chains/min-received";
 import { localConfig } from "../../src/config/local";
 import { primaryEvmChain } from "../../src/config/record";
 import { insertQuoteStatements } from "../../src/db/quote-writes";
@@ -298,7 +298,7 @@ export const chainKeeper = () => chainKeeperStub(env, EVM.chainId);
 
 /**
  * The keeper's alarm, as the runtime runs it: its one job is the indexer, which the alarm runs even before
- * it is due (src/schedule.ts, `due`). Resolves once a whole pass that started after the call is over (a
+ * it is due (src/objects/schedule.ts, `due`). Resolves once a whole pass that started after the call is over (a
  * pass under way, which may have read the store before it, ends first).
  */
 const alarm = (obj: ChainKeeperDO): Promise<void> => obj.alarm();

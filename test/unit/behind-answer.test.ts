@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { describe, expect, it } from "vitest";
-import { behindAnswer } from "../../src/http/behind-answer";
+import { behindAnswer } from "../../src/http/answer";
 
 describe("behindAnswer", () => {
   it("hands the work to the request's ExecutionContext without waiting for it", async () => {

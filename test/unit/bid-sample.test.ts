@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sampleBids, secureRandomBelow } from "../../src/auction/bid-sample";
+import { sampleBids, secureRandomBelow } from "../../src/auction/bid-signatures";
 
 const bidders = Array.from({ length: 99 }, (_, i) => `0x${i.toString(16).padStart(40, "0")}`);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { evmGasCost } from "../../src/chains/evm/costs";
-import { solanaFillCost } from "../../src/chains/solana/fill-cost";
+import { solanaFillCost } from "../../src/chains/solana/costs";
 import { chargedGasFee, MAX_INPUT_AGE_MS, medianOf, nativeToToken, rateFraction } from "../../src/costs/gas-fee";
 
 describe("rateFraction", () => {

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { describe, expect, it, vi } from "vitest";
-import { lineAfterAnswer } from "../../src/http/behind-answer";
+import { lineAfterAnswer } from "../../src/http/answer";
 import { LINE_AFTER_ANSWER_MS } from "../../src/log";
 
 /** A request's context with an ExecutionContext that keeps what it is handed, or (null) without one. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { behindTheAlarm, due, next, ranAt, Schedule, type ScheduleRow, sooner } from "../../src/schedule";
+import { behindTheAlarm, due, next, ranAt, Schedule, type ScheduleRow, sooner } from "../../src/objects/schedule";
 
 const T = 1_700_000_000_000;
 const indexer: ScheduleRow = { job: "indexer", everyMs: 1_000, nextAt: T + 1_000 };

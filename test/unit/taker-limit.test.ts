@@ -2,7 +2,7 @@ import { type Address, recoverTypedDataAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { type LimitAuth, limitPermitAmount, limitTakerTypedData } from "../../src/chains/evm/limit-typed-data";
-import { withBigintsAsStrings } from "../../src/chains/json";
+import { withBigintsAsStrings } from "../../src/chains/evm/typed-data";
 import type { LimitOrderDraft, LimitOrderPrepareRequest } from "../../src/clients/taker/api";
 import { limitTypedData, signLimitDraft } from "../../src/clients/taker/limit";
 import { QuoteMismatchError } from "../../src/clients/taker/sign";

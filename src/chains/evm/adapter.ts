@@ -1,9 +1,8 @@
 import type { Address, Hex, TypedDataDomain } from "viem";
 import type { EvmChain } from "../../config";
 import type { ChainAdapter, RfqTerms, SignedBid, Winner } from "../adapter";
+import { minReceivedOf } from "../adapter";
 import { addressFacts } from "../address-rules";
-import { withBigintsAsStrings } from "../json";
-import { minReceivedOf } from "../min-received";
 import { evmAddressRules } from "./address";
 import { verifyEachWithKey } from "./ecdsa";
 import { type LimitFill, limitAuthOf, limitFillTypedData } from "./limit-typed-data";
@@ -15,6 +14,7 @@ import {
   quoteNonce,
   type RfqFill,
   takerTypedData,
+  withBigintsAsStrings,
 } from "./typed-data";
 import { digestsByAmount } from "./typed-data-digest";
 

@@ -2,7 +2,6 @@ import { type Address, encodeFunctionData, getAddress, type Hex, hashTypedData, 
 import { z } from "zod";
 import type { EvmChain } from "../../config";
 import type { Erc2612Permit } from "../../schemas";
-import { withBigintsAsStrings } from "../json";
 import type { LimitOrderChain, RevokeCall, SignedLimitTerms, TakerSide, TakerSideQuery } from "../limit-orders";
 import { ChainUnavailableError } from "../settler";
 import { permit2Abi } from "./abi/permit2";
@@ -10,7 +9,7 @@ import { limitReadiness } from "./limit-readiness";
 import type { LimitChainReads, TakerSideFunds } from "./limit-reads";
 import { type LimitAuth, limitTakerTypedData } from "./limit-typed-data";
 import { permitGrant } from "./permit-grant";
-import { PERMIT2_DOMAIN_TYPE } from "./typed-data";
+import { PERMIT2_DOMAIN_TYPE, withBigintsAsStrings } from "./typed-data";
 
 /**
  * Limit orders on an EVM chain (docs/limit-orders.md): the taker signs Permit2's
