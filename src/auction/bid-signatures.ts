@@ -9,10 +9,11 @@ import { rejectMessage, replyError } from "./reply-frames";
 // then: the winner's on the quote's path, a random sample of the others' after the taker's answer
 // (docs/resolver-protocol.md, "When signatures are checked"; src/auction/house.ts, `afterTheAnswer`).
 
-/** Whether the offer's bid signature is its node's over the rfq's commitment with its output. */
+/** Whether the offer's bid signature is its node's over the rfq's commitment with its output (and its part). */
 export function verifyBid(port: CorridorPort, live: LiveAuction, offer: RankedOffer): boolean {
   const keys = live.nodes.get(resolverKey(offer.resolver));
-  return keys !== undefined && port.adapter.verifyBid(live.terms, offer.bid.outputAmount, keys, offer.bid.signature);
+  const { outputAmount, signature, sellAmount } = offer.bid;
+  return keys !== undefined && port.adapter.verifyBid(live.terms, outputAmount, keys, signature, sellAmount);
 }
 
 /** `verifyBid` of each offer, in order, checked together (src/chains/adapter.ts, `verifyBids`). */
@@ -20,7 +21,8 @@ function verifyBids(port: CorridorPort, live: LiveAuction, offers: readonly Rank
   const nodes = offers.map((o) => live.nodes.get(resolverKey(o.resolver)));
   const bids = offers.flatMap((o, i) => {
     const keys = nodes[i];
-    return keys ? [{ outputAmount: o.bid.outputAmount, keys, signature: o.bid.signature }] : [];
+    const { outputAmount, signature, sellAmount } = o.bid;
+    return keys ? [{ outputAmount, keys, signature, sellAmount }] : [];
   });
   const checked = port.adapter.verifyBids(live.terms, bids);
   let next = 0;

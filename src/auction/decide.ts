@@ -3,6 +3,8 @@ import { resolverKey } from "../ids";
 import type { NodeSession } from "../nodes";
 import type { QuoteAmounts } from "../types";
 import type { Clock } from "./clock";
+import type { LegTerms } from "./compose-legs";
+import { decideLegs, type SignedLeg } from "./decide-legs";
 import type { JsonObject } from "./quote-outcome";
 import { crown, type RankedOffer, winnable, withoutOffers } from "./rank";
 
@@ -31,6 +33,8 @@ export interface DecidedWinner<O extends RankedOffer = RankedOffer> {
   amounts: QuoteAmounts;
   signing: JsonObject;
   winnerSignature: string | null;
+  /** A fill of several makers: each leg, kept for the keeper (docs/legs.md); absent for one bid. */
+  legs?: SignedLeg[];
 }
 
 /** What deciding needs of the auction that ranked the offers. */
@@ -57,6 +61,8 @@ export interface DecideContext<O extends RankedOffer> {
    * win, and the next one is tried.
    */
   hold(offer: O, amounts: QuoteAmounts): (() => void) | null;
+  /** The terms to compose legs on, read only when parts were bid (src/auction/parts.ts). */
+  legTerms(): Promise<LegTerms>;
 }
 
 /**
@@ -71,15 +77,19 @@ export async function decideWinner<O extends RankedOffer>(ctx: DecideContext<O>,
   const { signing, terms } = ctx;
   const forged: O[] = [];
   const none = (why: Pick<Decision, "unbuildable" | "belowLimit"> = {}): Decision<O> => ({
-    offers: withoutOffers(crown(ranked, null), forged),
+    offers: withoutOffers(crown(ranked, []), forged),
     winner: null,
     forged,
     ...why,
   });
   const crowned = (offer: O) => {
-    const offers = withoutOffers(crown(ranked, offer.resolver), forged);
+    const offers = withoutOffers(crown(ranked, [offer.resolver]), forged);
     return { offers, winner: offers.find((o) => o.won) ?? offer };
   };
+  // Parts were bid: the fill is composed of legs (docs/legs.md); otherwise the best whole bid wins, as here.
+  if (signing.kind === "taker" && winnable(ranked).some((o) => o.bid.sellAmount !== undefined)) {
+    return (await decideLegs(ctx, ranked, forged)) ?? none();
+  }
   for (const offer of winnable(ranked)) {
     if (!ctx.verifyBid(offer)) {
       forged.push(offer);

@@ -14,6 +14,7 @@ import { ladderSamples } from "./ladder-samples";
 import { LiveAuction } from "./live-auction";
 import type { LiveBook } from "./live-book";
 import { keepStateFresh, type Opening, openAuction } from "./opening";
+import { legTerms } from "./parts";
 import { noOffers, noReplies, noWinner, type QuoteOutcome } from "./quote-outcome";
 import { firstEvents, quotedRecord, quoteRow, storedOffers } from "./quote-row";
 import { type RankedOffer, rankBids, withStanding } from "./rank";
@@ -180,6 +181,7 @@ export class AuctionHouse {
         strike: (address, why) =>
           port.waitUntil(port.standing.strike(address, rfqId, `won ${live.quoteId} and ${why}`, live.quoteId)),
         hold: (offer, amounts) => holdWin(port, this.holds, terms, offer.resolver, amounts.outputAmount, this.clock),
+        legTerms: () => legTerms(port, live, this.clock.now()),
       },
       ranking.offers,
     );

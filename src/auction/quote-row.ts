@@ -1,7 +1,7 @@
 import { keccak256, stringToBytes } from "viem";
 import { minReceivedOf } from "../chains";
 import type { QuoteRow } from "../db";
-import type { Steering } from "../schemas";
+import { legsOf, type Steering } from "../schemas";
 import type { QuoteInput } from "../types";
 import type { DecidedWinner } from "./decide";
 import type { LiveAuction } from "./live-auction";
@@ -22,7 +22,7 @@ export function quoteRow(
   quotedAt: number,
 ): QuoteRow {
   const { terms, gas } = live;
-  const { offer, amounts, signing, winnerSignature, solanaAddress } = winner;
+  const { offer, amounts, signing, winnerSignature, solanaAddress, legs } = winner;
   return {
     quoteId: live.quoteId,
     rfqId: terms.rfqId,
@@ -38,7 +38,8 @@ export function quoteRow(
     minReceived: minReceivedOf(amounts.received, terms.slippageBps ?? 0).toString(),
     slippageBps: terms.slippageBps ?? 0,
     fee: { token: terms.fee.token, amount: amounts.fee.toString() },
-    gasFee: { token: gas.token, amount: gas.amount.toString(), source: gas.source },
+    // A fill of several legs pays each leg's share of the gas (docs/legs.md): the decided amount, not one leg's.
+    gasFee: { token: gas.token, amount: amounts.gasFee.toString(), source: gas.source },
     takerPays: amounts.takerPays.toString(),
     proceeds: amounts.proceeds.toString(),
     offersHash: offersHash(offers),
@@ -55,6 +56,8 @@ export function quoteRow(
       resolver: offer.resolver,
       outputAmount: amounts.outputAmount.toString(),
       resolverSignature: offer.bid.signature,
+      // A fill of several makers: every leg, each with its part and its signature (docs/legs.md).
+      ...(legs ? { legs } : {}),
       deadline: terms.deadline,
       ...(winnerSignature === null ? {} : { winnerSignature }),
     },
@@ -78,9 +81,11 @@ export function quotedRecord(
   timeline: QuotedRecord["timeline"],
 ): QuotedRecord {
   const { signing: _signing, fillKind: _kind, nativePrice: _price, ...record } = quote;
+  const shown = offers.map(({ signature: _s, received: _r, ...o }) => o);
   return {
     ...record,
-    offers: offers.map(({ signature: _s, received: _r, ...o }) => o),
+    offers: shown,
+    legs: legsOf({ sellAmount: quote.sellAmount, offers: shown }),
     executions: [],
     fills: [],
     timeline,
@@ -94,5 +99,7 @@ export function storedOffers(offers: readonly RankedOffer[]): StoredOffer[] {
 
 /** Commits to the auction's valid offers: who bid what, with which signature, in rank order. */
 export function offersHash(offers: readonly StoredOffer[]): string {
-  return keccak256(stringToBytes(JSON.stringify(offers.map((o) => [o.resolver, o.outputAmount, o.signature]))));
+  // A part's amount is committed to beside its output; a whole bid's entry is as it always was.
+  const entry = (o: StoredOffer) => [o.resolver, o.outputAmount, o.signature, ...(o.sellAmount ? [o.sellAmount] : [])];
+  return keccak256(stringToBytes(JSON.stringify(offers.map(entry))));
 }

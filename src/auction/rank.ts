@@ -18,6 +18,8 @@ export interface ValidBid {
   reliability: number | null;
   demoted: boolean;
   signature: string;
+  /** The part of the rfq's sell amount the bid fills (docs/legs.md); absent for the whole. */
+  sellAmount?: bigint;
 }
 
 /** An offer as ranked, with the bid it shows (the auction house's bids also carry their amounts). */
@@ -81,6 +83,7 @@ export function rankBids<B extends ValidBid>(
       status,
       latencyMs: bid.latencyMs,
       won: status === "won",
+      ...(bid.sellAmount === undefined ? {} : { sellAmount: bid.sellAmount.toString() }),
       bid,
     };
     if (status === "won") winner = offer;
@@ -107,11 +110,14 @@ export function winnable<O extends RankedOffer>(offers: readonly O[]): O[] {
   return offers.filter((o) => o.status === "won" || o.status === "lost");
 }
 
-/** The offers with `resolver` as the winner, or none: every other offer steering let win is `lost`. */
-export function crown<O extends RankedOffer>(offers: readonly O[], resolver: string | null): O[] {
+/**
+ * The offers with `winners` as the winners (one, or each leg's of a fill of several makers, or none):
+ * every other offer steering let win is `lost`.
+ */
+export function crown<O extends RankedOffer>(offers: readonly O[], winners: readonly string[]): O[] {
   return offers.map((o): O => {
     if (o.status !== "won" && o.status !== "lost") return o;
-    const won = o.resolver === resolver;
+    const won = winners.includes(o.resolver);
     return { ...o, status: won ? "won" : "lost", won };
   });
 }

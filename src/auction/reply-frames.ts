@@ -29,6 +29,9 @@ export const rejectMessage = {
   below_fees: "the output does not cover the fees",
   insufficient_inventory: "the last heartbeat or on-chain read does not show enough balance and allowance",
   bad_signature: "the signature is not the node's over the rfq's toSign",
+  part_not_taken: "this rfq is filled by whole bids only: its chain or its kind takes no parts",
+  part_too_large: "the part sells more than the rfq's sellAmount",
+  part_below_minimum: "the part sells less than the sold token's minLegSellAmount",
 } as const;
 
 /** Once the auction is decided, every node that bid hears whether it won, and its rank (null for a rejected bid). */

@@ -4,6 +4,7 @@ import type { BidFrame, DeclineFrame } from "../protocol";
 import { quoteAmounts } from "./amounts";
 import type { CorridorPort } from "./corridor-port";
 import type { LiveAuction } from "./live-auction";
+import { partRefusal, partRules } from "./parts";
 import { claimError, claimMessage, rejectMessage, replyError } from "./reply-frames";
 import { hasInventory } from "./rfq";
 
@@ -32,20 +33,20 @@ export function receiveBid(
   }
   const latencyMs = live.auction.latency(address, now);
   const outputAmount = BigInt(frame.outputAmount);
-  const amounts = quoteAmounts({
-    sellAmount: live.terms.sellAmount,
-    outputAmount,
-    fee: live.terms.fee,
-    gas: live.gas,
-  });
+  const part = frame.sellAmount === undefined ? undefined : BigInt(frame.sellAmount);
+  const sellAmount = part ?? live.terms.sellAmount;
+  // A part's amounts are those of a fill of that part alone: what it leaves after the fees decides whether
+  // it is valid, and ranks it; the quote's are its legs' together (src/auction/decide.ts).
+  const amounts = quoteAmounts({ sellAmount, outputAmount, fee: live.terms.fee, gas: live.gas });
   const reason: keyof typeof rejectMessage | null =
     frame.expiresAt !== undefined && frame.expiresAt <= now
       ? "expired_bid"
-      : !amounts
-        ? "below_fees"
-        : !hasInventory(port, node, live.terms.buyToken, outputAmount)
-          ? "insufficient_inventory"
-          : null;
+      : (partRefusal(part, partRules(port, live)) ??
+        (!amounts
+          ? "below_fees"
+          : !hasInventory(port, node, live.terms.buyToken, outputAmount)
+            ? "insufficient_inventory"
+            : null));
   if (reason || !amounts) {
     const code = reason ?? "below_fees";
     live.auction.reject(address);
@@ -62,6 +63,7 @@ export function receiveBid(
     demoted: false,
     signature: frame.signature,
     amounts,
+    ...(part === undefined || part === live.terms.sellAmount ? {} : { sellAmount: part }),
   });
 }
 

@@ -44,6 +44,8 @@ export interface SignedBid {
   outputAmount: bigint;
   keys: ProvedKeys;
   signature: string;
+  /** The part of the rfq's sell amount it fills, signed in place of the whole (docs/legs.md); absent: the whole. */
+  sellAmount?: bigint;
 }
 
 /** The winner of an auction, with the amounts of its quote. */
@@ -141,8 +143,16 @@ export interface ChainAdapter {
   quotedWinnerKey(keys: ProvedKeys): string | null;
   /** What a resolver signs for its bid to be settleable, with `outputAmount` left for it to fill in. */
   bidToSign(terms: RfqTerms): BidCommitment;
-  /** Whether `signature` is by the node's proved key over the bid's commitment with `outputAmount`. */
-  verifyBid(terms: RfqTerms, outputAmount: bigint, keys: ProvedKeys, signature: string): boolean;
+  /**
+   * Whether a bid may fill a part of the rfq's sell amount, one leg of a fill of several makers
+   * (docs/legs.md): the chain's settlement carries several resolvers' legs in one transaction.
+   */
+  readonly parts: boolean;
+  /**
+   * Whether `signature` is by the node's proved key over the bid's commitment with `outputAmount`, and with
+   * `sellAmount` in place of the rfq's when the bid fills a part.
+   */
+  verifyBid(terms: RfqTerms, outputAmount: bigint, keys: ProvedKeys, signature: string, sellAmount?: bigint): boolean;
   /**
    * `verifyBid` of each bid of one auction, in order, sharing what the scheme lets checks share. It keeps
    * nothing new per key (a winner's check, `verifyBid`, may), so that bids of any number of keys cost no

@@ -50,6 +50,8 @@ export interface OfferDbRow {
   status: Offer["status"];
   latency_ms: number;
   won: number;
+  /** NULL for a bid of the whole. */
+  sell_amount: string | null;
 }
 
 export interface TimelineDbRow {

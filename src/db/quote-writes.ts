@@ -88,13 +88,14 @@ function offersStatement(
     o.won ? 1 : 0,
     o.signature ?? null,
     o.received ?? null,
+    o.sellAmount ?? null,
   ]);
   return db
     .prepare(
       `INSERT INTO offers (quote_id, rank, resolver, name, output_amount, status, latency_ms, won, signature,
-         received)
+         received, sell_amount)
        SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6,
-         value ->> 7, value ->> 8
+         value ->> 7, value ->> 8, value ->> 9
        FROM json_each(?2)`,
     )
     .bind(quoteId, JSON.stringify(rows));

@@ -1,4 +1,13 @@
-import type { Band, Fill, Quote, Replies, Settlement, Steering, TimelineEntry } from "../schemas";
+import {
+  type Band,
+  type Fill,
+  legsOf,
+  type Quote,
+  type Replies,
+  type Settlement,
+  type Steering,
+  type TimelineEntry,
+} from "../schemas";
 import { blameOf } from "../states";
 import type { FillKind } from "../types";
 import type { ExecutionRow } from "./executions";
@@ -7,7 +16,7 @@ import type { FillDbRow, OfferDbRow, QuoteDbRow, QuoteExecutionDbRow, TimelineDb
 import { executionForKeyStatement, keyQuoteStatement } from "./settlement";
 
 /** The stored part of a quote: the record without the lists kept in their own tables. */
-export type QuoteRow = Omit<Quote, "offers" | "executions" | "fills" | "timeline"> & {
+export type QuoteRow = Omit<Quote, "offers" | "legs" | "executions" | "fills" | "timeline"> & {
   /** What the taker signs and the order terms behind it (chain-specific), kept for submission. */
   signing: unknown;
   /** An RFQ fill or a limit order's; rfq when not said. */
@@ -65,9 +74,7 @@ export async function readQuoteClaim(
   const [quotes, offers, timeline, executions, fills] = await db.batch([
     db.prepare("SELECT * FROM quotes WHERE quote_id = ?").bind(quoteId),
     db
-      .prepare(
-        "SELECT resolver, name, output_amount, rank, status, latency_ms, won FROM offers WHERE quote_id = ? ORDER BY rank",
-      )
+      .prepare(`SELECT ${OFFER_COLUMNS.replace("quote_id, ", "")} FROM offers WHERE quote_id = ? ORDER BY rank`)
       .bind(quoteId),
     db.prepare("SELECT at, event, detail FROM timeline_events WHERE quote_id = ? ORDER BY id").bind(quoteId),
     db
@@ -95,7 +102,7 @@ export function assembleQuote(
   executions: QuoteExecutionDbRow[],
   fills: FillDbRow[],
 ): Quote {
-  return {
+  const record = {
     ...recordFields(row),
     offers: offers.map((o) => ({
       resolver: o.resolver,
@@ -105,15 +112,17 @@ export function assembleQuote(
       status: o.status,
       latencyMs: o.latency_ms,
       won: o.won === 1,
+      ...(o.sell_amount === null ? {} : { sellAmount: o.sell_amount }),
     })),
     executions: executions.map(quoteExecution),
     fills: fills.map(fill),
     timeline: timeline.map(timelineEntry),
   };
+  return { ...record, legs: legsOf(record) };
 }
 
 /** The columns a quote's offers and timeline are read by, in their order, with their quote's id (for batches). */
-export const OFFER_COLUMNS = "quote_id, resolver, name, output_amount, rank, status, latency_ms, won";
+export const OFFER_COLUMNS = "quote_id, resolver, name, output_amount, rank, status, latency_ms, won, sell_amount";
 export const TIMELINE_COLUMNS = "quote_id, at, event, detail";
 
 /** The columns a quote's executions and fills are read by, with their quote's id (for lists). */

@@ -63,6 +63,11 @@ export const bidFrame = z.object({
   type: z.literal("bid"),
   rfqId: z.string(),
   outputAmount: amount.describe("How much of the buy token the node delivers for `sellAmount`, in base units"),
+  sellAmount: amount
+    .optional()
+    .describe(
+      "Optional: the part of the rfq's `sellAmount` this bid fills, one leg of a fill of several makers (docs/legs.md): less than the rfq's and at least the sold token's `minLegSellAmount` (`GET /v1/config`), signed in place of the rfq's `sellAmount`. Absent, or the rfq's own: the whole",
+    ),
   /** Signature over the rfq's `toSign` with `outputAmount` filled in. */
   signature: z
     .string()

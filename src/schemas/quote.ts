@@ -58,7 +58,25 @@ export const Offer = z.object({
   }),
   latencyMs: z.number(),
   won: z.boolean(),
+  sellAmount: Amount.optional().openapi({
+    description:
+      "On a bid of a part of the swap, the part it sells: one leg of a fill of several makers (docs/legs.md); absent on a bid of the whole",
+  }),
 });
+
+/** One maker's leg of a quote's fill (docs/legs.md). */
+export const QuoteLeg = z.object({
+  resolver: Address,
+  sellAmount: Amount.openapi({ description: "the part of the swap's sell amount this leg sells" }),
+  outputAmount: Amount.openapi({ description: "what this leg's resolver delivers of the buy token" }),
+});
+
+/** A quote's legs: each winning offer's, with the part it sells; one leg, the whole, when one bid fills it. */
+export function legsOf(quote: { sellAmount: string; offers: readonly Offer[] }): QuoteLeg[] {
+  return quote.offers
+    .filter((o) => o.won)
+    .map((o) => ({ resolver: o.resolver, sellAmount: o.sellAmount ?? quote.sellAmount, outputAmount: o.outputAmount }));
+}
 
 export const Steering = z
   .object({
@@ -161,6 +179,10 @@ export const Quote = z
     resolver: QuoteResolver.nullable(),
     replies: Replies,
     offers: z.array(Offer),
+    legs: z.array(QuoteLeg).openapi({
+      description:
+        "The fill's legs, from the winning offers: one, the whole swap, when one bid fills it; several when parts of different makers fill it together (docs/legs.md). Empty before a quote has a winner",
+    }),
     steering: Steering.nullable(),
     executions: z.array(QuoteExecution),
     settlement: Settlement.nullable(),
@@ -173,7 +195,9 @@ export const Quote = z
 export type Quote = z.infer<typeof Quote>;
 
 /** A quote in a list (docs/api.md, "Lists of quotes"): the record without its offers and timeline. */
-export const QuoteSummary = Quote.omit({ offers: true, timeline: true, archived: true }).openapi("QuoteSummary");
+export const QuoteSummary = Quote.omit({ offers: true, legs: true, timeline: true, archived: true }).openapi(
+  "QuoteSummary",
+);
 export type QuoteSummary = z.infer<typeof QuoteSummary>;
 
 export const QuotePage = z
@@ -203,6 +227,7 @@ export type QuoteStatus = z.infer<typeof QuoteStatus>;
 export type ExecutionStatus = z.infer<typeof ExecutionStatus>;
 export type TimelineEntry = z.infer<typeof TimelineEntry>;
 export type Offer = z.infer<typeof Offer>;
+export type QuoteLeg = z.infer<typeof QuoteLeg>;
 export type Replies = z.infer<typeof Replies>;
 export type Steering = z.infer<typeof Steering>;
 export type Settlement = z.infer<typeof Settlement>;

@@ -204,6 +204,7 @@ describe("decideWinner: bid signatures", () => {
         askToSign: async () => null,
         strike: () => {},
         hold: (o) => (free(o.resolver) ? () => {} : null),
+        legTerms: () => Promise.reject(new Error("no parts were bid")),
       },
       offers,
     );

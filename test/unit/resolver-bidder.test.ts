@@ -2,6 +2,7 @@ import { ed25519 } from "@noble/curves/ed25519";
 import { base58 } from "@scure/base";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
+import { evmAdapter } from "../../src/chains/evm/adapter";
 import { Bidder, type BidderOptions } from "../../src/clients/resolver/bidder";
 import type { Emit } from "../../src/clients/resolver/events";
 import { anvilAccount, solanaSigner } from "../../src/clients/resolver/keys";
@@ -11,7 +12,7 @@ import { fixedRatePricer, parseDecimal } from "../../src/clients/resolver/pricin
 import type { ChainInfo } from "../../src/clients/resolver/relay-config";
 import type { InventoryEntry } from "../../src/protocol/node-frames";
 import { OUTPUT_AMOUNT_SLOT, type RfqFrame } from "../../src/protocol/relay-frames";
-import { vectors } from "../support/signing-vectors";
+import { vectorEvmChain, vectorEvmKeys, vectors, vectorTerms } from "../support/signing-vectors";
 
 const CNGN = "CNGNmint1111111111111111111111111111111111";
 const USDC = "USDCmint1111111111111111111111111111111111";
@@ -123,6 +124,67 @@ describe("what the node answers an rfq", () => {
       const reply = await b.decide({ ...corridor(inventory), key: `${v.chainId}:${v.sellToken}:${v.buyToken}` }, frame);
       expect(reply).toMatchObject({ type: "bid", outputAmount: v.outputAmount, signature: v.signature });
     }
+  });
+
+  it("bids the part its inventory covers when it cannot cover the whole, signed over the part (docs/legs.md)", async () => {
+    const v = vectors.rfqFill;
+    const whole = BigInt(v.sellAmount);
+    const wholeOutput = BigInt(v.outputAmount);
+    const evm = (maxLegs: number): ChainInfo => ({
+      kind: "evm",
+      chainId: v.chainId,
+      name: "local",
+      executor: v.executor,
+      tokens: [
+        { symbol: "cNGN", address: v.sellToken, decimals: 6, minLegSellAmount: (whole / 10n).toString() },
+        { symbol: "USDC", address: v.buyToken, decimals: 6 },
+      ],
+      maxLegs,
+    });
+    const frame: RfqFrame = {
+      ...rfq({ chainId: v.chainId, sellToken: v.sellToken, buyToken: v.buyToken, sellAmount: v.sellAmount }),
+      rfqId: v.rfqId,
+      quoteId: v.quoteId,
+      taker: v.taker,
+      recipient: v.taker,
+      deadline: v.deadline,
+      toSign: v.toSign,
+    };
+    // It holds 60 % of the whole's output; its price is the same rate for any amount.
+    const held = (wholeOutput * 6n) / 10n;
+    const inventory = [{ chainId: v.chainId, token: v.buyToken, balance: held.toString(), allowance: held.toString() }];
+    const pricer = ({ sellAmount }: { sellAmount: bigint }) => ({ outputAmount: (sellAmount * wholeOutput) / whole });
+    const key = `${v.chainId}:${v.sellToken}:${v.buyToken}`;
+    const account = privateKeyToAccount(vectors.keys.evm.privateKey);
+    const { bidder: b } = bidder({ account, chains: [evm(4)], pricer });
+    const reply = await b.decide({ ...corridor(inventory), key }, frame);
+    if (reply.type !== "bid") throw new Error(`declined: ${JSON.stringify(reply)}`);
+    const part = BigInt(reply.sellAmount ?? "0");
+    expect(part).toBe((whole * held) / wholeOutput);
+    expect(BigInt(reply.outputAmount)).toBeLessThanOrEqual(held);
+    // The relay verifies it over the part, and not over the whole.
+    const terms = vectorTerms({
+      chain: vectorEvmChain(),
+      corridor: vectors.auth.corridor,
+      rfqId: v.rfqId,
+      quoteId: v.quoteId,
+      deadline: v.deadline,
+    });
+    const adapter = evmAdapter(vectorEvmChain());
+    const keys = await vectorEvmKeys();
+    const out = BigInt(reply.outputAmount);
+    expect(adapter.verifyBid(terms, out, keys, reply.signature, part)).toBe(true);
+    expect(adapter.verifyBid(terms, out, keys, reply.signature)).toBe(false);
+    expect(adapter.verifyBid(terms, out, keys, reply.signature, part + 1n)).toBe(false);
+    // A chain whose fills take one maker, or a part below the token's least, and it declines as before.
+    const one = await bidder({ account, chains: [evm(1)], pricer }).bidder.decide(
+      { ...corridor(inventory), key },
+      frame,
+    );
+    expect(one).toMatchObject({ type: "decline", reason: "insufficient_inventory" });
+    const little = [{ ...inventory[0], balance: (wholeOutput / 20n).toString() }] as typeof inventory;
+    const small = await b.decide({ ...corridor(little), key }, frame);
+    expect(small).toMatchObject({ type: "decline", reason: "insufficient_inventory" });
   });
 
   it("declines with the first check that fails, in the documented order", async () => {

@@ -62,7 +62,11 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
   const fill = (terms: RfqTerms, outputAmount: bigint) => bidTypedData(chain, terms, outputAmount);
   // One auction's terms, the digest of each of its bids by amount: built on its first bid.
   const bidDigests = new WeakMap<RfqTerms, (outputAmount: bigint) => Hex>();
-  const bidDigest = (terms: RfqTerms, outputAmount: bigint) => {
+  const bidDigest = (terms: RfqTerms, outputAmount: bigint, sellAmount?: bigint) => {
+    // A part signs its own sell amount in the rfq's place: its digest is built for it alone.
+    if (sellAmount !== undefined && sellAmount !== terms.sellAmount) {
+      return digestsByAmount(fill({ ...terms, sellAmount }, 0n), "outputAmount")(outputAmount);
+    }
     let digests = bidDigests.get(terms);
     if (!digests) {
       digests = digestsByAmount(fill(terms, 0n), "outputAmount");
@@ -72,7 +76,7 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
   };
   const signedHashes = (terms: RfqTerms, bids: readonly SignedBid[]) =>
     bids.map((b) => ({
-      hash: bidDigest(terms, b.outputAmount),
+      hash: bidDigest(terms, b.outputAmount, b.sellAmount),
       signature: b.signature as Hex,
       publicKey: b.keys.publicKey as Hex,
     }));
@@ -103,8 +107,10 @@ export function evmAdapter(chain: EvmChain): ChainAdapter {
       };
     },
 
-    verifyBid: (terms, outputAmount, keys, signature) =>
-      verifyEachWithKey(signedHashes(terms, [{ outputAmount, keys, signature }]))[0] === true,
+    // The executor fills up to MAX_LEGS resolvers' parts in one transaction (docs/contracts.md).
+    parts: true,
+    verifyBid: (terms, outputAmount, keys, signature, sellAmount) =>
+      verifyEachWithKey(signedHashes(terms, [{ outputAmount, keys, signature, sellAmount }]))[0] === true,
     verifyBids,
 
     signing: {

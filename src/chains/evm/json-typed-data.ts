@@ -33,18 +33,23 @@ const DECIMAL = /^-?(0|[1-9]\d*)$/;
 
 /**
  * The typed data a resolver signs for a bid, and the relay verifies it against: `toSign` with
- * `outputAmount` filled in and every integer field of the message (nested structs and arrays included)
+ * `outputAmount` filled in (and, for a bid of a part, `sellAmount` in the rfq's place) and every integer field of the message (nested structs and arrays included)
  * turned from its decimal string into a bigint. Both sides call this one function, so a bid signed by
  * the reference resolver hashes to exactly what the relay recovers. Throws a ToSignError when `toSign`
  * does not describe a message its types can encode, rather than let a signature cover something else.
  */
-export function completeToSign(toSign: JsonTypedData, outputAmount: bigint): CompletedTypedData {
+export function completeToSign(toSign: JsonTypedData, outputAmount: bigint, sellAmount?: bigint): CompletedTypedData {
   const { types, primaryType } = toSign;
   const fields = types[primaryType];
   if (!fields) throw new ToSignError(`primaryType ${primaryType} has no entry in types`);
   const output = fields.find((f) => f.name === "outputAmount");
   if (!output) throw new ToSignError(`${primaryType} has no outputAmount field`);
-  const message = { ...toSign.message, outputAmount: outputAmount.toString() };
+  if (sellAmount !== undefined && !fields.some((f) => f.name === "sellAmount")) {
+    throw new ToSignError(`${primaryType} has no sellAmount field: it takes no parts`);
+  }
+  // A part of the rfq (docs/legs.md) signs its own sell amount in the rfq's place.
+  const part = sellAmount === undefined ? {} : { sellAmount: sellAmount.toString() };
+  const message = { ...toSign.message, outputAmount: outputAmount.toString(), ...part };
   return {
     domain: completeDomain(toSign.domain),
     types: Object.fromEntries(Object.entries(types).map(([k, v]) => [k, v.map((f) => ({ ...f }))])),

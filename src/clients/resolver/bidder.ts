@@ -93,16 +93,52 @@ export class Bidder {
     if (!heartbeats.inventoryRead) await heartbeats.queue;
     // What this taker's open quotes hold is not for sale to it again (docs/reference-resolver.md, "Open quotes").
     const free = corridor.openQuotes.free(heartbeats.inventory, rfq.taker, Date.now(), heartbeats.readAt);
-    if (availableInventory(free, rfq.chainId, rfq.buyToken) < outputAmount) {
-      return decline("insufficient_inventory");
+    const available = availableInventory(free, rfq.chainId, rfq.buyToken);
+    let part: { sellAmount: bigint; outputAmount: bigint } | null = null;
+    if (available < outputAmount) {
+      // What it holds does not cover the whole: a part it does cover, where the rfq takes parts (docs/legs.md).
+      part = await this.part(
+        rfq,
+        chain,
+        { sellToken, buyToken, band: rfq.band ?? corridor.band },
+        available,
+        outputAmount,
+      );
+      if (!part) return decline("insufficient_inventory");
+      outputAmount = part.outputAmount;
     }
     try {
-      const signature = await this.signBid(toSign, outputAmount);
-      return { type: "bid", rfqId: rfq.rfqId, outputAmount: outputAmount.toString(), signature };
+      const signature = await this.signBid(toSign, outputAmount, part?.sellAmount);
+      const sold = part ? { sellAmount: part.sellAmount.toString() } : {};
+      return { type: "bid", rfqId: rfq.rfqId, outputAmount: outputAmount.toString(), signature, ...sold };
     } catch (e) {
       this.options.emit("error", { corridor: corridor.key, error: asError(e) });
       return decline("cannot_sign");
     }
+  }
+
+  /**
+   * The largest part of the rfq the node's free inventory covers, priced by its pricer: on an EVM chain
+   * whose fills take several makers' legs (`maxLegs` above 1), at least the sold token's `minLegSellAmount`
+   * and less than the whole; null when there is none (docs/reference-resolver.md, "Parts").
+   */
+  private async part(
+    rfq: RfqFrame,
+    chain: ChainInfo,
+    pair: { sellToken: TokenInfo; buyToken: TokenInfo; band: RfqFrame["band"] },
+    available: bigint,
+    wholeOutput: bigint,
+  ): Promise<{ sellAmount: bigint; outputAmount: bigint } | null> {
+    if (rfq.toSign.scheme !== "eip712" || (chain.maxLegs ?? 1) < 2 || rfq.limit || available <= 0n) return null;
+    const whole = BigInt(rfq.sellAmount);
+    const sellAmount = (whole * available) / wholeOutput;
+    if (sellAmount <= 0n || sellAmount >= whole) return null;
+    if (sellAmount < BigInt(pair.sellToken.minLegSellAmount ?? 1)) return null;
+    const decision = await Promise.resolve()
+      .then(() => this.options.pricer({ chainId: rfq.chainId, ...pair, sellAmount }))
+      .catch((): { decline: string } => ({ decline: "pricing_error" }));
+    if ("decline" in decision || decision.outputAmount <= 0n || decision.outputAmount > available) return null;
+    return { sellAmount, outputAmount: decision.outputAmount };
   }
 
   /** The artificial delay of one reply, counted from the rfq's arrival. */
@@ -113,9 +149,9 @@ export class Bidder {
   }
 
   /** The bid's signature over its commitment: EIP-712 by the node's account, or ed25519 by its Solana key. */
-  private async signBid(toSign: BidCommitment, outputAmount: bigint): Promise<string> {
+  private async signBid(toSign: BidCommitment, outputAmount: bigint, sellAmount?: bigint): Promise<string> {
     if (toSign.scheme === "eip712") {
-      const typed = completeToSign(toSign, outputAmount);
+      const typed = completeToSign(toSign, outputAmount, sellAmount);
       const { account } = this.options;
       // The digest as viem's signTypedData takes it, with the domain's separator kept per domain: a node
       // signs every rfq of a corridor under one domain, at up to hundreds of bids a second.

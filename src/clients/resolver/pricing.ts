@@ -16,6 +16,8 @@ export interface TokenInfo {
   symbol: string;
   address: string;
   decimals: number;
+  /** The least a part of a sale of it may sell (docs/legs.md); null or absent: any. */
+  minLegSellAmount?: string | null;
 }
 
 export interface PriceRequest {

@@ -17,6 +17,8 @@ export interface ChainInfo {
   /** EVM chains: the limit-order reactor, which limit rounds' fills are signed for. */
   reactor?: string;
   tokens: TokenInfo[];
+  /** The most legs one fill may have (docs/legs.md): more than 1, a bid may fill a part of an rfq; absent, 1. */
+  maxLegs?: number;
   /**
    * Solana chains: the published settings the relay builds each quote's swap from (keeper, treasury,
    * token programs, compute budget), so the winner can rebuild it before signing (`checkSignRequest`).
@@ -51,7 +53,13 @@ export function chainsFromRecord(record: RelayConfigRecord): ChainInfo[] {
     name: c.name,
     executor: c.executor,
     ...(c.kind === "evm" ? { reactor: c.reactor } : {}),
-    tokens: c.tokens.map((t) => ({ symbol: t.symbol, address: t.address, decimals: t.decimals })),
+    tokens: c.tokens.map((t) => ({
+      symbol: t.symbol,
+      address: t.address,
+      decimals: t.decimals,
+      minLegSellAmount: t.minLegSellAmount ?? t.minimum,
+    })),
+    maxLegs: c.maxLegs,
     ...(c.kind === "solana" ? { solana: solanaSettings(c) } : {}),
   }));
 }

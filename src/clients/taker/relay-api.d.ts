@@ -1173,6 +1173,26 @@ export interface components {
         status: "won" | "lost" | "outside_band" | "demoted" | "faded";
         latencyMs: number;
         won: boolean;
+        /**
+         * @description On a bid of a part of the swap, the part it sells: one leg of a fill of several makers (docs/legs.md); absent on a bid of the whole
+         * @example 1000000
+         */
+        sellAmount?: string;
+      }[];
+      /** @description The fill's legs, from the winning offers: one, the whole swap, when one bid fills it; several when parts of different makers fill it together (docs/legs.md). Empty before a quote has a winner */
+      legs: {
+        /** @description 0x address on EVM, base58 on Solana */
+        resolver: string;
+        /**
+         * @description the part of the swap's sell amount this leg sells
+         * @example 1000000
+         */
+        sellAmount: string;
+        /**
+         * @description what this leg's resolver delivers of the buy token
+         * @example 1000000
+         */
+        outputAmount: string;
       }[];
       /** @description The steering that applied to the auction */
       steering: {

@@ -1,0 +1,98 @@
+import type { QuoteAmounts } from "../types";
+import { type ComposedFill, composeLegs, type LegTerms } from "./compose-legs";
+import type { DecideContext, Decision } from "./decide";
+import type { JsonObject } from "./quote-outcome";
+import { crown, type RankedOffer, winnable, withoutOffers } from "./rank";
+
+/** A leg of a quote filled by several makers, as its stored signing keeps it for the keeper. */
+export interface SignedLeg {
+  resolver: string;
+  sellAmount: string;
+  outputAmount: string;
+  signature: string;
+}
+
+/**
+ * The fill of an auction in which parts were bid (docs/legs.md): the best set of whole bids and parts by
+ * `composeLegs`, each of its legs' signatures checked and its output held for the taker, all or none. A
+ * leg whose signature is forged is left out, as is one whose resolver has not enough free of the taker's
+ * open quotes, and the fill is composed again from the rest, until one holds or none covers the amount.
+ * One leg is a whole bid as `decideWinner` picks it; several are kept in the signing as `legs`, the
+ * largest leg's resolver the quote's.
+ */
+export async function decideLegs<O extends RankedOffer>(
+  ctx: DecideContext<O> & { legTerms(): Promise<LegTerms> },
+  ranked: O[],
+  forged: O[],
+): Promise<Decision<O> | null> {
+  const { signing, terms } = ctx;
+  if (signing.kind !== "taker") return null;
+  const legTerms = await ctx.legTerms();
+  const short = new Set<string>();
+  for (;;) {
+    const out = new Set([...forged.map((o) => o.resolver), ...short]);
+    const pool = winnable(ranked).filter((o) => !out.has(o.resolver));
+    const fill = composeLegs(pool.map(legBid), legTerms);
+    if (!fill) return null;
+    const offers = fill.legs.map((l) => l.bid.offer);
+    const bad = offers.filter((o) => !ctx.verifyBid(o));
+    if (bad.length > 0) {
+      forged.push(...bad);
+      continue;
+    }
+    const releases: (() => void)[] = [];
+    const uncovered = offers.find((o) => {
+      const release = ctx.hold(o, ctx.amountsOf(o));
+      if (release) releases.push(release);
+      return !release;
+    });
+    if (uncovered) {
+      for (const release of releases) release();
+      short.add(uncovered.resolver);
+      continue;
+    }
+    const amounts = amountsOf(fill, legTerms.sellAmount);
+    const lead = leadOf(fill);
+    const taker = signing.takerSigning(terms, { resolver: lead.resolver, amounts }) as JsonObject;
+    const shown = withoutOffers(
+      crown(
+        ranked,
+        offers.map((o) => o.resolver),
+      ),
+      forged,
+    );
+    const winner = shown.find((o) => o.resolver === lead.resolver) ?? lead;
+    const legs = fill.legs.length > 1 ? fill.legs.map(signedLeg) : undefined;
+    return { offers: shown, winner: { offer: winner, amounts, signing: taker, winnerSignature: null, legs }, forged };
+  }
+}
+
+const legBid = <O extends RankedOffer>(offer: O) => ({
+  resolver: offer.resolver,
+  outputAmount: offer.bid.outputAmount,
+  sellAmount: offer.bid.sellAmount,
+  offer,
+});
+
+/** A fill's amounts as a quote's: the legs' outputs, fees and gas fee together; the taker pays the sell amount. */
+function amountsOf(fill: ComposedFill<ReturnType<typeof legBid>>, sellAmount: bigint): QuoteAmounts {
+  const { outputAmount, fee, gasFee, received } = fill;
+  return { outputAmount, fee, gasFee, received, takerPays: sellAmount, proceeds: sellAmount };
+}
+
+/** The quote's resolver: its largest leg's, the better ranked between equals. */
+function leadOf<O extends RankedOffer>(fill: ComposedFill<{ offer: O } & ReturnType<typeof legBid>>): O {
+  const [first, ...rest] = fill.legs;
+  let lead = first as NonNullable<typeof first>;
+  for (const leg of rest) if (leg.sellAmount > lead.sellAmount) lead = leg;
+  return lead.bid.offer;
+}
+
+function signedLeg(leg: ComposedFill<ReturnType<typeof legBid>>["legs"][number]): SignedLeg {
+  return {
+    resolver: leg.bid.resolver,
+    sellAmount: leg.sellAmount.toString(),
+    outputAmount: leg.bid.outputAmount.toString(),
+    signature: leg.bid.offer.bid.signature,
+  };
+}
