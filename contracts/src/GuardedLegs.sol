@@ -10,8 +10,9 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 abstract contract GuardedLegs {
     /// @notice The taker's pull through Permit2 failed; `reason` is Permit2's (or the token's) revert data.
     error TakerLegFailed(bytes reason);
-    /// @notice The resolver's output pulled to this contract, or the sell token sent to the resolver, failed.
-    error ResolverLegFailed(bytes reason);
+    /// @notice The output pulled from `resolver` to this contract, or the sell token sent to it, failed. A fill
+    /// of several resolvers' legs names the one whose transfer failed, so only that one is blamed.
+    error ResolverLegFailed(address resolver, bytes reason);
     /// @notice The output sent on to the recipient the taker named failed (the contract held it already).
     error RecipientLegFailed(bytes reason);
     /// @notice The protocol fee's transfer to the fee controller or the gas fee's to the keeper failed.
@@ -24,17 +25,20 @@ abstract contract GuardedLegs {
         Fee
     }
 
+    /// @dev A resolver's leg sends to the resolver: `to` is the one a failure names.
     function _legTransfer(Leg leg, address token, address to, uint256 amount) internal {
-        _legCall(leg, token, abi.encodeCall(IERC20.transfer, (to, amount)));
+        _legCall(leg, to, token, abi.encodeCall(IERC20.transfer, (to, amount)));
     }
 
+    /// @dev A resolver's leg pulls from the resolver: `from` is the one a failure names.
     function _legTransferFrom(Leg leg, address token, address from, address to, uint256 amount) internal {
-        _legCall(leg, token, abi.encodeCall(IERC20.transferFrom, (from, to, amount)));
+        _legCall(leg, from, token, abi.encodeCall(IERC20.transferFrom, (from, to, amount)));
     }
 
     /// @dev As SafeERC20: a revert, a return other than `true`, and a call to an address without code all
-    /// fail; unlike it, the failure names the leg and carries what the token returned.
-    function _legCall(Leg leg, address token, bytes memory data) private {
+    /// fail; unlike it, the failure names the leg (and a resolver's leg its `party`) and carries what the
+    /// token returned.
+    function _legCall(Leg leg, address party, address token, bytes memory data) private {
         (bool ok, bytes memory returned) = token.call(data);
         if (ok) {
             if (returned.length == 0) {
@@ -49,12 +53,12 @@ abstract contract GuardedLegs {
                 ok = word == 1;
             }
         }
-        if (!ok) _legFailed(leg, returned);
+        if (!ok) _legFailed(leg, party, returned);
     }
 
-    function _legFailed(Leg leg, bytes memory reason) internal pure {
+    function _legFailed(Leg leg, address party, bytes memory reason) internal pure {
         if (leg == Leg.Taker) revert TakerLegFailed(reason);
-        if (leg == Leg.Resolver) revert ResolverLegFailed(reason);
+        if (leg == Leg.Resolver) revert ResolverLegFailed(party, reason);
         if (leg == Leg.Recipient) revert RecipientLegFailed(reason);
         revert FeeLegFailed(reason);
     }

@@ -100,7 +100,7 @@ contract LimitReactor is EIP712, Ownable, GuardedLegs {
     error GasFeeAboveMax(uint256 gasFee, uint256 maxGasFee);
     /// @param required `minOut` plus the protocol fee, plus the gas fee when it is charged in the buy token.
     error OutputBelowMinOut(uint256 outputAmount, uint256 required);
-    error InvalidResolverSignature();
+    error InvalidResolverSignature(address resolver);
 
     modifier onlyKeeper() {
         if (!keepers[msg.sender]) revert NotKeeper(msg.sender);
@@ -201,7 +201,7 @@ contract LimitReactor is EIP712, Ownable, GuardedLegs {
 
         bytes32 orderHash = fillHash(order, nonce, bid);
         if (!SignatureChecker.isValidSignatureNow(bid.resolver, orderHash, resolverSignature)) {
-            revert InvalidResolverSignature();
+            revert InvalidResolverSignature(bid.resolver);
         }
 
         // Permit2 checks the taker's signature over this order and spends the order's nonce; it

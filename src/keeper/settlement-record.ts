@@ -9,7 +9,8 @@ type SettledFill = Omit<SettledReceipt, "txHash" | "block" | "gasUsed" | "keeper
  * turns true with `final`), its fills, and what actually moved. Null when the receipt holds no fill of
  * the quote. Addresses are compared as the chain compares them (`sameAddress`). The taker paid its sale
  * plus each fee charged in the sell token (docs/api.md, "Amounts"); a quote's `feeToken` left out is the
- * buy token.
+ * buy token. A fill of several legs has an event per leg, whose amounts sum to the swap's (docs/contracts.md,
+ * "Events").
  */
 export function settledFill(
   receipt: TxReceipt,
@@ -19,14 +20,12 @@ export function settledFill(
   const events = receipt.fills.filter((f) => f.quoteId === quote.quoteId);
   const event = events[0];
   if (!event) return null;
+  const sum = (of: (f: (typeof events)[number]) => bigint) => events.reduce((total, f) => total + of(f), 0n);
+  const [sold, fee, gasFee] = [sum((f) => f.sellAmount), sum((f) => f.fee), sum((f) => f.gasFee)];
   const gasInSellToken = sameAddress(event.sellToken, quote.gasFeeToken);
   const feeInSellToken = quote.feeToken !== undefined && sameAddress(event.sellToken, quote.feeToken);
-  const takerPays = (
-    event.sellAmount +
-    (feeInSellToken ? event.fee : 0n) +
-    (gasInSellToken ? event.gasFee : 0n)
-  ).toString();
-  const proceeds = event.sellAmount.toString();
+  const takerPays = (sold + (feeInSellToken ? fee : 0n) + (gasInSellToken ? gasFee : 0n)).toString();
+  const proceeds = sold.toString();
   return {
     settlement: {
       txHash: receipt.hash,
@@ -36,7 +35,7 @@ export function settledFill(
       confirmedAt: null,
       takerPays,
       proceeds,
-      gasFee: { token: quote.gasFeeToken, amount: event.gasFee.toString() },
+      gasFee: { token: quote.gasFeeToken, amount: gasFee.toString() },
       submitter: receipt.from,
     },
     fills: events.map((f) => ({

@@ -95,7 +95,8 @@ export async function revertName(call: Promise<unknown>): Promise<string | undef
   const reverted = await revertError(call);
   const name = reverted.data?.errorName ?? reverted.reason;
   if (!name || !legErrors.has(name)) return name;
-  const inner = reverted.data?.args?.[0] as Hex;
+  // The token's revert data is the leg error's last argument (a resolver's leg names its resolver first).
+  const inner = reverted.data?.args?.at(-1) as Hex;
   try {
     return `${name}(${decodeErrorResult({ abi: downstreamErrors, data: inner }).errorName})`;
   } catch {
@@ -177,7 +178,12 @@ export async function signedQuote(chain: Chain, terms: QuoteTerms) {
     gasFee: terms.gasFee,
     deadline: terms.deadline,
   };
-  const bid: RfqBid = { resolver: terms.resolver.address, outputAmount: terms.outputAmount };
+  // The one leg, for the whole sell amount; `resolverSignature` is its signature (a test may swap it).
+  const bid: Omit<RfqBid, "signature"> = {
+    resolver: terms.resolver.address,
+    sellAmount: terms.sellAmount,
+    outputAmount: terms.outputAmount,
+  };
   const takerPays = terms.sellAmount + (terms.gasFeeToken === terms.sellToken ? terms.gasFee : 0n);
   const permit = {
     permitted: { token: terms.sellToken, amount: takerPays },

@@ -118,8 +118,7 @@ describe("FeeController", () => {
       q.permit,
       taker.address,
       q.takerSignature,
-      q.bid,
-      q.resolverSignature,
+      [{ ...q.bid, signature: q.resolverSignature }],
     ];
     expect(await attempt(keeper, executor, fillAbi, "fill", args(await quote(FEE_BPS)))).toBe("ReceivedBelowMinimum");
     const atNewRate = await quote(30n);

@@ -276,7 +276,10 @@ async function failure(call: Promise<unknown>) {
     if (!(e instanceof BaseError)) throw e;
     const reverted = e.walk((cause) => cause instanceof ContractFunctionRevertedError);
     if (!(reverted instanceof ContractFunctionRevertedError)) throw e;
-    return { name: reverted.data?.errorName, data: reverted.data?.args?.[0] as Hex, decoded: decodedRevert(e) };
+    const args = reverted.data?.args ?? [];
+    // The token's revert data is last; a resolver's leg names its resolver first.
+    const named = args.length > 1 ? (args[0] as Address) : undefined;
+    return { name: reverted.data?.errorName, data: args.at(-1) as Hex, named, decoded: decodedRevert(e) };
   }
   throw new Error("the call did not revert");
 }
@@ -308,16 +311,23 @@ describe("RfqExecutor names the failing leg", () => {
     });
     const settler = chain.deployment.executor;
     await c.setup?.({ received: quote.received, settler });
-    const { name, data, decoded } = await failure(
+    const { name, data, named, decoded } = await failure(
       chain.publicClient.simulateContract({
         account: keeper,
         address: settler,
         abi: fillAbi,
         functionName: "fill",
-        args: [quote.order, quote.permit, taker.address, quote.takerSignature, quote.bid, quote.resolverSignature],
+        args: [
+          quote.order,
+          quote.permit,
+          taker.address,
+          quote.takerSignature,
+          [{ ...quote.bid, signature: quote.resolverSignature }],
+        ],
       }),
     );
     expect(name).toBe(c.error);
+    if (c.error === "ResolverLegFailed") expect(named).toBe(resolver.address);
     expectInner(c, settler, data);
     const parties = {
       taker: taker.address,
@@ -352,7 +362,13 @@ describe("the guarded legs accept what a working token does", () => {
       address: chain.deployment.executor,
       abi: fillAbi,
       functionName: "fill",
-      args: [quote.order, quote.permit, taker.address, quote.takerSignature, quote.bid, quote.resolverSignature],
+      args: [
+        quote.order,
+        quote.permit,
+        taker.address,
+        quote.takerSignature,
+        [{ ...quote.bid, signature: quote.resolverSignature }],
+      ],
     });
     const hash = await chain.wallet(keeper).writeContract(request);
     expect((await chain.publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
@@ -403,7 +419,7 @@ describe("LimitReactor names the failing leg", () => {
     );
     const received = AMOUNT - (AMOUNT * FEE_BPS) / 10_000n - (gasInSell ? 0n : GAS_FEE);
     await c.setup?.({ received, settler });
-    const { name, data, decoded } = await failure(
+    const { name, data, named, decoded } = await failure(
       chain.publicClient.simulateContract({
         account: keeper,
         address: settler,
@@ -413,6 +429,7 @@ describe("LimitReactor names the failing leg", () => {
       }),
     );
     expect(name).toBe(c.error);
+    if (c.error === "ResolverLegFailed") expect(named).toBe(resolver.address);
     expectInner(c, settler, data);
     const parties = {
       taker: taker.address,

@@ -89,7 +89,7 @@ type SignedParts = Pick<Quote, "order" | "bid" | "permit" | "takerSignature" | "
 
 function fillArgs(quote: SignedParts) {
   const { order, permit, fill, takerSignature, bid, resolverSignature } = quote;
-  return [order, permit, fill.taker, takerSignature, bid, resolverSignature] as const;
+  return [order, permit, fill.taker, takerSignature, [{ ...bid, signature: resolverSignature }]] as const;
 }
 
 /** Submits as the keeper would: simulate, then send; returns the receipt of a successful fill. */
@@ -218,7 +218,7 @@ describe("RfqExecutor.fill", () => {
     const next = {
       ...quote,
       fill,
-      bid: { resolver: nextResolver.address, outputAmount },
+      bid: { ...quote.bid, resolver: nextResolver.address, outputAmount },
       resolverSignature: await signResolver(chain, nextResolver, fill),
     };
     const holders = [nextResolver.address, resolver.address, recipient, feeController];
@@ -233,8 +233,10 @@ describe("RfqExecutor.fill", () => {
   it("refuses a taker-pays amount other than the one the taker signed", async () => {
     const quote = await cngnForUsdc();
     const permit = { ...quote.permit, permitted: { ...quote.permit.permitted, amount: quote.takerPays + 1n } };
-    const resolverSignature = await signResolver(chain, resolver, { ...quote.fill, sellAmount: quote.takerPays + 1n });
-    expect(await revertOf({ ...quote, permit, resolverSignature })).toBe("TakerLegFailed(InvalidSigner)");
+    const sellAmount = quote.takerPays + 1n;
+    const resolverSignature = await signResolver(chain, resolver, { ...quote.fill, sellAmount });
+    const bid = { ...quote.bid, sellAmount };
+    expect(await revertOf({ ...quote, permit, bid, resolverSignature })).toBe("TakerLegFailed(InvalidSigner)");
   });
 
   it("refuses a resolver signature over a different output amount", async () => {

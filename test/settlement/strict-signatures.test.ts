@@ -95,7 +95,7 @@ describe("a bid whose signature has v flipped (27 ↔ 28)", () => {
     // The chain: the same resolver's fill signature with v flipped reverts on the executor, the honest one does not.
     const taker = await newTaker();
     const { quote, typedData } = await seedQuote({ taker: taker.address, resolver: fundedResolver(1) });
-    const { order, permit, bid, resolverSignature } = parseSigning(quote.signing);
+    const { order, permit, bid } = parseSigning(quote.signing);
     const takerSignature = await signQuote(taker, typedData);
     const fill = (signature: Hex) =>
       chainClient.simulateContract({
@@ -103,10 +103,10 @@ describe("a bid whose signature has v flipped (27 ↔ 28)", () => {
         address: EVM.executor,
         abi: rfqExecutorAbi,
         functionName: "fill",
-        args: [order, permit, taker.address, takerSignature, bid, signature],
+        args: [order, permit, taker.address, takerSignature, [{ ...bid, signature }]],
       });
-    await expect(fill(resolverSignature)).resolves.toBeDefined();
-    await expect(fill(flipV(resolverSignature))).rejects.toThrow(/InvalidResolverSignature/);
+    await expect(fill(bid.signature)).resolves.toBeDefined();
+    await expect(fill(flipV(bid.signature))).rejects.toThrow(/InvalidResolverSignature/);
   });
 });
 
@@ -114,7 +114,7 @@ describe("a taker's signature with v 0/1 or a high s", () => {
   it("is refused on submission with 400 bad_signature, as Permit2 refuses it on the executor", async () => {
     const taker = await newTaker();
     const { quoteId, quote, typedData } = await seedQuote({ taker: taker.address, resolver: fundedResolver(3) });
-    const { order, permit, bid, resolverSignature } = parseSigning(quote.signing);
+    const { order, permit, bid } = parseSigning(quote.signing);
     const signature = await signQuote(taker, typedData);
     const fill = (takerSignature: Hex) =>
       chainClient.simulateContract({
@@ -122,7 +122,7 @@ describe("a taker's signature with v 0/1 or a high s", () => {
         address: EVM.executor,
         abi: rfqExecutorAbi,
         functionName: "fill",
-        args: [order, permit, taker.address, takerSignature, bid, resolverSignature],
+        args: [order, permit, taker.address, takerSignature, [bid]],
       });
     const rules = [
       [vAsParity(signature), /its v is [01]: it must be 27 or 28/],

@@ -131,6 +131,23 @@ describe("settledFill: the settlement record from a receipt", () => {
     expect(onOutput?.takerPays).toBe("1580000000");
   });
 
+  it("sums a fill's legs, an event each, and records every leg's fill", () => {
+    const second = "0x3333333333333333333333333333333333333333";
+    const legs = [
+      event({ sellAmount: 1_000_000_000n }),
+      event({ quoteId: "q_other", logIndex: 4 }),
+      event({ resolver: second, sellAmount: 580_000_000n, fee: 600n, gasFee: 0n, logIndex: 5 }),
+    ];
+    const fill = settledFill(receipt(legs), { quoteId: "q_1", gasFeeToken: CNGN, feeToken: CNGN }, sameAddress);
+    expect(fill?.proceeds).toBe("1580000000");
+    expect(fill?.takerPays).toBe(String(1_580_000_000n + 1_600n + 50_000n));
+    expect(fill?.settlement.gasFee.amount).toBe("50000");
+    expect(fill?.fills.map((f) => [f.resolver, f.logIndex])).toEqual([
+      ["0x2222222222222222222222222222222222222222", 3],
+      [second, 5],
+    ]);
+  });
+
   it("is null when the receipt holds no fill of the quote", () => {
     expect(
       settledFill(receipt([event({ quoteId: "q_other" })]), { quoteId: "q_1", gasFeeToken: USDC }, sameAddress),

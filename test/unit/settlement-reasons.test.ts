@@ -24,7 +24,13 @@ describe("revertOutcome: a simulated revert as a requote reason, blamed by the c
     ["GasFeeTokenNotInPair", [other], "relay:gas_fee_token_not_in_pair"],
     ["GasFeeExceedsTakerPays", [2n, 1n], "relay:gas_fee_exceeds_taker_pays"],
     ["ReceivedBelowMinimum", [1n, 2n], "relay:received_below_minimum"],
-    ["InvalidResolverSignature", [], "resolver:invalid_signature"],
+    ["InvalidResolverSignature", [parties.resolver], "resolver:invalid_signature"],
+    // Another leg's resolver than the winner's: still a resolver's doing, never the taker's or the relay's.
+    ["InvalidResolverSignature", [other], "resolver:invalid_signature"],
+    ["LegCountOutOfRange", [5n, 4n], "relay:leg_count_out_of_range"],
+    ["DuplicateResolver", [other], "relay:duplicate_resolver"],
+    ["ZeroAmountLeg", [other], "relay:zero_amount_leg"],
+    ["LegsSumMismatch", [1n, 2n], "relay:legs_sum_mismatch"],
     ["FillExpired", [1n], "relay:fill_expired"],
     ["GasFeeAboveMax", [2n, 1n], "relay:gas_fee_above_max"],
     ["OutputBelowMinOut", [1n, 2n], "relay:output_below_min_out"],
@@ -60,7 +66,7 @@ describe("revertOutcome: a simulated revert as a requote reason, blamed by the c
       errorName: "ERC20InsufficientBalance",
       args: [parties.resolver as Hex, 1_000_000_000n, 2_000_000_000n],
     });
-    expect(revertOutcome({ name: "ResolverLegFailed", args: [leg] }, parties)).toEqual({
+    expect(revertOutcome({ name: "ResolverLegFailed", args: [parties.resolver, leg] }, parties)).toEqual({
       kind: "requote",
       reason: "resolver:insufficient_balance",
       shortfall: 1_000_000_000n,
@@ -101,7 +107,9 @@ describe("revertOutcome: a simulated revert as a requote reason, blamed by the c
       encodeErrorResult({ abi: permit2Abi, errorName });
     const blacklisted = encodeErrorResult({ abi: blacklistTokenAbi, errorName: "Blacklisted", args: [other] });
     const falseReturned = `0x${"0".repeat(64)}`;
-    const outcome = (name: string, reason: unknown) => revertOutcome({ name, args: [reason] }, parties);
+    // A resolver's leg names its resolver before the token's revert data.
+    const outcome = (name: string, reason: unknown) =>
+      revertOutcome({ name, args: name === "ResolverLegFailed" ? [parties.resolver, reason] : [reason] }, parties);
 
     it.each([
       ["TakerLegFailed", tokenError("ERC20InsufficientBalance", parties.taker), "taker:insufficient_balance"],
@@ -135,6 +143,23 @@ describe("revertOutcome: a simulated revert as a requote reason, blamed by the c
     ])("%s(%s) → %s", (name, reason, expected) => {
       // A resolver's short balance also says by how much (below).
       expect(outcome(name, reason)).toMatchObject({ kind: "requote", reason: expected });
+    });
+
+    it("blames the resolver a leg names, with its shortfall, when it is another leg's than the winner's", () => {
+      const short = encodeErrorResult({
+        abi: testTokenAbi,
+        errorName: "ERC20InsufficientBalance",
+        args: [other as Hex, 1_000n, 3_000n],
+      });
+      expect(revertOutcome({ name: "ResolverLegFailed", args: [other, short] }, parties)).toEqual({
+        kind: "requote",
+        reason: "resolver:insufficient_balance",
+        shortfall: 2_000n,
+      });
+      expect(revertOutcome({ name: "ResolverLegFailed", args: [other, blacklisted] }, parties)).toEqual({
+        kind: "requote",
+        reason: "resolver:transfer_failed",
+      });
     });
 
     it("keeps a taker signature Permit2 refuses a bad_signature inside the taker's leg", () => {

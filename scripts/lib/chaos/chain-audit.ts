@@ -109,8 +109,14 @@ export async function readChains(chains: ChainsUnderTest, takers: Takers, mark: 
       fromBlock: mark.block,
     }),
   ]);
+  // A fill of several legs logs an `RfqFilled` per leg: it is one fill, its quote's in its transaction.
+  const seen = new Set<string>();
+  const firstOfFill = (log: { transactionHash: string; args: { quoteId?: string } }) => {
+    const key = `${log.transactionHash}:${log.args.quoteId}`;
+    return !seen.has(key) && Boolean(seen.add(key));
+  };
   const fills: ChainFill[] = [...rfq, ...limit].flatMap((log) =>
-    log.args.taker && ours.has(log.args.taker.toLowerCase()) && log.args.quoteId
+    log.args.taker && ours.has(log.args.taker.toLowerCase()) && log.args.quoteId && firstOfFill(log)
       ? [
           {
             kind: "evm" as const,

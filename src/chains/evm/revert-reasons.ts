@@ -55,7 +55,13 @@ const byName: Record<string, (args: readonly unknown[], parties: RevertParties) 
   GasFeeExceedsTakerPays: () => requote("relay", "gas_fee_exceeds_taker_pays"),
   // The keeper fills only with a bid whose `received` meets the signed minimum: one that does not is its own doing.
   ReceivedBelowMinimum: () => requote("relay", "received_below_minimum"),
+  // It names its leg's resolver: a resolver's doing whichever leg it is.
   InvalidResolverSignature: () => requote("resolver", "invalid_signature"),
+  // The legs the keeper sends are the relay's composition (docs/contracts.md, "The fill call").
+  LegCountOutOfRange: () => requote("relay", "leg_count_out_of_range"),
+  DuplicateResolver: () => requote("relay", "duplicate_resolver"),
+  ZeroAmountLeg: () => requote("relay", "zero_amount_leg"),
+  LegsSumMismatch: () => requote("relay", "legs_sum_mismatch"),
   // The reactor (limit rounds)
   FillExpired: () => requote("relay", "fill_expired"),
   GasFeeAboveMax: () => requote("relay", "gas_fee_above_max"),
@@ -77,9 +83,11 @@ const byName: Record<string, (args: readonly unknown[], parties: RevertParties) 
 
 /**
  * The settlement contracts' guarded legs (docs/contracts.md, "Leg errors"): a party's transfer failed, carrying the
- * token's (or Permit2's) own revert data. Evidence inside wins: an error this module knows (Permit2's, or a balance
- * or allowance error, which names its account) keeps its mapping, so a fee-on-transfer token leaving the executor
- * short is the relay's, not the resolver's; anything else is blamed on the leg (docs/reliability.md, "Blame").
+ * token's (or Permit2's) own revert data, last. Evidence inside wins: an error this module knows (Permit2's, or a
+ * balance or allowance error, which names its account) keeps its mapping, so a fee-on-transfer token leaving the
+ * executor short is the relay's, not the resolver's; anything else is blamed on the leg (docs/reliability.md,
+ * "Blame"). A resolver's leg names its resolver first: a token error about that account is a resolver's, even when
+ * it is another leg's than the winner's.
  */
 const legs: Record<string, RevertOutcome> = {
   TakerLegFailed: requote("taker", "transfer_failed"),
@@ -98,7 +106,12 @@ function legOutcome(leg: RevertOutcome, reason: unknown, parties: RevertParties)
 /** What a simulated revert means; one the ABIs cannot decode names no leg, so it is the relay's. */
 export function revertOutcome(revert: DecodedRevert | null, parties: RevertParties): RevertOutcome {
   const leg = revert ? legs[revert.name] : undefined;
-  if (revert && leg) return legOutcome(leg, revert.args[0], parties);
+  if (revert && leg) {
+    const [named] = revert.args;
+    const namesResolver = revert.name === "ResolverLegFailed" && revert.args.length === 2 && typeof named === "string";
+    const resolver = namesResolver ? named : parties.resolver;
+    return legOutcome(leg, revert.args.at(-1), { ...parties, resolver });
+  }
   const mapped = revert ? byName[revert.name] : undefined;
   if (revert && mapped) return mapped(revert.args, parties);
   return requote("relay", "reverted");

@@ -37,9 +37,14 @@ const storedSigning = z.object({
 
 export interface ParsedSigning {
   order: RfqOrder;
+  /** The one leg the relay fills with: the filling bid, for the whole of the swap's sell amount. */
   bid: RfqBid;
   permit: { permitted: { token: Address; amount: bigint }; nonce: bigint; deadline: bigint };
-  resolverSignature: Hex;
+}
+
+/** The swap's sell amount, the resolvers' whole: what the taker pays less the gas fee when that is in the sell token. */
+function swapSellAmount(permitted: { token: string; amount: bigint }, gasFeeToken: string, gasFee: bigint): bigint {
+  return permitted.token.toLowerCase() === gasFeeToken.toLowerCase() ? permitted.amount - gasFee : permitted.amount;
 }
 
 export function parseSigning(signing: unknown): ParsedSigning {
@@ -57,13 +62,17 @@ export function parseSigning(signing: unknown): ParsedSigning {
       gasFee: w.gasFee,
       deadline: w.deadline,
     },
-    bid: { resolver: getAddress(result.data.resolver), outputAmount: result.data.outputAmount },
+    bid: {
+      resolver: getAddress(result.data.resolver),
+      sellAmount: swapSellAmount(message.permitted, w.gasFeeToken, w.gasFee),
+      outputAmount: result.data.outputAmount,
+      signature: result.data.resolverSignature as Hex,
+    },
     permit: {
       permitted: { token: getAddress(message.permitted.token), amount: message.permitted.amount },
       nonce: message.nonce,
       deadline: message.deadline,
     },
-    resolverSignature: result.data.resolverSignature as Hex,
   };
 }
 
@@ -85,9 +94,12 @@ export function withBid(
   };
 }
 
-/** The executor call that settles the request: `fill`, or `fillWithPermit` when a permit came along. */
+/**
+ * The executor call that settles the request: `fill`, or `fillWithPermit` when a permit came along, with the
+ * filling bid as its one leg.
+ */
 export function fillCall(executor: Address, request: FillRequest): FillCall {
-  const { order, permit, bid, resolverSignature } = parseSigning(request.signing);
+  const { order, permit, bid } = parseSigning(request.signing);
   const taker = getAddress(request.taker);
   const signature = request.signature as Hex;
   const data = request.permit
@@ -99,8 +111,7 @@ export function fillCall(executor: Address, request: FillRequest): FillCall {
           permit,
           taker,
           signature,
-          bid,
-          resolverSignature,
+          [bid],
           {
             value: BigInt(request.permit.value),
             deadline: BigInt(request.permit.deadline),
@@ -113,7 +124,7 @@ export function fillCall(executor: Address, request: FillRequest): FillCall {
     : encodeFunctionData({
         abi: rfqExecutorAbi,
         functionName: "fill",
-        args: [order, permit, taker, signature, bid, resolverSignature],
+        args: [order, permit, taker, signature, [bid]],
       });
   return { to: executor, data };
 }

@@ -73,10 +73,15 @@ export interface RfqOrder {
   deadline: bigint;
 }
 
-/** The filling resolver's side of an executor call: who it is and the output its `RfqFill` signs. */
+/**
+ * One leg of an executor call: its resolver, the part of the swap's sell amount it takes, the output it gives for
+ * it, and its `RfqFill` signature over exactly those (docs/contracts.md, "The fill call").
+ */
 export interface RfqBid {
   resolver: Address;
+  sellAmount: bigint;
   outputAmount: bigint;
+  signature: Hex;
 }
 
 export interface RfqFill {

@@ -26,7 +26,11 @@ export const limitReactorAbi = [
     name: "GasFeeTokenNotInPair",
     type: "error",
   },
-  { inputs: [], name: "InvalidResolverSignature", type: "error" },
+  {
+    inputs: [{ internalType: "address", name: "resolver", type: "address" }],
+    name: "InvalidResolverSignature",
+    type: "error",
+  },
   { inputs: [], name: "InvalidShortString", type: "error" },
   { inputs: [{ internalType: "address", name: "caller", type: "address" }], name: "NotKeeper", type: "error" },
   { inputs: [{ internalType: "uint256", name: "deadline", type: "uint256" }], name: "OrderExpired", type: "error" },
@@ -45,7 +49,14 @@ export const limitReactorAbi = [
     type: "error",
   },
   { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "RecipientLegFailed", type: "error" },
-  { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "ResolverLegFailed", type: "error" },
+  {
+    inputs: [
+      { internalType: "address", name: "resolver", type: "address" },
+      { internalType: "bytes", name: "reason", type: "bytes" },
+    ],
+    name: "ResolverLegFailed",
+    type: "error",
+  },
   { inputs: [{ internalType: "string", name: "str", type: "string" }], name: "StringTooLong", type: "error" },
   { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "TakerLegFailed", type: "error" },
   { anonymous: false, inputs: [], name: "EIP712DomainChanged", type: "event" },

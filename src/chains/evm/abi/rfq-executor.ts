@@ -11,6 +11,11 @@ export const rfqExecutorAbi = [
     stateMutability: "nonpayable",
     type: "constructor",
   },
+  {
+    inputs: [{ internalType: "address", name: "resolver", type: "address" }],
+    name: "DuplicateResolver",
+    type: "error",
+  },
   { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "FeeLegFailed", type: "error" },
   {
     inputs: [
@@ -25,8 +30,28 @@ export const rfqExecutorAbi = [
     name: "GasFeeTokenNotInPair",
     type: "error",
   },
-  { inputs: [], name: "InvalidResolverSignature", type: "error" },
+  {
+    inputs: [{ internalType: "address", name: "resolver", type: "address" }],
+    name: "InvalidResolverSignature",
+    type: "error",
+  },
   { inputs: [], name: "InvalidShortString", type: "error" },
+  {
+    inputs: [
+      { internalType: "uint256", name: "legs", type: "uint256" },
+      { internalType: "uint256", name: "maxLegs", type: "uint256" },
+    ],
+    name: "LegCountOutOfRange",
+    type: "error",
+  },
+  {
+    inputs: [
+      { internalType: "uint256", name: "legsSellAmount", type: "uint256" },
+      { internalType: "uint256", name: "sellAmount", type: "uint256" },
+    ],
+    name: "LegsSumMismatch",
+    type: "error",
+  },
   {
     inputs: [
       { internalType: "uint256", name: "expected", type: "uint256" },
@@ -52,9 +77,17 @@ export const rfqExecutorAbi = [
     type: "error",
   },
   { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "RecipientLegFailed", type: "error" },
-  { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "ResolverLegFailed", type: "error" },
+  {
+    inputs: [
+      { internalType: "address", name: "resolver", type: "address" },
+      { internalType: "bytes", name: "reason", type: "bytes" },
+    ],
+    name: "ResolverLegFailed",
+    type: "error",
+  },
   { inputs: [{ internalType: "string", name: "str", type: "string" }], name: "StringTooLong", type: "error" },
   { inputs: [{ internalType: "bytes", name: "reason", type: "bytes" }], name: "TakerLegFailed", type: "error" },
+  { inputs: [{ internalType: "address", name: "resolver", type: "address" }], name: "ZeroAmountLeg", type: "error" },
   { anonymous: false, inputs: [], name: "EIP712DomainChanged", type: "event" },
   {
     anonymous: false,
@@ -97,6 +130,13 @@ export const rfqExecutorAbi = [
     inputs: [],
     name: "FEE_CONTROLLER",
     outputs: [{ internalType: "contract FeeController", name: "", type: "address" }],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "MAX_LEGS",
+    outputs: [{ internalType: "uint256", name: "", type: "uint256" }],
     stateMutability: "view",
     type: "function",
   },
@@ -189,13 +229,14 @@ export const rfqExecutorAbi = [
       {
         components: [
           { internalType: "address", name: "resolver", type: "address" },
+          { internalType: "uint256", name: "sellAmount", type: "uint256" },
           { internalType: "uint256", name: "outputAmount", type: "uint256" },
+          { internalType: "bytes", name: "signature", type: "bytes" },
         ],
-        internalType: "struct RfqExecutor.Bid",
-        name: "bid",
-        type: "tuple",
+        internalType: "struct RfqLegs.Bid[]",
+        name: "bids",
+        type: "tuple[]",
       },
-      { internalType: "bytes", name: "resolverSignature", type: "bytes" },
     ],
     name: "fill",
     outputs: [],
@@ -267,13 +308,14 @@ export const rfqExecutorAbi = [
       {
         components: [
           { internalType: "address", name: "resolver", type: "address" },
+          { internalType: "uint256", name: "sellAmount", type: "uint256" },
           { internalType: "uint256", name: "outputAmount", type: "uint256" },
+          { internalType: "bytes", name: "signature", type: "bytes" },
         ],
-        internalType: "struct RfqExecutor.Bid",
-        name: "bid",
-        type: "tuple",
+        internalType: "struct RfqLegs.Bid[]",
+        name: "bids",
+        type: "tuple[]",
       },
-      { internalType: "bytes", name: "resolverSignature", type: "bytes" },
       {
         components: [
           { internalType: "uint256", name: "value", type: "uint256" },
