@@ -159,10 +159,8 @@ export class AuctionHouse {
     const rfqId = terms.rfqId;
     this.standingRead = standing;
     const bounds = rfqBounds(port, terms, o.band);
-    const ranking = rankBids(withStanding(live.auction.bids, standing), {
-      bandGuardBps: port.config.bandGuardBps,
-      bounds,
-    });
+    const guard = { bandGuardBps: port.config.bandGuardBps, bounds, sellAmount: terms.sellAmount };
+    const ranking = rankBids(withStanding(live.auction.bids, standing), guard);
     /** Resolvers whose bid signature has been checked, so that the check after the answer skips them. */
     const checked = new Set<string>();
     const decision = await decideWinner(

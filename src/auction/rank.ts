@@ -52,21 +52,30 @@ export function compareBids(a: ValidBid, b: ValidBid): number {
 
 /**
  * Ranks every valid bid and picks the winner: the best bid that steering lets win. A bid whose output is
- * outside `bounds` (the oracle band guard) is shown as `outside_band`; a demoted resolver's bid as
- * `demoted`. Steering is recorded whenever a band guard was in force or a demoted resolver bid.
+ * outside `bounds` (the oracle band guard, for the rfq's `sellAmount`; a part's in proportion to its own) is
+ * shown as `outside_band`; a demoted resolver's bid as `demoted`. Steering is recorded whenever a band guard
+ * was in force or a demoted resolver bid.
  */
 export function rankBids<B extends ValidBid>(
   bids: readonly B[],
-  guard: { bandGuardBps: number; bounds: OutputBounds | null },
+  guard: { bandGuardBps: number; bounds: OutputBounds | null; sellAmount?: bigint },
 ): Ranking<B> {
   const { bounds } = guard;
+  // A part's output against the whole's bounds scaled to its part, compared exactly: out × whole vs bound × part.
+  const outside = (bid: B, b: OutputBounds) => {
+    const whole = guard.sellAmount;
+    if (bid.sellAmount === undefined || whole === undefined)
+      return bid.outputAmount < b.min || bid.outputAmount > b.max;
+    const out = bid.outputAmount * whole;
+    return out < b.min * bid.sellAmount || out > b.max * bid.sellAmount;
+  };
   const sorted = [...bids].sort(compareBids);
   const outsideBand: string[] = [];
   const demoted: string[] = [];
   let winner: RankedOffer<B> | null = null;
   const offers = sorted.map((bid, i): RankedOffer<B> => {
     let status: Offer["status"] = "lost";
-    if (bounds && (bid.outputAmount < bounds.min || bid.outputAmount > bounds.max)) {
+    if (bounds && outside(bid, bounds)) {
       status = "outside_band";
       outsideBand.push(bid.resolver);
     } else if (bid.demoted) {

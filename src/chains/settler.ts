@@ -70,6 +70,11 @@ export type RevertOutcome =
        * `ERC20InsufficientBalance`): the keeper's evidence of whose doing that was (src/keeper/spent-by-relay.ts).
        */
       shortfall?: bigint;
+      /**
+       * The resolver whose leg the chain names (EVM: `ResolverLegFailed`, `InvalidResolverSignature`), when it
+       * names one: in a fill of several makers, the one leg's resolver to blame (docs/legs.md).
+       */
+      resolver?: string;
     }
   | { kind: "bad_signature" }
   | { kind: "keeper_refused"; reason: "keeper_not_allowed" | "keeper_insufficient_funds" };

@@ -128,6 +128,9 @@ export class CorridorCosts {
     const { kind, sellToken, buyToken, recipient } = fill;
     const units = this.unitsFor(kind, shape);
     const cost = await deps.costs.fillCost({ kind, sellToken, buyToken, recipient, units }, now);
+    // The configured fallback is one leg's: a fill of several makers falls back to it in proportion to its gas.
+    const oneLeg = shape.legs > 1 ? this.unitsFor(kind, { ...shape, legs: 1 }) : units;
+    const scaled = oneLeg > 0n ? (fallback * units) / oneLeg : fallback;
     const price = this.rates.current()?.value?.tokens.find((t) => deps.sameAddress(t.token, token)) ?? null;
     const inputs = {
       cost,
@@ -135,7 +138,7 @@ export class CorridorCosts {
       nativeDecimals: deps.costs.nativeDecimals,
       tokenDecimals: deps.tokenDecimals(token),
     };
-    const charged = chargedGasFee(inputs, fallback, now);
+    const charged = chargedGasFee(inputs, scaled, now);
     return { ...charged, nativePrice: charged.source === "priced" ? (price?.rate ?? null) : null };
   }
 

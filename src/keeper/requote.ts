@@ -12,7 +12,8 @@ import { timed } from "./timings";
 /**
  * A simulation that reverted: recorded as a `requote` execution, blamed by its reason's prefix
  * (docs/reliability.md, "Blame"). A reason the taker can fix leaves the quote open; any other fails it,
- * and the winning resolver hears so; only the resolver's own fault strikes it.
+ * and the winning resolver hears so; only the resolver's own fault strikes it. `leg`: in a fill of several
+ * makers, the resolver whose leg the chain named, who hears and is struck instead (docs/legs.md).
  */
 export async function requote(
   port: KeeperPort,
@@ -20,6 +21,7 @@ export async function requote(
   terms: ExecutionTerms,
   reason: string,
   timings: SubmitTimings,
+  leg?: string,
 ): Promise<SubmitOutcome> {
   const blame = blameOf(reason);
   const step = blame === "taker" ? "takerRequote" : "requote";
@@ -28,7 +30,7 @@ export async function requote(
   await timed(timings, "writeMs", () => writeRequote(port.db, { ...terms, at }, step, { reason, resolversOwn }));
   const corridor = findCorridor(port.config(), quote.chainId, quote.sellToken, quote.buyToken);
   // A requote the taker can fix leaves the quote open: the winner hears nothing.
-  const winner = step === "requote" ? (quote.resolver?.address ?? null) : null;
+  const winner = step === "requote" ? (leg ?? quote.resolver?.address ?? null) : null;
   const corridorKey = corridor?.key ?? null;
   const fill: FillNotice | null =
     corridorKey && winner

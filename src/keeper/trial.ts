@@ -132,9 +132,12 @@ export const trialChecks: readonly Check<Trial>[] = [
         case "requote": {
           // A winner that fades is struck and the next offer fills the same signature, if one can; one the
           // relay's own fills left short is not struck (src/keeper/spent-by-relay.ts).
-          const reason = await judgeShortfall(port, quote, preflight);
+          // In a fill of several makers the chain names the leg that failed: its resolver is the one judged.
+          const leg = preflight.resolver;
+          const judged = leg && quote.resolver ? { ...quote, resolver: { ...quote.resolver, address: leg } } : quote;
+          const reason = await judgeShortfall(port, judged, preflight);
           const faded = isResolversOwn(preflight.reason) && trial.scheme ? await refill(trial, trial.scheme) : null;
-          if (!faded) return () => requote(port, quote, terms, reason, timings);
+          if (!faded) return () => requote(port, quote, terms, reason, timings, leg);
           await recordFade(trial, faded, reason);
           trial.request = faded.request;
           trial.terms = { ...terms, resolver: faded.offer.resolver };

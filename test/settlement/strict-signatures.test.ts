@@ -95,7 +95,8 @@ describe("a bid whose signature has v flipped (27 ↔ 28)", () => {
     // The chain: the same resolver's fill signature with v flipped reverts on the executor, the honest one does not.
     const taker = await newTaker();
     const { quote, typedData } = await seedQuote({ taker: taker.address, resolver: fundedResolver(1) });
-    const { order, permit, bid } = parseSigning(quote.signing);
+    const { order, permit, bids } = parseSigning(quote.signing);
+    const bid = bids[0] as (typeof bids)[number];
     const takerSignature = await signQuote(taker, typedData);
     const fill = (signature: Hex) =>
       chainClient.simulateContract({
@@ -114,7 +115,8 @@ describe("a taker's signature with v 0/1 or a high s", () => {
   it("is refused on submission with 400 bad_signature, as Permit2 refuses it on the executor", async () => {
     const taker = await newTaker();
     const { quoteId, quote, typedData } = await seedQuote({ taker: taker.address, resolver: fundedResolver(3) });
-    const { order, permit, bid } = parseSigning(quote.signing);
+    const { order, permit, bids } = parseSigning(quote.signing);
+    const bid = bids[0] as (typeof bids)[number];
     const signature = await signQuote(taker, typedData);
     const fill = (takerSignature: Hex) =>
       chainClient.simulateContract({

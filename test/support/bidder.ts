@@ -35,8 +35,13 @@ export async function marketSellAmount(request: (path: string) => Response | Pro
   return String(Math.round(band.mid * 1e6));
 }
 
-export async function signBid(account: PrivateKeyAccount, rfq: RfqFrame, outputAmount: bigint): Promise<string> {
-  const typed = completeToSign(eip712ToSign(rfq.toSign), outputAmount);
+export async function signBid(
+  account: PrivateKeyAccount,
+  rfq: RfqFrame,
+  outputAmount: bigint,
+  sellAmount?: bigint,
+): Promise<string> {
+  const typed = completeToSign(eip712ToSign(rfq.toSign), outputAmount, sellAmount);
   return account.signTypedData(typed as Parameters<PrivateKeyAccount["signTypedData"]>[0]);
 }
 
@@ -45,6 +50,8 @@ export interface Bidder {
   account: PrivateKeyAccount;
   nextRfq(timeoutMs?: number): Promise<RfqFrame>;
   bid(rfq: RfqFrame, outputAmount: bigint, over?: Record<string, unknown>): Promise<void>;
+  /** A bid of a part of the rfq (docs/legs.md), signed over `signedFor` (the part, unless a test says otherwise). */
+  part(rfq: RfqFrame, sellAmount: bigint, outputAmount: bigint, signedFor?: bigint): Promise<void>;
 }
 
 /**
@@ -69,6 +76,11 @@ export async function bidder(index: number, name: string, balance = "5000000000"
     async bid(rfq, outputAmount, over = {}) {
       const signature = await signBid(account, rfq, outputAmount);
       socket.send({ type: "bid", rfqId: rfq.rfqId, outputAmount: outputAmount.toString(), signature, ...over });
+    },
+    async part(rfq, sellAmount, outputAmount, signedFor = sellAmount) {
+      const signature = await signBid(account, rfq, outputAmount, signedFor);
+      const amounts = { outputAmount: outputAmount.toString(), sellAmount: sellAmount.toString() };
+      socket.send({ type: "bid", rfqId: rfq.rfqId, ...amounts, signature });
     },
   };
 }

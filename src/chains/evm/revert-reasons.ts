@@ -56,7 +56,7 @@ const byName: Record<string, (args: readonly unknown[], parties: RevertParties) 
   // The keeper fills only with a bid whose `received` meets the signed minimum: one that does not is its own doing.
   ReceivedBelowMinimum: () => requote("relay", "received_below_minimum"),
   // It names its leg's resolver: a resolver's doing whichever leg it is.
-  InvalidResolverSignature: () => requote("resolver", "invalid_signature"),
+  InvalidResolverSignature: (args) => withResolver(requote("resolver", "invalid_signature"), args[0]),
   // The legs the keeper sends are the relay's composition (docs/contracts.md, "The fill call").
   LegCountOutOfRange: () => requote("relay", "leg_count_out_of_range"),
   DuplicateResolver: () => requote("relay", "duplicate_resolver"),
@@ -103,6 +103,12 @@ function legOutcome(leg: RevertOutcome, reason: unknown, parties: RevertParties)
   return inner && mapped ? mapped(inner.args, parties) : leg;
 }
 
+/** A resolver's outcome with the resolver its leg names, when the revert names one (an address). */
+function withResolver(outcome: RevertOutcome, resolver: unknown): RevertOutcome {
+  const isResolvers = outcome.kind === "requote" && outcome.reason.startsWith("resolver:");
+  return isResolvers && typeof resolver === "string" ? { ...outcome, resolver } : outcome;
+}
+
 /** What a simulated revert means; one the ABIs cannot decode names no leg, so it is the relay's. */
 export function revertOutcome(revert: DecodedRevert | null, parties: RevertParties): RevertOutcome {
   const leg = revert ? legs[revert.name] : undefined;
@@ -110,7 +116,8 @@ export function revertOutcome(revert: DecodedRevert | null, parties: RevertParti
     const [named] = revert.args;
     const namesResolver = revert.name === "ResolverLegFailed" && revert.args.length === 2 && typeof named === "string";
     const resolver = namesResolver ? named : parties.resolver;
-    return legOutcome(leg, revert.args.at(-1), { ...parties, resolver });
+    const outcome = legOutcome(leg, revert.args.at(-1), { ...parties, resolver });
+    return namesResolver ? withResolver(outcome, named) : outcome;
   }
   const mapped = revert ? byName[revert.name] : undefined;
   if (revert && mapped) return mapped(revert.args, parties);

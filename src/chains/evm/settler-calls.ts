@@ -13,7 +13,7 @@ function revertOf(revert: DecodedRevert | null, request: FillRequest, contracts:
     taker: request.taker,
     resolver: limit
       ? parseLimitSigning(request.quoteId, request.signing).bid.resolver
-      : parseSigning(request.signing).bid.resolver,
+      : parseSigning(request.signing).resolver,
     permit2: contracts.permit2,
     executor: limit ? contracts.reactor : contracts.executor,
   });

@@ -33,12 +33,19 @@ const storedSigning = z.object({
   resolver: address,
   outputAmount: uint,
   resolverSignature: hex,
+  /** A fill of several makers (docs/legs.md): each leg, its part and its signature; absent for one bid. */
+  legs: z
+    .array(z.object({ resolver: address, sellAmount: uint, outputAmount: uint, signature: hex }))
+    .min(2)
+    .optional(),
 });
 
 export interface ParsedSigning {
   order: RfqOrder;
-  /** The one leg the relay fills with: the filling bid, for the whole of the swap's sell amount. */
-  bid: RfqBid;
+  /** The legs the relay fills with: the filling bid for the whole of the swap's sell amount, or each maker's part. */
+  bids: RfqBid[];
+  /** The quote's resolver: its winner, or its largest leg's. */
+  resolver: Address;
   permit: { permitted: { token: Address; amount: bigint }; nonce: bigint; deadline: bigint };
 }
 
@@ -62,12 +69,15 @@ export function parseSigning(signing: unknown): ParsedSigning {
       gasFee: w.gasFee,
       deadline: w.deadline,
     },
-    bid: {
-      resolver: getAddress(result.data.resolver),
-      sellAmount: swapSellAmount(message.permitted, w.gasFeeToken, w.gasFee),
-      outputAmount: result.data.outputAmount,
-      signature: result.data.resolverSignature as Hex,
-    },
+    bids: result.data.legs?.map((l) => ({ ...l, resolver: getAddress(l.resolver), signature: l.signature as Hex })) ?? [
+      {
+        resolver: getAddress(result.data.resolver),
+        sellAmount: swapSellAmount(message.permitted, w.gasFeeToken, w.gasFee),
+        outputAmount: result.data.outputAmount,
+        signature: result.data.resolverSignature as Hex,
+      },
+    ],
+    resolver: getAddress(result.data.resolver),
     permit: {
       permitted: { token: getAddress(message.permitted.token), amount: message.permitted.amount },
       nonce: message.nonce,
@@ -79,13 +89,14 @@ export function parseSigning(signing: unknown): ParsedSigning {
 /**
  * The stored signing with another offer's bid in place of the winner's: the taker's witness names no resolver,
  * so the same signature fills it (docs/settlement.md, "When the winner fades"). Null for a limit order's round,
- * whose signing has no such bid.
+ * whose signing has no such bid, and for a fill of several makers, which a fade requotes (docs/legs.md).
  */
 export function withBid(
   signing: unknown,
   bid: { resolver: string; outputAmount: string; signature: string },
 ): Record<string, unknown> | null {
-  if (!storedSigning.safeParse(signing).success) return null;
+  const parsed = storedSigning.safeParse(signing);
+  if (!parsed.success || parsed.data.legs) return null;
   return {
     ...(signing as Record<string, unknown>),
     resolver: bid.resolver,
@@ -96,10 +107,10 @@ export function withBid(
 
 /**
  * The executor call that settles the request: `fill`, or `fillWithPermit` when a permit came along, with the
- * filling bid as its one leg.
+ * filling bid as its one leg, or every maker's leg.
  */
 export function fillCall(executor: Address, request: FillRequest): FillCall {
-  const { order, permit, bid } = parseSigning(request.signing);
+  const { order, permit, bids } = parseSigning(request.signing);
   const taker = getAddress(request.taker);
   const signature = request.signature as Hex;
   const data = request.permit
@@ -111,7 +122,7 @@ export function fillCall(executor: Address, request: FillRequest): FillCall {
           permit,
           taker,
           signature,
-          [bid],
+          bids,
           {
             value: BigInt(request.permit.value),
             deadline: BigInt(request.permit.deadline),
@@ -124,7 +135,7 @@ export function fillCall(executor: Address, request: FillRequest): FillCall {
     : encodeFunctionData({
         abi: rfqExecutorAbi,
         functionName: "fill",
-        args: [order, permit, taker, signature, [bid]],
+        args: [order, permit, taker, signature, bids],
       });
   return { to: executor, data };
 }
