@@ -111,6 +111,13 @@ const rfqFillTyped = {
   },
 } as const;
 
+// A part of that rfq (docs/legs.md): 60 % of its sell amount, signed with the part in `sellAmount`.
+const part = { sellAmount: "948000000", outputAmount: "599700" };
+const rfqFillPartTyped = {
+  ...rfqFillTyped,
+  message: { ...rfqFillTyped.message, sellAmount: BigInt(part.sellAmount), outputAmount: BigInt(part.outputAmount) },
+} as const;
+
 // The taker's Permit2 transfer of that quote, whose witness binds what it gets at least, not who pays it:
 // 1 % of slippage under a `received` of 998401 (999500 less a fee of 999, 10 bps rounded down, and a gas fee of 100).
 const permit2: Address = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
@@ -232,6 +239,11 @@ const vectors = {
     toSign: rfqFillToSign,
     digest: hashTypedData(rfqFillTyped),
     signature: await account.signTypedData(rfqFillTyped),
+  },
+  rfqFillPart: {
+    ...part,
+    digest: hashTypedData(rfqFillPartTyped),
+    signature: await account.signTypedData(rfqFillPartTyped),
   },
   takerOrder: {
     chainId,

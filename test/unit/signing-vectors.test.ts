@@ -113,6 +113,13 @@ describe("signing vectors", () => {
     expect(adapter.verifyBid(t, BigInt(f.outputAmount), keys, f.signature)).toBe(true);
     expect(adapter.verifyBid(t, BigInt(f.outputAmount) + 1n, keys, f.signature)).toBe(false);
     expect(adapter.verifyBid(t, BigInt(f.outputAmount), keys, flipV(f.signature))).toBe(false);
+    // A part (docs/legs.md): the rfq's toSign with the part in `sellAmount`, checked over the part alone.
+    const p = v.rfqFillPart;
+    const partTyped = completeToSign(eip712ToSign(toSign), BigInt(p.outputAmount), BigInt(p.sellAmount));
+    expect(typedDataDigest(partTyped)).toBe(p.digest);
+    expect(adapter.verifyBid(t, BigInt(p.outputAmount), keys, p.signature, BigInt(p.sellAmount))).toBe(true);
+    expect(adapter.verifyBid(t, BigInt(p.outputAmount), keys, p.signature)).toBe(false);
+    expect(adapter.verifyBid(t, BigInt(p.outputAmount), keys, p.signature, BigInt(p.sellAmount) + 1n)).toBe(false);
   });
 
   it("the taker's witness: the relay's typed data names no resolver, binds minReceived, and is the vector's", async () => {
