@@ -61,10 +61,21 @@ export async function decideLegs<O extends RankedOffer>(
       ),
       forged,
     );
-    const winner = shown.find((o) => o.resolver === lead.resolver) ?? lead;
+    const extraGas = fill.gasFee - (legTerms.gas.perSwap + legTerms.gas.perLeg);
+    const kept = extraGas > 0n ? shown.map((o) => atGasFee(o, extraGas)) : shown;
+    const winner = kept.find((o) => o.resolver === lead.resolver) ?? lead;
     const legs = fill.legs.length > 1 ? fill.legs.map(signedLeg) : undefined;
-    return { offers: shown, winner: { offer: winner, amounts, signing: taker, winnerSignature: null, legs }, forged };
+    return { offers: kept, winner: { offer: winner, amounts, signing: taker, winnerSignature: null, legs }, forged };
   }
+}
+
+/**
+ * A whole offer as the quote keeps it for a fade (src/keeper/fade.ts): what it leaves the recipient under the
+ * gas fee the taker signs, that of the fill's legs, `extraGas` over one leg's.
+ */
+function atGasFee<O extends RankedOffer>(offer: O, extraGas: bigint): O {
+  if (offer.bid.sellAmount !== undefined) return offer;
+  return { ...offer, bid: { ...offer.bid, received: offer.bid.received - extraGas } };
 }
 
 const legBid = <O extends RankedOffer>(offer: O) => ({

@@ -19,6 +19,8 @@ export interface SignedOffer {
   signature: string | null;
   /** Null for an offer stored before offers kept it. */
   received: string | null;
+  /** The part of the swap a part's bid sells (docs/legs.md); null for a bid of the whole. */
+  sellAmount: string | null;
 }
 
 interface SignedOfferRow {
@@ -29,13 +31,14 @@ interface SignedOfferRow {
   status: Offer["status"];
   signature: string | null;
   received: string | null;
+  sell_amount: string | null;
 }
 
 /** A quote's offers by rank, with their signatures and what each leaves the recipient. */
 export async function readSignedOffers(db: D1Database, quoteId: string): Promise<SignedOffer[]> {
   const result = await db
     .prepare(
-      "SELECT rank, resolver, name, output_amount, status, signature, received FROM offers WHERE quote_id = ? ORDER BY rank",
+      "SELECT rank, resolver, name, output_amount, status, signature, received, sell_amount FROM offers WHERE quote_id = ? ORDER BY rank",
     )
     .bind(quoteId)
     .all();
@@ -47,13 +50,14 @@ export async function readSignedOffers(db: D1Database, quoteId: string): Promise
     status: r.status,
     signature: r.signature,
     received: r.received,
+    sellAmount: r.sell_amount,
   }));
 }
 
 /** What a fade changes of its quote: the offer that fills it now, and the amounts and signing that go with it. */
 export interface Fade {
   quoteId: string;
-  /** The winner's rank, now `faded`. */
+  /** The faded winner's rank (or the faded leg's, of a fill of several makers), now `faded`. */
   fadedRank: number;
   /** The filling offer, now `won`. */
   next: SignedOffer & { received: string };
@@ -67,7 +71,8 @@ export interface Fade {
 }
 
 /**
- * The fade as one batch: the winner's offer `faded`, the next `won`, the quote's winner, `received`, fee and
+ * The fade as one batch: the winner's offer `faded` (of a fill of several makers, the faded leg's, and the
+ * other legs `lost`), the next `won`, the quote's winner, `received`, fee and
  * signing those of the next offer, and a `fallback` timeline event. Only while the quote is open, so a fade
  * recorded again changes nothing once it has moved on.
  */
@@ -77,6 +82,9 @@ export function fadeStatements(db: D1Database, fade: Fade): D1PreparedStatement[
     db
       .prepare("UPDATE offers SET status = 'faded', won = 0 WHERE quote_id = ?1 AND rank = ?2 AND status = 'won'")
       .bind(quoteId, fade.fadedRank),
+    db
+      .prepare("UPDATE offers SET status = 'lost', won = 0 WHERE quote_id = ?1 AND status = 'won' AND rank != ?2")
+      .bind(quoteId, next.rank),
     db.prepare("UPDATE offers SET status = 'won', won = 1 WHERE quote_id = ?1 AND rank = ?2").bind(quoteId, next.rank),
     db
       .prepare(

@@ -17,15 +17,17 @@ import type { Trial } from "./trial";
 export type NextOffer = SignedOffer & { signature: string; received: string };
 
 /**
- * The offers a faded winner's quote may fill with, best first: those steering let win other than the winner's
- * (`lost`; `outside_band`, `demoted` and `faded` never fill), by another resolver, whose signature was kept and
- * that leave the recipient at least `minReceived`.
+ * The offers a faded winner's quote may fill with, best first: whole bids steering let win other than the
+ * winner's (`lost`; `outside_band`, `demoted` and `faded` never fill, and a part fills no swap alone), by
+ * another resolver, whose signature was kept and that leave the recipient at least `minReceived`. `faded`:
+ * the winner, or the leg's resolver that faded in a fill of several makers (docs/legs.md).
  */
-export function nextOffers(offers: readonly SignedOffer[], winner: string, minReceived: string): NextOffer[] {
+export function nextOffers(offers: readonly SignedOffer[], faded: string, minReceived: string): NextOffer[] {
   const least = BigInt(minReceived);
   return offers
     .filter((o): o is NextOffer => o.status === "lost" && o.signature !== null && o.received !== null)
-    .filter((o) => o.resolver.toLowerCase() !== winner.toLowerCase() && BigInt(o.received) >= least)
+    .filter((o) => o.sellAmount === null)
+    .filter((o) => o.resolver.toLowerCase() !== faded.toLowerCase() && BigInt(o.received) >= least)
     .sort((a, b) => a.rank - b.rank);
 }
 
@@ -42,6 +44,8 @@ export interface Refill {
   fill: PreparedFill;
   offer: NextOffer;
   fadedRank: number;
+  /** The resolver that faded: the winner, or the leg's the chain named. */
+  faded: string;
 }
 
 /**
@@ -49,12 +53,18 @@ export interface Refill {
  * passes, the quote expired meanwhile, or the chain's scheme cannot put another bid in (then the caller
  * requotes as before). A next offer that fails is passed over without a strike: at most one per quote.
  */
-export async function refill(trial: Trial, scheme: Pick<SettlementScheme, "withBid">): Promise<Refill | null> {
+export async function refill(
+  trial: Trial,
+  scheme: Pick<SettlementScheme, "withBid">,
+  faded: string | undefined,
+): Promise<Refill | null> {
   const { port, quote, request, wallet } = trial;
   if (!quote.resolver || quote.fillKind === "limit") return null;
+  const fader = faded ?? quote.resolver.address;
   const stored = await readSignedOffers(port.db, quote.quoteId);
-  const fadedRank = stored.find((o) => o.status === "won")?.rank ?? 1;
-  for (const offer of nextOffers(stored, quote.resolver.address, quote.minReceived)) {
+  const won = stored.filter((o) => o.status === "won");
+  const fadedRank = (won.find((o) => o.resolver.toLowerCase() === fader.toLowerCase()) ?? won[0])?.rank ?? 1;
+  for (const offer of nextOffers(stored, fader, quote.minReceived)) {
     if (port.now() >= Date.parse(quote.expiresAt)) return null;
     const signing = scheme.withBid(request.signing, offer);
     if (signing === null) return null;
@@ -63,7 +73,7 @@ export async function refill(trial: Trial, scheme: Pick<SettlementScheme, "withB
     const checks = wallet.settler.preflight(next, Math.floor(port.now() / 1000));
     checks.taker.catch(() => {});
     const preflight = await checks.fill;
-    if (preflight.kind === "prepared") return { request: next, fill: preflight.fill, offer, fadedRank };
+    if (preflight.kind === "prepared") return { request: next, fill: preflight.fill, offer, fadedRank, faded: fader };
   }
   return null;
 }
@@ -75,8 +85,8 @@ export async function refill(trial: Trial, scheme: Pick<SettlementScheme, "withB
  */
 export async function recordFade(trial: Trial, faded: Refill, reason: string): Promise<void> {
   const { port, quote, terms } = trial;
-  const winner = quote.resolver;
-  if (!winner) return;
+  if (!quote.resolver) return;
+  const winner = { address: faded.faded };
   const at = iso(port.now());
   const { offer } = faded;
   await writeFade(port.db, {

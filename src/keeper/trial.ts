@@ -136,7 +136,8 @@ export const trialChecks: readonly Check<Trial>[] = [
           const leg = preflight.resolver;
           const judged = leg && quote.resolver ? { ...quote, resolver: { ...quote.resolver, address: leg } } : quote;
           const reason = await judgeShortfall(port, judged, preflight);
-          const faded = isResolversOwn(preflight.reason) && trial.scheme ? await refill(trial, trial.scheme) : null;
+          const faded =
+            isResolversOwn(preflight.reason) && trial.scheme ? await refill(trial, trial.scheme, leg) : null;
           if (!faded) return () => requote(port, quote, terms, reason, timings, leg);
           await recordFade(trial, faded, reason);
           trial.request = faded.request;

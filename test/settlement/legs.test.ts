@@ -202,40 +202,89 @@ describe("many makers in one fill", () => {
     }
   });
 
-  it("refuses a part below the least leg or above the whole with their codes, and passes over a part signed for another amount", async () => {
-    // Node 3 was struck above: node 1 bids the other part here.
+  it("strikes the leg whose resolver cannot pay and settles through the next whole bid with the taker's one signature", async () => {
+    // Nodes 3 (struck above) and 2 (the forged part below) stay out of it.
+    const held = (MARKET * 6n) / 10n;
     const [whole, partA, partB] = (await online(
       [0, "whole-a", 5_000_000_000n],
-      [2, "part-a", MARKET],
-      [1, "part-b", MARKET],
+      [1, "part-a", held],
+      [2, "part-b", held],
     )) as [Bidder, Bidder, Bidder];
+    const taker = await newTaker({ tokens: sellAmount * 2n });
+    const half = sellAmount / 2n;
+    const partOut = ((MARKET / 2n) * 1008n) / 1000n;
+    const pending = app.request(
+      "/v1/quotes",
+      {
+        method: "POST",
+        body: JSON.stringify(quoteBody({ sellAmount: sellAmount.toString(), taker: taker.address, slippageBps: 100 })),
+        headers: { "content-type": "application/json" },
+      },
+      env,
+    );
+    const [rw, ra, rb] = await Promise.all([whole.nextRfq(), partA.nextRfq(), partB.nextRfq()]);
+    await Promise.all([
+      whole.bid(rw, MARKET),
+      partA.part(ra, half, partOut),
+      partB.part(rb, sellAmount - half, partOut),
+    ]);
+    const quote = (await (await pending).json()) as Answer;
+    expect(quote.legs.map((l) => l.resolver)).toEqual([partA.account.address, partB.account.address]);
+    const signature = await signQuote(taker, quote.typedData);
+    const restore = await drain(partA);
+    try {
+      const before = await balanceOf(EVM.usdc, taker.address);
+      const sub = await submit({ quoteId: quote.quoteId, signature, minReceived: quote.minReceived });
+      expect(sub.status).toBe(202);
+      expect(await partA.socket.next("execution")).toMatchObject({ quoteId: quote.quoteId, status: "failed" });
+      const record = await getQuote(quote.quoteId);
+      const byName = Object.fromEntries(record.offers.map((o) => [o.name, o.status]));
+      expect(byName).toEqual({ "whole-a": "won", "part-a": "faded", "part-b": "lost" });
+      expect(record.legs.map((l) => l.resolver)).toEqual([whole.account.address]);
+      expect(record.timeline.find((t) => t.event === "fallback")?.detail).toMatchObject({
+        reason: "resolver:insufficient_balance",
+        faded: partA.account.address,
+      });
+      expect((await readResolver(env.DB, partA.account.address))?.demotions).toBe(1);
+      expect((await readResolver(env.DB, partB.account.address))?.demotions ?? 0).toBe(0);
+      await runIndexer();
+      const settled = await getQuote(quote.quoteId);
+      expect(settled.status).toBe("settled");
+      const got = (await balanceOf(EVM.usdc, taker.address)) - before;
+      expect(got.toString()).toBe(settled.received);
+      expect(got).toBeGreaterThanOrEqual(BigInt(quote.minReceived));
+    } finally {
+      await restore();
+    }
+  });
+
+  it("refuses a part below the least leg or above the whole with their codes, and passes over a part signed for another amount", async () => {
+    // Nodes 1 and 3 were struck above: nodes 0 and 2 bid here.
+    const [one, two] = (await online([0, "one", 5_000_000_000n], [2, "two", MARKET])) as [Bidder, Bidder];
     const taker = await newTaker({ tokens: sellAmount * 2n });
     const least = 1_000_000_000n;
     const below = await ask(taker.address, async (r) => {
-      await Promise.all([
-        whole.bid(rfqOf(r, whole), MARKET),
-        partA.part(rfqOf(r, partA), least - 1n, MARKET / 100n),
-        partB.part(rfqOf(r, partB), sellAmount + 1n, MARKET),
-      ]);
+      await Promise.all([one.bid(rfqOf(r, one), MARKET), two.part(rfqOf(r, two), least - 1n, MARKET / 100n)]);
     });
     expect(below.status).toBe(200);
-    expect(await partA.socket.next("error")).toMatchObject({ code: "part_below_minimum" });
-    expect(await partB.socket.next("error")).toMatchObject({ code: "part_too_large" });
-    expect(((await below.json()) as Answer).legs.map((l) => l.resolver)).toEqual([whole.account.address]);
+    expect(await two.socket.next("error")).toMatchObject({ code: "part_below_minimum" });
+    expect(((await below.json()) as Answer).legs.map((l) => l.resolver)).toEqual([one.account.address]);
 
-    // Two parts that would pay more than the whole, one signed over another amount than it sells.
+    const above = await ask(taker.address, async (r) => {
+      await Promise.all([one.part(rfqOf(r, one), sellAmount + 1n, MARKET), two.bid(rfqOf(r, two), MARKET)]);
+    });
+    expect(await one.socket.next("error")).toMatchObject({ code: "part_too_large" });
+    expect(((await above.json()) as Answer).legs.map((l) => l.resolver)).toEqual([two.account.address]);
+
+    // Two parts that cover the swap, one signed over another amount than it sells: no fill without it.
     const half = sellAmount / 2n;
-    const partOut = ((MARKET / 2n) * 1008n) / 1000n;
     const forged = await ask(taker.address, async (r) => {
       await Promise.all([
-        whole.bid(rfqOf(r, whole), MARKET),
-        partA.part(rfqOf(r, partA), half, partOut, half + 1n),
-        partB.part(rfqOf(r, partB), sellAmount - half, partOut),
+        one.part(rfqOf(r, one), half, MARKET / 2n),
+        two.part(rfqOf(r, two), sellAmount - half, MARKET / 2n, sellAmount - half + 1n),
       ]);
     });
-    const quote = (await forged.json()) as Answer;
-    expect(await partA.socket.next("error")).toMatchObject({ code: "bad_signature" });
-    expect(quote.legs.map((l) => l.resolver)).toEqual([whole.account.address]);
-    expect(quote.offers.map((o) => o.name)).not.toContain("part-a");
+    expect(forged.status).toBe(404);
+    expect(await two.socket.next("error")).toMatchObject({ code: "bad_signature" });
   });
 });

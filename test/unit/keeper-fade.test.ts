@@ -15,6 +15,7 @@ const offer = (rank: number, over: Partial<SignedOffer> = {}): SignedOffer => ({
   status: "lost",
   signature: "0xsig",
   received: "949000",
+  sellAmount: null,
   ...over,
 });
 
@@ -37,6 +38,8 @@ describe("nextOffers", () => {
       offer(5, { signature: null }),
       offer(6, { received: null }),
       offer(7, { resolver: WINNER.toLowerCase() }),
+      // A part fills no swap alone (docs/legs.md).
+      offer(8, { sellAmount: "500" }),
     ];
     expect(nextOffers(offers, WINNER, "1")).toEqual([]);
   });

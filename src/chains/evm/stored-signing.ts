@@ -88,17 +88,18 @@ export function parseSigning(signing: unknown): ParsedSigning {
 
 /**
  * The stored signing with another offer's bid in place of the winner's: the taker's witness names no resolver,
- * so the same signature fills it (docs/settlement.md, "When the winner fades"). Null for a limit order's round,
- * whose signing has no such bid, and for a fill of several makers, which a fade requotes (docs/legs.md).
+ * so the same signature fills it (docs/settlement.md, "When the winner fades"); of a fill of several makers the
+ * bid fills the whole in place of every leg (docs/legs.md). Null for a limit order's round, whose signing has
+ * no such bid.
  */
 export function withBid(
   signing: unknown,
   bid: { resolver: string; outputAmount: string; signature: string },
 ): Record<string, unknown> | null {
-  const parsed = storedSigning.safeParse(signing);
-  if (!parsed.success || parsed.data.legs) return null;
+  if (!storedSigning.safeParse(signing).success) return null;
+  const { legs: _legs, ...kept } = signing as Record<string, unknown>;
   return {
-    ...(signing as Record<string, unknown>),
+    ...kept,
     resolver: bid.resolver,
     outputAmount: bid.outputAmount,
     resolverSignature: bid.signature,
