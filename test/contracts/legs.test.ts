@@ -339,6 +339,8 @@ describe("RfqExecutor names the failing leg", () => {
       kind: "requote",
       reason: c.reason,
       ...(c.short ? { shortfall: expect.any(BigInt) } : {}),
+      // The leg names its resolver; a resolver's reason carries it, so only that resolver is struck (docs/legs.md).
+      ...(c.error === "ResolverLegFailed" && c.reason.startsWith("resolver:") ? { resolver: resolver.address } : {}),
     });
   });
 });
@@ -441,6 +443,7 @@ describe("LimitReactor names the failing leg", () => {
       kind: "requote",
       reason: c.reason,
       ...(c.short ? { shortfall: expect.any(BigInt) } : {}),
+      ...(c.error === "ResolverLegFailed" && c.reason.startsWith("resolver:") ? { resolver: resolver.address } : {}),
     });
   });
 });

@@ -203,6 +203,7 @@ describe("RfqExecutor.fill from several resolvers' legs", () => {
       kind: "requote",
       reason: "resolver:insufficient_balance",
       shortfall: (legs[1]?.outputAmount ?? 0n) - 1n,
+      resolver: legs[1]?.resolver.address,
     });
 
     // Sent and mined anyway: the first leg's transfers, made before the second's failed, are undone with it.

@@ -12,7 +12,10 @@ describe("GET /v1/quotes/{id}", () => {
     const res = await get(`/v1/quotes/${quote.quoteId}`);
     expect(res.status).toBe(200);
     const { signing: _signing, ...expected } = quote;
-    expect(await res.json()).toStrictEqual({ ...expected, offers, executions: [], fills: [], timeline });
+    // One leg, the whole swap, from the offer that won (docs/legs.md).
+    const won = offers.find((o) => o.won);
+    const legs = [{ resolver: won?.resolver, sellAmount: quote.sellAmount, outputAmount: won?.outputAmount }];
+    expect(await res.json()).toStrictEqual({ ...expected, offers, legs, executions: [], fills: [], timeline });
   });
 
   it("lists the quote's executions", async () => {

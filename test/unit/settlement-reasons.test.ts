@@ -24,9 +24,6 @@ describe("revertOutcome: a simulated revert as a requote reason, blamed by the c
     ["GasFeeTokenNotInPair", [other], "relay:gas_fee_token_not_in_pair"],
     ["GasFeeExceedsTakerPays", [2n, 1n], "relay:gas_fee_exceeds_taker_pays"],
     ["ReceivedBelowMinimum", [1n, 2n], "relay:received_below_minimum"],
-    ["InvalidResolverSignature", [parties.resolver], "resolver:invalid_signature"],
-    // Another leg's resolver than the winner's: still a resolver's doing, never the taker's or the relay's.
-    ["InvalidResolverSignature", [other], "resolver:invalid_signature"],
     ["LegCountOutOfRange", [5n, 4n], "relay:leg_count_out_of_range"],
     ["DuplicateResolver", [other], "relay:duplicate_resolver"],
     ["ZeroAmountLeg", [other], "relay:zero_amount_leg"],
@@ -39,6 +36,17 @@ describe("revertOutcome: a simulated revert as a requote reason, blamed by the c
     ["InvalidAmount", [1n], "relay:invalid_amount"],
   ])("%s → %s", (name, args, reason) => {
     expect(revertOutcome({ name, args }, parties)).toEqual({ kind: "requote", reason });
+  });
+
+  it("names the resolver whose leg's signature the executor refuses, the winner's or another leg's", () => {
+    // Another leg's resolver than the winner's: still a resolver's doing, never the taker's or the relay's.
+    for (const resolver of [parties.resolver, other]) {
+      expect(revertOutcome({ name: "InvalidResolverSignature", args: [resolver] }, parties)).toEqual({
+        kind: "requote",
+        reason: "resolver:invalid_signature",
+        resolver,
+      });
+    }
   });
 
   it("tells whose balance is short: the taker's is for the taker to fix", () => {
@@ -70,6 +78,7 @@ describe("revertOutcome: a simulated revert as a requote reason, blamed by the c
       kind: "requote",
       reason: "resolver:insufficient_balance",
       shortfall: 1_000_000_000n,
+      resolver: parties.resolver,
     });
   });
 
@@ -155,10 +164,12 @@ describe("revertOutcome: a simulated revert as a requote reason, blamed by the c
         kind: "requote",
         reason: "resolver:insufficient_balance",
         shortfall: 2_000n,
+        resolver: other,
       });
       expect(revertOutcome({ name: "ResolverLegFailed", args: [other, blacklisted] }, parties)).toEqual({
         kind: "requote",
         reason: "resolver:transfer_failed",
+        resolver: other,
       });
     });
 
