@@ -1,25 +1,11 @@
 import { env } from "cloudflare:test";
-import { type Address, erc20Abi, type Hex } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import type { Hex } from "viem";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readResolver } from "../../src/db/resolvers";
 import type { Quote } from "../../src/schemas/quote";
-import { type Bidder, bidder, marketSellAmount, quoteBody } from "../support/bidder";
-import { eventually } from "../support/ws-client";
-import {
-  app,
-  balanceOf,
-  chainClient,
-  EVM,
-  getExecution,
-  getQuote,
-  newTaker,
-  runIndexer,
-  signQuote,
-  submit,
-  testClient,
-  walletOf,
-} from "./helpers";
+import { type Bidder, marketSellAmount, quoteBody } from "../support/bidder";
+import { app, balanceOf, EVM, getExecution, getQuote, newTaker, runIndexer, signQuote, submit } from "./helpers";
+import { drain, onlineNodes } from "./nodes";
 
 /**
  * A winner that fades after winning (docs/settlement.md, "When the winner fades"): on EVM the keeper strikes
@@ -37,40 +23,9 @@ afterEach(() => {
   open = [];
 });
 
-async function onlineNodes(...nodes: [number, string][]): Promise<Bidder[]> {
-  const made = await Promise.all(nodes.map(([i, name]) => bidder(i, name)));
-  open.push(...made);
-  await eventually(async () => {
-    const body = (await (await app.request("/v1/nodes", {}, env)).json()) as {
-      nodes: { address: string; fresh: boolean }[];
-    };
-    const fresh = new Set(body.nodes.filter((n) => n.fresh).map((n) => n.address.toLowerCase()));
-    expect(made.every((m) => fresh.has(m.account.address.toLowerCase()))).toBe(true);
-  });
-  return made;
-}
-
-/** Moves all of `node`'s USDC to a fresh account; the returned function brings it back. */
-async function drain(node: Bidder): Promise<() => Promise<void>> {
-  const holder = privateKeyToAccount(generatePrivateKey());
-  await testClient.setBalance({ address: holder.address, value: 10n ** 18n });
-  const move = async (from: typeof holder | Bidder["account"], to: Address) => {
-    const amount = await balanceOf(EVM.usdc, from.address);
-    const hash = await walletOf(from).writeContract({
-      address: EVM.usdc,
-      abi: erc20Abi,
-      functionName: "transfer",
-      args: [to, amount],
-    });
-    await chainClient.waitForTransactionReceipt({ hash });
-  };
-  await move(node.account, holder.address);
-  return () => move(holder, node.account.address);
-}
-
 describe("a winner that drains its inventory after winning", () => {
   it("is struck, and the swap settles through the next bid with the taker's one signature", async () => {
-    const [alpha, beta] = (await onlineNodes([0, "alpha"], [1, "beta"])) as [Bidder, Bidder];
+    const [alpha, beta] = (await onlineNodes(open, [0, "alpha"], [1, "beta"])) as [Bidder, Bidder];
     const taker = await newTaker();
     const pending = app.request(
       "/v1/quotes",
@@ -131,7 +86,7 @@ describe("a winner that drains its inventory after winning", () => {
 
   it("requotes as before when no other bid meets the minimum", async () => {
     // Other accounts than the first case's, whose winner is demoted now.
-    const [alpha, beta] = (await onlineNodes([2, "gamma"], [3, "delta"])) as [Bidder, Bidder];
+    const [alpha, beta] = (await onlineNodes(open, [2, "gamma"], [3, "delta"])) as [Bidder, Bidder];
     const taker = await newTaker();
     const pending = app.request(
       "/v1/quotes",

@@ -1,24 +1,11 @@
 import { env } from "cloudflare:test";
-import { type Address, erc20Abi, type Hex } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import type { Hex } from "viem";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readResolver } from "../../src/db/resolvers";
 import type { Quote } from "../../src/schemas/quote";
-import { type Bidder, bidder, marketSellAmount, quoteBody } from "../support/bidder";
-import { eventually } from "../support/ws-client";
-import {
-  app,
-  balanceOf,
-  chainClient,
-  EVM,
-  getQuote,
-  newTaker,
-  runIndexer,
-  signQuote,
-  submit,
-  testClient,
-  walletOf,
-} from "./helpers";
+import { type Bidder, marketSellAmount, quoteBody } from "../support/bidder";
+import { app, balanceOf, EVM, getQuote, newTaker, runIndexer, signQuote, submit } from "./helpers";
+import { drain, onlineNodes } from "./nodes";
 
 /**
  * One swap filled by several makers at once (docs/legs.md), on a real chain: parts bid over the sockets,
@@ -38,38 +25,6 @@ afterEach(() => {
   for (const b of open) b.socket.close();
   open = [];
 });
-
-/** Nodes online and fresh on the corridor: [index, name, the USDC its heartbeats claim]. */
-async function online(...nodes: [number, string, bigint][]): Promise<Bidder[]> {
-  const made = await Promise.all(nodes.map(([i, name, balance]) => bidder(i, name, balance.toString())));
-  open.push(...made);
-  await eventually(async () => {
-    const body = (await (await app.request("/v1/nodes", {}, env)).json()) as {
-      nodes: { address: string; fresh: boolean }[];
-    };
-    const fresh = new Set(body.nodes.filter((n) => n.fresh).map((n) => n.address.toLowerCase()));
-    expect(made.every((m) => fresh.has(m.account.address.toLowerCase()))).toBe(true);
-  });
-  return made;
-}
-
-/** Moves all of `node`'s USDC to a fresh account; the returned function brings it back. */
-async function drain(node: Bidder): Promise<() => Promise<void>> {
-  const holder = privateKeyToAccount(generatePrivateKey());
-  await testClient.setBalance({ address: holder.address, value: 10n ** 18n });
-  const move = async (from: typeof holder | Bidder["account"], to: Address) => {
-    const amount = await balanceOf(EVM.usdc, from.address);
-    const hash = await walletOf(from).writeContract({
-      address: EVM.usdc,
-      abi: erc20Abi,
-      functionName: "transfer",
-      args: [to, amount],
-    });
-    await chainClient.waitForTransactionReceipt({ hash });
-  };
-  await move(node.account, holder.address);
-  return () => move(holder, node.account.address);
-}
 
 type Answer = Quote & { typedData: Record<string, unknown> };
 
@@ -97,7 +52,8 @@ describe("many makers in one fill", () => {
   it("quotes two parts 0.8 % over the market as two legs that pay more than the best whole bid, and settles both at once", async () => {
     // Each part bidder holds 60 % of the swap's output: neither can fill it alone.
     const held = (MARKET * 6n) / 10n;
-    const [wholeA, wholeB, partA, partB] = (await online(
+    const [wholeA, wholeB, partA, partB] = (await onlineNodes(
+      open,
       [0, "whole-a", 5_000_000_000n],
       [1, "whole-b", 5_000_000_000n],
       [2, "part-a", held],
@@ -158,9 +114,10 @@ describe("many makers in one fill", () => {
     expect(settled.legs).toEqual(quote.legs);
   });
 
-  it("fills by legs a swap no one node can fill", async () => {
+  /** Nodes 2 and 3, each holding 60 % of the output, bid half the swap each at the market: no one fills it. */
+  async function halvesOnly() {
     const held = (MARKET * 6n) / 10n;
-    const [partA, partB] = (await online([2, "part-a", held], [3, "part-b", held])) as [Bidder, Bidder];
+    const [partA, partB] = (await onlineNodes(open, [2, "part-a", held], [3, "part-b", held])) as [Bidder, Bidder];
     const taker = await newTaker({ tokens: sellAmount * 2n });
     const half = sellAmount / 2n;
     const res = await ask(taker.address, async (r) => {
@@ -169,22 +126,18 @@ describe("many makers in one fill", () => {
         partB.part(rfqOf(r, partB), sellAmount - half, MARKET / 2n),
       ]);
     });
+    return { partA, partB, taker, res };
+  }
+
+  it("fills by legs a swap no one node can fill", async () => {
+    const { partA, partB, res } = await halvesOnly();
     expect(res.status).toBe(200);
     const quote = (await res.json()) as Answer;
     expect(quote.legs.map((l) => l.resolver)).toEqual([partA.account.address, partB.account.address]);
   });
 
   it("strikes only the leg whose resolver cannot pay when the fill is simulated, and requotes", async () => {
-    const held = (MARKET * 6n) / 10n;
-    const [partA, partB] = (await online([2, "part-a", held], [3, "part-b", held])) as [Bidder, Bidder];
-    const taker = await newTaker({ tokens: sellAmount * 2n });
-    const half = sellAmount / 2n;
-    const res = await ask(taker.address, async (r) => {
-      await Promise.all([
-        partA.part(rfqOf(r, partA), half, MARKET / 2n),
-        partB.part(rfqOf(r, partB), sellAmount - half, MARKET / 2n),
-      ]);
-    });
+    const { partA, partB, taker, res } = await halvesOnly();
     const quote = (await res.json()) as Answer;
     expect(quote.resolver?.address).toBe(partA.account.address);
     const signature = await signQuote(taker, quote.typedData);
@@ -205,7 +158,8 @@ describe("many makers in one fill", () => {
   it("strikes the leg whose resolver cannot pay and settles through the next whole bid with the taker's one signature", async () => {
     // Nodes 3 (struck above) and 2 (the forged part below) stay out of it.
     const held = (MARKET * 6n) / 10n;
-    const [whole, partA, partB] = (await online(
+    const [whole, partA, partB] = (await onlineNodes(
+      open,
       [0, "whole-a", 5_000_000_000n],
       [1, "part-a", held],
       [2, "part-b", held],
@@ -260,7 +214,7 @@ describe("many makers in one fill", () => {
 
   it("refuses a part below the least leg or above the whole with their codes, and passes over a part signed for another amount", async () => {
     // Nodes 1 and 3 were struck above: nodes 0 and 2 bid here.
-    const [one, two] = (await online([0, "one", 5_000_000_000n], [2, "two", MARKET])) as [Bidder, Bidder];
+    const [one, two] = (await onlineNodes(open, [0, "one", 5_000_000_000n], [2, "two", MARKET])) as [Bidder, Bidder];
     const taker = await newTaker({ tokens: sellAmount * 2n });
     const least = 1_000_000_000n;
     const below = await ask(taker.address, async (r) => {

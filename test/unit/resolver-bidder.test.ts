@@ -92,19 +92,26 @@ describe("what the node answers an rfq", () => {
     expect(verified).toBe(true);
   });
 
-  it("signs an EVM bid as the test vector's signature, with an account that signs hashes and one that only signs typed data", async () => {
+  /** The signing vector's EVM chain, as the resolver reads it from the relay's configuration. */
+  const vectorChain = (legs: { maxLegs?: number; minLegSellAmount?: string } = {}): ChainInfo => {
     const v = vectors.rfqFill;
-    const evm: ChainInfo = {
+    return {
       kind: "evm",
       chainId: v.chainId,
       name: "local",
       executor: v.executor,
       tokens: [
-        { symbol: "cNGN", address: v.sellToken, decimals: 6 },
+        { symbol: "cNGN", address: v.sellToken, decimals: 6, minLegSellAmount: legs.minLegSellAmount ?? null },
         { symbol: "USDC", address: v.buyToken, decimals: 6 },
       ],
+      ...(legs.maxLegs === undefined ? {} : { maxLegs: legs.maxLegs }),
     };
-    const frame: RfqFrame = {
+  };
+
+  /** The signing vector's rfq. */
+  const vectorRfq = (): RfqFrame => {
+    const v = vectors.rfqFill;
+    return {
       ...rfq({ chainId: v.chainId, sellToken: v.sellToken, buyToken: v.buyToken, sellAmount: v.sellAmount }),
       rfqId: v.rfqId,
       quoteId: v.quoteId,
@@ -113,6 +120,12 @@ describe("what the node answers an rfq", () => {
       deadline: v.deadline,
       toSign: v.toSign,
     };
+  };
+
+  it("signs an EVM bid as the test vector's signature, with an account that signs hashes and one that only signs typed data", async () => {
+    const v = vectors.rfqFill;
+    const evm = vectorChain();
+    const frame = vectorRfq();
     const account = privateKeyToAccount(vectors.keys.evm.privateKey);
     const inventory = [{ chainId: v.chainId, token: v.buyToken, balance: "1000000000", allowance: "1000000000" }];
     for (const signer of [account, { ...account, sign: undefined }]) {
@@ -130,26 +143,8 @@ describe("what the node answers an rfq", () => {
     const v = vectors.rfqFill;
     const whole = BigInt(v.sellAmount);
     const wholeOutput = BigInt(v.outputAmount);
-    const evm = (maxLegs: number): ChainInfo => ({
-      kind: "evm",
-      chainId: v.chainId,
-      name: "local",
-      executor: v.executor,
-      tokens: [
-        { symbol: "cNGN", address: v.sellToken, decimals: 6, minLegSellAmount: (whole / 10n).toString() },
-        { symbol: "USDC", address: v.buyToken, decimals: 6 },
-      ],
-      maxLegs,
-    });
-    const frame: RfqFrame = {
-      ...rfq({ chainId: v.chainId, sellToken: v.sellToken, buyToken: v.buyToken, sellAmount: v.sellAmount }),
-      rfqId: v.rfqId,
-      quoteId: v.quoteId,
-      taker: v.taker,
-      recipient: v.taker,
-      deadline: v.deadline,
-      toSign: v.toSign,
-    };
+    const evm = (maxLegs: number) => vectorChain({ maxLegs, minLegSellAmount: (whole / 10n).toString() });
+    const frame = vectorRfq();
     // It holds 60 % of the whole's output; its price is the same rate for any amount.
     const held = (wholeOutput * 6n) / 10n;
     const inventory = [{ chainId: v.chainId, token: v.buyToken, balance: held.toString(), allowance: held.toString() }];
