@@ -1,25 +1,23 @@
 /**
  * `npm run bench:profile`: where the relay's CPU goes on quotes (bench/README.md, "What a quote and a
  * submission cost now"). Starts `wrangler dev` with its inspector, connects `BENCH_RESOLVERS` reference
- * resolvers, samples the Worker's isolate with V8's CPU profiler over `BENCH_QUOTES` quotes one at a time,
- * and prints the functions and the source files with the most self time. `BENCH_PROFILE=submissions`
- * does the same over `BENCH_EXECUTIONS` submissions one at a time on the stack of `bench:execute` (their
- * quotes made and signed before the profiler starts), the indexer's passes until they land included.
+ * resolvers, samples the Worker's isolate with V8's CPU profiler over `BENCH_QUOTES` quotes asked as
+ * `bench:paired` asks them (`BENCH_CONCURRENCY` clients at once, takers in turn, the bench's configuration),
+ * and prints the isolate's busy time a quote, the functions and the source files with the most self time.
+ * `BENCH_PROFILE=submissions` does the same over `BENCH_EXECUTIONS` submissions one at a time on the stack
+ * of `bench:execute` (their quotes made and signed before the profiler starts), the indexer's passes until
+ * they land included.
  */
 import WebSocket from "ws";
 import { anvilPrivateKey, LOCAL_ACCOUNTS } from "../scripts/lib/local-stack";
 import { freePort, startRelay } from "../test/e2e/harness";
-import { startResolverFleet, stopFleet } from "../test/support/reference-resolvers";
-import { clientHeaders } from "./clients";
 import { quoteAndSign, startStack, submit, withRelay } from "./execute-stack";
+import { benchConfig, QuoteFailed, quote, taker, USD_TOKENS, withFleet } from "./rfq-relay";
 
 const RESOLVERS = Number(process.env.BENCH_RESOLVERS ?? 20);
 const QUOTES = Number(process.env.BENCH_QUOTES ?? 200);
 const TOP = Number(process.env.BENCH_TOP ?? 25);
-/** Takers asking in turn, each within its per-taker limit (docs/api.md, "Limits"). */
-const TAKERS = 50;
-const CNGN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
-const USDC = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 24);
 
 interface ProfileNode {
   id: number;
@@ -60,7 +58,7 @@ async function inspector(port: number) {
 const place = (f: ProfileNode["callFrame"]) => `${f.url.split("/").slice(-2).join("/") || "(native)"}`;
 
 /** Samples the Worker's isolate while `work` runs; prints the top functions and files. */
-async function profiled(inspectorPort: number, what: string, work: () => Promise<void>): Promise<void> {
+async function profiled(inspectorPort: number, what: string, count: number, work: () => Promise<void>): Promise<void> {
   const cdp = await inspector(inspectorPort);
   await cdp.send("Profiler.enable");
   await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
@@ -99,7 +97,9 @@ async function profiled(inspectorPort: number, what: string, work: () => Promise
       console.log(`${((100 * v) / total).toFixed(1).padStart(6)} %  ${k}`);
     }
   };
+  const idle = byFunction.get("(idle)  (native):0") ?? 0;
   console.log(`${what}: ${total} samples of 0.1 ms in the Worker's isolate`);
+  console.log(`busy (idle left out): ${((total - idle) / 10 / count).toFixed(2)} ms each`);
   show("self time by function", byFunction);
   show("self time by file", byFile);
   show("total time by function (its callees included)", withCallees);
@@ -118,7 +118,7 @@ async function submissions(): Promise<void> {
         for (let i = 0; i < 5; i++) await submit(relayUrl, await quoteAndSign(relayUrl, stack.client, i, 0), 0);
         const signed: Awaited<ReturnType<typeof quoteAndSign>>[] = [];
         for (let i = 0; i < count; i++) signed.push(await quoteAndSign(relayUrl, stack.client, 5 + i, 0));
-        await profiled(inspectorPort, `${count} submissions one at a time`, async () => {
+        await profiled(inspectorPort, `${count} submissions one at a time`, count, async () => {
           for (const s of signed) await submit(relayUrl, s, 0);
           // The indexer's passes that see them land (a block a second, 1 s passes).
           await new Promise((r) => setTimeout(r, 3_000));
@@ -134,28 +134,42 @@ async function submissions(): Promise<void> {
 async function main() {
   if (process.env.BENCH_PROFILE === "submissions") return submissions();
   const inspectorPort = await freePort();
-  const relay = await startRelay({ inspectorPort });
-  const fleet = await startResolverFleet(relay.url, { count: RESOLVERS, latencyMs: 20 });
-  const quote = (i: number) =>
-    fetch(`${relay.url}/v1/quotes`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...clientHeaders(0) },
-      body: JSON.stringify({
-        sellToken: CNGN,
-        buyToken: USDC,
-        sellAmount: "1580000000",
-        taker: `0x${((i % TAKERS) + 1).toString(16).padStart(40, "0")}`,
+  // The load of `bench:paired` and `bench:floor`: the bench's configuration, its resolver thread, each
+  // concurrent slot a client of its own and takers in turn, so every quote runs its auction.
+  const relay = await startRelay({ inspectorPort, vars: { RELAY_CONFIG: JSON.stringify(benchConfig()) } });
+  const buyToken = USD_TOKENS[0] as string;
+  const statuses = new Map<number, number>();
+  let asked = 0;
+  const loops = (count: number) =>
+    Promise.all(
+      Array.from({ length: CONCURRENCY }, async (_, client) => {
+        while (asked < count) {
+          const at = asked++;
+          const status = await quote(relay.url, taker(at), buyToken, client).then(
+            () => 200,
+            (e: unknown) => (e instanceof QuoteFailed ? e.status : Promise.reject(e)),
+          );
+          if (count === QUOTES) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        }
       }),
-    }).then((r) => r.text());
+    );
   try {
-    for (let i = 0; i < 20; i++) await quote(i);
-    await profiled(inspectorPort, `${QUOTES} quotes, ${RESOLVERS} resolvers`, async () => {
-      for (let i = 0; i < QUOTES; i++) await quote(1000 + i);
-      // Let the work behind the answers (write-behind, the losers' signature checks) finish inside the window.
-      await new Promise((r) => setTimeout(r, 500));
+    await withFleet(relay.url, RESOLVERS, async () => {
+      await loops(100);
+      asked = 0;
+      await profiled(
+        inspectorPort,
+        `${QUOTES} quotes, ${CONCURRENCY} at once, ${RESOLVERS} resolvers`,
+        QUOTES,
+        async () => {
+          await loops(QUOTES);
+          // Let the work behind the answers (write-behind, the losers' signature checks) finish inside the window.
+          await new Promise((r) => setTimeout(r, 500));
+        },
+      );
     });
+    console.log(`\nanswers by status: ${[...statuses].map(([s, n]) => `${s} × ${n}`).join(", ")}`);
   } finally {
-    await stopFleet(fleet);
     await relay.stop();
   }
 }
