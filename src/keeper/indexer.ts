@@ -267,7 +267,9 @@ export class Indexer {
       this.port.store.setState(receipt.hash, "mined", receipt.block, this.port.now());
       this.checkedHead.set(receipt.hash, head);
       this.port.quoteMoved(s.quoteId, fillNotice(tx, "settled"));
-      if (s.resolver) await heal(this.port.db, { resolver: s.resolver, event: s.executionId, now: this.port.now() });
+      // Each leg's resolver filled cleanly: the quote's and, of a fill of several makers, the others' (docs/legs.md).
+      const filled = new Set([s.resolver, ...fill.fills.map((f) => f.resolver)].filter((r): r is string => !!r));
+      for (const resolver of filled) await heal(this.port.db, { resolver, event: s.executionId, now: this.port.now() });
     });
   }
 

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import type { Hex } from "viem";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readResolver } from "../../src/db/resolvers";
+import { readStrikeRow } from "../../src/db/strikes";
 import type { Quote } from "../../src/schemas/quote";
 import { type Bidder, marketSellAmount, quoteBody } from "../support/bidder";
 import { app, balanceOf, EVM, getQuote, newTaker, runIndexer, signQuote, submit } from "./helpers";
@@ -112,6 +113,11 @@ describe("many makers in one fill", () => {
     expect(settled.settlement?.txHash).toBe(txHash);
     expect((await balanceOf(EVM.usdc, taker.address)) - before).toBe(BigInt(quote.received));
     expect(settled.legs).toEqual(quote.legs);
+    // Each leg's resolver is counted a clean fill by the settlement, not only the quote's.
+    const execution = settled.executions[0]?.executionId;
+    for (const leg of [partA, partB]) {
+      expect((await readStrikeRow(env.DB, leg.account.address))?.lastEvent).toBe(execution);
+    }
   });
 
   /** Nodes 2 and 3, each holding 60 % of the output, bid half the swap each at the market: no one fills it. */
