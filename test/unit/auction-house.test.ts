@@ -240,7 +240,7 @@ describe("AuctionHouse: who is asked", () => {
 
   it("counts fresh nodes as online but asks only quoting ones with inventory", async () => {
     const c = fakeCorridor({ nodes: ["stale", "paused", "empty"] });
-    c.node("stale").session.lastHeartbeat = Date.now() - 36_000;
+    c.node("stale").session.lastHeartbeat = c.clock.now() - 36_000;
     c.node("paused").session.state = "paused";
     c.node("empty").session.inventory = [];
     expect(await c.house.requestQuote(quoteInput())).toMatchObject({ code: "no_offers", extras: { nodesOnline: 2 } });

@@ -18,15 +18,12 @@ describe("behindAnswer", () => {
         throw new Error("This context has no ExecutionContext");
       },
     } as unknown as Context;
-    await behindAnswer(
-      c,
-      new Promise<void>((resolve) =>
-        setTimeout(() => {
-          done = true;
-          resolve();
-        }, 5),
-      ),
-    );
+    // Work that settles a few turns of the microtask queue later: a caller that did not wait would see it undone.
+    const work = (async () => {
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+      done = true;
+    })();
+    await behindAnswer(c, work);
     expect(done).toBe(true);
   });
 });

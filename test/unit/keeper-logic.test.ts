@@ -180,7 +180,10 @@ describe("the settlement moves table", () => {
 });
 
 describe("KeyedLocks", () => {
-  const tick = () => new Promise((r) => setTimeout(r, 5));
+  /** A task's await: a few turns of the microtask queue, so the others' starts interleave with it, no timer. */
+  const tick = async () => {
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+  };
 
   it("runs tasks that share a key one at a time, in order, and others alongside", async () => {
     const locks = new KeyedLocks();
