@@ -41,7 +41,7 @@ export function receiveBid(
   const reason: keyof typeof rejectMessage | null =
     frame.expiresAt !== undefined && frame.expiresAt <= now
       ? "expired_bid"
-      : (partRefusal(part, partRules(port, live)) ??
+      : ((part === undefined ? null : partRefusal(part, partRules(port, live))) ??
         (!amounts
           ? "below_fees"
           : !hasInventory(port, node, live.terms.buyToken, outputAmount)
