@@ -13,6 +13,7 @@ import {
   maxUint256,
 } from "viem";
 import { anvil } from "viem/chains";
+import { afterEach, beforeEach } from "vitest";
 import { deployContracts } from "../../scripts/lib/evm-deploy";
 import { blacklistTokenAbi } from "../../src/chains/evm/abi/blacklist-token";
 import { limitReactorAbi } from "../../src/chains/evm/abi/limit-reactor";
@@ -71,6 +72,17 @@ export async function startChain() {
 }
 
 export type Chain = Awaited<ReturnType<typeof startChain>>;
+
+/** Each test of a file starts from the chain its `beforeAll` left: a snapshot before the test, reverted after it. */
+export function revertAfterEach(chainOf: () => Chain): void {
+  let snapshot: Hex;
+  beforeEach(async () => {
+    snapshot = await chainOf().testClient.snapshot();
+  });
+  afterEach(async () => {
+    await chainOf().testClient.revert({ id: snapshot });
+  });
+}
 
 /** The custom error a call reverted with, decoded; throws if it did not revert. */
 export async function revertError(call: Promise<unknown>) {

@@ -1,6 +1,6 @@
-import { type Abi, type Address, type Hex, type LocalAccount, parseUnits } from "viem";
+import { type Abi, type Address, type LocalAccount, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANVIL_DEPLOYER_KEY, anvilAccount, fund } from "../../scripts/lib/evm-deploy";
 import { feeControllerAbi } from "../../src/chains/evm/abi/fee-controller";
 import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
@@ -12,6 +12,7 @@ import {
   FEE_BPS,
   fillAbi,
   latestTimestamp,
+  revertAfterEach,
   revertName,
   signedQuote,
   startChain,
@@ -24,7 +25,6 @@ const resolver = anvilAccount(3);
 const keeper = anvilAccount(9);
 
 let chain: Chain;
-let snapshot: Hex;
 
 beforeAll(async () => {
   chain = await startChain();
@@ -34,13 +34,7 @@ beforeAll(async () => {
 
 afterAll(() => chain?.stop());
 
-beforeEach(async () => {
-  snapshot = await chain.testClient.snapshot();
-});
-
-afterEach(async () => {
-  await chain.testClient.revert({ id: snapshot });
-});
+revertAfterEach(() => chain);
 
 async function send(from: LocalAccount, address: Address, abi: Abi, functionName: string, args: unknown[]) {
   const { request } = await chain.publicClient.simulateContract({ account: from, address, abi, functionName, args });

@@ -17,7 +17,7 @@ import {
   parseUnits,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blacklistTokenBytecode } from "../../contracts/out/blacklist-token";
 import { falseTokenBytecode } from "../../contracts/out/false-token";
 import { ANVIL_DEPLOYER_KEY, anvilAccount, fund } from "../../scripts/lib/evm-deploy";
@@ -38,6 +38,7 @@ import {
   latestTimestamp,
   limitAbi,
   newQuoteId,
+  revertAfterEach,
   signedQuote,
   startChain,
 } from "./chain";
@@ -58,7 +59,6 @@ const FALSE_RETURNED: Hex = `0x${"0".repeat(64)}`;
 const innerErrors = [...permit2Abi, ...testTokenAbi, ...blacklistTokenAbi].filter((i) => i.type === "error") as Abi;
 
 let chain: Chain;
-let snapshot: Hex;
 let blacklist: Address;
 let falseToken: Address;
 
@@ -106,13 +106,7 @@ beforeAll(async () => {
 
 afterAll(() => chain?.stop());
 
-beforeEach(async () => {
-  snapshot = await chain.testClient.snapshot();
-});
-
-afterEach(async () => {
-  await chain.testClient.revert({ id: snapshot });
-});
+revertAfterEach(() => chain);
 
 const blacklisted = (account: Address) =>
   send(owner, {

@@ -10,7 +10,7 @@ import {
   parseUnits,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANVIL_DEPLOYER_KEY, anvilAccount, fund } from "../../scripts/lib/evm-deploy";
 import { limitReactorAbi } from "../../src/chains/evm/abi/limit-reactor";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
@@ -31,6 +31,7 @@ import {
   latestTimestamp,
   limitAbi,
   newQuoteId,
+  revertAfterEach,
   revertName,
   startChain,
   withBalanceChanges,
@@ -48,7 +49,6 @@ const owner = privateKeyToAccount(ANVIL_DEPLOYER_KEY);
 const GAS_FEE_NOW = 50_000n;
 
 let chain: Chain;
-let snapshot: Hex;
 
 beforeAll(async () => {
   chain = await startChain();
@@ -63,13 +63,7 @@ beforeAll(async () => {
 
 afterAll(() => chain?.stop());
 
-beforeEach(async () => {
-  snapshot = await chain.testClient.snapshot();
-});
-
-afterEach(async () => {
-  await chain.testClient.revert({ id: snapshot });
-});
+revertAfterEach(() => chain);
 
 const feeFor = (amount: bigint) => (amount * FEE_BPS) / 10_000n;
 

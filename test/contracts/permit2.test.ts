@@ -1,9 +1,18 @@
-import { type Address, domainSeparator, type Hex, type LocalAccount, parseUnits } from "viem";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type Address, domainSeparator, type LocalAccount, parseUnits } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anvilAccount, fund } from "../../scripts/lib/evm-deploy";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
 import { permit2Domain, quoteNonce } from "../../src/chains/evm/typed-data";
-import { approvePermit2, balanceOf, type Chain, latestTimestamp, newQuoteId, revertName, startChain } from "./chain";
+import {
+  approvePermit2,
+  balanceOf,
+  type Chain,
+  latestTimestamp,
+  newQuoteId,
+  revertAfterEach,
+  revertName,
+  startChain,
+} from "./chain";
 
 const owner = anvilAccount(1);
 const spender = anvilAccount(4);
@@ -11,7 +20,6 @@ const other = anvilAccount(6);
 const to = anvilAccount(5).address;
 
 let chain: Chain;
-let snapshot: Hex;
 
 beforeAll(async () => {
   chain = await startChain();
@@ -21,13 +29,7 @@ beforeAll(async () => {
 
 afterAll(() => chain?.stop());
 
-beforeEach(async () => {
-  snapshot = await chain.testClient.snapshot();
-});
-
-afterEach(async () => {
-  await chain.testClient.revert({ id: snapshot });
-});
+revertAfterEach(() => chain);
 
 const PERMIT_TRANSFER_FROM_TYPES = {
   PermitTransferFrom: [

@@ -4,14 +4,23 @@
  * each leg pays its own protocol fee, the recipient gets Σ(outputAmount_i − fee_i) − gasFee, and every refusal
  * and failed transfer names the leg's resolver.
  */
-import { type Address, type Hex, type LocalAccount, parseEventLogs, parseUnits } from "viem";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type Address, type LocalAccount, parseEventLogs, parseUnits } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anvilAccount, fund } from "../../scripts/lib/evm-deploy";
 import { rfqExecutorAbi } from "../../src/chains/evm/abi/rfq-executor";
 import { testTokenAbi } from "../../src/chains/evm/abi/test-token";
 import { revertOutcome } from "../../src/chains/evm/revert-reasons";
 import { decodedRevert } from "../../src/chains/evm/rpc";
-import { approvePermit2, balanceOf, type Chain, fillAbi, revertError, startChain, withBalanceChanges } from "./chain";
+import {
+  approvePermit2,
+  balanceOf,
+  type Chain,
+  fillAbi,
+  revertAfterEach,
+  revertError,
+  startChain,
+  withBalanceChanges,
+} from "./chain";
 import { feeOf, type Leg, type LegSwapTerms, legSwap } from "./leg-swap";
 
 const taker = anvilAccount(1);
@@ -22,7 +31,6 @@ const keeper = anvilAccount(9);
 const GAS_FEE = 50_000n;
 
 let chain: Chain;
-let snapshot: Hex;
 
 beforeAll(async () => {
   chain = await startChain();
@@ -34,13 +42,7 @@ beforeAll(async () => {
 
 afterAll(() => chain?.stop());
 
-beforeEach(async () => {
-  snapshot = await chain.testClient.snapshot();
-});
-
-afterEach(async () => {
-  await chain.testClient.revert({ id: snapshot });
-});
+revertAfterEach(() => chain);
 
 /** A swap of cNGN for USDC from `legs`, the taker's and each resolver's signatures made. */
 const swap = (legs: Leg[], options: Omit<LegSwapTerms, "taker" | "recipient" | "gasFee" | "legs"> = {}) =>

@@ -9,7 +9,7 @@ import {
   parseUnits,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testTokenBytecode } from "../../contracts/out/test-token";
 import { ANVIL_DEPLOYER_KEY, ANVIL_KEEPER, anvilAccount, fund, localKeeperKeys } from "../../scripts/lib/evm-deploy";
 import { permit2Abi } from "../../src/chains/evm/abi/permit2";
@@ -24,6 +24,7 @@ import {
   fillAbi,
   latestTimestamp,
   type QuoteTerms,
+  revertAfterEach,
   revertName,
   signedQuote,
   signResolver,
@@ -43,7 +44,6 @@ const keeper = anvilAccount(9);
 const owner = privateKeyToAccount(ANVIL_DEPLOYER_KEY);
 
 let chain: Chain;
-let snapshot: Hex;
 
 beforeAll(async () => {
   chain = await startChain();
@@ -58,13 +58,7 @@ beforeAll(async () => {
 
 afterAll(() => chain?.stop());
 
-beforeEach(async () => {
-  snapshot = await chain.testClient.snapshot();
-});
-
-afterEach(async () => {
-  await chain.testClient.revert({ id: snapshot });
-});
+revertAfterEach(() => chain);
 
 type Quote = Awaited<ReturnType<typeof signedQuote>>;
 
