@@ -6,7 +6,7 @@ import { recentGasUsed } from "../db";
 import { log } from "../log";
 import type { FillKind } from "../types";
 import { type FillShape, fillUnits, kindUnits } from "./fill-units";
-import { type ChargedGasFee, chargedGasFee, medianOf } from "./gas-fee";
+import { type ChargedGasFee, chargedGasFee, fillGasOf } from "./gas-fee";
 
 /** How often the median gas of recent fills is read again from D1. */
 const UNITS_EVERY_MS = 60_000;
@@ -26,8 +26,8 @@ export interface CorridorCostsDeps {
    */
   seedUnits: Record<FillKind | "permit", bigint>;
   /**
-   * The median `gasUsed` of the chain's last settled fills of `kind` (D1) that carried a permit (`permit`
-   * true), did not (false) or either (null); null when there are none.
+   * The gas of the chain's last settled fills of `kind` (D1) that carried a permit (`permit` true), did not
+   * (false) or either (null), as a fill is priced from them (`fillGasOf`); null when there are none.
    */
   readUnits(kind: FillKind, permit: boolean | null): Promise<bigint | null>;
   /** The native token's price in the chain's tokens (the oracle), or null when it has none. */
@@ -192,7 +192,7 @@ export function corridorCostsOn(
   return new CorridorCosts({
     costs: costsFor(chain),
     seedUnits: { rfq: BigInt(units.rfq), limit: BigInt(units.limit), permit: BigInt(units.permit) },
-    readUnits: async (kind, permit) => medianOf(await recentGasUsed(deps.db, chain.chainId, kind, permit)),
+    readUnits: async (kind, permit) => fillGasOf(await recentGasUsed(deps.db, chain.chainId, kind, permit)),
     readRates: deps.readRates,
     fallbackCharge: (sellToken, buyToken) => gasChargeFor(chain.gasFee, sellToken, buyToken, adapter.sameAddress),
     configuredFeeBps: chain.fee.bps,

@@ -55,6 +55,23 @@ export function medianOf(values: readonly bigint[]): bigint | null {
   return sorted.length % 2 === 1 ? upper : ceilDiv((sorted[mid - 1] as bigint) + upper, 2n);
 }
 
+/**
+ * What two fills of one kind may differ by in calldata alone: EVM charges 16 gas for a nonzero calldata byte
+ * and 4 for a zero one, and two fills' amounts, addresses and nonces differ in which of their bytes are zero.
+ * Two words' worth (64 bytes, 12 gas each) covers the spread seen between fills of one kind on anvil (one or
+ * two bytes) with room (docs/settlement.md, "The gas of each kind of fill").
+ */
+export const CALLDATA_SPREAD_GAS = 64n * 12n;
+
+/**
+ * The gas a fill is priced at from its kind's recent fills: their median and the calldata spread, so that a
+ * fill a byte or two dearer than the median does not cost the keeper more than it charged; null for none.
+ */
+export function fillGasOf(recent: readonly bigint[]): bigint | null {
+  const median = medianOf(recent);
+  return median === null ? null : median + CALLDATA_SPREAD_GAS;
+}
+
 /** What pricing needs, each input with the time it was read (unix ms); null where it is missing. */
 export interface PricingInputs {
   /** The fill's cost in native units, and when its chain inputs were read. */

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { evmGasCost } from "../../src/chains/evm/costs";
 import { solanaFillCost } from "../../src/chains/solana/costs";
-import { chargedGasFee, MAX_INPUT_AGE_MS, medianOf, nativeToToken, rateFraction } from "../../src/costs/gas-fee";
+import {
+  CALLDATA_SPREAD_GAS,
+  chargedGasFee,
+  fillGasOf,
+  MAX_INPUT_AGE_MS,
+  medianOf,
+  nativeToToken,
+  rateFraction,
+} from "../../src/costs/gas-fee";
 
 describe("rateFraction", () => {
   it("spells a band rate as an exact fraction of bigints", () => {
@@ -45,6 +53,15 @@ describe("pricing a fill", () => {
     expect(medianOf([])).toBeNull();
     expect(medianOf([5n, 1n, 3n])).toBe(3n);
     expect(medianOf([4n, 1n, 3n, 2n])).toBe(3n);
+  });
+
+  it("prices a fill at its kind's median and the calldata spread, so a fill a calldata byte dearer is covered", () => {
+    expect(fillGasOf([])).toBeNull();
+    // Three permit fills a zero byte apart (12 gas): the next, as dear as the dearest, is still covered.
+    const recent = [250_568n, 250_580n, 250_568n];
+    expect(fillGasOf(recent)).toBe(250_568n + CALLDATA_SPREAD_GAS);
+    expect(fillGasOf(recent)).toBeGreaterThanOrEqual(250_580n);
+    expect(CALLDATA_SPREAD_GAS).toBe(768n);
   });
 
   it("falls back when an input is missing or older than 60 s, and says so", () => {
