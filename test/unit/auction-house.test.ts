@@ -176,6 +176,27 @@ describe("AuctionHouse: replies", () => {
     ]);
   });
 
+  it("takes one part of a node an rfq: a second part, overlapping or not, is duplicate_bid, so no node is two legs", async () => {
+    const c = fakeCorridor({ nodes: ["alpha", "twice"] });
+    // 3,160 cNGN: parts of 1,896 and 1,264 are each above the token's least part (its minimum, 1,000).
+    const pending = c.house.requestQuote(quoteInput({ sellAmount: "3160000000" }));
+    await c.bid("twice", 1_200_000n, { sellAmount: "1896000000" });
+    await c.bid("twice", 800_000n, { sellAmount: "1264000000" });
+    expect(
+      c
+        .node("twice")
+        .sent("error")
+        .map((e) => e.code),
+    ).toEqual(["duplicate_bid"]);
+    await c.bid("alpha", 2_000_000n);
+    const { quote } = quoted(await pending);
+    expect(quote.offers.map((o) => [o.name, o.sellAmount ?? null])).toEqual([
+      ["alpha", null],
+      ["twice", "1896000000"],
+    ]);
+    expect(quote.legs).toHaveLength(1);
+  });
+
   it("answers not_asked to a node that was not asked, without counting it", async () => {
     const c = fakeCorridor({ rfqWindowMs: 30, nodes: ["alpha", "paused"] });
     c.node("paused").session.state = "paused";
