@@ -19,6 +19,8 @@ export interface Load {
   machineMs: number;
   /** Offers in the answers with a price: the bids their auctions took. */
   offers: number;
+  /** Answers filled by two legs or more (docs/legs.md). */
+  composed: number;
 }
 
 let nextTaker = 100_000;
@@ -33,6 +35,7 @@ export async function load(side: Side, fleet: FleetThread, seconds: number, conc
   let done = 0;
   let failed = 0;
   let offers = 0;
+  let composed = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async (_, client) => {
       while (performance.now() < until) {
@@ -40,6 +43,7 @@ export async function load(side: Side, fleet: FleetThread, seconds: number, conc
           // Read after the await: `offers += await …` would add to the count as it was before it.
           const answer = await side.ask(nextTaker++, client);
           offers += answer.offers;
+          if (answer.legs > 1) composed++;
           done++;
         } catch (e) {
           if (!(e instanceof QuoteFailed)) throw e;
@@ -56,6 +60,7 @@ export async function load(side: Side, fleet: FleetThread, seconds: number, conc
     resolversMs: fleet.busyMs() - resolversBefore,
     machineMs: machineCpuMs() - machineBefore,
     offers,
+    composed,
   };
 }
 
@@ -64,6 +69,8 @@ export interface Loaded {
   cpuPerQuote: number;
   failed: number;
   offersPerQuote: number;
+  /** The share of the answers filled by two legs or more. */
+  composedShare: number;
   /** Shares of one core: the Worker's process, its resolvers' thread, and the whole machine. */
   shares: { worker: number; resolvers: number; machine: number };
 }
@@ -78,7 +85,7 @@ export async function underLoad(
   seconds: number,
   concurrency: number,
 ): Promise<Loaded[]> {
-  const keys = ["done", "failed", "seconds", "cpuMs", "resolversMs", "machineMs", "offers"] as const;
+  const keys = ["done", "failed", "seconds", "cpuMs", "resolversMs", "machineMs", "offers", "composed"] as const;
   const totals = new Map<Side, Load>(
     sides.map((s) => [s, Object.fromEntries(keys.map((k) => [k, 0])) as unknown as Load]),
   );
@@ -95,6 +102,7 @@ export async function underLoad(
       cpuPerQuote: t.cpuMs / (t.done + t.failed),
       failed: t.failed,
       offersPerQuote: t.offers / t.done,
+      composedShare: t.composed / t.done,
       shares: { worker: t.cpuMs / ms, resolvers: t.resolversMs / ms, machine: t.machineMs / ms },
     };
   });

@@ -70,6 +70,7 @@ async function floorQuote(url: string, n: number, client: number): Promise<Quote
     relayOverhead: Number.NaN,
     phases: new Map(),
     offers: body.offers.length,
+    legs: 1,
   };
 }
 

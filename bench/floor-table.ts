@@ -51,26 +51,40 @@ function met(c: Comparison): string {
 
 const number = (x: number) => (Number.isFinite(x) ? (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(2)) : "—");
 
-/** The rows as a Markdown table, the form bench/README.md records runs in. */
-export function comparisonTable(rows: readonly Comparison[]): string {
+/** What a table calls its two sides; the floors' run's names unless given (bench/floor-parts.ts). */
+export interface TableNames {
+  relay: string;
+  floor: string;
+  against: string;
+  target: string;
+}
+
+const FLOOR_NAMES: TableNames = {
+  relay: "Relay",
+  floor: "Required-work floor",
+  against: "Relay against it",
+  target: "Target (against required)",
+};
+
+/** The rows as a Markdown table, the form bench/README.md records runs in; no bare floor's columns when no row has one. */
+export function comparisonTable(rows: readonly Comparison[], names: TableNames = FLOOR_NAMES): string {
+  const withBare = rows.some((c) => c.bare !== undefined);
   const cells = rows.map((c) => [
     c.figure,
     `${number(c.relay)} ${c.unit}`,
     `${number(c.floor)} ${c.unit}`,
     shown(c),
-    `${number(c.bare ?? Number.NaN)} ${c.unit}`,
-    shown(c, c.bare ?? Number.NaN),
+    ...(withBare ? [`${number(c.bare ?? Number.NaN)} ${c.unit}`, shown(c, c.bare ?? Number.NaN)] : []),
     targetText(c),
     met(c),
   ]);
   const head = [
     "Figure",
-    "Relay",
-    "Required-work floor",
-    "Relay against it",
-    "Bare floor",
-    "Relay against bare",
-    "Target (against required)",
+    names.relay,
+    names.floor,
+    names.against,
+    ...(withBare ? ["Bare floor", "Relay against bare"] : []),
+    names.target,
     "Met",
   ];
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] as string).length)));

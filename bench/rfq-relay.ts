@@ -11,6 +11,7 @@ import type { Quote } from "../src/schemas/quote";
 import { startRelay } from "../test/e2e/harness";
 import { clientHeaders } from "./clients";
 import { type FleetThread, startFleetThread } from "./fleet-thread";
+import type { FleetRequest } from "./fleet-worker";
 import { fetchTimed, fmt, type Phases, parseServerTiming, percentile } from "./stats";
 import { findWorkerRuntime, type WorkerRuntime } from "./workerd";
 
@@ -41,6 +42,9 @@ export function benchConfig(): RelayConfig {
       minLegSellAmount: null,
     })),
   );
+  // A part of 40 % of what the bench sells is a leg (bench/floor-parts.ts); a whole bid reads no part rules.
+  const cngn = evm.tokens.find((t) => t.address === CNGN);
+  if (cngn) cngn.minLegSellAmount = "100000000";
   // The bench measures the auction, not the oracle: no public sources are polled.
   config.oracle.corridors = [];
   config.oracle.natives = [];
@@ -73,6 +77,8 @@ export interface QuoteTiming {
   phases: Map<string, number>;
   /** How many offers the answer ranks: the bids its auction took. */
   offers: number;
+  /** How many legs fill it: one for a whole bid, more for parts of several makers (docs/legs.md). */
+  legs: number;
 }
 
 /** A quote answered with an error: counted, not fatal, when the machine is too busy for the auction. */
@@ -110,6 +116,7 @@ export async function quote(
     relayOverhead: relayLatency - slowest,
     phases: parseServerTiming(res.headers.get("server-timing")),
     offers: body.offers.length,
+    legs: body.legs.length,
   };
 }
 
@@ -137,14 +144,18 @@ export class Sample {
   }
 }
 
-/** Reference resolvers on `url` (bench/fleet-worker.ts) for the length of `run`, all fresh on the relay. */
-export async function withFleet<T>(url: string, count: number, run: (fleet: FleetThread) => Promise<T>): Promise<T> {
-  const fleet = await startFleetThread(new URL("./fleet-worker.ts", import.meta.url), {
-    relayUrl: url,
-    count,
-    latencyMs: REPLY_LATENCY_MS,
-    token: CNGN,
-  });
+/**
+ * Reference resolvers on `url` (bench/fleet-worker.ts) for the length of `run`, all fresh on the relay;
+ * `more` narrows their corridors or makes some bid parts.
+ */
+export async function withFleet<T>(
+  url: string,
+  count: number,
+  run: (fleet: FleetThread) => Promise<T>,
+  more: Omit<FleetRequest, "relayUrl" | "count" | "latencyMs" | "token"> = {},
+): Promise<T> {
+  const request: FleetRequest = { relayUrl: url, count, latencyMs: REPLY_LATENCY_MS, token: CNGN, ...more };
+  const fleet = await startFleetThread(new URL("./fleet-worker.ts", import.meta.url), request);
   try {
     return await run(fleet);
   } finally {

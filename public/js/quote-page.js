@@ -2,6 +2,7 @@ import { ApiError, getConfig, getJson } from "./api.js";
 import { tokenOf } from "./corridors.js";
 import { address, fill, h, pill, problem, table } from "./dom.js";
 import { clock, dateTime, elapsed, number, shortAddress, units } from "./format.js";
+import { legSection } from "./leg-section.js";
 import { resolverHref, takerHref } from "./routes.js";
 import { describeDetail, entriesOf, mergeTimeline, outcomeOf, placeEntry, quoteIsOver, stageOf } from "./timeline.js";
 import { followTimeline } from "./timeline-stream.js";
@@ -139,7 +140,8 @@ function quoteView({ config, quote, timeline, live }) {
         fact("Expires", dateTime(quote.expiresAt)),
       ),
     ),
-    transcript(quote, buy),
+    legSection(quote, sell, buy),
+    transcript(quote, sell, buy),
     h(
       "section",
       { id: "timeline", "aria-labelledby": "timeline-title" },
@@ -164,8 +166,12 @@ function quoteView({ config, quote, timeline, live }) {
   ];
 }
 
-function transcript(quote, buy) {
+function transcript(quote, sell, buy) {
   const { replies, steering } = quote;
+  // A part's amount beside its resolver, where any bid was a part (docs/legs.md); else the columns of old.
+  const parts = quote.offers.some((o) => o.sellAmount !== undefined);
+  const sold = (o) =>
+    o.sellAmount === undefined ? "the whole" : `${units(o.sellAmount, sell.decimals)} ${sell.symbol}`;
   return h(
     "section",
     { id: "transcript", "aria-labelledby": "transcript-title" },
@@ -178,7 +184,7 @@ function transcript(quote, buy) {
     ),
     quote.offers.length
       ? table(
-          ["Rank", "Resolver", "Output", "Latency", "Outcome"],
+          ["Rank", "Resolver", ...(parts ? ["Sells"] : []), "Output", "Latency", "Outcome"],
           quote.offers.map((o) => {
             const outcome = outcomeOf(o.status);
             return [
@@ -190,6 +196,7 @@ function transcript(quote, buy) {
                 " ",
                 address(o.resolver, shortAddress(o.resolver)),
               ),
+              ...(parts ? [sold(o)] : []),
               `${units(o.outputAmount, buy.decimals)} ${buy.symbol}`,
               `${o.latencyMs} ms`,
               pill(outcome.label, outcome.kind),

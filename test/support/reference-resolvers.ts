@@ -2,10 +2,11 @@ import type { HDAccount, LocalAccount } from "viem";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import type { Latency } from "../../src/clients/resolver/bidder";
 import { ResolverClient } from "../../src/clients/resolver/client";
-import { staticInventory } from "../../src/clients/resolver/inventory";
+import { type InventorySource, staticInventory } from "../../src/clients/resolver/inventory";
 import { anvilAccount, solanaSigner } from "../../src/clients/resolver/keys";
-import { fixedRatePricer, parseDecimal } from "../../src/clients/resolver/pricing";
+import { fixedRatePricer, type Pricer, parseDecimal, type Rational } from "../../src/clients/resolver/pricing";
 import {
+  type ChainInfo,
   type CorridorTarget,
   chainsFromRecord,
   corridorsFromRecord,
@@ -29,6 +30,11 @@ export interface ResolverFleetOptions {
   solana?: boolean;
   /** The node's account from its anvil one; default the anvil account itself. */
   account?: (anvil: HDAccount) => LocalAccount;
+  /**
+   * Resolver i's own pricer or inventory in place of the fleet's (its rate, i bps under the base, and
+   * 10^18 of every token), e.g. a benchmark's resolvers that bid parts (bench/part-bidders.ts).
+   */
+  own?: (i: number, rate: Rational, chains: readonly ChainInfo[]) => { pricer?: Pricer; inventory?: InventorySource };
 }
 
 /**
@@ -56,6 +62,7 @@ export async function startResolverFleet(relayUrl: string, options: ResolverFlee
     const rate = { num: base.num * BigInt(10_000 - i), den: base.den * 10_000n };
     const index = (options.firstIndex ?? 1) + i;
     const anvil = anvilAccount(index);
+    const own = options.own?.(i, rate, chains) ?? {};
     return new ResolverClient({
       relayUrl,
       account: options.account?.(anvil) ?? anvil,
@@ -64,8 +71,8 @@ export async function startResolverFleet(relayUrl: string, options: ResolverFlee
       version: "bench",
       chains,
       corridors,
-      pricer: fixedRatePricer({ rate, sellSymbol: "cNGN" }),
-      inventory,
+      pricer: own.pricer ?? fixedRatePricer({ rate, sellSymbol: "cNGN" }),
+      inventory: own.inventory ?? inventory,
       latencyMs: options.latencyMs ?? 0,
     });
   });
