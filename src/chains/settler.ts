@@ -181,6 +181,8 @@ export type TxStatus =
       gasUsed: bigint | null;
       /** A short resolver's shortfall, where the replay's token error says it (`RevertOutcome`). */
       shortfall?: bigint;
+      /** The resolver whose leg the replay's error names (`RevertOutcome`), of a fill of several makers. */
+      resolver?: string;
     };
 
 /** A settler's log line, in the keeper's structured log (docs/settlement.md). */

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:test";
 import type { Hex } from "viem";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { readResolver } from "../../src/db/resolvers";
+import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import { readStrikeRow } from "../../src/db/strikes";
 import { type Bidder, marketSellAmount, quoteBody } from "../support/bidder";
 import { nodeAccount } from "../support/ws-client";
 import { app, balanceOf, EVM, getQuote, newTaker, runIndexer, signQuote, submit } from "./helpers";
-import { type Answer, askNodes, type Rfq, reinstate, rfqOf } from "./legs";
+import { type Answer, askNodes, counted, type Rfq, reinstate, rfqOf, standingOf } from "./legs";
 import { drain, onlineNodes } from "./nodes";
 
 /**
@@ -87,6 +87,9 @@ describe("many makers in one fill", () => {
     });
 
     const before = await balanceOf(EVM.usdc, taker.address);
+    // Registered, so each has a record to read.
+    for (const b of [partA, partB]) await upsertRegistration(env.DB, b.account.address, {}, new Date().toISOString());
+    const counts = await Promise.all([partA, partB].map(async (b) => counted(await standingOf(b.account.address))));
     const sub = await submit({ quoteId: quote.quoteId, signature: await signQuote(taker, quote.typedData) });
     expect(sub.status).toBe(202);
     const txHash = sub.body.txHash as Hex;
@@ -100,8 +103,12 @@ describe("many makers in one fill", () => {
     expect(settled.legs).toEqual(quote.legs);
     // Each leg's resolver is counted a clean fill by the settlement, not only the quote's.
     const execution = settled.executions[0]?.executionId;
-    for (const leg of [partA, partB]) {
+    for (const [i, leg] of [partA, partB].entries()) {
       expect((await readStrikeRow(env.DB, leg.account.address))?.lastEvent).toBe(execution);
+      // And each counts the fill in its own record: one execution submitted and settled (docs/legs.md).
+      const was = counts[i] as ReturnType<typeof counted>;
+      const now = counted(await standingOf(leg.account.address));
+      expect(now).toEqual({ submitted: was.submitted + 1, settled: was.settled + 1, failed: was.failed });
     }
   });
 
