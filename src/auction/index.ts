@@ -7,6 +7,7 @@
 export { protocolFee, type QuoteGasCharge, quoteAmounts } from "./amounts";
 export { BAND_FRESH_MS } from "./band-guard";
 export { type Clock, realClock } from "./clock";
+export { composeLegs } from "./compose-legs";
 export type { AuctionLadders, AuctionNodes, AuctionStanding, CorridorPort, LadderBid } from "./corridor-port";
 export { AuctionHouse } from "./house";
 export { LiveBook } from "./live-book";

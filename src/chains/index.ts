@@ -54,6 +54,7 @@ export {
   type ChainSettler,
   ChainUnavailableError,
   type FillCall,
+  type FillingBid,
   type FillRequest,
   type PreparedFill,
   type SettlementScheme,

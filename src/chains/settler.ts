@@ -181,6 +181,8 @@ export type TxStatus =
       gasUsed: bigint | null;
       /** A short resolver's shortfall, where the replay's token error says it (`RevertOutcome`). */
       shortfall?: bigint;
+      /** The resolver whose leg the replay's error names (`RevertOutcome`), of a fill of several makers. */
+      resolver?: string;
     };
 
 /** A settler's log line, in the keeper's structured log (docs/settlement.md). */
@@ -260,6 +262,17 @@ export interface ChainSettler {
  * taker's part of a submission, which secret holds the keeper's keys, and a settler for each key. Not the
  * quote record's `settlement` (src/schemas/quote.ts), which is what a settled transaction did.
  */
+/**
+ * A bid that fills a faded quote (docs/settlement.md, "When the winner fades"): a whole bid (`sellAmount`
+ * null), or a part that is one leg of several makers' fill (docs/legs.md).
+ */
+export interface FillingBid {
+  resolver: string;
+  sellAmount: string | null;
+  outputAmount: string;
+  signature: string;
+}
+
 export interface SettlementScheme {
   /** The Worker secret holding the keeper's key on this chain (docs/settlement.md). */
   readonly secretName: "KEEPER_PRIVATE_KEY" | "KEEPER_SOLANA_KEY";
@@ -268,11 +281,11 @@ export interface SettlementScheme {
   /** Why that field is required, for the `invalid_request` issue when it is missing. */
   readonly submissionHint: string;
   /**
-   * A quote's stored signing with another offer's bid in place of its winner's, when the winner fades
-   * (docs/settlement.md, "When the winner fades"); null where the taker signed who pays it (Solana: its
+   * A quote's stored signing with other offers' bids in place of its winner's or its legs', when one fades
+   * (docs/settlement.md, "When the winner fades"): one whole bid, or several parts as legs; null where the taker signed who pays it (Solana: its
    * transaction names the resolver) or the quote is a limit order's round.
    */
-  withBid(signing: unknown, bid: { resolver: string; outputAmount: string; signature: string }): unknown | null;
+  withBid(signing: unknown, bids: readonly FillingBid[]): unknown | null;
   /**
    * The keeper's wallets on this chain, one settler per key the secret holds (in its order; one key is a
    * pool of one); null when the secret is not a key (or list of keys) of this chain.

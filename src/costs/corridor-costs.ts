@@ -5,7 +5,7 @@ import type { ChainConfig } from "../config";
 import { recentGasUsed } from "../db";
 import { log } from "../log";
 import type { FillKind } from "../types";
-import { type FillShape, fillUnits, kindUnits } from "./fill-units";
+import { type FillShape, fillUnits, kindUnits, LEG_GAS } from "./fill-units";
 import { type ChargedGasFee, chargedGasFee, fillGasOf } from "./gas-fee";
 
 /** How often the median gas of recent fills is read again from D1. */
@@ -192,7 +192,10 @@ export function corridorCostsOn(
   return new CorridorCosts({
     costs: costsFor(chain),
     seedUnits: { rfq: BigInt(units.rfq), limit: BigInt(units.limit), permit: BigInt(units.permit) },
-    readUnits: async (kind, permit) => fillGasOf(await recentGasUsed(deps.db, chain.chainId, kind, permit)),
+    // Each fill's gas as one leg's, where fills are priced in gas units: a fill of several makers is priced
+    // from it with `LEG_GAS` a further leg (docs/legs.md).
+    readUnits: async (kind, permit) =>
+      fillGasOf(await recentGasUsed(deps.db, chain.chainId, kind, permit, "units" in chain.gasFee ? LEG_GAS : 0n)),
     readRates: deps.readRates,
     fallbackCharge: (sellToken, buyToken) => gasChargeFor(chain.gasFee, sellToken, buyToken, adapter.sameAddress),
     configuredFeeBps: chain.fee.bps,

@@ -5,14 +5,19 @@
  * settled fills (src/costs/corridor-costs.ts).
  */
 
-/** The gas every transaction pays before it runs anything (EVM's intrinsic 21,000). */
-export const TRANSACTION_BASE_GAS = 21_000n;
+/**
+ * The gas one more leg adds to a fill (docs/legs.md, "What a leg costs"): its resolver's signature, its fee,
+ * its two transfers and its event. Measured on anvil by test/contracts/rfq-executor-legs.test.ts, which holds
+ * every step from one to four legs within 1,500 gas under it: 38,964 to 39,605 over two runs, rounded up for
+ * the signatures' calldata, which varies (docs/settlement.md, "The gas of each kind of fill").
+ */
+export const LEG_GAS = 40_000n;
 
 /** How a fill will be sent, as far as its gas goes. */
 export interface FillShape {
   /** Whether it carries the taker's EIP-2612 permit; null when that is not known yet (priced as if it did). */
   permit: boolean | null;
-  /** The makers whose legs it fills: one today (DESIGN 4b). */
+  /** The makers whose legs it fills (docs/legs.md). */
   legs: number;
 }
 
@@ -37,19 +42,13 @@ export function kindUnits(
 }
 
 /**
- * The gas one more leg adds: at most a whole plain fill less what a transaction pays once, an upper
- * bound until fills of several legs are measured.
- */
-export const legUnits = (units: KindUnits): bigint => max(units.plain - TRANSACTION_BASE_GAS, 0n);
-
-/**
  * The gas a fill of `shape` is priced at. A fill known to go plain is priced as a plain one; one that
  * carries a permit, or may (not known yet), as the dearer of the two kinds, so the keeper never charges
  * a plain fill's gas for a fill that applies a permit (and a permit fill is never priced under a plain one,
- * whatever the two medians' samples). Each leg past the first adds `legUnits`.
+ * whatever the two medians' samples). Each leg past the first adds `LEG_GAS`.
  */
 export function fillUnits(units: KindUnits, shape: FillShape): bigint {
   const base = shape.permit === false ? units.plain : max(units.plain, units.permit);
   const extraLegs = BigInt(Math.max(shape.legs, 1) - 1);
-  return base + extraLegs * legUnits(units);
+  return base + extraLegs * LEG_GAS;
 }

@@ -54,16 +54,20 @@ export async function readSignedOffers(db: D1Database, quoteId: string): Promise
   }));
 }
 
-/** What a fade changes of its quote: the offer that fills it now, and the amounts and signing that go with it. */
+/** What a fade changes of its quote: the offers that fill it now, and the amounts and signing that go with them. */
 export interface Fade {
   quoteId: string;
   /** The faded winner's rank (or the faded leg's, of a fill of several makers), now `faded`. */
   fadedRank: number;
-  /** The filling offer, now `won`. */
-  next: SignedOffer & { received: string };
-  /** The protocol fee of the filling offer's output. */
+  /** The filling offers, now `won`: one whole bid, or the legs of several makers (docs/legs.md). */
+  next: readonly SignedOffer[];
+  /** The quote's resolver now: the filling bid, or the largest leg's. */
+  lead: SignedOffer;
+  /** What the filling offers leave the recipient together. */
+  received: string;
+  /** The protocol fee of the filling offers' outputs. */
   fee: string;
-  /** The quote's stored signing with the filling bid in place (the chain's settlement scheme, `withBid`). */
+  /** The quote's stored signing with the filling bids in place (the chain's settlement scheme, `withBid`). */
   signing: unknown;
   at: string;
   /** The `fallback` timeline event's detail: whose leg failed and why, who fills it now. */
@@ -71,28 +75,30 @@ export interface Fade {
 }
 
 /**
- * The fade as one batch: the winner's offer `faded` (of a fill of several makers, the faded leg's, and the
- * other legs `lost`), the next `won`, the quote's winner, `received`, fee and
- * signing those of the next offer, and a `fallback` timeline event. Only while the quote is open, so a fade
+ * The fade as one batch: the faded offer `faded`, every other offer that won and fills no more `lost`, the
+ * filling ones `won` (a leg of the faded fill that fills again stays so), the quote's resolver, `received`,
+ * fee and signing the replacement's, and a `fallback` timeline event. Only while the quote is open, so a fade
  * recorded again changes nothing once it has moved on.
  */
 export function fadeStatements(db: D1Database, fade: Fade): D1PreparedStatement[] {
-  const { quoteId, next } = fade;
+  const { quoteId, lead } = fade;
+  const ranks = JSON.stringify(fade.next.map((o) => o.rank));
+  const filling = "rank IN (SELECT value FROM json_each(?2))";
   return [
     db
       .prepare("UPDATE offers SET status = 'faded', won = 0 WHERE quote_id = ?1 AND rank = ?2 AND status = 'won'")
       .bind(quoteId, fade.fadedRank),
     db
-      .prepare("UPDATE offers SET status = 'lost', won = 0 WHERE quote_id = ?1 AND status = 'won' AND rank != ?2")
-      .bind(quoteId, next.rank),
-    db.prepare("UPDATE offers SET status = 'won', won = 1 WHERE quote_id = ?1 AND rank = ?2").bind(quoteId, next.rank),
+      .prepare(`UPDATE offers SET status = 'lost', won = 0 WHERE quote_id = ?1 AND status = 'won' AND NOT ${filling}`)
+      .bind(quoteId, ranks),
+    db.prepare(`UPDATE offers SET status = 'won', won = 1 WHERE quote_id = ?1 AND ${filling}`).bind(quoteId, ranks),
     db
       .prepare(
         `UPDATE quotes SET resolver = ?2, resolver_name = ?3, received = ?4, fee_amount = ?5, signing = ?6,
            updated_at = ?7
          WHERE quote_id = ?1 AND status IN (${OPEN_SQL})`,
       )
-      .bind(quoteId, next.resolver, next.name, next.received, fade.fee, toJson(fade.signing), fade.at),
+      .bind(quoteId, lead.resolver, lead.name, fade.received, fade.fee, toJson(fade.signing), fade.at),
     db
       .prepare("INSERT INTO timeline_events (quote_id, at, event, detail) VALUES (?, ?, 'fallback', ?)")
       .bind(quoteId, fade.at, toJson(fade.detail)),

@@ -98,6 +98,7 @@ export {
   type Claim,
   claimOpenQuote,
   finalStatements,
+  legResolvers,
   releaseClaim,
   type SettledReceipt,
   settledStatements,

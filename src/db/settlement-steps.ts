@@ -1,9 +1,11 @@
+import { resolverKey } from "../ids";
 import type { Fill, QuoteStatus, Settlement } from "../schemas";
 import { OPEN_SQL, QUOTE_MOVES, type SettlementStep } from "../states";
 import { limitFillFailed, limitFillSettled } from "./limit-moves";
 import { executionMoveSql } from "./quote-moves";
 import {
   countFailed,
+  countLegsSubmitted,
   countSettled,
   countSubmitted,
   type ExecutionTerms,
@@ -57,6 +59,11 @@ export async function releaseClaim(db: D1Database, quoteId: string): Promise<voi
 export interface FillFailure {
   reason: string;
   resolversOwn: boolean;
+  /**
+   * The resolver whose leg the chain named, of a fill of several makers (docs/legs.md): its failure, not the
+   * quote's resolver's; absent when the chain named none.
+   */
+  leg?: string | undefined;
 }
 
 /**
@@ -70,10 +77,11 @@ export async function writeRequote(
   step: Extract<SettlementStep, "requote" | "takerRequote">,
   failure: FillFailure,
 ): Promise<void> {
-  const { at, idempotencyKey, executionId, resolver } = terms;
+  const { at, idempotencyKey, executionId } = terms;
   const { reason } = failure;
+  const failing = failure.leg ?? terms.resolver;
   await db.batch([
-    ...(resolver && failure.resolversOwn ? [countFailed(db, resolver, executionId, at, "requote")] : []),
+    ...(failing && failure.resolversOwn ? [countFailed(db, failing, executionId, at, "requote")] : []),
     insertExecutionOnce(db, terms, "requote", { reason, txHash: null, submitter: null }, at),
     ...(idempotencyKey ? [idempotencyKeyStatement(db, idempotencyKey, executionId, at)] : []),
     ...quoteStepStatements(db, terms.quoteId, "signed", at, null),
@@ -93,7 +101,13 @@ export function submittedStatements(
 ): D1PreparedStatement[] {
   const { at, idempotencyKey, executionId, resolver } = terms;
   return [
-    ...(resolver ? [countSubmitted(db, resolver, executionId, at)] : []),
+    // Every leg's resolver counts the fill: the quote's, and of a fill of several makers the others' (docs/legs.md).
+    ...(resolver
+      ? [
+          countSubmitted(db, resolver, executionId, at),
+          countLegsSubmitted(db, terms.quoteId, resolver, executionId, at),
+        ]
+      : []),
     insertExecutionOnce(db, terms, "submitted", { reason: null, txHash: tx.txHash, submitter: tx.submitter }, at),
     ...(idempotencyKey ? [idempotencyKeyStatement(db, idempotencyKey, executionId, at)] : []),
     ...quoteStepStatements(db, terms.quoteId, "signed", at, null),
@@ -132,7 +146,8 @@ export function settledStatements(
 ): D1PreparedStatement[] {
   const { executionId, quoteId, resolver } = terms;
   return [
-    ...(resolver ? [countSettled(db, resolver, executionId, at)] : []),
+    // Each leg's resolver counts its own fill, by the chain's events: one per leg (docs/legs.md).
+    ...legResolvers(resolver, receipt.fills).map((r) => countSettled(db, r, executionId, at)),
     finishExecution(
       db,
       executionId,
@@ -148,6 +163,12 @@ export function settledStatements(
     ...quoteStepStatements(db, quoteId, "settled", at, { block: receipt.block }, receipt.settlement),
     limitFillSettled(db, quoteId, at),
   ];
+}
+
+/** The resolvers a fill counts for: the quote's and each leg's, once each whatever the case of the address. */
+export function legResolvers(resolver: string | null, fills: readonly Pick<Fill, "resolver">[]): string[] {
+  const all = [...(resolver ? [resolver] : []), ...fills.map((f) => f.resolver)];
+  return [...new Map(all.map((r) => [resolverKey(r), r])).values()];
 }
 
 /**
@@ -200,9 +221,10 @@ export async function writeFailed(
   at: string,
 ): Promise<boolean> {
   const { reason, txHash, gasUsed } = failure;
-  const { executionId, resolver } = terms;
+  const { executionId } = terms;
+  const failing = failure.leg ?? terms.resolver;
   // Before the execution moves: the count's condition is that it is still `submitted`.
-  const counted = resolver && failure.resolversOwn ? [countFailed(db, resolver, executionId, at, "failed")] : [];
+  const counted = failing && failure.resolversOwn ? [countFailed(db, failing, executionId, at, "failed")] : [];
   const results = await db.batch([
     ...counted,
     finishExecution(db, executionId, "failed", { reason, gasUsed }, at),

@@ -1,8 +1,9 @@
+import { resolverKey } from "../ids";
 import type { ExecutionStatus, Fill, Settlement, TimelineEntry } from "../schemas";
 import { QUOTE_MOVES, type QuoteMove, type SettlementStep } from "../states";
 import { toJson } from "./json";
 import { executionMoveSql, inMoveFrom, quoteMoveSql } from "./quote-moves";
-import { countStatement } from "./resolver-days";
+import { countStatement, dayOf } from "./resolver-days";
 
 /**
  * The keeper's D1 writes, one batch per settlement step. Every statement is conditional (on the quote's
@@ -219,6 +220,21 @@ const SUBMITTED_EXECUTION = (id: string) =>
 /** The resolver's `submitted` counter, once per execution: only while the execution row does not exist yet. */
 export function countSubmitted(db: D1Database, resolver: string, executionId: string, at: string) {
   return countStatement(db, resolver, { submitted: 1 }, at, { sql: NEW_EXECUTION, param: executionId });
+}
+
+/**
+ * The `submitted` counter of each other leg's resolver of a fill of several makers (docs/legs.md): every
+ * offer of the quote that won, but `resolver`'s (counted by `countSubmitted`), once per execution as that is.
+ */
+export function countLegsSubmitted(db: D1Database, quoteId: string, resolver: string, executionId: string, at: string) {
+  return db
+    .prepare(
+      `INSERT INTO resolver_days (address, day, submitted)
+       SELECT DISTINCT lower(resolver), ?2, 1 FROM offers
+       WHERE quote_id = ?1 AND won = 1 AND lower(resolver) <> ?3 AND ${NEW_EXECUTION("?4")}
+       ON CONFLICT (address, day) DO UPDATE SET submitted = submitted + excluded.submitted`,
+    )
+    .bind(quoteId, dayOf(at), resolverKey(resolver), executionId);
 }
 
 /** The resolver's `settled` counter, once per execution: only while the execution is still `submitted`. */

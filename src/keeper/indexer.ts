@@ -1,5 +1,5 @@
 import { type ChainAdapter, type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains";
-import { finalStatements, settledStatements, writeFailed, writeReorged, writeReplaced } from "../db";
+import { finalStatements, legResolvers, settledStatements, writeFailed, writeReorged, writeReplaced } from "../db";
 import { heal, isResolversOwn, strikeIfOwn } from "../resolvers";
 import { blamed } from "../states";
 import { iso } from "./iso";
@@ -8,7 +8,7 @@ import { PassRecords } from "./pass-records";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
 import type { KeeperPort } from "./port";
 import { runsAfterCall } from "./runs-after-call";
-import { settledFill } from "./settlement-record";
+import { settledFill, settledReceipt } from "./settlement-record";
 import { type SettlingChain, settlingChain, walletOf } from "./settling-chain";
 import { judgeAfterBroadcast } from "./spent-by-relay";
 import type { Wallet } from "./wallet";
@@ -27,6 +27,9 @@ type Status = () => Promise<TxStatus>;
 /** One transaction's status, read now. */
 const statusNow = async (settler: ChainSettler, tx: PendingTx): Promise<Status> =>
   (await settler.statuses([signedFill(tx)]))[0] as Status;
+
+/** What a revert's replay says beside its reason: a short resolver's shortfall, the leg it names. */
+type Named = { shortfall?: bigint; resolver?: string };
 
 /** A sent transaction the chain no longer has and never mined: the relay's to resend, nobody else's. */
 const DROPPED = blamed("relay", "dropped");
@@ -143,7 +146,7 @@ export class Indexer {
         case "dropped":
           return this.fail(current, DROPPED, null);
         case "reverted":
-          return this.fail(current, status.reason, units(status.gasUsed), status.shortfall);
+          return this.fail(current, status.reason, units(status.gasUsed), status);
         case "landed":
           // Final, if it is deep enough, at a later pass, once its settlement is written.
           return this.settle(current, status.receipt, adapter, head);
@@ -227,7 +230,7 @@ export class Indexer {
     if (!sent) return;
     if (now.state === "landed") await this.settle(sent, now.receipt, adapter, head);
     else if (now.state === "dropped") await this.fail(sent, DROPPED, null);
-    else if (now.state === "reverted") await this.fail(sent, now.reason, units(now.gasUsed), now.shortfall);
+    else if (now.state === "reverted") await this.fail(sent, now.reason, units(now.gasUsed), now);
   }
 
   /** A transaction recorded but not confirmed as broadcast: found on chain, or broadcast again (the same one). */
@@ -254,30 +257,26 @@ export class Indexer {
     const quote = { quoteId: s.quoteId, gasFeeToken: s.gasFeeToken, feeToken: s.request.feeToken };
     const fill = settledFill(receipt, quote, adapter.sameAddress);
     if (!fill) return this.fail(tx, blamed("relay", "no_fill_event"), units(receipt.gasUsed));
-    const settled = {
-      ...fill,
-      txHash: receipt.hash,
-      block: receipt.block,
-      gasUsed: units(receipt.gasUsed),
-      keeperSpent: receipt.keeperSpent.toString(),
-      // The call sent applied the permit when one came with the submission (`fillWithPermit`).
-      carriedPermit: Boolean(s.request.permit),
-    };
+    // The call sent applied the permit when one came with the submission (`fillWithPermit`).
+    const settled = settledReceipt(receipt, fill, Boolean(s.request.permit));
     this.records.add(tx, settledStatements(this.port.db, s, settled, iso(this.port.now())), async () => {
       this.port.store.setState(receipt.hash, "mined", receipt.block, this.port.now());
       this.checkedHead.set(receipt.hash, head);
       this.port.quoteMoved(s.quoteId, fillNotice(tx, "settled"));
       // Each leg's resolver filled cleanly: the quote's and, of a fill of several makers, the others' (docs/legs.md).
-      const filled = new Set([s.resolver, ...fill.fills.map((f) => f.resolver)].filter((r): r is string => !!r));
-      for (const resolver of filled) await heal(this.port.db, { resolver, event: s.executionId, now: this.port.now() });
+      for (const resolver of legResolvers(s.resolver, fill.fills)) {
+        await heal(this.port.db, { resolver, event: s.executionId, now: this.port.now() });
+      }
     });
   }
 
-  private async fail(tx: PendingTx, given: string, gasUsed: string | null, shortfall?: bigint): Promise<void> {
+  /** `named`: a revert's shortfall and leg; that leg's resolver is counted and struck, not the quote's (docs/legs.md). */
+  private async fail(tx: PendingTx, given: string, gasUsed: string | null, named: Named = {}): Promise<void> {
     const s = tx.submission;
-    const reason = await judgeAfterBroadcast(this.port, s.quoteId, { reason: given, shortfall });
+    const leg = named.resolver;
+    const reason = await judgeAfterBroadcast(this.port, s.quoteId, { reason: given, shortfall: named.shortfall, leg });
     const resolversOwn = isResolversOwn(reason);
-    const failure = { reason, resolversOwn, txHash: tx.hash, gasUsed };
+    const failure = { reason, resolversOwn, leg, txHash: tx.hash, gasUsed };
     const moved = await writeFailed(this.port.db, s, failure, iso(this.port.now()));
     this.port.store.remove(tx.hash);
     // A transaction lost before its broadcast was ever confirmed has no execution to fail: nobody to tell.
@@ -285,7 +284,7 @@ export class Indexer {
     this.port.quoteMoved(s.quoteId, fillNotice(tx, "failed", reason));
     logIfRelayFault({ quoteId: s.quoteId, corridor: s.corridorKey, reason, txHash: tx.hash });
     const failed = {
-      resolver: s.resolver,
+      resolver: leg ?? s.resolver,
       reason,
       event: s.executionId,
       quoteId: s.quoteId,

@@ -1,7 +1,7 @@
 import type { TxReceipt } from "../chains";
 import type { SettledReceipt } from "../db";
 
-/** What `settledStatements` record, but for what the indexer adds from the receipt itself. */
+/** What `settledStatements` record, but for what the receipt itself says (`settledReceipt`). */
 type SettledFill = Omit<SettledReceipt, "txHash" | "block" | "gasUsed" | "keeperSpent" | "carriedPermit">;
 
 /**
@@ -46,5 +46,17 @@ export function settledFill(
     })),
     proceeds,
     takerPays,
+  };
+}
+
+/** What `settledStatements` record of a landed fill: `settledFill`'s, and the receipt's hash, block and gas. */
+export function settledReceipt(receipt: TxReceipt, fill: SettledFill, carriedPermit: boolean): SettledReceipt {
+  return {
+    ...fill,
+    txHash: receipt.hash,
+    block: receipt.block,
+    gasUsed: receipt.gasUsed === null ? null : receipt.gasUsed.toString(),
+    keeperSpent: receipt.keeperSpent.toString(),
+    carriedPermit,
   };
 }

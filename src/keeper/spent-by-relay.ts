@@ -79,8 +79,19 @@ export function inFlightOf(
  * their simulation, and the one that lands second meets the balance the first spent. The shortfall is
  * the replay's, where its token error says it.
  */
-export async function judgeAfterBroadcast(port: JudgingPort, quoteId: string, failed: Shortfall): Promise<string> {
+export async function judgeAfterBroadcast(
+  port: JudgingPort,
+  quoteId: string,
+  failed: Shortfall & { leg?: string | undefined },
+): Promise<string> {
   if (failed.reason !== SHORT) return failed.reason;
   const quote = await readQuoteRow(port.db, quoteId);
-  return quote ? judgeShortfall(port, quote, failed) : failed.reason;
+  if (!quote) return failed.reason;
+  // Of a fill of several makers the replay names the leg: its resolver is the one whose balance is weighed.
+  const { leg } = failed;
+  return judgeShortfall(
+    port,
+    leg && quote.resolver ? { ...quote, resolver: { ...quote.resolver, address: leg } } : quote,
+    failed,
+  );
 }

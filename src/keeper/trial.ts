@@ -141,7 +141,7 @@ export const trialChecks: readonly Check<Trial>[] = [
           if (!faded) return () => requote(port, quote, terms, reason, timings, leg);
           await recordFade(trial, faded, reason);
           trial.request = faded.request;
-          trial.terms = { ...terms, resolver: faded.offer.resolver };
+          trial.terms = { ...terms, resolver: faded.lead.resolver };
           trial.fill = faded.fill;
           return null;
         }

@@ -1,11 +1,12 @@
 import { env } from "cloudflare:test";
 import type { Hex } from "viem";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { readResolver } from "../../src/db/resolvers";
+import { readResolver, upsertRegistration } from "../../src/db/resolvers";
 import { readStrikeRow } from "../../src/db/strikes";
-import type { Quote } from "../../src/schemas/quote";
 import { type Bidder, marketSellAmount, quoteBody } from "../support/bidder";
+import { nodeAccount } from "../support/ws-client";
 import { app, balanceOf, EVM, getQuote, newTaker, runIndexer, signQuote, submit } from "./helpers";
+import { type Answer, askNodes, counted, type Rfq, reinstate, rfqOf, standingOf } from "./legs";
 import { drain, onlineNodes } from "./nodes";
 
 /**
@@ -27,24 +28,8 @@ afterEach(() => {
   open = [];
 });
 
-type Answer = Quote & { typedData: Record<string, unknown> };
-
-async function ask(taker: string, bid: (rfqs: Map<Bidder, Awaited<ReturnType<Bidder["nextRfq"]>>>) => Promise<void>) {
-  const pending = app.request(
-    "/v1/quotes",
-    {
-      method: "POST",
-      body: JSON.stringify(quoteBody({ sellAmount: sellAmount.toString(), taker })),
-      headers: { "content-type": "application/json" },
-    },
-    env,
-  );
-  const rfqs = new Map(await Promise.all(open.map(async (b) => [b, await b.nextRfq()] as const)));
-  await bid(rfqs);
-  return pending;
-}
-
-const rfqOf = (rfqs: Map<Bidder, unknown>, b: Bidder) => rfqs.get(b) as Awaited<ReturnType<Bidder["nextRfq"]>>;
+const ask = (taker: string, bid: (rfqs: Map<Bidder, Rfq>) => Promise<void>) =>
+  askNodes(open, { sellAmount: sellAmount.toString(), taker }, bid);
 const declineAll = (rfqs: Map<Bidder, unknown>, nodes: Bidder[]) => {
   for (const b of nodes) b.socket.send({ type: "decline", rfqId: rfqOf(rfqs, b).rfqId, reason: "test" });
 };
@@ -102,6 +87,9 @@ describe("many makers in one fill", () => {
     });
 
     const before = await balanceOf(EVM.usdc, taker.address);
+    // Registered, so each has a record to read.
+    for (const b of [partA, partB]) await upsertRegistration(env.DB, b.account.address, {}, new Date().toISOString());
+    const counts = await Promise.all([partA, partB].map(async (b) => counted(await standingOf(b.account.address))));
     const sub = await submit({ quoteId: quote.quoteId, signature: await signQuote(taker, quote.typedData) });
     expect(sub.status).toBe(202);
     const txHash = sub.body.txHash as Hex;
@@ -115,8 +103,12 @@ describe("many makers in one fill", () => {
     expect(settled.legs).toEqual(quote.legs);
     // Each leg's resolver is counted a clean fill by the settlement, not only the quote's.
     const execution = settled.executions[0]?.executionId;
-    for (const leg of [partA, partB]) {
+    for (const [i, leg] of [partA, partB].entries()) {
       expect((await readStrikeRow(env.DB, leg.account.address))?.lastEvent).toBe(execution);
+      // And each counts the fill in its own record: one execution submitted and settled (docs/legs.md).
+      const was = counts[i] as ReturnType<typeof counted>;
+      const now = counted(await standingOf(leg.account.address));
+      expect(now).toEqual({ submitted: was.submitted + 1, settled: was.settled + 1, failed: was.failed });
     }
   });
 
@@ -246,5 +238,61 @@ describe("many makers in one fill", () => {
     });
     expect(forged.status).toBe(404);
     expect(await two.socket.next("error")).toMatchObject({ code: "bad_signature" });
+  });
+  it("fills a faded leg with another resolver's part, the other legs kept, and strikes only the faded one", async () => {
+    // The strikes above demoted nodes 1, 2 and 3: lifted, so four resolvers bid parts here.
+    for (const i of [0, 1, 2, 3]) await reinstate(nodeAccount(i).address);
+    const held = (MARKET * 4n) / 10n;
+    const nodes = (await onlineNodes(open, [0, "a", held], [1, "b", held], [2, "c", held], [3, "d", held])) as Bidder[];
+    const [a, b, c, d] = nodes as [Bidder, Bidder, Bidder, Bidder];
+    const taker = await newTaker({ tokens: sellAmount * 2n });
+    const third = sellAmount / 3n;
+    const rest = sellAmount - 2n * third;
+    const partOut = ((MARKET / 3n) * 1008n) / 1000n;
+    // Three legs' worth of parts, and d's part of what c sells, for a little less: it loses.
+    const quote = (await (
+      await askNodes(open, { sellAmount: sellAmount.toString(), taker: taker.address, slippageBps: 100 }, (r) =>
+        Promise.all([
+          a.part(rfqOf(r, a), third, partOut),
+          b.part(rfqOf(r, b), third, partOut),
+          c.part(rfqOf(r, c), rest, partOut),
+          d.part(rfqOf(r, d), rest, partOut - 2_000n),
+        ]).then(() => {}),
+      )
+    ).json()) as Answer;
+    const names = (of: readonly Bidder[]) => of.map((n) => n.account.address).sort();
+    expect(quote.legs.map((l) => l.resolver).sort()).toEqual(names([a, b, c]));
+    const demotions = async () =>
+      Promise.all(nodes.map(async (n) => (await readResolver(env.DB, n.account.address))?.demotions ?? 0));
+    const struck = await demotions();
+    const signature = await signQuote(taker, quote.typedData);
+    const restore = await drain(c);
+    try {
+      const before = await balanceOf(EVM.usdc, taker.address);
+      const sub = await submit({ quoteId: quote.quoteId, signature, minReceived: quote.minReceived });
+      expect(sub.status).toBe(202);
+      expect(await c.socket.next("execution")).toMatchObject({ quoteId: quote.quoteId, status: "failed" });
+      const record = await getQuote(quote.quoteId);
+      const byName = Object.fromEntries(record.offers.map((o) => [o.name, o.status]));
+      expect(byName).toEqual({ a: "won", b: "won", c: "faded", d: "won" });
+      expect(record.legs.map((l) => l.resolver).sort()).toEqual(names([a, b, d]));
+      expect(record.timeline.find((t) => t.event === "fallback")?.detail).toMatchObject({
+        reason: "resolver:insufficient_balance",
+        faded: c.account.address,
+      });
+      // Only the faded leg's resolver is struck.
+      expect(await demotions()).toEqual(struck.map((n, i) => (i === 2 ? n + 1 : n)));
+      await runIndexer();
+      const settled = await getQuote(quote.quoteId);
+      expect(settled.status).toBe("settled");
+      expect(settled.fills.map((f) => f.resolver).sort()).toEqual(names([a, b, d]));
+      const got = (await balanceOf(EVM.usdc, taker.address)) - before;
+      expect(got.toString()).toBe(settled.received);
+      expect(got).toBeGreaterThanOrEqual(BigInt(quote.minReceived));
+      // The gas fee is the one the taker signed, for as many legs as it paid for.
+      expect(settled.gasFee.amount).toBe(quote.gasFee.amount);
+    } finally {
+      await restore();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { adapterFor, keptForSettlement, type RfqTerms } from "../../src/chains";
-import { parseSigning } from "../../src/chains/evm/stored-signing";
+import { parseSigning, withBid } from "../../src/chains/evm/stored-signing";
 import type { EvmChain } from "../../src/config";
 import { localConfig } from "../../src/config/local";
 
@@ -47,5 +47,45 @@ describe("the signing an EVM quote's row keeps", () => {
   it("keeps a limit round's signing, which has no typed data, whole", () => {
     const limit = { limit: { limitOrderId: "lo_1", order: {}, nonce: "1" }, resolver: winner.resolver, gasFee: "1" };
     expect(keptForSettlement(signing, limit)).toBe(limit);
+  });
+});
+
+describe('the signing a faded quote is filled with (docs/legs.md, "Settlement and blame")', () => {
+  const { signing } = adapterFor(chain);
+  if (signing.kind !== "taker") throw new Error("EVM quotes are signed by the taker");
+  const stored = keptForSettlement(signing, {
+    ...signing.takerSigning(terms, winner),
+    resolver: winner.resolver,
+    outputAmount: "1000000",
+    resolverSignature: `0x${"11".repeat(65)}`,
+    legs: [
+      { resolver: winner.resolver, sellAmount: "1", outputAmount: "1", signature: "0x11" },
+      { resolver: `0x${"12".repeat(20)}`, sellAmount: "2", outputAmount: "2", signature: "0x12" },
+    ],
+  });
+  const part = (n: number, sellAmount: string | null) => ({
+    resolver: `0x${String(n).repeat(40)}`,
+    sellAmount,
+    outputAmount: `${n}000`,
+    signature: `0x${String(n).repeat(130)}`,
+  });
+
+  it("puts several parts in as the legs, the first the quote's resolver, the same order signed", () => {
+    const legs = [part(3, "700"), part(4, "800")];
+    const parsed = parseSigning(withBid(stored, legs));
+    expect(parsed.order).toEqual(parseSigning(stored).order);
+    expect(parsed.bids.map((b) => [b.resolver.toLowerCase(), b.sellAmount, b.outputAmount])).toEqual([
+      [legs[0]?.resolver, 700n, 3000n],
+      [legs[1]?.resolver, 800n, 4000n],
+    ]);
+    expect(parsed.resolver.toLowerCase()).toBe(legs[0]?.resolver);
+  });
+
+  it("puts one whole bid in place of every leg, and refuses none or a whole bid among legs", () => {
+    const parsed = parseSigning(withBid(stored, [part(5, null)]));
+    expect(parsed.bids).toHaveLength(1);
+    expect(parsed.bids[0]?.outputAmount).toBe(5000n);
+    expect(withBid(stored, [])).toBeNull();
+    expect(withBid(stored, [part(3, "700"), part(5, null)])).toBeNull();
   });
 });

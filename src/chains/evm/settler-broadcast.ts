@@ -33,8 +33,15 @@ export async function statusOf(wallet: EvmWallet, tx: SignedFill, mined: TxRecei
     const replay = (blockNumber: bigint) => wallet.client.call({ ...callFrom(wallet, tx.call), blockNumber });
     const outcome = await minedRevert(replay, (e) => outcomeOf(e, tx.request, wallet.contracts), mined.block);
     const reason = outcome ? minedReason(outcome) : blamed("relay", "reverted");
-    const shortfall = outcome?.kind === "requote" ? outcome.shortfall : undefined;
-    return { state: "reverted", reason, gasUsed: mined.gasUsed, ...(shortfall === undefined ? {} : { shortfall }) };
+    const named = outcome?.kind === "requote" ? outcome : null;
+    // The leg the revert names, when it does: of a fill of several makers its resolver is the one blamed (docs/legs.md).
+    return {
+      state: "reverted",
+      reason,
+      gasUsed: mined.gasUsed,
+      ...(named?.shortfall === undefined ? {} : { shortfall: named.shortfall }),
+      ...(named?.resolver === undefined ? {} : { resolver: named.resolver }),
+    };
   }
   if (mined) return { state: "landed", receipt: mined };
   if ((await presence(wallet, tx.hash)) === "known") return { state: "pending" };

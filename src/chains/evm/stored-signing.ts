@@ -1,6 +1,6 @@
 import { type Address, encodeFunctionData, getAddress, type Hex } from "viem";
 import { z } from "zod";
-import type { FillCall, FillRequest } from "../settler";
+import type { FillCall, FillingBid, FillRequest } from "../settler";
 import { rfqExecutorAbi } from "./abi/rfq-executor";
 import type { RfqBid, RfqOrder } from "./typed-data";
 
@@ -87,22 +87,32 @@ export function parseSigning(signing: unknown): ParsedSigning {
 }
 
 /**
- * The stored signing with another offer's bid in place of the winner's: the taker's witness names no resolver,
- * so the same signature fills it (docs/settlement.md, "When the winner fades"); of a fill of several makers the
- * bid fills the whole in place of every leg (docs/legs.md). Null for a limit order's round, whose signing has
- * no such bid.
+ * The stored signing with other offers' bids in place of the winner's: the taker's witness names no resolver,
+ * so the same signature fills it (docs/settlement.md, "When the winner fades"). One whole bid fills the whole in
+ * place of every leg; several parts are the legs (docs/legs.md), the first the quote's resolver. Null for a
+ * limit order's round, whose signing has no such bid, and for no bids.
  */
-export function withBid(
-  signing: unknown,
-  bid: { resolver: string; outputAmount: string; signature: string },
-): Record<string, unknown> | null {
-  if (!storedSigning.safeParse(signing).success) return null;
+export function withBid(signing: unknown, bids: readonly FillingBid[]): Record<string, unknown> | null {
+  const [lead] = bids;
+  if (!lead || !storedSigning.safeParse(signing).success) return null;
   const { legs: _legs, ...kept } = signing as Record<string, unknown>;
+  const legs =
+    bids.length > 1
+      ? bids.map((b) => ({
+          resolver: b.resolver,
+          sellAmount: b.sellAmount,
+          outputAmount: b.outputAmount,
+          signature: b.signature,
+        }))
+      : null;
+  if (legs?.some((l) => l.sellAmount === null)) return null;
+  const outputAmount = bids.reduce((sum, b) => sum + BigInt(b.outputAmount), 0n).toString();
   return {
     ...kept,
-    resolver: bid.resolver,
-    outputAmount: bid.outputAmount,
-    resolverSignature: bid.signature,
+    resolver: lead.resolver,
+    outputAmount,
+    resolverSignature: lead.signature,
+    ...(legs ? { legs } : {}),
   };
 }
 
