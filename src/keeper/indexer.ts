@@ -268,7 +268,10 @@ export class Indexer {
       this.checkedHead.set(receipt.hash, head);
       this.port.quoteMoved(s.quoteId, fillNotice(tx, "settled"));
       // Each leg's resolver filled cleanly: the quote's and, of a fill of several makers, the others' (docs/legs.md).
-      const filled = new Set([s.resolver, ...fill.fills.map((f) => f.resolver)].filter((r): r is string => !!r));
+      // A Solana maker's fill names its key; the relay's resolver that signed with it is `node` (docs/legs.md).
+      const nodes = receipt.fills.filter((f) => f.quoteId === s.quoteId && f.node).map((f) => f.node as string);
+      const legs = [...fill.fills.map((f) => f.resolver), ...nodes];
+      const filled = new Set([s.resolver, ...legs].filter((r): r is string => !!r));
       for (const resolver of filled) await heal(this.port.db, { resolver, event: s.executionId, now: this.port.now() });
     });
   }
