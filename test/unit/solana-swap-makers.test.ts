@@ -141,7 +141,7 @@ describe("a Solana swap of two makers", () => {
     expect(() => build([twoMakers[0] as SwapMaker, twoMakers[0] as SwapMaker])).toThrow(/two legs/);
   });
 
-  it("fits in a packet at its largest, 1,194 bytes of 1,232; three makers never fit", () => {
+  it("fits in a packet at its largest, 1,194 bytes of 1,232; three makers never do", () => {
     // Seven transfers at most: a maker pays the gas fee only when the one before it delivers nothing.
     const { tx } = swapOf(twoMakers);
     expect(tx.serialize().length).toBe(1_194);

@@ -21,7 +21,7 @@ export const MEMO_PROGRAM = "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr";
 /** The largest serialized transaction a Solana node accepts (one IPv6 MTU less headers). */
 export const MAX_TRANSACTION_BYTES = 1232;
 
-/** The signatures a swap carries: the keeper's (fee payer), the taker's and the resolver's. */
+/** The signatures a swap of one maker carries: the keeper's (fee payer), the taker's and the resolver's; each further maker adds its own. */
 export const SWAP_SIGNATURES = 3;
 
 type SolanaToken = SolanaChain["tokens"][number];
