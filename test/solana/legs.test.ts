@@ -7,6 +7,7 @@ import { createApp } from "../../src/app";
 import { solanaRpc } from "../../src/chains/solana/rpc";
 import { readWireBase64 } from "../../src/chains/solana/wire";
 import { splBalance } from "../../src/clients/resolver/solana-inventory";
+import { readStrikeRow } from "../../src/db/strikes";
 import type { Quote } from "../../src/schemas/quote";
 import { SOL } from "../support/ws-client";
 import { marketSellAmount, type SolanaBidder } from "./bidder";
@@ -171,6 +172,10 @@ describe("a Solana swap of several makers", () => {
     console.log(`a swap of two makers consumed ${execution?.gasUsed} compute units`);
     expect(BigInt(execution?.gasUsed ?? "0")).toBeGreaterThan(0n);
     expect([await strikes(a), await strikes(b), await strikes(whole)]).toEqual([0, 0, 0]);
+    // Each maker's resolver is counted a clean fill by the settlement, not only the quote's.
+    for (const leg of [a, b]) {
+      expect((await readStrikeRow(env.DB, leg.account.address))?.lastEvent).toBe(execution?.executionId);
+    }
   });
 
   it("fills by legs a swap that no single node can fill", async () => {
