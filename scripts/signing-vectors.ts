@@ -212,6 +212,9 @@ const solanaBid = {
 const solanaOutput = "1000000";
 const solanaTemplate = `relay-solana-bid|${solanaBid.corridor}|${solanaBid.rfqId}|${solanaBid.quoteId}|{outputAmount}|${solanaBid.deadline}`;
 const solanaText = solanaTemplate.replace("{outputAmount}", solanaOutput);
+// A part of that rfq (docs/legs.md): the whole's text with `|<sellAmount>` appended, 60 % of the vectors' sell amount.
+const solanaPart = { sellAmount: "948000000", outputAmount: "600000" };
+const solanaPartText = `${solanaTemplate.replace("{outputAmount}", solanaPart.outputAmount)}|${solanaPart.sellAmount}`;
 
 const vectors = {
   keys: {
@@ -284,6 +287,11 @@ const vectors = {
     toSign: { scheme: "ed25519", text: solanaTemplate },
     text: solanaText,
     signature: signText(solanaText),
+  },
+  solanaBidPart: {
+    ...solanaPart,
+    text: solanaPartText,
+    signature: signText(solanaPartText),
   },
 };
 

@@ -3,6 +3,7 @@ import { type ComposedFill, composeLegs, type LegTerms } from "./compose-legs";
 import type { DecideContext, Decision } from "./decide";
 import type { JsonObject } from "./quote-outcome";
 import { crown, type RankedOffer, winnable, withoutOffers } from "./rank";
+import { signLegs } from "./sign-legs";
 
 /** A leg of a quote filled by several makers, as its stored signing keeps it for the keeper. */
 export interface SignedLeg {
@@ -18,7 +19,9 @@ export interface SignedLeg {
  * leg whose signature is forged is left out, as is one whose resolver has not enough free of the taker's
  * open quotes, and the fill is composed again from the rest, until one holds or none covers the amount.
  * One leg is a whole bid as `decideWinner` picks it; several are kept in the signing as `legs`, the
- * largest leg's resolver the quote's.
+ * largest leg's resolver the quote's. Where resolvers sign after the auction (Solana), every leg's
+ * resolver signs the one transaction (`signLegs`); one that does not is struck and left out, and the fill
+ * is composed again from the rest.
  */
 export async function decideLegs<O extends RankedOffer>(
   ctx: DecideContext<O> & { legTerms(): Promise<LegTerms> },
@@ -26,7 +29,6 @@ export async function decideLegs<O extends RankedOffer>(
   forged: O[],
 ): Promise<Decision<O> | null> {
   const { signing, terms } = ctx;
-  if (signing.kind !== "taker") return null;
   const legTerms = await ctx.legTerms();
   const short = new Set<string>();
   for (;;) {
@@ -53,7 +55,24 @@ export async function decideLegs<O extends RankedOffer>(
     }
     const amounts = amountsOf(fill, legTerms.sellAmount);
     const lead = leadOf(fill);
-    const taker = signing.takerSigning(terms, { resolver: lead.resolver, amounts }) as JsonObject;
+    let taker: JsonObject;
+    let winnerSignature: string | null = null;
+    if (signing.kind === "taker")
+      taker = signing.takerSigning(terms, { resolver: lead.resolver, amounts }) as JsonObject;
+    else {
+      const legs = fill.legs.map((l) => ({ offer: l.bid.offer, sellAmount: l.sellAmount }));
+      const signed = await signLegs(ctx, signing, legs, lead, amounts);
+      if (signed.kind !== "signed") {
+        for (const release of releases) release();
+        if (signed.kind === "unbuildable") {
+          return { offers: withoutOffers(crown(ranked, []), forged), winner: null, forged, unbuildable: true };
+        }
+        for (const resolver of signed.resolvers) short.add(resolver);
+        continue;
+      }
+      taker = signed.signing;
+      winnerSignature = signed.signature;
+    }
     const shown = withoutOffers(
       crown(
         ranked,
@@ -65,7 +84,7 @@ export async function decideLegs<O extends RankedOffer>(
     const kept = extraGas > 0n ? shown.map((o) => atGasFee(o, extraGas)) : shown;
     const winner = kept.find((o) => o.resolver === lead.resolver) ?? lead;
     const legs = fill.legs.length > 1 ? fill.legs.map(signedLeg) : undefined;
-    return { offers: kept, winner: { offer: winner, amounts, signing: taker, winnerSignature: null, legs }, forged };
+    return { offers: kept, winner: { offer: winner, amounts, signing: taker, winnerSignature, legs }, forged };
   }
 }
 

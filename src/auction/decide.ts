@@ -7,9 +7,7 @@ import type { LegTerms } from "./compose-legs";
 import { decideLegs, type SignedLeg } from "./decide-legs";
 import type { JsonObject } from "./quote-outcome";
 import { crown, type RankedOffer, winnable, withoutOffers } from "./rank";
-
-/** How long a winner's transaction waits for a corridor's first chain-state read (docs/architecture.md, "Quote signing"). */
-const COLD_READ_WAIT_MS = 1_000;
+import { COLD_READ_WAIT_MS } from "./sign-legs";
 
 /**
  * The auction's winner once decided, and what the taker signs for it; where the winner signs after the
@@ -87,7 +85,7 @@ export async function decideWinner<O extends RankedOffer>(ctx: DecideContext<O>,
     return { offers, winner: offers.find((o) => o.won) ?? offer };
   };
   // Parts were bid: the fill is composed of legs (docs/legs.md); otherwise the best whole bid wins, as here.
-  if (signing.kind === "taker" && winnable(ranked).some((o) => o.bid.sellAmount !== undefined)) {
+  if (winnable(ranked).some((o) => o.bid.sellAmount !== undefined)) {
     return (await decideLegs(ctx, ranked, forged)) ?? none();
   }
   for (const offer of winnable(ranked)) {

@@ -52,6 +52,22 @@ export interface SignedBid {
 export interface Winner {
   resolver: string;
   amounts: QuoteAmounts;
+  /** A fill of several makers (docs/legs.md): each leg's resolver, the keys it proved, its part and its output. */
+  legs?: readonly WinnerLeg[];
+}
+
+/** One leg of a fill of several makers, as a transaction the makers sign is built from it. */
+export interface WinnerLeg {
+  resolver: string;
+  keys: ProvedKeys;
+  sellAmount: bigint;
+  outputAmount: bigint;
+}
+
+/** A resolver's signature of a sign request, with the keys it proved. */
+export interface LegSignature {
+  keys: ProvedKeys;
+  signature: string;
 }
 
 /** What the winner of an auction is asked to sign, with the facts about it the quote keeps. */
@@ -86,12 +102,23 @@ export type QuoteSigning =
       kind: "winner";
       /** Starts a read of the chain state `request` needs, if one is due; settles when it does. */
       keepFresh(now: number): Promise<void>;
-      /** What the winner (`keys`) is asked to sign; null when the chain state held is too old to build it. */
+      /**
+       * What the winner (`keys`) is asked to sign, and with `winner.legs` every leg's resolver too, the same
+       * transaction (docs/legs.md); null when the chain state held is too old to build it.
+       */
       request(terms: RfqTerms, winner: Winner, keys: ProvedKeys, now: number): SignRequest | null;
-      /** Whether `signature` is the winner's (its proved key) over `request`. */
+      /** Whether `signature` is the winner's (its proved key) over `request`: any one leg's resolver's, in its own place. */
       verify(request: SignRequest, keys: ProvedKeys, signature: string): boolean;
-      /** What the taker signs once the winner's signature verified, JSON-ready (as `takerSigning`). */
-      takerSigning(request: SignRequest, keys: ProvedKeys, signature: string): Record<string, unknown>;
+      /**
+       * What the taker signs once the winner's signature verified, JSON-ready (as `takerSigning`); `others`:
+       * the other legs' resolvers' verified signatures, each put in its place.
+       */
+      takerSigning(
+        request: SignRequest,
+        keys: ProvedKeys,
+        signature: string,
+        others?: readonly LegSignature[],
+      ): Record<string, unknown>;
     };
 
 /** What a quote's row keeps of what the taker signs (`kept`), for settlement. */

@@ -18,6 +18,8 @@ export interface FillToPrice {
    * indicative price (`GET /v1/prices`), which has no recipient and charges as if its account existed.
    */
   recipient: string | null;
+  /** The makers whose legs it fills; one when absent. On Solana each further maker adds its signature (docs/legs.md). */
+  legs?: number;
 }
 
 /** A fill's cost in the chain's native units (wei, lamports), and when the oldest input was read (unix ms). */

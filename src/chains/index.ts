@@ -12,6 +12,7 @@ export {
   type ProvedKeys,
   type QuoteSigning,
   type RfqTerms,
+  type WinnerLeg,
 } from "./adapter";
 export { addressKey, canonicalAddress, normaliseAddress, quotesPair } from "./addresses";
 export { bps } from "./config-shapes";

@@ -147,6 +147,11 @@ export interface FillEvent {
   fee: bigint;
   gasFee: bigint;
   logIndex: number;
+  /**
+   * The relay's resolver that filled it, where the chain names another key of it (a Solana maker's key of a
+   * swap of several makers, docs/legs.md); absent, `resolver` is it.
+   */
+  node?: string;
 }
 
 export interface TxReceipt {

@@ -127,7 +127,7 @@ export class CorridorCosts {
     const { deps } = this;
     const { kind, sellToken, buyToken, recipient } = fill;
     const units = this.unitsFor(kind, shape);
-    const cost = await deps.costs.fillCost({ kind, sellToken, buyToken, recipient, units }, now);
+    const cost = await deps.costs.fillCost({ kind, sellToken, buyToken, recipient, units, legs: shape.legs }, now);
     // The configured fallback is one leg's: a fill of several makers falls back to it in proportion to its gas.
     const oneLeg = shape.legs > 1 ? this.unitsFor(kind, { ...shape, legs: 1 }) : units;
     const scaled = oneLeg > 0n ? (fallback * units) / oneLeg : fallback;

@@ -143,11 +143,13 @@ export function settledStatements(
   terms: Pick<ExecutionTerms, "executionId" | "quoteId" | "resolver">,
   receipt: SettledReceipt,
   at: string,
+  /** Each leg's resolver (`legResolvers`), who count the fill. */
+  legs: readonly string[],
 ): D1PreparedStatement[] {
-  const { executionId, quoteId, resolver } = terms;
+  const { executionId, quoteId } = terms;
   return [
     // Each leg's resolver counts its own fill, by the chain's events: one per leg (docs/legs.md).
-    ...legResolvers(resolver, receipt.fills).map((r) => countSettled(db, r, executionId, at)),
+    ...legs.map((r) => countSettled(db, r, executionId, at)),
     finishExecution(
       db,
       executionId,
@@ -165,9 +167,15 @@ export function settledStatements(
   ];
 }
 
-/** The resolvers a fill counts for: the quote's and each leg's, once each whatever the case of the address. */
-export function legResolvers(resolver: string | null, fills: readonly Pick<Fill, "resolver">[]): string[] {
-  const all = [...(resolver ? [resolver] : []), ...fills.map((f) => f.resolver)];
+/**
+ * The resolvers a fill counts for: the quote's and each leg's, once each whatever the case of the address. A
+ * leg the chain names by another key of a resolver (a Solana maker's key) says which resolver it is (`node`).
+ */
+export function legResolvers(
+  resolver: string | null,
+  fills: readonly (Pick<Fill, "resolver"> & { node?: string | undefined })[],
+): string[] {
+  const all = [...(resolver ? [resolver] : []), ...fills.map((f) => f.node ?? f.resolver)];
   return [...new Map(all.map((r) => [resolverKey(r), r])).values()];
 }
 

@@ -259,14 +259,14 @@ export class Indexer {
     if (!fill) return this.fail(tx, blamed("relay", "no_fill_event"), units(receipt.gasUsed));
     // The call sent applied the permit when one came with the submission (`fillWithPermit`).
     const settled = settledReceipt(receipt, fill, Boolean(s.request.permit));
-    this.records.add(tx, settledStatements(this.port.db, s, settled, iso(this.port.now())), async () => {
+    // Each leg's resolver, by the chain's events: a Solana maker's fill names its key and its resolver (`node`).
+    const legs = legResolvers(s.resolver, receipt.fills.filter((f) => f.quoteId === s.quoteId));
+    this.records.add(tx, settledStatements(this.port.db, s, settled, iso(this.port.now()), legs), async () => {
       this.port.store.setState(receipt.hash, "mined", receipt.block, this.port.now());
       this.checkedHead.set(receipt.hash, head);
       this.port.quoteMoved(s.quoteId, fillNotice(tx, "settled"));
       // Each leg's resolver filled cleanly: the quote's and, of a fill of several makers, the others' (docs/legs.md).
-      for (const resolver of legResolvers(s.resolver, fill.fills)) {
-        await heal(this.port.db, { resolver, event: s.executionId, now: this.port.now() });
-      }
+      for (const resolver of legs) await heal(this.port.db, { resolver, event: s.executionId, now: this.port.now() });
     });
   }
 

@@ -66,7 +66,7 @@ export const bidFrame = z.object({
   sellAmount: amount
     .optional()
     .describe(
-      "Optional: the part of the rfq's `sellAmount` this bid fills, one leg of a fill of several makers (docs/legs.md): less than the rfq's and at least the sold token's `minLegSellAmount` (`GET /v1/config`), signed in place of the rfq's `sellAmount`. Absent, or the rfq's own: the whole",
+      "Optional: the part of the rfq's `sellAmount` this bid fills, one leg of a fill of several makers (docs/legs.md): less than the rfq's and at least the sold token's `minLegSellAmount` (`GET /v1/config`), signed in place of the rfq's `sellAmount` (EVM), or appended to the bid text as `|<sellAmount>` (Solana). Absent, or the rfq's own: the whole",
     ),
   /** Signature over the rfq's `toSign` with `outputAmount` filled in. */
   signature: z

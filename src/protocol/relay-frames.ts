@@ -38,7 +38,7 @@ export const ed25519Commitment = z.object({
   text: z
     .string()
     .describe(
-      "`relay-solana-bid|<corridor>|<rfqId>|<quoteId>|{outputAmount}|<deadline>`: replace `{outputAmount}` with the bid's and sign the UTF-8 bytes",
+      "`relay-solana-bid|<corridor>|<rfqId>|<quoteId>|{outputAmount}|<deadline>`: replace `{outputAmount}` with the bid's and sign the UTF-8 bytes; a bid of a part appends `|<sellAmount>`, its part, before signing",
     ),
 });
 

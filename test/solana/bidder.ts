@@ -37,6 +37,11 @@ export interface SolanaBidder {
   nextRfq(timeoutMs?: number): Promise<RfqFrame>;
   /** Bids `outputAmount` with the ed25519 commitment the rfq asks for. */
   bid(rfq: RfqFrame, outputAmount: bigint): void;
+  /**
+   * Bids `outputAmount` for the part `sellAmount` of the rfq (docs/legs.md): the commitment with its part
+   * appended, or with `signedFor` appended in its place (a part signed for another amount).
+   */
+  bidPart(rfq: RfqFrame, sellAmount: bigint, outputAmount: bigint, signedFor?: bigint): void;
   nextSign(timeoutMs?: number): Promise<SignFrame>;
   /** Answers a `sign` with this node's signature over its transaction. */
   sign(frame: SignFrame): void;
@@ -91,6 +96,13 @@ export async function solanaBidder(
       const text = rfq.toSign.text.replace(OUTPUT_AMOUNT_SLOT, outputAmount.toString());
       const signature = signText(keypair, text);
       socket.send({ type: "bid", rfqId: rfq.rfqId, outputAmount: outputAmount.toString(), signature });
+    },
+    bidPart(rfq, sellAmount, outputAmount, signedFor = sellAmount) {
+      if (rfq.toSign.scheme !== "ed25519") throw new Error(`not a Solana rfq: ${rfq.toSign.scheme}`);
+      const text = `${rfq.toSign.text.replace(OUTPUT_AMOUNT_SLOT, outputAmount.toString())}|${signedFor}`;
+      const signature = signText(keypair, text);
+      const [output, part] = [outputAmount.toString(), sellAmount.toString()];
+      socket.send({ type: "bid", rfqId: rfq.rfqId, outputAmount: output, sellAmount: part, signature });
     },
     nextSign: (timeoutMs = 3_000) => socket.next("sign", timeoutMs),
     sign(frame) {

@@ -13,4 +13,9 @@ describe("legResolvers", () => {
     expect(legResolvers(null, [{ resolver: B }, { resolver: B }])).toEqual([B]);
     expect(legResolvers(null, [])).toEqual([]);
   });
+
+  it("counts a Solana maker's leg for the resolver that signed with its key, not for the key", () => {
+    const makerKey = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin";
+    expect(legResolvers(A, [{ resolver: makerKey, node: B }])).toEqual([A, B]);
+  });
 });

@@ -1,9 +1,10 @@
 import { Keypair } from "@solana/web3.js";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { localSolanaKeypair } from "../../scripts/lib/solana-harness/accounts";
 import { type SolanaHarness, startSolanaHarness } from "../../scripts/lib/solana-harness/server";
 import type { ProvedKeys } from "../../src/chains/adapter";
 import { solanaAdapter } from "../../src/chains/solana/adapter";
+import type { SwapMaker } from "../../src/chains/solana/swap-legs";
 import { signRequest, verifyWinnerSignature } from "../../src/chains/solana/swap-signatures";
 import { buildSwapTransaction } from "../../src/chains/solana/swap-transaction";
 import { ResolverClient } from "../../src/clients/resolver/client";
@@ -147,7 +148,8 @@ describe("the reference resolver on a Solana corridor", () => {
         { ...e.rfq, toSign: { scheme: "eip712", domain: {}, types: {}, primaryType: "X", message: {} } },
         "unsupported_chain",
       ],
-      [solanaRfq(17_000_000_000n).rfq, "insufficient_inventory"],
+      // Short of the whole where no part is taken (a fee in the sell token): it declines.
+      [{ ...solanaRfq(17_000_000_000n).rfq, fee: { token: CNGN, bps: 10 } }, "insufficient_inventory"],
     ];
     for (const [rfq, reason] of cases) {
       socket.send(rfq);
@@ -208,6 +210,55 @@ describe("the reference resolver on a Solana corridor", () => {
     socket.send({ type: "sign", rfqId: won.rfq.rfqId, transaction: signRequestFor(won, OUTPUT) });
     await socket.nothing("signed", 200);
     expect(errors).toHaveLength(4);
+  });
+});
+
+describe("the reference resolver's parts on a Solana corridor", () => {
+  /** The `sign` request of a swap of two makers: this node's part and another key's. */
+  function legsRequestFor(rfq: ReturnType<typeof solanaRfq>, mine: SwapMaker, other: SwapMaker): string {
+    const makers = [mine, other];
+    const outputAmount = mine.outputAmount + other.outputAmount;
+    const fee = makers.reduce((sum, m) => sum + (m.outputAmount * 10n) / 10_000n, 0n);
+    const gasFee = BigInt(localSolana.gasFee.fixed);
+    const sold = rfq.terms.sellAmount;
+    const amounts = {
+      outputAmount,
+      fee,
+      gasFee,
+      received: outputAmount - fee - gasFee,
+      takerPays: sold,
+      proceeds: sold,
+    };
+    const winner = { resolver: mine.resolver, amounts, makers };
+    return signRequest(buildSwapTransaction(localSolana, rfq.terms, winner, BLOCKHASH));
+  }
+
+  it("bids the part its inventory covers, signed over the part, and signs its own leg of the makers' swap", async () => {
+    startClient();
+    const socket = await welcomed();
+    // 17,000 cNGN would take 10.625 USDC; it holds 10: it offers the 16,000 cNGN that 10 USDC buys.
+    const rfq = solanaRfq(17_000_000_000n);
+    socket.send(rfq.rfq);
+    const bid = bidFrame.parse(await socket.next("bid"));
+    expect([bid.sellAmount, bid.outputAmount]).toEqual(["16000000000", "10000000"]);
+    expect(adapter.verifyBid(rfq.terms, 10_000_000n, keys, bid.signature, 16_000_000_000n)).toBe(true);
+    expect(adapter.verifyBid(rfq.terms, 10_000_000n, keys, bid.signature, 16_000_000_001n)).toBe(false);
+    expect(adapter.verifyBid(rfq.terms, 10_000_000n, keys, bid.signature)).toBe(false);
+
+    const other = Keypair.generate().publicKey.toBase58();
+    const mine = { resolver: signer.address, sellAmount: 16_000_000_000n, outputAmount: 10_000_000n };
+    const theirs = { resolver: other, sellAmount: 1_000_000_000n, outputAmount: 625_000n };
+    // Its part paid out more than it bid: refused, and the bid kept for the relay's next request.
+    const more = legsRequestFor(rfq, { ...mine, outputAmount: 10_000_001n }, { ...theirs, outputAmount: 624_999n });
+    socket.send({ type: "sign", rfqId: rfq.rfq.rfqId, transaction: more });
+    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    expect(errors.map((e) => e instanceof SignRefusedError && e.reason)).toEqual([
+      "the transaction does not pay out exactly the output bid",
+    ]);
+    const request = legsRequestFor(rfq, mine, theirs);
+    socket.send({ type: "sign", rfqId: rfq.rfq.rfqId, transaction: request });
+    const signed = signedFrame.parse(await socket.next("signed"));
+    expect(verifyWinnerSignature(request, signer.address, signed.signature)).toBe(true);
   });
 });
 

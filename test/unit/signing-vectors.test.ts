@@ -15,6 +15,7 @@ import {
 import { typedDataDigest } from "../../src/chains/evm/typed-data-digest";
 import { solanaAdapter, solanaBidText } from "../../src/chains/solana/adapter";
 import { verifyEd25519Text } from "../../src/chains/solana/ed25519";
+import { completeBidText } from "../../src/clients/resolver/check-rfq";
 import { NODE_FRAME_EXAMPLES, RELAY_FRAME_EXAMPLES } from "../../src/protocol/frame-examples";
 import { authMessage } from "../../src/protocol/node-frames";
 import { codeChain } from "../support/code-chain";
@@ -204,6 +205,15 @@ describe("signing vectors", () => {
     const keys = await vectorEvmKeys();
     expect(adapter.verifyBid(t, BigInt(s.outputAmount), keys, s.signature)).toBe(true);
     expect(adapter.verifyBid(t, BigInt(s.outputAmount) + 1n, keys, s.signature)).toBe(false);
+    // A part (docs/legs.md): the whole's text with its part appended, verified over that part alone.
+    const p = v.solanaBidPart;
+    expect(solanaBidText(t, p.outputAmount, BigInt(p.sellAmount))).toBe(p.text);
+    expect(completeBidText(s.toSign.text, BigInt(p.outputAmount), BigInt(p.sellAmount))).toBe(p.text);
+    expect(adapter.verifyBid(t, BigInt(p.outputAmount), keys, p.signature, BigInt(p.sellAmount))).toBe(true);
+    expect(adapter.verifyBid(t, BigInt(p.outputAmount), keys, p.signature, BigInt(p.sellAmount) + 1n)).toBe(false);
+    expect(adapter.verifyBid(t, BigInt(p.outputAmount), keys, p.signature)).toBe(false);
+    // A whole bid's text is the whole's, whether its sellAmount is left out or is the rfq's own.
+    expect(solanaBidText(t, s.outputAmount, t.sellAmount)).toBe(s.text);
   });
 
   it("the AsyncAPI document's auth and bid examples are the vectors, their signatures real", () => {

@@ -98,6 +98,11 @@ describe("solanaChainCosts against a fake RPC", () => {
     expect(await costs.fillCost(fillTo(recipient), 5_000)).toEqual({ native: BASE + 3n * RENT, at: 1_000 });
     everyDestination();
     expect(await costs.fillCost(fillTo(recipient), 5_000)).toEqual({ native: BASE, at: 1_000 });
+    // A swap of two makers carries the second maker's signature too.
+    expect(await costs.fillCost({ ...fillTo(recipient), legs: 2 }, 5_000)).toEqual({
+      native: BASE + 5_000n,
+      at: 1_000,
+    });
   });
 
   it("reads the destinations in one call, and only those not yet seen to exist", async () => {

@@ -8,11 +8,13 @@ import { buildSwapTransaction, MAX_TRANSACTION_BYTES, tokenAccount } from "../..
 import { localSolana, swapQuote } from "../support/solana-swap";
 
 /**
- * How many legs one Solana swap can carry (docs/legs.md, "How many legs a fill may have"): the swap the
- * relay builds today, with a recipient other than the taker (its largest form), and each further leg as
- * it must be: its resolver's signature, its sell-token account created (paid by itself), the taker's part
- * of the sale to it, its output to the recipient and, where they are charged in the buy token, its
- * protocol fee to the treasury and its gas fee to the keeper.
+ * How many legs one Solana swap can carry (docs/legs.md, "How many legs a fill may have"): the swap of one
+ * maker the relay builds, with a recipient other than the taker (its largest form), and each further maker
+ * as `makerLegs` adds it: its signature, its sell-token account created (paid by itself), the taker's part
+ * of the sale to it, its output to the recipient and its protocol fee to the treasury (the gas fee is paid
+ * once, by the first maker whose output covers it). Parts are taken only with both fees in the buy token
+ * (`partRules`), so selling cNGN for USDC; the builder's own swap of two makers is the model's size, and
+ * one of three fails to build.
  */
 
 const taker = localSolanaKeypair("taker:5");
@@ -62,7 +64,6 @@ function swapOfLegs(legs: number, sell: "cNGN" | "USDC"): VersionedTransaction {
       transfer(bought, resolver, recipient),
     );
     if (terms.fee.side === "buy") instructions.push(transfer(bought, resolver, localSolana.treasury));
-    if (terms.gasFeeToken === bought.address) instructions.push(transfer(bought, resolver, localSolana.keeper));
   }
   if (memo) instructions.push(memo);
   const message = new TransactionMessage({
@@ -108,16 +109,46 @@ describe("the legs one Solana swap can carry", () => {
     }
   });
 
-  it.each([
-    // Selling cNGN: the fee and the gas fee are in USDC, the buy token, so each resolver pays its own.
-    ["cNGN", [973, 1_211, 1_449, 1_687]],
-    // Selling USDC: both are in the sell token, paid once by the taker.
-    ["USDC", [973, 1_177, 1_381, 1_585]],
-  ] as const)("selling %s: %j bytes for 1 to 4 legs; SOLANA_MAX_LEGS fit, one more does not", (sell, sizes) => {
-    const measured = [1, 2, 3, 4].map((legs) => sizeOf(swapOfLegs(legs, sell)));
-    expect(measured).toEqual(sizes);
-    expect(swapOfLegs(SOLANA_MAX_LEGS, sell).message.header.numRequiredSignatures).toBe(SOLANA_MAX_LEGS + 2);
+  it("selling cNGN: 973, 1,194, 1,415 and 1,636 bytes for 1 to 4 makers; SOLANA_MAX_LEGS fit, one more does not", () => {
+    const measured = [1, 2, 3, 4].map((legs) => sizeOf(swapOfLegs(legs, "cNGN")));
+    expect(measured).toEqual([973, 1_194, 1_415, 1_636]);
+    expect(swapOfLegs(SOLANA_MAX_LEGS, "cNGN").message.header.numRequiredSignatures).toBe(SOLANA_MAX_LEGS + 2);
     expect(measured[SOLANA_MAX_LEGS - 1]).toBeLessThanOrEqual(MAX_TRANSACTION_BYTES);
     expect(measured[SOLANA_MAX_LEGS]).toBeGreaterThan(MAX_TRANSACTION_BYTES);
+  });
+
+  it("the relay's own swap of two makers is the model's size; of three it refuses to build", () => {
+    const { terms } = swapQuote({
+      taker: taker.publicKey.toBase58(),
+      recipient,
+      sell: "cNGN",
+      sellAmount: 3_000_000_000n,
+      outputAmount: 1_900_000n,
+      quoteId: "q_0be4a1d2c3b4a5968778695a4b3c2d1e",
+    });
+    const makers = (n: number) =>
+      resolvers.slice(0, n).map((resolver) => ({ resolver, sellAmount: 1_000_000_000n, outputAmount: 633_333n }));
+    const amountsOf = (n: number) => {
+      const outputAmount = 633_333n * BigInt(n);
+      const fee = 633n * BigInt(n);
+      const sold = 1_000_000_000n * BigInt(n);
+      return {
+        outputAmount,
+        fee,
+        gasFee: 5_000n,
+        received: outputAmount - fee - 5_000n,
+        takerPays: sold,
+        proceeds: sold,
+      };
+    };
+    const build = (n: number) =>
+      buildSwapTransaction(
+        localSolana,
+        { ...terms, sellAmount: 1_000_000_000n * BigInt(n) },
+        { resolver: resolvers[0] as string, amounts: amountsOf(n), makers: makers(n) },
+        blockhash,
+      );
+    expect(build(2).serialize().length).toBe(sizeOf(swapOfLegs(2, "cNGN")));
+    expect(() => build(3)).toThrow("the swap transaction is 1415 bytes, over the packet limit");
   });
 });

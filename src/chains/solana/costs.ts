@@ -57,7 +57,8 @@ export function solanaChainCosts(chain: SolanaChain, existing = existingAccounts
         return null;
       }
       const native = solanaFillCost({
-        signatures: SWAP_SIGNATURES,
+        // Each maker past the first signs the swap too (docs/legs.md, "What a leg costs").
+        signatures: SWAP_SIGNATURES + Math.max((fill.legs ?? 1) - 1, 0),
         lamportsPerSignature: signature.value,
         computeUnitLimit: chain.computeUnitLimit,
         computeUnitPrice: BigInt(chain.computeUnitPrice),

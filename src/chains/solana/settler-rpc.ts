@@ -18,13 +18,14 @@ import { swapCreations } from "./swap-creations";
 import {
   frozenSuspects,
   givenAwaySuspects,
+  type SwapFailure,
   type SwapInstructions,
   shortTransactionError,
-  simulationFailureReason,
+  simulationFailure,
   type TransactionErrorJson,
 } from "./swap-failures";
 import { type SwapReceipt, swapReceiptOf, type TransactionJson } from "./swap-receipt";
-import { signatureFailureReason } from "./swap-signature-failure";
+import { signatureFailure } from "./swap-signature-failure";
 import { swapTransfers } from "./swap-transfers";
 import { messageBytes, readWire, readWireBase64, slotBytes } from "./wire";
 
@@ -61,7 +62,7 @@ export function transactionId(raw: Uint8Array): string {
 
 type SwapSimulation =
   | { ok: true; unitsConsumed: number }
-  | { ok: false; kind: "requote"; reason: string; logs: string[] };
+  | ({ ok: false; kind: "requote"; logs: string[] } & SwapFailure);
 
 interface SimulationValue {
   err: TransactionErrorJson | null;
@@ -83,34 +84,35 @@ export async function simulateSwap(rpcUrl: string, raw: Uint8Array): Promise<Swa
     ]));
   } catch (e) {
     if (!(e instanceof SolanaRpcError)) throw e;
-    const reason =
+    const failure =
       e.code === SIGNATURE_VERIFICATION_FAILURE
-        ? signatureFailureReason(raw, transfersOf(raw)[0]?.from ?? null)
-        : blamed("relay", `simulation_failed:rpc_${e.code}`);
-    return { ok: false, kind: "requote", reason, logs: [] };
+        ? signatureFailure(raw, transfersOf(raw)[0]?.from ?? null)
+        : { reason: blamed("relay", `simulation_failed:rpc_${e.code}`) };
+    return { ok: false, kind: "requote", ...failure, logs: [] };
   }
   const logs = value.logs ?? [];
   if (value.err === null) return { ok: true, unitsConsumed: value.unitsConsumed ?? 0 };
-  return { ok: false, kind: "requote", reason: await swapFailureReason(rpcUrl, raw, value.err, logs), logs };
+  return { ok: false, kind: "requote", ...(await swapFailure(rpcUrl, raw, value.err, logs)), logs };
 }
 
 /**
- * Why the swap `raw` failed with `err`, blamed on whoever's leg or account failed (`simulationFailureReason`);
- * a transfer refused for a frozen account reads which of its two accounts is frozen first (`frozenAccounts`),
- * and a creation refused as another key's account whether it is (`accountsGivenAway`).
+ * Why the swap `raw` failed with `err`, blamed on whoever's leg or account failed (`simulationFailure`, which
+ * names the maker of a resolver's fault); a transfer refused for a frozen account reads which of its two
+ * accounts is frozen first (`frozenAccounts`), and a creation refused as another key's account whether it is
+ * (`accountsGivenAway`).
  */
-export async function swapFailureReason(
+export async function swapFailure(
   rpcUrl: string,
   raw: Uint8Array,
   err: TransactionErrorJson,
   logs: string[],
-): Promise<string> {
+): Promise<SwapFailure> {
   const swap = instructionsOf(raw);
   const [frozen, givenAway] = await Promise.all([
     frozenAccounts(rpcUrl, frozenSuspects(err, swap)),
     accountsGivenAway(rpcUrl, givenAwaySuspects(err, swap)),
   ]);
-  return simulationFailureReason(err, logs, swap, { frozen, givenAway });
+  return simulationFailure(err, logs, swap, { frozen, givenAway });
 }
 
 function instructionsOf(raw: Uint8Array): SwapInstructions {
@@ -270,4 +272,14 @@ export async function swapReceipt(rpcUrl: string, signature: string): Promise<Sw
     { encoding: "base64", commitment: "confirmed", maxSupportedTransactionVersion: 0 },
   ]);
   return tx ? swapReceiptOf(signature, tx) : null;
+}
+
+/** `swapFailure`'s reason alone. */
+export async function swapFailureReason(
+  rpcUrl: string,
+  raw: Uint8Array,
+  err: TransactionErrorJson,
+  logs: string[],
+): Promise<string> {
+  return (await swapFailure(rpcUrl, raw, err, logs)).reason;
 }

@@ -31,7 +31,7 @@ import {
 } from "./settler-rpc";
 import { checkTakerTransaction } from "./swap-checks";
 import { KEEPER_INSUFFICIENT_FUNDS } from "./swap-failures";
-import { swapFillOf } from "./swap-fill";
+import { swapFillsOf } from "./swap-fill";
 import type { SwapReceipt } from "./swap-receipt";
 
 /** What the auction stored for a Solana quote (src/chains/solana/adapter.ts): the parts settlement reads. */
@@ -40,15 +40,23 @@ interface StoredSolanaSigning {
   lastValidBlockHeight: number;
   /** Whether the gas fee charged the recipient's account's rent; true for a quote stored before it was kept. */
   createsRecipientAccount: boolean;
+  /** A swap of several makers (docs/legs.md): each leg's resolver, by the Solana key that signs its leg. */
+  legSigners: ReadonlyMap<string, string>;
 }
 
 function storedSigning(request: FillRequest): StoredSolanaSigning {
-  const signing = request.signing as Partial<StoredSolanaSigning> | null;
+  const signing = request.signing as
+    | (Partial<Omit<StoredSolanaSigning, "legSigners">> & { legSigners?: { resolver?: unknown; key?: unknown }[] })
+    | null;
   if (typeof signing?.transaction !== "string" || typeof signing.lastValidBlockHeight !== "number") {
     throw new Error(`quote ${request.quoteId} has no stored Solana transaction`);
   }
   const { transaction, lastValidBlockHeight, createsRecipientAccount } = signing;
-  return { transaction, lastValidBlockHeight, createsRecipientAccount: createsRecipientAccount !== false };
+  const legSigners = new Map<string, string>();
+  for (const { resolver, key } of Array.isArray(signing.legSigners) ? signing.legSigners : []) {
+    if (typeof resolver === "string" && typeof key === "string") legSigners.set(key, resolver);
+  }
+  return { transaction, lastValidBlockHeight, createsRecipientAccount: createsRecipientAccount !== false, legSigners };
 }
 
 const log = settlerLog;
@@ -117,7 +125,9 @@ async function simulated(chain: SolanaChain, keeper: Keypair, request: FillReque
     // The keeper's own shortage is no taker's or resolver's to fix: 503 not_leader, the quote left open.
     if (simulation.reason === KEEPER_INSUFFICIENT_FUNDS)
       return { kind: "keeper_refused", reason: KEEPER_INSUFFICIENT_FUNDS };
-    return { kind: "requote", reason: simulation.reason };
+    // A swap of several makers names the resolver whose leg failed, by the key that signed it (docs/legs.md).
+    const leg = simulation.resolver === undefined ? undefined : stored.legSigners.get(simulation.resolver);
+    return { kind: "requote", reason: simulation.reason, ...(leg ? { resolver: leg } : {}) };
   }
   const call = { to: chain.program, data: base64.encode(signed.raw) };
   return { kind: "prepared", fill: { call, gas: BigInt(simulation.unitsConsumed) } };
@@ -134,7 +144,13 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
 
   function receiptOf(tx: SignedFill, swap: SwapReceipt): TxReceipt {
     const { quoteId, taker, sellToken, buyToken, gasFeeToken, feeToken = buyToken } = tx.request;
-    const fill = swapFillOf(chain, swap, { quoteId, taker, sellToken, buyToken, gasFeeToken, feeToken });
+    const fills = swapFillsOf(chain, swap, { quoteId, taker, sellToken, buyToken, gasFeeToken, feeToken });
+    // One fill per maker; of a swap of several, each names the relay's resolver whose key signed it.
+    const { legSigners } = storedSigning(tx.request);
+    const named = fills.map((f) => {
+      const node = legSigners.get(f.resolver);
+      return node ? { ...f, node } : f;
+    });
     return {
       hash: tx.hash,
       status: swap.status,
@@ -144,7 +160,7 @@ function solanaSettler(chain: SolanaChain, keeper: Keypair): ChainSettler {
       gasUsed: swap.unitsConsumed,
       keeperSpent: swap.keeperSpent,
       from: keeperAddress,
-      fills: fill ? [fill] : [],
+      fills: named,
     };
   }
 

@@ -93,34 +93,65 @@ export function frozenSuspects(err: TransactionErrorJson, { transfers }: SwapIns
 }
 
 /**
+ * A failure's reason, and of a resolver's fault the Solana key of the resolver whose leg it is: in a swap of
+ * several makers (docs/legs.md) each maker's legs are its own, so the one whose account failed is named.
+ */
+export interface SwapFailure {
+  reason: string;
+  resolver?: string;
+}
+
+/**
+ * The parties of a swap's legs (`swapTransfers`, in `swapLegs` or `makerLegs` order): the taker pays the
+ * first; every other payer is a resolver (a maker); the recipient's account is the destination of the first
+ * `received`, always the second transfer (a leg's output is never all fees); an account's owner is read from
+ * its creation (every destination is created idempotently).
+ */
+function partiesOf({ transfers, creations }: SwapInstructions) {
+  const taker = transfers[0]?.from;
+  const resolvers = new Set(transfers.map((t) => t.from).filter((from) => from !== taker));
+  const owners = new Map(creations.map((c) => [c.account, c.owner]));
+  return { taker, resolvers, recipientAccount: transfers[1]?.destination, owners };
+}
+
+const resolvers = (resolver: string, reason: string): SwapFailure => ({ reason: blamed("resolver", reason), resolver });
+const byPayer = (from: string, taker: string | undefined, reason: string): SwapFailure =>
+  from === taker ? { reason: blamed("taker", reason) } : resolvers(from, reason);
+
+/**
  * Whose a leg's frozen account is, and the reason (docs/reliability.md, "Blame"), as the EVM contracts name
- * a leg whose token refused it: its source is its payer's (`taker:` or `resolver:transfer_failed`); its
- * destination is the resolver's for the sale (`proceeds`, always the first leg), the recipient's the taker
- * named for the output (`received`, always the second: a quote's output is never all fees) — so
+ * a leg whose token refused it: its source is its payer's (`taker:` or `resolver:transfer_failed`, that
+ * maker's); its destination is a maker's for its sale (`proceeds`: the account's owner, or the payer of the
+ * next transfer, its `received`), the recipient's the taker named for the output — so
  * `taker:recipient_refused` — and the treasury's or the keeper's for a fee (`relay:fee_transfer_failed`).
  */
-function frozenLegReason(leg: SwapTransfer, transfers: SwapTransfer[], frozen: ReadonlySet<string>): string | null {
-  const taker = transfers[0]?.from;
-  if (frozen.has(leg.source)) return blamed(leg.from === taker ? "taker" : "resolver", "transfer_failed");
+function frozenLegFailure(leg: SwapTransfer, swap: SwapInstructions, frozen: ReadonlySet<string>): SwapFailure | null {
+  const { taker, resolvers: makers, recipientAccount, owners } = partiesOf(swap);
+  if (frozen.has(leg.source)) return byPayer(leg.from, taker, "transfer_failed");
   if (!frozen.has(leg.destination)) return null;
-  if (leg === transfers[0]) return blamed("resolver", "transfer_failed");
-  if (leg === transfers[1]) return blamed("taker", "recipient_refused");
-  return blamed("relay", "fee_transfer_failed");
+  if (leg.destination === recipientAccount) return { reason: blamed("taker", "recipient_refused") };
+  const owner = owners.get(leg.destination);
+  if (owner !== undefined && makers.has(owner)) return resolvers(owner, "transfer_failed");
+  const next = swap.transfers[swap.transfers.indexOf(leg) + 1];
+  if (owner === undefined && leg.from === taker && next && makers.has(next.from) && leg.mint !== next.mint) {
+    return resolvers(next.from, "transfer_failed");
+  }
+  return { reason: blamed("relay", "fee_transfer_failed") };
 }
 
 /**
  * Whose a destination account is that the swap could not create because another key owns it
- * (docs/reliability.md, "Blame"), by the parties of the legs as `frozenLegReason` names them: an account
- * derived for the resolver's key (the one the sale is paid into) is the resolver's, `resolver:transfer_failed`;
- * the recipient's account of the output (the second leg's destination) the taker's, `taker:recipient_refused`;
- * the treasury's or the keeper's for a fee the relay's, `relay:fee_transfer_failed`. Null for an account no
- * leg pays into.
+ * (docs/reliability.md, "Blame"), by the parties of the legs as `frozenLegFailure` names them: an account
+ * derived for a maker's key (the one its sale is paid into) is that maker's, `resolver:transfer_failed`;
+ * the recipient's account of the output the taker's, `taker:recipient_refused`; the treasury's or the
+ * keeper's for a fee the relay's, `relay:fee_transfer_failed`. Null for an account no leg pays into.
  */
-function givenAwayReason(created: SwapCreation, transfers: SwapTransfer[]): string | null {
-  const [, received, ...fees] = transfers;
-  if (created.owner === received?.from) return blamed("resolver", "transfer_failed");
-  if (created.account === received?.destination) return blamed("taker", "recipient_refused");
-  if (fees.some((fee) => fee.destination === created.account)) return blamed("relay", "fee_transfer_failed");
+function givenAwayFailure(created: SwapCreation, swap: SwapInstructions): SwapFailure | null {
+  const { resolvers: makers, recipientAccount } = partiesOf(swap);
+  if (makers.has(created.owner)) return resolvers(created.owner, "transfer_failed");
+  if (created.account === recipientAccount) return { reason: blamed("taker", "recipient_refused") };
+  const [, , ...rest] = swap.transfers;
+  if (rest.some((t) => t.destination === created.account)) return { reason: blamed("relay", "fee_transfer_failed") };
   return null;
 }
 
@@ -132,14 +163,14 @@ function failedCreation(err: TransactionErrorJson, creations: SwapCreation[], co
 }
 
 /**
- * Whether the swap failed creating the resolver's own account (one it pays for, the payer being the key of
- * its legs: only the account its sale is paid into, closed after its inventory read) because the resolver
- * holds less than the rent: its own shortfall, as a short leg is (docs/security.md, "A token account closed
- * for its rent").
+ * The maker whose own account the swap failed creating (one it pays for, the payer being the key of its
+ * legs: only the account its sale is paid into, closed after its inventory read) because it holds less
+ * than the rent: its own shortfall, as a short leg is (docs/security.md, "A token account closed for its
+ * rent"). Null for any other failure.
  */
-function resolverShortOfRent(err: TransactionErrorJson, { transfers, creations }: SwapInstructions): boolean {
-  const created = failedCreation(err, creations, SYSTEM_SHORT_OF_RENT);
-  return created !== null && created.payer === transfers[1]?.from;
+function resolverShortOfRent(err: TransactionErrorJson, swap: SwapInstructions): string | null {
+  const created = failedCreation(err, swap.creations, SYSTEM_SHORT_OF_RENT);
+  return created !== null && partiesOf(swap).resolvers.has(created.payer) ? created.payer : null;
 }
 
 /**
@@ -188,22 +219,37 @@ export function simulationFailureReason(
   swap: SwapInstructions,
   evidence: FailureEvidence = {},
 ): string {
-  if (err === "BlockhashNotFound") return "taker:blockhash_expired";
-  if (KEEPER_CANNOT_PAY.has(shortTransactionError(err))) return KEEPER_INSUFFICIENT_FUNDS;
+  return simulationFailure(err, logs, swap, evidence).reason;
+}
+
+/**
+ * `simulationFailureReason`, with the Solana key of the maker whose leg failed when the reason is a
+ * resolver's: a swap of several makers names the one whose account was short, closed, frozen or given
+ * away, and no other (docs/legs.md, "Settlement and blame").
+ */
+export function simulationFailure(
+  err: TransactionErrorJson,
+  logs: string[],
+  swap: SwapInstructions,
+  evidence: FailureEvidence = {},
+): SwapFailure {
+  if (err === "BlockhashNotFound") return { reason: "taker:blockhash_expired" };
+  if (KEEPER_CANNOT_PAY.has(shortTransactionError(err))) return { reason: KEEPER_INSUFFICIENT_FUNDS };
   const { transfers } = swap;
   const frozen = evidence.frozen ?? new Set();
   const created = failedCreation(err, swap.creations, ATA_INVALID_OWNER);
-  const givenAway = created && evidence.givenAway?.has(created.account) ? givenAwayReason(created, transfers) : null;
+  const givenAway = created && evidence.givenAway?.has(created.account) ? givenAwayFailure(created, swap) : null;
   if (givenAway) return givenAway;
-  if (resolverShortOfRent(err, swap)) return blamed("resolver", "insufficient_balance");
+  const shortOfRent = resolverShortOfRent(err, swap);
+  if (shortOfRent) return resolvers(shortOfRent, "insufficient_balance");
   const failed = failedTransfer(err, transfers);
   if (failed) {
     const { leg, inner } = failed;
-    const payer = leg.from === transfers[0]?.from ? "taker" : "resolver";
-    if (isShortOfFunds(inner, logs)) return blamed(payer, "insufficient_balance");
-    if (customOf(inner) === TOKEN_OWNER_MISMATCH) return blamed(payer, "transfer_failed");
-    const frozenReason = customOf(inner) === TOKEN_ACCOUNT_FROZEN ? frozenLegReason(leg, transfers, frozen) : null;
-    if (frozenReason) return frozenReason;
+    const taker = transfers[0]?.from;
+    if (isShortOfFunds(inner, logs)) return byPayer(leg.from, taker, "insufficient_balance");
+    if (customOf(inner) === TOKEN_OWNER_MISMATCH) return byPayer(leg.from, taker, "transfer_failed");
+    const frozenFailure = customOf(inner) === TOKEN_ACCOUNT_FROZEN ? frozenLegFailure(leg, swap, frozen) : null;
+    if (frozenFailure) return frozenFailure;
   }
-  return blamed("relay", `simulation_failed:${shortTransactionError(err)}`);
+  return { reason: blamed("relay", `simulation_failed:${shortTransactionError(err)}`) };
 }

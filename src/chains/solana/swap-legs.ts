@@ -75,3 +75,65 @@ export function swapLegs(parties: SwapParties, amounts: QuoteAmounts): SwapLeg[]
   ];
   return legs.filter((leg) => leg.amount > 0n);
 }
+
+/** One maker's part of a swap of several (docs/legs.md): its resolver's key, the part it buys and its output. */
+export interface SwapMaker {
+  resolver: string;
+  sellAmount: bigint;
+  outputAmount: bigint;
+}
+
+/**
+ * The legs of a swap filled by several makers (docs/settlement.md, "Solana: the swap transaction"), maker by
+ * maker in their order: the taker pays the maker its part (`proceeds`), the maker pays the recipient its
+ * output less its fees (`received`), the treasury its protocol fee (`outputAmount × feeBps ÷ 10000`, rounded
+ * down, as `composeLegs` weighs it) and the keeper what is still owed of the gas fee, which comes out of the
+ * makers' outputs in order (all of it from the first, as its output covers it). Both fees are in the buy token
+ * when parts are taken (`partRules`, src/auction/parts.ts). Legs of 0 are left out. Throws when the makers'
+ * parts, outputs and fees do not add up to the quote's amounts.
+ */
+export function makerLegs(
+  parties: Omit<SwapParties, "resolver">,
+  amounts: QuoteAmounts,
+  makers: readonly SwapMaker[],
+  feeBps: number,
+): SwapLeg[] {
+  const { taker, sellToken, buyToken } = parties;
+  if (sellToken === buyToken) throw new Error("a swap needs two tokens");
+  if (parties.gasFeeToken !== buyToken || parties.feeToken !== buyToken) {
+    throw new Error("a swap of several makers takes both fees in the buy token");
+  }
+  if (new Set(makers.map((m) => m.resolver)).size !== makers.length) throw new Error("a maker in two legs");
+  let owed = amounts.gasFee;
+  const legs: SwapLeg[] = [];
+  const sums = { sold: 0n, output: 0n, fee: 0n, received: 0n };
+  for (const maker of makers) {
+    const fee = (maker.outputAmount * BigInt(feeBps)) / 10_000n;
+    const gasFee = owed < maker.outputAmount - fee ? owed : maker.outputAmount - fee;
+    owed -= gasFee;
+    const received = maker.outputAmount - fee - gasFee;
+    sums.sold += maker.sellAmount;
+    sums.output += maker.outputAmount;
+    sums.fee += fee;
+    sums.received += received;
+    const { resolver } = maker;
+    legs.push(
+      { role: "proceeds", token: sellToken, from: taker, to: resolver, amount: maker.sellAmount },
+      { role: "received", token: buyToken, from: resolver, to: parties.recipient, amount: received },
+      { role: "fee", token: buyToken, from: resolver, to: parties.treasury, amount: fee },
+      { role: "gasFee", token: buyToken, from: resolver, to: parties.keeper, amount: gasFee },
+    );
+  }
+  const adds =
+    owed === 0n &&
+    sums.sold === parties.sellAmount &&
+    sums.sold === amounts.proceeds &&
+    sums.output === amounts.outputAmount &&
+    sums.fee === amounts.fee &&
+    sums.received === amounts.received &&
+    amounts.takerPays === amounts.proceeds;
+  if (!adds || makers.some((m) => m.sellAmount <= 0n || m.outputAmount <= 0n)) {
+    throw new Error("the makers' legs do not add up to the quote's output and sale");
+  }
+  return legs.filter((leg) => leg.amount > 0n);
+}

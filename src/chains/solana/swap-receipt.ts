@@ -68,7 +68,7 @@ export interface SwapReceipt {
    * `postBalances`); none when the node reports no balances.
    */
   created: string[];
-  /** The legs that moved, in `swapLegs` order; none when the transaction failed (it is atomic). */
+  /** The legs that moved, in `swapLegs` (or `makerLegs`) order; none when the transaction failed (it is atomic). */
   fills: SwapTransfer[];
 }
 

@@ -1,4 +1,5 @@
 import { blamed } from "../../states";
+import type { SwapFailure } from "./swap-failures";
 import { readWire, signsMessage, slotBytes } from "./wire";
 
 /**
@@ -10,10 +11,20 @@ import { readWire, signsMessage, slotBytes } from "./wire";
  * When every slot verifies here, the chain and the relay's check disagree: the relay's.
  */
 export function signatureFailureReason(raw: Uint8Array, taker: string | null): string {
-  const relays = blamed("relay", "simulation_failed:signature_verification");
+  return signatureFailure(raw, taker).reason;
+}
+
+/**
+ * `signatureFailureReason`, with the key of the resolver whose slot does not verify: in a swap of several
+ * makers, each signs its own slot, and only the one whose signature fails is named (docs/legs.md).
+ */
+export function signatureFailure(raw: Uint8Array, taker: string | null): SwapFailure {
+  const relays = { reason: blamed("relay", "simulation_failed:signature_verification") };
   const wire = readWire(raw);
   if (!wire) return relays;
   const refused = wire.signers.findIndex((signer, i) => !signsMessage(wire, signer, slotBytes(wire, i)));
-  if (refused <= 0) return relays;
-  return wire.signers[refused] === taker ? blamed("taker", "bad_signature") : blamed("resolver", "invalid_signature");
+  const signer = wire.signers[refused];
+  if (refused <= 0 || signer === undefined) return relays;
+  if (signer === taker) return { reason: blamed("taker", "bad_signature") };
+  return { reason: blamed("resolver", "invalid_signature"), resolver: signer };
 }

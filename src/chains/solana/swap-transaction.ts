@@ -13,7 +13,7 @@ import {
 import type { SolanaChain } from "../../config";
 import type { QuoteAmounts } from "../../types";
 import type { RfqTerms } from "../adapter";
-import { type SwapLeg, swapLegs } from "./swap-legs";
+import { makerLegs, type SwapLeg, type SwapMaker, swapLegs } from "./swap-legs";
 
 /** The SPL Memo program (v2): its instruction logs its UTF-8 data, here the quote id. */
 export const MEMO_PROGRAM = "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr";
@@ -21,7 +21,7 @@ export const MEMO_PROGRAM = "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr";
 /** The largest serialized transaction a Solana node accepts (one IPv6 MTU less headers). */
 export const MAX_TRANSACTION_BYTES = 1232;
 
-/** The signatures a swap carries: the keeper's (fee payer), the taker's and the resolver's. */
+/** The signatures a swap of one maker carries: the keeper's (fee payer), the taker's and the resolver's; each further maker adds its own. */
 export const SWAP_SIGNATURES = 3;
 
 type SolanaToken = SolanaChain["tokens"][number];
@@ -51,7 +51,11 @@ export function tokenAccount(token: SolanaToken, owner: string): PublicKey {
  * accounts to be asked, so its account is missing only when it closed it after its inventory read, and
  * the keeper never pays its rent (docs/security.md, "A token account closed for its rent").
  */
-function createDestinations(chain: SolanaChain, legs: SwapLeg[], resolver: string): TransactionInstruction[] {
+function createDestinations(
+  chain: SolanaChain,
+  legs: SwapLeg[],
+  resolvers: ReadonlySet<string>,
+): TransactionInstruction[] {
   const seen = new Set<string>();
   const instructions: TransactionInstruction[] = [];
   for (const leg of legs) {
@@ -61,7 +65,7 @@ function createDestinations(chain: SolanaChain, legs: SwapLeg[], resolver: strin
     seen.add(account.toBase58());
     instructions.push(
       createAssociatedTokenAccountIdempotentInstruction(
-        new PublicKey(leg.to === resolver ? resolver : chain.keeper),
+        new PublicKey(resolvers.has(leg.to) ? leg.to : chain.keeper),
         account,
         new PublicKey(leg.to),
         new PublicKey(token.address),
@@ -103,8 +107,10 @@ function memo(quoteId: string): TransactionInstruction {
  * 3. moves each leg of `swapLegs` with `TransferChecked` (mint and decimals checked on chain),
  * 4. logs the quote id with a Memo instruction.
  *
- * `winner.resolver` is the winner's proved Solana key. The result carries no signatures (every slot
- * zero); `signRequest` is what the winner signs. Throws when a token is not one of the chain's or the
+ * `winner.resolver` is the winner's proved Solana key. A fill of several makers (`winner.makers`, two or
+ * more, docs/legs.md) moves each maker's legs in turn (`makerLegs`), and each maker signs: its key is a
+ * signer of the transfers out of its accounts, and pays for its own account's creation. The result carries
+ * no signatures (every slot zero); `signRequest` is what each resolver signs. Throws when a token is not one of the chain's or the
  * amounts do not add up (`swapLegs`), or when the transaction would not fit in a packet.
  *
  * The memo program tags the order whatever the chain's `program` names: no order-engine program is
@@ -113,28 +119,29 @@ function memo(quoteId: string): TransactionInstruction {
 export function buildSwapTransaction(
   chain: SolanaChain,
   terms: RfqTerms,
-  winner: { resolver: string; amounts: QuoteAmounts },
+  winner: { resolver: string; amounts: QuoteAmounts; makers?: readonly SwapMaker[] },
   recentBlockhash: string,
 ): VersionedTransaction {
-  const legs = swapLegs(
-    {
-      taker: terms.taker,
-      resolver: winner.resolver,
-      recipient: terms.recipient,
-      treasury: chain.treasury,
-      keeper: chain.keeper,
-      sellToken: terms.sellToken,
-      buyToken: terms.buyToken,
-      sellAmount: terms.sellAmount,
-      gasFeeToken: terms.gasFeeToken,
-      feeToken: terms.fee.token,
-    },
-    winner.amounts,
-  );
+  const parties = {
+    taker: terms.taker,
+    recipient: terms.recipient,
+    treasury: chain.treasury,
+    keeper: chain.keeper,
+    sellToken: terms.sellToken,
+    buyToken: terms.buyToken,
+    sellAmount: terms.sellAmount,
+    gasFeeToken: terms.gasFeeToken,
+    feeToken: terms.fee.token,
+  };
+  const makers = winner.makers && winner.makers.length > 1 ? winner.makers : null;
+  const legs = makers
+    ? makerLegs(parties, winner.amounts, makers, terms.fee.bps)
+    : swapLegs({ ...parties, resolver: winner.resolver }, winner.amounts);
+  const resolvers = new Set(makers ? makers.map((m) => m.resolver) : [winner.resolver]);
   const instructions = [
     ComputeBudgetProgram.setComputeUnitLimit({ units: chain.computeUnitLimit }),
     ComputeBudgetProgram.setComputeUnitPrice({ microLamports: BigInt(chain.computeUnitPrice) }),
-    ...createDestinations(chain, legs, winner.resolver),
+    ...createDestinations(chain, legs, resolvers),
     ...legs.map((leg) => transfer(chain, leg)),
     memo(terms.quoteId),
   ];

@@ -20,8 +20,9 @@ export interface SwapTransfer {
 /**
  * The `TransferChecked` instructions of a message, in order (`accountKeys`: the static keys, then any
  * loaded from lookup tables). For a swap built by `buildSwapTransaction` they are the legs of
- * `swapLegs`, in its order: the first is always `proceeds`, so its `from` is the taker, and a later leg
- * is the taker's (the fee or the gas fee in the sell token) or the resolver's.
+ * `swapLegs`, in its order, or of `makerLegs`, maker by maker: the first is always `proceeds`, so its `from`
+ * is the taker, and a later leg is the taker's (a sale to the next maker, or the fee or the gas fee in the
+ * sell token) or a resolver's (a maker's).
  */
 export function swapTransfers(message: VersionedMessage, accountKeys: string[]): SwapTransfer[] {
   const transfers: SwapTransfer[] = [];

@@ -118,8 +118,8 @@ export class Bidder {
   }
 
   /**
-   * The largest part of the rfq the node's free inventory covers, priced by its pricer: on an EVM chain
-   * whose fills take several makers' legs (`maxLegs` above 1), at least the sold token's `minLegSellAmount`
+   * The largest part of the rfq the node's free inventory covers, priced by its pricer: on a chain whose
+   * fills take several makers' legs (`maxLegs` above 1; on Solana with both fees in the buy token), at least the sold token's `minLegSellAmount`
    * and less than the whole; null when there is none (docs/reference-resolver.md, "Parts").
    */
   private async part(
@@ -129,7 +129,11 @@ export class Bidder {
     available: bigint,
     wholeOutput: bigint,
   ): Promise<{ sellAmount: bigint; outputAmount: bigint } | null> {
-    if (rfq.toSign.scheme !== "eip712" || (chain.maxLegs ?? 1) < 2 || rfq.limit || available <= 0n) return null;
+    if ((chain.maxLegs ?? 1) < 2 || rfq.limit || available <= 0n) return null;
+    // A part is taken only where both fees come out of the output: on Solana, where the rfq says so.
+    if (rfq.toSign.scheme === "ed25519" && (rfq.fee.token !== rfq.buyToken || rfq.gasFee.token !== rfq.buyToken)) {
+      return null;
+    }
     const whole = BigInt(rfq.sellAmount);
     const sellAmount = (whole * available) / wholeOutput;
     if (sellAmount <= 0n || sellAmount >= whole) return null;
@@ -158,7 +162,7 @@ export class Bidder {
       return account.sign ? account.sign({ hash: typedDataDigest(typed) }) : account.signTypedData(typed);
     }
     if (!this.options.solana) throw new Error("no Solana key to sign the bid with");
-    return this.options.solana.sign(completeBidText(toSign.text, outputAmount));
+    return this.options.solana.sign(completeBidText(toSign.text, outputAmount, sellAmount));
   }
 }
 

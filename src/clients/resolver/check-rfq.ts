@@ -62,7 +62,11 @@ export function bidTextMismatch(rfq: RfqFrame, text: string, corridor: string): 
   return checks.find(([, ok]) => !ok)?.[0] ?? null;
 }
 
-/** The commitment text with the bid's amount in its one slot (`bidTextMismatch` has checked there is one). */
-export function completeBidText(text: string, outputAmount: bigint): string {
-  return text.replace(OUTPUT_AMOUNT_SLOT, outputAmount.toString());
+/**
+ * The commitment text with the bid's amount in its one slot (`bidTextMismatch` has checked there is one),
+ * and for a part (docs/legs.md) `|<sellAmount>` appended: the part's text.
+ */
+export function completeBidText(text: string, outputAmount: bigint, sellAmount?: bigint): string {
+  const whole = text.replace(OUTPUT_AMOUNT_SLOT, outputAmount.toString());
+  return sellAmount === undefined ? whole : `${whole}|${sellAmount}`;
 }

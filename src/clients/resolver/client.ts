@@ -224,7 +224,8 @@ export class ResolverClient {
     if (!c.socket.send(reply)) return;
     if (reply.type === "bid") c.openQuotes.bid(rfq, BigInt(reply.outputAmount), Date.now());
     if (reply.type === "bid" && rfq.toSign.scheme === "ed25519") {
-      this.solanaBids.remember(c.key, rfq, BigInt(reply.outputAmount));
+      const part = reply.sellAmount === undefined ? undefined : BigInt(reply.sellAmount);
+      this.solanaBids.remember(c.key, rfq, BigInt(reply.outputAmount), part);
     }
     this.events.emit("answer", { corridor: c.key, rfq, reply, elapsedMs: Date.now() - started });
   }

@@ -7,6 +7,7 @@ import type { SolanaChain } from "../../config/schema";
 import type { RelayFrame, RfqFrame } from "../../protocol/relay-frames";
 import { asError } from "./events";
 import type { SolanaSigner } from "./keys";
+import { checkLegSignRequest } from "./solana-leg-check";
 
 export type SignCheck = { ok: true; message: Uint8Array } | { ok: false; reason: string };
 
@@ -87,6 +88,8 @@ interface SolanaBid {
   corridor: string;
   rfq: RfqFrame;
   outputAmount: bigint;
+  /** The part of the rfq it bid for (docs/legs.md); absent for the whole. */
+  sellAmount?: bigint;
 }
 
 /**
@@ -96,10 +99,10 @@ interface SolanaBid {
 export class SolanaBids {
   private readonly bids = new Map<string, SolanaBid>();
 
-  remember(corridor: string, rfq: RfqFrame, outputAmount: bigint): void {
+  remember(corridor: string, rfq: RfqFrame, outputAmount: bigint, sellAmount?: bigint): void {
     const now = Date.now() / 1000;
     for (const [rfqId, bid] of this.bids) if (bid.rfq.deadline < now) this.bids.delete(rfqId);
-    this.bids.set(rfq.rfqId, { corridor, rfq, outputAmount });
+    this.bids.set(rfq.rfqId, { corridor, rfq, outputAmount, ...(sellAmount === undefined ? {} : { sellAmount }) });
   }
 
   /** The auction is over, signed or not: nothing more will be asked about this bid. */
@@ -109,8 +112,10 @@ export class SolanaBids {
 
   /**
    * The answer to a winner's `sign` (docs/resolver-protocol.md, "Signing after the auction"): the
-   * transaction must be, byte for byte, the swap the bid implies (`checkSignRequest`); then the ed25519
-   * signature over its message, with the bid it answers. One request per bid: this consumes it.
+   * transaction must be, byte for byte, the swap the bid implies (`checkSignRequest`), or for a part
+   * move exactly its leg (`checkLegSignRequest`); then the ed25519 signature over its message, with the bid
+   * it answers. A whole bid's request consumes it; a part's is kept until its result, since the relay asks
+   * again when it composes the fill anew without another leg's resolver that did not sign (docs/legs.md).
    */
   sign(
     corridor: string,
@@ -132,15 +137,15 @@ export class SolanaBids {
   ): { bid: SolanaBid; signer: SolanaSigner; message: Uint8Array } | string {
     const bid = this.bids.get(frame.rfqId);
     if (!bid || bid.corridor !== corridor) return "this node sent no Solana bid for it on this corridor";
-    this.bids.delete(frame.rfqId);
+    if (bid.sellAmount === undefined) this.bids.delete(frame.rfqId);
     if (!signer || !settings) return "no Solana key or chain settings to check it with";
     try {
-      const check = checkSignRequest(
-        settings,
-        bid.rfq,
-        { resolver: signer.address, outputAmount: bid.outputAmount },
-        frame.transaction,
-      );
+      const { outputAmount, sellAmount } = bid;
+      const resolver = signer.address;
+      const check =
+        sellAmount === undefined
+          ? checkSignRequest(settings, bid.rfq, { resolver, outputAmount }, frame.transaction)
+          : checkLegSignRequest(settings, bid.rfq, { resolver, outputAmount, sellAmount }, frame.transaction);
       return check.ok ? { bid, signer, message: check.message } : check.reason;
     } catch (e) {
       return asError(e).message;
