@@ -89,8 +89,12 @@ export class AuctionHouse {
     this.sampleLadders(opening, live, ladders);
     const decided = await this.decide(opening, live, await standing);
     const rankedAt = clock.elapsed();
-    const counts = live.counts(decided.decision.winner?.offer.resolver ?? null, clock.now());
     const { winner } = decided.decision;
+    const counts = live.counts(
+      winner?.offer.resolver ?? null,
+      clock.now(),
+      winner?.legs?.map((l) => l.resolver),
+    );
     if (!winner) return this.unquoted(live, decided, counts, online.length);
     const quotedAt = clock.now();
     const offers = storedOffers(decided.decision.offers);

@@ -54,13 +54,17 @@ export class LiveAuction {
     });
   }
 
-  /** What the auction tells the resolvers' reliability (src/resolvers/reliability.ts), with its `winner`. */
-  counts(winner: string | null, now: number): AuctionCounts {
+  /**
+   * What the auction tells the resolvers' reliability (src/resolvers/reliability.ts), with its `winner` and,
+   * of a fill of several makers, every leg's resolver.
+   */
+  counts(winner: string | null, now: number, legs?: readonly string[]): AuctionCounts {
     const { auction } = this;
     return {
       asked: [...auction.asked.keys()],
       answered: new Set(auction.answered),
       winner,
+      ...(legs ? { legs } : {}),
       replyMs: auction.replyMs,
       at: new Date(now).toISOString(),
     };

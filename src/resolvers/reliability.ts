@@ -29,7 +29,10 @@ export const windowDays = (now: number): string[] =>
 export interface AuctionCounts {
   asked: readonly string[];
   answered: ReadonlySet<string>;
+  /** The quote's resolver; of a fill of several makers, its largest leg's. */
   winner: string | null;
+  /** Every leg's resolver of a fill of several makers, each of whom won (docs/legs.md); absent for one. */
+  legs?: readonly string[];
   replyMs: ReadonlyMap<string, number>;
   at: string;
 }
@@ -73,7 +76,9 @@ export function replyLatency(totals: Totals, windowMs: number): { p50Ms: number;
 }
 
 export function auctionDayCounts(auction: Omit<AuctionCounts, "at">): Map<string, DayCounts> {
-  const winner = auction.winner === null ? null : resolverKey(auction.winner);
+  const winners = new Set(
+    [...(auction.winner === null ? [] : [auction.winner]), ...(auction.legs ?? [])].map(resolverKey),
+  );
   const counts = new Map<string, DayCounts>();
   for (const address of auction.asked) {
     const a = resolverKey(address);
@@ -82,7 +87,7 @@ export function auctionDayCounts(auction: Omit<AuctionCounts, "at">): Map<string
     counts.set(a, {
       asked: 1,
       answered: auction.answered.has(a) ? 1 : 0,
-      won: a === winner ? 1 : 0,
+      won: winners.has(a) ? 1 : 0,
       replies: latency === undefined ? 0 : 1,
       fastReplies: latency !== undefined && latency <= FAST_REPLY_MS ? 1 : 0,
       ...(bucket ? { [bucket]: 1 } : {}),

@@ -44,6 +44,21 @@ describe("auctionDayCounts", () => {
       "0xd": { asked: 1, answered: 0, won: 0, replies: 0, fastReplies: 0 },
     });
   });
+
+  it("counts a win for every leg's resolver of a fill of several makers", () => {
+    const counts = auctionDayCounts({
+      asked: ["0xA", "0xB", "0xC"],
+      answered: new Set(["0xa", "0xb", "0xc"]),
+      winner: "0xB",
+      legs: ["0xB", "0xC"],
+      replyMs: new Map(),
+    });
+    expect([...counts].map(([a, c]) => [a, c.won])).toEqual([
+      ["0xa", 0],
+      ["0xb", 1],
+      ["0xc", 1],
+    ]);
+  });
 });
 
 describe("detailOf", () => {
