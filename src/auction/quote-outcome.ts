@@ -1,5 +1,5 @@
 import { type Refusal, refuse } from "../errors";
-import type { Quote, Replies } from "../schemas";
+import { type Quote, type Replies, TAKER_SIGNING_FIELDS } from "../schemas";
 import type { Decision } from "./decide";
 
 /**
@@ -66,10 +66,16 @@ export function quoteAnswer(outcome: QuoteOutcome, log: JsonObject): QuoteAnswer
   if (outcome.kind === "refused") return { ...outcome, log };
   return {
     kind: "quoted",
-    body: JSON.stringify({ ...outcome.quote, ...outcome.signing }),
+    body: JSON.stringify({ ...outcome.quote, ...forTaker(outcome.signing) }),
     timings: outcome.timings,
     log,
   };
+}
+
+/** What of a quote's signing the taker gets: `TakerSigning`'s fields, not what is kept for settlement. */
+function forTaker(signing: JsonObject): JsonObject {
+  const given = TAKER_SIGNING_FIELDS.flatMap((k) => (signing[k] === undefined ? [] : [[k, signing[k]] as const]));
+  return Object.fromEntries(given);
 }
 
 /** An auction's log fields (docs/operations.md, "Logs"): the quote and its winner, or the refusal. */

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute, type z } from "@hono/zod-openapi";
 import type { QuoteAnswer } from "../auction";
 import type { ChainAdapter } from "../chains";
 import { adapterFor } from "../chains";
@@ -29,6 +29,7 @@ import {
   QuoteListQuery,
   QuotePage,
   QuoteRequest,
+  TakerSigning,
 } from "../schemas";
 import { isOpen } from "../states";
 import { announceCancelled } from "../streams";
@@ -45,22 +46,7 @@ export const quoteRoutes = createRouter()
       summary: "Ask for a quote: runs an RFQ auction among the corridor's resolvers",
       request: { body: { required: true, content: { "application/json": { schema: QuoteRequest } } } },
       responses: {
-        200: jsonContent(
-          Quote.extend({
-            typedData: z
-              .record(z.string(), z.unknown())
-              .optional()
-              .openapi({ description: "EVM: the Permit2 typed data the taker signs (eth_signTypedData_v4)" }),
-            transaction: z.string().optional().openapi({
-              description:
-                "Solana: the swap transaction, base64, the winner's signature in place, the taker's slot empty",
-            }),
-            lastValidBlockHeight: z.number().int().optional().openapi({
-              description: "Solana: the last block height at which the transaction's blockhash lets it land",
-            }),
-          }),
-          "The quote, and what the taker signs",
-        ),
+        200: jsonContent(Quote.extend(TakerSigning.shape), "The quote, and what the taker signs"),
         ...errorResponses(400, 401, 404, 429, 503),
       },
     }),

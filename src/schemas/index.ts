@@ -43,6 +43,8 @@ export {
   type Replies,
   type Settlement,
   type Steering,
+  TAKER_SIGNING_FIELDS,
+  TakerSigning,
   type TimelineEntry,
 } from "./quote";
 export { CancelQuoteRequest, QuoteRequest } from "./quote-request";

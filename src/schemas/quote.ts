@@ -222,6 +222,27 @@ export const QuoteListQuery = z.object({
   ...pageQuery("quotes"),
 });
 
+/**
+ * What a quote's answer carries for the taker to sign, beside the record: one chain kind's fields. Nothing
+ * else of what the relay keeps for settlement (the legs' signatures, which key each maker signed with, the
+ * rent it took as paid) goes out.
+ */
+export const TakerSigning = z.object({
+  typedData: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .openapi({ description: "EVM: the Permit2 typed data the taker signs (eth_signTypedData_v4)" }),
+  transaction: z.string().optional().openapi({
+    description: "Solana: the swap transaction, base64, the winner's signature in place, the taker's slot empty",
+  }),
+  lastValidBlockHeight: z.number().int().optional().openapi({
+    description: "Solana: the last block height at which the transaction's blockhash lets it land",
+  }),
+});
+
+/** The fields of `TakerSigning`, which alone of a quote's signing go to the taker. */
+export const TAKER_SIGNING_FIELDS = Object.keys(TakerSigning.shape) as (keyof typeof TakerSigning.shape)[];
+
 export type QuoteListQuery = z.output<typeof QuoteListQuery>;
 export type QuoteStatus = z.infer<typeof QuoteStatus>;
 export type ExecutionStatus = z.infer<typeof ExecutionStatus>;
