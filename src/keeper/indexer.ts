@@ -260,7 +260,10 @@ export class Indexer {
     // The call sent applied the permit when one came with the submission (`fillWithPermit`).
     const settled = settledReceipt(receipt, fill, Boolean(s.request.permit));
     // Each leg's resolver, by the chain's events: a Solana maker's fill names its key and its resolver (`node`).
-    const legs = legResolvers(s.resolver, receipt.fills.filter((f) => f.quoteId === s.quoteId));
+    const legs = legResolvers(
+      s.resolver,
+      receipt.fills.filter((f) => f.quoteId === s.quoteId),
+    );
     this.records.add(tx, settledStatements(this.port.db, s, settled, iso(this.port.now()), legs), async () => {
       this.port.store.setState(receipt.hash, "mined", receipt.block, this.port.now());
       this.checkedHead.set(receipt.hash, head);
