@@ -3,6 +3,7 @@ import { base58 } from "@scure/base";
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { localKeeperKeys } from "./scripts/lib/evm-deploy";
 import { localSolanaKeypair } from "./scripts/lib/solana-harness/accounts";
+import { allCorridors } from "./src/chains";
 import { localConfig } from "./src/config/local";
 import { KEEPER_KEY } from "./test/settlement/accounts";
 import { withClosedChains } from "./test/support/closed-chains";
@@ -108,6 +109,16 @@ function roomyLimits(limits: typeof localConfig.limits): typeof localConfig.limi
   };
 }
 
+/**
+ * The relay of the projects that test records split over databases (test/records/, test/settlement-records/):
+ * its EVM corridor's records in the second D1 database (`RECORDS_2`, docs/capacity.md "Records by
+ * corridor"), every other corridor's in `DB`.
+ */
+function withSecondRecords<C extends typeof localConfig>(config: C): C {
+  const evm = allCorridors(config).filter((c) => c.chain.kind === "evm");
+  return { ...config, records: [{ binding: "RECORDS_2", corridors: evm.map((c) => c.key) }] };
+}
+
 /** The local configuration (limits no test file reaches) with the RPC of its chain of `kind` pointed at a test's chain. */
 function onTestChain(
   kind: "evm" | "solana",
@@ -157,6 +168,8 @@ export default defineConfig({
         test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },
       },
       workersProject("integration", { RELAY_CONFIG: JSON.stringify(integrationConfig) }),
+      // The same relay with its EVM corridor's records in a second database.
+      workersProject("records", { RELAY_CONFIG: JSON.stringify(withSecondRecords(integrationConfig)) }),
       // A relay that admits only registered resolvers and requires taker proofs.
       workersProject("integration-strict", {
         RELAY_CONFIG: JSON.stringify({ ...integrationConfig, requireRegistration: true, requireTakerProof: true }),

@@ -10,6 +10,7 @@ export {
   archiveBatchDone,
   archivedObjectOf,
   listsCompleteFrom,
+  listsCompleteFromAll,
   planArchiveBatch,
   plannedArchiveBatches,
   pruneArchivedIds,
@@ -46,7 +47,7 @@ export {
   readLimitOrderProgress,
 } from "./limit-orders";
 export { decodeCursor, decodeKeyCursor, encodeCursor, encodeKeyCursor } from "./page-cursor";
-export { listQuotes } from "./quote-lists";
+export { listQuotes, listQuotesOver, newestFirst } from "./quote-lists";
 export { cancelQuote, expireAllDue, expireIfDue, quoteStatus } from "./quote-status";
 export { correctOffersStatements, insertQuoteStatements, updateQuoteRepliesStatement } from "./quote-writes";
 export {
@@ -117,4 +118,11 @@ export {
   type StrikeRow,
   writeStrikeRow,
 } from "./strikes";
-export { BATCH_STATEMENTS, COALESCE_MS, pruneWrittenBehind, WriteBehind, type WriteStatements } from "./write-behind";
+export {
+  BATCH_STATEMENTS,
+  COALESCE_MS,
+  pruneWrittenBehind,
+  WriteBehind,
+  type WriteDatabases,
+  type WriteStatements,
+} from "./write-behind";
