@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { loadConfig, recordsDatabases } from "../src/config";
+import { loadConfig, recordsDatabases, recordsDb } from "../src/config";
 import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
 import type { Refusal } from "../src/errors";
@@ -14,6 +14,7 @@ import {
   LIMIT_POLL_MS,
   limitJobPort,
   limitPass,
+  moveCountsToDb,
   PRUNE_EVERY_MS,
   pruneKeys,
   RETENTION_BACKLOG_MS,
@@ -61,6 +62,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
     this.leader = new Leader({
       config: () => loadConfig(this.env.RELAY_CONFIG),
       db: env.DB,
+      records: (id) => recordsDb(this.env, loadConfig(this.env.RELAY_CONFIG), id),
       chainKeeper: (chainId) => this.chainKeeper(chainId),
       paused: () => this.paused(),
       keys: new SqlKeyBook(ctx.storage.sql),
@@ -96,7 +98,13 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
         run: async () => void (await Promise.all(this.recordsDbs().map((db) => pruneKeys(db, Date.now())))),
         again: () => true,
       }),
-      expire: periodic({ run: () => expireQuotes(this.recordsDbs(), Date.now()), again: () => true }),
+      expire: periodic({
+        run: async () => {
+          await expireQuotes(this.recordsDbs(), Date.now());
+          await moveCountsToDb(this.recordsDbs(), this.env.DB, Date.now());
+        },
+        again: () => true,
+      }),
       // A pass waits for its auctions (up to an rfq window): behind the alarm, so the other jobs do not.
       limits: periodic({ run: limitRun, again: () => this.limitOrdersOn() }),
       retention: periodic({ run: retentionRun, again: () => true }),

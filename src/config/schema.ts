@@ -89,24 +89,31 @@ export const relayConfigSchema = z
       });
     }
     checkOracleConfig(config, (path, message) => ctx.addIssue({ code: "custom", path, message }));
-    checkRecords(config.records, (path, message) =>
-      ctx.addIssue({ code: "custom", path: ["records", ...path], message }),
-    );
+    checkRecords(config, (path, message) => ctx.addIssue({ code: "custom", path: ["records", ...path], message }));
   });
 
-/** Each database once, never `DB` (it holds every corridor not listed), and each corridor in one database. */
+/**
+ * Each database once, never `DB` (it holds every corridor not listed), and each corridor in one database.
+ * Limit orders are followed in `DB` with their quotes (src/db/limit-moves.ts), so while they are on, no
+ * corridor of a chain that has them (EVM) is listed.
+ */
 function checkRecords(
-  records: z.infer<typeof recordsSchema>,
+  config: { records: z.infer<typeof recordsSchema>; limitOrders: unknown; chains: readonly ChainConfig[] },
   issue: (path: (string | number)[], message: string) => void,
 ): void {
   const bindings = new Set<string>();
   const corridors = new Set<string>();
-  records.forEach(({ binding, corridors: keys }, i) => {
+  const limitChains = new Set(
+    config.limitOrders ? config.chains.filter((c) => c.kind === "evm").map((c) => c.chainId) : [],
+  );
+  config.records.forEach(({ binding, corridors: keys }, i) => {
     if (binding === MAIN_DB) issue([i, "binding"], "DB holds every corridor not listed; name another database");
     if (bindings.has(binding)) issue([i, "binding"], "duplicate binding");
     bindings.add(binding);
     keys.forEach((key, j) => {
       if (corridors.has(key)) issue([i, "corridors", j], "a corridor's records are in one database");
+      if (limitChains.has(Number(key.split(":")[0])))
+        issue([i, "corridors", j], "limit orders are on: their chain's corridors keep their records in DB");
       corridors.add(key);
     });
   });

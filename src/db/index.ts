@@ -16,6 +16,7 @@ export {
   pruneArchivedIds,
 } from "./archive-batches";
 export { type ArchivedQuote, readBatchRecords } from "./archive-records";
+export { moveCounts } from "./count-moves";
 export { type ExecutionRow, readExecutionRecord, readUncountedFailures, type UncountedFailure } from "./executions";
 export { type Fade, readSignedOffers, type SignedOffer, writeFade } from "./fades";
 export { recentGasUsed } from "./fill-costs";
@@ -59,7 +60,7 @@ export {
   readQuoteRow,
   readSubmission,
 } from "./quotes";
-export { RecordBatch } from "./record-batch";
+export { RecordBatch, RecordBatches } from "./record-batch";
 export { type RelayFillsAsk, relayFillsSince } from "./relay-fills";
 export {
   addDayCounts,

@@ -61,7 +61,7 @@ export async function refill(
   const { port, quote, request, wallet } = trial;
   if (!quote.resolver || quote.fillKind === "limit") return null;
   const fader = faded ?? quote.resolver.address;
-  const stored = await readSignedOffers(port.db, quote.quoteId);
+  const stored = await readSignedOffers(port.records(quote.quoteId), quote.quoteId);
   const won = stored.filter((o) => o.status === "won");
   const fadedRank = (won.find((o) => o.resolver.toLowerCase() === fader.toLowerCase()) ?? won[0])?.rank ?? 1;
   for (const offer of nextOffers(stored, fader, quote.minReceived)) {
@@ -89,7 +89,7 @@ export async function recordFade(trial: Trial, faded: Refill, reason: string): P
   const winner = { address: faded.faded };
   const at = iso(port.now());
   const { offer } = faded;
-  await writeFade(port.db, {
+  await writeFade(port.records(quote.quoteId), {
     quoteId: quote.quoteId,
     fadedRank: faded.fadedRank,
     next: offer,

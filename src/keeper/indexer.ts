@@ -51,7 +51,7 @@ export class Indexer {
     private readonly port: KeeperPort,
     private readonly wallet: Wallet,
   ) {
-    this.records = new PassRecords(port.db, followFailed);
+    this.records = new PassRecords(followFailed);
   }
 
   private async pass(): Promise<boolean> {
@@ -162,7 +162,8 @@ export class Indexer {
       this.checkedHead.set(current.hash, head);
       if (!settler.isFinal(current.block, head)) return;
       const { hash, submission } = current;
-      this.records.add(current, finalStatements(this.port.db, submission.quoteId, iso(this.port.now())), () => {
+      const db = this.port.records(submission.quoteId);
+      this.records.add(current, db, finalStatements(db, submission.quoteId, iso(this.port.now())), () => {
         store.remove(hash);
         this.checkedHead.delete(hash);
         this.port.quoteMoved(submission.quoteId, null);
@@ -209,7 +210,12 @@ export class Indexer {
       bump,
       sent: sent.status,
     });
-    await writeReplaced(this.port.db, tx.submission, { txHash: by.hash, replaces: tx.hash, bump }, iso(now));
+    await writeReplaced(
+      this.port.records(tx.submission.quoteId),
+      tx.submission,
+      { txHash: by.hash, replaces: tx.hash, bump },
+      iso(now),
+    );
     this.port.quoteMoved(tx.submission.quoteId, null);
   }
 
@@ -220,7 +226,12 @@ export class Indexer {
   private async reorged(tx: PendingTx, now: TxStatus, adapter: ChainAdapter, head: number): Promise<void> {
     const { quoteId } = tx.submission;
     keeperLog.warn("reorged", { quoteId, txHash: tx.hash, block: tx.block, now: now.state });
-    await writeReorged(this.port.db, tx.submission, { txHash: tx.hash, block: tx.block ?? 0 }, iso(this.port.now()));
+    await writeReorged(
+      this.port.records(tx.submission.quoteId),
+      tx.submission,
+      { txHash: tx.hash, block: tx.block ?? 0 },
+      iso(this.port.now()),
+    );
     this.port.store.setState(tx.hash, "sent", null, this.port.now());
     this.port.quoteMoved(quoteId, null);
     const sent = this.port.store.get(tx.hash);
@@ -263,7 +274,8 @@ export class Indexer {
       // The call sent applied the permit when one came with the submission (`fillWithPermit`).
       carriedPermit: Boolean(s.request.permit),
     };
-    this.records.add(tx, settledStatements(this.port.db, s, settled, iso(this.port.now())), async () => {
+    const db = this.port.records(s.quoteId);
+    this.records.add(tx, db, settledStatements(db, s, settled, iso(this.port.now())), async () => {
       this.port.store.setState(receipt.hash, "mined", receipt.block, this.port.now());
       this.checkedHead.set(receipt.hash, head);
       this.port.quoteMoved(s.quoteId, fillNotice(tx, "settled"));
@@ -278,7 +290,7 @@ export class Indexer {
     const reason = await judgeAfterBroadcast(this.port, s.quoteId, { reason: given, shortfall });
     const resolversOwn = isResolversOwn(reason);
     const failure = { reason, resolversOwn, txHash: tx.hash, gasUsed };
-    const moved = await writeFailed(this.port.db, s, failure, iso(this.port.now()));
+    const moved = await writeFailed(this.port.records(s.quoteId), s, failure, iso(this.port.now()));
     this.port.store.remove(tx.hash);
     // A transaction lost before its broadcast was ever confirmed has no execution to fail: nobody to tell.
     if (!moved) return;

@@ -52,11 +52,11 @@ export async function judgeShortfall(port: JudgingPort, quote: Judged, failed: S
   const { quoteId, chainId, buyToken: token } = quote;
   const inFlight = inFlightOf(port.store.all(), { resolver, chainId, auction, madeAfter });
   const ask = { resolver, chainId, token, since: quote.quotedAt, madeAfter, quoteId, inFlight };
-  return (await relayFillsSince(port.db, ask)) >= short ? SPENT_BY_RELAY : failed.reason;
+  return (await relayFillsSince(port.records(quote.quoteId), ask)) >= short ? SPENT_BY_RELAY : failed.reason;
 }
 
 /** What judging reads: D1, the configuration, and the keeper's own transactions. */
-type JudgingPort = Pick<KeeperPort, "db" | "config" | "store">;
+type JudgingPort = Pick<KeeperPort, "records" | "config" | "store">;
 
 /**
  * The quotes of the keeper's transactions that fill `resolver` on the chain and that the auction at `auction`
@@ -81,6 +81,6 @@ export function inFlightOf(
  */
 export async function judgeAfterBroadcast(port: JudgingPort, quoteId: string, failed: Shortfall): Promise<string> {
   if (failed.reason !== SHORT) return failed.reason;
-  const quote = await readQuoteRow(port.db, quoteId);
+  const quote = await readQuoteRow(port.records(quoteId), quoteId);
   return quote ? judgeShortfall(port, quote, failed) : failed.reason;
 }

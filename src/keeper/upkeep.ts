@@ -1,6 +1,6 @@
 import { type ArchiveBucket, type ArchiveRun, archiveCutoffs, archivePassOver } from "../archive";
 import type { RelayConfig } from "../config";
-import { expireAllDue, pruneIdempotencyKeys, pruneLevelDays, pruneWrittenBehind } from "../db";
+import { expireAllDue, moveCounts, pruneIdempotencyKeys, pruneLevelDays, pruneWrittenBehind } from "../db";
 import { levelsSinceDay } from "../levels";
 import { iso } from "./iso";
 import { keeperLog } from "./keeper-log";
@@ -45,4 +45,14 @@ export async function retain(
 export async function expireQuotes(dbs: readonly D1Database[], now: number): Promise<void> {
   const expired = (await Promise.all(dbs.map((db) => expireAllDue(db, iso(now))))).reduce((n, e) => n + e, 0);
   if (expired > 0) keeperLog.info("quotes_expired", { expired });
+}
+
+/**
+ * Moves the resolvers' counts each records database other than `main` holds into `main` (src/db/count-moves.ts;
+ * docs/capacity.md, "Records by corridor"), where standing and the resolver pages read them.
+ */
+export async function moveCountsToDb(dbs: readonly D1Database[], main: D1Database, now: number): Promise<void> {
+  const others = dbs.filter((db) => db !== main);
+  const moved = (await Promise.all(others.map((db) => moveCounts(db, main, iso(now))))).reduce((n, m) => n + m, 0);
+  if (moved > 0) keeperLog.info("counts_moved", { rows: moved });
 }

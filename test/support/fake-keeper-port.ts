@@ -49,6 +49,7 @@ export function keeperHarness(
   const port: KeeperPort = {
     config: () => localConfig,
     db,
+    records: () => db,
     store,
     settlers: () => (options.noKey ? "no_key" : settlers),
     armIndexer: async () => {

@@ -16,6 +16,7 @@ const corridorOf = (kind: string) => {
 };
 const [evm, solana] = [corridorOf("evm"), corridorOf("solana")];
 const config = parseConfig({ ...localConfig, records: [{ binding: "RECORDS_2", corridors: [solana.key] }] });
+const noLimitOrders = { ...localConfig, limitOrders: null };
 
 describe("which database holds a corridor's records", () => {
   const env = { DB: fakeDb("DB"), RECORDS_2: fakeDb("RECORDS_2") };
@@ -44,7 +45,7 @@ describe("which database holds a corridor's records", () => {
   });
 
   it("refuses DB as a listed database, a binding twice, and a corridor in two databases", () => {
-    const records = (r: unknown) => () => parseConfig({ ...localConfig, records: r });
+    const records = (r: unknown) => () => parseConfig({ ...noLimitOrders, records: r });
     expect(records([{ binding: "DB", corridors: [evm.key] }])).toThrow(/records\.0\.binding/);
     expect(
       records([
@@ -60,6 +61,11 @@ describe("which database holds a corridor's records", () => {
     ).toThrow(/records\.1\.corridors\.0/);
     expect(records([{ binding: "records", corridors: [evm.key] }])).toThrow(/binding name/);
     expect(records([{ binding: "RECORDS_2", corridors: ["USDC/cNGN"] }])).toThrow(/corridor key/);
+    expect(records([{ binding: "RECORDS_2", corridors: [evm.key] }])).not.toThrow();
+    // Limit orders are followed in DB: with them on, an EVM corridor keeps its records there.
+    const withLimitOrders = () =>
+      parseConfig({ ...localConfig, records: [{ binding: "RECORDS_2", corridors: [evm.key] }] });
+    expect(withLimitOrders).toThrow(/limit orders are on/);
   });
 });
 
