@@ -17,10 +17,16 @@ export {
 } from "./archive-batches";
 export { type ArchivedQuote, readBatchRecords } from "./archive-records";
 export { moveCounts } from "./count-moves";
-export { type ExecutionRow, readExecutionRecord, readUncountedFailures, type UncountedFailure } from "./executions";
+export {
+  type ExecutionRow,
+  readExecutionRecord,
+  readUncountedFailures,
+  readUncountedFailuresOver,
+  type UncountedFailure,
+} from "./executions";
 export { type Fade, readSignedOffers, type SignedOffer, writeFade } from "./fades";
 export { recentGasUsed } from "./fill-costs";
-export { type SettledFillBooks, settledFillsSince } from "./keeper-books";
+export { type SettledFillBooks, settledFillsSince, settledFillsSinceOver } from "./keeper-books";
 export {
   type LevelDayRow,
   levelDaysStatement,

@@ -4,9 +4,11 @@ import type { KeeperDO } from "../../durable-objects/keeper";
 import { createApp } from "../../src/app";
 import { allCorridors, corridorTag } from "../../src/chains";
 import { loadConfig } from "../../src/config/load";
+import { upsertRegistration } from "../../src/db/resolvers";
 import { newId } from "../../src/ids";
 import type { QuotePage } from "../../src/schemas/quote";
 import { type Bidder, bidder, marketSellAmount, quoteBody } from "../support/bidder";
+import { insertExecutionStatement } from "../support/execution-rows";
 import { seedExecution, seedQuote } from "../support/records";
 import { eventually } from "../support/ws-client";
 
@@ -171,5 +173,28 @@ describe("a corridor whose records are in a second database", () => {
       expect(after.status).toBe(200);
       expect(after.body).toEqual({ ...before, archived: true });
     }
+  });
+
+  it("shows on a resolver's page the failures not its fault of both databases, newest first", async () => {
+    const resolver = "0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f";
+    const now = Date.now();
+    await upsertRegistration(env.DB, resolver, { name: "eta" }, new Date(now - 60_000).toISOString());
+    const failed = async (db: D1Database, quoteId: string, reason: string, ago: number) => {
+      await seedQuote(db, { quoteId, resolver: { address: resolver, name: "eta", solanaAddress: null } });
+      const at = new Date(now - ago).toISOString();
+      const row = { quoteId, status: "failed" as const, reason, blame: null, txHash: null, submitter: null };
+      const more = { gasUsed: null, resolver, proceeds: "1", takerPays: "1", createdAt: at, updatedAt: at };
+      await insertExecutionStatement(db, { executionId: newId("x", quoteId.slice(2, 10)), ...row, ...more }).run();
+    };
+    const [second, main] = [inSecond(), inMain()];
+    await failed(records2, second, "taker:nonce_used", 1_000);
+    await failed(env.DB, main, "relay:fee_mismatch", 2_000);
+    const { status, body } = await get(`/v1/resolvers/${resolver}`);
+    expect(status).toBe(200);
+    const notCounted = body.notCounted as { quoteId: string; reason: string }[];
+    expect(notCounted.map((f) => [f.quoteId, f.reason])).toEqual([
+      [second, "taker:nonce_used"],
+      [main, "relay:fee_mismatch"],
+    ]);
   });
 });
