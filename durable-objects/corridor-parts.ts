@@ -35,7 +35,7 @@ export function corridorParts(ctx: DurableObjectState, env: Env, clock: Clock) {
   const nodes = corridorNodesOn(ctx, { config, corridor, db, band, live });
   const standing = new CorridorStanding({ db, send: (address, frame) => nodes.send(address, frame) });
   /** The auctions' D1 writes, durable here first (docs/architecture.md, "Write-behind"). */
-  const writes = new WriteBehind(ctx.storage.sql, { records, global: db }, auctionWrites, corridor.key);
+  const writes = new WriteBehind(ctx.storage.sql, records, auctionWrites, corridor.key);
   const readRates = () => oracleStub(env).nativePrices(corridor.chain.chainId);
   const costs = corridorCostsOn(corridor.chain, { db: records, readRates, waitUntil });
   const hub = new CorridorStreams({

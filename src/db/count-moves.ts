@@ -2,9 +2,10 @@ import { COUNTER_COLUMNS, type Counter, countStatement, type DayCounts } from ".
 
 /**
  * The resolvers' counts of a records database other than `DB` moved into `DB`'s (migrations/0027;
- * docs/capacity.md, "Records by corridor"). The keeper counts a settlement step where it writes the step,
- * in the quote's database, so the count's condition (the execution's state) is read in the same atomic
- * batch; the leader's job moves them. A move is two atomic batches: in the records database its rows leave
+ * docs/capacity.md, "Records by corridor"). A corridor's write-behind sums its auctions' counters into its
+ * records database with their quotes, and the keeper counts a settlement step where it writes the step
+ * (the count's condition, the execution's state, is read in the same atomic batch); the leader's job moves
+ * them every 10 s, so `DB` takes one batch a database, not one a corridor's write. A move is two atomic batches: in the records database its rows leave
  * `resolver_days` for one `count_moves` row; in `DB` they are added under the move's id (`written_behind`),
  * so a move retried after either half is added once.
  */

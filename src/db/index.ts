@@ -130,6 +130,5 @@ export {
   COALESCE_MS,
   pruneWrittenBehind,
   WriteBehind,
-  type WriteDatabases,
   type WriteStatements,
 } from "./write-behind";

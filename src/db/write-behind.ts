@@ -9,10 +9,9 @@
  * here (the object was evicted in between) fails on that key when retried; the entries D1 already has
  * are then dropped and the rest written.
  *
- * A corridor whose records are in a database of their own (docs/capacity.md, "Records by corridor") writes
- * each batch in two: its records with their ids in that database, then what the batch writes together (the
- * resolvers' counters, global) in `DB` under one id of its own, so each half is written once. Between the
- * two, the entries wait in `write_behind_merged` under that id.
+ * `db` is the object's records database (docs/capacity.md, "Records by corridor"): a corridor's quotes,
+ * and the counters its batches sum, go there; counters in a database other than `DB` reach `DB` by the
+ * keeper's job (src/db/count-moves.ts).
  */
 
 import { log } from "../log";
@@ -32,12 +31,6 @@ export interface WriteStatements<Entry> {
   merged?(db: D1Database, entries: readonly Entry[]): D1PreparedStatement[];
 }
 
-/** The databases an object's writes go to: its records', and `DB`, holding what is global (the same one, unless split). */
-export interface WriteDatabases {
-  records: D1Database;
-  global: D1Database;
-}
-
 /** How long a queued write waits before its copy starts, so writes queued meanwhile share its batches. */
 export const COALESCE_MS = 100;
 
@@ -55,7 +48,7 @@ export class WriteBehind<Entry> {
   /** `label` names the queue in logs. */
   constructor(
     private readonly sql: SqlStorage,
-    private readonly dbs: WriteDatabases,
+    private readonly db: D1Database,
     private readonly statements: WriteStatements<Entry>,
     private readonly label: string,
   ) {
@@ -63,16 +56,6 @@ export class WriteBehind<Entry> {
       `CREATE TABLE IF NOT EXISTS write_behind (
          seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL, body TEXT NOT NULL, added_at INTEGER NOT NULL)`,
     );
-    if (this.split)
-      sql.exec(
-        `CREATE TABLE IF NOT EXISTS write_behind_merged (
-           seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL, body TEXT NOT NULL, added_at INTEGER NOT NULL)`,
-      );
-  }
-
-  /** Whether a batch's merged statements go to another database than its records. */
-  private get split(): boolean {
-    return this.dbs.records !== this.dbs.global && this.statements.merged !== undefined;
   }
 
   /**
@@ -125,10 +108,7 @@ export class WriteBehind<Entry> {
 
   /** How many writes wait for D1. */
   size(): number {
-    const merged = this.split
-      ? this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM write_behind_merged").one().n
-      : 0;
-    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM write_behind").one().n + merged;
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM write_behind").one().n;
   }
 
   /**
@@ -157,69 +137,24 @@ export class WriteBehind<Entry> {
   }
 
   private async drainAll(): Promise<void> {
-    if (this.split) await this.drainMerged();
     for (;;) {
       const batch = this.nextBatch();
       if (batch.rows.length === 0) return;
-      const db = this.dbs.records;
       const at = new Date().toISOString();
-      const merged = this.split ? [] : (this.statements.merged?.(db, batch.entries) ?? []);
-      let written: readonly string[] = batch.rows.map((r) => r.id);
       try {
-        await db.batch([
+        await this.db.batch([
           ...batch.rows.flatMap((row, i) => [
-            db.prepare("INSERT INTO written_behind (id, written_at) VALUES (?, ?)").bind(row.id, at),
+            this.db.prepare("INSERT INTO written_behind (id, written_at) VALUES (?, ?)").bind(row.id, at),
             ...(batch.statements[i] ?? []),
           ]),
-          ...merged,
+          ...(this.statements.merged?.(this.db, batch.entries) ?? []),
         ]);
+        this.remove(batch.rows.map((r) => r.id));
       } catch (e) {
-        written = await this.alreadyWritten(db, written);
+        const written = await this.alreadyWritten(batch.rows.map((r) => r.id));
         if (written.length === 0) throw e;
-      }
-      if (!this.split) {
         this.remove(written);
-        continue;
       }
-      this.toMerged(written);
-      await this.drainMerged();
-    }
-  }
-
-  /** Moves written entries to wait for their merged statements, under one id: one step, with no await between. */
-  private toMerged(ids: readonly string[]): void {
-    const mergedId = crypto.randomUUID();
-    const list = JSON.stringify(ids);
-    this.sql.exec(
-      `INSERT INTO write_behind_merged (id, body, added_at)
-       SELECT ?, body, added_at FROM write_behind WHERE id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
-      mergedId,
-      list,
-    );
-    this.remove(ids);
-  }
-
-  /** Writes the merged statements of each group of written entries, in `DB` under the group's id. */
-  private async drainMerged(): Promise<void> {
-    const db = this.dbs.global;
-    for (;;) {
-      const first = this.sql.exec<{ id: string }>("SELECT id FROM write_behind_merged ORDER BY seq LIMIT 1").toArray();
-      const mergedId = first[0]?.id;
-      if (mergedId === undefined) return;
-      const entries = this.sql
-        .exec<{ body: string }>("SELECT body FROM write_behind_merged WHERE id = ? ORDER BY seq", mergedId)
-        .toArray()
-        .map((r) => JSON.parse(r.body) as Entry);
-      const at = new Date().toISOString();
-      try {
-        await db.batch([
-          db.prepare("INSERT INTO written_behind (id, written_at) VALUES (?, ?)").bind(mergedId, at),
-          ...(this.statements.merged?.(db, entries) ?? []),
-        ]);
-      } catch (e) {
-        if ((await this.alreadyWritten(db, [mergedId])).length === 0) throw e;
-      }
-      this.sql.exec("DELETE FROM write_behind_merged WHERE id = ?", mergedId);
     }
   }
 
@@ -231,7 +166,7 @@ export class WriteBehind<Entry> {
     let count = 0;
     for (const row of this.sql.exec<QueuedRow>("SELECT seq, id, body FROM write_behind ORDER BY seq LIMIT 100")) {
       const entry = JSON.parse(row.body) as Entry;
-      const list = this.statements.each(this.dbs.records, entry);
+      const list = this.statements.each(this.db, entry);
       if (rows.length > 0 && count + list.length + 1 > BATCH_STATEMENTS) break;
       rows.push(row);
       entries.push(entry);
@@ -241,8 +176,8 @@ export class WriteBehind<Entry> {
     return { rows, entries, statements };
   }
 
-  private async alreadyWritten(db: D1Database, ids: readonly string[]): Promise<string[]> {
-    const { results } = await db
+  private async alreadyWritten(ids: readonly string[]): Promise<string[]> {
+    const { results } = await this.db
       .prepare("SELECT id FROM written_behind WHERE id IN (SELECT value FROM json_each(?))")
       .bind(JSON.stringify(ids))
       .all<{ id: string }>();

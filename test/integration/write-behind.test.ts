@@ -69,9 +69,7 @@ function failingDb(mode: "before" | "after", reads = true): D1Database {
 
 /** Runs `f` with a write-behind queue over the corridor object's own storage. */
 const inCorridor = <T>(db: D1Database, f: (queue: WriteBehind<AuctionWrite>) => Promise<T>) =>
-  runInDurableObject(corridor(), (_, state) =>
-    f(new WriteBehind(state.storage.sql, { records: db, global: db }, auctionWrites, "test")),
-  );
+  runInDurableObject(corridor(), (_, state) => f(new WriteBehind(state.storage.sql, db, auctionWrites, "test")));
 
 describe("write-behind of a corridor's writes", () => {
   it("keeps writes queued while D1 fails and, after eviction, writes them in order", async () => {
@@ -186,7 +184,7 @@ describe("write-behind of a corridor's writes", () => {
   it("is drained by the corridor's alarm", async () => {
     const { write, quoteId } = quoteWrite();
     await runInDurableObject(corridor(), async (_, state) => {
-      new WriteBehind(state.storage.sql, { records: env.DB, global: env.DB }, auctionWrites, "test").add(write);
+      new WriteBehind(state.storage.sql, env.DB, auctionWrites, "test").add(write);
       await state.storage.setAlarm(Date.now() + 60_000);
     });
     expect(await runDurableObjectAlarm(corridor())).toBe(true);
