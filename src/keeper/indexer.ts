@@ -46,12 +46,13 @@ export class Indexer {
   private readonly checkedHead = new Map<string, number>();
   /** The settlements and finals of a chain's pass, written together once it has followed every transaction. */
   private readonly records: PassRecords;
+  private readonly dbOf = (tx: PendingTx) => this.port.records(tx.submission.quoteId);
 
   constructor(
     private readonly port: KeeperPort,
     private readonly wallet: Wallet,
   ) {
-    this.records = new PassRecords(followFailed);
+    this.records = new PassRecords(this.dbOf, followFailed);
   }
 
   private async pass(): Promise<boolean> {
@@ -162,8 +163,7 @@ export class Indexer {
       this.checkedHead.set(current.hash, head);
       if (!settler.isFinal(current.block, head)) return;
       const { hash, submission } = current;
-      const db = this.port.records(submission.quoteId);
-      this.records.add(current, db, finalStatements(db, submission.quoteId, iso(this.port.now())), () => {
+      this.records.add(current, finalStatements(this.dbOf(current), submission.quoteId, iso(this.port.now())), () => {
         store.remove(hash);
         this.checkedHead.delete(hash);
         this.port.quoteMoved(submission.quoteId, null);
@@ -210,12 +210,7 @@ export class Indexer {
       bump,
       sent: sent.status,
     });
-    await writeReplaced(
-      this.port.records(tx.submission.quoteId),
-      tx.submission,
-      { txHash: by.hash, replaces: tx.hash, bump },
-      iso(now),
-    );
+    await writeReplaced(this.dbOf(tx), tx.submission, { txHash: by.hash, replaces: tx.hash, bump }, iso(now));
     this.port.quoteMoved(tx.submission.quoteId, null);
   }
 
@@ -226,12 +221,7 @@ export class Indexer {
   private async reorged(tx: PendingTx, now: TxStatus, adapter: ChainAdapter, head: number): Promise<void> {
     const { quoteId } = tx.submission;
     keeperLog.warn("reorged", { quoteId, txHash: tx.hash, block: tx.block, now: now.state });
-    await writeReorged(
-      this.port.records(tx.submission.quoteId),
-      tx.submission,
-      { txHash: tx.hash, block: tx.block ?? 0 },
-      iso(this.port.now()),
-    );
+    await writeReorged(this.dbOf(tx), tx.submission, { txHash: tx.hash, block: tx.block ?? 0 }, iso(this.port.now()));
     this.port.store.setState(tx.hash, "sent", null, this.port.now());
     this.port.quoteMoved(quoteId, null);
     const sent = this.port.store.get(tx.hash);
@@ -274,8 +264,7 @@ export class Indexer {
       // The call sent applied the permit when one came with the submission (`fillWithPermit`).
       carriedPermit: Boolean(s.request.permit),
     };
-    const db = this.port.records(s.quoteId);
-    this.records.add(tx, db, settledStatements(db, s, settled, iso(this.port.now())), async () => {
+    this.records.add(tx, settledStatements(this.dbOf(tx), s, settled, iso(this.port.now())), async () => {
       this.port.store.setState(receipt.hash, "mined", receipt.block, this.port.now());
       this.checkedHead.set(receipt.hash, head);
       this.port.quoteMoved(s.quoteId, fillNotice(tx, "settled"));
@@ -290,7 +279,7 @@ export class Indexer {
     const reason = await judgeAfterBroadcast(this.port, s.quoteId, { reason: given, shortfall });
     const resolversOwn = isResolversOwn(reason);
     const failure = { reason, resolversOwn, txHash: tx.hash, gasUsed };
-    const moved = await writeFailed(this.port.records(s.quoteId), s, failure, iso(this.port.now()));
+    const moved = await writeFailed(this.dbOf(tx), s, failure, iso(this.port.now()));
     this.port.store.remove(tx.hash);
     // A transaction lost before its broadcast was ever confirmed has no execution to fail: nobody to tell.
     if (!moved) return;

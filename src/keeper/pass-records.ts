@@ -12,13 +12,15 @@ export class PassRecords {
   private queued: { tx: PendingTx; record: Promise<void>; then: () => Promise<void> | void }[] = [];
 
   constructor(
+    /** The database of a transaction's quote's records (docs/capacity.md, "Records by corridor"). */
+    private readonly dbOf: (tx: PendingTx) => D1Database,
     /** A record, or what follows it, failed: that transaction is read again at the next pass. */
     private readonly failed: (tx: PendingTx, e: unknown) => void,
   ) {}
 
-  /** Queues `tx`'s record, for database `db` (its quote's); `then` runs once it is written (`write`). */
-  add(tx: PendingTx, db: D1Database, statements: D1PreparedStatement[], then: () => Promise<void> | void): void {
-    const record = this.batch.write(db, statements);
+  /** Queues `tx`'s record, statements prepared on `dbOf(tx)`; `then` runs once it is written (`write`). */
+  add(tx: PendingTx, statements: D1PreparedStatement[], then: () => Promise<void> | void): void {
+    const record = this.batch.write(this.dbOf(tx), statements);
     record.catch(() => {});
     this.queued.push({ tx, record, then });
   }
