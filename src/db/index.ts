@@ -67,7 +67,7 @@ export {
   readSubmission,
 } from "./quotes";
 export { RecordBatch, RecordBatches } from "./record-batch";
-export { type RelayFillsAsk, relayFillsSince } from "./relay-fills";
+export { type RelayFillsAsk, relayFillsSince, relayFillsSinceOver } from "./relay-fills";
 export {
   addDayCounts,
   type Counter,

@@ -14,6 +14,8 @@ export interface KeeperPort {
    * by corridor"): its reads, claims and settlement steps, with the resolver counts a step makes.
    */
   records(id: string): D1Database;
+  /** Every records database: what spans corridors (the relay's own fills of a resolver) is read in each. */
+  allRecords(): readonly D1Database[];
   store: TxStore;
   /**
    * The keeper's wallets on the chain, one settler each (a pool of one or more, docs/settlement.md "The

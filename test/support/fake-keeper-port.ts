@@ -50,6 +50,7 @@ export function keeperHarness(
     config: () => localConfig,
     db,
     records: () => db,
+    allRecords: () => [db],
     store,
     settlers: () => (options.noKey ? "no_key" : settlers),
     armIndexer: async () => {
