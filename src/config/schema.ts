@@ -22,15 +22,15 @@ export const retentionSchema = z.object({
   filledDays: z.number().int().min(1).max(3_650).default(400),
 });
 
+/** The binding of the D1 database holding the global tables, and the records of every corridor not listed. */
+const MAIN_DB = "DB";
+
 /**
  * Which D1 database holds a corridor's records (docs/capacity.md, "Records by corridor"): each entry a D1
  * binding of the Worker (wrangler.toml) and the keys of the corridors whose quotes, offers, timelines and
  * executions it holds; every corridor not listed is in `DB`. A corridor's records never move, so a
  * corridor stays listed after the relay stops serving it. Internal, not in record 2.6.
  */
-/** The binding of the D1 database holding the global tables, and the records of every corridor not listed. */
-const MAIN_DB = "DB";
-
 export const recordsSchema = z
   .array(
     z.object({
@@ -95,7 +95,7 @@ export const relayConfigSchema = z
 /**
  * Each database once, never `DB` (it holds every corridor not listed), and each corridor in one database.
  * Limit orders are followed in `DB` with their quotes (src/db/limit-moves.ts), so while they are on, no
- * corridor of a chain that has them (EVM) is listed.
+ * corridor of a chain whose kind has them is listed.
  */
 function checkRecords(
   config: { records: z.infer<typeof recordsSchema>; limitOrders: unknown; chains: readonly ChainConfig[] },
@@ -104,7 +104,7 @@ function checkRecords(
   const bindings = new Set<string>();
   const corridors = new Set<string>();
   const limitChains = new Set(
-    config.limitOrders ? config.chains.filter((c) => c.kind === "evm").map((c) => c.chainId) : [],
+    config.limitOrders ? config.chains.filter((c) => kindOf(c).limitOrders !== null).map((c) => c.chainId) : [],
   );
   config.records.forEach(({ binding, corridors: keys }, i) => {
     if (binding === MAIN_DB) issue([i, "binding"], "DB holds every corridor not listed; name another database");
