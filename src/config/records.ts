@@ -1,4 +1,5 @@
 import { corridorTag } from "../chains";
+import { isDatabase } from "../db";
 import { tagOf } from "../ids";
 import { ConfigError } from "./load";
 import type { RelayConfig } from "./schema";
@@ -57,9 +58,3 @@ function makeDatabases(env: DatabaseBindings, config: RelayConfig): RecordsDatab
     (corridorOrId.includes(":") ? byKey.get(corridorOrId) : byTag.get(tagOf(corridorOrId))) ?? env.DB;
   return { of, all };
 }
-
-const isDatabase = (value: unknown): value is D1Database =>
-  typeof value === "object" &&
-  value !== null &&
-  typeof (value as D1Database).prepare === "function" &&
-  typeof (value as D1Database).batch === "function";

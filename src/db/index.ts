@@ -115,7 +115,7 @@ export {
   writeReplaced,
   writeRequote,
 } from "./settlement-steps";
-export { withD1Latency } from "./simulated-latency";
+export { isDatabase, withD1Latency } from "./simulated-latency";
 export {
   readOrMakeStrikeRow,
   readStrikeHistory,

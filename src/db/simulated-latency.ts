@@ -11,7 +11,8 @@ export function withD1Latency<E extends { DB: D1Database; SIMULATED_D1_LATENCY_M
   return { ...env, ...Object.fromEntries(databases.map(([name, db]) => [name, delayedOnce(db, ms)])) };
 }
 
-const isDatabase = (value: unknown): value is D1Database =>
+/** Whether an env's binding is a D1 database (what `records` names is checked by it, src/config/records.ts). */
+export const isDatabase = (value: unknown): value is D1Database =>
   typeof value === "object" &&
   value !== null &&
   typeof (value as D1Database).prepare === "function" &&
