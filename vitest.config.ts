@@ -3,6 +3,7 @@ import { base58 } from "@scure/base";
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { localKeeperKeys } from "./scripts/lib/evm-deploy";
 import { localSolanaKeypair } from "./scripts/lib/solana-harness/accounts";
+import { allCorridors } from "./src/chains";
 import { localConfig } from "./src/config/local";
 import { KEEPER_KEY } from "./test/settlement/accounts";
 import { withClosedChains } from "./test/support/closed-chains";
@@ -108,6 +109,17 @@ function roomyLimits(limits: typeof localConfig.limits): typeof localConfig.limi
   };
 }
 
+/**
+ * The relay of the projects that test records split over databases (test/records/, test/settlement-records/):
+ * its EVM corridor's records in the second D1 database (`RECORDS_2`, docs/capacity.md "Records by
+ * corridor"), every other corridor's in `DB`.
+ */
+function withSecondRecords<C extends typeof localConfig>(config: C): C {
+  const evm = allCorridors(config).filter((c) => c.chain.kind === "evm");
+  // Limit orders are followed in DB with their quotes: off where an EVM corridor's records are elsewhere.
+  return { ...config, limitOrders: null, records: [{ binding: "RECORDS_2", corridors: evm.map((c) => c.key) }] };
+}
+
 /** The local configuration (limits no test file reaches) with the RPC of its chain of `kind` pointed at a test's chain. */
 function onTestChain(
   kind: "evm" | "solana",
@@ -132,12 +144,12 @@ function withQuickReplacement(config: typeof localConfig) {
 }
 
 /** The settlement projects' chain: anvil behind the keeper's RPC proxy, the keeper signing with `keeperKey`. */
-function settlementChain(keeperKey: string) {
+function settlementChain(keeperKey: string, shape: (config: typeof localConfig) => typeof localConfig = (c) => c) {
   return {
     setup: "test/settlement/chain.global.ts",
     bindings: (inject: Inject) => ({
       RELAY_CONFIG: JSON.stringify(
-        withFallbackGasFee(withQuickReplacement(onTestChain("evm", inject("keeperRpcUrl")))),
+        shape(withFallbackGasFee(withQuickReplacement(onTestChain("evm", inject("keeperRpcUrl"))))),
       ),
       KEEPER_PRIVATE_KEY: keeperKey,
       TEST_CHAIN_RPC_URL: inject("chainRpcUrl"),
@@ -157,6 +169,8 @@ export default defineConfig({
         test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },
       },
       workersProject("integration", { RELAY_CONFIG: JSON.stringify(integrationConfig) }),
+      // The same relay with its EVM corridor's records in a second database.
+      workersProject("records", { RELAY_CONFIG: JSON.stringify(withSecondRecords(integrationConfig)) }),
       // A relay that admits only registered resolvers and requires taker proofs.
       workersProject("integration-strict", {
         RELAY_CONFIG: JSON.stringify({ ...integrationConfig, requireRegistration: true, requireTakerProof: true }),
@@ -171,6 +185,8 @@ export default defineConfig({
       // The same with the keeper's secret holding the local pool's keys, as a local deployment's does
       // (docs/settlement.md, "The wallet pool").
       workersProject("settlement-pool", {}, settlementChain(localKeeperKeys().join(",")), { include: [POOL_TESTS] }),
+      // Settlement of a corridor whose records are in a second database.
+      workersProject("settlement-records", {}, settlementChain(KEEPER_KEY, withSecondRecords)),
       // Quotes and settlement on Solana against the LiteSVM harness.
       workersProject(
         "solana",

@@ -24,12 +24,16 @@ const CONCURRENCY = 4;
 /** Bytes of each table with its indexes, from the pages `dbstat` counts for each. */
 type Sizes = Map<string, number>;
 
-/** The local D1 database's file under wrangler's state directory. */
+/**
+ * The local D1 database's file under wrangler's state directory: the one migrated, holding `quotes` (the
+ * local configuration keeps every corridor's records in `DB`; another binding's file, if made, has none).
+ */
 async function d1File(state: string): Promise<string> {
   const dir = join(state, "v3", "d1", "miniflare-D1DatabaseObject");
-  const file = (await readdir(dir)).find((f) => f.endsWith(".sqlite"));
-  if (!file) throw new Error(`no D1 file in ${dir}`);
-  return join(dir, file);
+  const files = (await readdir(dir)).filter((f) => f.endsWith(".sqlite")).map((f) => join(dir, f));
+  const file = files.find((f) => sqlite(f, "SELECT name FROM sqlite_master WHERE name = 'quotes'") !== "");
+  if (!file) throw new Error(`no migrated D1 file in ${dir}`);
+  return file;
 }
 
 const sqlite = (file: string, sql: string) =>

@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { ChainSettler } from "../src/chains";
 import { settlerFor } from "../src/chains";
 import type { ChainConfig } from "../src/config";
-import { loadConfig } from "../src/config";
+import { loadConfig, recordsDatabases, recordsDb } from "../src/config";
 import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
 import {
@@ -48,6 +48,8 @@ export class ChainKeeperDO extends DurableObject<Env> implements ChainKeeperRpc 
     this.keeper = new Keeper({
       config: () => loadConfig(this.env.RELAY_CONFIG),
       db: this.env.DB,
+      records: (id) => recordsDb(this.env, loadConfig(this.env.RELAY_CONFIG), id),
+      allRecords: () => recordsDatabases(this.env, loadConfig(this.env.RELAY_CONFIG)).all,
       store: this.store,
       settlers: (chain) => this.settlers(chain),
       writeThrough: (quoteId) => writeThrough(this.env, loadConfig(this.env.RELAY_CONFIG), quoteId),

@@ -1,6 +1,6 @@
 import { AuctionHouse, auctionChecksOf, auctionStore, auctionWrites, type Clock, LiveBook } from "../src/auction";
 import { adapterFor, corridorOfKey } from "../src/chains";
-import { loadConfig } from "../src/config";
+import { loadConfig, recordsDb } from "../src/config";
 import { corridorCostsOn } from "../src/costs";
 import { WriteBehind } from "../src/db";
 import type { Env } from "../src/env";
@@ -24,6 +24,8 @@ export function corridorParts(ctx: DurableObjectState, env: Env, clock: Clock) {
   if (!corridor) throw new Error(`not a corridor: ${ctx.id.name}`);
   const adapter = adapterFor(corridor.chain);
   const db = env.DB;
+  /** Its quotes, offers and timelines: in its records' database (docs/capacity.md, "Records by corridor"). */
+  const records = recordsDb(env, config, corridor.key);
   const waitUntil = (p: Promise<unknown>) => ctx.waitUntil(p);
   const assetOf = (token: string) => bandAssetOf(config, corridor.key, token, adapter.sameAddress);
   const controls = new CorridorControls(ctx.storage.kv, corridor.key);
@@ -33,10 +35,15 @@ export function corridorParts(ctx: DurableObjectState, env: Env, clock: Clock) {
   const nodes = corridorNodesOn(ctx, { config, corridor, db, band, live });
   const standing = new CorridorStanding({ db, send: (address, frame) => nodes.send(address, frame) });
   /** The auctions' D1 writes, durable here first (docs/architecture.md, "Write-behind"). */
-  const writes = new WriteBehind(ctx.storage.sql, db, auctionWrites, corridor.key);
+  const writes = new WriteBehind(ctx.storage.sql, records, auctionWrites, corridor.key);
   const readRates = () => oracleStub(env).nativePrices(corridor.chain.chainId);
-  const costs = corridorCostsOn(corridor.chain, { db, readRates, waitUntil });
-  const hub = new CorridorStreams({ db, drain: () => writes.drain(), perCorridor: config.limits.streamsPerCorridor });
+  const costs = corridorCostsOn(corridor.chain, { db: records, readRates, waitUntil });
+  const hub = new CorridorStreams({
+    db,
+    records,
+    drain: () => writes.drain(),
+    perCorridor: config.limits.streamsPerCorridor,
+  });
   const jobs = {
     auth: { run: async () => nodes.closeUnauthenticated(clock.now()) },
     drain: { run: () => writes.drainOrRetryAt() },

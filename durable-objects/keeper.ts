@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { loadConfig } from "../src/config";
+import { loadConfig, recordsDatabases, recordsDb } from "../src/config";
 import { entryEnv } from "../src/entry";
 import type { Env } from "../src/env";
 import type { Refusal } from "../src/errors";
@@ -14,6 +14,7 @@ import {
   LIMIT_POLL_MS,
   limitJobPort,
   limitPass,
+  moveCountsToDb,
   PRUNE_EVERY_MS,
   pruneKeys,
   RETENTION_BACKLOG_MS,
@@ -61,6 +62,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
     this.leader = new Leader({
       config: () => loadConfig(this.env.RELAY_CONFIG),
       db: env.DB,
+      records: (id) => recordsDb(this.env, loadConfig(this.env.RELAY_CONFIG), id),
       chainKeeper: (chainId) => this.chainKeeper(chainId),
       paused: () => this.paused(),
       keys: new SqlKeyBook(ctx.storage.sql),
@@ -82,7 +84,7 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
     // Archiving runs behind the alarm too; a run that leaves a backlog brings its next one forward.
     const retentionRun = behindTheAlarm(
       async () => {
-        const run = await retain(this.env.DB, this.env.ARCHIVE, loadConfig(this.env.RELAY_CONFIG), Date.now());
+        const run = await retain(this.recordsDbs(), this.env.ARCHIVE, loadConfig(this.env.RELAY_CONFIG), Date.now());
         if (!run.more) return;
         await this.schedule.soon({ ...RETENTION, nextAt: Date.now() + RETENTION_BACKLOG_MS });
       },
@@ -92,8 +94,17 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
       },
     );
     const jobs = {
-      prune: periodic({ run: () => pruneKeys(this.env.DB, Date.now()), again: () => true }),
-      expire: periodic({ run: () => expireQuotes(this.env.DB, Date.now()), again: () => true }),
+      prune: periodic({
+        run: async () => void (await Promise.all(this.recordsDbs().map((db) => pruneKeys(db, Date.now())))),
+        again: () => true,
+      }),
+      expire: periodic({
+        run: async () => {
+          await expireQuotes(this.recordsDbs(), Date.now());
+          await moveCountsToDb(this.recordsDbs(), this.env.DB, Date.now());
+        },
+        again: () => true,
+      }),
       // A pass waits for its auctions (up to an rfq window): behind the alarm, so the other jobs do not.
       limits: periodic({ run: limitRun, again: () => this.limitOrdersOn() }),
       retention: periodic({ run: retentionRun, again: () => true }),
@@ -110,6 +121,11 @@ export class KeeperDO extends DurableObject<Env> implements KeeperRpc {
         this.schedule.ensure({ job: "limits", everyMs: LIMIT_POLL_MS, nextAt: now + LIMIT_POLL_MS });
       await this.schedule.arm();
     });
+  }
+
+  /** Every records database (docs/capacity.md, "Records by corridor"): the jobs keep each. */
+  private recordsDbs(): readonly D1Database[] {
+    return recordsDatabases(this.env, loadConfig(this.env.RELAY_CONFIG)).all;
   }
 
   /** Whether limit orders are on (`limitOrders` in the configuration): the limit job runs only then. */

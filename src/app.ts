@@ -5,7 +5,7 @@ import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { LimitOrderChains } from "./chains";
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, loadConfig, recordsDatabases } from "./config";
 import type { AppEnv } from "./env";
 import { invalidRequest, notFound, RelayError } from "./errors";
 import {
@@ -106,7 +106,10 @@ export function createApp(options: AppOptions = {}) {
     }),
   );
   app.use(async (c, next) => {
-    c.set("config", loadConfig(c.env.RELAY_CONFIG));
+    const config = loadConfig(c.env.RELAY_CONFIG);
+    // A database `records` names that the Worker lacks fails every request alike, as a bad configuration does.
+    recordsDatabases(c.env, config);
+    c.set("config", config);
     await next();
   });
 

@@ -7,6 +7,11 @@ import type { RelayConfig } from "./config";
 /** Bindings, variables and secrets of the Worker (see wrangler.toml and .dev.vars.example). */
 export interface Env {
   DB: D1Database;
+  /**
+   * A second D1 database (wrangler.toml), holding the records of the corridors the configuration's `records`
+   * places there (docs/capacity.md, "Records by corridor"); a deployment may bind more, named in `records`.
+   */
+  RECORDS_2?: D1Database;
   /** Ended records older than D1 keeps them (docs/operations.md, "Archive"). */
   ARCHIVE: R2Bucket;
   CORRIDOR: DurableObjectNamespace<CorridorDO>;

@@ -13,4 +13,5 @@ export {
   archiveBatch,
   archiveCutoffs,
   archivePass,
+  archivePassOver,
 } from "./run";

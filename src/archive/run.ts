@@ -93,3 +93,21 @@ export async function archivePass(
   if (run.idsDropped === PRUNE_BATCHES) run.more = true;
   return run;
 }
+
+/**
+ * One run over every records database (docs/capacity.md, "Records by corridor"), each its own pass at once:
+ * what each archived, and `more` when any left a backlog.
+ */
+export async function archivePassOver(
+  dbs: readonly D1Database[],
+  bucket: ArchiveBucket,
+  cutoffs: ReturnType<typeof archiveCutoffs>,
+): Promise<ArchiveRun> {
+  const runs = await Promise.all(dbs.map((db) => archivePass(db, bucket, cutoffs)));
+  return {
+    unsubmitted: runs.flatMap((r) => r.unsubmitted),
+    submitted: runs.flatMap((r) => r.submitted),
+    more: runs.some((r) => r.more),
+    idsDropped: runs.reduce((n, r) => n + r.idsDropped, 0),
+  };
+}

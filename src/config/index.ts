@@ -6,4 +6,5 @@
 export { ConfigError, loadConfig } from "./load";
 export type { OracleConfig, OracleSourceConfig } from "./oracle";
 export { configRecord, primaryEvmChain } from "./record";
+export { type DatabaseBindings, type RecordsDatabases, recordsDatabases, recordsDb } from "./records";
 export type { ChainConfig, EvmChain, RelayConfig, SolanaChain } from "./schema";

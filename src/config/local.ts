@@ -121,6 +121,8 @@ export const localConfig: RelayConfig = {
   retention: { unfilledHours: 3, unfilledDays: 7, filledDays: 400 },
   // The health check calls a chain degraded once the keeper's balance there pays for fewer fills.
   keeperFloorFills: 20,
+  // Every corridor's records in D1 `DB` (docs/capacity.md, "Records by corridor").
+  records: [],
   // The local tokens stand for real ones, so their band comes from the real public NGN/USD sources, and
   // from the local stack's own source when offline; the same goes for the prices of ETH and SOL, the
   // native tokens of the local chains.

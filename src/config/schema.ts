@@ -22,6 +22,27 @@ export const retentionSchema = z.object({
   filledDays: z.number().int().min(1).max(3_650).default(400),
 });
 
+/** The binding of the D1 database holding the global tables, and the records of every corridor not listed. */
+const MAIN_DB = "DB";
+
+/**
+ * Which D1 database holds a corridor's records (docs/capacity.md, "Records by corridor"): each entry a D1
+ * binding of the Worker (wrangler.toml) and the keys of the corridors whose quotes, offers, timelines and
+ * executions it holds; every corridor not listed is in `DB`. A corridor's records never move, so a
+ * corridor stays listed after the relay stops serving it. Internal, not in record 2.6.
+ */
+export const recordsSchema = z
+  .array(
+    z.object({
+      binding: z.string().regex(/^[A-Z][A-Z0-9_]*$/, "must be a binding name, e.g. RECORDS_2"),
+      corridors: z
+        .array(z.string().regex(/^\d+:[^:]+:[^:]+$/, "must be a corridor key <chainId>:<token>:<token>"))
+        .min(1),
+    }),
+  )
+  .max(100)
+  .default([]);
+
 export const relayConfigSchema = z
   .object({
     chains: z.array(chainSchema).min(1),
@@ -43,6 +64,7 @@ export const relayConfigSchema = z
     keeperFloorFills: z.number().int().min(0).max(1_000_000).default(20),
     /** Advisory rate bands (src/config/oracle.ts); internal, not in record 2.6. */
     oracle: oracleSchema.prefault({}),
+    records: recordsSchema,
   })
   .superRefine((config, ctx) => {
     const seen = new Set<number>();
@@ -67,7 +89,35 @@ export const relayConfigSchema = z
       });
     }
     checkOracleConfig(config, (path, message) => ctx.addIssue({ code: "custom", path, message }));
+    checkRecords(config, (path, message) => ctx.addIssue({ code: "custom", path: ["records", ...path], message }));
   });
+
+/**
+ * Each database once, never `DB` (it holds every corridor not listed), and each corridor in one database.
+ * Limit orders are followed in `DB` with their quotes (src/db/limit-moves.ts), so while they are on, no
+ * corridor of a chain whose kind has them is listed.
+ */
+function checkRecords(
+  config: { records: z.infer<typeof recordsSchema>; limitOrders: unknown; chains: readonly ChainConfig[] },
+  issue: (path: (string | number)[], message: string) => void,
+): void {
+  const bindings = new Set<string>();
+  const corridors = new Set<string>();
+  const limitChains = new Set(
+    config.limitOrders ? config.chains.filter((c) => kindOf(c).limitOrders !== null).map((c) => c.chainId) : [],
+  );
+  config.records.forEach(({ binding, corridors: keys }, i) => {
+    if (binding === MAIN_DB) issue([i, "binding"], "DB holds every corridor not listed; name another database");
+    if (bindings.has(binding)) issue([i, "binding"], "duplicate binding");
+    bindings.add(binding);
+    keys.forEach((key, j) => {
+      if (corridors.has(key)) issue([i, "corridors", j], "a corridor's records are in one database");
+      if (limitChains.has(Number(key.split(":")[0])))
+        issue([i, "corridors", j], "limit orders are on: their chain's corridors keep their records in DB");
+      corridors.add(key);
+    });
+  });
+}
 
 /** Every token a chain names elsewhere (gas fee, its kind's own fields) must be one of its configured tokens. */
 function checkChainTokens(chain: ChainConfig, issue: (path: (string | number)[], message: string) => void): void {

@@ -134,6 +134,15 @@ export async function listsCompleteFrom(db: D1Database): Promise<string | null> 
  * Drops the ids of archived never-submitted batches that ended at or before `endedBy` (ISO 8601), up to
  * `limit` batches: their records stay in R2, no longer answered by id. Returns the batches done.
  */
+/**
+ * From when the lists over every records database are complete (docs/capacity.md, "Records by corridor"):
+ * the latest of theirs, since a quote ended before it may have left any of them.
+ */
+export async function listsCompleteFromAll(dbs: readonly D1Database[]): Promise<string | null> {
+  const each = await Promise.all(dbs.map(listsCompleteFrom));
+  return each.reduce<string | null>((latest, t) => (t !== null && (latest === null || t > latest) ? t : latest), null);
+}
+
 export async function pruneArchivedIds(db: D1Database, endedBy: string, limit: number): Promise<number> {
   const batches = `SELECT batch FROM archive_batches WHERE kind = 'unsubmitted' AND state = 1 AND ended_to <= ?1
     ORDER BY ended_to LIMIT ?2`;

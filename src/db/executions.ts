@@ -118,3 +118,16 @@ export async function readUncountedFailures(
     at: r.updated_at,
   }));
 }
+
+/** The same over every records database (docs/capacity.md, "Records by corridor"): the newest `limit` of all. */
+export async function readUncountedFailuresOver(
+  dbs: readonly D1Database[],
+  address: string,
+  limit: number,
+): Promise<UncountedFailure[]> {
+  const each = await Promise.all(dbs.map((db) => readUncountedFailures(db, address, limit)));
+  return each
+    .flat()
+    .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
+    .slice(0, limit);
+}

@@ -10,15 +10,23 @@ export {
   archiveBatchDone,
   archivedObjectOf,
   listsCompleteFrom,
+  listsCompleteFromAll,
   planArchiveBatch,
   plannedArchiveBatches,
   pruneArchivedIds,
 } from "./archive-batches";
 export { type ArchivedQuote, readBatchRecords } from "./archive-records";
-export { type ExecutionRow, readExecutionRecord, readUncountedFailures, type UncountedFailure } from "./executions";
+export { moveCounts } from "./count-moves";
+export {
+  type ExecutionRow,
+  readExecutionRecord,
+  readUncountedFailures,
+  readUncountedFailuresOver,
+  type UncountedFailure,
+} from "./executions";
 export { type Fade, readSignedOffers, type SignedOffer, writeFade } from "./fades";
 export { recentGasUsed } from "./fill-costs";
-export { type SettledFillBooks, settledFillsSince } from "./keeper-books";
+export { type SettledFillBooks, settledFillsSince, settledFillsSinceOver } from "./keeper-books";
 export {
   type LevelDayRow,
   levelDaysStatement,
@@ -46,7 +54,7 @@ export {
   readLimitOrderProgress,
 } from "./limit-orders";
 export { decodeCursor, decodeKeyCursor, encodeCursor, encodeKeyCursor } from "./page-cursor";
-export { listQuotes } from "./quote-lists";
+export { listQuotes, listQuotesOver, newestFirst } from "./quote-lists";
 export { cancelQuote, expireAllDue, expireIfDue, quoteStatus } from "./quote-status";
 export { correctOffersStatements, insertQuoteStatements, updateQuoteRepliesStatement } from "./quote-writes";
 export {
@@ -58,8 +66,8 @@ export {
   readQuoteRow,
   readSubmission,
 } from "./quotes";
-export { RecordBatch } from "./record-batch";
-export { type RelayFillsAsk, relayFillsSince } from "./relay-fills";
+export { RecordBatch, RecordBatches } from "./record-batch";
+export { type RelayFillsAsk, relayFillsSince, relayFillsSinceOver } from "./relay-fills";
 export {
   addDayCounts,
   type Counter,
@@ -108,7 +116,7 @@ export {
   writeReplaced,
   writeRequote,
 } from "./settlement-steps";
-export { withD1Latency } from "./simulated-latency";
+export { isDatabase, withD1Latency } from "./simulated-latency";
 export {
   readOrMakeStrikeRow,
   readStrikeHistory,
@@ -118,4 +126,10 @@ export {
   type StrikeRow,
   writeStrikeRow,
 } from "./strikes";
-export { BATCH_STATEMENTS, COALESCE_MS, pruneWrittenBehind, WriteBehind, type WriteStatements } from "./write-behind";
+export {
+  BATCH_STATEMENTS,
+  COALESCE_MS,
+  pruneWrittenBehind,
+  WriteBehind,
+  type WriteStatements,
+} from "./write-behind";

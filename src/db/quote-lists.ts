@@ -86,3 +86,26 @@ export async function listQuotes(db: D1Database, q: QuoteListQuery): Promise<Quo
     fills: (fillsOf.get(r.quote_id) ?? []).map(fill),
   }));
 }
+
+/** What a merged page orders by: newest first by time, then by id, as `quoteListSql` orders a page. */
+interface Listed {
+  quotedAt: string;
+  quoteId: string;
+}
+
+/**
+ * The first `limit` of pages each newest first, merged newest first (by time, then id, as each database
+ * ordered its own): a list over every records database (docs/capacity.md, "Records by corridor") reads
+ * `limit` from each and keeps the newest, so the cursor of the last one kept starts the next page in every
+ * database.
+ */
+export function newestFirst<T extends Listed>(pages: readonly (readonly T[])[], limit: number): T[] {
+  const later = (a: T, b: T) =>
+    a.quotedAt !== b.quotedAt ? (a.quotedAt > b.quotedAt ? -1 : 1) : a.quoteId > b.quoteId ? -1 : 1;
+  return pages.flat().sort(later).slice(0, limit);
+}
+
+/** A page of quotes over every records database, asked in parallel (one query each), merged newest first. */
+export async function listQuotesOver(dbs: readonly D1Database[], q: QuoteListQuery): Promise<QuoteSummary[]> {
+  return newestFirst(await Promise.all(dbs.map((db) => listQuotes(db, q))), q.limit);
+}

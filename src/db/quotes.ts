@@ -37,6 +37,9 @@ export async function readQuoteRow(db: D1Database, quoteId: string): Promise<Quo
  * What a submission reads first, in one D1 round trip: its quote, and with an Idempotency-Key the
  * execution that key produced for the quote's taker (`executionForKeyStatement`) and, of `takenWith` (the
  * other quotes the keeper leader has taken the key for), one of the same taker's (`keyQuoteStatement`).
+ * `dbOf` names each of those quotes' database (docs/capacity.md, "Records by corridor"): those of another
+ * database than `db` are looked up there by the quote's taker, one more read each, only when no quote of
+ * `db` is the taker's.
  */
 export async function readSubmission(
   db: D1Database,
@@ -44,18 +47,37 @@ export async function readSubmission(
   key: string | null,
   now: string,
   takenWith: readonly string[] = [],
+  dbOf: (id: string) => D1Database = () => db,
 ): Promise<{ quote: QuoteRow | null; repeated: ExecutionRow | null; takenFor: string | null }> {
+  const here = takenWith.filter((id) => dbOf(id) === db);
   const [quotes, executions, taken] = await db.batch([
     quoteRowStatement(db, quoteId),
     ...(key === null ? [] : [executionForKeyStatement(db, quoteId, key, now)]),
-    ...(key === null || takenWith.length === 0 ? [] : [keyQuoteStatement(db, quoteId, takenWith)]),
+    ...(key === null || here.length === 0 ? [] : [keyQuoteStatement(db, quoteId, here)]),
   ]);
   const row = rows<QuoteDbRow>(quotes)[0];
-  return {
-    quote: row ? toQuoteRow(row) : null,
-    repeated: rows<ExecutionRow>(executions)[0] ?? null,
-    takenFor: rows<{ quoteId: string }>(taken)[0]?.quoteId ?? null,
-  };
+  const quote = row ? toQuoteRow(row) : null;
+  let takenFor = rows<{ quoteId: string }>(taken)[0]?.quoteId ?? null;
+  const elsewhere = takenWith.filter((id) => dbOf(id) !== db);
+  if (key !== null && takenFor === null && quote && elsewhere.length > 0)
+    takenFor = await takersQuote(quote.taker, elsewhere, dbOf);
+  return { quote, repeated: rows<ExecutionRow>(executions)[0] ?? null, takenFor };
+}
+
+/** The newest of `ids` that is `taker`'s, each read in its own database; null when none is. */
+async function takersQuote(taker: string, ids: readonly string[], dbOf: (id: string) => D1Database) {
+  const found = await Promise.all(
+    ids.map((id) =>
+      dbOf(id)
+        .prepare(
+          "SELECT quote_id AS quoteId, quoted_at AS at FROM quotes WHERE quote_id = ?1 AND lower(taker) = lower(?2)",
+        )
+        .bind(id, taker)
+        .first<{ quoteId: string; at: string }>(),
+    ),
+  );
+  const taken = found.filter((f) => f !== null).sort((a, b) => (a.at < b.at ? 1 : -1));
+  return taken[0]?.quoteId ?? null;
 }
 
 /** Record 2.2, read in one round trip; null when there is no such quote. */

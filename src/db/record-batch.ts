@@ -58,3 +58,28 @@ export class RecordBatch {
     }
   }
 }
+
+/**
+ * Records of several databases (a chain's quotes, each in its corridor's records database, docs/capacity.md
+ * "Records by corridor"): a RecordBatch each, flushed together.
+ */
+export class RecordBatches {
+  private readonly batches = new Map<D1Database, RecordBatch>();
+
+  constructor(private readonly waitMs = COALESCE_MS) {}
+
+  /** Queues one record's statements for `db`; settles once `db` has them, or with its refusal. */
+  write(db: D1Database, statements: D1PreparedStatement[]): Promise<void> {
+    let batch = this.batches.get(db);
+    if (!batch) {
+      batch = new RecordBatch(db, this.waitMs);
+      this.batches.set(db, batch);
+    }
+    return batch.write(statements);
+  }
+
+  /** Writes every queued record of every database now. */
+  async flush(): Promise<void> {
+    await Promise.all([...this.batches.values()].map((b) => b.flush()));
+  }
+}

@@ -41,3 +41,8 @@ export async function relayFillsSince(db: D1Database, ask: RelayFillsAsk): Promi
     .all<{ amount: string }>();
   return results.reduce((sum, r) => sum + BigInt(r.amount), 0n);
 }
+
+/** The same over every records database (docs/capacity.md, "Records by corridor"): a resolver's fills on every corridor. */
+export async function relayFillsSinceOver(dbs: readonly D1Database[], ask: RelayFillsAsk): Promise<bigint> {
+  return (await Promise.all(dbs.map((db) => relayFillsSince(db, ask)))).reduce((sum, n) => sum + n, 0n);
+}

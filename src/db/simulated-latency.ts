@@ -6,11 +6,25 @@
 export function withD1Latency<E extends { DB: D1Database; SIMULATED_D1_LATENCY_MS?: string }>(env: E): E {
   const ms = Number(env.SIMULATED_D1_LATENCY_MS ?? 0);
   if (!Number.isFinite(ms) || ms <= 0) return env;
-  const cached = wrapped.get(env.DB);
-  if (cached) return { ...env, DB: cached };
-  const db = delayed(env.DB, ms);
-  wrapped.set(env.DB, db);
-  return { ...env, DB: db };
+  // Every D1 binding: `DB` and the records databases (docs/capacity.md, "Records by corridor").
+  const databases = Object.entries(env).filter(([, value]) => isDatabase(value)) as [string, D1Database][];
+  return { ...env, ...Object.fromEntries(databases.map(([name, db]) => [name, delayedOnce(db, ms)])) };
+}
+
+/** Whether an env's binding is a D1 database (what `records` names is checked by it, src/config/records.ts). */
+export const isDatabase = (value: unknown): value is D1Database =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as D1Database).prepare === "function" &&
+  typeof (value as D1Database).batch === "function";
+
+/** `db` delayed by `ms`, wrapped once. */
+function delayedOnce(db: D1Database, ms: number): D1Database {
+  const cached = wrapped.get(db);
+  if (cached) return cached;
+  const made = delayed(db, ms);
+  wrapped.set(db, made);
+  return made;
 }
 
 const wrapped = new WeakMap<D1Database, D1Database>();

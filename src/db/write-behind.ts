@@ -8,6 +8,10 @@
  * (migrations/0007_write_behind.sql), so a batch that reached D1 but whose entries were not yet removed
  * here (the object was evicted in between) fails on that key when retried; the entries D1 already has
  * are then dropped and the rest written.
+ *
+ * `db` is the object's records database (docs/capacity.md, "Records by corridor"): a corridor's quotes,
+ * and the counters its batches sum, go there; counters in a database other than `DB` reach `DB` by the
+ * keeper's job (src/db/count-moves.ts).
  */
 
 import { log } from "../log";

@@ -85,7 +85,8 @@ export async function admit(
 async function read(port: KeeperPort, req: RoutedSubmission, timings: SubmitTimings): Promise<Found | null> {
   const now = iso(port.now());
   const key = req.idempotencyKey || null;
-  const readOnce = () => readSubmission(port.db, req.quoteId, key, now, req.keyTakenWith);
+  const readOnce = () =>
+    readSubmission(port.records(req.quoteId), req.quoteId, key, now, req.keyTakenWith, (id) => port.records(id));
   const { quote, repeated, takenFor } = await timed(timings, "readMs", async () => {
     const found = await readOnce();
     if (found.quote) return found;

@@ -69,7 +69,7 @@ export async function refill(
   const corridor = findCorridor(port.config(), quote.chainId, quote.sellToken, quote.buyToken);
   if (!corridor) return null;
   const fader = faded ?? quote.resolver.address;
-  const stored = await readSignedOffers(port.db, quote.quoteId);
+  const stored = await readSignedOffers(port.records(quote.quoteId), quote.quoteId);
   const won = stored.filter((o) => o.status === "won");
   const fadedRank = (won.find((o) => sameResolver(o, fader)) ?? won[0])?.rank ?? 1;
   const terms = replacementTerms(quote, won.length, {
@@ -123,7 +123,7 @@ export async function recordFade(trial: Trial, faded: Refill, reason: string): P
   const winner = { address: faded.faded };
   const at = iso(port.now());
   const { lead, legs } = faded;
-  await writeFade(port.db, {
+  await writeFade(port.records(quote.quoteId), {
     quoteId: quote.quoteId,
     fadedRank: faded.fadedRank,
     next: legs,

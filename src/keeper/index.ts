@@ -32,4 +32,4 @@ export type {
   SubmitRequest,
 } from "./rpc";
 export { submissionLogFields } from "./submission-log";
-export { expireQuotes, pruneKeys, retain } from "./upkeep";
+export { expireQuotes, moveCountsToDb, pruneKeys, retain } from "./upkeep";

@@ -1,5 +1,5 @@
 import { type ChainAdapter, type ChainSettler, ChainUnavailableError, type TxReceipt, type TxStatus } from "../chains";
-import { finalStatements, legResolvers, settledStatements, writeFailed, writeReorged, writeReplaced } from "../db";
+import { finalStatements, settledStatements, writeFailed, writeReorged, writeReplaced } from "../db";
 import { heal, isResolversOwn, strikeIfOwn } from "../resolvers";
 import { blamed } from "../states";
 import { iso } from "./iso";
@@ -8,7 +8,7 @@ import { PassRecords } from "./pass-records";
 import { fillNotice, type PendingTx, signedFill } from "./pending";
 import type { KeeperPort } from "./port";
 import { runsAfterCall } from "./runs-after-call";
-import { settledFill, settledReceipt } from "./settlement-record";
+import { fillResolvers, settledFill, settledReceipt } from "./settlement-record";
 import { type SettlingChain, settlingChain, walletOf } from "./settling-chain";
 import { judgeAfterBroadcast } from "./spent-by-relay";
 import type { Wallet } from "./wallet";
@@ -49,12 +49,13 @@ export class Indexer {
   private readonly checkedHead = new Map<string, number>();
   /** The settlements and finals of a chain's pass, written together once it has followed every transaction. */
   private readonly records: PassRecords;
+  private readonly dbOf = (tx: PendingTx) => this.port.records(tx.submission.quoteId);
 
   constructor(
     private readonly port: KeeperPort,
     private readonly wallet: Wallet,
   ) {
-    this.records = new PassRecords(port.db, followFailed);
+    this.records = new PassRecords(this.dbOf, followFailed);
   }
 
   private async pass(): Promise<boolean> {
@@ -165,7 +166,7 @@ export class Indexer {
       this.checkedHead.set(current.hash, head);
       if (!settler.isFinal(current.block, head)) return;
       const { hash, submission } = current;
-      this.records.add(current, finalStatements(this.port.db, submission.quoteId, iso(this.port.now())), () => {
+      this.records.add(current, finalStatements(this.dbOf(current), submission.quoteId, iso(this.port.now())), () => {
         store.remove(hash);
         this.checkedHead.delete(hash);
         this.port.quoteMoved(submission.quoteId, null);
@@ -212,7 +213,7 @@ export class Indexer {
       bump,
       sent: sent.status,
     });
-    await writeReplaced(this.port.db, tx.submission, { txHash: by.hash, replaces: tx.hash, bump }, iso(now));
+    await writeReplaced(this.dbOf(tx), tx.submission, { txHash: by.hash, replaces: tx.hash, bump }, iso(now));
     this.port.quoteMoved(tx.submission.quoteId, null);
   }
 
@@ -223,7 +224,7 @@ export class Indexer {
   private async reorged(tx: PendingTx, now: TxStatus, adapter: ChainAdapter, head: number): Promise<void> {
     const { quoteId } = tx.submission;
     keeperLog.warn("reorged", { quoteId, txHash: tx.hash, block: tx.block, now: now.state });
-    await writeReorged(this.port.db, tx.submission, { txHash: tx.hash, block: tx.block ?? 0 }, iso(this.port.now()));
+    await writeReorged(this.dbOf(tx), tx.submission, { txHash: tx.hash, block: tx.block ?? 0 }, iso(this.port.now()));
     this.port.store.setState(tx.hash, "sent", null, this.port.now());
     this.port.quoteMoved(quoteId, null);
     const sent = this.port.store.get(tx.hash);
@@ -259,12 +260,8 @@ export class Indexer {
     if (!fill) return this.fail(tx, blamed("relay", "no_fill_event"), units(receipt.gasUsed));
     // The call sent applied the permit when one came with the submission (`fillWithPermit`).
     const settled = settledReceipt(receipt, fill, Boolean(s.request.permit));
-    // Each leg's resolver, by the chain's events: a Solana maker's fill names its key and its resolver (`node`).
-    const legs = legResolvers(
-      s.resolver,
-      receipt.fills.filter((f) => f.quoteId === s.quoteId),
-    );
-    this.records.add(tx, settledStatements(this.port.db, s, settled, iso(this.port.now()), legs), async () => {
+    const legs = fillResolvers(receipt, s);
+    this.records.add(tx, settledStatements(this.dbOf(tx), s, settled, iso(this.port.now()), legs), async () => {
       this.port.store.setState(receipt.hash, "mined", receipt.block, this.port.now());
       this.checkedHead.set(receipt.hash, head);
       this.port.quoteMoved(s.quoteId, fillNotice(tx, "settled"));
@@ -280,7 +277,7 @@ export class Indexer {
     const reason = await judgeAfterBroadcast(this.port, s.quoteId, { reason: given, shortfall: named.shortfall, leg });
     const resolversOwn = isResolversOwn(reason);
     const failure = { reason, resolversOwn, leg, txHash: tx.hash, gasUsed };
-    const moved = await writeFailed(this.port.db, s, failure, iso(this.port.now()));
+    const moved = await writeFailed(this.dbOf(tx), s, failure, iso(this.port.now()));
     this.port.store.remove(tx.hash);
     // A transaction lost before its broadcast was ever confirmed has no execution to fail: nobody to tell.
     if (!moved) return;

@@ -11,6 +11,8 @@ import type { ChainKeeperRpc, KeeperRpc, SubmitOutcome, SubmitRequest } from "./
 export interface LeaderPort {
   config(): RelayConfig;
   db: D1Database;
+  /** The database of a quote's records (docs/capacity.md, "Records by corridor"). */
+  records(id: string): D1Database;
   /**
    * The keeper of chain `chainId` (its object). Its `submit` answers a refusal, never throws, when the
    * object cannot be reached or was reset while it held the submission.
@@ -71,7 +73,7 @@ export class Leader implements KeeperRpc {
   private async chainOfQuote(quoteId: string): Promise<number | null> {
     const [only, ...more] = chainsOfId(this.port.config(), quoteId);
     if (only !== undefined && more.length === 0) return only;
-    return (await readQuoteRow(this.port.db, quoteId))?.chainId ?? null;
+    return (await readQuoteRow(this.port.records(quoteId), quoteId))?.chainId ?? null;
   }
 
   /** Asks the keeper of each chain `id`'s tag names (one, but for a collision); one that cannot answer has nothing. */

@@ -1,4 +1,4 @@
-import { RecordBatch } from "../db";
+import { RecordBatches } from "../db";
 import type { PendingTx } from "./pending";
 
 /**
@@ -8,20 +8,19 @@ import type { PendingTx } from "./pending";
  * changes in the keeper's storage runs only once that record is written, in the order they were queued.
  */
 export class PassRecords {
-  private readonly batch: RecordBatch;
+  private readonly batch = new RecordBatches();
   private queued: { tx: PendingTx; record: Promise<void>; then: () => Promise<void> | void }[] = [];
 
   constructor(
-    db: D1Database,
+    /** The database of a transaction's quote's records (docs/capacity.md, "Records by corridor"). */
+    private readonly dbOf: (tx: PendingTx) => D1Database,
     /** A record, or what follows it, failed: that transaction is read again at the next pass. */
     private readonly failed: (tx: PendingTx, e: unknown) => void,
-  ) {
-    this.batch = new RecordBatch(db);
-  }
+  ) {}
 
-  /** Queues `tx`'s record; `then` runs once it is written (`write`). */
+  /** Queues `tx`'s record, statements prepared on `dbOf(tx)`; `then` runs once it is written (`write`). */
   add(tx: PendingTx, statements: D1PreparedStatement[], then: () => Promise<void> | void): void {
-    const record = this.batch.write(statements);
+    const record = this.batch.write(this.dbOf(tx), statements);
     record.catch(() => {});
     this.queued.push({ tx, record, then });
   }

@@ -7,7 +7,15 @@ import type { TxStore } from "./pending";
 /** What the keeper needs from its Durable Object; tests hand it fakes (test/support/). */
 export interface KeeperPort {
   config(): RelayConfig;
+  /** `DB`: what is global (resolvers' standing and strikes). */
   db: D1Database;
+  /**
+   * The database of a quote's or execution's records, by its id's corridor tag (docs/capacity.md, "Records
+   * by corridor"): its reads, claims and settlement steps, with the resolver counts a step makes.
+   */
+  records(id: string): D1Database;
+  /** Every records database: what spans corridors (the relay's own fills of a resolver) is read in each. */
+  allRecords(): readonly D1Database[];
   store: TxStore;
   /**
    * The keeper's wallets on the chain, one settler each (a pool of one or more, docs/settlement.md "The

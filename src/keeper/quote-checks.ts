@@ -110,7 +110,7 @@ export const chainChecks: readonly Check<OnChain>[] = [
     name: "quote_in_time",
     verdict: async ({ port, quote, now }) => {
       if (quote.expiresAt > now) return null;
-      await expireIfDue(port.db, quote.quoteId, now);
+      await expireIfDue(port.records(quote.quoteId), quote.quoteId, now);
       return quoteExpired();
     },
   },

@@ -27,7 +27,9 @@ export async function requote(
   const step = blame === "taker" ? "takerRequote" : "requote";
   const resolversOwn = isResolversOwn(reason);
   const at = iso(port.now());
-  await timed(timings, "writeMs", () => writeRequote(port.db, { ...terms, at }, step, { reason, resolversOwn, leg }));
+  await timed(timings, "writeMs", () =>
+    writeRequote(port.records(terms.quoteId), { ...terms, at }, step, { reason, resolversOwn, leg }),
+  );
   const corridor = findCorridor(port.config(), quote.chainId, quote.sellToken, quote.buyToken);
   // A requote the taker can fix leaves the quote open: the winner hears nothing.
   const winner = step === "requote" ? (leg ?? quote.resolver?.address ?? null) : null;

@@ -1,5 +1,5 @@
 import type { TxReceipt } from "../chains";
-import type { SettledReceipt } from "../db";
+import { legResolvers, type SettledReceipt } from "../db";
 
 /** What `settledStatements` record, but for what the receipt itself says (`settledReceipt`). */
 type SettledFill = Omit<SettledReceipt, "txHash" | "block" | "gasUsed" | "keeperSpent" | "carriedPermit">;
@@ -59,4 +59,15 @@ export function settledReceipt(receipt: TxReceipt, fill: SettledFill, carriedPer
     keeperSpent: receipt.keeperSpent.toString(),
     carriedPermit,
   };
+}
+
+/**
+ * Each leg's resolver of a landed fill, by the chain's events, the quote's among them: a Solana maker's fill
+ * names its key, and the relay's resolver that signed with it (`node`; docs/legs.md).
+ */
+export function fillResolvers(receipt: TxReceipt, quote: { quoteId: string; resolver: string | null }): string[] {
+  return legResolvers(
+    quote.resolver,
+    receipt.fills.filter((f) => f.quoteId === quote.quoteId),
+  );
 }

@@ -1,4 +1,4 @@
-import { type QuoteRow, readQuoteRow, relayFillsSince } from "../db";
+import { type QuoteRow, readQuoteRow, relayFillsSinceOver } from "../db";
 import { blamed } from "../states";
 import type { PendingTx } from "./pending";
 import type { KeeperPort } from "./port";
@@ -52,11 +52,11 @@ export async function judgeShortfall(port: JudgingPort, quote: Judged, failed: S
   const { quoteId, chainId, buyToken: token } = quote;
   const inFlight = inFlightOf(port.store.all(), { resolver, chainId, auction, madeAfter });
   const ask = { resolver, chainId, token, since: quote.quotedAt, madeAfter, quoteId, inFlight };
-  return (await relayFillsSince(port.db, ask)) >= short ? SPENT_BY_RELAY : failed.reason;
+  return (await relayFillsSinceOver(port.allRecords(), ask)) >= short ? SPENT_BY_RELAY : failed.reason;
 }
 
 /** What judging reads: D1, the configuration, and the keeper's own transactions. */
-type JudgingPort = Pick<KeeperPort, "db" | "config" | "store">;
+type JudgingPort = Pick<KeeperPort, "records" | "allRecords" | "config" | "store">;
 
 /**
  * The quotes of the keeper's transactions that fill `resolver` on the chain and that the auction at `auction`
@@ -85,7 +85,7 @@ export async function judgeAfterBroadcast(
   failed: Shortfall & { leg?: string | undefined },
 ): Promise<string> {
   if (failed.reason !== SHORT) return failed.reason;
-  const quote = await readQuoteRow(port.db, quoteId);
+  const quote = await readQuoteRow(port.records(quoteId), quoteId);
   if (!quote) return failed.reason;
   // Of a fill of several makers the replay names the leg: its resolver is the one whose balance is weighed.
   const { leg } = failed;

@@ -115,7 +115,7 @@ export const trialChecks: readonly Check<Trial>[] = [
     name: "fill_simulates",
     verdict: async (trial) => {
       const { port, quote, terms, timings } = trial;
-      trial.claim = new QuoteClaim(port.db, quote.quoteId, terms.at);
+      trial.claim = new QuoteClaim(port.records(quote.quoteId), quote.quoteId, terms.at);
       const { simulating, at } = trial.reads();
       const preflight = await simulating;
       timings.simulateMs += performance.now() - at;

@@ -1,5 +1,5 @@
 import { type BroadcastResult, type ChainSettler, ChainUnavailableError } from "../chains";
-import { RecordBatch, releaseClaim, submittedStatements } from "../db";
+import { RecordBatches, releaseClaim, submittedStatements } from "../db";
 import { type Refusal, refuse } from "../errors";
 import type { PickWallet, Prepared } from "./admission";
 import { keeperLog } from "./keeper-log";
@@ -31,10 +31,10 @@ export class Wallet {
   private readonly unrecorded = new Map<string, () => Promise<void>>();
   private readonly pool = new WalletPool();
   /** The D1 records of answered submissions, written a burst at a time. */
-  private readonly records: RecordBatch;
+  private readonly records: RecordBatches;
 
   constructor(private readonly port: KeeperPort) {
-    this.records = new RecordBatch(port.db);
+    this.records = new RecordBatches();
   }
 
   /** A submission's wallet: the least busy of the chain's pool that is not recovering. */
@@ -53,7 +53,7 @@ export class Wallet {
         return this.sign(prepared);
       });
       if ("kind" in tx) {
-        await releaseClaim(this.port.db, submission.quoteId);
+        await releaseClaim(this.port.records(submission.quoteId), submission.quoteId);
         return tx;
       }
       const result = await timed(timings, "broadcastMs", () => settler.broadcast(signedFill(tx)));
@@ -128,7 +128,7 @@ export class Wallet {
     const { quoteId, executionId } = tx.submission;
     if (result.status === "refused") {
       this.inFlight.delete(tx.hash);
-      await releaseClaim(this.port.db, quoteId);
+      await releaseClaim(this.port.records(quoteId), quoteId);
       keeperLog.error("broadcast_refused", { quoteId, txHash: tx.hash, reason: result.reason });
       // The keeper's own wallet cannot pay: signing again would not help the taker; the relay must refill.
       if (result.reason === "insufficient_funds") return notLeader("keeper_insufficient_funds");
@@ -203,7 +203,8 @@ export class Wallet {
   /** D1's `submitted` for the transaction, queued now and written with the records beside it. */
   private recordSubmitted(tx: PendingTx): Promise<void> {
     const sent = { txHash: tx.hash, submitter: tx.keeper };
-    return this.records.write(submittedStatements(this.port.db, tx.submission, sent));
+    const db = this.port.records(tx.submission.quoteId);
+    return this.records.write(db, submittedStatements(db, tx.submission, sent));
   }
 
   /** The network has the transaction: D1 says submitted, then the store says sent. */

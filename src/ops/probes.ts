@@ -1,6 +1,6 @@
 import { addressKey, costsFor, readContractFeeBps, readHead, readNativeBalance } from "../chains";
-import type { ChainConfig, RelayConfig } from "../config";
-import { countOpenLimitOrders, settledFillsSince } from "../db";
+import { type ChainConfig, type RelayConfig, recordsDatabases } from "../config";
+import { countOpenLimitOrders, settledFillsSinceOver } from "../db";
 import type { Env } from "../env";
 import { keeperStub, oracleStub } from "../objects";
 import type { KeeperRecord } from "../schemas";
@@ -21,7 +21,9 @@ export async function probeHealth(env: Env, config: RelayConfig): Promise<Health
   const keeper = within(ms, () => keeperStub(env).status());
   const [keeperStatus, chains, oracle, corridors, openLimitOrders] = await Promise.all([
     keeper,
-    Promise.all(config.chains.map((chain) => probeChain(env.DB, config, chain, keeper, now))),
+    Promise.all(
+      config.chains.map((chain) => probeChain(recordsDatabases(env, config).all, config, chain, keeper, now)),
+    ),
     within(ms, () => oracleStub(env).health()),
     corridorStatuses(env, config, ms),
     within(ms, () => countOpenLimitOrders(env.DB)),
@@ -41,7 +43,7 @@ export async function probeHealth(env: Env, config: RelayConfig): Promise<Health
  * (the keeper did not answer, or has no key there) the balance is not read: the keeper's part says why.
  */
 async function probeChain(
-  db: D1Database,
+  dbs: readonly D1Database[],
   config: RelayConfig,
   chain: ChainConfig,
   keeper: Promise<Probed<KeeperRecord>>,
@@ -53,7 +55,7 @@ async function probeChain(
     within(ms, (signal) => readHead(chain, signal)),
     within(ms, async () => {
       const since = new Date(now - BOOKS_WINDOW_MS).toISOString();
-      const fills = await settledFillsSince(db, chain.chainId, since, BOOKS_LIMIT);
+      const fills = await settledFillsSinceOver(dbs, chain.chainId, since, BOOKS_LIMIT);
       const books = keeperBooks(fills, (t) => decimals.get(addressKey(t)) ?? null, costsFor(chain).nativeDecimals);
       return { ...books, capped: fills.length >= BOOKS_LIMIT };
     }),

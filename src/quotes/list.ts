@@ -1,7 +1,7 @@
 import { adapterFor } from "../chains";
 import type { ChainConfig, RelayConfig } from "../config";
 import { primaryEvmChain } from "../config";
-import { decodeCursor, encodeCursor, listQuotes, listsCompleteFrom } from "../db";
+import { decodeCursor, encodeCursor, listQuotesOver, listsCompleteFromAll } from "../db";
 import { invalidRequest } from "../errors";
 import type { QuoteListQuery, QuotePage } from "../schemas";
 
@@ -13,8 +13,14 @@ const DEFAULT_PAGE = 50;
  * quote (the explorer's recent activity), as of now, newest first, a page at a time. A taker's address is
  * one of a chain the relay serves (`chainId`'s when given); a resolver's is its identity, an EVM address.
  * A page says from when the lists are complete: quotes ended before may have left for the archive.
+ * `dbs` are every records database: each is asked for the page, and the newest kept (docs/capacity.md,
+ * "Records by corridor").
  */
-export async function quotePage(db: D1Database, config: RelayConfig, query: QuoteListQuery): Promise<QuotePage> {
+export async function quotePage(
+  dbs: readonly D1Database[],
+  config: RelayConfig,
+  query: QuoteListQuery,
+): Promise<QuotePage> {
   const chains = config.chains.filter((c) => query.chainId === undefined || c.chainId === query.chainId);
   if (chains.length === 0) {
     throw invalidRequest([{ path: "chainId", message: `the relay does not serve chain ${query.chainId}` }]);
@@ -27,7 +33,7 @@ export async function quotePage(db: D1Database, config: RelayConfig, query: Quot
   }
   const limit = query.limit ?? DEFAULT_PAGE;
   const [rows, completeFrom] = await Promise.all([
-    listQuotes(db, {
+    listQuotesOver(dbs, {
       by,
       address,
       chainId: query.chainId ?? null,
@@ -36,7 +42,7 @@ export async function quotePage(db: D1Database, config: RelayConfig, query: Quot
       limit: limit + 1,
       now: new Date().toISOString(),
     }),
-    listsCompleteFrom(db),
+    listsCompleteFromAll(dbs),
   ]);
   const quotes = rows.slice(0, limit);
   const last = quotes.at(-1);

@@ -1,6 +1,6 @@
 import { archivedExecution, archivedQuote } from "../archive";
 import { corridorsOfQuoteId } from "../chains";
-import type { RelayConfig } from "../config";
+import { type RelayConfig, recordsDb } from "../config";
 import type { Env } from "../env";
 import { isId } from "../ids";
 import { BoundedCache } from "../limits";
@@ -37,8 +37,9 @@ export async function writeThrough(env: Env, config: RelayConfig, quoteId: strin
 }
 
 /**
- * Reads what D1 holds of quote `quoteId` with `read`; on a miss, has its corridor write through first
- * and runs `read` again. Null for an id that is not a quote's or not found.
+ * Reads what D1 holds of quote `quoteId` with `read`, in its corridor's records' database (docs/capacity.md,
+ * "Records by corridor"); on a miss, has its corridor write through first and runs `read` again. Null for
+ * an id that is not a quote's or not found.
  */
 export async function readThrough<T>(
   env: Env,
@@ -48,9 +49,10 @@ export async function readThrough<T>(
   gate: ObjectReadGate,
 ): Promise<T | null> {
   if (!isId("q", quoteId)) return null;
-  const found = await read(env.DB);
+  const db = recordsDb(env, config, quoteId);
+  const found = await read(db);
   if (found !== null) return found;
-  return throughObject(quoteId, gate, async () => ((await writeThrough(env, config, quoteId)) ? read(env.DB) : null));
+  return throughObject(quoteId, gate, async () => ((await writeThrough(env, config, quoteId)) ? read(db) : null));
 }
 
 /** Asks an object about `id` through `gate`, unless it did not know it a moment ago; remembers a miss. */
@@ -92,7 +94,7 @@ export async function quoteThrough(
   );
   if (!read?.claimed || !SUBMITTED_FROM.includes(read.quote.status)) return read?.quote ?? null;
   await gate();
-  return (await keeperWriteThrough(env, quoteId)) ? quoteAsOfNow(env.DB, quoteId) : read.quote;
+  return (await keeperWriteThrough(env, quoteId)) ? quoteAsOfNow(recordsDb(env, config, quoteId), quoteId) : read.quote;
 }
 
 /**
@@ -100,13 +102,20 @@ export async function quoteThrough(
  * moment ago: the keeper writes it first, and D1 is read again. One D1 no longer holds is read from the
  * archive.
  */
-export async function executionThrough(env: Env, executionId: string, gate: ObjectReadGate): Promise<Execution | null> {
+export async function executionThrough(
+  env: Env,
+  config: RelayConfig,
+  executionId: string,
+  gate: ObjectReadGate,
+): Promise<Execution | null> {
   if (!isId("x", executionId)) return null;
+  // An execution's id carries its quote's tag: both are in the corridor's records' database.
+  const db = recordsDb(env, config, executionId);
   const found =
-    (await executionAsOfNow(env.DB, executionId)) ?? (await archivedExecution(env.DB, env.ARCHIVE, executionId, gate));
+    (await executionAsOfNow(db, executionId)) ?? (await archivedExecution(db, env.ARCHIVE, executionId, gate));
   if (found) return found;
   return throughObject(executionId, gate, async () =>
-    (await keeperWriteThrough(env, executionId)) ? executionAsOfNow(env.DB, executionId) : null,
+    (await keeperWriteThrough(env, executionId)) ? executionAsOfNow(db, executionId) : null,
   );
 }
 

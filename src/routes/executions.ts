@@ -58,7 +58,7 @@ export const executionRoutes = createRouter()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const execution = await executionThrough(c.env, id, objectRead(c));
+      const execution = await executionThrough(c.env, c.get("config"), id, objectRead(c));
       if (!execution) throw notFound(`No execution has the id ${JSON.stringify(id)}.`);
       return c.json(execution, 200);
     },

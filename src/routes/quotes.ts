@@ -2,7 +2,7 @@ import { createRoute, type z } from "@hono/zod-openapi";
 import type { QuoteAnswer } from "../auction";
 import type { ChainAdapter } from "../chains";
 import { adapterFor } from "../chains";
-import { primaryEvmChain } from "../config";
+import { primaryEvmChain, recordsDatabases, recordsDb } from "../config";
 import { cancelQuote, quoteStatus, readQuoteRecord } from "../db";
 import { notFound, RelayError } from "../errors";
 import { API_KEY_SECURITY, behindAnswer, createRouter, objectRead, requestClient, serverTiming } from "../http";
@@ -100,7 +100,8 @@ export const quoteRoutes = createRouter()
       request: { query: QuoteListQuery },
       responses: { 200: jsonContent(QuotePage, "A page of quotes"), ...errorResponses(400) },
     }),
-    async (c) => c.json(await quotePage(c.env.DB, c.get("config"), c.req.valid("query")), 200),
+    async (c) =>
+      c.json(await quotePage(recordsDatabases(c.env, c.get("config")).all, c.get("config"), c.req.valid("query")), 200),
   )
   .openapi(
     createRoute({
@@ -143,15 +144,16 @@ export const quoteRoutes = createRouter()
         message: cancelQuoteMessage(current.chainId, id),
         signature,
       });
-      if (!(await cancelQuote(c.env.DB, id, new Date().toISOString()))) {
-        const quote = await quoteAsOfNow(c.env.DB, id);
+      const db = recordsDb(c.env, c.get("config"), id);
+      if (!(await cancelQuote(db, id, new Date().toISOString()))) {
+        const quote = await quoteAsOfNow(db, id);
         const status = quote?.status ?? "expired";
         // Open but claimed: the keeper is sending a fill of it, so nothing can promise it will not move.
         const message = isOpen(status) ? "A fill of this quote is on its way." : `The quote is ${status}.`;
         throw new RelayError(409, "quote_not_open", message, { status });
       }
       await behindAnswer(c, announceCancelled(c.env, c.get("config"), id));
-      return c.json((await readQuoteRecord(c.env.DB, id)) as z.infer<typeof Quote>, 200);
+      return c.json((await readQuoteRecord(db, id)) as z.infer<typeof Quote>, 200);
     },
   );
 

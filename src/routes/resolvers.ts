@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { readDays, readLevelCounts, readResolver, readStrikeHistory, readUncountedFailures, sumDays } from "../db";
+import { recordsDatabases } from "../config";
+import { readDays, readLevelCounts, readResolver, readStrikeHistory, readUncountedFailuresOver, sumDays } from "../db";
 import { notFound } from "../errors";
 import { createRouter } from "../http";
 import { resolverKey } from "../ids";
@@ -68,7 +69,7 @@ export const resolverRoutes = createRouter()
         readResolver(c.env.DB, address),
         liveNodes(c.env, c.get("config"), now),
         readStrikeHistory(c.env.DB, address, HISTORY),
-        readUncountedFailures(c.env.DB, address, HISTORY),
+        readUncountedFailuresOver(recordsDatabases(c.env, c.get("config")).all, address, HISTORY),
         readDays(c.env.DB, address, since),
         readLevelCounts(c.env.DB, address, levelsSinceDay(now)),
       ]);

@@ -5,6 +5,8 @@ import { readSubject, type StreamAsk, subjectOf } from "./subjects";
 /** What a corridor's streams need from their object. */
 export interface CorridorStreamsHost {
   db: D1Database;
+  /** The corridor's records' database (docs/capacity.md, "Records by corridor"): its quotes are read there. */
+  records: D1Database;
   /** Copies the corridor's queued writes to D1 (docs/architecture.md, "Write-behind"). */
   drain(): Promise<void>;
   /** The open streams it holds at most, for all clients (`limits.streamsPerCorridor`). */
@@ -49,9 +51,10 @@ export class CorridorStreams {
   private async read(topic: string) {
     const subject = subjectOf(topic);
     if (!subject) return null;
-    const read = await readSubject(this.host.db, subject, Date.now());
+    const db = subject.kind === "quote" ? this.host.records : this.host.db;
+    const read = await readSubject(db, subject, Date.now());
     if (read || subject.kind !== "quote") return read;
     await this.host.drain();
-    return readSubject(this.host.db, subject, Date.now());
+    return readSubject(db, subject, Date.now());
   }
 }

@@ -31,6 +31,7 @@ function leaderIn(state: DurableObjectState, chain: KeeperHarness): Leader {
   return new Leader({
     config: () => localConfig,
     db: env.DB,
+    records: () => env.DB,
     chainKeeper: () => ({
       submit: (request) => chain.keeper.submit(request),
       writeThrough: (id) => chain.keeper.writeThrough(id),

@@ -64,6 +64,7 @@ function leaderOf(options: { paused?: Pause | null; db?: D1Database } = {}) {
   const leader = new Leader({
     config: () => localConfig,
     db: options.db ?? env.DB,
+    records: () => options.db ?? env.DB,
     chainKeeper: (chainId) => {
       const keeper = keepers.get(chainId);
       if (!keeper) throw new Error(`no keeper for chain ${chainId}`);

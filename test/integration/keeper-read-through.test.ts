@@ -58,7 +58,7 @@ async function answeredNotWritten(expiresAt: string) {
 describe("reads that write a submission's record through the keeper", () => {
   it("shows an execution D1 does not have yet, once the keeper has written it", async () => {
     const t = await answeredNotWritten(new Date(Date.now() + 60_000).toISOString());
-    expect(await executionThrough(t.env, t.executionId, anyRead)).toMatchObject({
+    expect(await executionThrough(t.env, localConfig, t.executionId, anyRead)).toMatchObject({
       executionId: t.executionId,
       status: "submitted",
       txHash: t.txHash,
@@ -80,7 +80,7 @@ describe("reads that write a submission's record through the keeper", () => {
     const t = keeperHolding({ ids: [], write: async () => {} });
     expect((await quoteThrough(t.env, localConfig, quote.quoteId, anyRead))?.status).toBe("quoted");
     const unknown = newId("x");
-    expect(await executionThrough(t.env, unknown, anyRead)).toBeNull();
+    expect(await executionThrough(t.env, localConfig, unknown, anyRead)).toBeNull();
     expect(t.asked).toEqual([unknown]);
   });
 });

@@ -141,7 +141,7 @@ describe("the retention job", () => {
     // Each flooded quote: the quote, 2 offers, 3 timeline events (requested, quoted, expired).
     expect(before).toMatchObject({ quotes: flooded + 6, offers: 2 * (flooded + 6) });
 
-    const first = await retain(db, env.ARCHIVE, localConfig, now);
+    const first = await retain([db], env.ARCHIVE, localConfig, now);
     // One run archives at most ARCHIVE_BATCHES batches of ARCHIVE_BATCH quotes of each kind, one corridor's
     // day to a batch (the two that ended 8 days ago are one), and says more are left.
     expect(first.unsubmitted).toEqual([2, ...Array(ARCHIVE_BATCHES - 1).fill(ARCHIVE_BATCH)]);
@@ -152,7 +152,7 @@ describe("the retention job", () => {
     expect(afterFirst.quotes).toBe(before.quotes - 2 - ARCHIVE_BATCH * (ARCHIVE_BATCHES - 1) - 1);
     expect(afterFirst.offers).toBe(2 * afterFirst.quotes);
 
-    const second = await retain(db, env.ARCHIVE, localConfig, now);
+    const second = await retain([db], env.ARCHIVE, localConfig, now);
     expect(second.more).toBe(false);
     const archived = [...first.unsubmitted, ...second.unsubmitted].reduce((n, b) => n + b, 0);
     expect(archived).toBe(flooded + 2);
@@ -167,7 +167,7 @@ describe("the retention job", () => {
     expect(await readStrikeHistory(db, RESOLVER, 50)).toMatchObject([{ event: "x_old", quoteId: oldSettled }]);
 
     // A run repeated archives nothing more.
-    const third = await retain(db, env.ARCHIVE, localConfig, now);
+    const third = await retain([db], env.ARCHIVE, localConfig, now);
     expect([...third.unsubmitted, ...third.submitted]).toEqual([]);
   });
 

@@ -7,4 +7,6 @@ import { abortAllDurableObjects, applyD1Migrations, env, reset } from "cloudflar
  */
 await reset();
 await abortAllDurableObjects();
+// Every records database gets the same migrations (docs/capacity.md, "Records by corridor").
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+if (env.RECORDS_2) await applyD1Migrations(env.RECORDS_2, env.TEST_MIGRATIONS);

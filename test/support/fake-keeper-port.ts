@@ -49,6 +49,8 @@ export function keeperHarness(
   const port: KeeperPort = {
     config: () => localConfig,
     db,
+    records: () => db,
+    allRecords: () => [db],
     store,
     settlers: () => (options.noKey ? "no_key" : settlers),
     armIndexer: async () => {
