@@ -1,8 +1,10 @@
 import type { Browser, Page } from "playwright-core";
 import { type Address, createWalletClient, http, parseAbi } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESKTOP, launchChromium, type PageTrouble, watchedPage } from "../../scripts/lib/chromium";
+import { fund } from "../../scripts/lib/evm-deploy";
 import { LOCAL_ACCOUNTS, startLocalResolvers } from "../../scripts/lib/local-stack";
 import type { ResolverClient } from "../../src/clients/resolver/client";
 import { anvilAccount } from "../../src/clients/resolver/keys";
@@ -11,51 +13,51 @@ import { signForSubmission } from "../../src/clients/taker/swap";
 import { balance, base, client, deployment, rpcUrl } from "./evm-chain";
 
 /**
- * A quote two makers fill together, on its page in the explorer (docs/explorer.md, docs/legs.md): two
- * spare local resolvers, gamma and delta, priced at the band's mid, hold 6 and 4 USDC, so asked for
+ * A quote two makers fill together, on its page in the explorer (docs/explorer.md, docs/legs.md): the
+ * stack's resolvers, alpha and beta, priced at the band's mid, hold 6 and 4 USDC, so asked for
  * 15,800 cNGN (10 USDC) neither covers the whole and each bids the part its USDC covers (60 % and 40 %),
  * which together are the quote's two legs. The page draws each leg apart and, once the fill lands, each
  * leg's own fill event; a quote one bid fills shows as before.
  */
 
-const gamma = anvilAccount(LOCAL_ACCOUNTS.resolvers[2]);
-const delta = anvilAccount(LOCAL_ACCOUNTS.resolvers[3]);
+/**
+ * The stack's own resolvers, whose USDC this file lowers and gives back: no other file demotes them. Each
+ * quote a taker of its own, new here: what a taker's open quotes hold is not offered to it again, and the
+ * demo and the limit order's test show a first swap's permit from the stack's takers with no allowance.
+ */
+const alpha = anvilAccount(LOCAL_ACCOUNTS.resolvers[0]);
+const beta = anvilAccount(LOCAL_ACCOUNTS.resolvers[1]);
 const holder = anvilAccount(LOCAL_ACCOUNTS.deployer);
-/** Each asks with its own taker: what a taker's open quotes hold is not offered to it again. */
-const legsTaker = anvilAccount(LOCAL_ACCOUNTS.takers[3]);
-const wholeTaker = anvilAccount(LOCAL_ACCOUNTS.takers[0]);
+const legsTaker = privateKeyToAccount(generatePrivateKey());
+const wholeTaker = privateKeyToAccount(generatePrivateKey());
 const HELD = new Map([
-  [gamma, 6_000_000n],
-  [delta, 4_000_000n],
+  [alpha, 6_000_000n],
+  [beta, 4_000_000n],
 ]);
 const erc20 = parseAbi(["function transfer(address to, uint256 amount) returns (bool)"]);
 
-async function moveUsdc(from: typeof gamma, to: Address, amount: bigint) {
+async function moveToken(token: Address, from: typeof alpha, to: Address, amount: bigint) {
   const wallet = createWalletClient({ account: from, chain: foundry, transport: http(rpcUrl) });
-  const hash = await wallet.writeContract({
-    address: deployment.usdc,
-    abi: erc20,
-    functionName: "transfer",
-    args: [to, amount],
-  });
+  const hash = await wallet.writeContract({ address: token, abi: erc20, functionName: "transfer", args: [to, amount] });
   await client.waitForTransactionReceipt({ hash });
 }
 
 let fleet: ResolverClient[] = [];
 let browser: Browser;
-const moved = new Map<typeof gamma, bigint>();
+const moved = new Map<typeof alpha, bigint>();
 beforeAll(async () => {
   // Their USDC down to what each is to hold, before they read their inventory.
   for (const [resolver, keep] of HELD) {
     const excess = (await balance(deployment.usdc, resolver.address)) - keep;
-    await moveUsdc(resolver, holder.address, excess);
+    await moveToken(deployment.usdc, resolver, holder.address, excess);
     moved.set(resolver, excess);
   }
+  await fund(rpcUrl, deployment, { takers: [legsTaker.address, wholeTaker.address], amount: 20_000_000_000n });
   fleet = await startLocalResolvers(base, {
     rpcUrl,
     resolvers: [
-      { index: LOCAL_ACCOUNTS.resolvers[2], name: "gamma", spreadBps: 0 },
-      { index: LOCAL_ACCOUNTS.resolvers[3], name: "delta", spreadBps: 0 },
+      { index: LOCAL_ACCOUNTS.resolvers[0], name: "alpha", spreadBps: 0 },
+      { index: LOCAL_ACCOUNTS.resolvers[1], name: "beta", spreadBps: 0 },
     ],
   });
   browser = await launchChromium();
@@ -63,7 +65,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await Promise.all(fleet.map((c) => c.stop()));
-  for (const [resolver, excess] of moved) await moveUsdc(holder, resolver.address, excess);
+  for (const [resolver, excess] of moved) await moveToken(deployment.usdc, holder, resolver.address, excess);
 });
 
 async function inPage(body: (page: Page, trouble: PageTrouble) => Promise<void>) {
@@ -77,7 +79,7 @@ async function inPage(body: (page: Page, trouble: PageTrouble) => Promise<void>)
 
 const noTrouble = { consoleErrors: [], pageErrors: [], failedRequests: [] };
 
-const quoteCngn = (sellAmount: string, taker: typeof gamma) =>
+const quoteCngn = (sellAmount: string, taker: { address: Address }) =>
   requestQuote(base, { sellToken: deployment.cngn, buyToken: deployment.usdc, sellAmount, taker: taker.address });
 
 interface QuoteRecord {
@@ -111,8 +113,8 @@ describe("a quote's page", () => {
     const { legs } = await readRecord(quote.quoteId);
     expect(legs.map((l) => [l.resolver, l.sellAmount]).sort()).toEqual(
       [
-        [gamma.address, "9480000000"],
-        [delta.address, "6320000000"],
+        [alpha.address, "9480000000"],
+        [beta.address, "6320000000"],
       ].sort(),
     );
     await inPage(async (page, trouble) => {
@@ -120,22 +122,22 @@ describe("a quote's page", () => {
       await page.locator("#leg-table").waitFor();
       expect(await page.locator("#legs-title").textContent()).toBe("Legs (2)");
       expect(await headers(page, "#leg-table")).toEqual(["Leg", "Resolver", "Sells", "Delivers", "Share", "Fill"]);
-      expect((await rowOf(page, "#leg-table", "gamma")).slice(1)).toEqual([
-        "gamma 0x90F7…b906",
+      expect((await rowOf(page, "#leg-table", "alpha")).slice(1)).toEqual([
+        "alpha 0x7099…79C8",
         "9,480 cNGN",
         "6 USDC",
         "60 %",
         "not yet",
       ]);
-      expect((await rowOf(page, "#leg-table", "delta")).slice(1)).toEqual([
-        "delta 0x15d3…6A65",
+      expect((await rowOf(page, "#leg-table", "beta")).slice(1)).toEqual([
+        "beta 0x3C44…93BC",
         "6,320 cNGN",
         "4 USDC",
         "40 %",
         "not yet",
       ]);
       const links = await page.locator("#leg-table tbody a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
-      expect(links.sort()).toEqual([`#/resolvers/${gamma.address}`, `#/resolvers/${delta.address}`].sort());
+      expect(links.sort()).toEqual([`#/resolvers/${alpha.address}`, `#/resolvers/${beta.address}`].sort());
       expect(await page.locator("#legs .leg-bar rect").count()).toBe(2);
       // The transcript shows each offer's part.
       expect(await headers(page, "#offer-table")).toEqual([
@@ -146,7 +148,7 @@ describe("a quote's page", () => {
         "Latency",
         "Outcome",
       ]);
-      expect((await rowOf(page, "#offer-table", "gamma"))[2]).toBe("9,480 cNGN");
+      expect((await rowOf(page, "#offer-table", "alpha"))[2]).toBe("9,480 cNGN");
 
       const signed = await signForSubmission(client, legsTaker, quote);
       const { answer } = await submitExecution(base, signed.request, { idempotencyKey: crypto.randomUUID() });
@@ -157,8 +159,8 @@ describe("a quote's page", () => {
       const { fills } = await readRecord(quote.quoteId);
       expect(fills).toHaveLength(2);
       for (const [resolver, name] of [
-        [gamma, "gamma"],
-        [delta, "delta"],
+        [alpha, "alpha"],
+        [beta, "beta"],
       ] as const) {
         const fill = fills.find((f) => f.resolver.toLowerCase() === resolver.address.toLowerCase());
         await expect

@@ -1,8 +1,8 @@
-import { createWalletClient, http, parseAbi } from "viem";
+import { createTestClient, createWalletClient, http, parseAbi, parseEther } from "viem";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, PHONE, watchedPage } from "../../scripts/lib/chromium";
-import { LOCAL_ACCOUNTS, startLocalResolvers } from "../../scripts/lib/local-stack";
+import { FUNDED_AMOUNT, LOCAL_ACCOUNTS, prepareLocalChain, startLocalResolvers } from "../../scripts/lib/local-stack";
 import type { ResolverClient } from "../../src/clients/resolver/client";
 import { anvilAccount } from "../../src/clients/resolver/keys";
 import { requestQuote, submitExecution } from "../../src/clients/taker/relay";
@@ -10,23 +10,30 @@ import { signForSubmission } from "../../src/clients/taker/swap";
 import { balance, base, client, deployment, rpcUrl } from "./evm-chain";
 
 /**
- * A struck resolver's page in the explorer (docs/explorer.md): a spare local resolver wins a quote
+ * A struck resolver's page in the explorer (docs/explorer.md): a resolver of its own wins a quote
  * alone, moves its USDC away before the taker's fill, and the keeper's simulation fails with
  * `resolver:insufficient_balance`, which strikes and demotes it (docs/reliability.md, "Blame"). Its page
  * then shows the strike, its reason and blame, and the demotion.
  */
 
-const gamma = anvilAccount(LOCAL_ACCOUNTS.resolvers[2]);
+/**
+ * A resolver of its own (anvil's account 10, funded here): the stack's spare resolvers are other files'
+ * makers, and a demotion and its bids' level samples would stay with them.
+ */
+const GAMMA = 10;
+const gamma = anvilAccount(GAMMA);
 const taker = anvilAccount(LOCAL_ACCOUNTS.takers[2]);
 const holder = anvilAccount(LOCAL_ACCOUNTS.deployer);
 const erc20 = parseAbi(["function transfer(address to, uint256 amount) returns (bool)"]);
 
 let fleet: ResolverClient[] = [];
 beforeAll(async () => {
-  fleet = await startLocalResolvers(base, {
-    rpcUrl,
-    resolvers: [{ index: LOCAL_ACCOUNTS.resolvers[2], name: "gamma", spreadBps: 0 }],
+  await createTestClient({ mode: "anvil", transport: http(rpcUrl) }).setBalance({
+    address: gamma.address,
+    value: parseEther("1"),
   });
+  await prepareLocalChain(rpcUrl, { takers: [], resolvers: [gamma], amount: FUNDED_AMOUNT });
+  fleet = await startLocalResolvers(base, { rpcUrl, resolvers: [{ index: GAMMA, name: "gamma", spreadBps: 0 }] });
 });
 afterAll(() => Promise.all(fleet.map((c) => c.stop())));
 
