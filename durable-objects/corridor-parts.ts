@@ -55,7 +55,7 @@ export function corridorParts(ctx: DurableObjectState, env: Env, clock: Clock) {
   const door = new NodeDoor(nodes, (at) => schedule.runBy("auth", at), clock);
   const streams = new StreamWakeups(hub, (at) => schedule.runBy("streams", at));
   const checks = auctionChecksOf({ config, corridor, adapter, band, assetOf, nodes, costs });
-  const ladders = corridorPricesOn({ corridor, adapter, checks, standing, db, waitUntil });
+  const ladders = corridorPricesOn({ corridor, adapter, checks, standing, db, records, waitUntil });
   const store = auctionStore((write) => writes.queue(write, (at) => schedule.runBy("drain", at), waitUntil));
   const port = { config, corridor, adapter, band, assetOf, nodes, standing, ladders, store, costs, waitUntil };
   const house = new AuctionHouse(port, clock, live);

@@ -9,7 +9,9 @@ import { MIN_LEVEL_SAMPLES, SLOPPY_P50_BPS } from "./honesty";
 /**
  * A corridor object's prices, wired to the auction's checks (eligibility, inventory, fees and the band
  * guard are the auction's own, `auctionChecksOf`), to the standing it holds (demotions), and to D1 for the
- * slippage counts of the corridor's days, which the auctions of 100 ms share one D1 call to write (`RecordBatch`).
+ * slippage counts of the corridor's days: written to its records database, the auctions of 100 ms sharing
+ * one D1 call (`RecordBatch`), and read, every corridor's, from `DB`, where the leader's job moves them
+ * (docs/capacity.md, "Records by corridor").
  */
 export function corridorPricesOn(parts: {
   corridor: Corridor;
@@ -17,10 +19,12 @@ export function corridorPricesOn(parts: {
   checks: AuctionChecks;
   standing: Pick<CorridorStanding, "held">;
   db: D1Database;
+  /** The corridor's records database: `db` itself unless the configuration's `records` lists it elsewhere. */
+  records: D1Database;
   waitUntil(p: Promise<unknown>): void;
 }): CorridorPrices {
   const { corridor, checks } = parts;
-  const samples = new RecordBatch(parts.db);
+  const samples = new RecordBatch(parts.records);
   return new CorridorPrices({
     chainId: corridor.chain.chainId,
     tokens: corridor.tokens,
@@ -37,7 +41,7 @@ export function corridorPricesOn(parts: {
         samples
           .write([
             levelDaysStatement(
-              parts.db,
+              parts.records,
               counts.map((c) => ({ ...c, corridor: corridor.key })),
             ),
           ])

@@ -10,7 +10,7 @@ import type { QuotePage } from "../../src/schemas/quote";
 import { type Bidder, bidder, marketSellAmount, quoteBody } from "../support/bidder";
 import { insertExecutionStatement } from "../support/execution-rows";
 import { seedExecution, seedQuote } from "../support/records";
-import { eventually } from "../support/ws-client";
+import { EVM, eventually } from "../support/ws-client";
 
 /**
  * A corridor's records in a database of its own (docs/capacity.md, "Records by corridor"): this project's
@@ -103,6 +103,47 @@ describe("a corridor whose records are in a second database", () => {
     expect(await count(env.DB, won, address)).toBe(wonBefore + 1);
     expect(await count(records2, won, address)).toBe(0);
     expect(await count(env.DB, "SELECT COUNT(*) AS n FROM offers WHERE quote_id = ?", quoteId)).toBe(0);
+  });
+
+  it("counts a bid against its node's ladder in the corridor's database, and moves the count to DB once", async () => {
+    const beta = await bidder(1, "beta");
+    open.push(beta);
+    const address = beta.account.address.toLowerCase();
+    const levels = "SELECT COALESCE(SUM(samples), 0) AS n FROM level_days WHERE resolver = ?";
+    const inDb = await count(env.DB, levels, address);
+    // beta's ladder pays 1 USDC for the asked amount; it then bids 1 % under it.
+    const ladder = {
+      type: "levels",
+      chainId: EVM.chainId,
+      sellToken: EVM.cngn,
+      buyToken: EVM.usdc,
+      levels: [{ sellAmount, outputAmount: "1000000" }],
+    };
+    await eventually(async () => {
+      beta.socket.send(ladder);
+      const res = await app.request(
+        `/v1/prices?sellToken=${EVM.cngn}&buyToken=${EVM.usdc}&sellAmount=${sellAmount}`,
+        {},
+        env,
+      );
+      expect(((await res.json()) as { buyAmount?: string }).buyAmount).toBe("1000000");
+    });
+    const pending = app.request(
+      "/v1/quotes",
+      {
+        method: "POST",
+        body: JSON.stringify(quoteBody({ sellAmount })),
+        headers: { "content-type": "application/json" },
+      },
+      env,
+    );
+    await beta.bid(await beta.nextRfq(), 990_000n);
+    expect((await pending).status).toBe(200);
+    await eventually(async () => expect(await count(records2, levels, address)).toBe(1));
+    expect(await count(env.DB, levels, address)).toBe(inDb);
+    for (let run = 0; run < 2; run++) await expireJob();
+    expect(await count(env.DB, levels, address)).toBe(inDb + 1);
+    expect(await count(records2, levels, address)).toBe(0);
   });
 
   it("reads a quote and its execution by id from the corridor's database", async () => {
