@@ -90,11 +90,7 @@ export class AuctionHouse {
     const decided = await this.decide(opening, live, await standing);
     const rankedAt = clock.elapsed();
     const { winner } = decided.decision;
-    const counts = live.counts(
-      winner?.offer.resolver ?? null,
-      clock.now(),
-      winner?.legs?.map((l) => l.resolver),
-    );
+    const counts = live.counts(winner, clock.now());
     if (!winner) return this.unquoted(live, decided, counts, online.length);
     const quotedAt = clock.now();
     const offers = storedOffers(decided.decision.offers);

@@ -55,15 +55,19 @@ export class LiveAuction {
   }
 
   /**
-   * What the auction tells the resolvers' reliability (src/resolvers/reliability.ts), with its `winner` and,
-   * of a fill of several makers, every leg's resolver.
+   * What the auction tells the resolvers' reliability (src/resolvers/reliability.ts): its winner, the
+   * quote's resolver, and of a fill of several makers every leg's resolver, each of whom won.
    */
-  counts(winner: string | null, now: number, legs?: readonly string[]): AuctionCounts {
+  counts(
+    winner: { offer: { resolver: string }; legs?: readonly { resolver: string }[] | undefined } | null,
+    now: number,
+  ): AuctionCounts {
     const { auction } = this;
+    const legs = winner?.legs?.map((l) => l.resolver);
     return {
       asked: [...auction.asked.keys()],
       answered: new Set(auction.answered),
-      winner,
+      winner: winner?.offer.resolver ?? null,
       ...(legs ? { legs } : {}),
       replyMs: auction.replyMs,
       at: new Date(now).toISOString(),

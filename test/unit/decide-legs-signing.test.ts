@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { LegTerms } from "../../src/auction/compose-legs";
 import { decideWinner } from "../../src/auction/decide";
-import { type RankedOffer, rankBids, type ValidBid } from "../../src/auction/rank";
+import { type RankedOffer, rankBids } from "../../src/auction/rank";
 import type { QuoteSigning, RfqTerms } from "../../src/chains/adapter";
 import type { NodeSession } from "../../src/nodes";
 import { FakeClock } from "../support/fake-clock";
+import { legBid } from "../support/leg-bids";
 
 // A fill of legs where every leg's resolver signs the settlement transaction after the auction (Solana,
 // docs/legs.md "In the auction"): one transaction of every leg, sent to each leg's resolver at once, every
@@ -36,18 +37,7 @@ const signing: Extract<QuoteSigning, { kind: "winner" }> = {
   }),
 };
 
-const bid = (resolver: string, outputAmount: bigint, sellAmount?: bigint): ValidBid & { amounts: unknown } => ({
-  resolver,
-  name: resolver,
-  outputAmount,
-  received: outputAmount - 10n,
-  latencyMs: 10,
-  reliability: null,
-  demoted: false,
-  signature: `sig-${resolver}`,
-  amounts: { outputAmount },
-  ...(sellAmount === undefined ? {} : { sellAmount }),
-});
+const bid = legBid;
 
 /** Parts a (60) and b (40) that pay 10,100 together, and a whole bid w of 10,000: the parts win by 80. */
 const auction = () =>

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { LegTerms } from "../../src/auction/compose-legs";
 import { decideWinner } from "../../src/auction/decide";
-import { type RankedOffer, rankBids, type ValidBid } from "../../src/auction/rank";
+import { type RankedOffer, rankBids } from "../../src/auction/rank";
 import type { QuoteSigning, RfqTerms } from "../../src/chains/adapter";
 import { FakeClock } from "../support/fake-clock";
+import { legBid } from "../support/leg-bids";
 
 // An auction of 100 in which parts were bid (docs/legs.md): decided through the same `decideWinner`, with the
 // fill composed of legs; each leg's signature checked and its output held, all or none.
@@ -19,19 +20,7 @@ const legTerms: LegTerms = {
 };
 const signing: QuoteSigning = { kind: "taker", takerSigning: (_t, w) => ({ resolver: w.resolver }) };
 
-const bid = (resolver: string, outputAmount: bigint, sellAmount?: bigint): ValidBid & { amounts: unknown } => ({
-  resolver,
-  name: resolver,
-  outputAmount,
-  // What it leaves alone, as intake ranks it: its output less one leg's gas fee.
-  received: outputAmount - 10n,
-  latencyMs: 10,
-  reliability: null,
-  demoted: false,
-  signature: `sig-${resolver}`,
-  amounts: { outputAmount },
-  ...(sellAmount === undefined ? {} : { sellAmount }),
-});
+const bid = legBid;
 
 /** The whole bid `w` and the knapsack of docs/legs.md: parts a 60, b 50, d 50, c 40. */
 const auction = () =>
