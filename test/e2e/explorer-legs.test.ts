@@ -14,29 +14,30 @@ import { balance, base, client, deployment, rpcUrl } from "./evm-chain";
 
 /**
  * A quote two makers fill together, on its page in the explorer (docs/explorer.md, docs/legs.md): the
- * stack's resolvers, alpha and beta, priced at the band's mid, hold 6 and 4 USDC, so asked for
+ * stack's spare resolvers, gamma and delta, priced at the band's mid, hold 6 and 4 USDC, so asked for
  * 15,800 cNGN (10 USDC) neither covers the whole and each bids the part its USDC covers (60 % and 40 %),
  * which together are the quote's two legs. The page draws each leg apart and, once the fill lands, each
  * leg's own fill event; a quote one bid fills shows as before.
  */
 
 /**
- * The stack's own resolvers, whose USDC this file lowers and gives back: no other file demotes them. Each
- * quote a taker of its own, new here: what a taker's open quotes hold is not offered to it again, and the
- * demo and the limit order's test show a first swap's permit from the stack's takers with no allowance.
+ * The stack's spare resolvers, whose USDC this file lowers and gives back, so the stack's own (alpha, beta)
+ * stay as every other file finds them. Each quote a taker of its own, new here: what a taker's open quotes
+ * hold is not offered to it again, and the demo and the limit order's test show a first swap's permit from
+ * the stack's takers with no allowance.
  */
-const alpha = anvilAccount(LOCAL_ACCOUNTS.resolvers[0]);
-const beta = anvilAccount(LOCAL_ACCOUNTS.resolvers[1]);
+const gamma = anvilAccount(LOCAL_ACCOUNTS.resolvers[2]);
+const delta = anvilAccount(LOCAL_ACCOUNTS.resolvers[3]);
 const holder = anvilAccount(LOCAL_ACCOUNTS.deployer);
 const legsTaker = privateKeyToAccount(generatePrivateKey());
 const wholeTaker = privateKeyToAccount(generatePrivateKey());
 const HELD = new Map([
-  [alpha, 6_000_000n],
-  [beta, 4_000_000n],
+  [gamma, 6_000_000n],
+  [delta, 4_000_000n],
 ]);
 const erc20 = parseAbi(["function transfer(address to, uint256 amount) returns (bool)"]);
 
-async function moveToken(token: Address, from: typeof alpha, to: Address, amount: bigint) {
+async function moveToken(token: Address, from: typeof gamma, to: Address, amount: bigint) {
   const wallet = createWalletClient({ account: from, chain: foundry, transport: http(rpcUrl) });
   const hash = await wallet.writeContract({ address: token, abi: erc20, functionName: "transfer", args: [to, amount] });
   await client.waitForTransactionReceipt({ hash });
@@ -44,7 +45,7 @@ async function moveToken(token: Address, from: typeof alpha, to: Address, amount
 
 let fleet: ResolverClient[] = [];
 let browser: Browser;
-const moved = new Map<typeof alpha, bigint>();
+const moved = new Map<typeof gamma, bigint>();
 beforeAll(async () => {
   // Their USDC down to what each is to hold, before they read their inventory.
   for (const [resolver, keep] of HELD) {
@@ -56,8 +57,8 @@ beforeAll(async () => {
   fleet = await startLocalResolvers(base, {
     rpcUrl,
     resolvers: [
-      { index: LOCAL_ACCOUNTS.resolvers[0], name: "alpha", spreadBps: 0 },
-      { index: LOCAL_ACCOUNTS.resolvers[1], name: "beta", spreadBps: 0 },
+      { index: LOCAL_ACCOUNTS.resolvers[2], name: "gamma", spreadBps: 0 },
+      { index: LOCAL_ACCOUNTS.resolvers[3], name: "delta", spreadBps: 0 },
     ],
   });
   browser = await launchChromium();
@@ -113,8 +114,8 @@ describe("a quote's page", () => {
     const { legs } = await readRecord(quote.quoteId);
     expect(legs.map((l) => [l.resolver, l.sellAmount]).sort()).toEqual(
       [
-        [alpha.address, "9480000000"],
-        [beta.address, "6320000000"],
+        [gamma.address, "9480000000"],
+        [delta.address, "6320000000"],
       ].sort(),
     );
     await inPage(async (page, trouble) => {
@@ -122,22 +123,22 @@ describe("a quote's page", () => {
       await page.locator("#leg-table").waitFor();
       expect(await page.locator("#legs-title").textContent()).toBe("Legs (2)");
       expect(await headers(page, "#leg-table")).toEqual(["Leg", "Resolver", "Sells", "Delivers", "Share", "Fill"]);
-      expect((await rowOf(page, "#leg-table", "alpha")).slice(1)).toEqual([
-        "alpha 0x7099…79C8",
+      expect((await rowOf(page, "#leg-table", "gamma")).slice(1)).toEqual([
+        "gamma 0x90F7…b906",
         "9,480 cNGN",
         "6 USDC",
         "60 %",
         "not yet",
       ]);
-      expect((await rowOf(page, "#leg-table", "beta")).slice(1)).toEqual([
-        "beta 0x3C44…93BC",
+      expect((await rowOf(page, "#leg-table", "delta")).slice(1)).toEqual([
+        "delta 0x15d3…6A65",
         "6,320 cNGN",
         "4 USDC",
         "40 %",
         "not yet",
       ]);
       const links = await page.locator("#leg-table tbody a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
-      expect(links.sort()).toEqual([`#/resolvers/${alpha.address}`, `#/resolvers/${beta.address}`].sort());
+      expect(links.sort()).toEqual([`#/resolvers/${gamma.address}`, `#/resolvers/${delta.address}`].sort());
       expect(await page.locator("#legs .leg-bar rect").count()).toBe(2);
       // The transcript shows each offer's part.
       expect(await headers(page, "#offer-table")).toEqual([
@@ -148,7 +149,7 @@ describe("a quote's page", () => {
         "Latency",
         "Outcome",
       ]);
-      expect((await rowOf(page, "#offer-table", "alpha"))[2]).toBe("9,480 cNGN");
+      expect((await rowOf(page, "#offer-table", "gamma"))[2]).toBe("9,480 cNGN");
 
       const signed = await signForSubmission(client, legsTaker, quote);
       const { answer } = await submitExecution(base, signed.request, { idempotencyKey: crypto.randomUUID() });
@@ -159,8 +160,8 @@ describe("a quote's page", () => {
       const { fills } = await readRecord(quote.quoteId);
       expect(fills).toHaveLength(2);
       for (const [resolver, name] of [
-        [alpha, "alpha"],
-        [beta, "beta"],
+        [gamma, "gamma"],
+        [delta, "delta"],
       ] as const) {
         const fill = fills.find((f) => f.resolver.toLowerCase() === resolver.address.toLowerCase());
         await expect
